@@ -1,0 +1,490 @@
+// A real A2A 1.0 peer for tests and the demo: the official @a2a-js/sdk server
+// (JSON-RPC, HTTP+JSON and gRPC bindings over one DefaultRequestHandler),
+// started in-process on 127.0.0.1 and driven by a small scripted executor.
+//
+// Script, chosen by the first text part of the user message:
+//   echo <text>  direct Message (no task) whose single text part is <text>
+//   count [n]    task: SUBMITTED, WORKING, n chunks of artifact "result"
+//                ("chunk-1".."chunk-n"), COMPLETED; n defaults to 3
+//   hold         task in WORKING that stays live until it is canceled
+//   input        task that ends in INPUT_REQUIRED ("need more")
+//   fail         task that ends in FAILED ("failed on purpose")
+//   reject       task that ends in REJECTED
+//   anything else behaves like "count 1"
+
+import { randomUUID } from "node:crypto";
+import { createServer, type Server as HttpServer } from "node:http";
+import type { AddressInfo } from "node:net";
+
+import express from "express";
+import type { Request } from "express";
+import { Server as GrpcServer, ServerCredentials } from "@grpc/grpc-js";
+import type { Metadata } from "@grpc/grpc-js";
+
+import { Role, TaskState } from "@a2a-js/sdk";
+import type { AgentCard, AgentSkill, Artifact, Message, Part, Task, TaskStatus } from "@a2a-js/sdk";
+import {
+  AgentEvent,
+  DefaultExecutionEventBusManager,
+  DefaultPushNotificationSender,
+  DefaultRequestHandler,
+  InMemoryPushNotificationStore,
+  InMemoryTaskStore,
+  UnauthenticatedUser,
+} from "@a2a-js/sdk/server";
+import type {
+  AgentExecutor,
+  ExecutionEventBus,
+  RequestContext,
+  ServerCallContext,
+  User,
+} from "@a2a-js/sdk/server";
+import { agentCardHandler, jsonRpcHandler, restHandler } from "@a2a-js/sdk/server/express";
+import { A2AService, grpcService } from "@a2a-js/sdk/server/grpc";
+
+export interface LocalAgent {
+  /** "http://127.0.0.1:PORT": serves the card, JSON-RPC and HTTP+JSON. */
+  origin: string;
+  /** JSON-RPC endpoint (POST). */
+  jsonRpcUrl: string;
+  /** HTTP+JSON base URL: routes such as `POST {restUrl}/message:send`. */
+  restUrl: string;
+  /** "127.0.0.1:PORT2": plain gRPC over HTTP/2, no TLS. */
+  grpcAddress: string;
+  /** `{origin}/.well-known/agent-card.json` */
+  cardUrl: string;
+  /** Stops both servers and drops every open connection. */
+  close(): Promise<void>;
+}
+
+export interface LocalAgentOptions {
+  /** HTTP port; 0 (default) picks a free one. */
+  port?: number;
+  /** gRPC port; 0 (default) picks a free one. */
+  grpcPort?: number;
+  /**
+   * When set, GetExtendedAgentCard returns the extended card only to callers
+   * that send `Authorization: Bearer <token>` (HTTP header or gRPC metadata);
+   * anyone else gets the public card, which is what the SDK itself does for
+   * unauthenticated callers. When unset, every caller gets the extended card.
+   */
+  extendedCardToken?: string;
+}
+
+const HOST = "127.0.0.1";
+const CARD_PATH = "/.well-known/agent-card.json";
+const JSONRPC_PATH = "/a2a/jsonrpc";
+const REST_PATH = "/a2a/rest";
+
+// ---------------------------------------------------------------------------
+// Scripted executor
+
+type Command =
+  | { kind: "echo"; text: string }
+  | { kind: "count"; n: number }
+  | { kind: "hold" }
+  | { kind: "input" }
+  | { kind: "fail" }
+  | { kind: "reject" };
+
+function parseCommand(text: string): Command {
+  const trimmed = text.trim();
+  const echo = /^echo(?:\s+([\s\S]*))?$/.exec(trimmed);
+  if (echo) return { kind: "echo", text: echo[1] ?? "" };
+  const count = /^count(?:\s+(\d+))?$/.exec(trimmed);
+  if (count) return { kind: "count", n: count[1] === undefined ? 3 : Number(count[1]) };
+  switch (trimmed) {
+    case "hold":
+    case "input":
+    case "fail":
+    case "reject":
+      return { kind: trimmed };
+    default:
+      return { kind: "count", n: 1 };
+  }
+}
+
+function firstText(message: Message | undefined): string {
+  for (const part of message?.parts ?? []) {
+    if (part.content?.$case === "text") return part.content.value;
+  }
+  return "";
+}
+
+function textPart(text: string): Part {
+  return { content: { $case: "text", value: text }, metadata: undefined, filename: "", mediaType: "" };
+}
+
+function agentMessage(text: string, contextId: string, taskId: string): Message {
+  return {
+    messageId: randomUUID(),
+    contextId,
+    taskId,
+    role: Role.ROLE_AGENT,
+    parts: [textPart(text)],
+    metadata: undefined,
+    extensions: [],
+    referenceTaskIds: [],
+  };
+}
+
+const FINAL_STATES: ReadonlySet<TaskState> = new Set([
+  TaskState.TASK_STATE_COMPLETED,
+  TaskState.TASK_STATE_FAILED,
+  TaskState.TASK_STATE_CANCELED,
+  TaskState.TASK_STATE_REJECTED,
+]);
+
+class ScriptedExecutor implements AgentExecutor {
+  /** Tasks parked by `hold`: calling the function lets execute() finish them. */
+  private readonly held = new Map<string, () => void>();
+  /** contextId of every task started here that has not reached a final state. */
+  private readonly live = new Map<string, string>();
+
+  async execute(ctx: RequestContext, bus: ExecutionEventBus): Promise<void> {
+    const command = parseCommand(firstText(ctx.userMessage));
+    if (command.kind === "echo") {
+      bus.publish(AgentEvent.message(agentMessage(command.text, ctx.contextId, "")));
+      return;
+    }
+
+    const { taskId, contextId } = ctx;
+    const setStatus = (state: TaskState, text?: string): void => {
+      if (FINAL_STATES.has(state)) this.live.delete(taskId);
+      bus.publish(
+        AgentEvent.statusUpdate({
+          taskId,
+          contextId,
+          status: this.status(state, contextId, taskId, text),
+          metadata: undefined,
+        }),
+      );
+    };
+
+    this.live.set(taskId, contextId);
+    if (command.kind === "hold") {
+      // Registered before the task is published, so a cancel can never
+      // arrive for a held task that is not in the map yet.
+      const released = new Promise<void>((resolve) => this.held.set(taskId, resolve));
+      bus.publish(AgentEvent.task(this.taskSnapshot(ctx, TaskState.TASK_STATE_WORKING)));
+      await released;
+      setStatus(TaskState.TASK_STATE_CANCELED);
+      return;
+    }
+
+    // A follow-up turn on an existing task continues it rather than
+    // pretending it was just submitted.
+    const first = ctx.task ? TaskState.TASK_STATE_WORKING : TaskState.TASK_STATE_SUBMITTED;
+    bus.publish(AgentEvent.task(this.taskSnapshot(ctx, first)));
+
+    switch (command.kind) {
+      case "reject":
+        setStatus(TaskState.TASK_STATE_REJECTED);
+        return;
+      case "input":
+        setStatus(TaskState.TASK_STATE_WORKING);
+        setStatus(TaskState.TASK_STATE_INPUT_REQUIRED, "need more");
+        return;
+      case "fail":
+        setStatus(TaskState.TASK_STATE_WORKING);
+        setStatus(TaskState.TASK_STATE_FAILED, "failed on purpose");
+        return;
+      case "count": {
+        setStatus(TaskState.TASK_STATE_WORKING);
+        for (let i = 1; i <= command.n; i++) {
+          const artifact: Artifact = {
+            artifactId: "result",
+            name: "result",
+            description: "",
+            parts: [textPart(`chunk-${i}`)],
+            metadata: undefined,
+            extensions: [],
+          };
+          bus.publish(
+            AgentEvent.artifactUpdate({
+              taskId,
+              contextId,
+              artifact,
+              append: i > 1,
+              lastChunk: i === command.n,
+              metadata: undefined,
+            }),
+          );
+        }
+        setStatus(TaskState.TASK_STATE_COMPLETED);
+        return;
+      }
+    }
+  }
+
+  async cancelTask(taskId: string, bus: ExecutionEventBus): Promise<void> {
+    const release = this.held.get(taskId);
+    if (release) {
+      // execute() publishes CANCELED itself once released; the request
+      // handler is already listening on this bus for it.
+      this.held.delete(taskId);
+      release();
+      return;
+    }
+    // Any other live task (e.g. one waiting in INPUT_REQUIRED) has no running
+    // execute() to finish it, so cancel it here.
+    const contextId = this.live.get(taskId) ?? "";
+    this.live.delete(taskId);
+    bus.publish(
+      AgentEvent.statusUpdate({
+        taskId,
+        contextId,
+        status: this.status(TaskState.TASK_STATE_CANCELED, contextId, taskId),
+        metadata: undefined,
+      }),
+    );
+  }
+
+  private status(state: TaskState, contextId: string, taskId: string, text?: string): TaskStatus {
+    return {
+      state,
+      message: text === undefined ? undefined : agentMessage(text, contextId, taskId),
+      timestamp: new Date().toISOString(),
+    };
+  }
+
+  private taskSnapshot(ctx: RequestContext, state: TaskState): Task {
+    const status = this.status(state, ctx.contextId, ctx.taskId);
+    if (ctx.task) return { ...structuredClone(ctx.task), status };
+    return {
+      id: ctx.taskId,
+      contextId: ctx.contextId,
+      status,
+      artifacts: [],
+      history: [ctx.userMessage],
+      metadata: undefined,
+    };
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Cards
+
+const SKILLS: AgentSkill[] = [
+  {
+    id: "echo",
+    name: "Echo",
+    description: "Replies with a direct message repeating the text after `echo`.",
+    tags: ["test", "message"],
+    examples: ["echo hello"],
+    inputModes: [],
+    outputModes: [],
+    securityRequirements: [],
+  },
+  {
+    id: "count",
+    name: "Count",
+    description: "Runs a task that streams n chunks of one artifact, then completes.",
+    tags: ["test", "task", "streaming"],
+    examples: ["count 3"],
+    inputModes: [],
+    outputModes: [],
+    securityRequirements: [],
+  },
+  {
+    id: "lifecycle",
+    name: "Task lifecycle",
+    description: "`hold` waits for cancel; `input`, `fail` and `reject` end in those states.",
+    tags: ["test", "task"],
+    examples: ["hold", "input", "fail", "reject"],
+    inputModes: [],
+    outputModes: [],
+    securityRequirements: [],
+  },
+];
+
+const SECRET_SKILL: AgentSkill = {
+  id: "secret-skill",
+  name: "Secret skill",
+  description: "Listed only on the extended agent card.",
+  tags: ["test", "extended"],
+  examples: [],
+  inputModes: [],
+  outputModes: [],
+  securityRequirements: [],
+};
+
+function buildCard(urls: { jsonRpcUrl: string; restUrl: string; grpcAddress: string; origin: string }): AgentCard {
+  return {
+    name: "a2a-connect local agent",
+    description: "Scripted A2A 1.0 agent served by the official SDK, for tests and demos.",
+    supportedInterfaces: [
+      { url: urls.jsonRpcUrl, protocolBinding: "JSONRPC", tenant: "", protocolVersion: "1.0" },
+      { url: urls.restUrl, protocolBinding: "HTTP+JSON", tenant: "", protocolVersion: "1.0" },
+      { url: urls.grpcAddress, protocolBinding: "GRPC", tenant: "", protocolVersion: "1.0" },
+    ],
+    provider: { organization: "a2a-connect", url: urls.origin },
+    version: "1.0.0",
+    capabilities: { streaming: true, pushNotifications: true, extendedAgentCard: true, extensions: [] },
+    // The SDK's well-known handler serialises the card with JSON.stringify, so
+    // oneof-based fields (security schemes) would leak ts-proto's `$case`
+    // wrappers onto the wire: the card therefore declares none.
+    securitySchemes: {},
+    securityRequirements: [],
+    defaultInputModes: ["text/plain"],
+    defaultOutputModes: ["text/plain"],
+    skills: SKILLS,
+    signatures: [],
+  };
+}
+
+// ---------------------------------------------------------------------------
+// Authentication (only used to gate the extended card)
+
+class BearerUser implements User {
+  get isAuthenticated(): boolean {
+    return true;
+  }
+  get userName(): string {
+    return "bearer";
+  }
+}
+
+function userFor(authorization: string | undefined, token: string | undefined): User {
+  if (token !== undefined && authorization === `Bearer ${token}`) return new BearerUser();
+  return new UnauthenticatedUser();
+}
+
+// Tasks, push configs and event buses are scoped per owner by default;
+// authenticating only to read the extended card must not hide a caller's
+// tasks from its unauthenticated calls, so everyone shares one scope.
+const sharedOwner = (): string => "shared";
+
+// ---------------------------------------------------------------------------
+
+function listenHttp(server: HttpServer, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const onError = (err: Error): void => reject(err);
+    server.once("error", onError);
+    server.listen(port, HOST, () => {
+      server.off("error", onError);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+function bindGrpc(server: GrpcServer, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.bindAsync(`${HOST}:${port}`, ServerCredentials.createInsecure(), (err, bound) => {
+      if (err) reject(err);
+      else resolve(bound);
+    });
+  });
+}
+
+function closeHttp(server: HttpServer): Promise<void> {
+  return new Promise((resolve) => {
+    if (!server.listening) {
+      server.closeAllConnections();
+      resolve();
+      return;
+    }
+    // close() stops accepting and waits for open sockets; closeAllConnections()
+    // ends keep-alive sockets and open SSE streams so that wait is immediate.
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}
+
+function closeGrpc(server: GrpcServer): Promise<void> {
+  return new Promise((resolve) => {
+    // tryShutdown reports when the listener and every session are gone;
+    // forceShutdown then destroys the sessions instead of letting open
+    // streams (a held task's subscription, say) keep them alive.
+    server.tryShutdown(() => resolve());
+    server.forceShutdown();
+  });
+}
+
+function nextLoopTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+async function shutdown(httpServer: HttpServer, grpcServer: GrpcServer): Promise<void> {
+  await Promise.all([closeHttp(httpServer), closeGrpc(grpcServer)]);
+  // Both servers report "closed" once their handles are closing; libuv
+  // releases them in the close phase of the loop. Two check-phase turns
+  // guarantee that phase has run, so no TCP handle is listed by
+  // process.getActiveResourcesInfo() once close() resolves.
+  await nextLoopTurn();
+  await nextLoopTurn();
+}
+
+function grpcAuthorization(metadata: Metadata): string | undefined {
+  const value = metadata.get("authorization")[0];
+  return value === undefined ? undefined : value.toString();
+}
+
+export async function startLocalAgent(options: LocalAgentOptions = {}): Promise<LocalAgent> {
+  const token = options.extendedCardToken;
+  const app = express();
+  app.disable("x-powered-by");
+  const httpServer = createServer(app);
+  const grpcServer = new GrpcServer();
+
+  let httpPort: number;
+  let grpcPort: number;
+  try {
+    httpPort = await listenHttp(httpServer, options.port ?? 0);
+    grpcPort = await bindGrpc(grpcServer, options.grpcPort ?? 0);
+  } catch (err) {
+    await shutdown(httpServer, grpcServer);
+    throw err;
+  }
+
+  const origin = `http://${HOST}:${httpPort}`;
+  const jsonRpcUrl = `${origin}${JSONRPC_PATH}`;
+  const restUrl = `${origin}${REST_PATH}`;
+  const grpcAddress = `${HOST}:${grpcPort}`;
+  const cardUrl = `${origin}${CARD_PATH}`;
+
+  const card = buildCard({ origin, jsonRpcUrl, restUrl, grpcAddress });
+  const extendedCard: AgentCard = {
+    ...card,
+    description: `${card.description} Extended card.`,
+    skills: [...card.skills, SECRET_SKILL],
+  };
+
+  const pushStore = new InMemoryPushNotificationStore(sharedOwner);
+  const requestHandler = new DefaultRequestHandler(
+    card,
+    new InMemoryTaskStore(sharedOwner),
+    new ScriptedExecutor(),
+    new DefaultExecutionEventBusManager(sharedOwner),
+    pushStore,
+    new DefaultPushNotificationSender(pushStore),
+    // A function provider decides per call. (Given a plain AgentCard instead,
+    // the SDK returns it only when context.user.isAuthenticated and falls back
+    // to the public card otherwise.)
+    async (context: ServerCallContext) =>
+      token === undefined || context.user?.isAuthenticated ? extendedCard : card,
+  );
+
+  const httpUser = async (req: Request): Promise<User> => userFor(req.header("authorization"), token);
+  const grpcUser = async (call: { metadata: Metadata }): Promise<User> =>
+    userFor(grpcAuthorization(call.metadata), token);
+
+  // The SDK routers parse their own bodies: nothing else goes in front of them.
+  app.use(CARD_PATH, agentCardHandler({ agentCardProvider: requestHandler }));
+  app.use(JSONRPC_PATH, jsonRpcHandler({ requestHandler, userBuilder: httpUser }));
+  app.use(REST_PATH, restHandler({ requestHandler, userBuilder: httpUser }));
+  grpcServer.addService(A2AService, grpcService({ requestHandler, userBuilder: grpcUser }));
+
+  let closing: Promise<void> | undefined;
+  return {
+    origin,
+    jsonRpcUrl,
+    restUrl,
+    grpcAddress,
+    cardUrl,
+    close() {
+      closing ??= shutdown(httpServer, grpcServer);
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,309 @@
+/**
+ * One error family for every binding. Whatever went wrong, and whichever of
+ * JSON-RPC, HTTP+JSON or gRPC carried the call, the caller catches an
+ * `A2AError` subclass with the same fields.
+ *
+ * Servers disagree on numeric codes (spec revisions moved some of them), so
+ * classification prefers the `google.rpc.ErrorInfo` reason, then the JSON-RPC
+ * code, then a problem+json `type`, then the HTTP status, then the gRPC code.
+ */
+
+/** The protocol bindings of A2A 1.0, spelled as Agent Cards spell them. */
+import { Code, ConnectError } from "@connectrpc/connect";
+import { ErrorInfoSchema } from "../gen/google/rpc/error_details_pb.js";
+
+export type Binding = "JSONRPC" | "HTTP+JSON" | "GRPC";
+
+export interface A2AErrorInit {
+  binding?: Binding | undefined;
+  /** HTTP status of the response that carried the error, if any. */
+  httpStatus?: number | undefined;
+  /** gRPC status code (numeric, as in `@connectrpc/connect`'s `Code`). */
+  grpcCode?: number | undefined;
+  /** JSON-RPC `error.code`, if the error came as a JSON-RPC error object. */
+  jsonRpcCode?: number | undefined;
+  /** `google.rpc.ErrorInfo.reason`, e.g. `TASK_NOT_FOUND`. */
+  reason?: string | undefined;
+  /** Error detail objects as the server sent them (`@type` keyed JSON). */
+  details?: readonly unknown[] | undefined;
+  cause?: unknown;
+}
+
+export class A2AError extends Error {
+  readonly binding: Binding | undefined;
+  readonly httpStatus: number | undefined;
+  readonly grpcCode: number | undefined;
+  readonly jsonRpcCode: number | undefined;
+  readonly reason: string | undefined;
+  readonly details: readonly unknown[];
+
+  constructor(message: string, init: A2AErrorInit = {}) {
+    super(message, init.cause === undefined ? undefined : { cause: init.cause });
+    this.name = new.target.name;
+    this.binding = init.binding;
+    this.httpStatus = init.httpStatus;
+    this.grpcCode = init.grpcCode;
+    this.jsonRpcCode = init.jsonRpcCode;
+    this.reason = init.reason;
+    this.details = init.details ?? [];
+  }
+}
+
+// --- Errors the A2A specification defines (section 3.3.2) -----------------
+
+export class TaskNotFoundError extends A2AError {}
+export class TaskNotCancelableError extends A2AError {}
+export class PushNotificationNotSupportedError extends A2AError {}
+export class UnsupportedOperationError extends A2AError {}
+export class ContentTypeNotSupportedError extends A2AError {}
+export class InvalidAgentResponseError extends A2AError {}
+export class ExtendedAgentCardNotConfiguredError extends A2AError {}
+export class ExtensionSupportRequiredError extends A2AError {}
+export class VersionNotSupportedError extends A2AError {}
+
+// --- JSON-RPC 2.0 standard errors ------------------------------------------
+
+export class JsonRpcParseError extends A2AError {}
+export class InvalidRequestError extends A2AError {}
+export class MethodNotFoundError extends A2AError {}
+export class InvalidParamsError extends A2AError {}
+export class InternalError extends A2AError {}
+
+// --- Access ------------------------------------------------------------------
+
+/** 401 / UNAUTHENTICATED: credentials missing, expired or wrong. */
+export class AuthenticationError extends A2AError {
+  /** The `WWW-Authenticate` challenge, when the server sent one. */
+  readonly challenge: string | undefined;
+  constructor(message: string, init: A2AErrorInit & { challenge?: string | undefined } = {}) {
+    super(message, init);
+    this.challenge = init.challenge;
+  }
+}
+
+/** 403 / PERMISSION_DENIED: authenticated, but not allowed. */
+export class AuthorizationError extends A2AError {}
+
+// --- Failures below the protocol ---------------------------------------------
+
+export type ConnectionFailure = "refused" | "reset" | "dns" | "network";
+
+/** The request did not get a complete response: refused, reset, DNS, other. */
+export class ConnectionError extends A2AError {
+  readonly kind: ConnectionFailure;
+  constructor(message: string, init: A2AErrorInit & { kind: ConnectionFailure }) {
+    super(message, init);
+    this.kind = init.kind;
+  }
+}
+
+/**
+ * A unary call outlived its timeout ("deadline"), or a stream received no
+ * bytes for its idle timeout ("idle"). Not named `TimeoutError`: that name is
+ * reserved by the platform's DOMException and treated specially by fetch and
+ * connect.
+ */
+export class CallTimeoutError extends A2AError {
+  readonly kind: "deadline" | "idle";
+  constructor(message: string, init: A2AErrorInit & { kind?: "deadline" | "idle" } = {}) {
+    super(message, init);
+    this.kind = init.kind ?? "deadline";
+  }
+}
+
+/** The caller's AbortSignal fired. */
+export class AbortedError extends A2AError {}
+
+/**
+ * The server answered, but not in a form the binding allows: malformed JSON,
+ * a wrong content type, a body of the wrong shape, or one over a size limit.
+ */
+export class ProtocolError extends A2AError {}
+
+/** The server reported an error that has no more specific class here. */
+export class ServerError extends A2AError {}
+
+// --- Classification ------------------------------------------------------------
+
+type ErrorClass = new (message: string, init: A2AErrorInit) => A2AError;
+
+interface Known {
+  reason: string;
+  jsonRpc: number;
+  cls: ErrorClass;
+}
+
+// Codes from the specification's mapping table (section 5.4). -32006 is also
+// accepted as VersionNotSupported in the reason-less fallback below only via
+// the reason: peers of different revisions reuse codes, the reason is stable.
+const A2A_ERRORS: readonly Known[] = [
+  { reason: "TASK_NOT_FOUND", jsonRpc: -32001, cls: TaskNotFoundError },
+  { reason: "TASK_NOT_CANCELABLE", jsonRpc: -32002, cls: TaskNotCancelableError },
+  { reason: "PUSH_NOTIFICATION_NOT_SUPPORTED", jsonRpc: -32003, cls: PushNotificationNotSupportedError },
+  { reason: "UNSUPPORTED_OPERATION", jsonRpc: -32004, cls: UnsupportedOperationError },
+  { reason: "CONTENT_TYPE_NOT_SUPPORTED", jsonRpc: -32005, cls: ContentTypeNotSupportedError },
+  { reason: "INVALID_AGENT_RESPONSE", jsonRpc: -32006, cls: InvalidAgentResponseError },
+  { reason: "EXTENDED_AGENT_CARD_NOT_CONFIGURED", jsonRpc: -32007, cls: ExtendedAgentCardNotConfiguredError },
+  { reason: "EXTENSION_SUPPORT_REQUIRED", jsonRpc: -32008, cls: ExtensionSupportRequiredError },
+  { reason: "VERSION_NOT_SUPPORTED", jsonRpc: -32009, cls: VersionNotSupportedError },
+];
+
+const JSON_RPC_STANDARD: ReadonlyMap<number, ErrorClass> = new Map<number, ErrorClass>([
+  [-32700, JsonRpcParseError],
+  [-32600, InvalidRequestError],
+  [-32601, MethodNotFoundError],
+  [-32602, InvalidParamsError],
+  [-32603, InternalError],
+]);
+
+// gRPC status codes (numbers as in the gRPC specification).
+const GRPC = {
+  CANCELED: 1,
+  INVALID_ARGUMENT: 3,
+  DEADLINE_EXCEEDED: 4,
+  NOT_FOUND: 5,
+  PERMISSION_DENIED: 7,
+  UNIMPLEMENTED: 12,
+  UNAVAILABLE: 14,
+  UNAUTHENTICATED: 16,
+} as const;
+
+const ERROR_INFO_TYPE = "type.googleapis.com/google.rpc.ErrorInfo";
+
+/** The ErrorInfo reason among JSON error details, if one is there. */
+export function reasonFromDetails(details: readonly unknown[]): string | undefined {
+  for (const d of details) {
+    if (isRecord(d) && d["@type"] === ERROR_INFO_TYPE && typeof d.reason === "string") {
+      return d.reason;
+    }
+  }
+  return undefined;
+}
+
+/** `https://example.com/errors/task-not-found` -> `TASK_NOT_FOUND`. */
+function reasonFromProblemType(type: string | undefined): string | undefined {
+  if (!type) return undefined;
+  const last = type.split(/[/#:]/).filter(Boolean).pop();
+  if (!last) return undefined;
+  return last.replace(/Error$/, "").replace(/([a-z])([A-Z])/g, "$1_$2").replace(/-/g, "_").toUpperCase();
+}
+
+export interface ServerErrorFacts extends A2AErrorInit {
+  message: string;
+  /** `type` of an RFC 9457 problem+json body. */
+  problemType?: string | undefined;
+  /** `WWW-Authenticate` of a 401 response. */
+  challenge?: string | undefined;
+}
+
+/**
+ * Builds the most specific error for what a server reported. Every binding
+ * funnels its error responses through here, so one table decides.
+ */
+export function errorFromServer(facts: ServerErrorFacts): A2AError {
+  const init: A2AErrorInit = { ...facts, reason: facts.reason ?? reasonFromDetails(facts.details ?? []) };
+  const message = facts.message || "the server reported an error without a message";
+
+  const reason = init.reason ?? reasonFromProblemType(facts.problemType);
+  const byReason = reason === undefined ? undefined : A2A_ERRORS.find((k) => k.reason === reason);
+  if (byReason) return new byReason.cls(message, { ...init, reason });
+
+  if (facts.jsonRpcCode !== undefined) {
+    const byCode = A2A_ERRORS.find((k) => k.jsonRpc === facts.jsonRpcCode)?.cls ?? JSON_RPC_STANDARD.get(facts.jsonRpcCode);
+    if (byCode) return new byCode(message, init);
+  }
+
+  const status = facts.httpStatus;
+  if (status === 401 || facts.grpcCode === GRPC.UNAUTHENTICATED) {
+    return new AuthenticationError(message, { ...init, challenge: facts.challenge });
+  }
+  if (status === 403 || facts.grpcCode === GRPC.PERMISSION_DENIED) return new AuthorizationError(message, init);
+  if (facts.jsonRpcCode === undefined) {
+    if (status === 404 || facts.grpcCode === GRPC.NOT_FOUND) return new TaskNotFoundError(message, init);
+    if (facts.grpcCode === GRPC.UNIMPLEMENTED) return new MethodNotFoundError(message, init);
+    if (facts.grpcCode === GRPC.INVALID_ARGUMENT) return new InvalidParamsError(message, init);
+    if (facts.grpcCode === GRPC.DEADLINE_EXCEEDED) return new CallTimeoutError(message, init);
+    if (facts.grpcCode === GRPC.CANCELED) return new AbortedError(message, init);
+    if (facts.grpcCode === GRPC.UNAVAILABLE) return new ConnectionError(message, { ...init, kind: "network" });
+  }
+  return new ServerError(message, init);
+}
+
+// Node's socket errors, found anywhere in the `cause` chain of a failed fetch
+// or node:http request.
+const SOCKET_CODES: Record<string, ConnectionFailure> = {
+  ECONNREFUSED: "refused",
+  ECONNRESET: "reset",
+  EPIPE: "reset",
+  UND_ERR_SOCKET: "reset",
+  ENOTFOUND: "dns",
+  EAI_AGAIN: "dns",
+};
+
+function socketFailure(e: unknown): { kind: ConnectionFailure; code: string } | undefined {
+  for (let cur = e, depth = 0; isRecord(cur) && depth < 8; cur = cur.cause, depth++) {
+    const code = cur.code;
+    if (typeof code === "string" && code in SOCKET_CODES) return { kind: SOCKET_CODES[code]!, code };
+  }
+  return undefined;
+}
+
+/**
+ * Turns anything thrown while making a call into an A2AError. Errors that
+ * are already A2AErrors pass through, also when wrapped as a `cause` (connect
+ * wraps what a transport throws).
+ */
+export function toA2AError(e: unknown, binding?: Binding): A2AError {
+  for (let cur = e, depth = 0; isRecord(cur) && depth < 8; cur = cur.cause, depth++) {
+    if (cur instanceof A2AError) return cur;
+  }
+  if (e instanceof ConnectError) return fromConnectError(e, binding);
+  if (isRecord(e) && (e.name === "AbortError" || e.name === "TimeoutError")) {
+    return e.name === "TimeoutError"
+      ? new CallTimeoutError("the call timed out", { binding, cause: e })
+      : new AbortedError("the call was aborted", { binding, cause: e });
+  }
+  const socket = socketFailure(e);
+  if (socket) {
+    return new ConnectionError(`connection ${socket.kind === "dns" ? "failed: host not found" : socket.kind} (${socket.code})`, {
+      binding,
+      kind: socket.kind,
+      cause: e,
+    });
+  }
+  if (e instanceof TypeError) {
+    // fetch reports every network failure as a TypeError ("Failed to fetch",
+    // "fetch failed", "terminated").
+    return new ConnectionError(`network error: ${e.message}`, { binding, kind: "network", cause: e });
+  }
+  const message = e instanceof Error ? e.message : String(e);
+  return new A2AError(message, { binding, cause: e });
+}
+
+/**
+ * gRPC errors, and the aborts and deadlines that connect's call runner
+ * reports, arrive as ConnectErrors.
+ */
+function fromConnectError(e: ConnectError, binding: Binding | undefined): A2AError {
+  if (e.code === Code.Canceled) return new AbortedError("the call was aborted", { binding, grpcCode: e.code, cause: e });
+  if (e.code === Code.DeadlineExceeded && binding !== "GRPC") {
+    return new CallTimeoutError("the call timed out", { binding, kind: "deadline", cause: e });
+  }
+  const socket = socketFailure(e.cause);
+  if (socket && e.code === Code.Unavailable) {
+    return new ConnectionError(`connection ${socket.kind} (${socket.code})`, { binding, kind: socket.kind, grpcCode: e.code, cause: e });
+  }
+  const info = e.findDetails(ErrorInfoSchema)[0];
+  return errorFromServer({
+    message: e.rawMessage,
+    binding,
+    grpcCode: e.code,
+    reason: info?.reason || undefined,
+    details: info ? [{ "@type": ERROR_INFO_TYPE, reason: info.reason, domain: info.domain, metadata: info.metadata }] : [],
+    cause: e,
+  });
+}
+
+export function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null;
+}

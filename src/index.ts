@@ -1,0 +1,13 @@
+/**
+ * a2a-connect: a typed A2A 1.0 client. This entry runs in browsers and in
+ * Node; `a2a-connect/node` adds what only Node can do (gRPC).
+ */
+export * from "../gen/lf/a2a/v1/a2a_pb.js";
+export { A2AClient, type CallOptions, type ClientOptions } from "./client/client.js";
+export { createJsonRpcTransport, type JsonRpcTransportOptions } from "./transport/jsonrpc.js";
+export { createRestTransport, type RestTransportOptions } from "./transport/rest.js";
+export { createFetchHttpClient } from "./transport/fetch-client.js";
+export type { A2ATransport } from "./transport/transport.js";
+export type { HttpTransportOptions, TransportOptions } from "./transport/options.js";
+export * from "./errors.js";
+export * from "./helpers.js";

@@ -1,0 +1,63 @@
+/**
+ * A `UniversalClientFn` on `fetch`, for browsers and any runtime with fetch.
+ *
+ * connect's own fetch client streams the request body, which Node's fetch
+ * only accepts with `duplex: "half"`; A2A request bodies are small JSON
+ * documents, so they are sent as one buffer instead.
+ */
+import type { UniversalClientFn, UniversalClientResponse } from "@connectrpc/connect/protocol";
+
+export function createFetchHttpClient(fetchFn: typeof fetch = (input, init) => globalThis.fetch(input, init)): UniversalClientFn {
+  return async (req): Promise<UniversalClientResponse> => {
+    const res = await fetchFn(req.url, {
+      method: req.method,
+      headers: req.header,
+      body: req.body === undefined ? undefined : await concat(req.body),
+      signal: req.signal,
+      // Credentials are not sent to wherever a redirect leads.
+      redirect: "follow",
+      credentials: "same-origin",
+    });
+    return { status: res.status, header: res.headers, body: readerIterable(res.body), trailer: new Headers() };
+  };
+}
+
+async function concat(chunks: AsyncIterable<Uint8Array>): Promise<Uint8Array<ArrayBuffer>> {
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  for await (const c of chunks) {
+    parts.push(c);
+    size += c.byteLength;
+  }
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.byteLength;
+  }
+  return out;
+}
+
+/**
+ * Reads a response body with `getReader()` (some browsers cannot iterate a
+ * ReadableStream) and cancels it when the consumer stops early, so the
+ * connection is released.
+ */
+function readerIterable(body: ReadableStream<Uint8Array> | null): AsyncIterable<Uint8Array> {
+  return {
+    [Symbol.asyncIterator]() {
+      const reader = body?.getReader();
+      return {
+        async next() {
+          if (!reader) return { done: true, value: undefined };
+          const r = await reader.read();
+          return r.done ? { done: true, value: undefined } : { done: false, value: r.value };
+        },
+        async return() {
+          await reader?.cancel().catch(() => {});
+          return { done: true, value: undefined };
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,341 @@
+/**
+ * The machinery the JSON-RPC and HTTP+JSON bindings share: a connect
+ * Transport over a `UniversalClientFn`, so connect's interceptors, deadlines
+ * and abort handling apply, with each binding reduced to a small codec that
+ * says how a call looks on the wire.
+ */
+import {
+  create,
+  fromJson,
+  isMessage,
+  type DescMessage,
+  type DescMethod,
+  type DescMethodStreaming,
+  type DescMethodUnary,
+  type JsonValue,
+  type MessageInitShape,
+  type MessageShape,
+} from "@bufbuild/protobuf";
+import { createContextValues, type ContextValues, type StreamResponse, type UnaryResponse } from "@connectrpc/connect";
+import {
+  runStreamingCall,
+  runUnaryCall,
+  type UniversalClientFn,
+  type UniversalClientResponse,
+} from "@connectrpc/connect/protocol";
+import {
+  A2AError,
+  CallTimeoutError,
+  ProtocolError,
+  errorFromServer,
+  toA2AError,
+  type Binding,
+} from "../errors.js";
+import { createFetchHttpClient } from "./fetch-client.js";
+import { withIdleTimeout } from "./idle.js";
+import {
+  DEFAULT_IDLE_TIMEOUT_MS,
+  DEFAULT_MAX_EVENT_BYTES,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  DEFAULT_TIMEOUT_MS,
+  mergeHeaders,
+  serviceHeaders,
+  timeoutOrNone,
+  type HttpTransportOptions,
+} from "./options.js";
+import { decodeSse } from "./sse.js";
+import type { A2ATransport } from "./transport.js";
+
+/** One HTTP exchange as a binding lays it out. */
+export interface HttpPlan {
+  url: string;
+  method: "GET" | "POST" | "DELETE";
+  /** JSON body; undefined for GET and DELETE. */
+  body?: JsonValue | undefined;
+  /** What a response must echo (the JSON-RPC request id). */
+  id?: number | undefined;
+}
+
+/** Facts about a response that error mapping needs. */
+export interface ResponseFacts {
+  binding: Binding;
+  httpStatus: number;
+  challenge: string | undefined;
+}
+
+export interface BindingCodec {
+  readonly binding: Binding;
+  readonly contentType: string;
+  readonly accept: string;
+  plan(method: DescMethod, message: MessageShape<DescMessage>): HttpPlan;
+  /** The result JSON of a successful response body; throws the error it carries. */
+  result(json: unknown, plan: HttpPlan, facts: ResponseFacts): unknown;
+  /** The error an unsuccessful response or an `event: error` frame describes. */
+  error(json: unknown, facts: ResponseFacts): A2AError;
+  /**
+   * Another way to make a call the server answered with 405 Method Not
+   * Allowed, or undefined when there is none.
+   */
+  onMethodNotAllowed?(method: DescMethod, message: MessageShape<DescMessage>): HttpPlan | undefined;
+}
+
+const READ_OPTIONS = { ignoreUnknownFields: true } as const;
+const encoder = new TextEncoder();
+
+export function createHttpBindingTransport(options: HttpTransportOptions, codec: BindingCodec): A2ATransport {
+  const httpClient: UniversalClientFn = options.httpClient ?? createFetchHttpClient();
+  const defaults = serviceHeaders(options);
+  const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  const maxEventBytes = options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES;
+  const idleMs = timeoutOrNone(options.idleTimeoutMs, DEFAULT_IDLE_TIMEOUT_MS);
+  const binding = codec.binding;
+
+  function prepare<I extends DescMessage>(method: DescMethod, input: MessageInitShape<I>, header: HeadersInit | undefined, stream: boolean) {
+    const message = (isMessage(input, method.input) ? input : create(method.input, input)) as MessageShape<I>;
+    const plan = codec.plan(method, message);
+    const h = mergeHeaders(defaults, header);
+    h.set("Accept", stream ? "text/event-stream" : codec.accept);
+    return { message, plan, header: h };
+  }
+
+  /** Sends the (possibly interceptor-modified) request; never leaks a raw network error. */
+  async function send(
+    method: DescMethod,
+    first: { message: unknown; plan: HttpPlan },
+    req: { url: string; header: Headers; message: unknown; signal: AbortSignal },
+  ): Promise<{ res: UniversalClientResponse; plan: HttpPlan }> {
+    // Interceptors may replace the message (e.g. to set a tenant): plan again then.
+    const message = req.message as MessageShape<DescMessage>;
+    let plan = message === first.message ? first.plan : codec.plan(method, message);
+    const exchange = (p: HttpPlan, url: string) => {
+      if (p.body !== undefined) req.header.set("Content-Type", codec.contentType);
+      return httpClient({
+        url,
+        method: p.method,
+        header: req.header,
+        signal: req.signal,
+        body: p.body === undefined ? undefined : single(encoder.encode(JSON.stringify(p.body))),
+      });
+    };
+    try {
+      let res = await exchange(plan, req.url === first.plan.url ? plan.url : req.url);
+      const alternative = res.status === 405 ? codec.onMethodNotAllowed?.(method, message) : undefined;
+      if (alternative) {
+        await discard(res.body);
+        plan = alternative;
+        res = await exchange(plan, plan.url);
+      }
+      return { res, plan };
+    } catch (e) {
+      // An abort is reported by connect's call runner from the signal.
+      if (req.signal.aborted) throw e;
+      throw toA2AError(e, binding);
+    }
+  }
+
+  function facts(res: UniversalClientResponse): ResponseFacts {
+    return { binding, httpStatus: res.status, challenge: res.header.get("WWW-Authenticate") ?? undefined };
+  }
+
+  /** Reads a whole JSON body; for unsuccessful statuses throws the error it describes. */
+  async function readJson(res: UniversalClientResponse): Promise<unknown> {
+    const f = facts(res);
+    const ok = res.status >= 200 && res.status < 300;
+    const text = await readText(res.body, maxResponseBytes, binding);
+    if (!ok) {
+      const json = isJsonType(res.header.get("Content-Type")) || looksLikeJson(text) ? tryParse(text) : undefined;
+      throw codec.error(json, f);
+    }
+    const type = res.header.get("Content-Type");
+    if (type !== null && !isJsonType(type)) {
+      throw new ProtocolError(`expected a JSON response, got content type "${type}"`, { binding, httpStatus: res.status });
+    }
+    if (text.trim() === "") return {};
+    const json = tryParse(text);
+    if (json === undefined) throw new ProtocolError("the response body is not valid JSON", { binding, httpStatus: res.status });
+    return json;
+  }
+
+  function parse<O extends DescMessage>(schema: O, json: unknown, httpStatus: number): MessageShape<O> {
+    // google.protobuf.Empty results may come as null.
+    if (json === null && schema.typeName === "google.protobuf.Empty") return create(schema);
+    try {
+      return fromJson(schema, json as JsonValue, READ_OPTIONS);
+    } catch (e) {
+      throw new ProtocolError(`the response is not a valid ${schema.typeName}: ${(e as Error).message}`, {
+        binding,
+        httpStatus,
+        cause: e,
+      });
+    }
+  }
+
+  async function* events<O extends DescMessage>(
+    method: DescMethodStreaming<DescMessage, O>,
+    res: UniversalClientResponse,
+    plan: HttpPlan,
+    abortRequest: (reason: unknown) => void,
+  ): AsyncGenerator<MessageShape<O>> {
+    const f = facts(res);
+    let idle: CallTimeoutError | undefined;
+    const body = withIdleTimeout(res.body, idleMs, () => {
+      idle = new CallTimeoutError(`no data on the stream for ${idleMs} ms`, { binding, kind: "idle" });
+      abortRequest(idle);
+    });
+    try {
+      for await (const e of decodeSse(body, { maxEventBytes, binding })) {
+        const json = tryParse(e.data);
+        if (e.event === "error") throw codec.error(json, f);
+        if (json === undefined) throw new ProtocolError("a stream event is not valid JSON", { binding, httpStatus: res.status });
+        yield parse(method.output, codec.result(json, plan, f), res.status);
+      }
+    } catch (e) {
+      if (idle) throw idle;
+      throw e instanceof A2AError ? e : toA2AError(e, binding);
+    }
+  }
+
+  return {
+    binding,
+    async unary<I extends DescMessage, O extends DescMessage>(
+      method: DescMethodUnary<I, O>,
+      signal: AbortSignal | undefined,
+      timeoutMs: number | undefined,
+      header: HeadersInit | undefined,
+      input: MessageInitShape<I>,
+      contextValues?: ContextValues,
+    ): Promise<UnaryResponse<I, O>> {
+      const first = prepare(method, input, header, false);
+      return runUnaryCall<I, O>({
+        interceptors: options.interceptors,
+        signal,
+        timeoutMs: timeoutOrNone(timeoutMs ?? options.timeoutMs, DEFAULT_TIMEOUT_MS),
+        req: {
+          stream: false,
+          service: method.parent,
+          method,
+          requestMethod: first.plan.method,
+          url: first.plan.url,
+          header: first.header,
+          contextValues: contextValues ?? createContextValues(),
+          message: first.message,
+        },
+        next: async (req) => {
+          const { res, plan } = await send(method, first, req);
+          const json = await readJson(res);
+          const message = parse(method.output, codec.result(json, plan, facts(res)), res.status);
+          return { stream: false, service: method.parent, method, header: res.header, trailer: res.trailer, message };
+        },
+      });
+    },
+
+    async stream<I extends DescMessage, O extends DescMessage>(
+      method: DescMethodStreaming<I, O>,
+      signal: AbortSignal | undefined,
+      timeoutMs: number | undefined,
+      header: HeadersInit | undefined,
+      input: AsyncIterable<MessageInitShape<I>>,
+      contextValues?: ContextValues,
+    ): Promise<StreamResponse<I, O>> {
+      // A2A's streaming methods are server-streaming: exactly one request.
+      let only: MessageInitShape<I> | undefined;
+      for await (const m of input) only = m;
+      const first = prepare(method, only ?? ({} as MessageInitShape<I>), header, true);
+      return runStreamingCall<I, O>({
+        interceptors: options.interceptors,
+        signal,
+        // Streams get no deadline unless the caller asks for one; the idle
+        // timeout guards against a silent server instead.
+        timeoutMs: timeoutMs !== undefined && timeoutMs > 0 ? timeoutMs : undefined,
+        req: {
+          stream: true,
+          service: method.parent,
+          method,
+          requestMethod: first.plan.method,
+          url: first.plan.url,
+          header: first.header,
+          contextValues: contextValues ?? createContextValues(),
+          message: single(first.message),
+        },
+        next: async (req) => {
+          let message: unknown = first.message;
+          for await (const m of req.message) message = m;
+          // Our own controller under connect's, so an idle stream can be cut.
+          const controller = new AbortController();
+          const forward = () => controller.abort(req.signal.reason);
+          if (req.signal.aborted) forward();
+          else req.signal.addEventListener("abort", forward, { once: true });
+          const { res, plan } = await send(method, first, { url: req.url, header: req.header, message, signal: controller.signal });
+          const ok = res.status >= 200 && res.status < 300;
+          const type = res.header.get("Content-Type") ?? "";
+          let out: AsyncIterable<MessageShape<O>>;
+          if (ok && type.startsWith("text/event-stream")) {
+            out = events(method, res, plan, (reason) => controller.abort(reason));
+          } else if (!ok || isJsonType(type)) {
+            // A plain JSON body where a stream was expected: an error, or
+            // (leniently) a single result.
+            const json = await readJson(res);
+            out = single(parse(method.output, codec.result(json, plan, facts(res)), res.status));
+          } else {
+            await discard(res.body);
+            throw new ProtocolError(`expected an event stream, got content type "${type}"`, { binding, httpStatus: res.status });
+          }
+          return { stream: true, service: method.parent, method, header: res.header, trailer: res.trailer, message: out };
+        },
+      });
+    },
+  };
+}
+
+async function discard(body: AsyncIterable<Uint8Array>): Promise<void> {
+  await body[Symbol.asyncIterator]().return?.();
+}
+
+async function* single<T>(value: T): AsyncGenerator<T> {
+  yield value;
+}
+
+async function readText(body: AsyncIterable<Uint8Array>, maxBytes: number, binding: Binding): Promise<string> {
+  const decoder = new TextDecoder();
+  let text = "";
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.byteLength;
+    if (size > maxBytes) {
+      // Leaving the loop early cancels the body and frees the connection.
+      throw new ProtocolError(`response body larger than ${maxBytes} bytes`, { binding });
+    }
+    text += decoder.decode(chunk, { stream: true });
+  }
+  return text + decoder.decode();
+}
+
+function isJsonType(type: string | null): boolean {
+  if (type === null) return false;
+  const t = type.split(";")[0]!.trim().toLowerCase();
+  return t === "application/json" || t.endsWith("+json");
+}
+
+function looksLikeJson(text: string): boolean {
+  const c = text.trimStart()[0];
+  return c === "{" || c === "[";
+}
+
+function tryParse(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Error facts from a server error response that is not a JSON error document. */
+export function genericHttpError(json: unknown, f: ResponseFacts): A2AError {
+  return errorFromServer({
+    message: json === undefined ? `HTTP ${f.httpStatus} without an A2A error body` : `HTTP ${f.httpStatus}`,
+    binding: f.binding,
+    httpStatus: f.httpStatus,
+    challenge: f.challenge,
+  });
+}
+

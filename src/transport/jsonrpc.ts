@@ -1,0 +1,57 @@
+/**
+ * The JSON-RPC 2.0 binding (spec section 9): every call is a POST of a
+ * request object to the interface URL; the two streaming methods answer
+ * with SSE whose events carry JSON-RPC response objects.
+ */
+import { toJson, type DescMessage, type DescMethod, type MessageShape } from "@bufbuild/protobuf";
+import { ProtocolError, errorFromServer, isRecord, type A2AError } from "../errors.js";
+import { createHttpBindingTransport, genericHttpError, type BindingCodec, type HttpPlan, type ResponseFacts } from "./http-binding.js";
+import type { HttpTransportOptions } from "./options.js";
+import type { A2ATransport } from "./transport.js";
+
+export type JsonRpcTransportOptions = HttpTransportOptions;
+
+export function createJsonRpcTransport(options: JsonRpcTransportOptions): A2ATransport {
+  return createHttpBindingTransport(options, jsonRpcCodec(options.baseUrl));
+}
+
+function jsonRpcCodec(url: string): BindingCodec {
+  let nextId = 1;
+  return {
+    binding: "JSONRPC",
+    contentType: "application/json",
+    accept: "application/json",
+    plan(method: DescMethod, message: MessageShape<DescMessage>): HttpPlan {
+      const id = nextId++;
+      // PascalCase method names, the same as the proto's (spec 9.1).
+      const body = { jsonrpc: "2.0", id, method: method.name, params: toJson(method.input, message) };
+      return { url, method: "POST", body, id };
+    },
+    result(json: unknown, plan: HttpPlan, facts: ResponseFacts): unknown {
+      if (!isRecord(json)) throw new ProtocolError("the response is not a JSON-RPC response object", facts);
+      if ("error" in json && json.error != null) throw envelopeError(json.error, facts);
+      if (!("result" in json)) throw new ProtocolError("the JSON-RPC response has neither result nor error", facts);
+      if (json.id != null && json.id !== plan.id) {
+        throw new ProtocolError(`the JSON-RPC response id ${String(json.id)} does not match the request id ${plan.id}`, facts);
+      }
+      return json.result;
+    },
+    error(json: unknown, facts: ResponseFacts): A2AError {
+      if (isRecord(json) && isRecord(json.error)) return envelopeError(json.error, facts);
+      // An `event: error` frame may carry the bare error object.
+      if (isRecord(json) && typeof json.code === "number") return envelopeError(json, facts);
+      return genericHttpError(json, facts);
+    },
+  };
+}
+
+function envelopeError(error: unknown, facts: ResponseFacts): A2AError {
+  if (!isRecord(error)) return new ProtocolError("malformed JSON-RPC error object", facts);
+  const data = error.data;
+  return errorFromServer({
+    ...facts,
+    message: typeof error.message === "string" ? error.message : "",
+    jsonRpcCode: typeof error.code === "number" ? error.code : undefined,
+    details: Array.isArray(data) ? data : data === undefined || data === null ? [] : [data],
+  });
+}

@@ -1,0 +1,94 @@
+import type { Interceptor } from "@connectrpc/connect";
+import type { UniversalClientFn } from "@connectrpc/connect/protocol";
+
+/** Options shared by every binding's transport. */
+export interface TransportOptions {
+  /**
+   * The interface URL from the Agent Card (`supportedInterfaces[].url`).
+   * For gRPC a bare `host:port` is accepted too.
+   */
+  baseUrl: string;
+  /** connect interceptors, run for every call in order. */
+  interceptors?: Interceptor[] | undefined;
+  /** The A2A protocol version to announce; Major.Minor only. Default "1.0". */
+  protocolVersion?: string | undefined;
+  /** Extension URIs to activate on every call (sent as `A2A-Extensions`). */
+  extensions?: readonly string[] | undefined;
+  /** Headers sent with every call; per-call headers override them. */
+  headers?: HeadersInit | undefined;
+  /**
+   * Timeout of a unary call in milliseconds, unless the call sets its own.
+   * Default 60 000; 0 disables it.
+   */
+  timeoutMs?: number | undefined;
+  /**
+   * A stream fails with `CallTimeoutError` (kind "idle") when no bytes arrive
+   * for this long. Streams have no overall deadline: a task may run for
+   * hours. Default 300 000; 0 disables it.
+   */
+  idleTimeoutMs?: number | undefined;
+}
+
+/** Options of the two bindings that run over plain HTTP. */
+export interface HttpTransportOptions extends TransportOptions {
+  /**
+   * The HTTP client. Default: `fetch`, which works in every runtime. The
+   * Node entry offers a faster keep-alive client (`createNodeHttpClient`).
+   */
+  httpClient?: UniversalClientFn | undefined;
+  /** Largest unary response body in bytes. Default 16 MiB. */
+  maxResponseBytes?: number | undefined;
+  /** Largest single stream event in characters. Default 4 MiB. */
+  maxEventBytes?: number | undefined;
+}
+
+export const DEFAULT_PROTOCOL_VERSION = "1.0";
+export const DEFAULT_TIMEOUT_MS = 60_000;
+export const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
+export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+export const DEFAULT_MAX_EVENT_BYTES = 4 * 1024 * 1024;
+
+/** "1.0.3" -> "1.0": the A2A-Version header carries Major.Minor only. */
+export function majorMinor(version: string): string {
+  const m = /^(\d+)\.(\d+)/.exec(version.trim());
+  if (!m) throw new TypeError(`protocol version must look like "1.0", got "${version}"`);
+  return `${m[1]}.${m[2]}`;
+}
+
+/**
+ * The headers every A2A request carries, under the per-call ones: user
+ * defaults first, then the protocol's service parameters.
+ */
+export function serviceHeaders(options: TransportOptions): Headers {
+  const h = new Headers(options.headers);
+  h.set("A2A-Version", majorMinor(options.protocolVersion ?? DEFAULT_PROTOCOL_VERSION));
+  if (options.extensions && options.extensions.length > 0) h.set("A2A-Extensions", joinExtensions(options.extensions));
+  return h;
+}
+
+/**
+ * Merges per-call headers over a transport's defaults into a fresh object.
+ * Extensions add up: a call activates its own on top of the transport's.
+ */
+export function mergeHeaders(defaults: Headers, perCall: HeadersInit | undefined): Headers {
+  const h = new Headers(defaults);
+  if (!perCall) return h;
+  new Headers(perCall).forEach((value, key) => {
+    if (key === EXTENSIONS_HEADER && h.has(key)) h.set(key, joinExtensions(h.get(key)!.split(","), value.split(",")));
+    else h.set(key, value);
+  });
+  return h;
+}
+
+const EXTENSIONS_HEADER = "a2a-extensions";
+
+/** Comma-joined, trimmed, without duplicates or empties. */
+export function joinExtensions(...lists: ReadonlyArray<readonly string[]>): string {
+  return [...new Set(lists.flat().map((s) => s.trim()).filter(Boolean))].join(",");
+}
+
+/** A timeout option where `0` means "none", as connect expects `undefined`. */
+export function timeoutOrNone(ms: number | undefined, fallback: number): number | undefined {
+  const v = ms ?? fallback;
+  return v > 0 ? v : undefined;
+}

@@ -1,0 +1,72 @@
+/**
+ * HTTP+JSON routes, read from the `google.api.http` options that the proto
+ * declares and protoc-gen-es embeds in the generated descriptors. A spec
+ * change that moves a route reaches the client through `npm run generate`
+ * alone.
+ */
+import { getOption, type DescField, type DescMethod } from "@bufbuild/protobuf";
+import { http } from "../../gen/google/api/annotations_pb.js";
+import type { HttpRule } from "../../gen/google/api/http_pb.js";
+
+export type Verb = "GET" | "POST" | "DELETE";
+
+/** A path template such as `/{tenant}/tasks/{id=*}:cancel`, compiled. */
+export interface Route {
+  verb: Verb;
+  /** Literal pieces and field references, in order. */
+  segments: ReadonlyArray<string | DescField>;
+  /** Fields the path binds; they are left out of the body and query. */
+  pathFields: readonly DescField[];
+  /** "*" (every remaining field), a field name, or "" (no body). */
+  body: string;
+}
+
+/** The plain route and the `/{tenant}/...` variant of one method. */
+export interface MethodRoutes {
+  plain: Route;
+  tenant: Route | undefined;
+}
+
+const cache = new WeakMap<DescMethod, MethodRoutes>();
+
+export function routesOf(method: DescMethod): MethodRoutes {
+  let routes = cache.get(method);
+  if (!routes) {
+    routes = compileRoutes(method);
+    cache.set(method, routes);
+  }
+  return routes;
+}
+
+function compileRoutes(method: DescMethod): MethodRoutes {
+  const rule = getOption(method, http);
+  const all = [rule, ...rule.additionalBindings].map((r) => compileRule(method, r));
+  const plain = all.find((r) => !r.pathFields.some(isTenant));
+  if (!plain) throw new Error(`${method.parent.typeName}.${method.name} has no google.api.http route`);
+  return { plain, tenant: all.find((r) => r.pathFields.some(isTenant)) };
+}
+
+function isTenant(f: DescField): boolean {
+  return f.name === "tenant";
+}
+
+function compileRule(method: DescMethod, rule: HttpRule): Route {
+  const { case: verb, value: path } = rule.pattern;
+  if (verb !== "get" && verb !== "post" && verb !== "delete") {
+    throw new Error(`${method.name}: unsupported HTTP verb in route (${String(verb)})`);
+  }
+  const segments: Array<string | DescField> = [];
+  const pathFields: DescField[] = [];
+  // `{field}` or `{field=*}`: A2A binds single path segments only.
+  const re = /\{([a-z_][a-z0-9_]*)(?:=\*)?\}/g;
+  let last = 0;
+  for (let m = re.exec(path); m; m = re.exec(path)) {
+    const field = method.input.fields.find((f) => f.name === m![1]);
+    if (!field) throw new Error(`${method.name}: route ${path} names unknown field ${m[1]}`);
+    segments.push(path.slice(last, m.index), field);
+    pathFields.push(field);
+    last = m.index + m[0].length;
+  }
+  segments.push(path.slice(last));
+  return { verb: verb.toUpperCase() as Verb, segments: segments.filter((s) => s !== ""), pathFields, body: rule.body };
+}
