@@ -7,5 +7,10 @@ export default defineConfig({
     hookTimeout: 20_000,
     // Each file starts its own servers on ephemeral 127.0.0.1 ports.
     fileParallelism: true,
+    // The official server logs every error it returns, with a stack trace;
+    // the error tests provoke those on purpose.
+    onConsoleLog(log, type) {
+      if (type === "stderr" && log.includes("@a2a-js/sdk")) return false;
+    },
   },
 });

@@ -286,8 +286,13 @@ export function toA2AError(e: unknown, binding?: Binding): A2AError {
  */
 function fromConnectError(e: ConnectError, binding: Binding | undefined): A2AError {
   if (e.code === Code.Canceled) return new AbortedError("the call was aborted", { binding, grpcCode: e.code, cause: e });
-  if (e.code === Code.DeadlineExceeded && binding !== "GRPC") {
+  if (e.code === Code.DeadlineExceeded) {
     return new CallTimeoutError("the call timed out", { binding, kind: "deadline", cause: e });
+  }
+  // connect reports what it could not decode (a bad frame, a wrong content
+  // type) as Internal or Unknown errors without a grpc-status from the server.
+  if (binding === "GRPC" && (e.code === Code.Internal || e.code === Code.Unknown) && !e.metadata.has("grpc-status")) {
+    return new ProtocolError(`malformed gRPC response: ${e.rawMessage}`, { binding, grpcCode: e.code, cause: e });
   }
   const socket = socketFailure(e.cause);
   if (socket && e.code === Code.Unavailable) {
@@ -307,3 +312,39 @@ function fromConnectError(e: ConnectError, binding: Binding | undefined): A2AErr
 export function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null;
 }
+
+// --- Agent Card discovery ------------------------------------------------------
+
+/** No Agent Card at any of the locations tried. */
+export class AgentCardNotFoundError extends A2AError {
+  /** Every URL tried, in order. */
+  readonly tried: readonly string[];
+  constructor(message: string, init: A2AErrorInit & { tried: readonly string[] }) {
+    super(message, init);
+    this.tried = init.tried;
+  }
+}
+
+export type InvalidCardProblem =
+  | "content-type"
+  | "too-large"
+  | "malformed-json"
+  | "duplicate-key"
+  | "not-an-object"
+  | "missing-fields"
+  | "wrong-shape";
+
+/** A document was found where a card should be, but it is not a valid Agent Card. */
+export class InvalidAgentCardError extends A2AError {
+  readonly problem: InvalidCardProblem;
+  /** For "missing-fields": the JSON path of every REQUIRED field that is absent. */
+  readonly missingFields: readonly string[];
+  constructor(message: string, init: A2AErrorInit & { problem: InvalidCardProblem; missingFields?: readonly string[] }) {
+    super(message, init);
+    this.problem = init.problem;
+    this.missingFields = init.missingFields ?? [];
+  }
+}
+
+/** A redirect that the caller's redirect policy does not allow. */
+export class RedirectRefusedError extends A2AError {}

@@ -10,3 +10,10 @@ export function uuid(): string {
   const h = Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
+
+/** application/json or any `+json` media type, with or without parameters. */
+export function isJsonContentType(type: string | null): boolean {
+  if (type === null) return false;
+  const t = type.split(";")[0]!.trim().toLowerCase();
+  return t === "application/json" || t.endsWith("+json");
+}

@@ -48,8 +48,11 @@ export function createGrpcTransport(options: GrpcTransportOptions): A2ATransport
       else signal?.addEventListener("abort", () => controller.abort(signal.reason), { once: true });
       // No deadline for streams unless the caller sets one (0 = none for connect).
       const res = await inner.stream(method, controller.signal, timeoutMs ?? 0, mergeHeaders(defaults, header), input, contextValues);
-      const message = withIdleTimeout(res.message, idleMs, () =>
-        controller.abort(new CallTimeoutError(`no message on the stream for ${idleMs} ms`, { binding: "GRPC", kind: "idle" })),
+      const message = withIdleTimeout(
+        res.message,
+        idleMs,
+        () => controller.abort(new CallTimeoutError(`no message on the stream for ${idleMs} ms`, { binding: "GRPC", kind: "idle" })),
+        controller.signal,
       );
       return { ...res, message };
     },

@@ -44,6 +44,7 @@ import {
   type HttpTransportOptions,
 } from "./options.js";
 import { decodeSse } from "./sse.js";
+import { isJsonContentType } from "../util.js";
 import type { A2ATransport } from "./transport.js";
 
 /** One HTTP exchange as a binding lays it out. */
@@ -143,11 +144,11 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
     const ok = res.status >= 200 && res.status < 300;
     const text = await readText(res.body, maxResponseBytes, binding);
     if (!ok) {
-      const json = isJsonType(res.header.get("Content-Type")) || looksLikeJson(text) ? tryParse(text) : undefined;
+      const json = isJsonContentType(res.header.get("Content-Type")) || looksLikeJson(text) ? tryParse(text) : undefined;
       throw codec.error(json, f);
     }
     const type = res.header.get("Content-Type");
-    if (type !== null && !isJsonType(type)) {
+    if (type !== null && !isJsonContentType(type)) {
       throw new ProtocolError(`expected a JSON response, got content type "${type}"`, { binding, httpStatus: res.status });
     }
     if (text.trim() === "") return {};
@@ -174,14 +175,20 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
     method: DescMethodStreaming<DescMessage, O>,
     res: UniversalClientResponse,
     plan: HttpPlan,
+    signal: AbortSignal,
     abortRequest: (reason: unknown) => void,
   ): AsyncGenerator<MessageShape<O>> {
     const f = facts(res);
     let idle: CallTimeoutError | undefined;
-    const body = withIdleTimeout(res.body, idleMs, () => {
-      idle = new CallTimeoutError(`no data on the stream for ${idleMs} ms`, { binding, kind: "idle" });
-      abortRequest(idle);
-    });
+    const body = withIdleTimeout(
+      res.body,
+      idleMs,
+      () => {
+        idle = new CallTimeoutError(`no data on the stream for ${idleMs} ms`, { binding, kind: "idle" });
+        abortRequest(idle);
+      },
+      signal,
+    );
     try {
       for await (const e of decodeSse(body, { maxEventBytes, binding })) {
         const json = tryParse(e.data);
@@ -270,8 +277,8 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
           const type = res.header.get("Content-Type") ?? "";
           let out: AsyncIterable<MessageShape<O>>;
           if (ok && type.startsWith("text/event-stream")) {
-            out = events(method, res, plan, (reason) => controller.abort(reason));
-          } else if (!ok || isJsonType(type)) {
+            out = events(method, res, plan, controller.signal, (reason) => controller.abort(reason));
+          } else if (!ok || isJsonContentType(type)) {
             // A plain JSON body where a stream was expected: an error, or
             // (leniently) a single result.
             const json = await readJson(res);
@@ -308,12 +315,6 @@ async function readText(body: AsyncIterable<Uint8Array>, maxBytes: number, bindi
     text += decoder.decode(chunk, { stream: true });
   }
   return text + decoder.decode();
-}
-
-function isJsonType(type: string | null): boolean {
-  if (type === null) return false;
-  const t = type.split(";")[0]!.trim().toLowerCase();
-  return t === "application/json" || t.endsWith("+json");
 }
 
 function looksLikeJson(text: string): boolean {

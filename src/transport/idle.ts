@@ -6,7 +6,16 @@
  * One timer per stream, re-armed lazily, rather than one per chunk: events
  * can arrive by the hundred thousand per second.
  */
-export async function* withIdleTimeout<T>(source: AsyncIterable<T>, idleMs: number | undefined, onIdle: () => void): AsyncGenerator<T> {
+export async function* withIdleTimeout<T>(
+  source: AsyncIterable<T>,
+  idleMs: number | undefined,
+  onIdle: () => void,
+  /**
+   * The call's signal. A consumer that stops reading early may leave this
+   * generator suspended for good; the signal is how its timer still stops.
+   */
+  signal: AbortSignal,
+): AsyncGenerator<T> {
   if (idleMs === undefined) {
     yield* source;
     return;
@@ -14,24 +23,36 @@ export async function* withIdleTimeout<T>(source: AsyncIterable<T>, idleMs: numb
   const it = source[Symbol.asyncIterator]();
   let waitingSince: number | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  const arm = (ms: number) => {
+    timer = setTimeout(check, ms);
+    // The open connection keeps a process alive while a stream runs; the
+    // watchdog alone must not.
+    (timer as { unref?: () => void }).unref?.();
+  };
   const check = () => {
     timer = undefined;
-    if (waitingSince === undefined) return;
+    if (waitingSince === undefined || signal.aborted) return;
     const waited = Date.now() - waitingSince;
     if (waited >= idleMs) onIdle();
-    else timer = setTimeout(check, idleMs - waited);
+    else arm(idleMs - waited);
   };
+  const stop = () => {
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
+  };
+  signal.addEventListener("abort", stop, { once: true });
   try {
     for (;;) {
       waitingSince = Date.now();
-      timer ??= setTimeout(check, idleMs);
+      if (timer === undefined && !signal.aborted) arm(idleMs);
       const r = await it.next();
       waitingSince = undefined;
       if (r.done) return;
       yield r.value;
     }
   } finally {
-    if (timer !== undefined) clearTimeout(timer);
+    stop();
+    signal.removeEventListener("abort", stop);
     await it.return?.();
   }
 }

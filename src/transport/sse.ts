@@ -26,23 +26,23 @@ export interface SseOptions {
 }
 
 export async function* decodeSse(body: AsyncIterable<Uint8Array>, options: SseOptions): AsyncGenerator<SseEvent> {
+  const tooLarge = () => new ProtocolError(`stream event larger than ${options.maxEventBytes} characters`, { binding: options.binding });
   const decoder = new TextDecoder();
   let ready: SseEvent[] = [];
   let failure: ProtocolError | undefined;
   const parser = createParser({
     maxBufferSize: options.maxEventBytes,
     onEvent(e: EventSourceMessage) {
-      ready.push({ event: e.event, data: e.data, id: e.id });
+      // The parser's buffer limit only sees incomplete events; one that
+      // arrives whole inside a chunk is measured here.
+      if (e.data.length > options.maxEventBytes) failure ??= tooLarge();
+      else ready.push({ event: e.event, data: e.data, id: e.id });
     },
     onRetry: options.onRetry,
     onError(err) {
       // Unknown fields and bad retry values are ignorable by the SSE spec;
       // only an oversized event ends the stream.
-      if (err.type === "max-buffer-size-exceeded") {
-        failure = new ProtocolError(`stream event larger than ${options.maxEventBytes} characters`, {
-          binding: options.binding,
-        });
-      }
+      if (err.type === "max-buffer-size-exceeded") failure ??= tooLarge();
     },
   });
   for await (const chunk of body) {

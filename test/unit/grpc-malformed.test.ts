@@ -1,0 +1,224 @@
+/**
+ * The gRPC binding against a raw node:http2 server that says exactly what a
+ * test wants: broken messages, status details, odd content types.
+ */
+import { createServer, type IncomingHttpHeaders, type ServerHttp2Session, type ServerHttp2Stream } from "node:http2";
+import type { AddressInfo } from "node:net";
+import { create, toBinary } from "@bufbuild/protobuf";
+import { anyPack } from "@bufbuild/protobuf/wkt";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { ErrorInfoSchema } from "../../gen/google/rpc/error_details_pb.js";
+import { StatusSchema } from "../../gen/google/rpc/status_pb.js";
+import {
+  A2AClient,
+  A2AError,
+  ProtocolError,
+  StreamResponseSchema,
+  TaskNotFoundError,
+  TaskSchema,
+  TaskState,
+  VersionNotSupportedError,
+  createGrpcTransport,
+} from "../../src/node.js";
+import { within } from "../support/fake-server.js";
+import { trackTimers } from "../support/timers.js";
+
+interface GrpcCall {
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+type GrpcHandler = (stream: ServerHttp2Stream, call: GrpcCall) => void;
+
+let handler: GrpcHandler = (stream) => stream.respond({ ":status": 404 }, { endStream: true });
+const calls: GrpcCall[] = [];
+const sessions = new Set<ServerHttp2Session>();
+const server = createServer();
+server.on("session", (s) => {
+  sessions.add(s);
+  s.on("close", () => sessions.delete(s));
+});
+server.on("stream", (stream, headers) => {
+  const chunks: Buffer[] = [];
+  stream.on("data", (c: Buffer) => chunks.push(c));
+  stream.on("end", () => {
+    const call = { path: String(headers[":path"]), headers, body: Buffer.concat(chunks) };
+    calls.push(call);
+    handler(stream, call);
+  });
+});
+
+let address = "";
+beforeAll(async () => {
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  address = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  for (const s of sessions) s.destroy();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+});
+beforeEach(() => {
+  calls.length = 0;
+});
+
+/** A length-prefixed gRPC message frame, uncompressed. */
+function frame(message: Uint8Array): Buffer {
+  const head = Buffer.alloc(5);
+  head.writeUInt32BE(message.byteLength, 1);
+  return Buffer.concat([head, message]);
+}
+
+function reply(stream: ServerHttp2Stream, message: Uint8Array, trailers: Record<string, string> = { "grpc-status": "0" }): void {
+  stream.respond({ ":status": 200, "content-type": "application/grpc" }, { waitForTrailers: true });
+  stream.on("wantTrailers", () => stream.sendTrailers(trailers));
+  stream.end(frame(message));
+}
+
+/** A response with no messages, the status in the headers. */
+function trailersOnly(stream: ServerHttp2Stream, status: Record<string, string>): void {
+  stream.respond({ ":status": 200, "content-type": "application/grpc", ...status }, { endStream: true });
+}
+
+function statusDetails(code: number, message: string, reason: string): string {
+  const status = create(StatusSchema, {
+    code,
+    message,
+    details: [anyPack(ErrorInfoSchema, create(ErrorInfoSchema, { reason, domain: "a2a-protocol.org" }))],
+  });
+  return Buffer.from(toBinary(StatusSchema, status)).toString("base64");
+}
+
+function client(): A2AClient {
+  // A bare host:port, as Agent Cards may give it: plain HTTP/2 on loopback.
+  return new A2AClient(createGrpcTransport({ baseUrl: address }));
+}
+
+async function failure(p: Promise<unknown>): Promise<A2AError> {
+  const e = await p.then(
+    () => undefined,
+    (err: unknown) => err,
+  );
+  expect(e).toBeInstanceOf(A2AError);
+  return e as A2AError;
+}
+
+// Field 1 with wire type 7, which does not exist, then junk.
+const GARBAGE = Uint8Array.of(0x0f, 0xde, 0xad, 0xbe, 0xef, 0xff, 0xff);
+
+describe("gRPC against a raw HTTP/2 server", () => {
+  it("a bare host:port works: plain HTTP/2, the A2A service path and headers", async () => {
+    handler = (stream) => reply(stream, toBinary(TaskSchema, create(TaskSchema, { id: "t1", status: { state: TaskState.WORKING } })));
+    const task = await client().getTask({ id: "t1" });
+    expect(task.id).toBe("t1");
+    expect(task.status?.state).toBe(TaskState.WORKING);
+    const [call] = calls;
+    expect(call!.path).toBe("/lf.a2a.v1.A2AService/GetTask");
+    expect(call!.headers[":scheme"]).toBe("http");
+    expect(call!.headers["content-type"]).toMatch(/^application\/grpc/);
+    expect(call!.headers["a2a-version"]).toBe("1.0");
+  });
+
+  it("a message that is not valid protobuf, with grpc-status 0 -> an A2AError", async () => {
+    handler = (stream) => reply(stream, GARBAGE);
+    const e = await failure(client().getTask({ id: "t1" }));
+    expect(e.binding).toBe("GRPC");
+  });
+
+  it("a message that is not valid protobuf, with grpc-status 0 -> ProtocolError", async () => {
+    handler = (stream) => reply(stream, GARBAGE);
+    const e = await failure(client().getTask({ id: "t1" }));
+    expect(e).toBeInstanceOf(ProtocolError);
+  });
+
+  it("a non-gRPC content type -> ProtocolError", async () => {
+    handler = (stream) => {
+      stream.respond({ ":status": 200, "content-type": "text/html" });
+      stream.end("<html>proxy says hi</html>");
+    };
+    const e = await failure(client().getTask({ id: "t1" }));
+    expect(e.binding).toBe("GRPC");
+    expect(e).toBeInstanceOf(ProtocolError);
+  });
+
+  it("grpc-status 5 with an ErrorInfo TASK_NOT_FOUND in grpc-status-details-bin -> TaskNotFoundError", async () => {
+    handler = (stream) =>
+      trailersOnly(stream, {
+        "grpc-status": "5",
+        "grpc-message": "no such task",
+        "grpc-status-details-bin": statusDetails(5, "no such task", "TASK_NOT_FOUND"),
+      });
+    const e = await failure(client().getTask({ id: "t1" }));
+    expect(e).toBeInstanceOf(TaskNotFoundError);
+    expect(e).toMatchObject({ binding: "GRPC", grpcCode: 5, reason: "TASK_NOT_FOUND", message: "no such task" });
+  });
+
+  it("the same status in trailers after the headers", async () => {
+    handler = (stream) => {
+      stream.respond({ ":status": 200, "content-type": "application/grpc" }, { waitForTrailers: true });
+      stream.on("wantTrailers", () =>
+        stream.sendTrailers({
+          "grpc-status": "5",
+          "grpc-message": "no such task",
+          "grpc-status-details-bin": statusDetails(5, "no such task", "TASK_NOT_FOUND"),
+        }),
+      );
+      stream.end();
+    };
+    const e = await failure(client().getTask({ id: "t1" }));
+    expect(e).toBeInstanceOf(TaskNotFoundError);
+    expect(e).toMatchObject({ grpcCode: 5, reason: "TASK_NOT_FOUND" });
+  });
+
+  it("grpc-status 9 with an ErrorInfo VERSION_NOT_SUPPORTED -> VersionNotSupportedError", async () => {
+    handler = (stream) =>
+      trailersOnly(stream, {
+        "grpc-status": "9",
+        "grpc-message": "version 1.0 only",
+        "grpc-status-details-bin": statusDetails(9, "version 1.0 only", "VERSION_NOT_SUPPORTED"),
+      });
+    const e = await failure(client().getTask({ id: "t1" }));
+    expect(e).toBeInstanceOf(VersionNotSupportedError);
+    expect(e).toMatchObject({ grpcCode: 9, reason: "VERSION_NOT_SUPPORTED" });
+  });
+
+  it("grpc-status 5 without details -> TaskNotFoundError from the code", async () => {
+    handler = (stream) => trailersOnly(stream, { "grpc-status": "5", "grpc-message": "gone" });
+    const e = await failure(client().getTask({ id: "t1" }));
+    expect(e).toBeInstanceOf(TaskNotFoundError);
+    expect(e).toMatchObject({ grpcCode: 5, reason: undefined });
+  });
+
+  it("a stream message that is not valid protobuf ends the stream with an A2AError", async () => {
+    handler = (stream) => {
+      stream.respond({ ":status": 200, "content-type": "application/grpc" }, { waitForTrailers: true });
+      stream.on("wantTrailers", () => stream.sendTrailers({ "grpc-status": "0" }));
+      stream.write(frame(toBinary(StreamResponseSchema, create(StreamResponseSchema, { payload: { case: "task", value: { id: "t1" } } }))));
+      stream.end(frame(GARBAGE));
+    };
+    const items: unknown[] = [];
+    const e = await failure(
+      (async () => {
+        for await (const x of client().subscribeToTask({ id: "t1" })) items.push(x);
+      })(),
+    );
+    expect(items).toHaveLength(1);
+    expect(e.binding).toBe("GRPC");
+  });
+
+  it("a consumer that breaks out of a stream cancels it and leaves no timer armed", async () => {
+    let gone: Promise<void> | undefined;
+    handler = (stream) => {
+      gone = new Promise((resolve) => stream.once("close", () => resolve()));
+      stream.respond({ ":status": 200, "content-type": "application/grpc" });
+      stream.write(frame(toBinary(StreamResponseSchema, create(StreamResponseSchema, { payload: { case: "task", value: { id: "t1" } } }))));
+    };
+    const timers = trackTimers(/[/\\]src[/\\]/);
+    try {
+      for await (const _ of client().subscribeToTask({ id: "t1" })) break;
+      await within(gone!, 2000, "server-side stream close after break");
+      expect(await timers.live()).toEqual([]);
+    } finally {
+      timers.stop();
+    }
+  });
+});

@@ -1,0 +1,706 @@
+/**
+ * The JSON-RPC and HTTP+JSON bindings against fake servers: what goes on the
+ * wire, and what the client makes of responses no well-behaved peer sends.
+ */
+import type { ServerResponse } from "node:http";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import {
+  A2AClient,
+  A2AError,
+  AbortedError,
+  AuthenticationError,
+  AuthorizationError,
+  CallTimeoutError,
+  ConnectionError,
+  ProtocolError,
+  ServerError,
+  TaskNotFoundError,
+  TaskState,
+  VersionNotSupportedError,
+  createJsonRpcTransport,
+  createRestTransport,
+  userMessage,
+  type Binding,
+  type ClientOptions,
+  type HttpTransportOptions,
+} from "../../src/index.js";
+import {
+  closed,
+  sendJson,
+  sseFrame,
+  startFakeServer,
+  startSse,
+  within,
+  type FakeHandler,
+  type FakeServer,
+} from "../support/fake-server.js";
+import { trackTimers } from "../support/timers.js";
+
+type HttpBinding = Extract<Binding, "JSONRPC" | "HTTP+JSON">;
+const HTTP_BINDINGS: readonly HttpBinding[] = ["JSONRPC", "HTTP+JSON"];
+
+const TASK = { id: "t1", contextId: "c1", status: { state: "TASK_STATE_WORKING" } };
+const STATUS_UPDATE = { statusUpdate: { taskId: "t1", contextId: "c1", status: { state: "TASK_STATE_COMPLETED" } } };
+const ERROR_INFO = "type.googleapis.com/google.rpc.ErrorInfo";
+/** Stack frames of the package's own code. */
+const SRC = /[/\\]src[/\\]/;
+
+function timeoutHandles(): number {
+  return process.getActiveResourcesInfo().filter((r) => r === "Timeout").length;
+}
+let timeoutsAtStart = 0;
+beforeAll(() => {
+  timeoutsAtStart = timeoutHandles();
+});
+
+let srv: FakeServer;
+beforeEach(async () => {
+  srv = await startFakeServer();
+});
+afterEach(() => srv.close());
+
+function clientOf(binding: HttpBinding, options: Partial<HttpTransportOptions> = {}, clientOptions?: ClientOptions): A2AClient {
+  const transport =
+    binding === "JSONRPC"
+      ? createJsonRpcTransport({ baseUrl: srv.url, ...options })
+      : createRestTransport({ baseUrl: srv.url, ...options });
+  return new A2AClient(transport, clientOptions);
+}
+
+/** The request id of a JSON-RPC request body. */
+function rpcId(body: string): number {
+  return (JSON.parse(body) as { id: number }).id;
+}
+
+/** A successful response carrying `result` as the binding lays it out. */
+function ok(binding: HttpBinding, body: string, result: unknown): unknown {
+  return binding === "JSONRPC" ? { jsonrpc: "2.0", id: rpcId(body), result } : result;
+}
+
+function answer(binding: HttpBinding, result: unknown): FakeHandler {
+  return (_req, res, body) => sendJson(res, 200, ok(binding, body, result));
+}
+
+/** An event stream of `results`, after which the server ends the response, or (with `hold`) goes silent. */
+function stream(binding: HttpBinding, results: unknown[], hold = false): FakeHandler {
+  return (_req, res, body) => {
+    startSse(res);
+    for (const r of results) res.write(sseFrame(ok(binding, body, r)));
+    if (!hold) res.end();
+  };
+}
+
+async function failure(p: Promise<unknown>): Promise<A2AError> {
+  const e = await p.then(
+    () => undefined,
+    (err: unknown) => err,
+  );
+  expect(e).toBeInstanceOf(A2AError);
+  return e as A2AError;
+}
+
+async function drain<T>(source: AsyncIterable<T>): Promise<{ items: T[]; error: unknown }> {
+  const items: T[] = [];
+  try {
+    for await (const x of source) items.push(x);
+  } catch (error) {
+    return { items, error };
+  }
+  return { items, error: undefined };
+}
+
+/** Set by a fake server's handler: `closed()` resolves when that response's connection closes. */
+function closeWatch(): { seen: (res: ServerResponse) => void; closed: () => Promise<void> } {
+  let seen!: (res: ServerResponse) => void;
+  const whenClosed = new Promise<void>((resolve) => (seen = (res) => resolve(closed(res))));
+  return { seen, closed: () => whenClosed };
+}
+
+describe("JSON-RPC request shape", () => {
+  it("GetTask is a POST of a JSON-RPC request with the A2A headers", async () => {
+    srv.handle(answer("JSONRPC", TASK));
+    const task = await clientOf("JSONRPC").getTask({ id: "t1", historyLength: 2 });
+    expect(task.id).toBe("t1");
+    expect(task.status?.state).toBe(TaskState.WORKING);
+
+    const [req] = srv.requests;
+    expect(req!.method).toBe("POST");
+    expect(req!.url).toBe("/");
+    expect(req!.headers["a2a-version"]).toBe("1.0");
+    expect(req!.headers["content-type"]).toBe("application/json");
+    const id = rpcId(req!.body);
+    expect(Number.isInteger(id)).toBe(true);
+    expect(req!.body).toBe(`{"jsonrpc":"2.0","id":${id},"method":"GetTask","params":{"id":"t1","historyLength":2}}`);
+  });
+
+  it("each request gets its own id", async () => {
+    srv.handle(answer("JSONRPC", TASK));
+    const client = clientOf("JSONRPC");
+    await client.getTask({ id: "t1" });
+    await client.getTask({ id: "t1" });
+    const [a, b] = srv.requests.map((r) => rpcId(r.body));
+    expect(a).not.toBe(b);
+  });
+
+  it("a client tenant goes into the params", async () => {
+    srv.handle(answer("JSONRPC", TASK));
+    await clientOf("JSONRPC", {}, { tenant: "acme" }).getTask({ id: "t1" });
+    expect(JSON.parse(srv.requests[0]!.body)).toMatchObject({ method: "GetTask", params: { id: "t1", tenant: "acme" } });
+  });
+});
+
+describe.each(HTTP_BINDINGS)("headers (%s)", (binding) => {
+  it("transport and per-call extensions merge into one A2A-Extensions; per-call headers arrive", async () => {
+    srv.handle(answer(binding, TASK));
+    const client = clientOf(binding, { extensions: ["urn:a", "urn:b"], headers: { "X-Default": "d" } });
+    await client.getTask({ id: "t1" }, { extensions: ["urn:b", "urn:c"], headers: { "X-Trace": "abc" } });
+    const h = srv.requests[0]!.headers;
+    expect(String(h["a2a-extensions"]).split(",").map((s) => s.trim())).toEqual(["urn:a", "urn:b", "urn:c"]);
+    expect(h["x-trace"]).toBe("abc");
+    expect(h["x-default"]).toBe("d");
+    expect(h["a2a-version"]).toBe("1.0");
+  });
+
+  it("per-call headers override the transport's", async () => {
+    srv.handle(answer(binding, TASK));
+    await clientOf(binding, { headers: { "X-Which": "transport" } }).getTask({ id: "t1" }, { headers: { "X-Which": "call" } });
+    expect(srv.requests[0]!.headers["x-which"]).toBe("call");
+  });
+});
+
+describe("HTTP+JSON request shape", () => {
+  it("GetTask is GET /tasks/{id} with historyLength in the query", async () => {
+    srv.handle(answer("HTTP+JSON", TASK));
+    const task = await clientOf("HTTP+JSON").getTask({ id: "t1", historyLength: 2 });
+    expect(task.id).toBe("t1");
+    const [req] = srv.requests;
+    expect(req!.method).toBe("GET");
+    expect(req!.url).toBe("/tasks/t1?historyLength=2");
+    expect(req!.body).toBe("");
+    expect(req!.headers["a2a-version"]).toBe("1.0");
+  });
+
+  it("ListTasks puts its filters in the query", async () => {
+    srv.handle(answer("HTTP+JSON", { tasks: [TASK], nextPageToken: "", pageSize: 10, totalSize: 1 }));
+    const res = await clientOf("HTTP+JSON").listTasks({ contextId: "c1", status: TaskState.WORKING, pageSize: 10 });
+    expect(res.tasks.map((t) => t.id)).toEqual(["t1"]);
+    const url = new URL(srv.requests[0]!.url, srv.url);
+    expect(srv.requests[0]!.method).toBe("GET");
+    expect(url.pathname).toBe("/tasks");
+    expect(Object.fromEntries(url.searchParams)).toEqual({ contextId: "c1", status: "TASK_STATE_WORKING", pageSize: "10" });
+  });
+
+  it("CancelTask is POST /tasks/{id}:cancel", async () => {
+    srv.handle(answer("HTTP+JSON", { ...TASK, status: { state: "TASK_STATE_CANCELED" } }));
+    const task = await clientOf("HTTP+JSON").cancelTask({ id: "t1" });
+    expect(task.status?.state).toBe(TaskState.CANCELED);
+    expect(srv.requests[0]).toMatchObject({ method: "POST", url: "/tasks/t1:cancel" });
+  });
+
+  it("DeleteTaskPushNotificationConfig is DELETE /tasks/{taskId}/pushNotificationConfigs/{id}", async () => {
+    srv.handle((_req, res) => {
+      res.writeHead(204);
+      res.end();
+    });
+    await clientOf("HTTP+JSON").deleteTaskPushNotificationConfig({ taskId: "t1", id: "c1" });
+    expect(srv.requests[0]).toMatchObject({ method: "DELETE", url: "/tasks/t1/pushNotificationConfigs/c1" });
+  });
+
+  it("a client tenant becomes the first path segment", async () => {
+    srv.handle(answer("HTTP+JSON", TASK));
+    await clientOf("HTTP+JSON", {}, { tenant: "acme" }).getTask({ id: "t1" });
+    expect(srv.requests[0]).toMatchObject({ method: "GET", url: "/acme/tasks/t1" });
+  });
+
+  it("SendMessage posts the SendMessageRequest JSON; a tenant in the path is not repeated in the body", async () => {
+    srv.handle(answer("HTTP+JSON", { task: TASK }));
+    const message = userMessage("hi", { messageId: "m1" });
+
+    const plain = await clientOf("HTTP+JSON").sendMessage({ message });
+    expect(plain.payload.case).toBe("task");
+    await clientOf("HTTP+JSON", {}, { tenant: "acme" }).sendMessage({ message });
+
+    const [a, b] = srv.requests;
+    expect(a).toMatchObject({ method: "POST", url: "/message:send" });
+    expect(b).toMatchObject({ method: "POST", url: "/acme/message:send" });
+    for (const r of [a!, b!]) {
+      expect(r.headers["content-type"]).toBe("application/json");
+      const body = JSON.parse(r.body) as Record<string, unknown>;
+      expect(body).not.toHaveProperty("tenant");
+      expect(body.message).toMatchObject({ messageId: "m1", role: "ROLE_USER", parts: [{ text: "hi" }] });
+    }
+  });
+});
+
+describe("HTTP+JSON SubscribeToTask", () => {
+  it("is GET /tasks/{id}:subscribe answered with an event stream", async () => {
+    srv.handle(stream("HTTP+JSON", [{ task: TASK }, STATUS_UPDATE]));
+    const { items, error } = await drain(clientOf("HTTP+JSON").subscribeToTask({ id: "t1" }));
+    expect(error).toBeUndefined();
+    expect(items.map((e) => e.payload.case)).toEqual(["task", "statusUpdate"]);
+    expect(srv.requests[0]).toMatchObject({ method: "GET", url: "/tasks/t1:subscribe" });
+    expect(srv.requests[0]!.headers.accept).toBe("text/event-stream");
+  });
+
+  it("falls back to POST when the server answers GET with 405", async () => {
+    srv.handle((req, res, body) => {
+      if (req.method === "GET") {
+        res.writeHead(405, { Allow: "POST", "Content-Type": "text/plain" });
+        res.end("method not allowed");
+        return;
+      }
+      stream("HTTP+JSON", [{ task: TASK }, STATUS_UPDATE])(req, res, body);
+    });
+    const { items, error } = await drain(clientOf("HTTP+JSON").subscribeToTask({ id: "t1" }));
+    expect(error).toBeUndefined();
+    expect(items.map((e) => e.payload.case)).toEqual(["task", "statusUpdate"]);
+    expect(srv.requests.map((r) => `${r.method} ${r.url}`)).toEqual(["GET /tasks/t1:subscribe", "POST /tasks/t1:subscribe"]);
+  });
+
+  it("after a 405 the client keeps using POST", async () => {
+    srv.handle((req, res, body) => {
+      if (req.method === "GET") {
+        res.writeHead(405, { Allow: "POST" });
+        res.end();
+        return;
+      }
+      stream("HTTP+JSON", [{ task: TASK }])(req, res, body);
+    });
+    const client = clientOf("HTTP+JSON", {}, { tenant: "acme" });
+    expect((await drain(client.subscribeToTask({ id: "t1" }))).items).toHaveLength(1);
+    expect((await drain(client.subscribeToTask({ id: "t2" }))).items).toHaveLength(1);
+    expect(srv.requests.map((r) => `${r.method} ${r.url}`)).toEqual([
+      "GET /acme/tasks/t1:subscribe",
+      "POST /acme/tasks/t1:subscribe",
+      "POST /acme/tasks/t2:subscribe",
+    ]);
+    expect(JSON.parse(srv.requests[2]!.body)).not.toHaveProperty("tenant");
+  });
+
+  it("a 405 on a unary call is an error, not a retry", async () => {
+    srv.handle((_req, res) => {
+      res.writeHead(405, { Allow: "POST" });
+      res.end();
+    });
+    const e = await failure(clientOf("HTTP+JSON").getTask({ id: "t1" }));
+    expect(e).toMatchObject({ binding: "HTTP+JSON", httpStatus: 405 });
+    expect(srv.requests).toHaveLength(1);
+  });
+});
+
+describe.each(HTTP_BINDINGS)("malformed responses (%s)", (binding) => {
+  async function protocolError(p: Promise<unknown>): Promise<ProtocolError> {
+    const e = await failure(p);
+    expect(e).toBeInstanceOf(ProtocolError);
+    expect(e.binding).toBe(binding);
+    return e as ProtocolError;
+  }
+
+  it("invalid JSON with 200", async () => {
+    srv.handle((_req, res) => {
+      res.writeHead(200, { "Content-Type": "application/json" });
+      res.end('{"id": "t1", ');
+    });
+    const e = await protocolError(clientOf(binding).getTask({ id: "t1" }));
+    expect(e.httpStatus).toBe(200);
+  });
+
+  it("an HTML page with 200", async () => {
+    srv.handle((_req, res) => {
+      res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
+      res.end("<!doctype html><title>Welcome</title>");
+    });
+    await protocolError(clientOf(binding).getTask({ id: "t1" }));
+  });
+
+  it("a result of the wrong shape", async () => {
+    srv.handle(answer(binding, { id: "t1", status: "not-an-object" }));
+    await protocolError(clientOf(binding).getTask({ id: "t1" }));
+  });
+
+  it("a body larger than maxResponseBytes", async () => {
+    srv.handle(answer(binding, { ...TASK, metadata: { padding: "x".repeat(10_000) } }));
+    await protocolError(clientOf(binding, { maxResponseBytes: 1000 }).getTask({ id: "t1" }));
+  });
+
+  it("a stream answered with a content type that is neither SSE nor JSON", async () => {
+    srv.handle((_req, res) => {
+      res.writeHead(200, { "Content-Type": "text/plain" });
+      res.end("data: {}\n\n");
+    });
+    const { items, error } = await drain(clientOf(binding).subscribeToTask({ id: "t1" }));
+    expect(items).toEqual([]);
+    await protocolError(Promise.reject(error));
+  });
+
+  it("a stream event that is not JSON", async () => {
+    srv.handle((_req, res) => {
+      startSse(res);
+      res.end("data: {not json\n\n");
+    });
+    const { error } = await drain(clientOf(binding).subscribeToTask({ id: "t1" }));
+    await protocolError(Promise.reject(error));
+  });
+});
+
+describe("malformed JSON-RPC envelopes", () => {
+  it("a response with another id", async () => {
+    srv.handle((_req, res, body) => sendJson(res, 200, { jsonrpc: "2.0", id: rpcId(body) + 1000, result: TASK }));
+    const e = await failure(clientOf("JSONRPC").getTask({ id: "t1" }));
+    expect(e).toBeInstanceOf(ProtocolError);
+    expect(e.binding).toBe("JSONRPC");
+  });
+
+  it("a response with neither result nor error", async () => {
+    srv.handle((_req, res, body) => sendJson(res, 200, { jsonrpc: "2.0", id: rpcId(body) }));
+    const e = await failure(clientOf("JSONRPC").getTask({ id: "t1" }));
+    expect(e).toBeInstanceOf(ProtocolError);
+    expect(e.binding).toBe("JSONRPC");
+  });
+
+  it("a response that is not an object", async () => {
+    srv.handle((_req, res) => sendJson(res, 200, [1, 2, 3]));
+    const e = await failure(clientOf("JSONRPC").getTask({ id: "t1" }));
+    expect(e).toBeInstanceOf(ProtocolError);
+  });
+});
+
+describe("errors on streams", () => {
+  it("JSON-RPC: a JSON error envelope instead of a stream -> TaskNotFoundError", async () => {
+    srv.handle((_req, res, body) =>
+      sendJson(res, 200, { jsonrpc: "2.0", id: rpcId(body), error: { code: -32001, message: "no such task" } }),
+    );
+    const { items, error } = await drain(clientOf("JSONRPC").subscribeToTask({ id: "t1" }));
+    expect(items).toEqual([]);
+    expect(error).toBeInstanceOf(TaskNotFoundError);
+    expect(error).toMatchObject({ binding: "JSONRPC", jsonRpcCode: -32001, message: "no such task" });
+  });
+
+  it("JSON-RPC: an `event: error` frame ends the stream after the events before it", async () => {
+    srv.handle((_req, res, body) => {
+      startSse(res);
+      res.write(sseFrame(ok("JSONRPC", body, { task: TASK })));
+      res.write(sseFrame(ok("JSONRPC", body, STATUS_UPDATE)));
+      res.end(sseFrame({ code: -32001, message: "gone" }, "error"));
+    });
+    const { items, error } = await drain(clientOf("JSONRPC").subscribeToTask({ id: "t1" }));
+    expect(items.map((e) => e.payload.case)).toEqual(["task", "statusUpdate"]);
+    expect(error).toBeInstanceOf(TaskNotFoundError);
+    expect(error).toMatchObject({ jsonRpcCode: -32001, message: "gone" });
+  });
+
+  it("JSON-RPC: an error envelope in a data frame -> the mapped error", async () => {
+    srv.handle((_req, res, body) => {
+      startSse(res);
+      res.write(sseFrame(ok("JSONRPC", body, { task: TASK })));
+      res.end(sseFrame({ jsonrpc: "2.0", id: rpcId(body), error: { code: -32001, message: "gone" } }));
+    });
+    const { items, error } = await drain(clientOf("JSONRPC").subscribeToTask({ id: "t1" }));
+    expect(items).toHaveLength(1);
+    expect(error).toBeInstanceOf(TaskNotFoundError);
+  });
+
+  it("HTTP+JSON: a google.rpc.Status frame -> TaskNotFoundError", async () => {
+    srv.handle((_req, res) => {
+      startSse(res);
+      res.write(sseFrame({ task: TASK }));
+      res.end(
+        sseFrame({
+          error: {
+            code: 404,
+            status: "NOT_FOUND",
+            message: "x",
+            details: [{ "@type": ERROR_INFO, reason: "TASK_NOT_FOUND", domain: "a2a-protocol.org" }],
+          },
+        }),
+      );
+    });
+    const { items, error } = await drain(clientOf("HTTP+JSON").subscribeToTask({ id: "t1" }));
+    expect(items).toHaveLength(1);
+    expect(error).toBeInstanceOf(TaskNotFoundError);
+    expect(error).toMatchObject({ binding: "HTTP+JSON", reason: "TASK_NOT_FOUND", message: "x" });
+  });
+
+  it("the ErrorInfo reason wins over a conflicting JSON-RPC code (unary and stream)", async () => {
+    const rpcError = {
+      code: -32006,
+      message: "speak 1.0",
+      data: [{ "@type": ERROR_INFO, reason: "VERSION_NOT_SUPPORTED", domain: "a2a-protocol.org" }],
+    };
+    srv.handle((req, res, body) => {
+      if (JSON.parse(body).method === "GetTask") {
+        sendJson(res, 200, { jsonrpc: "2.0", id: rpcId(body), error: rpcError });
+        return;
+      }
+      startSse(res);
+      res.end(sseFrame({ jsonrpc: "2.0", id: rpcId(body), error: rpcError }));
+    });
+    const client = clientOf("JSONRPC");
+    const unary = await failure(client.getTask({ id: "t1" }));
+    expect(unary).toBeInstanceOf(VersionNotSupportedError);
+    expect(unary).toMatchObject({ reason: "VERSION_NOT_SUPPORTED", jsonRpcCode: -32006 });
+    const { error } = await drain(client.subscribeToTask({ id: "t1" }));
+    expect(error).toBeInstanceOf(VersionNotSupportedError);
+  });
+});
+
+describe.each(HTTP_BINDINGS)("HTTP status errors (%s)", (binding) => {
+  it("401 with a challenge -> AuthenticationError carrying it", async () => {
+    srv.handle((_req, res) => {
+      res.writeHead(401, { "WWW-Authenticate": 'Bearer realm="a2a"' });
+      res.end();
+    });
+    const e = await failure(clientOf(binding).getTask({ id: "t1" }));
+    expect(e).toBeInstanceOf(AuthenticationError);
+    expect((e as AuthenticationError).challenge).toBe('Bearer realm="a2a"');
+    expect(e).toMatchObject({ binding, httpStatus: 401 });
+  });
+
+  it("403 -> AuthorizationError", async () => {
+    srv.handle((_req, res) => {
+      res.writeHead(403, { "Content-Type": "text/plain" });
+      res.end("forbidden");
+    });
+    const e = await failure(clientOf(binding).getTask({ id: "t1" }));
+    expect(e).toBeInstanceOf(AuthorizationError);
+    expect(e).toMatchObject({ binding, httpStatus: 403 });
+  });
+
+  it("503 with an HTML page -> ServerError with the status", async () => {
+    srv.handle((_req, res) => {
+      res.writeHead(503, { "Content-Type": "text/html" });
+      res.end("<html><body><h1>503 Service Unavailable</h1></body></html>");
+    });
+    const e = await failure(clientOf(binding).getTask({ id: "t1" }));
+    expect(e).toBeInstanceOf(ServerError);
+    expect(e).toMatchObject({ binding, httpStatus: 503 });
+  });
+
+  it("the same statuses on a stream", async () => {
+    srv.handle((_req, res) => {
+      res.writeHead(401, { "WWW-Authenticate": 'Bearer realm="a2a"' });
+      res.end();
+    });
+    const { error } = await drain(clientOf(binding).subscribeToTask({ id: "t1" }));
+    expect(error).toBeInstanceOf(AuthenticationError);
+    expect((error as AuthenticationError).challenge).toBe('Bearer realm="a2a"');
+  });
+});
+
+describe.each(HTTP_BINDINGS)("forward compatibility (%s)", (binding) => {
+  const future = { ...TASK, futureField: 1, status: { state: "TASK_STATE_FROM_THE_FUTURE", alsoNew: { x: 1 } } };
+
+  it("unknown fields and enum values in a response are tolerated", async () => {
+    srv.handle(answer(binding, future));
+    const task = await clientOf(binding).getTask({ id: "t1" });
+    expect(task.id).toBe("t1");
+    expect(task.status?.state).toBe(TaskState.UNSPECIFIED);
+    expect(task.status?.state).toBe(0);
+  });
+
+  it("and in stream events", async () => {
+    srv.handle(stream(binding, [{ task: future, futurePayload: {} }]));
+    const { items, error } = await drain(clientOf(binding).subscribeToTask({ id: "t1" }));
+    expect(error).toBeUndefined();
+    expect(items).toHaveLength(1);
+    expect(items[0]!.payload.case).toBe("task");
+  });
+});
+
+describe.each(HTTP_BINDINGS)("timeouts and aborts (%s)", (binding) => {
+  it("a unary call to a server that never answers -> CallTimeoutError (deadline), and the request is dropped", async () => {
+    const gone = closeWatch();
+    srv.handle((_req, res) => gone.seen(res));
+    const timers = trackTimers(SRC);
+    try {
+      const e = await failure(clientOf(binding).getTask({ id: "t1" }, { timeoutMs: 100 }));
+      expect(e).toBeInstanceOf(CallTimeoutError);
+      expect((e as CallTimeoutError).kind).toBe("deadline");
+      expect(e.binding).toBe(binding);
+      await within(gone.closed(), 2000, "server-side close after the deadline");
+      expect(await timers.live()).toEqual([]);
+    } finally {
+      timers.stop();
+    }
+  });
+
+  it("the transport's timeoutMs applies when the call sets none", async () => {
+    srv.handle(() => {});
+    const e = await failure(clientOf(binding, { timeoutMs: 100 }).getTask({ id: "t1" }));
+    expect(e).toBeInstanceOf(CallTimeoutError);
+    expect((e as CallTimeoutError).kind).toBe("deadline");
+  });
+
+  it("a stream that goes silent -> its events, then CallTimeoutError (idle)", async () => {
+    srv.handle(stream(binding, [{ task: TASK }], true));
+    const timers = trackTimers(SRC);
+    try {
+      const { items, error } = await drain(clientOf(binding, { idleTimeoutMs: 150 }).subscribeToTask({ id: "t1" }));
+      expect(items).toHaveLength(1);
+      expect(error).toBeInstanceOf(CallTimeoutError);
+      expect(error).toMatchObject({ kind: "idle", binding });
+      expect(await timers.live()).toEqual([]);
+    } finally {
+      timers.stop();
+    }
+  });
+
+  it("an AbortSignal fired mid-stream -> AbortedError, and the server sees the connection close", async () => {
+    const gone = closeWatch();
+    srv.handle((req, res, body) => {
+      gone.seen(res);
+      stream(binding, [{ task: TASK }], true)(req, res, body);
+    });
+    const timers = trackTimers(SRC);
+    try {
+      const controller = new AbortController();
+      const it = clientOf(binding).subscribeToTask({ id: "t1" }, { signal: controller.signal })[Symbol.asyncIterator]();
+      const first = await it.next();
+      expect(first.done).toBe(false);
+      controller.abort();
+      const e = await failure(it.next());
+      expect(e).toBeInstanceOf(AbortedError);
+      await within(gone.closed(), 2000, "server-side close after the abort");
+      expect(await timers.live()).toEqual([]);
+    } finally {
+      timers.stop();
+    }
+  });
+
+  it("an already aborted signal -> AbortedError without a request", async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const e = await failure(clientOf(binding).getTask({ id: "t1" }, { signal: controller.signal }));
+    expect(e).toBeInstanceOf(AbortedError);
+    const { error } = await drain(clientOf(binding).subscribeToTask({ id: "t1" }, { signal: controller.signal }));
+    expect(error).toBeInstanceOf(AbortedError);
+    expect(srv.requests).toEqual([]);
+  });
+
+  /** Subscribes, takes one event, breaks; resolves when the server has seen the connection close. */
+  async function breakAfterFirst(): Promise<void> {
+    const gone = closeWatch();
+    srv.handle((req, res, body) => {
+      gone.seen(res);
+      stream(binding, [{ task: TASK }, STATUS_UPDATE], true)(req, res, body);
+    });
+    let seen = 0;
+    for await (const _ of clientOf(binding).subscribeToTask({ id: "t1" })) {
+      seen++;
+      break;
+    }
+    expect(seen).toBe(1);
+    await within(gone.closed(), 2000, "server-side close after break");
+  }
+
+  it("a consumer that breaks out of a stream releases the connection", async () => {
+    await breakAfterFirst();
+  });
+
+  it("a consumer that breaks out of a stream leaves no timer armed", async () => {
+    const timers = trackTimers(SRC);
+    try {
+      await breakAfterFirst();
+      expect(await timers.live()).toEqual([]);
+    } finally {
+      timers.stop();
+    }
+  });
+});
+
+describe.each(HTTP_BINDINGS)("connection failures (%s)", (binding) => {
+  it("a closed port -> ConnectionError (refused)", async () => {
+    await srv.close();
+    const e = await failure(clientOf(binding).getTask({ id: "t1" }));
+    expect(e).toBeInstanceOf(ConnectionError);
+    expect((e as ConnectionError).kind).toBe("refused");
+    expect(e.binding).toBe(binding);
+    const { error } = await drain(clientOf(binding).subscribeToTask({ id: "t1" }));
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect((error as ConnectionError).kind).toBe("refused");
+  });
+
+  it("a connection reset before the response -> ConnectionError", async () => {
+    srv.handle((req) => req.socket.destroy());
+    const e = await failure(clientOf(binding).getTask({ id: "t1" }));
+    expect(e).toBeInstanceOf(ConnectionError);
+    expect(e.binding).toBe(binding);
+  });
+});
+
+describe.each(HTTP_BINDINGS)("credentials stay out of errors (%s)", (binding) => {
+  const SECRET = "SECRET-123";
+  const headers = { Authorization: `Bearer ${SECRET}` };
+
+  /** Every own property, Errors in the cause chain included, as JSON; cycles cut. */
+  function dump(e: unknown): string {
+    const seen = new WeakSet<object>();
+    return JSON.stringify(e, function (_key, value: unknown) {
+      if (typeof value !== "object" || value === null) return typeof value === "bigint" ? String(value) : value;
+      if (seen.has(value)) return "[cycle]";
+      seen.add(value);
+      if (value instanceof Headers) return Object.fromEntries(value);
+      if (value instanceof Error) {
+        return Object.fromEntries(Object.getOwnPropertyNames(value).map((k) => [k, (value as unknown as Record<string, unknown>)[k]]));
+      }
+      return value;
+    });
+  }
+
+  function expectNoSecret(e: A2AError): void {
+    expect(e.message).not.toContain(SECRET);
+    expect(String(e)).not.toContain(SECRET);
+    expect(e.stack ?? "").not.toContain(SECRET);
+    const json = dump(e);
+    expect(json).toContain(`"binding":"${binding}"`);
+    expect(json).not.toContain(SECRET);
+  }
+
+  const cases: Array<[string, FakeHandler]> = [
+    [
+      "401",
+      (_req, res) => {
+        res.writeHead(401, { "WWW-Authenticate": 'Bearer realm="a2a", error="invalid_token"' });
+        res.end();
+      },
+    ],
+    [
+      "500",
+      (_req, res) => {
+        res.writeHead(500, { "Content-Type": "text/plain" });
+        res.end("internal error");
+      },
+    ],
+    [
+      "malformed",
+      (_req, res: ServerResponse) => {
+        res.writeHead(200, { "Content-Type": "application/json" });
+        res.end("{oops");
+      },
+    ],
+  ];
+
+  it.each(cases)("%s", async (_name, handler) => {
+    srv.handle(handler);
+    expectNoSecret(await failure(clientOf(binding).getTask({ id: "t1" }, { headers })));
+    const { error } = await drain(clientOf(binding).subscribeToTask({ id: "t1" }, { headers }));
+    expect(error).toBeInstanceOf(A2AError);
+    expectNoSecret(error as A2AError);
+    expect(srv.requests[0]!.headers.authorization).toBe(`Bearer ${SECRET}`);
+  });
+
+  it("refused", async () => {
+    await srv.close();
+    expectNoSecret(await failure(clientOf(binding).getTask({ id: "t1" }, { headers })));
+    expectNoSecret(await failure(clientOf(binding, { headers }).getTask({ id: "t1" })));
+  });
+});
+
+describe("resources", () => {
+  it("no timers are left behind", async () => {
+    await srv.close();
+    expect(timeoutHandles()).toBeLessThanOrEqual(timeoutsAtStart);
+  });
+});
+
+afterAll(() => srv.close());

@@ -1,0 +1,152 @@
+/**
+ * decodeSse on its own: whatever the chunking, the events that come out are
+ * the events that went in; garbage ends in a ProtocolError or nothing.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { ProtocolError } from "../../src/errors.js";
+import { decodeSse, type SseEvent } from "../../src/transport/sse.js";
+
+const encoder = new TextEncoder();
+const BIG = 1 << 20;
+
+async function* chunksOf(parts: readonly Uint8Array[]): AsyncGenerator<Uint8Array> {
+  for (const p of parts) yield p;
+}
+
+/** Cuts `bytes` at the given offsets (any order, duplicates allowed). */
+function cut(bytes: Uint8Array, offsets: readonly number[]): Uint8Array[] {
+  const points = [...new Set(offsets.map((o) => o % (bytes.length + 1)))].sort((a, b) => a - b);
+  const out: Uint8Array[] = [];
+  let at = 0;
+  for (const p of [...points, bytes.length]) {
+    out.push(bytes.subarray(at, p));
+    at = p;
+  }
+  return out;
+}
+
+async function decodeAll(parts: readonly Uint8Array[], maxEventBytes = BIG): Promise<SseEvent[]> {
+  const out: SseEvent[] = [];
+  for await (const e of decodeSse(chunksOf(parts), { maxEventBytes, binding: "JSONRPC" })) out.push(e);
+  return out;
+}
+
+function serialize(events: readonly SseEvent[], eol: string): string {
+  let s = "";
+  for (const e of events) {
+    if (e.event !== undefined) s += `event: ${e.event}${eol}`;
+    if (e.id !== undefined) s += `id: ${e.id}${eol}`;
+    for (const line of e.data.split("\n")) s += `data: ${line}${eol}`;
+    s += eol;
+  }
+  return s;
+}
+
+// Characters of data lines: multi-byte UTF-8 of two, three and four bytes,
+// the SSE separators, and anything else Unicode has, except CR (a line end).
+const dataChar = fc.oneof(
+  fc.constantFrom("é", "𝄞", "中", "\n", ":", " ", "a", "{", '"'),
+  fc.string({ unit: "binary", minLength: 1, maxLength: 1 }).filter((c) => c !== "\r"),
+);
+const fieldChar = fc.oneof(
+  fc.constantFrom("é", "𝄞", "中", ":", "-", "x"),
+  fc.string({ unit: "binary", minLength: 1, maxLength: 1 }).filter((c) => c !== "\r" && c !== "\n" && c !== "\0"),
+);
+const eventArb: fc.Arbitrary<SseEvent> = fc.record({
+  // An empty `event:` means "message", reported as undefined.
+  event: fc.option(fc.string({ unit: fieldChar, minLength: 1, maxLength: 12 }), { nil: undefined }),
+  data: fc.string({ unit: dataChar, maxLength: 40 }),
+  id: fc.option(fc.string({ unit: fieldChar, maxLength: 12 }), { nil: undefined }),
+});
+
+describe("decodeSse", () => {
+  it("decodes any events, LF or CRLF, split at any byte offsets", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(eventArb, { maxLength: 8 }),
+        fc.constantFrom("\n", "\r\n"),
+        fc.array(fc.nat(), { maxLength: 30 }),
+        async (events, eol, offsets) => {
+          const bytes = encoder.encode(serialize(events, eol));
+          expect(await decodeAll(cut(bytes, offsets))).toEqual(events);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it("decodes a stream fed one byte at a time (every split inside UTF-8 and CRLF)", async () => {
+    const events: SseEvent[] = [
+      { event: "status-update", data: "é𝄞中\nsecond line\n", id: "1" },
+      { event: undefined, data: "", id: undefined },
+      { event: "中", data: '{"a":"𝄞"}', id: "é" },
+    ];
+    for (const eol of ["\n", "\r\n"]) {
+      const bytes = encoder.encode(serialize(events, eol));
+      const parts = Array.from(bytes, (b) => Uint8Array.of(b));
+      expect(await decodeAll(parts)).toEqual(events);
+    }
+  });
+
+  it("garbage bytes end in a ProtocolError or in nothing, and always end", async () => {
+    // Bytes biased towards what SSE and UTF-8 decoding care about.
+    const byte = fc.oneof(
+      fc.integer({ min: 0, max: 255 }),
+      fc.constantFrom(...encoder.encode("data:event:id:retry: \r\n\n"), 0xf0, 0x9d, 0x84, 0x9e, 0xc3, 0xa9),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(fc.uint8Array({ maxLength: 300 }), fc.array(byte, { maxLength: 300 }).map((a) => Uint8Array.from(a))),
+        fc.array(fc.nat(), { maxLength: 20 }),
+        fc.constantFrom(16, 64, BIG),
+        async (bytes, offsets, maxEventBytes) => {
+          try {
+            await decodeAll(cut(bytes, offsets), maxEventBytes);
+          } catch (e) {
+            expect(e).toBeInstanceOf(ProtocolError);
+          }
+        },
+      ),
+      // A run that waits forever fails here instead of hanging the file.
+      { numRuns: 300, timeout: 1000 },
+    );
+  }, 3000);
+
+  it("an event larger than maxEventBytes fails with ProtocolError (arriving in small chunks)", async () => {
+    const bytes = encoder.encode(`data: ${"x".repeat(1000)}\n\n`);
+    const parts = cut(bytes, Array.from({ length: 100 }, (_, i) => i * 10));
+    await expect(decodeAll(parts, 100)).rejects.toBeInstanceOf(ProtocolError);
+  });
+
+  it("an event larger than maxEventBytes fails with ProtocolError (many data lines)", async () => {
+    const bytes = encoder.encode(`data: ${"x".repeat(60)}\n`.repeat(20) + "\n");
+    await expect(decodeAll(cut(bytes, [50, 500, 900]), 100)).rejects.toBeInstanceOf(ProtocolError);
+  });
+
+  it("an event larger than maxEventBytes fails with ProtocolError (arriving in one chunk)", async () => {
+    const bytes = encoder.encode(`data: ${"x".repeat(1000)}\n\n`);
+    await expect(decodeAll([bytes], 100)).rejects.toBeInstanceOf(ProtocolError);
+  });
+
+  it("an oversized event fails with the binding set, after the events before it", async () => {
+    const out: SseEvent[] = [];
+    const body = chunksOf([encoder.encode("data: small\n\n"), encoder.encode(`data: ${"y".repeat(200)}`)]);
+    const err = await (async () => {
+      for await (const e of decodeSse(body, { maxEventBytes: 100, binding: "HTTP+JSON" })) out.push(e);
+    })().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(out.map((e) => e.data)).toEqual(["small"]);
+    expect(err).toBeInstanceOf(ProtocolError);
+    expect((err as ProtocolError).binding).toBe("HTTP+JSON");
+  });
+
+  it("an event not terminated by a blank line at the end of the stream is dropped", async () => {
+    for (const tail of ["data: cut", "data: cut\n", "data: cut\r\n", "event: x\ndata: cut\n"]) {
+      const bytes = encoder.encode(`data: whole\n\n${tail}`);
+      expect(await decodeAll(cut(bytes, [3, 15]))).toEqual([{ event: undefined, data: "whole", id: undefined }]);
+    }
+  });
+});
