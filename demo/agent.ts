@@ -21,7 +21,9 @@ import type { Request } from "express";
 import { Server as GrpcServer, ServerCredentials } from "@grpc/grpc-js";
 import type { Metadata } from "@grpc/grpc-js";
 
-import { Role, TaskState } from "@a2a-js/sdk";
+import { fromJson, type JsonValue } from "@bufbuild/protobuf";
+import { exportJWK, generateKeyPair, type JWK } from "jose";
+import { AgentCard as SdkAgentCard, Role, TaskState } from "@a2a-js/sdk";
 import type { AgentCard, AgentSkill, Artifact, Message, Part, Task, TaskStatus } from "@a2a-js/sdk";
 import {
   AgentEvent,
@@ -42,6 +44,9 @@ import type {
 import { agentCardHandler, jsonRpcHandler, restHandler } from "@a2a-js/sdk/server/express";
 import { A2AService, grpcService } from "@a2a-js/sdk/server/grpc";
 
+import { AgentCardSchema } from "../gen/lf/a2a/v1/a2a_pb.js";
+import { signAgentCard } from "../src/index.js";
+
 export interface LocalAgent {
   /** "http://127.0.0.1:PORT": serves the card, JSON-RPC and HTTP+JSON. */
   origin: string;
@@ -53,6 +58,12 @@ export interface LocalAgent {
   grpcAddress: string;
   /** `{origin}/.well-known/agent-card.json` */
   cardUrl: string;
+  /** Where the card signatures' `jku` points: `{origin}/.well-known/jwks.json`. */
+  jwksUrl: string;
+  /** The public key that signs both cards, as a JWK Set. */
+  jwks: { keys: JWK[] };
+  /** The `kid` of that key. */
+  signingKid: string;
   /** Stops both servers and drops every open connection. */
   close(): Promise<void>;
 }
@@ -73,6 +84,8 @@ export interface LocalAgentOptions {
 
 const HOST = "127.0.0.1";
 const CARD_PATH = "/.well-known/agent-card.json";
+const JWKS_PATH = "/.well-known/jwks.json";
+const SIGNING_KID = "local-agent-es256";
 const JSONRPC_PATH = "/a2a/jsonrpc";
 const REST_PATH = "/a2a/rest";
 
@@ -357,6 +370,16 @@ const sharedOwner = (): string => "shared";
 
 // ---------------------------------------------------------------------------
 
+/** Signs a card of the SDK's type with a2a-connect's signer (RFC 8785 + JWS, spec 8.4). */
+async function signCard(card: AgentCard, key: CryptoKey, jku: string): Promise<AgentCard> {
+  const ours = fromJson(AgentCardSchema, SdkAgentCard.toJSON(card) as JsonValue, { ignoreUnknownFields: true });
+  const signed = await signAgentCard(ours, key, { kid: SIGNING_KID, jku });
+  return {
+    ...card,
+    signatures: signed.signatures.map((s) => ({ protected: s.protected, signature: s.signature, header: undefined })),
+  };
+}
+
 function listenHttp(server: HttpServer, port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const onError = (err: Error): void => reject(err);
@@ -443,12 +466,20 @@ export async function startLocalAgent(options: LocalAgentOptions = {}): Promise<
   const grpcAddress = `${HOST}:${grpcPort}`;
   const cardUrl = `${origin}${CARD_PATH}`;
 
-  const card = buildCard({ origin, jsonRpcUrl, restUrl, grpcAddress });
-  const extendedCard: AgentCard = {
-    ...card,
-    description: `${card.description} Extended card.`,
-    skills: [...card.skills, SECRET_SKILL],
-  };
+  // A fresh key per start: the cards are signed as agent authors would sign
+  // theirs, and the public half is published for `jku`.
+  const { privateKey, publicKey } = await generateKeyPair("ES256");
+  const jwks = { keys: [{ ...(await exportJWK(publicKey)), kid: SIGNING_KID, alg: "ES256", use: "sig" }] };
+  const jwksUrl = `${origin}${JWKS_PATH}`;
+  const sign = (c: AgentCard) => signCard(c, privateKey, jwksUrl);
+
+  const unsigned = buildCard({ origin, jsonRpcUrl, restUrl, grpcAddress });
+  const card = await sign(unsigned);
+  const extendedCard: AgentCard = await sign({
+    ...unsigned,
+    description: `${unsigned.description} Extended card.`,
+    skills: [...unsigned.skills, SECRET_SKILL],
+  });
 
   const pushStore = new InMemoryPushNotificationStore(sharedOwner);
   const requestHandler = new DefaultRequestHandler(
@@ -471,6 +502,9 @@ export async function startLocalAgent(options: LocalAgentOptions = {}): Promise<
 
   // The SDK routers parse their own bodies: nothing else goes in front of them.
   app.use(CARD_PATH, agentCardHandler({ agentCardProvider: requestHandler }));
+  app.get(JWKS_PATH, (_req, res) => {
+    res.type("application/jwk-set+json").send(JSON.stringify(jwks));
+  });
   app.use(JSONRPC_PATH, jsonRpcHandler({ requestHandler, userBuilder: httpUser }));
   app.use(REST_PATH, restHandler({ requestHandler, userBuilder: httpUser }));
   grpcServer.addService(A2AService, grpcService({ requestHandler, userBuilder: grpcUser }));
@@ -482,6 +516,9 @@ export async function startLocalAgent(options: LocalAgentOptions = {}): Promise<
     restUrl,
     grpcAddress,
     cardUrl,
+    jwksUrl,
+    jwks,
+    signingKid: SIGNING_KID,
     close() {
       closing ??= shutdown(httpServer, grpcServer);
       return closing;

@@ -7,6 +7,8 @@ import { startLocalAgent } from "./agent.js";
 import {
   A2AClient,
   A2AError,
+  AgentSession,
+  resolveAgentCard,
   TaskState,
   createJsonRpcTransport,
   createRestTransport,
@@ -86,11 +88,46 @@ async function tour(transport: A2ATransport, label: string): Promise<void> {
 const agent = await startLocalAgent();
 try {
   say(bold("a2a-connect demo"));
-  say(`local agent (official @a2a-js/sdk server): card ${agent.cardUrl}`);
-  await tour(createJsonRpcTransport({ baseUrl: agent.jsonRpcUrl }), agent.jsonRpcUrl);
-  await tour(createRestTransport({ baseUrl: agent.restUrl }), agent.restUrl);
-  await tour(createGrpcTransport({ baseUrl: agent.grpcAddress }), agent.grpcAddress);
+  say(`local agent (official @a2a-js/sdk server) at ${agent.origin}`);
+
+  // Discovery and trust: find the card, check its signature against the key
+  // set its jku names (loopback serves http, so http is allowed here only).
+  const resolved = await resolveAgentCard(agent.origin, { verify: "required", verification: { jku: { allowHttp: true } } });
+  say(`\ndiscover            -> ${resolved.url} (${resolved.cache}, ${resolved.shape} card "${resolved.card.name}")`);
+  const v = resolved.verification!;
+  say(`verify              -> signature valid: kid "${v.kid}", ${v.alg}, key from ${v.keySource === "jku" ? v.jku : "trusted store"}`);
+  const again = await resolveAgentCard(agent.origin, { verify: "required", verification: { jku: { allowHttp: true } } });
+  say(`discover again      -> ${again.cache} (HTTP cache, no request)`);
+
+  for (const iface of resolved.card.supportedInterfaces) {
+    const transport = transportFor(iface.protocolBinding, iface.url);
+    await tour(transport, iface.url);
+  }
+
+  // The extended card comes through the session's transport and is verified
+  // before it replaces the public card.
+  const session = new AgentSession(
+    new A2AClient(createJsonRpcTransport({ baseUrl: agent.jsonRpcUrl })),
+    resolved,
+    { verification: { jku: { allowHttp: true } } },
+  );
+  const extended = await session.extendedCard();
+  say(bold("\n== extended card"));
+  say(`extended card       -> ${extended.skills.length} skills (public: ${session.publicCard.skills.length}), kid "${session.extendedCardVerification?.kid}"`);
   say(bold("\ndone"));
 } finally {
   await agent.close();
+}
+
+function transportFor(binding: string, url: string): A2ATransport {
+  switch (binding) {
+    case "JSONRPC":
+      return createJsonRpcTransport({ baseUrl: url });
+    case "HTTP+JSON":
+      return createRestTransport({ baseUrl: url });
+    case "GRPC":
+      return createGrpcTransport({ baseUrl: url });
+    default:
+      throw new Error(`the demo does not speak ${binding}`);
+  }
 }

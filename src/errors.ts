@@ -11,6 +11,7 @@
 /** The protocol bindings of A2A 1.0, spelled as Agent Cards spell them. */
 import { Code, ConnectError } from "@connectrpc/connect";
 import { ErrorInfoSchema } from "../gen/google/rpc/error_details_pb.js";
+import type { VerificationResult } from "./discovery/verify.js";
 
 export type Binding = "JSONRPC" | "HTTP+JSON" | "GRPC";
 
@@ -348,3 +349,17 @@ export class InvalidAgentCardError extends A2AError {
 
 /** A redirect that the caller's redirect policy does not allow. */
 export class RedirectRefusedError extends A2AError {}
+
+// --- Agent Card signatures -------------------------------------------------------
+
+/**
+ * An Agent Card did not meet the signature policy: no signature verified, or
+ * one was required and the card has none. `result` says, per signature, why.
+ */
+export class AgentCardVerificationError extends A2AError {
+  readonly result: VerificationResult;
+  constructor(message: string, init: A2AErrorInit & { result: VerificationResult }) {
+    super(message, init);
+    this.result = init.result;
+  }
+}

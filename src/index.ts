@@ -11,3 +11,33 @@ export type { A2ATransport } from "./transport/transport.js";
 export type { HttpTransportOptions, TransportOptions } from "./transport/options.js";
 export * from "./errors.js";
 export * from "./helpers.js";
+export {
+  resolveAgentCard,
+  cardUrlCandidates,
+  parseCard,
+  type ResolveOptions,
+  type ResolvedAgentCard,
+} from "./discovery/resolve.js";
+export { MemoryCardStore, type CardStore, type StoredCard } from "./discovery/cache.js";
+export type { RedirectPolicy, DocumentFetchOptions } from "./discovery/fetch-document.js";
+export {
+  verifyAgentCard,
+  signAgentCard,
+  applyVerifyPolicy,
+  assertVerified,
+  JwksCache,
+  DEFAULT_ALGORITHMS,
+  type VerifyOptions,
+  type VerifyPolicy,
+  type VerificationResult,
+  type VerificationFailure,
+  type VerificationFailureCode,
+  type VerificationKey,
+  type KeyStore,
+  type KeyLookup,
+  type JkuOptions,
+  type JwksCacheOptions,
+  type SignOptions,
+} from "./discovery/verify.js";
+export { canonicalCardBytes, canonicalCardJson } from "./discovery/canonical.js";
+export { AgentSession, type SessionOptions } from "./client/session.js";

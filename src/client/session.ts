@@ -1,0 +1,81 @@
+/**
+ * A session with one agent: its card, the client that talks to it, and the
+ * extended card, fetched once through the session's own transport (so with
+ * its credentials) and verified before it replaces the public card.
+ */
+import type { AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
+import { UnsupportedOperationError } from "../errors.js";
+import { verifyWithPolicy, type ResolvedAgentCard } from "../discovery/resolve.js";
+import type { VerificationResult, VerifyOptions, VerifyPolicy } from "../discovery/verify.js";
+import type { A2AClient, CallOptions } from "./client.js";
+
+export interface SessionOptions {
+  /** Signature policy for the extended card; the same default as discovery: "if-present". */
+  verify?: VerifyPolicy | undefined;
+  verification?: Omit<VerifyOptions, "cardUrl"> | undefined;
+}
+
+export class AgentSession {
+  /** The card as discovered. */
+  readonly publicCard: AgentCard;
+  /** Where the public card came from; key sets (`jku`) are trusted on its origin by default. */
+  readonly cardUrl: string | undefined;
+  /** How the public card verified, if it was verified. */
+  readonly verification: VerificationResult | undefined;
+  private current: AgentCard;
+  private extended: Promise<AgentCard> | undefined;
+  private extendedResult: VerificationResult | undefined;
+
+  constructor(
+    readonly client: A2AClient,
+    resolved: Pick<ResolvedAgentCard, "card"> & Partial<Pick<ResolvedAgentCard, "url" | "verification">>,
+    private readonly options: SessionOptions = {},
+  ) {
+    this.publicCard = resolved.card;
+    this.current = resolved.card;
+    this.cardUrl = resolved.url;
+    this.verification = resolved.verification;
+  }
+
+  /** The card in force: the extended card once it has been loaded, else the public one. */
+  get card(): AgentCard {
+    return this.current;
+  }
+
+  /** How the extended card verified, once loaded. */
+  get extendedCardVerification(): VerificationResult | undefined {
+    return this.extendedResult;
+  }
+
+  /**
+   * The extended card. Fetched on first use and kept; `refresh: true` fetches
+   * it again. A card that fails verification never replaces the one in force.
+   */
+  extendedCard(options: CallOptions & { refresh?: boolean } = {}): Promise<AgentCard> {
+    if (!this.publicCard.capabilities?.extendedAgentCard) {
+      return Promise.reject(
+        new UnsupportedOperationError("the agent's card does not offer an extended card (capabilities.extendedAgentCard)"),
+      );
+    }
+    if (!this.extended || options.refresh) {
+      const pending = this.loadExtended(options);
+      this.extended = pending;
+      // A failed load is not remembered: the next call tries again.
+      pending.catch(() => {
+        if (this.extended === pending) this.extended = undefined;
+      });
+    }
+    return this.extended;
+  }
+
+  private async loadExtended(options: CallOptions): Promise<AgentCard> {
+    const card = await this.client.getExtendedAgentCard({}, options);
+    const result = await verifyWithPolicy(card, this.options.verify ?? "if-present", {
+      ...this.options.verification,
+      cardUrl: this.cardUrl,
+    });
+    this.extendedResult = result;
+    this.current = card;
+    return card;
+  }
+}

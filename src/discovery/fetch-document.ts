@@ -1,0 +1,172 @@
+/**
+ * Fetching small JSON documents from places the caller does not control
+ * (Agent Cards, key sets): bounded in time and size, with redirects under
+ * the caller's policy, and credentials never sent to another origin.
+ */
+import { AbortedError, CallTimeoutError, InvalidAgentCardError, RedirectRefusedError, toA2AError } from "../errors.js";
+import { isJsonContentType } from "../util.js";
+
+/**
+ * - "follow": follow up to `maxRedirects`, to any origin (credentials stay behind).
+ * - "same-origin": follow only within the origin first asked.
+ * - "error": treat any redirect as an error.
+ * An https URL never redirects to http.
+ */
+export type RedirectPolicy = "follow" | "same-origin" | "error";
+
+export interface DocumentFetchOptions {
+  fetch?: typeof fetch | undefined;
+  /** Sent to the first origin only. */
+  headers?: HeadersInit | undefined;
+  signal?: AbortSignal | undefined;
+  /** Default 10 000 ms for the whole exchange, body included. */
+  timeoutMs?: number | undefined;
+  /** Default 1 MiB. */
+  maxBytes?: number | undefined;
+  redirect?: RedirectPolicy | undefined;
+  /** Default 5. */
+  maxRedirects?: number | undefined;
+  /** Further rules for redirect targets (throw to refuse one), on top of the policy. */
+  checkRedirect?: ((target: URL) => void) | undefined;
+  /** The error for a body that is not JSON or too large. Default: InvalidAgentCardError. */
+  invalid?: ((problem: "content-type" | "too-large", message: string) => Error) | undefined;
+}
+
+export interface FetchedDocument {
+  status: number;
+  /** The URL that answered, after redirects. */
+  url: string;
+  headers: Headers;
+  /** The body of a 200 response (checked to be JSON); "" otherwise. */
+  text: string;
+}
+
+const SAFE_HEADERS = ["accept", "a2a-version"];
+
+export async function fetchJsonDocument(url: string, options: DocumentFetchOptions = {}): Promise<FetchedDocument> {
+  const fetchFn = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const maxBytes = options.maxBytes ?? 1024 * 1024;
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const invalid = options.invalid ?? ((problem, message) => new InvalidAgentCardError(message, { problem }));
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new CallTimeoutError(`no complete answer from ${origin(url)} within ${timeoutMs} ms`)), timeoutMs);
+  const outer = options.signal;
+  const onAbort = () => controller.abort(new AbortedError("the request was aborted"));
+  if (outer?.aborted) onAbort();
+  else outer?.addEventListener("abort", onAbort, { once: true });
+  try {
+    const res = await followRedirects(fetchFn, url, options, controller.signal);
+    const doc: FetchedDocument = { status: res.status, url: res.url || url, headers: res.headers, text: "" };
+    if (res.status !== 200) {
+      await res.body?.cancel().catch(() => {});
+      return doc;
+    }
+    const type = res.headers.get("Content-Type");
+    if (!isJsonContentType(type)) {
+      await res.body?.cancel().catch(() => {});
+      throw invalid("content-type", `expected JSON from ${doc.url}, got content type "${type ?? "none"}"`);
+    }
+    doc.text = await readLimited(res, maxBytes, () => invalid("too-large", `the document at ${doc.url} is larger than ${maxBytes} bytes`));
+    return doc;
+  } catch (e) {
+    if (controller.signal.aborted) throw controller.signal.reason;
+    // fetch reports network failures as TypeErrors; what our own checks
+    // throw is already the error to report.
+    throw e instanceof TypeError ? toA2AError(e) : e;
+  } finally {
+    clearTimeout(timer);
+    outer?.removeEventListener("abort", onAbort);
+  }
+}
+
+async function followRedirects(fetchFn: typeof fetch, url: string, options: DocumentFetchOptions, signal: AbortSignal): Promise<Response> {
+  const policy = options.redirect ?? "follow";
+  const max = options.maxRedirects ?? 5;
+  const first = new URL(url);
+  let current = first;
+  let headers = new Headers(options.headers);
+  for (let hop = 0; ; hop++) {
+    const res = await fetchFn(current.href, { headers, signal, redirect: "manual", credentials: "omit" });
+    if (res.type === "opaqueredirect") {
+      // Browsers hide the target of a manual redirect. Let the browser
+      // follow it (it strips credentials across origins), then check where
+      // the answer came from.
+      if (policy === "error") throw new RedirectRefusedError(`${current.href} redirects, and redirects are not allowed`);
+      const followed = await fetchFn(current.href, { headers, signal, redirect: "follow", credentials: "omit" });
+      const target = new URL(followed.url || current.href);
+      try {
+        checkTarget(first, current, target, policy);
+        options.checkRedirect?.(target);
+      } catch (e) {
+        await followed.body?.cancel().catch(() => {});
+        throw e;
+      }
+      return followed;
+    }
+    const location = res.status >= 300 && res.status < 400 ? res.headers.get("Location") : null;
+    if (location === null) return res;
+    await res.body?.cancel().catch(() => {});
+    if (policy === "error") throw new RedirectRefusedError(`${current.href} redirects, and redirects are not allowed`);
+    if (hop >= max) throw new RedirectRefusedError(`more than ${max} redirects from ${first.href}`);
+    let next: URL;
+    try {
+      next = new URL(location, current);
+    } catch {
+      throw new RedirectRefusedError(`${current.href} redirects to something that is not a URL`);
+    }
+    checkTarget(first, current, next, policy);
+    options.checkRedirect?.(next);
+    if (next.origin !== current.origin) headers = safeHeaders(headers);
+    current = next;
+  }
+}
+
+function checkTarget(first: URL, from: URL, to: URL, policy: RedirectPolicy): void {
+  if (from.protocol === "https:" && to.protocol !== "https:") {
+    throw new RedirectRefusedError(`refused redirect from https to ${to.protocol} (${to.origin})`);
+  }
+  if (policy === "same-origin" && to.origin !== first.origin) {
+    throw new RedirectRefusedError(`refused redirect from ${first.origin} to another origin (${to.origin})`);
+  }
+}
+
+/** Only headers that carry no credentials cross to another origin. */
+function safeHeaders(h: Headers): Headers {
+  const out = new Headers();
+  for (const name of SAFE_HEADERS) {
+    const v = h.get(name);
+    if (v !== null) out.set(name, v);
+  }
+  return out;
+}
+
+async function readLimited(res: Response, maxBytes: number, tooLarge: () => Error): Promise<string> {
+  const declared = Number(res.headers.get("Content-Length") ?? "NaN");
+  if (declared > maxBytes) {
+    await res.body?.cancel().catch(() => {});
+    throw tooLarge();
+  }
+  const reader = res.body?.getReader();
+  if (!reader) return "";
+  const decoder = new TextDecoder();
+  let text = "";
+  let size = 0;
+  for (;;) {
+    const r = await reader.read();
+    if (r.done) return text + decoder.decode();
+    size += r.value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge();
+    }
+    text += decoder.decode(r.value, { stream: true });
+  }
+}
+
+function origin(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+}

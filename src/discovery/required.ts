@@ -1,0 +1,45 @@
+/**
+ * Which fields the protocol marks REQUIRED, read from the
+ * `google.api.field_behavior` options in the generated descriptors, so the
+ * rule follows the proto rather than a hand-kept list.
+ */
+import { getOption, type DescField, type DescMessage } from "@bufbuild/protobuf";
+import { FieldBehavior, field_behavior } from "../../gen/google/api/field_behavior_pb.js";
+import { isRecord } from "../errors.js";
+
+const cache = new WeakMap<DescMessage, readonly DescField[]>();
+
+/** REQUIRED fields outside any oneof (a oneof member is present only when chosen). */
+export function requiredFields(message: DescMessage): readonly DescField[] {
+  let fields = cache.get(message);
+  if (!fields) {
+    fields = message.fields.filter((f) => f.oneof === undefined && getOption(f, field_behavior).includes(FieldBehavior.REQUIRED));
+    cache.set(message, fields);
+  }
+  return fields;
+}
+
+/**
+ * JSON paths of REQUIRED fields missing from a JSON document of `message`'s
+ * type, through nested messages, lists and maps. Presence is judged on the
+ * JSON itself: after parsing, an absent string and an empty one look alike.
+ */
+export function missingRequired(message: DescMessage, json: unknown, path = ""): string[] {
+  if (!isRecord(json)) return [];
+  const missing: string[] = [];
+  for (const f of requiredFields(message)) {
+    if (!(f.jsonName in json) && !(f.name in json)) missing.push(path + f.jsonName);
+  }
+  for (const f of message.fields) {
+    const value = json[f.jsonName] ?? json[f.name];
+    const at = path + f.jsonName;
+    if (f.fieldKind === "message") {
+      missing.push(...missingRequired(f.message, value, `${at}.`));
+    } else if (f.fieldKind === "list" && f.listKind === "message" && Array.isArray(value)) {
+      value.forEach((v, i) => missing.push(...missingRequired(f.message, v, `${at}[${i}].`)));
+    } else if (f.fieldKind === "map" && f.mapKind === "message" && isRecord(value)) {
+      for (const [k, v] of Object.entries(value)) missing.push(...missingRequired(f.message, v, `${at}.${k}.`));
+    }
+  }
+  return missing;
+}

@@ -1,0 +1,88 @@
+/**
+ * The extended card through a session, against the official server: fetched
+ * with the session's credentials, verified before it replaces the public
+ * card, and not fetched again on every call.
+ */
+import { create } from "@bufbuild/protobuf";
+import type { Interceptor } from "@connectrpc/connect";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startLocalAgent, type LocalAgent } from "../../demo/agent.js";
+import {
+  A2AClient,
+  AgentCardSchema,
+  AgentCardVerificationError,
+  AgentSession,
+  MemoryCardStore,
+  UnsupportedOperationError,
+  resolveAgentCard,
+  type AgentCard,
+  type Binding,
+} from "../../src/index.js";
+import { BINDINGS, transportFor, type TransportOverrides } from "../support/bindings.js";
+
+const TOKEN = "extended-card-token";
+let agent: LocalAgent;
+beforeAll(async () => {
+  agent = await startLocalAgent({ extendedCardToken: TOKEN });
+});
+afterAll(() => agent.close());
+
+async function session(binding: Binding, overrides: TransportOverrides = {}) {
+  const calls: string[] = [];
+  const count: Interceptor = (next) => (req) => {
+    calls.push(req.method.name);
+    return next(req);
+  };
+  const resolved = await resolveAgentCard(agent.origin, { cache: new MemoryCardStore(), verification: { keys: agent.jwks } });
+  const client = new A2AClient(transportFor(binding, agent, { ...overrides, interceptors: [count, ...(overrides.interceptors ?? [])] }));
+  return { s: new AgentSession(client, resolved, { verification: { keys: agent.jwks } }), calls };
+}
+
+const skills = (card: AgentCard) => card.skills.map((s) => s.id);
+
+describe.each(BINDINGS)("%s", (binding) => {
+  it("loads the extended card with the session's credentials, verifies it, and keeps it", async () => {
+    const { s, calls } = await session(binding, { headers: { Authorization: `Bearer ${TOKEN}` } });
+    expect(skills(s.card)).not.toContain("secret-skill");
+    const extended = await s.extendedCard();
+    expect(skills(extended)).toContain("secret-skill");
+    expect(s.card).toBe(extended);
+    expect(s.publicCard.skills).toHaveLength(extended.skills.length - 1);
+    expect(s.extendedCardVerification).toMatchObject({ verified: true, kid: agent.signingKid });
+    await s.extendedCard();
+    expect(calls).toEqual(["GetExtendedAgentCard"]);
+    await s.extendedCard({ refresh: true });
+    expect(calls).toEqual(["GetExtendedAgentCard", "GetExtendedAgentCard"]);
+  });
+
+  it("without credentials the agent answers with its public card", async () => {
+    const { s } = await session(binding);
+    expect(skills(await s.extendedCard())).not.toContain("secret-skill");
+  });
+
+  it("a card that fails verification never replaces the one in force", async () => {
+    // Alter the card on its way in, as a man in the middle would.
+    const tamper: Interceptor = (next) => async (req) => {
+      const res = await next(req);
+      if (req.method.name === "GetExtendedAgentCard") (res.message as AgentCard).description = "all your base";
+      return res;
+    };
+    const { s } = await session(binding, { headers: { Authorization: `Bearer ${TOKEN}` }, interceptors: [tamper] });
+    const e = await s.extendedCard().catch((err: unknown) => err);
+    expect(e).toBeInstanceOf(AgentCardVerificationError);
+    expect((e as AgentCardVerificationError).result.failures.map((f) => f.code)).toEqual(["signature_invalid"]);
+    expect(s.card).toBe(s.publicCard);
+  });
+});
+
+it("an agent without an extended card is not asked for one", async () => {
+  const calls: string[] = [];
+  const client = new A2AClient(
+    transportFor("JSONRPC", agent, {
+      interceptors: [(next) => (req) => (calls.push(req.method.name), next(req))],
+    }),
+  );
+  const card = create(AgentCardSchema, { name: "plain", capabilities: { extendedAgentCard: false } });
+  await expect(new AgentSession(client, { card }).extendedCard()).rejects.toBeInstanceOf(UnsupportedOperationError);
+  expect(calls).toEqual([]);
+});
