@@ -43,6 +43,7 @@ import type {
 } from "@a2a-js/sdk/server";
 import { agentCardHandler, jsonRpcHandler, restHandler } from "@a2a-js/sdk/server/express";
 import { A2AService, grpcService } from "@a2a-js/sdk/server/grpc";
+import { LegacyA2AService, legacyGrpcService } from "@a2a-js/sdk/compat/v0_3/server/grpc";
 
 import { AgentCardSchema } from "../gen/lf/a2a/v1/a2a_pb.js";
 import { signAgentCard } from "../src/index.js";
@@ -80,6 +81,17 @@ export interface LocalAgentOptions {
    * unauthenticated callers. When unset, every caller gets the extended card.
    */
   extendedCardToken?: string;
+  /**
+   * Protocol versions served, newest first. Default ["1.0"]. "0.3" turns on
+   * the SDK's 0.3 compatibility layer on every binding.
+   */
+  versions?: readonly ProtocolVersion[];
+  /**
+   * Versions the published card lists, when they should differ from what is
+   * served: e.g. ["1.0", "0.3"] over versions ["0.3"] is an agent that
+   * rejects the 1.0 its card claims. Default: `versions`.
+   */
+  advertisedVersions?: readonly ProtocolVersion[];
 }
 
 const HOST = "127.0.0.1";
@@ -322,15 +334,23 @@ const SECRET_SKILL: AgentSkill = {
   securityRequirements: [],
 };
 
-function buildCard(urls: { jsonRpcUrl: string; restUrl: string; grpcAddress: string; origin: string }): AgentCard {
+export type ProtocolVersion = "1.0" | "0.3";
+
+function buildCard(
+  urls: { jsonRpcUrl: string; restUrl: string; grpcAddress: string; origin: string },
+  versions: readonly ProtocolVersion[],
+): AgentCard {
+  // Newest version first, each on all three bindings. A 0.3 HTTP+JSON
+  // interface shares the base URL: its routes live under `/v1/...`.
+  const supportedInterfaces = versions.flatMap((protocolVersion) => [
+    { url: urls.jsonRpcUrl, protocolBinding: "JSONRPC", tenant: "", protocolVersion },
+    { url: urls.restUrl, protocolBinding: "HTTP+JSON", tenant: "", protocolVersion },
+    { url: urls.grpcAddress, protocolBinding: "GRPC", tenant: "", protocolVersion },
+  ]);
   return {
     name: "a2a-connect local agent",
-    description: "Scripted A2A 1.0 agent served by the official SDK, for tests and demos.",
-    supportedInterfaces: [
-      { url: urls.jsonRpcUrl, protocolBinding: "JSONRPC", tenant: "", protocolVersion: "1.0" },
-      { url: urls.restUrl, protocolBinding: "HTTP+JSON", tenant: "", protocolVersion: "1.0" },
-      { url: urls.grpcAddress, protocolBinding: "GRPC", tenant: "", protocolVersion: "1.0" },
-    ],
+    description: "Scripted A2A agent served by the official SDK, for tests and demos.",
+    supportedInterfaces,
     provider: { organization: "a2a-connect", url: urls.origin },
     version: "1.0.0",
     capabilities: { streaming: true, pushNotifications: true, extendedAgentCard: true, extensions: [] },
@@ -473,8 +493,12 @@ export async function startLocalAgent(options: LocalAgentOptions = {}): Promise<
   const jwksUrl = `${origin}${JWKS_PATH}`;
   const sign = (c: AgentCard) => signCard(c, privateKey, jwksUrl);
 
-  const unsigned = buildCard({ origin, jsonRpcUrl, restUrl, grpcAddress });
+  const versions = options.versions ?? ["1.0"];
+  const legacyCompat = { enabled: versions.includes("0.3") };
+  const urls = { origin, jsonRpcUrl, restUrl, grpcAddress };
+  const unsigned = buildCard(urls, versions);
   const card = await sign(unsigned);
+  const published = options.advertisedVersions ? await sign(buildCard(urls, options.advertisedVersions)) : card;
   const extendedCard: AgentCard = await sign({
     ...unsigned,
     description: `${unsigned.description} Extended card.`,
@@ -501,13 +525,16 @@ export async function startLocalAgent(options: LocalAgentOptions = {}): Promise<
     userFor(grpcAuthorization(call.metadata), token);
 
   // The SDK routers parse their own bodies: nothing else goes in front of them.
-  app.use(CARD_PATH, agentCardHandler({ agentCardProvider: requestHandler }));
+  app.use(CARD_PATH, agentCardHandler({ agentCardProvider: async () => published, legacyCompat }));
   app.get(JWKS_PATH, (_req, res) => {
     res.type("application/jwk-set+json").send(JSON.stringify(jwks));
   });
-  app.use(JSONRPC_PATH, jsonRpcHandler({ requestHandler, userBuilder: httpUser }));
-  app.use(REST_PATH, restHandler({ requestHandler, userBuilder: httpUser }));
+  app.use(JSONRPC_PATH, jsonRpcHandler({ requestHandler, userBuilder: httpUser, legacyCompat }));
+  app.use(REST_PATH, restHandler({ requestHandler, userBuilder: httpUser, legacyCompat }));
   grpcServer.addService(A2AService, grpcService({ requestHandler, userBuilder: grpcUser }));
+  if (legacyCompat.enabled) {
+    grpcServer.addService(LegacyA2AService, legacyGrpcService({ requestHandler, userBuilder: grpcUser }));
+  }
 
   let closing: Promise<void> | undefined;
   return {
