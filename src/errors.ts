@@ -363,3 +363,15 @@ export class AgentCardVerificationError extends A2AError {
     this.result = init.result;
   }
 }
+
+// --- Connecting ------------------------------------------------------------------
+
+/** None of the card's interfaces can be used by this client here. */
+export class NoCompatibleInterfaceError extends A2AError {
+  /** Each interface of the card and why it was passed over. */
+  readonly passedOver: ReadonlyArray<{ url: string; binding: string; version: string; reason: string }>;
+  constructor(message: string, init: A2AErrorInit & { passedOver: NoCompatibleInterfaceError["passedOver"] }) {
+    super(message, init);
+    this.passedOver = init.passedOver;
+  }
+}

@@ -41,3 +41,15 @@ export {
 } from "./discovery/verify.js";
 export { canonicalCardBytes, canonicalCardJson } from "./discovery/canonical.js";
 export { AgentSession, type SessionOptions } from "./client/session.js";
+export { connect } from "./client/factories.js";
+export {
+  createConnect,
+  type ConnectOptions,
+  type ConnectTarget,
+  type TransportFactories,
+  type TransportFactory,
+  type TransportSettings,
+} from "./client/connect.js";
+export { rankInterfaces, type Candidate, type PassedOver, type SelectionRules } from "./client/select.js";
+export { FailoverTransport, type VersionFallback } from "./client/failover.js";
+export type { Selection } from "./client/session.js";

@@ -1,7 +1,18 @@
 /**
- * Node-only additions to a2a-connect: the gRPC binding over HTTP/2.
- * Everything of the browser-safe entry is re-exported, so Node code needs
- * one import.
+ * Node-only additions to a2a-connect: the gRPC binding over HTTP/2, and a
+ * `connect()` that can choose it. Everything of the browser-safe entry is
+ * re-exported, so Node code needs one import.
  */
+import { createConnect } from "./client/connect.js";
+import { httpTransportFactories } from "./client/factories.js";
+import { createGrpcTransport } from "./transport/grpc.js";
+
 export * from "./index.js";
 export { createGrpcTransport, grpcBaseUrl, type GrpcTransportOptions } from "./transport/grpc.js";
+
+export const grpcTransportFactories = {
+  "GRPC@1.0": (c, s) => createGrpcTransport({ ...s, baseUrl: c.interface.url, protocolVersion: c.version }),
+} satisfies import("./client/connect.js").TransportFactories;
+
+/** Resolves an agent's card, chooses an interface and returns a session. All three bindings. */
+export const connect = createConnect({ ...httpTransportFactories, ...grpcTransportFactories });

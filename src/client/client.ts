@@ -35,19 +35,25 @@ export interface ClientOptions {
    * replacing whatever a request carries. Agent Cards give it per interface.
    */
   tenant?: string | undefined;
+  /**
+   * Extensions activated for every call: sent in `A2A-Extensions` and added
+   * to the `extensions` of every message sent.
+   */
+  extensions?: readonly string[] | undefined;
 }
 
 type M = typeof A2AService.method;
 type Req<K extends keyof M> = MessageInitShape<M[K]["input"]>;
 
 export class A2AClient {
-  readonly binding: Binding;
-
   constructor(
     readonly transport: A2ATransport,
     private readonly options: ClientOptions = {},
-  ) {
-    this.binding = transport.binding;
+  ) {}
+
+  /** The binding calls go over (after a failover, the new one). */
+  get binding(): Binding {
+    return this.transport.binding;
   }
 
   /** Sends a message; the agent answers with a task or a direct message. */
@@ -107,9 +113,25 @@ export class A2AClient {
     return this.unary(A2AService.method.getExtendedAgentCard, request, options);
   }
 
-  private withTenant<I extends DescMessage>(request: MessageInitShape<I>): MessageInitShape<I> {
-    const tenant = this.options.tenant;
-    return tenant === undefined ? request : ({ ...request, tenant } as MessageInitShape<I>);
+  /** The request as sent: the client's tenant, and activated extensions on a message. */
+  private prepare<I extends DescMessage>(request: MessageInitShape<I>, options: CallOptions): MessageInitShape<I> {
+    const { tenant } = this.options;
+    let out = tenant === undefined ? request : ({ ...request, tenant } as MessageInitShape<I>);
+    const extensions = [...(this.options.extensions ?? []), ...(options.extensions ?? [])];
+    const message = (out as { message?: { extensions?: string[] } }).message;
+    if (message && extensions.length > 0) {
+      const merged = [...new Set([...(message.extensions ?? []), ...extensions])];
+      out = { ...out, message: { ...message, extensions: merged } } as MessageInitShape<I>;
+    }
+    return out;
+  }
+
+  private headers(options: CallOptions): HeadersInit | undefined {
+    const extensions = [...(this.options.extensions ?? []), ...(options.extensions ?? [])];
+    if (extensions.length === 0) return options.headers;
+    const h = new Headers(options.headers);
+    h.set("A2A-Extensions", joinExtensions(extensions, (h.get("A2A-Extensions") ?? "").split(",")));
+    return h;
   }
 
   private async unary<I extends DescMessage, O extends DescMessage>(
@@ -122,8 +144,8 @@ export class A2AClient {
         method,
         options.signal,
         options.timeoutMs,
-        callHeaders(options),
-        this.withTenant(request),
+        this.headers(options),
+        this.prepare(request, options),
       );
       return res.message;
     } catch (e) {
@@ -148,8 +170,8 @@ export class A2AClient {
         method,
         controller.signal,
         options.timeoutMs,
-        callHeaders(options),
-        once(this.withTenant(request)),
+        this.headers(options),
+        once(this.prepare(request, options)),
       );
       yield* res.message;
     } catch (e) {
@@ -159,13 +181,6 @@ export class A2AClient {
       controller.abort();
     }
   }
-}
-
-function callHeaders(options: CallOptions): HeadersInit | undefined {
-  if (!options.extensions?.length) return options.headers;
-  const h = new Headers(options.headers);
-  h.set("A2A-Extensions", joinExtensions(options.extensions, (h.get("A2A-Extensions") ?? "").split(",")));
-  return h;
 }
 
 async function* once<T>(value: T): AsyncGenerator<T> {

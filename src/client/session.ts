@@ -4,15 +4,26 @@
  * its credentials) and verified before it replaces the public card.
  */
 import type { AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
-import { UnsupportedOperationError } from "../errors.js";
+import { UnsupportedOperationError, type NoCompatibleInterfaceError } from "../errors.js";
 import { verifyWithPolicy, type ResolvedAgentCard } from "../discovery/resolve.js";
 import type { VerificationResult, VerifyOptions, VerifyPolicy } from "../discovery/verify.js";
 import type { A2AClient, CallOptions } from "./client.js";
+import type { FailoverTransport } from "./failover.js";
+import type { Candidate } from "./select.js";
 
 export interface SessionOptions {
   /** Signature policy for the extended card; the same default as discovery: "if-present". */
   verify?: VerifyPolicy | undefined;
   verification?: Omit<VerifyOptions, "cardUrl"> | undefined;
+  /** How `connect()` chose the interface. */
+  selection?: Selection | undefined;
+}
+
+/** The interfaces a session may use, best first, and those it passed over. */
+export interface Selection {
+  transport: FailoverTransport;
+  candidates: readonly Candidate[];
+  passedOver: NoCompatibleInterfaceError["passedOver"];
 }
 
 export class AgentSession {
@@ -35,6 +46,21 @@ export class AgentSession {
     this.current = resolved.card;
     this.cardUrl = resolved.url;
     this.verification = resolved.verification;
+  }
+
+  /** The interface calls go to now; it changes when the session fails over. */
+  get interface(): Candidate | undefined {
+    return this.options.selection?.transport.current;
+  }
+
+  /** Usable interfaces, best first: the first is chosen, the rest are for failover and fallback. */
+  get candidates(): readonly Candidate[] {
+    return this.options.selection?.candidates ?? [];
+  }
+
+  /** Interfaces of the card that were passed over, each with the reason. */
+  get passedOver(): Selection["passedOver"] {
+    return this.options.selection?.passedOver ?? [];
   }
 
   /** The card in force: the extended card once it has been loaded, else the public one. */

@@ -1,0 +1,114 @@
+/**
+ * `connect(url)`: the front door. Resolves and verifies the Agent Card,
+ * chooses an interface (see select.ts for the rule), and returns a session
+ * whose client fails over between the card's interfaces and, when asked,
+ * falls back to an older protocol version.
+ */
+import { isMessage } from "@bufbuild/protobuf";
+import { AgentCardSchema, type AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
+import { ExtensionSupportRequiredError, NoCompatibleInterfaceError, type Binding } from "../errors.js";
+import { resolveAgentCard, verifyWithPolicy, type ResolveOptions, type ResolvedAgentCard } from "../discovery/resolve.js";
+import type { HttpTransportOptions } from "../transport/options.js";
+import type { A2ATransport } from "../transport/transport.js";
+import { A2AClient } from "./client.js";
+import { FailoverTransport, type VersionFallback } from "./failover.js";
+import { rankInterfaces, type Candidate } from "./select.js";
+import { AgentSession } from "./session.js";
+
+/** Transport options that apply to every interface a session may use. */
+export type TransportSettings = Omit<HttpTransportOptions, "baseUrl" | "protocolVersion" | "extensions"> & {
+  /** gRPC only: see GrpcTransportOptions.tls. */
+  tls?: boolean | undefined;
+};
+
+/** Builds the transport for one interface. */
+export type TransportFactory = (candidate: Candidate, settings: TransportSettings) => A2ATransport;
+
+/** Factories keyed by `binding@version`, e.g. `"JSONRPC@1.0"`. */
+export type TransportFactories = Readonly<Partial<Record<string, TransportFactory>>>;
+
+export interface ConnectOptions extends ResolveOptions {
+  /** Bindings to prefer over the card's order, e.g. `["GRPC", "JSONRPC"]`. */
+  preferredBindings?: readonly Binding[] | undefined;
+  /** Protocol versions this client may speak, most preferred first. Default ["1.0", "0.3"]. */
+  protocolVersions?: readonly string[] | undefined;
+  /**
+   * What to do when an interface rejects its protocol version: "off"
+   * (default) fails with VersionNotSupportedError naming what the card
+   * offers; "auto" moves to an interface of an older version the card
+   * declares and retries.
+   */
+  versionFallback?: VersionFallback | undefined;
+  /**
+   * Interfaces tried per call when one cannot be reached (refused, reset,
+   * DNS, 502/503/504 without an A2A error). Default 3; 1 turns failover off.
+   */
+  maxAttempts?: number | undefined;
+  /** Extensions to activate for every call of the session. */
+  extensions?: readonly string[] | undefined;
+  /** Options for every transport the session creates (timeouts, headers, interceptors...). */
+  transport?: TransportSettings | undefined;
+}
+
+export type ConnectTarget = string | URL | AgentCard | ResolvedAgentCard;
+
+export function createConnect(factories: TransportFactories) {
+  const supports = (binding: Binding, version: string): true | string => {
+    if (factories[`${binding}@${version}`]) return true;
+    if (binding === "GRPC" && !Object.keys(factories).some((k) => k.startsWith("GRPC@"))) {
+      return "gRPC needs HTTP/2 gRPC, which this entry does not include (use connect from a2a-connect/node; browsers cannot reach a plain gRPC server)";
+    }
+    return `no ${binding} transport for A2A ${version}`;
+  };
+
+  return async function connect(target: ConnectTarget, options: ConnectOptions = {}): Promise<AgentSession> {
+    const resolved = await resolveTarget(target, options);
+    const card = resolved.card;
+
+    const active = new Set(options.extensions ?? []);
+    const missing = (card.capabilities?.extensions ?? []).filter((e) => e.required && !active.has(e.uri)).map((e) => e.uri);
+    if (missing.length > 0) {
+      throw new ExtensionSupportRequiredError(`the agent requires extensions that are not activated: ${missing.join(", ")}`);
+    }
+
+    const { candidates, passedOver } = rankInterfaces(card.supportedInterfaces, {
+      preferredBindings: options.preferredBindings,
+      protocolVersions: options.protocolVersions,
+      supports,
+    });
+    const described = passedOver.map((p) => ({
+      url: p.interface.url,
+      binding: p.interface.protocolBinding,
+      version: p.interface.protocolVersion,
+      reason: p.reason,
+    }));
+    if (candidates.length === 0) {
+      const why = described.map((p) => `${p.binding} ${p.version} at ${p.url}: ${p.reason}`).join("; ");
+      throw new NoCompatibleInterfaceError(`no usable interface in the Agent Card${why ? ` (${why})` : ""}`, { passedOver: described });
+    }
+
+    const settings = options.transport ?? {};
+    const transport = new FailoverTransport({
+      candidates,
+      create: (c) => factories[`${c.binding}@${c.version}`]!(c, settings),
+      versionFallback: options.versionFallback ?? "off",
+      maxAttempts: Math.max(1, options.maxAttempts ?? 3),
+    });
+    const client = new A2AClient(transport, { extensions: options.extensions });
+    return new AgentSession(client, resolved, {
+      verify: options.verify,
+      verification: options.verification,
+      selection: { transport, candidates, passedOver: described },
+    });
+  };
+}
+
+async function resolveTarget(target: ConnectTarget, options: ConnectOptions): Promise<ResolvedAgentCard> {
+  if (typeof target === "string" || target instanceof URL) return resolveAgentCard(String(target), options);
+  if (isMessage(target, AgentCardSchema)) {
+    // A card in hand is held to the same signature policy as a fetched one.
+    const verification = await verifyWithPolicy(target, options.verify ?? "if-present", { ...options.verification });
+    return { card: target, url: "", shape: "1.0", cache: "miss", verification };
+  }
+  return target;
+}

@@ -1,0 +1,15 @@
+/**
+ * The transports `connect()` can build in every runtime. The Node entry adds
+ * gRPC to these.
+ */
+import { createJsonRpcTransport } from "../transport/jsonrpc.js";
+import { createRestTransport } from "../transport/rest.js";
+import { createConnect, type TransportFactories } from "./connect.js";
+
+export const httpTransportFactories: TransportFactories = {
+  "JSONRPC@1.0": (c, s) => createJsonRpcTransport({ ...s, baseUrl: c.interface.url, protocolVersion: c.version }),
+  "HTTP+JSON@1.0": (c, s) => createRestTransport({ ...s, baseUrl: c.interface.url, protocolVersion: c.version }),
+};
+
+/** Resolves an agent's card, chooses an interface and returns a session. JSON-RPC and HTTP+JSON. */
+export const connect = createConnect(httpTransportFactories);

@@ -1,0 +1,91 @@
+/**
+ * Interface selection (spec 8.3.2): which of a card's `supportedInterfaces`
+ * to use, in which order to try the rest, and why any was passed over.
+ *
+ * The rule:
+ * 1. Interfaces this runtime cannot speak are passed over (unknown binding,
+ *    no transport for it here, a protocol version not in `protocolVersions`,
+ *    no URL).
+ * 2. Bindings are ranked by `preferredBindings` when given (listed ones
+ *    first, in that order), then by where each binding first appears in the
+ *    card: the card's order is the agent's preference.
+ * 3. Within one binding, versions are ranked by `protocolVersions` (default
+ *    1.0 before 0.3), then by card order.
+ * The first candidate is used; the others are for failover and version
+ * fallback.
+ */
+import type { AgentInterface } from "../../gen/lf/a2a/v1/a2a_pb.js";
+import type { Binding } from "../errors.js";
+
+export interface Candidate {
+  interface: AgentInterface;
+  binding: Binding;
+  /** Major.Minor of the interface's protocolVersion. */
+  version: string;
+}
+
+export interface PassedOver {
+  interface: AgentInterface;
+  reason: string;
+}
+
+export interface SelectionRules {
+  /** Bindings to prefer, in order, over the card's order. */
+  preferredBindings?: readonly Binding[] | undefined;
+  /** Versions the client will speak, most preferred first. Default ["1.0", "0.3"]. */
+  protocolVersions?: readonly string[] | undefined;
+  /** Whether a transport exists here for a binding and version, and if not, why. */
+  supports(binding: Binding, version: string): true | string;
+}
+
+export const BINDINGS: readonly Binding[] = ["JSONRPC", "HTTP+JSON", "GRPC"];
+export const DEFAULT_PROTOCOL_VERSIONS: readonly string[] = ["1.0", "0.3"];
+
+/** "1.0.1" -> "1.0"; undefined when it is not a version. */
+export function versionOf(v: string): string | undefined {
+  const m = /^\s*(\d+)\.(\d+)/.exec(v);
+  return m ? `${Number(m[1])}.${Number(m[2])}` : undefined;
+}
+
+export function rankInterfaces(
+  interfaces: readonly AgentInterface[],
+  rules: SelectionRules,
+): { candidates: Candidate[]; passedOver: PassedOver[] } {
+  const versions = (rules.protocolVersions ?? DEFAULT_PROTOCOL_VERSIONS).map((v) => versionOf(v) ?? v);
+  const passedOver: PassedOver[] = [];
+  const usable: Array<Candidate & { position: number }> = [];
+  interfaces.forEach((iface, position) => {
+    const binding = BINDINGS.find((b) => b === iface.protocolBinding.trim().toUpperCase());
+    const version = versionOf(iface.protocolVersion);
+    let reason: string | undefined;
+    if (!iface.url) reason = "it has no URL";
+    else if (!binding) reason = `binding "${iface.protocolBinding}" is not one this client speaks`;
+    else if (!version) reason = `protocol version "${iface.protocolVersion}" is not a version`;
+    else if (!versions.includes(version)) reason = `protocol version ${version} is not among the versions allowed (${versions.join(", ")})`;
+    else {
+      const supported = rules.supports(binding, version);
+      if (supported !== true) reason = supported;
+    }
+    const duplicate = usable.some(
+      (c) => c.interface.url === iface.url && c.binding === binding && c.version === version && c.interface.tenant === iface.tenant,
+    );
+    if (!reason && duplicate) reason = "it repeats an earlier interface";
+    if (reason) passedOver.push({ interface: iface, reason });
+    else usable.push({ interface: iface, binding: binding!, version: version!, position });
+  });
+
+  const preferred = rules.preferredBindings ?? [];
+  const firstSeen = new Map<Binding, number>();
+  for (const c of usable) if (!firstSeen.has(c.binding)) firstSeen.set(c.binding, c.position);
+  const bindingRank = (b: Binding) => {
+    const i = preferred.indexOf(b);
+    return i >= 0 ? i : preferred.length + firstSeen.get(b)!;
+  };
+  usable.sort(
+    (a, b) =>
+      bindingRank(a.binding) - bindingRank(b.binding) ||
+      versions.indexOf(a.version) - versions.indexOf(b.version) ||
+      a.position - b.position,
+  );
+  return { candidates: usable.map(({ position: _p, ...c }) => c), passedOver };
+}

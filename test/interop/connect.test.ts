@@ -1,0 +1,173 @@
+/**
+ * connect() against the official server: selection, failover, tenant
+ * routing and extensions.
+ */
+import { clone, create } from "@bufbuild/protobuf";
+import { createServer } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startLocalAgent, type LocalAgent } from "../../demo/agent.js";
+import {
+  AgentCardSchema,
+  AgentInterfaceSchema,
+  ExtensionSupportRequiredError,
+  MemoryCardStore,
+  NoCompatibleInterfaceError,
+  ServerError,
+  TaskNotFoundError,
+  TaskState,
+  connect as connectHttpOnly,
+  resolveAgentCard,
+  userMessage,
+  type AgentInterface,
+  type Binding,
+  type ConnectOptions,
+  type ResolvedAgentCard,
+} from "../../src/index.js";
+import { connect } from "../../src/node.js";
+import { BINDINGS, clientFor, collect } from "../support/bindings.js";
+import { sendJson, startFakeServer } from "../support/fake-server.js";
+
+let agent: LocalAgent;
+let resolved: ResolvedAgentCard;
+beforeAll(async () => {
+  agent = await startLocalAgent();
+  resolved = await resolveAgentCard(agent.origin, { cache: new MemoryCardStore(), verification: { keys: agent.jwks } });
+});
+afterAll(() => agent.close());
+
+const trusting = (extra: ConnectOptions = {}): ConnectOptions => ({ cache: new MemoryCardStore(), verification: { keys: agent.jwks }, ...extra });
+
+/** The agent's card with other interfaces, as if the agent had published it (signatures are not checked here). */
+function withInterfaces(interfaces: AgentInterface[]): ResolvedAgentCard {
+  const card = clone(AgentCardSchema, resolved.card);
+  card.supportedInterfaces = interfaces;
+  card.signatures = [];
+  return { ...resolved, card };
+}
+
+const real = (binding: Binding) => resolved.card.supportedInterfaces.find((i) => i.protocolBinding === binding)!;
+
+/** A 127.0.0.1 port nobody listens on. */
+async function deadPort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
+  const port = (s.address() as { port: number }).port;
+  await new Promise<void>((r) => s.close(() => r()));
+  return port;
+}
+
+describe("selection", () => {
+  it("connects to the card's first interface and works", async () => {
+    const session = await connect(agent.origin, trusting());
+    expect(session.interface?.binding).toBe("JSONRPC");
+    expect(session.interface?.interface.url).toBe(agent.jsonRpcUrl);
+    expect(session.candidates.map((c) => c.binding)).toEqual(["JSONRPC", "HTTP+JSON", "GRPC"]);
+    expect(session.passedOver).toEqual([]);
+    expect(session.verification?.kid).toBe(agent.signingKid);
+    const res = await session.client.sendMessage({ message: userMessage("count 1") });
+    expect(res.payload.case === "task" && res.payload.value.status?.state).toBe(TaskState.COMPLETED);
+  });
+
+  it.each(BINDINGS)("honours preferredBindings: %s", async (binding) => {
+    const session = await connect(agent.origin, trusting({ preferredBindings: [binding] }));
+    expect(session.client.binding).toBe(binding);
+    const events = await collect(session.client.sendStreamingMessage({ message: userMessage("count 2") }));
+    expect(events.at(-1)?.payload.case).toBe("statusUpdate");
+  });
+
+  it("the browser-safe entry passes gRPC over and says why", async () => {
+    const session = await connectHttpOnly(agent.origin, trusting({ preferredBindings: ["GRPC"] }));
+    expect(session.client.binding).toBe("JSONRPC");
+    expect(session.passedOver).toEqual([
+      expect.objectContaining({ binding: "GRPC", reason: expect.stringMatching(/a2a-connect\/node/) }),
+    ]);
+  });
+
+  it("fails clearly when no interface is usable", async () => {
+    const e = await connectHttpOnly(withInterfaces([real("GRPC")]), trusting()).catch((err: unknown) => err);
+    expect(e).toBeInstanceOf(NoCompatibleInterfaceError);
+    expect((e as NoCompatibleInterfaceError).passedOver).toHaveLength(1);
+  });
+});
+
+describe("failover", () => {
+  it("moves to the next interface when the first refuses connections, keeps the message id, and stays there", async () => {
+    const dead = create(AgentInterfaceSchema, { url: `http://127.0.0.1:${await deadPort()}/rpc`, protocolBinding: "JSONRPC", protocolVersion: "1.0" });
+    const session = await connect(withInterfaces([dead, real("HTTP+JSON"), real("GRPC")]), trusting());
+    expect(session.interface?.interface.url).toBe(dead.url);
+    const message = userMessage("count 1");
+    const res = await session.client.sendMessage({ message });
+    expect(session.interface?.binding).toBe("HTTP+JSON");
+    const task = res.payload.case === "task" ? res.payload.value : undefined;
+    expect(task?.history.map((m) => m.messageId)).toContain(message.messageId);
+    // Later calls go straight to the interface that worked.
+    expect((await session.client.getTask({ id: task!.id })).id).toBe(task!.id);
+    expect(session.interface?.binding).toBe("HTTP+JSON");
+  });
+
+  it("fails over a read on 502/503/504 without an A2A error, but never resends a message then", async () => {
+    const gateway = await startFakeServer((_req, res) => sendJson(res, 502, { message: "bad gateway" }));
+    try {
+      const proxied = create(AgentInterfaceSchema, { url: `${gateway.url}/rpc`, protocolBinding: "JSONRPC", protocolVersion: "1.0" });
+      const sending = await connect(withInterfaces([proxied, real("GRPC")]), trusting());
+      const e = await sending.client.sendMessage({ message: userMessage("count 1") }).catch((err: unknown) => err);
+      expect(e).toBeInstanceOf(ServerError);
+      expect((e as ServerError).httpStatus).toBe(502);
+      expect(gateway.requests).toHaveLength(1);
+
+      const reading = await connect(withInterfaces([proxied, real("GRPC")]), trusting());
+      await expect(reading.client.getTask({ id: "no-such-task" })).rejects.toBeInstanceOf(TaskNotFoundError);
+      expect(reading.interface?.binding).toBe("GRPC");
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  it("stops after maxAttempts", async () => {
+    const port = await deadPort();
+    const dead = (n: number) => create(AgentInterfaceSchema, { url: `http://127.0.0.1:${port}/${n}`, protocolBinding: "JSONRPC", protocolVersion: "1.0" });
+    const session = await connect(withInterfaces([dead(1), dead(2), real("JSONRPC")]), trusting({ maxAttempts: 2 }));
+    await expect(session.client.getTask({ id: "x" })).rejects.toMatchObject({ name: "ConnectionError", kind: "refused" });
+  });
+});
+
+describe.each(BINDINGS)("tenant on %s", (binding) => {
+  it("every request carries exactly the interface's tenant", async () => {
+    const tenanted = clone(AgentInterfaceSchema, real(binding));
+    tenanted.tenant = `acme-${binding === "HTTP+JSON" ? "rest" : binding.toLowerCase()}`;
+    const session = await connect(withInterfaces([tenanted]), trusting());
+    // A request that names another tenant is overridden.
+    const res = await session.client.sendMessage({ tenant: "someone-else", message: userMessage("count 1") });
+    const id = res.payload.case === "task" ? res.payload.value.id : "";
+    expect((await session.client.getTask({ id })).id).toBe(id);
+    // The server keeps tenants apart: without the tenant, the task is not there.
+    await expect(clientFor(binding, agent).getTask({ id })).rejects.toBeInstanceOf(TaskNotFoundError);
+  });
+});
+
+describe("extensions", () => {
+  const EXT = "https://extensions.example/geo/v1";
+  const requiring = () => {
+    const r = withInterfaces([real("JSONRPC")]);
+    r.card.capabilities!.extensions = [{ $typeName: "lf.a2a.v1.AgentExtension", uri: EXT, description: "", required: true }];
+    return r;
+  };
+
+  it("a required extension that is not activated fails before any request", async () => {
+    const e = await connect(requiring(), trusting()).catch((err: unknown) => err);
+    expect(e).toBeInstanceOf(ExtensionSupportRequiredError);
+    expect((e as Error).message).toContain(EXT);
+  });
+
+  it("activated extensions travel in A2A-Extensions and Message.extensions", async () => {
+    const seen: string[] = [];
+    const session = await connect(requiring(), trusting({
+      extensions: [EXT],
+      transport: { interceptors: [(next) => (req) => (seen.push(req.header.get("A2A-Extensions") ?? ""), next(req))] },
+    }));
+    const res = await session.client.sendMessage({ message: userMessage("count 1") });
+    expect(seen).toEqual([EXT]);
+    const task = res.payload.case === "task" ? res.payload.value : undefined;
+    expect(task?.history[0]?.extensions).toEqual([EXT]);
+  });
+});
