@@ -5,19 +5,16 @@
  */
 import { startLocalAgent } from "./agent.js";
 import {
-  A2AClient,
   A2AError,
-  AgentSession,
-  resolveAgentCard,
+  BINDINGS,
   TaskState,
-  createJsonRpcTransport,
-  createRestTransport,
+  connect,
+  resolveAgentCard,
   textOf,
   userMessage,
-  type A2ATransport,
+  type AgentSession,
   type StreamResponse,
-} from "../src/index.js";
-import { createGrpcTransport } from "../src/node.js";
+} from "../src/node.js";
 
 const color = process.stdout.isTTY ? (code: number, s: string) => `\x1b[${code}m${s}\x1b[0m` : (_: number, s: string) => s;
 const bold = (s: string) => color(1, s);
@@ -44,9 +41,10 @@ function describeEvent(e: StreamResponse): string {
 const stateName = (s: TaskState | undefined) => (s === undefined ? "?" : TaskState[s]);
 const short = (id: string) => id.slice(0, 8);
 
-async function tour(transport: A2ATransport, label: string): Promise<void> {
-  const client = new A2AClient(transport);
-  say(bold(`\n== ${transport.binding} ${dim(label)}`));
+async function tour(session: AgentSession): Promise<void> {
+  const client = session.client;
+  const chosen = session.interface!;
+  say(bold(`\n== ${chosen.binding} ${chosen.version} ${dim(chosen.interface.url)}`));
 
   const direct = await client.sendMessage({ message: userMessage("echo hello from a2a-connect") });
   say(`send "echo ..."      -> ${direct.payload.case} "${direct.payload.case === "message" ? textOf(direct.payload.value) : ""}"`);
@@ -92,42 +90,30 @@ try {
 
   // Discovery and trust: find the card, check its signature against the key
   // set its jku names (loopback serves http, so http is allowed here only).
-  const resolved = await resolveAgentCard(agent.origin, { verify: "required", verification: { jku: { allowHttp: true } } });
+  const trust = { verify: "required", verification: { jku: { allowHttp: true } } } as const;
+  const resolved = await resolveAgentCard(agent.origin, trust);
   say(`\ndiscover            -> ${resolved.url} (${resolved.cache}, ${resolved.shape} card "${resolved.card.name}")`);
   const v = resolved.verification!;
   say(`verify              -> signature valid: kid "${v.kid}", ${v.alg}, key from ${v.keySource === "jku" ? v.jku : "trusted store"}`);
-  const again = await resolveAgentCard(agent.origin, { verify: "required", verification: { jku: { allowHttp: true } } });
+  const again = await resolveAgentCard(agent.origin, trust);
   say(`discover again      -> ${again.cache} (HTTP cache, no request)`);
 
-  for (const iface of resolved.card.supportedInterfaces) {
-    const transport = transportFor(iface.protocolBinding, iface.url);
-    await tour(transport, iface.url);
-  }
+  // connect() resolves (from the cache now), verifies and chooses.
+  const session = await connect(agent.origin, trust);
+  const chosen = session.interface!;
+  say(`connect             -> ${chosen.binding} ${chosen.version} at ${chosen.interface.url}: first usable interface in the card's order`);
+  say(`  candidates        -> ${session.candidates.map((c) => `${c.binding} ${c.version}`).join(", ")}`);
+  for (const p of session.passedOver) say(`  passed over       -> ${p.binding} ${p.version}: ${p.reason}`);
+
+  // The same tour on each binding, chosen with preferredBindings.
+  for (const binding of BINDINGS) await tour(await connect(agent.origin, { ...trust, preferredBindings: [binding] }));
 
   // The extended card comes through the session's transport and is verified
   // before it replaces the public card.
-  const session = new AgentSession(
-    new A2AClient(createJsonRpcTransport({ baseUrl: agent.jsonRpcUrl })),
-    resolved,
-    { verification: { jku: { allowHttp: true } } },
-  );
   const extended = await session.extendedCard();
   say(bold("\n== extended card"));
   say(`extended card       -> ${extended.skills.length} skills (public: ${session.publicCard.skills.length}), kid "${session.extendedCardVerification?.kid}"`);
   say(bold("\ndone"));
 } finally {
   await agent.close();
-}
-
-function transportFor(binding: string, url: string): A2ATransport {
-  switch (binding) {
-    case "JSONRPC":
-      return createJsonRpcTransport({ baseUrl: url });
-    case "HTTP+JSON":
-      return createRestTransport({ baseUrl: url });
-    case "GRPC":
-      return createGrpcTransport({ baseUrl: url });
-    default:
-      throw new Error(`the demo does not speak ${binding}`);
-  }
 }

@@ -50,6 +50,6 @@ export {
   type TransportFactory,
   type TransportSettings,
 } from "./client/connect.js";
-export { rankInterfaces, type Candidate, type PassedOver, type SelectionRules } from "./client/select.js";
+export { BINDINGS, rankInterfaces, type Candidate, type PassedOver, type SelectionRules } from "./client/select.js";
 export { FailoverTransport, type VersionFallback } from "./client/failover.js";
 export type { Selection } from "./client/session.js";
