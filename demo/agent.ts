@@ -4,8 +4,10 @@
 //
 // Script, chosen by the first text part of the user message:
 //   echo <text>  direct Message (no task) whose single text part is <text>
-//   count [n]    task: SUBMITTED, WORKING, n chunks of artifact "result"
-//                ("chunk-1".."chunk-n"), COMPLETED; n defaults to 3
+//   count [n] [every ms]
+//                task: SUBMITTED, WORKING, n chunks of artifact "result"
+//                ("chunk-1".."chunk-n"), COMPLETED; n defaults to 3; with
+//                "every ms", one chunk every ms milliseconds
 //   hold         task in WORKING that stays live until it is canceled
 //   input        task that ends in INPUT_REQUIRED ("need more")
 //   fail         task that ends in FAILED ("failed on purpose")
@@ -106,7 +108,7 @@ const REST_PATH = "/a2a/rest";
 
 type Command =
   | { kind: "echo"; text: string }
-  | { kind: "count"; n: number }
+  | { kind: "count"; n: number; everyMs: number }
   | { kind: "hold" }
   | { kind: "input" }
   | { kind: "fail" }
@@ -116,8 +118,10 @@ function parseCommand(text: string): Command {
   const trimmed = text.trim();
   const echo = /^echo(?:\s+([\s\S]*))?$/.exec(trimmed);
   if (echo) return { kind: "echo", text: echo[1] ?? "" };
-  const count = /^count(?:\s+(\d+))?$/.exec(trimmed);
-  if (count) return { kind: "count", n: count[1] === undefined ? 3 : Number(count[1]) };
+  // `count n` streams n chunks at once; `count n every ms` paces them, so a
+  // stream can be cut while the task is still running.
+  const count = /^count(?:\s+(\d+))?(?:\s+every\s+(\d+))?$/.exec(trimmed);
+  if (count) return { kind: "count", n: count[1] === undefined ? 3 : Number(count[1]), everyMs: Number(count[2] ?? 0) };
   switch (trimmed) {
     case "hold":
     case "input":
@@ -125,7 +129,7 @@ function parseCommand(text: string): Command {
     case "reject":
       return { kind: trimmed };
     default:
-      return { kind: "count", n: 1 };
+      return { kind: "count", n: 1, everyMs: 0 };
   }
 }
 
@@ -217,6 +221,7 @@ class ScriptedExecutor implements AgentExecutor {
       case "count": {
         setStatus(TaskState.TASK_STATE_WORKING);
         for (let i = 1; i <= command.n; i++) {
+          if (command.everyMs > 0) await new Promise((resolve) => setTimeout(resolve, command.everyMs));
           const artifact: Artifact = {
             artifactId: "result",
             name: "result",

@@ -27,6 +27,8 @@ export interface A2AErrorInit {
   reason?: string | undefined;
   /** Error detail objects as the server sent them (`@type` keyed JSON). */
   details?: readonly unknown[] | undefined;
+  /** How long the server asked the client to wait (`Retry-After`), in milliseconds. */
+  retryAfterMs?: number | undefined;
   cause?: unknown;
 }
 
@@ -37,6 +39,7 @@ export class A2AError extends Error {
   readonly jsonRpcCode: number | undefined;
   readonly reason: string | undefined;
   readonly details: readonly unknown[];
+  readonly retryAfterMs: number | undefined;
 
   constructor(message: string, init: A2AErrorInit = {}) {
     super(message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -47,6 +50,7 @@ export class A2AError extends Error {
     this.jsonRpcCode = init.jsonRpcCode;
     this.reason = init.reason;
     this.details = init.details ?? [];
+    this.retryAfterMs = init.retryAfterMs;
   }
 }
 
@@ -373,5 +377,32 @@ export class NoCompatibleInterfaceError extends A2AError {
   constructor(message: string, init: A2AErrorInit & { passedOver: NoCompatibleInterfaceError["passedOver"] }) {
     super(message, init);
     this.passedOver = init.passedOver;
+  }
+}
+
+/**
+ * `Retry-After` (RFC 9110 section 10.2.3): seconds, or an HTTP date.
+ * Undefined when absent or unreadable.
+ */
+export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
+  if (value === null || value.trim() === "") return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return seconds >= 0 ? seconds * 1000 : undefined;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+// --- Resumable streams -------------------------------------------------------------
+
+/** A stream dropped and could not be resumed within the attempts allowed. */
+export class StreamResumeError extends A2AError {
+  /** The task the stream followed, if it was known. */
+  readonly taskId: string | undefined;
+  /** Reconnection attempts made after the last event. */
+  readonly attempts: number;
+  constructor(message: string, init: A2AErrorInit & { taskId: string | undefined; attempts: number }) {
+    super(message, init);
+    this.taskId = init.taskId;
+    this.attempts = init.attempts;
   }
 }

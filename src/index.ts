@@ -3,7 +3,7 @@
  * Node; `a2a-connect/node` adds what only Node can do (gRPC).
  */
 export * from "../gen/lf/a2a/v1/a2a_pb.js";
-export { A2AClient, type CallOptions, type ClientOptions } from "./client/client.js";
+export { A2AClient, type CallOptions, type ClientOptions, type StreamCallOptions } from "./client/client.js";
 export { createJsonRpcTransport, type JsonRpcTransportOptions } from "./transport/jsonrpc.js";
 export { createRestTransport, type RestTransportOptions } from "./transport/rest.js";
 export { createFetchHttpClient } from "./transport/fetch-client.js";
@@ -41,6 +41,8 @@ export {
 } from "./discovery/verify.js";
 export { canonicalCardBytes, canonicalCardJson } from "./discovery/canonical.js";
 export { AgentSession, type SessionOptions } from "./client/session.js";
+export { TaskTracker } from "./client/tracker.js";
+export { isResumeSnapshot, type ResumeOptions } from "./client/resume.js";
 export { connect } from "./client/factories.js";
 export {
   createConnect,

@@ -14,7 +14,11 @@ import {
   type Task,
   type TaskPushNotificationConfig,
 } from "../../gen/lf/a2a/v1/a2a_pb.js";
+import { createContextValues } from "@connectrpc/connect";
 import { toA2AError, type Binding } from "../errors.js";
+import { streamStateKey, type StreamState } from "../transport/stream-state.js";
+import { uuid } from "../util.js";
+import { resumable, type ResumeOptions } from "./resume.js";
 import { joinExtensions } from "../transport/options.js";
 import type { A2ATransport } from "../transport/transport.js";
 
@@ -27,6 +31,15 @@ export interface CallOptions {
   headers?: HeadersInit | undefined;
   /** Extensions to activate for this call, on top of the transport's. */
   extensions?: readonly string[] | undefined;
+}
+
+/** Options of the two streaming calls. */
+export interface StreamCallOptions extends CallOptions {
+  /**
+   * Resume after a drop (default: on, with the defaults of ResumeOptions).
+   * `false` reports a drop as an error instead.
+   */
+  resume?: false | ResumeOptions | undefined;
 }
 
 export interface ClientOptions {
@@ -61,9 +74,17 @@ export class A2AClient {
     return this.unary(A2AService.method.sendMessage, request, options);
   }
 
-  /** Sends a message and streams the task's events until it ends or waits on the caller. */
-  sendStreamingMessage(request: Req<"sendStreamingMessage">, options?: CallOptions): AsyncIterable<StreamResponse> {
-    return this.stream(A2AService.method.sendStreamingMessage, request, options);
+  /**
+   * Sends a message and streams the task's events until it ends or waits on
+   * the caller, resuming after drops (see StreamCallOptions.resume).
+   */
+  sendStreamingMessage(request: Req<"sendStreamingMessage">, options: StreamCallOptions = {}): AsyncIterable<StreamResponse> {
+    const method = A2AService.method.sendStreamingMessage;
+    if (options.resume === false) return this.stream(method, request, options);
+    // One message id for every attempt, so a resend is recognisable.
+    const message = request.message;
+    const req = (message && !message.messageId ? { ...request, message: { ...message, messageId: uuid() } } : request) as Req<"sendStreamingMessage">;
+    return this.resuming(undefined, options, options.resume ?? {}, (state) => this.stream(method, req, options, state));
   }
 
   getTask(request: Req<"getTask">, options?: CallOptions): Promise<Task> {
@@ -78,9 +99,14 @@ export class A2AClient {
     return this.unary(A2AService.method.cancelTask, request, options);
   }
 
-  /** Streams a running task's events; the first event is a snapshot of the task. */
-  subscribeToTask(request: Req<"subscribeToTask">, options?: CallOptions): AsyncIterable<StreamResponse> {
-    return this.stream(A2AService.method.subscribeToTask, request, options);
+  /**
+   * Streams a running task's events; the first event is a snapshot of the
+   * task. Resumes after drops (see StreamCallOptions.resume).
+   */
+  subscribeToTask(request: Req<"subscribeToTask">, options: StreamCallOptions = {}): AsyncIterable<StreamResponse> {
+    const method = A2AService.method.subscribeToTask;
+    if (options.resume === false || !request.id) return this.stream(method, request, options);
+    return this.resuming(request.id, options, options.resume ?? {}, (state) => this.stream(method, request, options, state));
   }
 
   createTaskPushNotificationConfig(
@@ -153,10 +179,35 @@ export class A2AClient {
     }
   }
 
+  private resuming(
+    taskId: string | undefined,
+    options: StreamCallOptions,
+    resume: ResumeOptions,
+    open: (state: StreamState) => AsyncIterable<StreamResponse>,
+  ): AsyncIterable<StreamResponse> {
+    return resumable(
+      {
+        binding: () => this.binding,
+        signal: options.signal,
+        taskId,
+        open,
+        subscribe: (id, state) => {
+          // Servers that number their events can continue after the last one seen.
+          const headers = new Headers(options.headers);
+          if (state.lastEventId !== undefined) headers.set("Last-Event-ID", state.lastEventId);
+          return this.stream(A2AService.method.subscribeToTask, { id }, { ...options, headers }, state);
+        },
+        getTask: (id) => this.getTask({ id }, { signal: options.signal, headers: options.headers, timeoutMs: options.timeoutMs }),
+      },
+      resume,
+    );
+  }
+
   private async *stream<I extends DescMessage, O extends DescMessage>(
     method: DescMethodStreaming<I, O>,
     request: MessageInitShape<I>,
     options: CallOptions = {},
+    state?: StreamState,
   ): AsyncGenerator<MessageShape<O>> {
     // connect's stream iterables cannot be closed early; aborting is how a
     // consumer that stops reading releases the connection.
@@ -172,6 +223,7 @@ export class A2AClient {
         options.timeoutMs,
         this.headers(options),
         once(this.prepare(request, options)),
+        state === undefined ? undefined : createContextValues().set(streamStateKey, state),
       );
       yield* res.message;
     } catch (e) {

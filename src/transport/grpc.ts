@@ -3,9 +3,9 @@
  * transport. Node only: browsers cannot speak gRPC to a plain gRPC server.
  */
 import type { DescMessage, DescMethodStreaming, MessageInitShape } from "@bufbuild/protobuf";
-import type { ContextValues, StreamResponse } from "@connectrpc/connect";
+import { Code, ConnectError, type ContextValues, type StreamResponse } from "@connectrpc/connect";
 import { createGrpcTransport as createConnectGrpcTransport } from "@connectrpc/connect-node";
-import { CallTimeoutError } from "../errors.js";
+import { CallTimeoutError, ConnectionError } from "../errors.js";
 import { withIdleTimeout } from "./idle.js";
 import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_TIMEOUT_MS, mergeHeaders, serviceHeaders, timeoutOrNone, type TransportOptions } from "./options.js";
 import type { A2ATransport } from "./transport.js";
@@ -18,6 +18,15 @@ export interface GrpcTransportOptions extends TransportOptions {
   tls?: boolean | undefined;
   /** Largest message accepted from the server, in bytes. Default 16 MiB. */
   readMaxBytes?: number | undefined;
+  /**
+   * HTTP/2 PING interval while streams are open, in milliseconds. A
+   * connection that stops answering pings is closed, so its calls fail and
+   * new ones get a fresh connection instead of waiting on a dead one.
+   * Default 15 000.
+   */
+  pingIntervalMs?: number | undefined;
+  /** How long to wait for a PING's answer. Default 10 000. */
+  pingTimeoutMs?: number | undefined;
 }
 
 export function createGrpcTransport(options: GrpcTransportOptions): A2ATransport {
@@ -25,6 +34,8 @@ export function createGrpcTransport(options: GrpcTransportOptions): A2ATransport
     baseUrl: grpcBaseUrl(options.baseUrl, options.tls),
     interceptors: options.interceptors,
     readMaxBytes: options.readMaxBytes ?? 16 * 1024 * 1024,
+    pingIntervalMs: options.pingIntervalMs ?? 15_000,
+    pingTimeoutMs: options.pingTimeoutMs ?? 10_000,
   });
   const defaults = serviceHeaders(options);
   const idleMs = timeoutOrNone(options.idleTimeoutMs, DEFAULT_IDLE_TIMEOUT_MS);
@@ -48,15 +59,46 @@ export function createGrpcTransport(options: GrpcTransportOptions): A2ATransport
       else signal?.addEventListener("abort", () => controller.abort(signal.reason), { once: true });
       // No deadline for streams unless the caller sets one (0 = none for connect).
       const res = await inner.stream(method, controller.signal, timeoutMs ?? 0, mergeHeaders(defaults, header), input, contextValues);
+      let idle: CallTimeoutError | undefined;
       const message = withIdleTimeout(
         res.message,
         idleMs,
-        () => controller.abort(new CallTimeoutError(`no message on the stream for ${idleMs} ms`, { binding: "GRPC", kind: "idle" })),
+        () => {
+          idle = new CallTimeoutError(`no message on the stream for ${idleMs} ms`, { binding: "GRPC", kind: "idle" });
+          controller.abort(idle);
+        },
         controller.signal,
       );
-      return { ...res, message };
+      return { ...res, message: dropsAsConnectionErrors(message, () => idle ?? (signal?.aborted ? undefined : "drop")) };
     },
   };
+}
+
+/**
+ * A stream cut below gRPC (connection closed or reset) surfaces from HTTP/2
+ * as a canceled stream, the same code as an abort. What the caller did not
+ * abort is a dropped connection, which a resumption can recover from.
+ */
+async function* dropsAsConnectionErrors<T>(
+  source: AsyncIterable<T>,
+  why: () => CallTimeoutError | "drop" | undefined,
+): AsyncGenerator<T> {
+  try {
+    yield* source;
+  } catch (e) {
+    const reason = why();
+    if (reason instanceof CallTimeoutError) throw reason;
+    const cut = e instanceof ConnectError && !e.metadata.has("grpc-status") && [Code.Canceled, Code.Unavailable, Code.Internal].includes(e.code);
+    if (reason === "drop" && cut) {
+      throw new ConnectionError(`the gRPC stream was cut: ${(e as ConnectError).rawMessage}`, {
+        binding: "GRPC",
+        kind: "reset",
+        grpcCode: (e as ConnectError).code,
+        cause: e,
+      });
+    }
+    throw e;
+  }
 }
 
 const LOOPBACK = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])(:\d+)?$/;

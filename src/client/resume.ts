@@ -1,0 +1,171 @@
+/**
+ * Resumption of dropped streams (spec 3.5.2 and 3.7: a client reconnects by
+ * opening a new stream; the server starts it with a task snapshot and does
+ * not replay the gap). Binding-agnostic: it only uses GetTask and
+ * SubscribeToTask.
+ *
+ * A drop is a network failure, an idle stream, or a stream that ends before
+ * the task reached a final or interrupted state. On a drop: wait (backoff
+ * with full jitter, at least what the server asked for), GetTask; a task that
+ * has ended is yielded as the last event; otherwise SubscribeToTask carries on.
+ */
+import type { StreamResponse, Task } from "../../gen/lf/a2a/v1/a2a_pb.js";
+import { A2AError, AbortedError, CallTimeoutError, ConnectionError, StreamResumeError, toA2AError, type Binding } from "../errors.js";
+import { isInterrupted, isTerminal } from "../helpers.js";
+import type { StreamState } from "../transport/stream-state.js";
+
+export interface ResumeOptions {
+  /** Reconnection attempts allowed in a row, without an event in between. Default 5. */
+  maxAttempts?: number | undefined;
+  backoff?:
+    | {
+        /** First delay ceiling. Default 250 ms. */
+        initialMs?: number | undefined;
+        /** Largest delay ceiling. Default 10 000 ms. */
+        maxMs?: number | undefined;
+        /** Growth per attempt. Default 2. */
+        multiplier?: number | undefined;
+      }
+    | undefined;
+  /**
+   * When a SendStreamingMessage drops before its task id is known, send the
+   * message again (with the same messageId, so the agent can recognise it).
+   * Default false: the drop is reported.
+   */
+  resendBeforeTask?: boolean | undefined;
+}
+
+const resumeSnapshots = new WeakSet<StreamResponse>();
+
+/** Whether an event is a task snapshot that follows a reconnection: state before it may be stale, rebase on it. */
+export function isResumeSnapshot(event: StreamResponse): boolean {
+  return resumeSnapshots.has(event);
+}
+
+/** How to open the streams and read the task, with per-stream state. */
+export interface ResumeIo {
+  binding: () => Binding;
+  /** The original call (SendStreamingMessage or SubscribeToTask). */
+  open(state: StreamState): AsyncIterable<StreamResponse>;
+  subscribe(taskId: string, state: StreamState): AsyncIterable<StreamResponse>;
+  getTask(taskId: string): Promise<Task>;
+  signal: AbortSignal | undefined;
+  /** The task id when known from the start (SubscribeToTask). */
+  taskId: string | undefined;
+}
+
+class EndedEarly extends A2AError {}
+
+export async function* resumable(io: ResumeIo, options: ResumeOptions): AsyncGenerator<StreamResponse> {
+  const maxAttempts = options.maxAttempts ?? 5;
+  let taskId = io.taskId;
+  let attempts = 0;
+  const state: StreamState = {};
+  let stream = io.open(state);
+  let fromResume = false;
+  for (;;) {
+    let drop: A2AError;
+    try {
+      let first = true;
+      for await (const event of stream) {
+        const snapshot = first && fromResume && event.payload.case === "task";
+        if (snapshot) resumeSnapshots.add(event);
+        // A snapshot alone is no progress: a server that drops every stream
+        // right after it must still run out of attempts.
+        else attempts = 0;
+        first = false;
+        taskId ??= taskIdOf(event);
+        yield event;
+        if (settles(event, taskId)) return;
+      }
+      drop = new EndedEarly("the stream ended before the task reached a final or interrupted state", { binding: io.binding() });
+    } catch (e) {
+      drop = toA2AError(e, io.binding());
+      if (!isDrop(drop)) throw drop;
+    }
+    if (io.signal?.aborted) throw new AbortedError("the stream was aborted", { binding: io.binding() });
+    if (taskId === undefined && !options.resendBeforeTask) throw drop;
+    if (++attempts > maxAttempts) {
+      throw new StreamResumeError(
+        `gave up resuming the stream${taskId ? ` of task ${taskId}` : ""} after ${maxAttempts} attempts: ${drop.message}`,
+        { binding: io.binding(), taskId, attempts: maxAttempts, cause: drop },
+      );
+    }
+    await sleep(delay(attempts, options, Math.max(state.retryMs ?? 0, drop.retryAfterMs ?? 0)), io.signal);
+    fromResume = true;
+    if (taskId === undefined) {
+      // Nothing was learned before the drop: send the same message again.
+      stream = io.open(state);
+      continue;
+    }
+    let task: Task;
+    try {
+      task = await io.getTask(taskId);
+    } catch (e) {
+      const err = toA2AError(e, io.binding());
+      if (!isDrop(err)) throw err;
+      // Could not reach the agent yet: count it as an attempt and wait again.
+      stream = failing(err);
+      continue;
+    }
+    const stateNow = task.status?.state;
+    if (stateNow !== undefined && (isTerminal(stateNow) || isInterrupted(stateNow))) {
+      const last: StreamResponse = { $typeName: "lf.a2a.v1.StreamResponse", payload: { case: "task", value: task } };
+      resumeSnapshots.add(last);
+      yield last;
+      return;
+    }
+    stream = io.subscribe(taskId, state);
+  }
+}
+
+function taskIdOf(event: StreamResponse): string | undefined {
+  const p = event.payload;
+  switch (p.case) {
+    case "task":
+      return p.value.id;
+    case "statusUpdate":
+    case "artifactUpdate":
+      return p.value.taskId;
+    default:
+      return undefined;
+  }
+}
+
+/** The stream has nothing more to say: a final or interrupted state, or a direct reply. */
+function settles(event: StreamResponse, taskId: string | undefined): boolean {
+  const p = event.payload;
+  const state = p.case === "task" ? p.value.status?.state : p.case === "statusUpdate" ? p.value.status?.state : undefined;
+  if (state !== undefined) return isTerminal(state) || isInterrupted(state);
+  return p.case === "message" && taskId === undefined;
+}
+
+function isDrop(e: A2AError): boolean {
+  return e instanceof ConnectionError || e instanceof EndedEarly || (e instanceof CallTimeoutError && e.kind === "idle");
+}
+
+/** Exponential backoff with full jitter, but never less than the server asked for. */
+function delay(attempt: number, options: ResumeOptions, floorMs: number): number {
+  const b = options.backoff ?? {};
+  const ceiling = Math.min(b.maxMs ?? 10_000, (b.initialMs ?? 250) * (b.multiplier ?? 2) ** (attempt - 1));
+  return Math.max(floorMs, Math.random() * ceiling);
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new AbortedError("the stream was aborted"));
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new AbortedError("the stream was aborted"));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+async function* failing(error: A2AError): AsyncGenerator<never> {
+  throw error;
+}

@@ -1,0 +1,71 @@
+/**
+ * Folds stream events into the task they describe. A task snapshot (the
+ * first event of every stream, and of every resumed stream) replaces what
+ * was known, so chunks appended before a drop are never applied twice and
+ * the state is always the server's. Works on events from any source: a
+ * stream, a resumed stream, or push notifications.
+ */
+import { clone, create } from "@bufbuild/protobuf";
+import { ArtifactSchema, TaskSchema, type Message, type StreamResponse, type Task } from "../../gen/lf/a2a/v1/a2a_pb.js";
+import { isInterrupted, isTerminal } from "../helpers.js";
+
+export class TaskTracker {
+  private current: Task | undefined;
+  private reply: Message | undefined;
+
+  /** The task as known so far; undefined until an event names one. */
+  get task(): Task | undefined {
+    return this.current;
+  }
+
+  /** A direct message the agent answered with instead of a task. */
+  get message(): Message | undefined {
+    return this.reply;
+  }
+
+  /** The task ended or waits on the caller, or the agent replied with a message. */
+  get settled(): boolean {
+    const state = this.current?.status?.state;
+    return this.reply !== undefined || (state !== undefined && (isTerminal(state) || isInterrupted(state)));
+  }
+
+  /** Applies one event; returns the task afterwards. */
+  apply(event: StreamResponse): Task | undefined {
+    const p = event.payload;
+    switch (p.case) {
+      case "task":
+        this.current = clone(TaskSchema, p.value);
+        break;
+      case "message":
+        if (!p.value.taskId || p.value.taskId === this.current?.id) {
+          if (this.current) this.current.history.push(p.value);
+          else this.reply = p.value;
+        }
+        break;
+      case "statusUpdate": {
+        const task = this.taskFor(p.value.taskId, p.value.contextId);
+        if (p.value.status) task.status = p.value.status;
+        break;
+      }
+      case "artifactUpdate": {
+        const task = this.taskFor(p.value.taskId, p.value.contextId);
+        const incoming = p.value.artifact;
+        if (!incoming) break;
+        const at = task.artifacts.findIndex((a) => a.artifactId === incoming.artifactId);
+        if (at < 0) task.artifacts.push(clone(ArtifactSchema, incoming));
+        else if (p.value.append) task.artifacts[at]!.parts.push(...incoming.parts);
+        else task.artifacts[at] = clone(ArtifactSchema, incoming);
+        break;
+      }
+    }
+    return this.current;
+  }
+
+  /** Events for a task not seen yet (no snapshot first) start one. */
+  private taskFor(id: string, contextId: string): Task {
+    if (!this.current || this.current.id !== id) {
+      this.current = create(TaskSchema, { id, contextId });
+    }
+    return this.current;
+  }
+}

@@ -1,0 +1,85 @@
+/**
+ * A TCP proxy on 127.0.0.1 that breaks connections on purpose: it forwards
+ * bytes both ways and, as each connection's plan says, cuts the server's
+ * side after some bytes (a clean end or a reset) or stalls it.
+ */
+import { createServer, connect, type Socket } from "node:net";
+import type { AddressInfo } from "node:net";
+
+export type Fault = "end" | "reset" | "stall";
+
+export interface ConnectionPlan {
+  /** Bytes from the server to let through before the fault; undefined: never fault. */
+  cutAfter?: number | undefined;
+  fault?: Fault | undefined;
+}
+
+export interface ChaosProxy {
+  port: number;
+  /** Connections accepted so far. */
+  readonly connections: number;
+  /** Faults injected so far. */
+  readonly faults: number;
+  /** Decides the fate of each new connection (by its index). */
+  plan: (index: number) => ConnectionPlan;
+  close(): Promise<void>;
+}
+
+export async function startChaosProxy(targetPort: number, plan: (index: number) => ConnectionPlan = () => ({})): Promise<ChaosProxy> {
+  const sockets = new Set<Socket>();
+  let connections = 0;
+  let faults = 0;
+  const proxy: ChaosProxy = {
+    port: 0,
+    get connections() {
+      return connections;
+    },
+    get faults() {
+      return faults;
+    },
+    plan,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+  const server = createServer((client) => {
+    const { cutAfter, fault = "reset" } = proxy.plan(connections++);
+    const upstream = connect(targetPort, "127.0.0.1");
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.on("close", () => sockets.delete(s));
+      s.on("error", () => {});
+    }
+    client.pipe(upstream);
+    client.on("close", () => upstream.destroy());
+    upstream.on("close", () => {
+      if (!client.destroyed && !stalled) client.end();
+    });
+    let sent = 0;
+    let stalled = false;
+    upstream.on("data", (chunk: Buffer) => {
+      if (stalled) return;
+      if (cutAfter === undefined || sent + chunk.length <= cutAfter) {
+        sent += chunk.length;
+        client.write(chunk);
+        return;
+      }
+      client.write(chunk.subarray(0, cutAfter - sent));
+      sent = cutAfter;
+      faults++;
+      if (fault === "stall") {
+        // Keep the connection open and silent.
+        stalled = true;
+        return;
+      }
+      upstream.destroy();
+      if (fault === "reset") client.resetAndDestroy();
+      else client.end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  proxy.port = (server.address() as AddressInfo).port;
+  return proxy;
+}
