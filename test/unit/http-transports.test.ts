@@ -36,6 +36,9 @@ import {
 } from "../support/fake-server.js";
 import { trackTimers } from "../support/timers.js";
 
+/** These tests are about one stream on the wire: no resumption after a drop. */
+const RAW = { resume: false } as const;
+
 type HttpBinding = Extract<Binding, "JSONRPC" | "HTTP+JSON">;
 const HTTP_BINDINGS: readonly HttpBinding[] = ["JSONRPC", "HTTP+JSON"];
 
@@ -235,7 +238,7 @@ describe("HTTP+JSON request shape", () => {
 describe("HTTP+JSON SubscribeToTask", () => {
   it("is GET /tasks/{id}:subscribe answered with an event stream", async () => {
     srv.handle(stream("HTTP+JSON", [{ task: TASK }, STATUS_UPDATE]));
-    const { items, error } = await drain(clientOf("HTTP+JSON").subscribeToTask({ id: "t1" }));
+    const { items, error } = await drain(clientOf("HTTP+JSON").subscribeToTask({ id: "t1" }, RAW));
     expect(error).toBeUndefined();
     expect(items.map((e) => e.payload.case)).toEqual(["task", "statusUpdate"]);
     expect(srv.requests[0]).toMatchObject({ method: "GET", url: "/tasks/t1:subscribe" });
@@ -251,7 +254,7 @@ describe("HTTP+JSON SubscribeToTask", () => {
       }
       stream("HTTP+JSON", [{ task: TASK }, STATUS_UPDATE])(req, res, body);
     });
-    const { items, error } = await drain(clientOf("HTTP+JSON").subscribeToTask({ id: "t1" }));
+    const { items, error } = await drain(clientOf("HTTP+JSON").subscribeToTask({ id: "t1" }, RAW));
     expect(error).toBeUndefined();
     expect(items.map((e) => e.payload.case)).toEqual(["task", "statusUpdate"]);
     expect(srv.requests.map((r) => `${r.method} ${r.url}`)).toEqual(["GET /tasks/t1:subscribe", "POST /tasks/t1:subscribe"]);
@@ -267,8 +270,8 @@ describe("HTTP+JSON SubscribeToTask", () => {
       stream("HTTP+JSON", [{ task: TASK }])(req, res, body);
     });
     const client = clientOf("HTTP+JSON", {}, { tenant: "acme" });
-    expect((await drain(client.subscribeToTask({ id: "t1" }))).items).toHaveLength(1);
-    expect((await drain(client.subscribeToTask({ id: "t2" }))).items).toHaveLength(1);
+    expect((await drain(client.subscribeToTask({ id: "t1" }, RAW))).items).toHaveLength(1);
+    expect((await drain(client.subscribeToTask({ id: "t2" }, RAW))).items).toHaveLength(1);
     expect(srv.requests.map((r) => `${r.method} ${r.url}`)).toEqual([
       "GET /acme/tasks/t1:subscribe",
       "POST /acme/tasks/t1:subscribe",
@@ -328,7 +331,7 @@ describe.each(HTTP_BINDINGS)("malformed responses (%s)", (binding) => {
       res.writeHead(200, { "Content-Type": "text/plain" });
       res.end("data: {}\n\n");
     });
-    const { items, error } = await drain(clientOf(binding).subscribeToTask({ id: "t1" }));
+    const { items, error } = await drain(clientOf(binding).subscribeToTask({ id: "t1" }, RAW));
     expect(items).toEqual([]);
     await protocolError(Promise.reject(error));
   });
@@ -338,7 +341,7 @@ describe.each(HTTP_BINDINGS)("malformed responses (%s)", (binding) => {
       startSse(res);
       res.end("data: {not json\n\n");
     });
-    const { error } = await drain(clientOf(binding).subscribeToTask({ id: "t1" }));
+    const { error } = await drain(clientOf(binding).subscribeToTask({ id: "t1" }, RAW));
     await protocolError(Promise.reject(error));
   });
 });
@@ -370,7 +373,7 @@ describe("errors on streams", () => {
     srv.handle((_req, res, body) =>
       sendJson(res, 200, { jsonrpc: "2.0", id: rpcId(body), error: { code: -32001, message: "no such task" } }),
     );
-    const { items, error } = await drain(clientOf("JSONRPC").subscribeToTask({ id: "t1" }));
+    const { items, error } = await drain(clientOf("JSONRPC").subscribeToTask({ id: "t1" }, RAW));
     expect(items).toEqual([]);
     expect(error).toBeInstanceOf(TaskNotFoundError);
     expect(error).toMatchObject({ binding: "JSONRPC", jsonRpcCode: -32001, message: "no such task" });
@@ -383,7 +386,7 @@ describe("errors on streams", () => {
       res.write(sseFrame(ok("JSONRPC", body, STATUS_UPDATE)));
       res.end(sseFrame({ code: -32001, message: "gone" }, "error"));
     });
-    const { items, error } = await drain(clientOf("JSONRPC").subscribeToTask({ id: "t1" }));
+    const { items, error } = await drain(clientOf("JSONRPC").subscribeToTask({ id: "t1" }, RAW));
     expect(items.map((e) => e.payload.case)).toEqual(["task", "statusUpdate"]);
     expect(error).toBeInstanceOf(TaskNotFoundError);
     expect(error).toMatchObject({ jsonRpcCode: -32001, message: "gone" });
@@ -395,7 +398,7 @@ describe("errors on streams", () => {
       res.write(sseFrame(ok("JSONRPC", body, { task: TASK })));
       res.end(sseFrame({ jsonrpc: "2.0", id: rpcId(body), error: { code: -32001, message: "gone" } }));
     });
-    const { items, error } = await drain(clientOf("JSONRPC").subscribeToTask({ id: "t1" }));
+    const { items, error } = await drain(clientOf("JSONRPC").subscribeToTask({ id: "t1" }, RAW));
     expect(items).toHaveLength(1);
     expect(error).toBeInstanceOf(TaskNotFoundError);
   });
@@ -415,7 +418,7 @@ describe("errors on streams", () => {
         }),
       );
     });
-    const { items, error } = await drain(clientOf("HTTP+JSON").subscribeToTask({ id: "t1" }));
+    const { items, error } = await drain(clientOf("HTTP+JSON").subscribeToTask({ id: "t1" }, RAW));
     expect(items).toHaveLength(1);
     expect(error).toBeInstanceOf(TaskNotFoundError);
     expect(error).toMatchObject({ binding: "HTTP+JSON", reason: "TASK_NOT_FOUND", message: "x" });
@@ -439,7 +442,7 @@ describe("errors on streams", () => {
     const unary = await failure(client.getTask({ id: "t1" }));
     expect(unary).toBeInstanceOf(VersionNotSupportedError);
     expect(unary).toMatchObject({ reason: "VERSION_NOT_SUPPORTED", jsonRpcCode: -32006 });
-    const { error } = await drain(client.subscribeToTask({ id: "t1" }));
+    const { error } = await drain(client.subscribeToTask({ id: "t1" }, RAW));
     expect(error).toBeInstanceOf(VersionNotSupportedError);
   });
 });
@@ -481,7 +484,7 @@ describe.each(HTTP_BINDINGS)("HTTP status errors (%s)", (binding) => {
       res.writeHead(401, { "WWW-Authenticate": 'Bearer realm="a2a"' });
       res.end();
     });
-    const { error } = await drain(clientOf(binding).subscribeToTask({ id: "t1" }));
+    const { error } = await drain(clientOf(binding).subscribeToTask({ id: "t1" }, RAW));
     expect(error).toBeInstanceOf(AuthenticationError);
     expect((error as AuthenticationError).challenge).toBe('Bearer realm="a2a"');
   });
@@ -500,7 +503,7 @@ describe.each(HTTP_BINDINGS)("forward compatibility (%s)", (binding) => {
 
   it("and in stream events", async () => {
     srv.handle(stream(binding, [{ task: future, futurePayload: {} }]));
-    const { items, error } = await drain(clientOf(binding).subscribeToTask({ id: "t1" }));
+    const { items, error } = await drain(clientOf(binding).subscribeToTask({ id: "t1" }, RAW));
     expect(error).toBeUndefined();
     expect(items).toHaveLength(1);
     expect(items[0]!.payload.case).toBe("task");
@@ -535,7 +538,7 @@ describe.each(HTTP_BINDINGS)("timeouts and aborts (%s)", (binding) => {
     srv.handle(stream(binding, [{ task: TASK }], true));
     const timers = trackTimers(SRC);
     try {
-      const { items, error } = await drain(clientOf(binding, { idleTimeoutMs: 150 }).subscribeToTask({ id: "t1" }));
+      const { items, error } = await drain(clientOf(binding, { idleTimeoutMs: 150 }).subscribeToTask({ id: "t1" }, RAW));
       expect(items).toHaveLength(1);
       expect(error).toBeInstanceOf(CallTimeoutError);
       expect(error).toMatchObject({ kind: "idle", binding });
@@ -554,7 +557,7 @@ describe.each(HTTP_BINDINGS)("timeouts and aborts (%s)", (binding) => {
     const timers = trackTimers(SRC);
     try {
       const controller = new AbortController();
-      const it = clientOf(binding).subscribeToTask({ id: "t1" }, { signal: controller.signal })[Symbol.asyncIterator]();
+      const it = clientOf(binding).subscribeToTask({ id: "t1" }, { ...RAW, signal: controller.signal })[Symbol.asyncIterator]();
       const first = await it.next();
       expect(first.done).toBe(false);
       controller.abort();
@@ -572,7 +575,7 @@ describe.each(HTTP_BINDINGS)("timeouts and aborts (%s)", (binding) => {
     controller.abort();
     const e = await failure(clientOf(binding).getTask({ id: "t1" }, { signal: controller.signal }));
     expect(e).toBeInstanceOf(AbortedError);
-    const { error } = await drain(clientOf(binding).subscribeToTask({ id: "t1" }, { signal: controller.signal }));
+    const { error } = await drain(clientOf(binding).subscribeToTask({ id: "t1" }, { ...RAW, signal: controller.signal }));
     expect(error).toBeInstanceOf(AbortedError);
     expect(srv.requests).toEqual([]);
   });
@@ -585,7 +588,7 @@ describe.each(HTTP_BINDINGS)("timeouts and aborts (%s)", (binding) => {
       stream(binding, [{ task: TASK }, STATUS_UPDATE], true)(req, res, body);
     });
     let seen = 0;
-    for await (const _ of clientOf(binding).subscribeToTask({ id: "t1" })) {
+    for await (const _ of clientOf(binding).subscribeToTask({ id: "t1" }, RAW)) {
       seen++;
       break;
     }
@@ -615,7 +618,7 @@ describe.each(HTTP_BINDINGS)("connection failures (%s)", (binding) => {
     expect(e).toBeInstanceOf(ConnectionError);
     expect((e as ConnectionError).kind).toBe("refused");
     expect(e.binding).toBe(binding);
-    const { error } = await drain(clientOf(binding).subscribeToTask({ id: "t1" }));
+    const { error } = await drain(clientOf(binding).subscribeToTask({ id: "t1" }, RAW));
     expect(error).toBeInstanceOf(ConnectionError);
     expect((error as ConnectionError).kind).toBe("refused");
   });
@@ -683,7 +686,7 @@ describe.each(HTTP_BINDINGS)("credentials stay out of errors (%s)", (binding) =>
   it.each(cases)("%s", async (_name, handler) => {
     srv.handle(handler);
     expectNoSecret(await failure(clientOf(binding).getTask({ id: "t1" }, { headers })));
-    const { error } = await drain(clientOf(binding).subscribeToTask({ id: "t1" }, { headers }));
+    const { error } = await drain(clientOf(binding).subscribeToTask({ id: "t1" }, { ...RAW, headers }));
     expect(error).toBeInstanceOf(A2AError);
     expectNoSecret(error as A2AError);
     expect(srv.requests[0]!.headers.authorization).toBe(`Bearer ${SECRET}`);
