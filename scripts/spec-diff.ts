@@ -46,7 +46,11 @@ import { FieldBehavior, field_behavior } from "../gen/google/api/field_behavior_
 import type { HttpRule } from "../gen/google/api/http_pb.js";
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-/** Where our schema lives, and where a spec copy is placed so both share a file name. */
+/**
+ * Where our schema lives (under proto/), and where a spec copy is placed so
+ * both share a file name. The 1.0 schema is the default; the functions below
+ * take another schema's file name (e.g. "a2a/v1/a2a.proto", the 0.3 one).
+ */
 export const schemaFile = "lf/a2a/v1/a2a.proto";
 export const ourProto = join(repoRoot, "proto", schemaFile);
 
@@ -66,40 +70,42 @@ const run = promisify(execFile);
 const bufCli = join(repoRoot, "node_modules", "@bufbuild", "buf", "bin", "buf");
 
 /** Runs `buf build` in a workspace; `source` names the compiled file in errors. */
-async function buildImage(cwd: string, out: string, source: string): Promise<FileDescriptorSet> {
+async function buildImage(cwd: string, out: string, source: string, schema: string): Promise<FileDescriptorSet> {
   // Source info holds only comments and locations; leaving it out keeps the
   // image small and makes "comments never matter" true by construction.
-  const args = ["build", "--path", join("proto", schemaFile), "--exclude-source-info", "-o", out];
+  const args = ["build", "--path", join("proto", schema), "--exclude-source-info", "-o", out];
   try {
     await run(process.execPath, [bufCli, ...args], { cwd, maxBuffer: 16 << 20 });
   } catch (err) {
     const e = err as { stderr?: string; message: string };
-    throw new Error(`buf build failed for ${source} (reported as proto/${schemaFile}):\n${(e.stderr || e.message).trim()}`);
+    throw new Error(`buf build failed for ${source} (reported as proto/${schema}):\n${(e.stderr || e.message).trim()}`);
   }
   return fromBinary(FileDescriptorSetSchema, await readFile(out));
 }
 
 /**
- * Compiles one a2a.proto file. `ourProto` is built in place from this
- * repository's workspace; any other file is copied to `proto/lf/a2a/v1/a2a.proto`
- * of a temporary workspace that reuses our buf.yaml (so the same
- * google-proto-files module resolves its imports) with node_modules linked in.
+ * Compiles one a2a.proto file as `proto/{schema}`. Our own file of that name
+ * is built in place from this repository's workspace; any other file is
+ * copied to `proto/{schema}` of a temporary workspace that reuses our buf.yaml
+ * (so the same google-proto-files module resolves its imports) with
+ * node_modules linked in.
  */
-export async function buildDescriptorSet(protoPath: string): Promise<FileDescriptorSet> {
-  if (resolve(protoPath) !== ourProto) {
+export async function buildDescriptorSet(protoPath: string, schema: string = schemaFile): Promise<FileDescriptorSet> {
+  const ours = join(repoRoot, "proto", schema);
+  if (resolve(protoPath) !== ours) {
     return inTempDir(async (tmp) => {
-      await mkdir(join(tmp, "proto", dirname(schemaFile)), { recursive: true });
-      await copyFile(protoPath, join(tmp, "proto", schemaFile));
+      await mkdir(join(tmp, "proto", dirname(schema)), { recursive: true });
+      await copyFile(protoPath, join(tmp, "proto", schema));
       await copyFile(join(repoRoot, "buf.yaml"), join(tmp, "buf.yaml"));
       await symlink(join(repoRoot, "node_modules"), join(tmp, "node_modules"), "dir");
-      return buildImage(tmp, join(tmp, "image.binpb"), protoPath);
+      return buildImage(tmp, join(tmp, "image.binpb"), protoPath, schema);
     });
   }
   // Tests compare many edited copies with our proto: build it once per content.
-  const key = await readFile(ourProto, "utf8");
+  const key = `${schema}\n${await readFile(ours, "utf8")}`;
   let set = ourBuilds.get(key);
   if (!set) {
-    set = inTempDir((tmp) => buildImage(repoRoot, join(tmp, "image.binpb"), ourProto));
+    set = inTempDir((tmp) => buildImage(repoRoot, join(tmp, "image.binpb"), ours, schema));
     ourBuilds.set(key, set);
     set.catch(() => ourBuilds.delete(key));
   }
@@ -117,14 +123,14 @@ async function inTempDir<T>(fn: (dir: string) => Promise<T>): Promise<T> {
   }
 }
 
-/** Builds both files (in parallel) and compares them. */
-export async function diffProtoFiles(oursPath: string, specPath: string): Promise<SpecDiff> {
+/** Builds both files (in parallel), each as `proto/{schema}`, and compares them. */
+export async function diffProtoFiles(oursPath: string, specPath: string, schema: string = schemaFile): Promise<SpecDiff> {
   // allSettled, not all: when one build fails the other still finishes and
   // removes its temporary directory before the error is reported.
-  const [ours, spec] = await Promise.allSettled([buildDescriptorSet(oursPath), buildDescriptorSet(specPath)]);
+  const [ours, spec] = await Promise.allSettled([buildDescriptorSet(oursPath, schema), buildDescriptorSet(specPath, schema)]);
   if (ours.status === "rejected") throw ours.reason;
   if (spec.status === "rejected") throw spec.reason;
-  return diffDescriptorSets(ours.value, spec.value);
+  return diffDescriptorSets(ours.value, spec.value, schema);
 }
 
 // ---------------------------------------------------------------------------
@@ -137,12 +143,13 @@ interface Side {
 }
 
 /**
- * Compares the `lf/a2a/...` files of two descriptor sets (imports such as
+ * Compares the schema's files of two descriptor sets: those under the
+ * schema's top two directories, `lf/a2a/...` by default (imports such as
  * google/api are tools, not part of the schema, and are skipped).
  */
-export function diffDescriptorSets(ours: FileDescriptorSet, spec: FileDescriptorSet): SpecDiff {
-  const o = side(ours);
-  const s = side(spec);
+export function diffDescriptorSets(ours: FileDescriptorSet, spec: FileDescriptorSet, schema: string = schemaFile): SpecDiff {
+  const o = side(ours, schema);
+  const s = side(spec, schema);
   const d = new Differ();
 
   for (const [name, fo, fs] of pair(o.files, s.files, (f) => f.name)) {
@@ -165,9 +172,9 @@ export function diffDescriptorSets(ours: FileDescriptorSet, spec: FileDescriptor
   return { wire: d.wire, nonWire: d.nonWire };
 }
 
-function side(set: FileDescriptorSet): Side {
-  const files = set.file.filter((f) => f.name.startsWith(dirname(dirname(schemaFile)) + "/"));
-  if (files.length === 0) throw new Error(`descriptor set has no ${schemaFile}`);
+function side(set: FileDescriptorSet, schema: string): Side {
+  const files = set.file.filter((f) => f.name.startsWith(dirname(dirname(schema)) + "/"));
+  if (files.length === 0) throw new Error(`descriptor set has no ${schema}`);
   return { files, registry: createFileRegistry(set) };
 }
 

@@ -6,6 +6,8 @@ export * from "../gen/lf/a2a/v1/a2a_pb.js";
 export { A2AClient, type CallOptions, type ClientOptions, type StreamCallOptions } from "./client/client.js";
 export { createJsonRpcTransport, type JsonRpcTransportOptions } from "./transport/jsonrpc.js";
 export { createRestTransport, type RestTransportOptions } from "./transport/rest.js";
+export { createJsonRpcTransportV03 } from "./transport/v0_3/jsonrpc.js";
+export { createRestTransportV03 } from "./transport/v0_3/rest.js";
 export { createFetchHttpClient } from "./transport/fetch-client.js";
 export type { A2ATransport } from "./transport/transport.js";
 export type { HttpTransportOptions, TransportOptions } from "./transport/options.js";

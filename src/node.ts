@@ -6,12 +6,15 @@
 import { createConnect } from "./client/connect.js";
 import { httpTransportFactories } from "./client/factories.js";
 import { createGrpcTransport } from "./transport/grpc.js";
+import { createGrpcTransportV03 } from "./transport/v0_3/grpc.js";
 
 export * from "./index.js";
 export { createGrpcTransport, grpcBaseUrl, type GrpcTransportOptions } from "./transport/grpc.js";
+export { createGrpcTransportV03 } from "./transport/v0_3/grpc.js";
 
 export const grpcTransportFactories = {
   "GRPC@1.0": (c, s) => createGrpcTransport({ ...s, baseUrl: c.interface.url, protocolVersion: c.version }),
+  "GRPC@0.3": (c, s) => createGrpcTransportV03({ ...s, baseUrl: c.interface.url, protocolVersion: c.version }),
 } satisfies import("./client/connect.js").TransportFactories;
 
 /** Resolves an agent's card, chooses an interface and returns a session. All three bindings. */

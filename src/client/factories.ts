@@ -4,11 +4,16 @@
  */
 import { createJsonRpcTransport } from "../transport/jsonrpc.js";
 import { createRestTransport } from "../transport/rest.js";
+import { createJsonRpcTransportV03 } from "../transport/v0_3/jsonrpc.js";
+import { createRestTransportV03 } from "../transport/v0_3/rest.js";
 import { createConnect, type TransportFactories } from "./connect.js";
 
 export const httpTransportFactories: TransportFactories = {
   "JSONRPC@1.0": (c, s) => createJsonRpcTransport({ ...s, baseUrl: c.interface.url, protocolVersion: c.version }),
   "HTTP+JSON@1.0": (c, s) => createRestTransport({ ...s, baseUrl: c.interface.url, protocolVersion: c.version }),
+  // Agents on A2A 0.3: the same 1.0 types, translated on the wire.
+  "JSONRPC@0.3": (c, s) => createJsonRpcTransportV03({ ...s, baseUrl: c.interface.url, protocolVersion: c.version }),
+  "HTTP+JSON@0.3": (c, s) => createRestTransportV03({ ...s, baseUrl: c.interface.url, protocolVersion: c.version }),
 };
 
 /** Resolves an agent's card, chooses an interface and returns a session. JSON-RPC and HTTP+JSON. */

@@ -78,6 +78,12 @@ export interface BindingCodec {
    * Allowed, or undefined when there is none.
    */
   onMethodNotAllowed?(method: DescMethod, message: MessageShape<DescMessage>): HttpPlan | undefined;
+  /**
+   * Rewrites a result's JSON (what `result` returned, or one stream event's)
+   * into the ProtoJSON of the method's output, for a binding whose wire
+   * shapes are not the proto's. Absent: the JSON is parsed as it is.
+   */
+  toProtoJson?(method: DescMethod, json: unknown): unknown;
 }
 
 const READ_OPTIONS = { ignoreUnknownFields: true } as const;
@@ -157,12 +163,15 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
     return json;
   }
 
-  function parse<O extends DescMessage>(schema: O, json: unknown, httpStatus: number): MessageShape<O> {
-    // google.protobuf.Empty results may come as null.
-    if (json === null && schema.typeName === "google.protobuf.Empty") return create(schema);
+  function parse<O extends DescMessage>(method: DescMethod & { readonly output: O }, result: unknown, httpStatus: number): MessageShape<O> {
+    const schema = method.output;
     try {
+      const json = codec.toProtoJson ? codec.toProtoJson(method, result) : result;
+      // google.protobuf.Empty results may come as null.
+      if (json === null && schema.typeName === "google.protobuf.Empty") return create(schema);
       return fromJson(schema, json as JsonValue, READ_OPTIONS);
     } catch (e) {
+      if (e instanceof A2AError) throw e;
       throw new ProtocolError(`the response is not a valid ${schema.typeName}: ${(e as Error).message}`, {
         binding,
         httpStatus,
@@ -194,7 +203,7 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
         const json = tryParse(e.data);
         if (e.event === "error") throw codec.error(json, f);
         if (json === undefined) throw new ProtocolError("a stream event is not valid JSON", { binding, httpStatus: res.status });
-        yield parse(method.output, codec.result(json, plan, f), res.status);
+        yield parse(method, codec.result(json, plan, f), res.status);
       }
     } catch (e) {
       if (idle) throw idle;
@@ -230,7 +239,7 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
         next: async (req) => {
           const { res, plan } = await send(method, first, req);
           const json = await readJson(res);
-          const message = parse(method.output, codec.result(json, plan, facts(res)), res.status);
+          const message = parse(method, codec.result(json, plan, facts(res)), res.status);
           return { stream: false, service: method.parent, method, header: res.header, trailer: res.trailer, message };
         },
       });
@@ -282,7 +291,7 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
             // A plain JSON body where a stream was expected: an error, or
             // (leniently) a single result.
             const json = await readJson(res);
-            out = single(parse(method.output, codec.result(json, plan, facts(res)), res.status));
+            out = single(parse(method, codec.result(json, plan, facts(res)), res.status));
           } else {
             await discard(res.body);
             throw new ProtocolError(`expected an event stream, got content type "${type}"`, { binding, httpStatus: res.status });

@@ -3,7 +3,7 @@
  * request object to the interface URL; the two streaming methods answer
  * with SSE whose events carry JSON-RPC response objects.
  */
-import { toJson, type DescMessage, type DescMethod, type MessageShape } from "@bufbuild/protobuf";
+import { toJson, type DescMessage, type DescMethod, type JsonObject, type JsonValue, type MessageShape } from "@bufbuild/protobuf";
 import { ProtocolError, errorFromServer, isRecord, type A2AError } from "../errors.js";
 import { createHttpBindingTransport, genericHttpError, type BindingCodec, type HttpPlan, type ResponseFacts } from "./http-binding.js";
 import type { HttpTransportOptions } from "./options.js";
@@ -16,15 +16,41 @@ export function createJsonRpcTransport(options: JsonRpcTransportOptions): A2ATra
 }
 
 function jsonRpcCodec(url: string): BindingCodec {
-  let nextId = 1;
+  const envelope = jsonRpcEnvelope(url);
   return {
     binding: "JSONRPC",
     contentType: "application/json",
     accept: "application/json",
     plan(method: DescMethod, message: MessageShape<DescMessage>): HttpPlan {
-      const id = nextId++;
       // PascalCase method names, the same as the proto's (spec 9.1).
-      const body = { jsonrpc: "2.0", id, method: method.name, params: toJson(method.input, message) };
+      return envelope.request(method.name, toJson(method.input, message));
+    },
+    result: envelope.result,
+    error: envelope.error,
+  };
+}
+
+/**
+ * The JSON-RPC 2.0 envelope, whatever the methods inside it: numbered
+ * requests, responses checked against the request id, error objects mapped
+ * to `A2AError`s.
+ */
+export interface JsonRpcEnvelope {
+  /** A POST of a request object; `params` is left out when undefined. */
+  request(method: string, params: JsonValue | undefined): HttpPlan;
+  /** The `result` of a response object; throws the error it carries. */
+  result(json: unknown, plan: HttpPlan, facts: ResponseFacts): unknown;
+  /** The error an error response or an `event: error` frame describes. */
+  error(json: unknown, facts: ResponseFacts): A2AError;
+}
+
+export function jsonRpcEnvelope(url: string): JsonRpcEnvelope {
+  let nextId = 1;
+  return {
+    request(method: string, params: JsonValue | undefined): HttpPlan {
+      const id = nextId++;
+      const body: JsonObject = { jsonrpc: "2.0", id, method };
+      if (params !== undefined) body.params = params;
       return { url, method: "POST", body, id };
     },
     result(json: unknown, plan: HttpPlan, facts: ResponseFacts): unknown {

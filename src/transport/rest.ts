@@ -7,16 +7,24 @@ import { toJson, type DescMessage, type DescMethod, type JsonObject, type Messag
 import { errorFromServer, isRecord, type A2AError } from "../errors.js";
 import { createHttpBindingTransport, genericHttpError, type BindingCodec, type HttpPlan, type ResponseFacts } from "./http-binding.js";
 import type { HttpTransportOptions } from "./options.js";
-import { routesOf } from "./routes.js";
+import { expandPath, routesOf, type MethodRoutes } from "./routes.js";
 import type { A2ATransport } from "./transport.js";
 
 export type RestTransportOptions = HttpTransportOptions;
 
 export function createRestTransport(options: RestTransportOptions): A2ATransport {
-  return createHttpBindingTransport(options, restCodec(options.baseUrl));
+  return createRestTransportWithRoutes(options, routesOf);
 }
 
-function restCodec(baseUrl: string): BindingCodec {
+/**
+ * The HTTP+JSON binding for any service's methods, with their routes from
+ * `routes` (normally the methods' own `google.api.http` options).
+ */
+export function createRestTransportWithRoutes(options: RestTransportOptions, routes: (method: DescMethod) => MethodRoutes): A2ATransport {
+  return createHttpBindingTransport(options, restCodec(options.baseUrl, routes));
+}
+
+function restCodec(baseUrl: string, routesOf: (method: DescMethod) => MethodRoutes): BindingCodec {
   const base = baseUrl.replace(/\/+$/, "");
   // Methods this server only accepts as POST (see onMethodNotAllowed).
   const postOnly = new Set<DescMethod>();
@@ -29,10 +37,7 @@ function restCodec(baseUrl: string): BindingCodec {
       const routes = routesOf(method);
       const route = fields.tenant && routes.tenant ? routes.tenant : routes.plain;
       const verb = postOnly.has(method) ? "POST" : route.verb;
-      let path = "";
-      for (const s of route.segments) {
-        path += typeof s === "string" ? s : encodeURIComponent(String(fields[s.localName] ?? ""));
-      }
+      const path = expandPath(route, fields);
       const json = toJson(method.input, message) as JsonObject;
       for (const f of route.pathFields) delete json[f.jsonName];
       if (verb !== "POST") {
@@ -79,7 +84,8 @@ function toQuery(json: JsonObject): string {
 
 /**
  * `{"error": google.rpc.Status}` per spec 11.6, or an RFC 9457 problem
- * document, or anything else a proxy may have sent.
+ * document, or a 0.3 server's bare `{code, message, data?}` with a JSON-RPC
+ * error code, or anything else a proxy may have sent.
  */
 function restError(json: unknown, facts: ResponseFacts): A2AError {
   if (isRecord(json) && isRecord(json.error)) {
@@ -88,6 +94,16 @@ function restError(json: unknown, facts: ResponseFacts): A2AError {
       ...facts,
       message: typeof e.message === "string" ? e.message : "",
       details: Array.isArray(e.details) ? e.details : [],
+    });
+  }
+  // JSON-RPC codes are negative (-32768 to -32000); google.rpc.Status codes are not.
+  if (isRecord(json) && typeof json.code === "number" && Number.isInteger(json.code) && json.code < 0) {
+    const data = json.data;
+    return errorFromServer({
+      ...facts,
+      message: typeof json.message === "string" ? json.message : "",
+      jsonRpcCode: json.code,
+      details: Array.isArray(data) ? data : data === undefined || data === null ? [] : [data],
     });
   }
   if (isRecord(json) && (typeof json.type === "string" || typeof json.title === "string")) {

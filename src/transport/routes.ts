@@ -10,11 +10,21 @@ import type { HttpRule } from "../../gen/google/api/http_pb.js";
 
 export type Verb = "GET" | "POST" | "DELETE";
 
+/**
+ * A field bound by a path template: `{id}` or `{id=*}` is one path segment;
+ * a template of several segments such as `{name=tasks/*}` takes a value
+ * with slashes (`tasks/abc`) that stay unescaped.
+ */
+export interface PathVariable {
+  field: DescField;
+  multiSegment: boolean;
+}
+
 /** A path template such as `/{tenant}/tasks/{id=*}:cancel`, compiled. */
 export interface Route {
   verb: Verb;
   /** Literal pieces and field references, in order. */
-  segments: ReadonlyArray<string | DescField>;
+  segments: ReadonlyArray<string | PathVariable>;
   /** Fields the path binds; they are left out of the body and query. */
   pathFields: readonly DescField[];
   /** "*" (every remaining field), a field name, or "" (no body). */
@@ -39,7 +49,11 @@ export function routesOf(method: DescMethod): MethodRoutes {
 }
 
 function compileRoutes(method: DescMethod): MethodRoutes {
-  const rule = getOption(method, http);
+  return routesFromRule(method, getOption(method, http));
+}
+
+/** The routes of one `google.api.http` rule and its additional bindings. */
+export function routesFromRule(method: DescMethod, rule: HttpRule): MethodRoutes {
   const all = [rule, ...rule.additionalBindings].map((r) => compileRule(method, r));
   const plain = all.find((r) => !r.pathFields.some(isTenant));
   if (!plain) throw new Error(`${method.parent.typeName}.${method.name} has no google.api.http route`);
@@ -55,18 +69,37 @@ function compileRule(method: DescMethod, rule: HttpRule): Route {
   if (verb !== "get" && verb !== "post" && verb !== "delete") {
     throw new Error(`${method.name}: unsupported HTTP verb in route (${String(verb)})`);
   }
-  const segments: Array<string | DescField> = [];
+  const segments: Array<string | PathVariable> = [];
   const pathFields: DescField[] = [];
-  // `{field}` or `{field=*}`: A2A binds single path segments only.
-  const re = /\{([a-z_][a-z0-9_]*)(?:=\*)?\}/g;
+  // `{field}`, `{field=*}` or `{field=some/*/template}`.
+  const re = /\{([a-z_][a-z0-9_]*)(?:=([^}]*))?\}/g;
   let last = 0;
   for (let m = re.exec(path); m; m = re.exec(path)) {
     const field = method.input.fields.find((f) => f.name === m![1]);
     if (!field) throw new Error(`${method.name}: route ${path} names unknown field ${m[1]}`);
-    segments.push(path.slice(last, m.index), field);
+    const template = m[2] ?? "*";
+    segments.push(path.slice(last, m.index), { field, multiSegment: template !== "*" });
     pathFields.push(field);
     last = m.index + m[0].length;
   }
   segments.push(path.slice(last));
   return { verb: verb.toUpperCase() as Verb, segments: segments.filter((s) => s !== ""), pathFields, body: rule.body };
+}
+
+/**
+ * The path of a route for a message's field values. As google.api.http
+ * says, a one-segment variable has every reserved character escaped, `/`
+ * included; a multi-segment one keeps its slashes and escapes the rest.
+ */
+export function expandPath(route: Route, message: Readonly<Record<string, unknown>>): string {
+  let path = "";
+  for (const s of route.segments) {
+    if (typeof s === "string") {
+      path += s;
+      continue;
+    }
+    const value = String(message[s.field.localName] ?? "");
+    path += s.multiSegment ? value.split("/").map(encodeURIComponent).join("/") : encodeURIComponent(value);
+  }
+  return path;
 }

@@ -1,0 +1,28 @@
+/**
+ * The gRPC binding of A2A 0.3 (service `a2a.v1.A2AService`) behind the 1.0
+ * service's interface: callers use 1.0 methods and types, the agent receives
+ * 0.3 calls. Node only, like the 1.0 gRPC transport it is built on.
+ */
+import type { A2ATransport } from "../transport.js";
+import { createGrpcTransport, grpcBaseUrl, type GrpcTransportOptions } from "../grpc.js";
+import { serviceHeaders } from "../options.js";
+import { adaptV03Transport } from "./adapter.js";
+
+/**
+ * A transport for 1.0 calls to an agent that speaks A2A 0.3 over gRPC.
+ * `protocolVersion` defaults to "0.3" (sent as `A2A-Version`). Operations
+ * 0.3 lacks (ListTasks) fail with `UnsupportedOperationError` without a
+ * request. Interceptors see the 1.0 messages.
+ */
+export function createGrpcTransportV03(options: GrpcTransportOptions): A2ATransport {
+  const settings: GrpcTransportOptions = { ...options, protocolVersion: options.protocolVersion ?? "0.3" };
+  // The 1.0 gRPC transport takes any service's methods: it carries the 0.3
+  // calls, with the interceptors moved up to the 1.0 side.
+  const inner = createGrpcTransport({ ...settings, interceptors: undefined });
+  const base = grpcBaseUrl(options.baseUrl, options.tls).replace(/\/+$/, "");
+  return adaptV03Transport(inner, {
+    interceptors: options.interceptors,
+    defaults: serviceHeaders(settings),
+    describe: (method) => ({ url: `${base}/${method.parent.typeName}/${method.name}`, requestMethod: "POST" }),
+  });
+}

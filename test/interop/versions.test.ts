@@ -1,0 +1,117 @@
+/**
+ * Protocol versions through connect(), against the official server's 0.3
+ * compatibility layer: an agent that speaks only 0.3 is used with 1.0 types
+ * on every binding; an agent that rejects the 1.0 its card claims falls back
+ * only when asked.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startLocalAgent, type LocalAgent } from "../../demo/agent.js";
+import {
+  MemoryCardStore,
+  Role,
+  TaskState,
+  UnsupportedOperationError,
+  VersionNotSupportedError,
+  textOf,
+  userMessage,
+  type AgentSession,
+  type ConnectOptions,
+  type Task,
+} from "../../src/index.js";
+import { connect } from "../../src/node.js";
+import { BINDINGS, collect } from "../support/bindings.js";
+
+let only03: LocalAgent;
+let rejects10: LocalAgent;
+beforeAll(async () => {
+  [only03, rejects10] = await Promise.all([
+    startLocalAgent({ versions: ["0.3"] }),
+    startLocalAgent({ versions: ["0.3"], advertisedVersions: ["1.0", "0.3"] }),
+  ]);
+});
+afterAll(() => Promise.all([only03.close(), rejects10.close()]));
+
+const options = (agent: LocalAgent, extra: ConnectOptions = {}): ConnectOptions => ({
+  cache: new MemoryCardStore(),
+  verification: { keys: agent.jwks },
+  ...extra,
+});
+
+const taskOf = (r: { payload: { case: string | undefined; value?: unknown } }) => r.payload.value as Task;
+
+describe.each(BINDINGS)("an agent with only 0.3 interfaces, over %s", (binding) => {
+  let session: AgentSession;
+  beforeAll(async () => {
+    session = await connect(only03.origin, options(only03, { preferredBindings: [binding] }));
+  });
+
+  it("is chosen at 0.3 and keeps 1.0 types", async () => {
+    expect(session.interface).toMatchObject({ binding, version: "0.3" });
+    const task = taskOf(await session.client.sendMessage({ message: userMessage("count 2") }));
+    expect(task.status?.state).toBe(TaskState.COMPLETED);
+    expect(textOf(task, ",")).toBe("chunk-1,chunk-2");
+    const reply = await session.client.sendMessage({ message: userMessage("echo over 0.3") });
+    expect(reply.payload.case).toBe("message");
+    expect(reply.payload.case === "message" && reply.payload.value.role).toBe(Role.AGENT);
+  });
+
+  it("streams, reads, subscribes and cancels", async () => {
+    const events = await collect(session.client.sendStreamingMessage({ message: userMessage("count 3") }));
+    expect(events.flatMap((e) => (e.payload.case === "artifactUpdate" ? [textOf(e.payload.value.artifact!)] : []))).toEqual([
+      "chunk-1",
+      "chunk-2",
+      "chunk-3",
+    ]);
+    const id = taskOf(events[0]!).id;
+    const read = await session.client.getTask({ id, historyLength: 1 });
+    expect(read.status?.state).toBe(TaskState.COMPLETED);
+    expect(read.history).toHaveLength(1);
+
+    const held = taskOf(await session.client.sendMessage({ message: userMessage("hold"), configuration: { returnImmediately: true } }));
+    const watch = session.client.subscribeToTask({ id: held.id })[Symbol.asyncIterator]();
+    expect((await watch.next()).value?.payload.case).toBe("task");
+    expect((await session.client.cancelTask({ id: held.id })).status?.state).toBe(TaskState.CANCELED);
+    const rest: TaskState[] = [];
+    for (let r = await watch.next(); !r.done; r = await watch.next()) {
+      if (r.value.payload.case === "statusUpdate") rest.push(r.value.payload.value.status!.state);
+    }
+    expect(rest.at(-1)).toBe(TaskState.CANCELED);
+  });
+
+  it("manages push notification configs", async () => {
+    const held = taskOf(await session.client.sendMessage({ message: userMessage("hold"), configuration: { returnImmediately: true } }));
+    try {
+      const created = await session.client.createTaskPushNotificationConfig({ taskId: held.id, url: "https://hooks.example.com/x", token: "t" });
+      expect(created.taskId).toBe(held.id);
+      expect((await session.client.getTaskPushNotificationConfig({ taskId: held.id, id: created.id })).url).toBe("https://hooks.example.com/x");
+      expect((await session.client.listTaskPushNotificationConfigs({ taskId: held.id })).configs.map((c) => c.id)).toEqual([created.id]);
+      await session.client.deleteTaskPushNotificationConfig({ taskId: held.id, id: created.id });
+      expect((await session.client.listTaskPushNotificationConfigs({ taskId: held.id })).configs).toEqual([]);
+    } finally {
+      await session.client.cancelTask({ id: held.id });
+    }
+  });
+
+  it("gets the extended card, and says plainly what 0.3 cannot do", async () => {
+    expect((await session.client.getExtendedAgentCard()).skills.map((s) => s.id)).toContain("secret-skill");
+    await expect(session.client.listTasks()).rejects.toBeInstanceOf(UnsupportedOperationError);
+  });
+});
+
+describe.each(BINDINGS)("an agent that rejects the 1.0 its card claims, over %s", (binding) => {
+  it("fails by default, listing the versions the card offers", async () => {
+    const session = await connect(rejects10.origin, options(rejects10, { preferredBindings: [binding] }));
+    expect(session.interface?.version).toBe("1.0");
+    const e = await session.client.sendMessage({ message: userMessage("count 1") }).catch((err: unknown) => err);
+    expect(e).toBeInstanceOf(VersionNotSupportedError);
+    expect((e as Error).message).toMatch(/its card offers 1\.0, 0\.3; connect with versionFallback: "auto" to use 0\.3/);
+  });
+
+  it('falls back to 0.3 with versionFallback: "auto", and stays there', async () => {
+    const session = await connect(rejects10.origin, options(rejects10, { preferredBindings: [binding], versionFallback: "auto" }));
+    const task = taskOf(await session.client.sendMessage({ message: userMessage("count 1") }));
+    expect(task.status?.state).toBe(TaskState.COMPLETED);
+    expect(session.interface).toMatchObject({ binding, version: "0.3" });
+    expect((await session.client.getTask({ id: task.id })).id).toBe(task.id);
+  });
+});
