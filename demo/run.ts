@@ -113,6 +113,19 @@ try {
   const extended = await session.extendedCard();
   say(bold("\n== extended card"));
   say(`extended card       -> ${extended.skills.length} skills (public: ${session.publicCard.skills.length}), kid "${session.extendedCardVerification?.kid}"`);
+  // An agent still on A2A 0.3: same calls, same 1.0 types.
+  const legacy = await startLocalAgent({ versions: ["0.3"] });
+  try {
+    const old = await connect(legacy.origin, { verification: { keys: legacy.jwks } });
+    say(bold(`\n== an agent on A2A 0.3 ${dim(legacy.origin)}`));
+    say(`connect             -> ${old.interface!.binding} ${old.interface!.version} (the card offers only 0.3)`);
+    const res = await old.client.sendMessage({ message: userMessage("count 2") });
+    if (res.payload.case === "task") {
+      say(`send "count 2"       -> task ${short(res.payload.value.id)} ${stateName(res.payload.value.status?.state)}, artifact "${textOf(res.payload.value, " ")}"`);
+    }
+  } finally {
+    await legacy.close();
+  }
   say(bold("\ndone"));
 } finally {
   await agent.close();
