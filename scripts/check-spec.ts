@@ -1,6 +1,7 @@
 // npm run check:spec -- <path to a spec a2a.proto>
 //
-// Proves that proto/lf/a2a/v1/a2a.proto and a given A2A specification proto
+// Proves that our schema of the spec file's package (proto/lf/a2a/v1 for
+// A2A 1.0, proto/a2a/v1 for 0.3) and a given A2A specification proto
 // are wire-identical: same package, services, methods, HTTP routes, messages,
 // enums, field numbers, types, json names, oneofs, presence and field
 // behaviours. Prints one line per difference (ours != spec), then
@@ -10,10 +11,13 @@
 // File options (go_package, java_package, ...) and imports are listed in a
 // separate section and never change the exit code.
 
-import { existsSync } from "node:fs";
-import { resolve } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { diffProtoFiles, ourProto } from "./spec-diff.js";
+import { diffProtoFiles, repoRoot, schemaFile } from "./spec-diff.js";
+
+/** Our schema file for each protocol package: 1.0 and the 0.3 wire. */
+const SCHEMAS: Record<string, string> = { "lf.a2a.v1": schemaFile, "a2a.v1": "a2a/v1/a2a.proto" };
 
 const usage = "usage: npm run check:spec -- <path to a spec a2a.proto>";
 
@@ -37,9 +41,17 @@ export async function checkSpec(
     return 2;
   }
 
+  // The spec file's package says which of our schemas it describes.
+  const pkg = /^\s*package\s+([\w.]+)\s*;/m.exec(readFileSync(specPath, "utf8"))?.[1];
+  const schema = pkg === undefined ? undefined : SCHEMAS[pkg];
+  if (!schema) {
+    err(`check:spec: ${specPath} declares package ${pkg ?? "(none)"}; expected one of ${Object.keys(SCHEMAS).join(", ")}`);
+    return 2;
+  }
+
   let diff;
   try {
-    diff = await diffProtoFiles(ourProto, resolve(specPath));
+    diff = await diffProtoFiles(join(repoRoot, "proto", schema), resolve(specPath), schema);
   } catch (e) {
     err(`check:spec: ${(e as Error).message}`);
     return 2;
