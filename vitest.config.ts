@@ -1,8 +1,10 @@
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
+    // Needs Chromium: run by `npm run test:browser` (vitest.browser.config.ts).
+    exclude: [...configDefaults.exclude, "test/browser/**"],
     testTimeout: 20_000,
     hookTimeout: 20_000,
     // Each file starts its own servers on ephemeral 127.0.0.1 ports.

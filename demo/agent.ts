@@ -4,10 +4,12 @@
 //
 // Script, chosen by the first text part of the user message:
 //   echo <text>  direct Message (no task) whose single text part is <text>
-//   count [n] [every ms]
+//   count [n] [every ms] [wide]
 //                task: SUBMITTED, WORKING, n chunks of artifact "result"
 //                ("chunk-1".."chunk-n"), COMPLETED; n defaults to 3; with
-//                "every ms", one chunk every ms milliseconds
+//                "every ms", one chunk every ms milliseconds; with "wide",
+//                each chunk's text ends in multi-byte characters
+//                ("chunk-1-é中𝄞")
 //   hold         task in WORKING that stays live until it is canceled
 //   input        task that ends in INPUT_REQUIRED ("need more")
 //   fail         task that ends in FAILED ("failed on purpose")
@@ -19,7 +21,7 @@ import { createServer, type Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
 
 import express from "express";
-import type { Request } from "express";
+import type { NextFunction, Request, Response } from "express";
 import { Server as GrpcServer, ServerCredentials } from "@grpc/grpc-js";
 import type { Metadata } from "@grpc/grpc-js";
 
@@ -48,7 +50,7 @@ import { A2AService, grpcService } from "@a2a-js/sdk/server/grpc";
 import { LegacyA2AService, legacyGrpcService } from "@a2a-js/sdk/compat/v0_3/server/grpc";
 
 import { AgentCardSchema } from "../gen/lf/a2a/v1/a2a_pb.js";
-import { signAgentCard } from "../src/index.js";
+import { signAgentCard } from "../src/trust.js";
 
 export interface LocalAgent {
   /** "http://127.0.0.1:PORT": serves the card, JSON-RPC and HTTP+JSON. */
@@ -94,6 +96,12 @@ export interface LocalAgentOptions {
    * rejects the 1.0 its card claims. Default: `versions`.
    */
   advertisedVersions?: readonly ProtocolVersion[];
+  /**
+   * Answer CORS preflights and add the CORS headers browsers need to every
+   * HTTP route (card, JWKS, JSON-RPC, HTTP+JSON), for pages served from
+   * another origin. Default false.
+   */
+  cors?: boolean;
 }
 
 const HOST = "127.0.0.1";
@@ -108,7 +116,7 @@ const REST_PATH = "/a2a/rest";
 
 type Command =
   | { kind: "echo"; text: string }
-  | { kind: "count"; n: number; everyMs: number }
+  | { kind: "count"; n: number; everyMs: number; wide: boolean }
   | { kind: "hold" }
   | { kind: "input" }
   | { kind: "fail" }
@@ -120,8 +128,10 @@ function parseCommand(text: string): Command {
   if (echo) return { kind: "echo", text: echo[1] ?? "" };
   // `count n` streams n chunks at once; `count n every ms` paces them, so a
   // stream can be cut while the task is still running.
-  const count = /^count(?:\s+(\d+))?(?:\s+every\s+(\d+))?$/.exec(trimmed);
-  if (count) return { kind: "count", n: count[1] === undefined ? 3 : Number(count[1]), everyMs: Number(count[2] ?? 0) };
+  const count = /^count(?:\s+(\d+))?(?:\s+every\s+(\d+))?(\s+wide)?$/.exec(trimmed);
+  if (count) {
+    return { kind: "count", n: count[1] === undefined ? 3 : Number(count[1]), everyMs: Number(count[2] ?? 0), wide: count[3] !== undefined };
+  }
   switch (trimmed) {
     case "hold":
     case "input":
@@ -129,7 +139,7 @@ function parseCommand(text: string): Command {
     case "reject":
       return { kind: trimmed };
     default:
-      return { kind: "count", n: 1, everyMs: 0 };
+      return { kind: "count", n: 1, everyMs: 0, wide: false };
   }
 }
 
@@ -156,6 +166,9 @@ function agentMessage(text: string, contextId: string, taskId: string): Message 
     referenceTaskIds: [],
   };
 }
+
+/** Two-, three- and four-byte UTF-8 characters, so a cut byte stream can split one. */
+const WIDE = "é中𝄞";
 
 const FINAL_STATES: ReadonlySet<TaskState> = new Set([
   TaskState.TASK_STATE_COMPLETED,
@@ -226,7 +239,7 @@ class ScriptedExecutor implements AgentExecutor {
             artifactId: "result",
             name: "result",
             description: "",
-            parts: [textPart(`chunk-${i}`)],
+            parts: [textPart(command.wide ? `chunk-${i}-${WIDE}` : `chunk-${i}`)],
             metadata: undefined,
             extensions: [],
           };
@@ -405,6 +418,30 @@ async function signCard(card: AgentCard, key: CryptoKey, jku: string): Promise<A
   };
 }
 
+// ---------------------------------------------------------------------------
+// CORS (option `cors`)
+
+const CORS_METHODS = "GET, POST, DELETE, OPTIONS";
+const CORS_REQUEST_HEADERS = "Content-Type, Authorization, A2A-Version, A2A-Extensions, Last-Event-ID";
+const CORS_EXPOSED_HEADERS = "ETag, Retry-After, WWW-Authenticate";
+
+/** Allows the calling page's origin, and answers preflights itself. */
+function cors(req: Request, res: Response, next: NextFunction): void {
+  const origin = req.header("origin");
+  if (origin === undefined) return next();
+  res.vary("Origin");
+  res.setHeader("Access-Control-Allow-Origin", origin);
+  res.setHeader("Access-Control-Expose-Headers", CORS_EXPOSED_HEADERS);
+  if (req.method === "OPTIONS" && req.header("access-control-request-method") !== undefined) {
+    res.setHeader("Access-Control-Allow-Methods", CORS_METHODS);
+    res.setHeader("Access-Control-Allow-Headers", CORS_REQUEST_HEADERS);
+    res.setHeader("Access-Control-Max-Age", "600");
+    res.status(204).end();
+    return;
+  }
+  next();
+}
+
 function listenHttp(server: HttpServer, port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const onError = (err: Error): void => reject(err);
@@ -529,7 +566,9 @@ export async function startLocalAgent(options: LocalAgentOptions = {}): Promise<
   const grpcUser = async (call: { metadata: Metadata }): Promise<User> =>
     userFor(grpcAuthorization(call.metadata), token);
 
-  // The SDK routers parse their own bodies: nothing else goes in front of them.
+  // The SDK routers parse their own bodies: nothing else that reads one goes
+  // in front of them (the CORS handler only sets headers).
+  if (options.cors) app.use(cors);
   app.use(CARD_PATH, agentCardHandler({ agentCardProvider: async () => published, legacyCompat }));
   app.get(JWKS_PATH, (_req, res) => {
     res.type("application/jwk-set+json").send(JSON.stringify(jwks));

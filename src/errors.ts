@@ -10,7 +10,7 @@
 
 /** The protocol bindings of A2A 1.0, spelled as Agent Cards spell them. */
 import { Code, ConnectError } from "@connectrpc/connect";
-import { ErrorInfoSchema } from "../gen/google/rpc/error_details_pb.js";
+import type { ErrorInfo } from "../gen/google/rpc/error_details_pb.js";
 import type { VerificationResult } from "./discovery/verify.js";
 
 export type Binding = "JSONRPC" | "HTTP+JSON" | "GRPC";
@@ -287,9 +287,12 @@ export function toA2AError(e: unknown, binding?: Binding): A2AError {
 
 /**
  * gRPC errors, and the aborts and deadlines that connect's call runner
- * reports, arrive as ConnectErrors.
+ * reports, arrive as ConnectErrors. `info` is the `google.rpc.ErrorInfo` of
+ * a gRPC error status: the gRPC transports decode it from the status details
+ * (which takes the google.rpc schema, so only they carry that code) and
+ * classify their errors here.
  */
-function fromConnectError(e: ConnectError, binding: Binding | undefined): A2AError {
+export function fromConnectError(e: ConnectError, binding: Binding | undefined, info?: Pick<ErrorInfo, "reason" | "domain" | "metadata">): A2AError {
   if (e.code === Code.Canceled) return new AbortedError("the call was aborted", { binding, grpcCode: e.code, cause: e });
   if (e.code === Code.DeadlineExceeded) {
     return new CallTimeoutError("the call timed out", { binding, kind: "deadline", cause: e });
@@ -303,7 +306,6 @@ function fromConnectError(e: ConnectError, binding: Binding | undefined): A2AErr
   if (socket && e.code === Code.Unavailable) {
     return new ConnectionError(`connection ${socket.kind} (${socket.code})`, { binding, kind: socket.kind, grpcCode: e.code, cause: e });
   }
-  const info = e.findDetails(ErrorInfoSchema)[0];
   return errorFromServer({
     message: e.rawMessage,
     binding,

@@ -1,14 +1,18 @@
 /**
  * a2a-connect: a typed A2A 1.0 client. This entry runs in browsers and in
- * Node; `a2a-connect/node` adds what only Node can do (gRPC).
+ * Node: it imports no `node:` module and uses no `Buffer`. Code that only
+ * some apps need is loaded on demand (card verification, the 0.3 wire) or
+ * bundled only when imported (gRPC-web). `a2a-connect/trust` verifies and
+ * signs cards; `a2a-connect/node` adds what only Node can do (gRPC over
+ * HTTP/2).
  */
 export * from "../gen/lf/a2a/v1/a2a_pb.js";
 export { A2AClient, type CallOptions, type ClientOptions, type StreamCallOptions } from "./client/client.js";
 export { createJsonRpcTransport, type JsonRpcTransportOptions } from "./transport/jsonrpc.js";
 export { createRestTransport, type RestTransportOptions } from "./transport/rest.js";
-export { createJsonRpcTransportV03 } from "./transport/v0_3/jsonrpc.js";
-export { createRestTransportV03 } from "./transport/v0_3/rest.js";
+export { createJsonRpcTransportV03, createRestTransportV03 } from "./transport/v0_3/lazy.js";
 export { createFetchHttpClient } from "./transport/fetch-client.js";
+export { createGrpcWebTransport, type GrpcWebTransportOptions } from "./transport/grpc-web.js";
 export type { A2ATransport } from "./transport/transport.js";
 export type { HttpTransportOptions, TransportOptions } from "./transport/options.js";
 export * from "./errors.js";
@@ -22,26 +26,21 @@ export {
 } from "./discovery/resolve.js";
 export { MemoryCardStore, type CardStore, type StoredCard } from "./discovery/cache.js";
 export type { RedirectPolicy, DocumentFetchOptions } from "./discovery/fetch-document.js";
-export {
-  verifyAgentCard,
-  signAgentCard,
-  applyVerifyPolicy,
-  assertVerified,
-  JwksCache,
-  DEFAULT_ALGORITHMS,
-  type VerifyOptions,
-  type VerifyPolicy,
-  type VerificationResult,
-  type VerificationFailure,
-  type VerificationFailureCode,
-  type VerificationKey,
-  type KeyStore,
-  type KeyLookup,
-  type JkuOptions,
-  type JwksCacheOptions,
-  type SignOptions,
+// Verifying and signing cards are in "a2a-connect/trust"; discovery loads
+// them on demand. Their option and result types are here too.
+export type {
+  VerifyOptions,
+  VerifyPolicy,
+  VerificationResult,
+  VerificationFailure,
+  VerificationFailureCode,
+  VerificationKey,
+  KeyStore,
+  KeyLookup,
+  JkuOptions,
+  JwksCacheOptions,
+  SignOptions,
 } from "./discovery/verify.js";
-export { canonicalCardBytes, canonicalCardJson } from "./discovery/canonical.js";
 export { AgentSession, type SessionOptions } from "./client/session.js";
 export { TaskTracker } from "./client/tracker.js";
 export { isResumeSnapshot, type ResumeOptions } from "./client/resume.js";

@@ -1,7 +1,7 @@
 /**
  * Node-only additions to a2a-connect: the gRPC binding over HTTP/2, and a
- * `connect()` that can choose it. Everything of the browser-safe entry is
- * re-exported, so Node code needs one import.
+ * `connect()` that can choose it. Everything of the browser-safe entry and
+ * of `a2a-connect/trust` is re-exported, so Node code needs one import.
  */
 import { createConnect } from "./client/connect.js";
 import { httpTransportFactories } from "./client/factories.js";
@@ -9,6 +9,7 @@ import { createGrpcTransport } from "./transport/grpc.js";
 import { createGrpcTransportV03 } from "./transport/v0_3/grpc.js";
 
 export * from "./index.js";
+export * from "./trust.js";
 export { createGrpcTransport, grpcBaseUrl, type GrpcTransportOptions } from "./transport/grpc.js";
 export { createGrpcTransportV03 } from "./transport/v0_3/grpc.js";
 

@@ -8,6 +8,8 @@ import { isMessage } from "@bufbuild/protobuf";
 import { AgentCardSchema, type AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { ExtensionSupportRequiredError, NoCompatibleInterfaceError, type Binding } from "../errors.js";
 import { resolveAgentCard, verifyWithPolicy, type ResolveOptions, type ResolvedAgentCard } from "../discovery/resolve.js";
+import type { GrpcWebTransportOptions } from "../transport/grpc-web.js";
+import { lazyTransport } from "../transport/lazy.js";
 import type { HttpTransportOptions } from "../transport/options.js";
 import type { A2ATransport } from "../transport/transport.js";
 import { A2AClient } from "./client.js";
@@ -17,7 +19,7 @@ import { AgentSession } from "./session.js";
 
 /** Transport options that apply to every interface a session may use. */
 export type TransportSettings = Omit<HttpTransportOptions, "baseUrl" | "protocolVersion" | "extensions"> & {
-  /** gRPC only: see GrpcTransportOptions.tls. */
+  /** gRPC and gRPC-web only: see GrpcTransportOptions.tls. */
   tls?: boolean | undefined;
 };
 
@@ -48,20 +50,46 @@ export interface ConnectOptions extends ResolveOptions {
   extensions?: readonly string[] | undefined;
   /** Options for every transport the session creates (timeouts, headers, interceptors...). */
   transport?: TransportSettings | undefined;
+  /**
+   * Reach the card's GRPC interfaces over gRPC-web, which browsers can
+   * speak: pass `createGrpcWebTransport`. Their URLs must then lead to a
+   * gRPC-web (or Connect) proxy in front of the agent. Without it, the
+   * browser-safe entry passes GRPC interfaces over, and `a2a-connect/node`
+   * uses HTTP/2 gRPC. (A function rather than a flag, so that apps that do
+   * not use gRPC-web do not bundle it.)
+   */
+  grpcWeb?: ((options: GrpcWebTransportOptions) => A2ATransport) | undefined;
 }
 
 export type ConnectTarget = string | URL | AgentCard | ResolvedAgentCard;
 
-export function createConnect(factories: TransportFactories) {
-  const supports = (binding: Binding, version: string): true | string => {
-    if (factories[`${binding}@${version}`]) return true;
-    if (binding === "GRPC" && !Object.keys(factories).some((k) => k.startsWith("GRPC@"))) {
-      return "gRPC needs HTTP/2 gRPC, which this entry does not include (use connect from a2a-connect/node; browsers cannot reach a plain gRPC server)";
-    }
-    return `no ${binding} transport for A2A ${version}`;
+/** The GRPC interfaces of both versions over the gRPC-web transport a caller gave. */
+function grpcWebFactories(create: (options: GrpcWebTransportOptions) => A2ATransport): TransportFactories {
+  return {
+    "GRPC@1.0": (c, s) => create({ ...s, baseUrl: c.interface.url, protocolVersion: c.version }),
+    // The 0.3 translation is loaded when such an agent is first called.
+    "GRPC@0.3": (c, s) =>
+      lazyTransport("GRPC", async () =>
+        (await import("../transport/v0_3/transports.js")).grpcTransportV03(create, {
+          ...s,
+          baseUrl: c.interface.url,
+          protocolVersion: c.version,
+        }),
+      ),
   };
+}
 
+export function createConnect(defaultFactories: TransportFactories) {
   return async function connect(target: ConnectTarget, options: ConnectOptions = {}): Promise<AgentSession> {
+    const factories = options.grpcWeb ? { ...defaultFactories, ...grpcWebFactories(options.grpcWeb) } : defaultFactories;
+    const supports = (binding: Binding, version: string): true | string => {
+      if (factories[`${binding}@${version}`]) return true;
+      if (binding === "GRPC" && !Object.keys(factories).some((k) => k.startsWith("GRPC@"))) {
+        return "gRPC needs HTTP/2 gRPC, which this entry does not include (use connect from a2a-connect/node; browsers reach a gRPC agent through a gRPC-web proxy: connect with grpcWeb: createGrpcWebTransport)";
+      }
+      return `no ${binding} transport for A2A ${version}`;
+    };
+
     const resolved = await resolveTarget(target, options);
     const card = resolved.card;
 

@@ -4,14 +4,14 @@
  */
 import { createJsonRpcTransport } from "../transport/jsonrpc.js";
 import { createRestTransport } from "../transport/rest.js";
-import { createJsonRpcTransportV03 } from "../transport/v0_3/jsonrpc.js";
-import { createRestTransportV03 } from "../transport/v0_3/rest.js";
+import { createJsonRpcTransportV03, createRestTransportV03 } from "../transport/v0_3/lazy.js";
 import { createConnect, type TransportFactories } from "./connect.js";
 
 export const httpTransportFactories: TransportFactories = {
   "JSONRPC@1.0": (c, s) => createJsonRpcTransport({ ...s, baseUrl: c.interface.url, protocolVersion: c.version }),
   "HTTP+JSON@1.0": (c, s) => createRestTransport({ ...s, baseUrl: c.interface.url, protocolVersion: c.version }),
-  // Agents on A2A 0.3: the same 1.0 types, translated on the wire.
+  // Agents on A2A 0.3: the same 1.0 types, translated on the wire; the
+  // translation is loaded when such an agent is first called.
   "JSONRPC@0.3": (c, s) => createJsonRpcTransportV03({ ...s, baseUrl: c.interface.url, protocolVersion: c.version }),
   "HTTP+JSON@0.3": (c, s) => createRestTransportV03({ ...s, baseUrl: c.interface.url, protocolVersion: c.version }),
 };

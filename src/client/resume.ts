@@ -10,7 +10,16 @@
  * has ended is yielded as the last event; otherwise SubscribeToTask carries on.
  */
 import type { StreamResponse, Task } from "../../gen/lf/a2a/v1/a2a_pb.js";
-import { A2AError, AbortedError, CallTimeoutError, ConnectionError, StreamResumeError, toA2AError, type Binding } from "../errors.js";
+import {
+  A2AError,
+  AbortedError,
+  CallTimeoutError,
+  ConnectionError,
+  StreamResumeError,
+  UnsupportedOperationError,
+  toA2AError,
+  type Binding,
+} from "../errors.js";
 import { isInterrupted, isTerminal } from "../helpers.js";
 import type { StreamState } from "../transport/stream-state.js";
 
@@ -63,10 +72,16 @@ export async function* resumable(io: ResumeIo, options: ResumeOptions): AsyncGen
   const state: StreamState = {};
   let stream = io.open(state);
   let fromResume = false;
+  /** The current stream is a SubscribeToTask opened by a resumption. */
+  let resubscribed = false;
+  /** Why the GetTask of the last attempt failed, if it did. */
+  let unreachable: A2AError | undefined;
   for (;;) {
     let drop: A2AError;
+    /** The resubscribe was refused as if the task had ended. */
+    let refused: UnsupportedOperationError | undefined;
+    let first = true;
     try {
-      let first = true;
       for await (const event of stream) {
         const snapshot = first && fromResume && event.payload.case === "task";
         if (snapshot) resumeSnapshots.add(event);
@@ -81,7 +96,10 @@ export async function* resumable(io: ResumeIo, options: ResumeOptions): AsyncGen
       drop = new EndedEarly("the stream ended before the task reached a final or interrupted state", { binding: io.binding() });
     } catch (e) {
       drop = toA2AError(e, io.binding());
-      if (!isDrop(drop)) throw drop;
+      // A task that ended between GetTask and the resubscribe cannot be
+      // subscribed to (spec: UnsupportedOperationError): GetTask tells.
+      if (resubscribed && first && drop instanceof UnsupportedOperationError) refused = drop;
+      else if (!isDrop(drop) && drop !== unreachable) throw drop;
     }
     if (io.signal?.aborted) throw new AbortedError("the stream was aborted", { binding: io.binding() });
     if (taskId === undefined && !options.resendBeforeTask) throw drop;
@@ -91,8 +109,9 @@ export async function* resumable(io: ResumeIo, options: ResumeOptions): AsyncGen
         { binding: io.binding(), taskId, attempts: maxAttempts, cause: drop },
       );
     }
-    await sleep(delay(attempts, options, Math.max(state.retryMs ?? 0, drop.retryAfterMs ?? 0)), io.signal);
+    if (!refused) await sleep(delay(attempts, options, Math.max(state.retryMs ?? 0, drop.retryAfterMs ?? 0)), io.signal);
     fromResume = true;
+    resubscribed = false;
     if (taskId === undefined) {
       // Nothing was learned before the drop: send the same message again.
       stream = io.open(state);
@@ -103,20 +122,36 @@ export async function* resumable(io: ResumeIo, options: ResumeOptions): AsyncGen
       task = await io.getTask(taskId);
     } catch (e) {
       const err = toA2AError(e, io.binding());
-      if (!isDrop(err)) throw err;
+      // A GetTask that outlives its timeout went to a dead connection as
+      // surely as a reset one did.
+      if (!isDrop(err) && !(err instanceof CallTimeoutError)) throw err;
       // Could not reach the agent yet: count it as an attempt and wait again.
+      unreachable = err;
       stream = failing(err);
       continue;
     }
-    const stateNow = task.status?.state;
-    if (stateNow !== undefined && (isTerminal(stateNow) || isInterrupted(stateNow))) {
-      const last: StreamResponse = { $typeName: "lf.a2a.v1.StreamResponse", payload: { case: "task", value: task } };
-      resumeSnapshots.add(last);
-      yield last;
+    if (settledTask(task)) {
+      yield snapshotOf(task);
       return;
     }
+    // Refused for a task that goes on: the server will not be subscribed to.
+    if (refused) throw refused;
     stream = io.subscribe(taskId, state);
+    resubscribed = true;
   }
+}
+
+/** The task, if it has ended or waits on the caller. */
+function settledTask(task: Task): Task | undefined {
+  const state = task.status?.state;
+  return state !== undefined && (isTerminal(state) || isInterrupted(state)) ? task : undefined;
+}
+
+/** A task from GetTask as the stream's closing event, marked as a resume snapshot. */
+function snapshotOf(task: Task): StreamResponse {
+  const last: StreamResponse = { $typeName: "lf.a2a.v1.StreamResponse", payload: { case: "task", value: task } };
+  resumeSnapshots.add(last);
+  return last;
 }
 
 function taskIdOf(event: StreamResponse): string | undefined {
@@ -141,7 +176,13 @@ function settles(event: StreamResponse, taskId: string | undefined): boolean {
 }
 
 function isDrop(e: A2AError): boolean {
-  return e instanceof ConnectionError || e instanceof EndedEarly || (e instanceof CallTimeoutError && e.kind === "idle");
+  return (
+    e instanceof ConnectionError ||
+    e instanceof EndedEarly ||
+    (e instanceof CallTimeoutError && e.kind === "idle") ||
+    // The server is up but asks to come back later.
+    ((e.httpStatus === 503 || e.httpStatus === 429) && e.retryAfterMs !== undefined)
+  );
 }
 
 /** Exponential backoff with full jitter, but never less than the server asked for. */

@@ -2,11 +2,12 @@
  * Folds stream events into the task they describe. A task snapshot (the
  * first event of every stream, and of every resumed stream) replaces what
  * was known, so chunks appended before a drop are never applied twice and
- * the state is always the server's. Works on events from any source: a
- * stream, a resumed stream, or push notifications.
+ * the state is always the server's. A final state, once seen, is kept:
+ * events that arrive late (push notifications may) do not undo it. Works on
+ * events from any source: a stream, a resumed stream, or push notifications.
  */
 import { clone, create } from "@bufbuild/protobuf";
-import { ArtifactSchema, TaskSchema, type Message, type StreamResponse, type Task } from "../../gen/lf/a2a/v1/a2a_pb.js";
+import { ArtifactSchema, TaskSchema, type Message, type StreamResponse, type Task, type TaskState } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { isInterrupted, isTerminal } from "../helpers.js";
 
 export class TaskTracker {
@@ -34,6 +35,8 @@ export class TaskTracker {
     const p = event.payload;
     switch (p.case) {
       case "task":
+        // A final state is final: a snapshot older than it is stale.
+        if (this.ended(p.value.id) && !isFinal(p.value.status?.state)) break;
         this.current = clone(TaskSchema, p.value);
         break;
       case "message":
@@ -43,6 +46,7 @@ export class TaskTracker {
         }
         break;
       case "statusUpdate": {
+        if (this.ended(p.value.taskId) && !isFinal(p.value.status?.state)) break;
         const task = this.taskFor(p.value.taskId, p.value.contextId);
         if (p.value.status) task.status = p.value.status;
         break;
@@ -61,6 +65,11 @@ export class TaskTracker {
     return this.current;
   }
 
+  /** The task followed has reached a final state (completed, failed, canceled, rejected). */
+  private ended(id: string): boolean {
+    return this.current?.id === id && isFinal(this.current.status?.state);
+  }
+
   /** Events for a task not seen yet (no snapshot first) start one. */
   private taskFor(id: string, contextId: string): Task {
     if (!this.current || this.current.id !== id) {
@@ -68,4 +77,8 @@ export class TaskTracker {
     }
     return this.current;
   }
+}
+
+function isFinal(state: TaskState | undefined): boolean {
+  return state !== undefined && isTerminal(state);
 }

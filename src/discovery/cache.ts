@@ -1,18 +1,26 @@
 /**
- * An HTTP cache for Agent Cards, following RFC 9111 through
- * http-cache-semantics: fresh entries are served without a request, stale
- * ones are revalidated (If-None-Match / If-Modified-Since) and their body
- * reused on 304.
+ * A private HTTP cache for Agent Cards (RFC 9111): fresh entries are served
+ * without a request, stale ones are revalidated (If-None-Match /
+ * If-Modified-Since) and their body reused on 304.
+ *
+ * What a card cache needs of the RFC, and no more: freshness from
+ * `max-age`, else `Expires`, else a heuristic from `Last-Modified`; `Age`;
+ * `no-store` and `no-cache` on either side, the request's `max-age`;
+ * `Vary: *`. The cache is a client's own (section 3.5), so `private` and
+ * responses to requests with credentials may be kept; `s-maxage` is for
+ * shared caches and is not read. Entries are told apart by URL and every
+ * request header, which satisfies any `Vary`.
  */
-import CachePolicy from "http-cache-semantics";
 
 /** What a store keeps per card URL; plain data, so any store can hold it. */
 export interface StoredCard {
-  /** `CachePolicy.toObject()` */
-  policy: CachePolicy.CachePolicyObject;
   body: string;
   /** The URL that answered, after redirects. */
   url: string;
+  /** When the response (or its latest 304) arrived, in epoch milliseconds. */
+  receivedAt: number;
+  /** The response headers caching reads, by lower-case name. */
+  headers: Record<string, string>;
 }
 
 /** Where cached cards live. The default keeps them in memory; supply your own to share them. */
@@ -50,35 +58,96 @@ export class MemoryCardStore implements CardStore {
   }
 }
 
-/** The request as http-cache-semantics sees it. */
-export function cacheRequest(url: string, headers: Headers): CachePolicy.Request {
-  return { url, method: "GET", headers: Object.fromEntries(headers) };
-}
+const KEPT = ["cache-control", "pragma", "date", "expires", "age", "etag", "last-modified", "vary"];
 
-export function cacheResponse(status: number, headers: Headers): CachePolicy.Response {
-  return { status, headers: Object.fromEntries(headers) };
-}
+/** Heuristic freshness (section 4.2.2): a tenth of the time since the last change, at most a day. */
+const HEURISTIC_FRACTION = 0.1;
+const HEURISTIC_MAX_MS = 86_400_000;
 
-// A client's own cache is private (RFC 9111 section 3.5): a card fetched
-// with credentials may be kept, and `private` responses too.
-export const POLICY_OPTIONS: CachePolicy.Options = { shared: false };
-
-const policies = new WeakMap<StoredCard, CachePolicy>();
-
-/** The live policy object of a stored entry, rebuilt once per entry object. */
-export function policyOf(entry: StoredCard): CachePolicy {
-  let p = policies.get(entry);
-  if (!p) {
-    p = CachePolicy.fromObject(entry.policy);
-    policies.set(entry, p);
+export function storedCard(headers: Headers, body: string, url: string, now = Date.now()): StoredCard {
+  const kept: Record<string, string> = {};
+  for (const name of KEPT) {
+    const v = headers.get(name);
+    if (v !== null) kept[name] = v;
   }
-  return p;
+  return { body, url, receivedAt: now, headers: kept };
 }
 
-export function storedCard(policy: CachePolicy, body: string, url: string): StoredCard {
-  const entry: StoredCard = { policy: policy.toObject(), body, url };
-  policies.set(entry, policy);
-  return entry;
+/** Whether a response to this request may be kept at all (section 3). */
+export function storable(request: Headers, entry: StoredCard): boolean {
+  return (
+    !directives(request.get("cache-control")).has("no-store") &&
+    !directives(entry.headers["cache-control"]).has("no-store") &&
+    entry.headers.vary?.trim() !== "*"
+  );
 }
 
-export { CachePolicy };
+/** Whether the entry may answer this request without asking the server (section 4.2). */
+export function fresh(entry: StoredCard, request: Headers, now = Date.now()): boolean {
+  const age = currentAge(entry, now);
+  const req = directives(request.get("cache-control"));
+  if (req.has("no-cache") || (request.get("cache-control") === null && /no-cache/i.test(request.get("pragma") ?? ""))) return false;
+  const reqMaxAge = seconds(req.get("max-age"));
+  if (reqMaxAge !== undefined && age > reqMaxAge * 1000) return false;
+  return age < lifetime(entry);
+}
+
+/** Conditional request headers that ask the server whether the entry is still current. */
+export function revalidationHeaders(entry: StoredCard): Record<string, string> {
+  const h: Record<string, string> = {};
+  if (entry.headers.etag !== undefined) h["If-None-Match"] = entry.headers.etag;
+  if (entry.headers["last-modified"] !== undefined) h["If-Modified-Since"] = entry.headers["last-modified"];
+  return h;
+}
+
+/** The entry after a 304: the new response's headers over the stored ones (section 4.3.4). */
+export function revalidated(entry: StoredCard, notModified: Headers, now = Date.now()): StoredCard {
+  const update = storedCard(notModified, entry.body, entry.url, now);
+  return { ...update, headers: { ...entry.headers, ...update.headers } };
+}
+
+/** Freshness lifetime in milliseconds (section 4.2.1). */
+function lifetime(entry: StoredCard): number {
+  const h = entry.headers;
+  const cc = directives(h["cache-control"]);
+  if (cc.has("no-cache") || (h["cache-control"] === undefined && /no-cache/i.test(h.pragma ?? ""))) return 0;
+  const maxAge = seconds(cc.get("max-age"));
+  if (maxAge !== undefined) return maxAge * 1000;
+  const date = dateOf(h.date) ?? entry.receivedAt;
+  if (h.expires !== undefined) {
+    const expires = dateOf(h.expires);
+    return expires === undefined ? 0 : Math.max(0, expires - date);
+  }
+  const modified = dateOf(h["last-modified"]);
+  return modified !== undefined && modified < date ? Math.min((date - modified) * HEURISTIC_FRACTION, HEURISTIC_MAX_MS) : 0;
+}
+
+/**
+ * The response's `Age` plus the time since it arrived (section 4.2.3). The
+ * apparent age from `Date` is left out: clocks disagree more often than
+ * responses sit in transit.
+ */
+function currentAge(entry: StoredCard, now: number): number {
+  return (seconds(entry.headers.age) ?? 0) * 1000 + Math.max(0, now - entry.receivedAt);
+}
+
+/** `Cache-Control` directives by lower-case name; a value without `=` is "". */
+function directives(value: string | null | undefined): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const part of (value ?? "").split(",")) {
+    const eq = part.indexOf("=");
+    const name = (eq < 0 ? part : part.slice(0, eq)).trim().toLowerCase();
+    if (name) out.set(name, eq < 0 ? "" : part.slice(eq + 1).trim().replace(/^"(.*)"$/, "$1"));
+  }
+  return out;
+}
+
+/** A delta-seconds value (section 1.2.2); undefined if absent or malformed. */
+function seconds(value: string | undefined): number | undefined {
+  return value !== undefined && /^\d+$/.test(value) ? Number(value) : undefined;
+}
+
+function dateOf(value: string | undefined): number | undefined {
+  const t = value === undefined ? NaN : Date.parse(value);
+  return Number.isNaN(t) ? undefined : t;
+}

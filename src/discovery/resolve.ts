@@ -13,12 +13,11 @@ import { fromJson, type JsonValue } from "@bufbuild/protobuf";
 import { AgentCardSchema, type AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { A2AError, AgentCardNotFoundError, InvalidAgentCardError, isRecord } from "../errors.js";
 import {
-  CachePolicy,
   MemoryCardStore,
-  POLICY_OPTIONS,
-  cacheRequest,
-  cacheResponse,
-  policyOf,
+  fresh,
+  revalidated,
+  revalidationHeaders,
+  storable,
   storedCard,
   type CardStore,
   type StoredCard,
@@ -110,19 +109,18 @@ function requestHeaders(init: HeadersInit | undefined): Headers {
 async function resolveAt(url: string, headers: Headers, options: ResolveOptions): Promise<ResolvedAgentCard | undefined> {
   const store = options.cache === false ? undefined : (options.cache ?? defaultStore);
   const key = `${url}\n${[...headers].join("\n")}`;
-  const request = cacheRequest(url, headers);
-  const cached = store ? await store.get(key) : undefined;
+  const stored = store ? await store.get(key) : undefined;
+  // A store may hold entries of another shape (an older version's): those are misses.
+  const cached = stored && typeof stored.receivedAt === "number" && isRecord(stored.headers) ? stored : undefined;
 
-  if (cached && policyOf(cached).satisfiesWithoutRevalidation(request)) {
+  if (cached && fresh(cached, headers)) {
     return finish(cached, "hit", options);
   }
 
   let fetchHeaders = headers;
   if (cached) {
     fetchHeaders = new Headers(headers);
-    for (const [k, v] of Object.entries(policyOf(cached).revalidationHeaders(request))) {
-      if (typeof v === "string") fetchHeaders.set(k, v);
-    }
+    for (const [k, v] of Object.entries(revalidationHeaders(cached))) fetchHeaders.set(k, v);
     // fetch adds `Cache-Control: no-cache` to conditional requests, and some
     // servers (Express among them) then answer 200 instead of 304.
     fetchHeaders.set("Cache-Control", "max-age=0");
@@ -138,8 +136,7 @@ async function resolveAt(url: string, headers: Headers, options: ResolveOptions)
   if (cached && options.staleIfError && doc.status >= 500) return finish(cached, "stale", options);
 
   if (cached && doc.status === 304) {
-    const { policy } = policyOf(cached).revalidatedPolicy(request, cacheResponse(doc.status, doc.headers));
-    const refreshed = storedCard(policy, cached.body, cached.url);
+    const refreshed = revalidated(cached, doc.headers);
     reuseParsed(cached, refreshed);
     await store!.set(key, refreshed);
     return finish(refreshed, "revalidated", options);
@@ -149,11 +146,10 @@ async function resolveAt(url: string, headers: Headers, options: ResolveOptions)
     throw new A2AError(`fetching the Agent Card at ${url} failed with HTTP ${doc.status}`, { httpStatus: doc.status });
   }
 
-  const policy = new CachePolicy(request, cacheResponse(doc.status, doc.headers), POLICY_OPTIONS);
-  const entry = storedCard(policy, doc.text, doc.url);
+  const entry = storedCard(doc.headers, doc.text, doc.url);
   // Parse before storing: an invalid card is never cached.
   parsedOf(entry);
-  if (store && policy.storable()) await store.set(key, entry);
+  if (store && storable(headers, entry)) await store.set(key, entry);
   return finish(entry, "miss", options);
 }
 

@@ -28,6 +28,7 @@ import {
   CallTimeoutError,
   ProtocolError,
   errorFromServer,
+  parseRetryAfter,
   toA2AError,
   type Binding,
 } from "../errors.js";
@@ -44,6 +45,7 @@ import {
   type HttpTransportOptions,
 } from "./options.js";
 import { decodeSse } from "./sse.js";
+import { streamStateKey, type StreamState } from "./stream-state.js";
 import { isJsonContentType } from "../util.js";
 import type { A2ATransport } from "./transport.js";
 
@@ -62,6 +64,8 @@ export interface ResponseFacts {
   binding: Binding;
   httpStatus: number;
   challenge: string | undefined;
+  /** The response's `Retry-After`, in milliseconds. */
+  retryAfterMs?: number | undefined;
 }
 
 export interface BindingCodec {
@@ -141,7 +145,12 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
   }
 
   function facts(res: UniversalClientResponse): ResponseFacts {
-    return { binding, httpStatus: res.status, challenge: res.header.get("WWW-Authenticate") ?? undefined };
+    return {
+      binding,
+      httpStatus: res.status,
+      challenge: res.header.get("WWW-Authenticate") ?? undefined,
+      retryAfterMs: parseRetryAfter(res.header.get("Retry-After")),
+    };
   }
 
   /** Reads a whole JSON body; for unsuccessful statuses throws the error it describes. */
@@ -186,6 +195,7 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
     plan: HttpPlan,
     signal: AbortSignal,
     abortRequest: (reason: unknown) => void,
+    state: StreamState | undefined,
   ): AsyncGenerator<MessageShape<O>> {
     const f = facts(res);
     let idle: CallTimeoutError | undefined;
@@ -199,7 +209,10 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
       signal,
     );
     try {
-      for await (const e of decodeSse(body, { maxEventBytes, binding })) {
+      const onRetry = state && ((ms: number) => void (state.retryMs = ms));
+      for await (const e of decodeSse(body, { maxEventBytes, binding, onRetry })) {
+        // What a resumption sends back as Last-Event-ID; an empty id clears it.
+        if (state && e.id !== undefined) state.lastEventId = e.id || undefined;
         const json = tryParse(e.data);
         if (e.event === "error") throw codec.error(json, f);
         if (json === undefined) throw new ProtocolError("a stream event is not valid JSON", { binding, httpStatus: res.status });
@@ -281,22 +294,40 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
           const forward = () => controller.abort(req.signal.reason);
           if (req.signal.aborted) forward();
           else req.signal.addEventListener("abort", forward, { once: true });
-          const { res, plan } = await send(method, first, { url: req.url, header: req.header, message, signal: controller.signal });
-          const ok = res.status >= 200 && res.status < 300;
-          const type = res.header.get("Content-Type") ?? "";
-          let out: AsyncIterable<MessageShape<O>>;
-          if (ok && type.startsWith("text/event-stream")) {
-            out = events(method, res, plan, controller.signal, (reason) => controller.abort(reason));
-          } else if (!ok || isJsonContentType(type)) {
-            // A plain JSON body where a stream was expected: an error, or
-            // (leniently) a single result.
-            const json = await readJson(res);
-            out = single(parse(method, codec.result(json, plan, facts(res)), res.status));
-          } else {
-            await discard(res.body);
-            throw new ProtocolError(`expected an event stream, got content type "${type}"`, { binding, httpStatus: res.status });
+          // Silence before the events start (no response yet, or a plain
+          // body that stops) is bounded by the idle timeout too.
+          let silent: CallTimeoutError | undefined;
+          const waiting =
+            idleMs === undefined
+              ? undefined
+              : setTimeout(() => {
+                  silent = new CallTimeoutError(`no response for ${idleMs} ms`, { binding, kind: "idle" });
+                  controller.abort(silent);
+                }, idleMs);
+          (waiting as { unref?: () => void } | undefined)?.unref?.();
+          try {
+            const { res, plan } = await send(method, first, { url: req.url, header: req.header, message, signal: controller.signal });
+            const ok = res.status >= 200 && res.status < 300;
+            const type = res.header.get("Content-Type") ?? "";
+            let out: AsyncIterable<MessageShape<O>>;
+            if (ok && type.startsWith("text/event-stream")) {
+              const state = req.contextValues.get(streamStateKey);
+              out = events(method, res, plan, controller.signal, (reason) => controller.abort(reason), state);
+            } else if (!ok || isJsonContentType(type)) {
+              // A plain JSON body where a stream was expected: an error, or
+              // (leniently) a single result.
+              const json = await readJson(res);
+              out = single(parse(method, codec.result(json, plan, facts(res)), res.status));
+            } else {
+              await discard(res.body);
+              throw new ProtocolError(`expected an event stream, got content type "${type}"`, { binding, httpStatus: res.status });
+            }
+            return { stream: true, service: method.parent, method, header: res.header, trailer: res.trailer, message: out };
+          } catch (e) {
+            throw silent ?? e;
+          } finally {
+            clearTimeout(waiting);
           }
-          return { stream: true, service: method.parent, method, header: res.header, trailer: res.trailer, message: out };
         },
       });
     },
@@ -315,13 +346,19 @@ async function readText(body: AsyncIterable<Uint8Array>, maxBytes: number, bindi
   const decoder = new TextDecoder();
   let text = "";
   let size = 0;
-  for await (const chunk of body) {
-    size += chunk.byteLength;
-    if (size > maxBytes) {
-      // Leaving the loop early cancels the body and frees the connection.
-      throw new ProtocolError(`response body larger than ${maxBytes} bytes`, { binding });
+  try {
+    for await (const chunk of body) {
+      size += chunk.byteLength;
+      if (size > maxBytes) {
+        // Leaving the loop early cancels the body and frees the connection.
+        throw new ProtocolError(`response body larger than ${maxBytes} bytes`, { binding });
+      }
+      text += decoder.decode(chunk, { stream: true });
     }
-    text += decoder.decode(chunk, { stream: true });
+  } catch (e) {
+    // A connection lost in the middle of the body is a ConnectionError, as
+    // one lost before the response is.
+    throw toA2AError(e, binding);
   }
   return text + decoder.decode();
 }
@@ -346,6 +383,7 @@ export function genericHttpError(json: unknown, f: ResponseFacts): A2AError {
     binding: f.binding,
     httpStatus: f.httpStatus,
     challenge: f.challenge,
+    retryAfterMs: f.retryAfterMs,
   });
 }
 

@@ -1,12 +1,12 @@
 /**
- * Server-Sent Events decoding for the two HTTP bindings' streams.
+ * Server-Sent Events decoding for the two HTTP bindings' streams, as the
+ * HTML specification's event stream interpretation describes it.
  *
  * Chunks may split anywhere, also inside a CRLF pair or a multi-byte UTF-8
- * character: the streaming TextDecoder and the parser's line buffer carry the
- * partial pieces over. Each event is capped in size so that a hostile or
+ * character: the streaming TextDecoder and the carried-over partial line
+ * take care of that. Each event is capped in size so that a hostile or
  * broken server cannot make the client buffer without bound.
  */
-import { createParser, type EventSourceMessage } from "eventsource-parser";
 import { ProtocolError, type Binding } from "../errors.js";
 
 export interface SseEvent {
@@ -18,7 +18,7 @@ export interface SseEvent {
 }
 
 export interface SseOptions {
-  /** Largest event, in characters of its data and any incomplete line. */
+  /** Largest event, in characters of its fields and any incomplete line. */
   maxEventBytes: number;
   binding: Binding;
   /** Called with the server's `retry:` hint, in milliseconds. */
@@ -26,32 +26,74 @@ export interface SseOptions {
 }
 
 export async function* decodeSse(body: AsyncIterable<Uint8Array>, options: SseOptions): AsyncGenerator<SseEvent> {
-  const tooLarge = () => new ProtocolError(`stream event larger than ${options.maxEventBytes} characters`, { binding: options.binding });
   const decoder = new TextDecoder();
+  const lineEnd = /\r\n|\r|\n/g;
+  // The text after the last line end: an incomplete line.
+  let rest = "";
+  // The previous chunk ended in CR: a LF opening this one belongs to it.
+  let crAtEnd = false;
+  // The event being read; `data` is undefined until a data line arrives.
+  let data: string | undefined;
+  let event: string | undefined;
+  let id: string | undefined;
   let ready: SseEvent[] = [];
-  let failure: ProtocolError | undefined;
-  const parser = createParser({
-    maxBufferSize: options.maxEventBytes,
-    onEvent(e: EventSourceMessage) {
-      // The parser's buffer limit only sees incomplete events; one that
-      // arrives whole inside a chunk is measured here.
-      if (e.data.length > options.maxEventBytes) failure ??= tooLarge();
-      else ready.push({ event: e.event, data: e.data, id: e.id });
-    },
-    onRetry: options.onRetry,
-    onError(err) {
-      // Unknown fields and bad retry values are ignorable by the SSE spec;
-      // only an oversized event ends the stream.
-      if (err.type === "max-buffer-size-exceeded") failure ??= tooLarge();
-    },
-  });
+  let tooLarge = false;
+
+  const field = (line: string) => {
+    if (line === "") {
+      // A blank line dispatches the event; one without data is dropped.
+      // Nothing after an oversized event is delivered.
+      if (data !== undefined && !tooLarge) {
+        if (data.length > options.maxEventBytes) tooLarge = true;
+        else ready.push({ event: event || undefined, data, id });
+      }
+      data = event = id = undefined;
+      return;
+    }
+    const colon = line.indexOf(":");
+    if (colon === 0) return; // a comment
+    const name = colon < 0 ? line : line.slice(0, colon);
+    const value = colon < 0 ? "" : line.slice(line.charCodeAt(colon + 1) === 0x20 ? colon + 2 : colon + 1);
+    switch (name) {
+      case "data":
+        data = data === undefined ? value : `${data}\n${value}`;
+        break;
+      case "event":
+        event = value;
+        break;
+      case "id":
+        if (!value.includes("\0")) id = value;
+        break;
+      case "retry":
+        if (/^\d+$/.test(value)) options.onRetry?.(Number(value));
+        break;
+      // Other fields are ignored, as the specification says.
+    }
+  };
+
   for await (const chunk of body) {
-    parser.feed(decoder.decode(chunk, { stream: true }));
-    if (failure) throw failure;
+    let text = decoder.decode(chunk, { stream: true });
+    if (text === "") continue;
+    if (crAtEnd && text.charCodeAt(0) === 0x0a) text = text.slice(1);
+    crAtEnd = false;
+    // Only the new text can hold a line end: `rest` has none.
+    lineEnd.lastIndex = rest.length;
+    text = rest + text;
+    let start = 0;
+    for (let m = lineEnd.exec(text); m !== null; m = lineEnd.exec(text)) {
+      field(text.slice(start, m.index));
+      start = lineEnd.lastIndex;
+      if (m[0] === "\r" && start === text.length) crAtEnd = true;
+    }
+    rest = text.slice(start);
     if (ready.length > 0) {
       const batch = ready;
       ready = [];
       yield* batch;
+    }
+    const held = rest.length + (data?.length ?? 0) + (event?.length ?? 0) + (id?.length ?? 0);
+    if (tooLarge || held > options.maxEventBytes) {
+      throw new ProtocolError(`stream event larger than ${options.maxEventBytes} characters`, { binding: options.binding });
     }
   }
   // An event cut off by the end of the stream is dropped, as the SSE

@@ -43,7 +43,7 @@ describe("resolveAgentCard against the official server", () => {
     // time back: the next resolve must revalidate, and the server says 304.
     const key = [...(store as unknown as { entries: Map<string, StoredCard> }).entries.keys()][0]!;
     const entry = store.get(key)!;
-    store.set(key, { ...entry, policy: { ...entry.policy, t: entry.policy.t - 7_200_000 } });
+    store.set(key, { ...entry, receivedAt: entry.receivedAt - 7_200_000 });
     const third = await resolveAgentCard(agent.origin, trusting({ cache: store }));
     expect(third.cache).toBe("revalidated");
     expect(third.card).toEqual(first.card);

@@ -20,8 +20,12 @@ export interface ChaosProxy {
   readonly connections: number;
   /** Faults injected so far. */
   readonly faults: number;
+  /** Each fault injected: on which connection, and which. */
+  readonly injected: ReadonlyArray<{ index: number; fault: Fault }>;
   /** Decides the fate of each new connection (by its index). */
   plan: (index: number) => ConnectionPlan;
+  /** Sees every chunk let through from the server, by connection index. */
+  tap: ((index: number, chunk: Buffer) => void) | undefined;
   close(): Promise<void>;
 }
 
@@ -29,6 +33,7 @@ export async function startChaosProxy(targetPort: number, plan: (index: number) 
   const sockets = new Set<Socket>();
   let connections = 0;
   let faults = 0;
+  const injected: Array<{ index: number; fault: Fault }> = [];
   const proxy: ChaosProxy = {
     port: 0,
     get connections() {
@@ -37,7 +42,9 @@ export async function startChaosProxy(targetPort: number, plan: (index: number) 
     get faults() {
       return faults;
     },
+    injected,
     plan,
+    tap: undefined,
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of sockets) s.destroy();
@@ -45,7 +52,8 @@ export async function startChaosProxy(targetPort: number, plan: (index: number) 
       }),
   };
   const server = createServer((client) => {
-    const { cutAfter, fault = "reset" } = proxy.plan(connections++);
+    const index = connections++;
+    const { cutAfter, fault = "reset" } = proxy.plan(index);
     const upstream = connect(targetPort, "127.0.0.1");
     for (const s of [client, upstream]) {
       sockets.add(s);
@@ -63,12 +71,15 @@ export async function startChaosProxy(targetPort: number, plan: (index: number) 
       if (stalled) return;
       if (cutAfter === undefined || sent + chunk.length <= cutAfter) {
         sent += chunk.length;
+        proxy.tap?.(index, chunk);
         client.write(chunk);
         return;
       }
+      proxy.tap?.(index, chunk.subarray(0, cutAfter - sent));
       client.write(chunk.subarray(0, cutAfter - sent));
       sent = cutAfter;
       faults++;
+      injected.push({ index, fault });
       if (fault === "stall") {
         // Keep the connection open and silent.
         stalled = true;

@@ -315,7 +315,7 @@ describe("HTTP caching", () => {
 
   it("the in-memory store is bounded", () => {
     const store = new MemoryCardStore(2);
-    const entry = { policy: {} as never, body: "", url: "" };
+    const entry = { body: "", url: "", receivedAt: 0, headers: {} };
     store.set("a", entry);
     store.set("b", entry);
     store.get("a");

@@ -149,4 +149,38 @@ describe("decodeSse", () => {
       expect(await decodeAll(cut(bytes, [3, 15]))).toEqual([{ event: undefined, data: "whole", id: undefined }]);
     }
   });
+
+  it("reads CR line ends, also a CR at the end of one chunk and its LF at the start of the next", async () => {
+    const text = "event: a\rdata: 1\r\rdata: 2\r\n\r\ndata: 3\n\n";
+    const bytes = encoder.encode(text);
+    for (let i = 0; i <= bytes.length; i++) {
+      expect(await decodeAll(cut(bytes, [i]))).toEqual([
+        { event: "a", data: "1", id: undefined },
+        { event: undefined, data: "2", id: undefined },
+        { event: undefined, data: "3", id: undefined },
+      ]);
+    }
+  });
+
+  it("skips comments and unknown fields, takes a field without a colon as empty, ignores ids with NUL", async () => {
+    const text = ": keep-alive\nfoo: bar\ndata\ndata:x\nid: a\0b\n\nid: 7\ndata: y\n\n";
+    expect(await decodeAll([encoder.encode(text)])).toEqual([
+      { event: undefined, data: "\nx", id: undefined },
+      { event: undefined, data: "y", id: "7" },
+    ]);
+  });
+
+  it("reports retry: hints that are all digits, and only those", async () => {
+    const seen: number[] = [];
+    const body = chunksOf([encoder.encode("retry: 1500\nretry: 2s\nretry:-1\nretry: 40\ndata: a\n\n")]);
+    const out: SseEvent[] = [];
+    for await (const e of decodeSse(body, { maxEventBytes: BIG, binding: "JSONRPC", onRetry: (ms) => seen.push(ms) })) out.push(e);
+    expect(seen).toEqual([1500, 40]);
+    expect(out.map((e) => e.data)).toEqual(["a"]);
+  });
+
+  it("strips a byte order mark at the start of the stream", async () => {
+    const bytes = new Uint8Array([0xef, 0xbb, 0xbf, ...encoder.encode("data: a\n\n")]);
+    expect(await decodeAll(cut(bytes, [1, 2]))).toEqual([{ event: undefined, data: "a", id: undefined }]);
+  });
 });

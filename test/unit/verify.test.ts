@@ -11,9 +11,8 @@ import { base64url, exportJWK, FlattenedSign, generateKeyPair, type JWK } from "
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { field_behavior, FieldBehavior } from "../../gen/google/api/field_behavior_pb.js";
 import { AgentCardSchema, AgentCardSignatureSchema, type AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
+import { AbortedError, AgentCardVerificationError } from "../../src/index.js";
 import {
-  AbortedError,
-  AgentCardVerificationError,
   applyVerifyPolicy,
   assertVerified,
   canonicalCardBytes,
@@ -25,7 +24,7 @@ import {
   type VerificationFailureCode,
   type VerificationResult,
   type VerifyOptions,
-} from "../../src/index.js";
+} from "../../src/trust.js";
 import { sendJson, startFakeServer, type FakeServer } from "../support/fake-server.js";
 
 // --- Fixtures ---------------------------------------------------------------------

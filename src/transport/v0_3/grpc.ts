@@ -4,9 +4,8 @@
  * 0.3 calls. Node only, like the 1.0 gRPC transport it is built on.
  */
 import type { A2ATransport } from "../transport.js";
-import { createGrpcTransport, grpcBaseUrl, type GrpcTransportOptions } from "../grpc.js";
-import { serviceHeaders } from "../options.js";
-import { adaptV03Transport } from "./adapter.js";
+import { createGrpcTransport, type GrpcTransportOptions } from "../grpc.js";
+import { grpcTransportV03 } from "./grpc-adapter.js";
 
 /**
  * A transport for 1.0 calls to an agent that speaks A2A 0.3 over gRPC.
@@ -15,14 +14,5 @@ import { adaptV03Transport } from "./adapter.js";
  * request. Interceptors see the 1.0 messages.
  */
 export function createGrpcTransportV03(options: GrpcTransportOptions): A2ATransport {
-  const settings: GrpcTransportOptions = { ...options, protocolVersion: options.protocolVersion ?? "0.3" };
-  // The 1.0 gRPC transport takes any service's methods: it carries the 0.3
-  // calls, with the interceptors moved up to the 1.0 side.
-  const inner = createGrpcTransport({ ...settings, interceptors: undefined });
-  const base = grpcBaseUrl(options.baseUrl, options.tls).replace(/\/+$/, "");
-  return adaptV03Transport(inner, {
-    interceptors: options.interceptors,
-    defaults: serviceHeaders(settings),
-    describe: (method) => ({ url: `${base}/${method.parent.typeName}/${method.name}`, requestMethod: "POST" }),
-  });
+  return grpcTransportV03(createGrpcTransport, options);
 }

@@ -1,0 +1,325 @@
+// npm run size
+//
+// What a browser app pays for a2a-connect: small apps are bundled with
+// esbuild the way an app would bundle them (minified, ESM, code splitting,
+// platform browser, against the package's own entries as its "exports" map
+// names them, our TypeScript compiled as `npm run build` compiles it) and
+// their output is measured, each chunk gzipped on its own.
+// Prints one markdown table (the one in the README's "Size" section).
+//
+// "at start" is what the app loads before it runs: its entry chunk and every
+// chunk that one imports statically. "on demand" is what a feature loads
+// with a dynamic import the first time it is used (card verification, the
+// 0.3 wire).
+//
+// `npm run size -- --inputs` also lists each app's largest inputs.
+//
+// Exit codes: 0 within the budget, 1 core over the budget, 2 build error.
+
+import { readFileSync } from "node:fs";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+import { build, type Metafile, type Plugin } from "esbuild";
+import ts from "typescript";
+
+export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+
+/**
+ * The core row may not exceed this many gzipped bytes. protobuf-es and the
+ * generated schema alone take about 33 KB (the "for reference" row).
+ */
+export const CORE_BUDGET_GZIP = 52 * 1024;
+
+function sdkVersion(): string {
+  const pkg = JSON.parse(readFileSync(join(repoRoot, "node_modules/@a2a-js/sdk/package.json"), "utf8")) as { version: string };
+  return pkg.version;
+}
+
+interface App {
+  id: string;
+  label: string;
+  source: string;
+  /** Source files (repository paths) whose dynamically loaded chunks the row counts. */
+  onDemand?: RegExp;
+}
+
+// Apps are plain JavaScript: esbuild does not type-check, and the official
+// SDK's app must not need our types.
+const CALLS = `
+  await session.client.sendMessage({ message: userMessage("hello") });
+  for await (const event of session.client.sendStreamingMessage({ message: userMessage("stream") })) console.log(event);
+`;
+
+const APPS: readonly App[] = [
+  {
+    id: "core",
+    label: "core: `connect` + send + stream, JSON-RPC and HTTP+JSON",
+    source: `
+import { connect, userMessage } from "a2a-connect";
+export async function run(url) {
+  const session = await connect(url, { preferredBindings: ["JSONRPC", "HTTP+JSON"] });
+  ${CALLS}
+}`,
+  },
+  {
+    id: "verify",
+    label: 'core + verification (`verify: "required"`)',
+    source: `
+import { connect, userMessage } from "a2a-connect";
+export async function run(url, keys) {
+  const session = await connect(url, { verify: "required", verification: { keys } });
+  ${CALLS}
+}`,
+    onDemand: /^src\/discovery\/verify\.ts$/,
+  },
+  {
+    id: "grpc-web",
+    label: "core + gRPC-web (`grpcWeb: createGrpcWebTransport`)",
+    source: `
+import { connect, createGrpcWebTransport, userMessage } from "a2a-connect";
+export async function run(url) {
+  const session = await connect(url, { grpcWeb: createGrpcWebTransport, preferredBindings: ["GRPC"] });
+  ${CALLS}
+}`,
+  },
+  {
+    id: "v0.3",
+    label: "core + an agent on A2A 0.3 (JSON-RPC or HTTP+JSON)",
+    source: `
+import { connect, userMessage } from "a2a-connect";
+export async function run(url) {
+  const session = await connect(url);
+  ${CALLS}
+}`,
+    onDemand: /^src\/transport\/v0_3\/transports\.ts$/,
+  },
+  {
+    id: "floor",
+    label: "for reference: protobuf-es and the generated A2A schema alone (`toJson` + `fromJson`)",
+    source: `
+import { create, fromJson, toJson } from "@bufbuild/protobuf";
+import { SendMessageRequestSchema, StreamResponseSchema } from "${join(repoRoot, "gen/lf/a2a/v1/a2a_pb.ts")}";
+export function run(json) {
+  return [toJson(SendMessageRequestSchema, create(SendMessageRequestSchema)), fromJson(StreamResponseSchema, json)];
+}`,
+  },
+  {
+    id: "a2a-js",
+    label: `\`@a2a-js/sdk/client\` ${sdkVersion()}: \`ClientFactory\` + send + stream`,
+    source: `
+import { ClientFactory } from "@a2a-js/sdk/client";
+const message = (text) => ({ messageId: crypto.randomUUID(), role: 1, parts: [{ text }] });
+export async function run(url) {
+  const client = await new ClientFactory().createFromUrl(url);
+  await client.sendMessage({ message: message("hello") });
+  for await (const event of client.sendMessageStream({ message: message("stream") })) console.log(event);
+}`,
+  },
+];
+
+export interface Bytes {
+  min: number;
+  gzip: number;
+}
+
+export interface SizeRow {
+  id: string;
+  label: string;
+  /** Entry chunk and the chunks it imports statically. */
+  atStart: Bytes;
+  /** Chunks the row's feature loads with a dynamic import (zero if none). */
+  onDemand: Bytes;
+  total: Bytes;
+  /** The largest inputs of the loaded chunks, in minified bytes. */
+  largest: Array<{ path: string; bytes: number }>;
+}
+
+/** `a2a-connect` and its subpaths, resolved through package.json "exports" to the TypeScript sources. */
+async function packageEntries(): Promise<Plugin> {
+  const pkg = JSON.parse(await readFile(join(repoRoot, "package.json"), "utf8")) as {
+    name: string;
+    exports: Record<string, { import: string }>;
+  };
+  const escaped = pkg.name.replace(/[-/\\^$*+?.()|[\]{}]/g, "\\$&");
+  return {
+    name: "package-entries",
+    setup(b) {
+      b.onResolve({ filter: new RegExp(`^${escaped}(/.*)?$`) }, (args) => {
+        const sub = `.${args.path.slice(pkg.name.length)}`;
+        const target = pkg.exports[sub]?.import;
+        if (!target) return { errors: [{ text: `${args.path} is not exported by package.json` }] };
+        // ./dist/src/x.js is compiled from ./src/x.ts
+        return { path: join(repoRoot, target.replace(/^\.\/dist\//, "").replace(/\.js$/, ".ts")) };
+      });
+    },
+  };
+}
+
+/**
+ * Our TypeScript as the package ships it: each file compiled as
+ * `npm run build` compiles it (tsconfig.build.json), so the sizes are those
+ * of dist/ without building it. (esbuild's own TypeScript output differs a
+ * little, in enums for one.)
+ */
+function compiledAsShipped(): Plugin {
+  const file = join(repoRoot, "tsconfig.build.json");
+  const config = ts.readConfigFile(file, (f) => ts.sys.readFile(f));
+  const { options } = ts.parseJsonConfigFileContent(config.config, ts.sys, repoRoot, undefined, file);
+  // The package is "type": "module", so tsc emits ES modules; a lone file does not know that.
+  const compilerOptions: ts.CompilerOptions = {
+    ...options,
+    module: ts.ModuleKind.ESNext,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    declaration: false,
+    sourceMap: false,
+    noEmit: false,
+  };
+  const ours = new RegExp(`^${repoRoot.replace(/[-/\\^$*+?.()|[\]{}]/g, "\\$&")}/(src|gen)/.*\\.ts$`);
+  const compiled = new Map<string, string>();
+  return {
+    name: "compiled-as-shipped",
+    setup(b) {
+      b.onLoad({ filter: /\.ts$/ }, async (args) => {
+        if (!ours.test(args.path)) return undefined;
+        let js = compiled.get(args.path);
+        if (js === undefined) {
+          const source = await readFile(args.path, "utf8");
+          js = ts.transpileModule(source, { compilerOptions, fileName: args.path }).outputText;
+          compiled.set(args.path, js);
+        }
+        return { contents: js, loader: "js", resolveDir: dirname(args.path) };
+      });
+    },
+  };
+}
+
+function sum(files: Iterable<Uint8Array>): Bytes {
+  let min = 0;
+  let gzip = 0;
+  for (const f of files) {
+    min += f.byteLength;
+    gzip += gzipSync(f, { level: 9 }).byteLength;
+  }
+  return { min, gzip };
+}
+
+/** Output chunks reachable from `start` over static imports. */
+function staticClosure(meta: Metafile, start: Iterable<string>): Set<string> {
+  const seen = new Set<string>();
+  const todo = [...start];
+  for (let f = todo.pop(); f !== undefined; f = todo.pop()) {
+    if (seen.has(f)) continue;
+    seen.add(f);
+    for (const i of meta.outputs[f]?.imports ?? []) if (i.kind === "import-statement" && !i.external) todo.push(i.path);
+  }
+  return seen;
+}
+
+async function measureApp(app: App, dir: string, plugins: Plugin[]): Promise<SizeRow> {
+  const entry = join(dir, `${app.id}.js`);
+  await writeFile(entry, app.source);
+  const result = await build({
+    entryPoints: [entry],
+    absWorkingDir: repoRoot,
+    // The apps live outside the repository; packages resolve from its node_modules.
+    nodePaths: [join(repoRoot, "node_modules")],
+    bundle: true,
+    splitting: true,
+    format: "esm",
+    platform: "browser",
+    target: "es2022",
+    minify: true,
+    metafile: true,
+    write: false,
+    outdir: join(dir, `out-${app.id}`),
+    define: { "process.env.NODE_ENV": '"production"' },
+    plugins,
+    logLevel: "silent",
+  });
+  const meta = result.metafile;
+  const contents = new Map(result.outputFiles.map((f) => [f.path, f.contents]));
+  const bytesOf = (out: string) => contents.get(join(repoRoot, out)) ?? new Uint8Array();
+
+  const outputs = Object.entries(meta.outputs);
+  const [main] = outputs.find(([, o]) => o.entryPoint !== undefined && resolve(repoRoot, o.entryPoint) === entry) ?? [];
+  if (!main) throw new Error(`${app.id}: no output for the entry point`);
+  const atStart = staticClosure(meta, [main]);
+  const lazyRoots = app.onDemand
+    ? outputs.filter(([, o]) => o.entryPoint !== undefined && app.onDemand!.test(o.entryPoint)).map(([f]) => f)
+    : [];
+  if (app.onDemand && lazyRoots.length === 0) throw new Error(`${app.id}: no chunk is loaded on demand for ${app.onDemand}`);
+  const lazy = [...staticClosure(meta, lazyRoots)].filter((f) => !atStart.has(f));
+
+  const inputs = new Map<string, number>();
+  for (const f of [...atStart, ...lazy]) {
+    for (const [path, { bytesInOutput }] of Object.entries(meta.outputs[f]!.inputs)) {
+      inputs.set(path, (inputs.get(path) ?? 0) + bytesInOutput);
+    }
+  }
+  const start = sum([...atStart].map(bytesOf));
+  const onDemand = sum(lazy.map(bytesOf));
+  return {
+    id: app.id,
+    label: app.label,
+    atStart: start,
+    onDemand,
+    total: { min: start.min + onDemand.min, gzip: start.gzip + onDemand.gzip },
+    largest: [...inputs].sort((a, b) => b[1] - a[1]).map(([path, bytes]) => ({ path, bytes })),
+  };
+}
+
+/** Builds every app and measures it. */
+export async function measureSizes(): Promise<SizeRow[]> {
+  const dir = await mkdtemp(join(tmpdir(), "a2a-connect-size-"));
+  try {
+    const plugins = [await packageEntries(), compiledAsShipped()];
+    const rows: SizeRow[] = [];
+    for (const app of APPS) rows.push(await measureApp(app, dir, plugins));
+    return rows;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+const cell = (b: Bytes) => (b.min === 0 ? "-" : `${kb(b.min)} / ${kb(b.gzip)}`);
+
+export function formatTable(rows: readonly SizeRow[]): string {
+  const lines = [
+    "| app | at start (min / gzip) | on demand (min / gzip) | total gzip |",
+    "| --- | ---: | ---: | ---: |",
+    ...rows.map((r) => `| ${r.label} | ${cell(r.atStart)} | ${cell(r.onDemand)} | **${kb(r.total.gzip)}** |`),
+  ];
+  return lines.join("\n");
+}
+
+async function main(): Promise<number> {
+  let rows: SizeRow[];
+  try {
+    rows = await measureSizes();
+  } catch (e) {
+    console.error(`size: ${(e as Error).message}`);
+    return 2;
+  }
+  console.log(formatTable(rows));
+  if (process.argv.includes("--inputs")) {
+    for (const r of rows) {
+      console.log(`\n${r.id}: largest inputs (minified bytes)`);
+      for (const i of r.largest.slice(0, 25)) console.log(`  ${String(i.bytes).padStart(7)}  ${i.path}`);
+    }
+  }
+  const core = rows.find((r) => r.id === "core")!;
+  console.log(`\ncore: ${kb(core.total.gzip)} gzip of a ${kb(CORE_BUDGET_GZIP)} budget`);
+  if (core.total.gzip > CORE_BUDGET_GZIP) {
+    console.error("size: core is over its budget");
+    return 1;
+  }
+  return 0;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  process.exitCode = await main();
+}

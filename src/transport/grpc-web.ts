@@ -1,0 +1,59 @@
+/**
+ * gRPC-web: the gRPC binding for browsers, which cannot speak HTTP/2 gRPC.
+ * Calls go through a gRPC-web (or Connect) proxy in front of the agent's
+ * gRPC server, such as Envoy's grpc_web filter, on connect-web's gRPC-web
+ * transport over fetch. What the binding adds to connect's transport is
+ * shared with HTTP/2 gRPC (grpc-common.ts).
+ */
+import { ConnectError } from "@connectrpc/connect";
+import { createGrpcWebTransport as createConnectGrpcWebTransport } from "@connectrpc/connect-web";
+import { ConnectionError, toA2AError, type A2AError } from "../errors.js";
+import { a2aGrpcTransport } from "./grpc-common.js";
+import { grpcBaseUrl } from "./grpc-url.js";
+import type { TransportOptions } from "./options.js";
+import type { A2ATransport } from "./transport.js";
+
+export interface GrpcWebTransportOptions extends TransportOptions {
+  /**
+   * The gRPC-web endpoint: the proxy's URL, under which methods are served
+   * as `/{service}/{method}`. A bare `host:port` is accepted as for gRPC.
+   */
+  baseUrl: string;
+  /** Use TLS for a bare `host:port`. Default: true, except on a loopback address. */
+  tls?: boolean | undefined;
+  /** The fetch to use. Default: the global `fetch`. */
+  fetch?: typeof fetch | undefined;
+}
+
+/**
+ * A transport for the gRPC binding over gRPC-web. Calls carry
+ * `A2A-Version`, extensions and headers as on every binding; the proxy must
+ * pass them on and, across origins, allow them in CORS. gRPC-web has unary
+ * and server-streaming calls, which is all A2A uses.
+ */
+export function createGrpcWebTransport(options: GrpcWebTransportOptions): A2ATransport {
+  const inner = createConnectGrpcWebTransport({
+    baseUrl: grpcBaseUrl(options.baseUrl, options.tls),
+    interceptors: options.interceptors,
+    // Looked up at call time, so a fetch replaced later is used.
+    fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+  });
+  return a2aGrpcTransport(inner, options, cutConnection);
+}
+
+/**
+ * fetch reports a connection that failed or broke as a TypeError, which
+ * connect passes on as the cause of an error without a gRPC status; a body
+ * that ends before the trailers that carry the status was cut short too.
+ */
+function cutConnection(e: unknown): A2AError | undefined {
+  if (!(e instanceof ConnectError) || e.metadata.has("grpc-status")) return undefined;
+  if (e.cause instanceof TypeError) {
+    const failure = toA2AError(e.cause, "GRPC");
+    return failure instanceof ConnectionError ? failure : undefined;
+  }
+  if (e.rawMessage === "missing trailer") {
+    return new ConnectionError("the gRPC-web response ended before its status", { binding: "GRPC", kind: "reset", grpcCode: e.code, cause: e });
+  }
+  return undefined;
+}

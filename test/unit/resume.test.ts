@@ -1,0 +1,739 @@
+/**
+ * Resumption of dropped streams against fake servers: what is sent on the
+ * reconnection, how long the client waits, when it gives up, and what the
+ * consumer sees.
+ */
+import type { IncomingHttpHeaders, ServerResponse } from "node:http";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import {
+  A2AClient,
+  AbortedError,
+  CallTimeoutError,
+  ConnectionError,
+  StreamResumeError,
+  TaskNotFoundError,
+  TaskState,
+  UnsupportedOperationError,
+  createJsonRpcTransport,
+  createRestTransport,
+  isResumeSnapshot,
+  userMessage,
+  type Binding,
+  type HttpTransportOptions,
+  type ResumeOptions,
+  type StreamResponse,
+} from "../../src/index.js";
+import { closed, sendJson, sseFrame, startFakeServer, startSse, within, type FakeServer } from "../support/fake-server.js";
+import { trackTimers } from "../support/timers.js";
+
+type HttpBinding = Extract<Binding, "JSONRPC" | "HTTP+JSON">;
+const HTTP_BINDINGS: readonly HttpBinding[] = ["JSONRPC", "HTTP+JSON"];
+/** Stack frames of the package's own code. */
+const SRC = /[/\\]src[/\\]/;
+const ERROR_INFO = "type.googleapis.com/google.rpc.ErrorInfo";
+
+/** Backoff small enough that no test waits on it, unless it asks to. */
+const FAST: ResumeOptions = { backoff: { initialMs: 1, maxMs: 1 } };
+
+// --- Task JSON as the server sends it ----------------------------------------
+
+const task = (state: string, chunks: string[] = []) => ({
+  id: "t1",
+  contextId: "c1",
+  status: { state: `TASK_STATE_${state}` },
+  artifacts: chunks.length ? [{ artifactId: "a", parts: chunks.map((text) => ({ text })) }] : [],
+});
+const snapshotEvent = (state: string, chunks: string[] = []) => ({ task: task(state, chunks) });
+const statusEvent = (state: string) => ({ statusUpdate: { taskId: "t1", contextId: "c1", status: { state: `TASK_STATE_${state}` } } });
+const chunkEvent = (text: string, append = true) => ({
+  artifactUpdate: { taskId: "t1", contextId: "c1", artifact: { artifactId: "a", parts: [{ text }] }, append },
+});
+
+// --- A fake agent that answers the three calls a resumption makes -----------
+
+type Kind = "send" | "subscribe" | "get";
+
+interface Call {
+  kind: Kind;
+  /** Index among the calls of this kind, from 0. */
+  n: number;
+  res: ServerResponse;
+  url: string;
+  body: string;
+  headers: IncomingHttpHeaders;
+  /** When the request arrived (performance.now()). */
+  at: number;
+}
+
+interface StreamScript {
+  /** SSE ids, one per event (undefined: no id field). */
+  ids?: (string | undefined)[];
+  /** A `retry:` field sent before the events. */
+  retry?: number;
+  /** After the events: end the response cleanly, cut the connection, or stay silent. */
+  then: "end" | "cut" | "hold";
+}
+
+type Script = Partial<Record<Kind, (call: Call, reply: Reply) => void>>;
+
+interface Reply {
+  stream(results: unknown[], script: StreamScript): void;
+  json(result: unknown): void;
+  /** An A2A error as the binding reports it: a JSON-RPC error object, or a google.rpc.Status body. */
+  error(error: { code: number; httpStatus: number; reason: string; message: string }, headers?: Record<string, string>): void;
+}
+
+let srv: FakeServer;
+let calls: Call[];
+/** When each drop happened on the server's side (performance.now()), in order. */
+let drops: number[];
+
+beforeEach(async () => {
+  srv = await startFakeServer();
+  calls = [];
+  drops = [];
+});
+afterEach(async () => {
+  vi.restoreAllMocks();
+  await srv.close();
+});
+
+function kindOf(binding: HttpBinding, method: string, url: string, body: string): Kind {
+  if (binding === "JSONRPC") {
+    const m = (JSON.parse(body) as { method: string }).method;
+    return m === "SendStreamingMessage" ? "send" : m === "SubscribeToTask" ? "subscribe" : "get";
+  }
+  if (url.startsWith("/message:stream")) return "send";
+  if (url.includes(":subscribe")) return "subscribe";
+  if (method === "GET" && url.startsWith("/tasks/")) return "get";
+  throw new Error(`unexpected request ${method} ${url}`);
+}
+
+function serve(binding: HttpBinding, script: Script): void {
+  const counts: Record<Kind, number> = { send: 0, subscribe: 0, get: 0 };
+  srv.handle((req, res, body) => {
+    const kind = kindOf(binding, req.method ?? "", req.url ?? "", body);
+    const call: Call = { kind, n: counts[kind]++, res, url: req.url ?? "", body, headers: req.headers, at: performance.now() };
+    calls.push(call);
+    const envelope = (result: unknown) =>
+      binding === "JSONRPC" ? { jsonrpc: "2.0", id: (JSON.parse(body) as { id: number }).id, result } : result;
+    const reply: Reply = {
+      stream(results, s) {
+        startSse(res);
+        if (s.retry !== undefined) res.write(`retry: ${s.retry}\n\n`);
+        results.forEach((r, i) => {
+          const id = s.ids?.[i];
+          res.write((id === undefined ? "" : `id: ${id}\n`) + sseFrame(envelope(r)));
+        });
+        if (s.then === "end") {
+          res.end(() => drops.push(performance.now()));
+        } else if (s.then === "cut") {
+          // Once what was written is out, the connection goes away mid-stream.
+          res.write("", () => {
+            drops.push(performance.now());
+            res.socket?.destroy();
+          });
+        }
+      },
+      json(result) {
+        sendJson(res, 200, envelope(result));
+      },
+      error(e, headers = {}) {
+        if (binding === "JSONRPC") {
+          sendJson(
+            res,
+            e.httpStatus === 200 ? 200 : e.httpStatus,
+            { jsonrpc: "2.0", id: (JSON.parse(body) as { id: number }).id, error: { code: e.code, message: e.message } },
+            headers,
+          );
+        } else {
+          const details = [{ "@type": ERROR_INFO, reason: e.reason, domain: "a2a-protocol.org" }];
+          sendJson(res, e.httpStatus, { error: { code: e.httpStatus, message: e.message, details } }, headers);
+        }
+      },
+    };
+    const handler = script[kind];
+    if (!handler) throw new Error(`no ${kind} expected`);
+    handler(call, reply);
+  });
+}
+
+function clientOf(binding: HttpBinding, options: Partial<HttpTransportOptions> = {}): A2AClient {
+  const transport =
+    binding === "JSONRPC"
+      ? createJsonRpcTransport({ baseUrl: srv.url, ...options })
+      : createRestTransport({ baseUrl: srv.url, ...options });
+  return new A2AClient(transport);
+}
+
+async function drain(source: AsyncIterable<StreamResponse>): Promise<{ items: StreamResponse[]; error: unknown }> {
+  const items: StreamResponse[] = [];
+  try {
+    for await (const x of source) items.push(x);
+  } catch (error) {
+    return { items, error };
+  }
+  return { items, error: undefined };
+}
+
+const kinds = () => calls.map((c) => c.kind);
+const messageIdOf = (binding: HttpBinding, body: string): string => {
+  const json = JSON.parse(body) as { params?: { message: { messageId: string } }; message?: { messageId: string } };
+  return (binding === "JSONRPC" ? json.params!.message : json.message!).messageId;
+};
+const stateOf = (e: StreamResponse | undefined) =>
+  e?.payload.case === "task" ? e.payload.value.status?.state : e?.payload.case === "statusUpdate" ? e.payload.value.status?.state : undefined;
+
+/** The delays the resumption's backoff asked for, in order. */
+function recordBackoff(): number[] {
+  const delays: number[] = [];
+  const real = globalThis.setTimeout;
+  vi.spyOn(globalThis, "setTimeout").mockImplementation(((fn: () => void, ms?: number, ...rest: unknown[]) => {
+    // Only the timers resume.ts sets itself, not those of the calls it makes.
+    const caller = (new Error().stack ?? "").split("\n").slice(1).find((l) => !/resume\.test\.ts|node_modules/.test(l));
+    if (caller && /[/\\]src[/\\]client[/\\]resume\.ts/.test(caller)) delays.push(ms ?? 0);
+    return real(fn, ms, ...rest);
+  }) as typeof setTimeout);
+  return delays;
+}
+
+/** The common shape: the first stream drops after a snapshot; GetTask says WORKING; the resubscribe completes. */
+const dropOnce = (first: StreamScript["then"] = "end"): Script => ({
+  send: (_c, r) => r.stream([snapshotEvent("SUBMITTED"), statusEvent("WORKING"), chunkEvent("1", false)], { then: first }),
+  get: (_c, r) => r.json(task("WORKING", ["1", "2"])),
+  subscribe: (_c, r) => r.stream([snapshotEvent("WORKING", ["1", "2"]), chunkEvent("3"), statusEvent("COMPLETED")], { then: "end" }),
+});
+
+describe.each(HTTP_BINDINGS)("resumption (%s)", (binding) => {
+  it("a stream that ends early is resumed with GetTask, then SubscribeToTask; the snapshot is marked", async () => {
+    serve(binding, dropOnce("end"));
+    const { items, error } = await drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: FAST }));
+    expect(error).toBeUndefined();
+    expect(kinds()).toEqual(["send", "get", "subscribe"]);
+    expect(items.map((e) => e.payload.case)).toEqual(["task", "statusUpdate", "artifactUpdate", "task", "artifactUpdate", "statusUpdate"]);
+    expect(items.map(isResumeSnapshot)).toEqual([false, false, false, true, false, false]);
+    expect(stateOf(items.at(-1))).toBe(TaskState.COMPLETED);
+    // The resubscribe is for the task the first stream named.
+    const sub = calls[2]!;
+    if (binding === "JSONRPC") expect(JSON.parse(sub.body)).toMatchObject({ method: "SubscribeToTask", params: { id: "t1" } });
+    else expect(sub.url).toBe("/tasks/t1:subscribe");
+  });
+
+  it("a cut connection is resumed the same way", async () => {
+    serve(binding, dropOnce("cut"));
+    const { items, error } = await drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: FAST }));
+    expect(error).toBeUndefined();
+    expect(kinds()).toEqual(["send", "get", "subscribe"]);
+    expect(stateOf(items.at(-1))).toBe(TaskState.COMPLETED);
+  });
+
+  it("an idle stream is resumed", async () => {
+    serve(binding, dropOnce("hold"));
+    const { items, error } = await drain(
+      clientOf(binding, { idleTimeoutMs: 100 }).sendStreamingMessage({ message: userMessage("go") }, { resume: FAST }),
+    );
+    expect(error).toBeUndefined();
+    expect(kinds()).toEqual(["send", "get", "subscribe"]);
+    expect(stateOf(items.at(-1))).toBe(TaskState.COMPLETED);
+  });
+
+  it("a resubscribe whose response never starts is given up after the idle timeout, and resumed", async () => {
+    serve(binding, {
+      ...dropOnce("cut"),
+      // The first resubscribe gets no response at all, not even headers.
+      subscribe: (c, r) =>
+        c.n === 0 ? undefined : r.stream([snapshotEvent("WORKING", ["1", "2"]), statusEvent("COMPLETED")], { then: "end" }),
+    });
+    const { items, error } = await drain(
+      clientOf(binding, { idleTimeoutMs: 100 }).sendStreamingMessage({ message: userMessage("go") }, { resume: FAST }),
+    );
+    expect(error).toBeUndefined();
+    expect(kinds()).toEqual(["send", "get", "subscribe", "get", "subscribe"]);
+    expect(stateOf(items.at(-1))).toBe(TaskState.COMPLETED);
+  });
+
+  it("resume: false on a stream whose response never starts reports the idle timeout", async () => {
+    serve(binding, { subscribe: () => undefined });
+    const timers = trackTimers(SRC);
+    try {
+      const { error } = await drain(clientOf(binding, { idleTimeoutMs: 100 }).subscribeToTask({ id: "t1" }, { resume: false }));
+      expect(error).toBeInstanceOf(CallTimeoutError);
+      expect(error).toMatchObject({ kind: "idle", binding });
+      expect(await timers.live()).toEqual([]);
+    } finally {
+      timers.stop();
+    }
+  });
+
+  it("SubscribeToTask resumes too", async () => {
+    serve(binding, {
+      subscribe: (c, r) =>
+        c.n === 0
+          ? r.stream([snapshotEvent("WORKING", ["1"])], { then: "cut" })
+          : r.stream([snapshotEvent("WORKING", ["1", "2"]), statusEvent("COMPLETED")], { then: "end" }),
+      get: (_c, r) => r.json(task("WORKING", ["1", "2"])),
+    });
+    const { items, error } = await drain(clientOf(binding).subscribeToTask({ id: "t1" }, { resume: FAST }));
+    expect(error).toBeUndefined();
+    expect(kinds()).toEqual(["subscribe", "get", "subscribe"]);
+    expect(items.map(isResumeSnapshot)).toEqual([false, true, false]);
+  });
+
+  it("a task found ended by GetTask after a drop is the last event, marked as a snapshot; no resubscribe", async () => {
+    serve(binding, {
+      send: (_c, r) => r.stream([snapshotEvent("SUBMITTED"), chunkEvent("1", false)], { then: "cut" }),
+      get: (_c, r) => r.json(task("COMPLETED", ["1", "2"])),
+    });
+    const { items, error } = await drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: FAST }));
+    expect(error).toBeUndefined();
+    expect(kinds()).toEqual(["send", "get"]);
+    const last = items.at(-1)!;
+    expect(last.payload.case).toBe("task");
+    expect(stateOf(last)).toBe(TaskState.COMPLETED);
+    expect(isResumeSnapshot(last)).toBe(true);
+    expect(last.payload.case === "task" && last.payload.value.artifacts[0]!.parts.map((p) => p.content.value)).toEqual(["1", "2"]);
+  });
+
+  it("a task found waiting for input by GetTask ends the stream the same way", async () => {
+    serve(binding, {
+      send: (_c, r) => r.stream([snapshotEvent("WORKING")], { then: "end" }),
+      get: (_c, r) => r.json(task("INPUT_REQUIRED")),
+    });
+    const { items, error } = await drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: FAST }));
+    expect(error).toBeUndefined();
+    expect(kinds()).toEqual(["send", "get"]);
+    expect(stateOf(items.at(-1))).toBe(TaskState.INPUT_REQUIRED);
+  });
+
+  it("Last-Event-ID is sent on the resubscribe when the server numbered its events", async () => {
+    serve(binding, {
+      send: (_c, r) => r.stream([snapshotEvent("SUBMITTED"), chunkEvent("1", false)], { ids: ["e-1", "e-2"], then: "cut" }),
+      get: (_c, r) => r.json(task("WORKING", ["1"])),
+      subscribe: (c, r) =>
+        c.n === 0
+          ? r.stream([snapshotEvent("WORKING", ["1"]), chunkEvent("2")], { ids: [undefined, "e-3"], then: "end" })
+          : r.stream([snapshotEvent("WORKING", ["1", "2"]), statusEvent("COMPLETED")], { then: "end" }),
+    });
+    const { error } = await drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: FAST }));
+    expect(error).toBeUndefined();
+    expect(kinds()).toEqual(["send", "get", "subscribe", "get", "subscribe"]);
+    expect(calls[0]!.headers["last-event-id"]).toBeUndefined();
+    // The GetTask in between is not a stream: no Last-Event-ID there.
+    expect(calls[1]!.headers["last-event-id"]).toBeUndefined();
+    expect(calls[2]!.headers["last-event-id"]).toBe("e-2");
+    expect(calls[4]!.headers["last-event-id"]).toBe("e-3");
+  });
+
+  it("no Last-Event-ID when the server gave no ids", async () => {
+    serve(binding, dropOnce("cut"));
+    await drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: FAST }));
+    expect(kinds()).toEqual(["send", "get", "subscribe"]);
+    expect(calls.map((c) => c.headers["last-event-id"])).toEqual([undefined, undefined, undefined]);
+  });
+
+  it("the backoff waits at least the server's SSE retry:", async () => {
+    const delays = recordBackoff();
+    serve(binding, {
+      ...dropOnce(),
+      send: (_c, r) => r.stream([snapshotEvent("SUBMITTED")], { retry: 300, then: "cut" }),
+    });
+    const { error } = await drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: FAST }));
+    expect(error).toBeUndefined();
+    // FAST alone would wait at most 1 ms.
+    expect(delays).toEqual([300]);
+    const get = calls.find((c) => c.kind === "get")!;
+    // Timers may fire a little early; a generous margin below, none above.
+    expect(get.at - drops[0]!).toBeGreaterThanOrEqual(280);
+  });
+
+  it("the retry: hint holds for the later reconnections too", async () => {
+    const delays = recordBackoff();
+    serve(binding, {
+      send: (_c, r) => r.stream([snapshotEvent("SUBMITTED")], { retry: 40, then: "cut" }),
+      get: (_c, r) => r.json(task("WORKING")),
+      subscribe: (c, r) =>
+        c.n === 0
+          ? r.stream([snapshotEvent("WORKING")], { then: "end" })
+          : r.stream([snapshotEvent("WORKING"), statusEvent("COMPLETED")], { then: "end" }),
+    });
+    const { error } = await drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: FAST }));
+    expect(error).toBeUndefined();
+    expect(delays).toEqual([40, 40]);
+  });
+
+  it("the backoff grows exponentially up to maxMs, with full jitter", async () => {
+    const delays = recordBackoff();
+    vi.spyOn(Math, "random").mockReturnValue(0.5);
+    serve(binding, {
+      send: (_c, r) => r.stream([snapshotEvent("SUBMITTED")], { then: "cut" }),
+      get: (_c, r) => r.json(task("WORKING")),
+      // Every resubscribe drops right after its snapshot: no progress, the attempts add up.
+      subscribe: (c, r) =>
+        c.n < 4 ? r.stream([snapshotEvent("WORKING")], { then: "end" }) : r.stream([snapshotEvent("WORKING"), statusEvent("COMPLETED")], { then: "end" }),
+    });
+    const resume = { maxAttempts: 5, backoff: { initialMs: 4, maxMs: 20, multiplier: 2 } };
+    const { error } = await drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume }));
+    expect(error).toBeUndefined();
+    // Ceilings 4, 8, 16, 20, 20; the delay is random() times the ceiling.
+    expect(delays).toEqual([2, 4, 8, 10, 10]);
+  });
+
+  it("gives up after maxAttempts reconnections without progress: StreamResumeError with the task and the attempts", async () => {
+    serve(binding, {
+      send: (_c, r) => r.stream([snapshotEvent("SUBMITTED"), statusEvent("WORKING")], { then: "cut" }),
+      get: (_c, r) => r.json(task("WORKING")),
+      subscribe: (_c, r) => r.stream([snapshotEvent("WORKING")], { then: "end" }),
+    });
+    const { items, error } = await drain(
+      clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: { ...FAST, maxAttempts: 3 } }),
+    );
+    expect(error).toBeInstanceOf(StreamResumeError);
+    expect(error).toMatchObject({ taskId: "t1", attempts: 3, binding });
+    expect(kinds()).toEqual(["send", "get", "subscribe", "get", "subscribe", "get", "subscribe"]);
+    expect(items.filter(isResumeSnapshot)).toHaveLength(3);
+  });
+
+  it("attempts count again from zero after an event that is progress", async () => {
+    serve(binding, {
+      send: (_c, r) => r.stream([snapshotEvent("SUBMITTED")], { then: "cut" }),
+      get: (c, r) => r.json(task("WORKING", Array.from({ length: c.n }, (_, i) => String(i)))),
+      // Each resubscribe brings one new chunk, then drops; the fifth completes.
+      subscribe: (c, r) =>
+        r.stream(
+          c.n < 4 ? [snapshotEvent("WORKING"), chunkEvent(String(c.n))] : [snapshotEvent("WORKING"), statusEvent("COMPLETED")],
+          { then: c.n % 2 ? "end" : "cut" },
+        ),
+    });
+    const { items, error } = await drain(
+      clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: { ...FAST, maxAttempts: 1 } }),
+    );
+    expect(error).toBeUndefined();
+    expect(stateOf(items.at(-1))).toBe(TaskState.COMPLETED);
+    expect(kinds().filter((k) => k === "subscribe")).toHaveLength(5);
+  });
+
+  it("GetTask failing to connect counts as an attempt", async () => {
+    serve(binding, {
+      send: (_c, r) => r.stream([snapshotEvent("SUBMITTED")], { then: "cut" }),
+      get: (c, r) => (c.n === 0 ? c.res.socket?.destroy() : r.json(task("COMPLETED"))),
+    });
+    const { items, error } = await drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: FAST }));
+    expect(error).toBeUndefined();
+    expect(kinds()).toEqual(["send", "get", "get"]);
+    expect(stateOf(items.at(-1))).toBe(TaskState.COMPLETED);
+  });
+
+  it("GetTask cut in the middle of its body counts as an attempt", async () => {
+    serve(binding, {
+      send: (_c, r) => r.stream([snapshotEvent("SUBMITTED")], { then: "cut" }),
+      get: (c, r) => {
+        if (c.n > 0) return r.json(task("COMPLETED"));
+        c.res.writeHead(200, { "Content-Type": "application/json", "Content-Length": "500" });
+        c.res.write('{"id":"t1","contextId":"c1","sta', () => c.res.socket?.destroy());
+      },
+    });
+    const { items, error } = await drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: FAST }));
+    expect(error).toBeUndefined();
+    expect(kinds()).toEqual(["send", "get", "get"]);
+    expect(stateOf(items.at(-1))).toBe(TaskState.COMPLETED);
+  });
+
+  it("GetTask that outlives its timeout counts as an attempt", async () => {
+    serve(binding, {
+      send: (_c, r) => r.stream([snapshotEvent("SUBMITTED")], { then: "cut" }),
+      // The first GetTask gets no answer at all.
+      get: (c, r) => (c.n > 0 ? r.json(task("COMPLETED")) : undefined),
+    });
+    const { items, error } = await drain(
+      clientOf(binding, { timeoutMs: 150 }).sendStreamingMessage({ message: userMessage("go") }, { resume: FAST }),
+    );
+    expect(error).toBeUndefined();
+    expect(kinds()).toEqual(["send", "get", "get"]);
+    expect(stateOf(items.at(-1))).toBe(TaskState.COMPLETED);
+  });
+
+  it("GetTask timing out every time runs out of attempts", async () => {
+    serve(binding, { send: (_c, r) => r.stream([snapshotEvent("SUBMITTED")], { then: "cut" }), get: () => undefined });
+    const { error } = await drain(
+      clientOf(binding, { timeoutMs: 50 }).sendStreamingMessage({ message: userMessage("go") }, { resume: { ...FAST, maxAttempts: 2 } }),
+    );
+    expect(error).toBeInstanceOf(StreamResumeError);
+    expect((error as StreamResumeError).cause).toBeInstanceOf(CallTimeoutError);
+    expect(kinds()).toEqual(["send", "get", "get"]);
+  });
+
+  it("a resubscribe refused because the task ended meanwhile: GetTask again, its final task is the last event", async () => {
+    serve(binding, {
+      ...dropOnce("cut"),
+      // WORKING when asked, finished by the time of the resubscribe.
+      get: (c, r) => r.json(c.n === 0 ? task("WORKING", ["1"]) : task("COMPLETED", ["1", "2"])),
+      subscribe: (_c, r) =>
+        r.error({ code: -32004, httpStatus: binding === "JSONRPC" ? 200 : 400, reason: "UNSUPPORTED_OPERATION", message: "task is in a terminal state" }),
+    });
+    const { items, error } = await drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: FAST }));
+    expect(error).toBeUndefined();
+    expect(kinds()).toEqual(["send", "get", "subscribe", "get"]);
+    const last = items.at(-1)!;
+    expect(stateOf(last)).toBe(TaskState.COMPLETED);
+    expect(isResumeSnapshot(last)).toBe(true);
+  });
+
+  it("a resubscribe refused for a task that goes on is reported", async () => {
+    serve(binding, {
+      ...dropOnce("cut"),
+      subscribe: (_c, r) =>
+        r.error({ code: -32004, httpStatus: binding === "JSONRPC" ? 200 : 400, reason: "UNSUPPORTED_OPERATION", message: "no resubscribing here" }),
+    });
+    const { error } = await drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: FAST }));
+    expect(error).toBeInstanceOf(UnsupportedOperationError);
+    expect(error).toMatchObject({ message: "no resubscribing here" });
+    expect(kinds()).toEqual(["send", "get", "subscribe", "get"]);
+  });
+
+  it("a drop before the task id is known is reported, without a resend by default", async () => {
+    serve(binding, { send: (c) => c.res.socket?.destroy() });
+    const { items, error } = await drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: FAST }));
+    expect(items).toEqual([]);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(kinds()).toEqual(["send"]);
+  });
+
+  it("a stream that ends before naming its task is reported too", async () => {
+    serve(binding, { send: (_c, r) => r.stream([], { then: "end" }) });
+    const { error } = await drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: FAST }));
+    expect(error).toBeDefined();
+    expect(error).not.toBeInstanceOf(StreamResumeError);
+    expect(kinds()).toEqual(["send"]);
+  });
+
+  it("resendBeforeTask: the same message, with the same messageId, is sent again", async () => {
+    serve(binding, {
+      send: (c, r) =>
+        c.n === 0 ? c.res.socket?.destroy() : r.stream([snapshotEvent("SUBMITTED"), statusEvent("COMPLETED")], { then: "end" }),
+    });
+    const { items, error } = await drain(
+      clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: { ...FAST, resendBeforeTask: true } }),
+    );
+    expect(error).toBeUndefined();
+    expect(kinds()).toEqual(["send", "send"]);
+    const [first, second] = calls.map((c) => messageIdOf(binding, c.body));
+    expect(first).toBeTruthy();
+    expect(second).toBe(first);
+    // The request is the same; a JSON-RPC request gets a new request id.
+    if (binding === "JSONRPC") {
+      const params = calls.map((c) => (JSON.parse(c.body) as { params: unknown }).params);
+      expect(params[1]).toEqual(params[0]);
+    } else {
+      expect(calls[1]!.body).toBe(calls[0]!.body);
+    }
+    expect(items.map(isResumeSnapshot)).toEqual([true, false]);
+    expect(stateOf(items.at(-1))).toBe(TaskState.COMPLETED);
+  });
+
+  it("resendBeforeTask: a message without an id gets one, the same on every send", async () => {
+    serve(binding, {
+      send: (c, r) =>
+        c.n < 2 ? c.res.socket?.destroy() : r.stream([snapshotEvent("SUBMITTED"), statusEvent("COMPLETED")], { then: "end" }),
+    });
+    const message = { role: userMessage("x").role, parts: [{ content: { case: "text" as const, value: "go" } }] };
+    const { error } = await drain(
+      clientOf(binding).sendStreamingMessage({ message }, { resume: { ...FAST, resendBeforeTask: true } }),
+    );
+    expect(error).toBeUndefined();
+    const ids = calls.map((c) => messageIdOf(binding, c.body));
+    expect(ids).toHaveLength(3);
+    expect(ids[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(new Set(ids).size).toBe(1);
+  });
+
+  it("a server-reported error on the resubscribe is not retried", async () => {
+    serve(binding, {
+      ...dropOnce("cut"),
+      subscribe: (_c, r) => r.error({ code: -32001, httpStatus: binding === "JSONRPC" ? 200 : 404, reason: "TASK_NOT_FOUND", message: "gone" }),
+    });
+    const { error } = await drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: FAST }));
+    expect(error).toBeInstanceOf(TaskNotFoundError);
+    expect(kinds()).toEqual(["send", "get", "subscribe"]);
+  });
+
+  it("a server-reported error from GetTask is not retried", async () => {
+    serve(binding, {
+      ...dropOnce("cut"),
+      get: (_c, r) => r.error({ code: -32001, httpStatus: binding === "JSONRPC" ? 200 : 404, reason: "TASK_NOT_FOUND", message: "gone" }),
+    });
+    const { error } = await drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: FAST }));
+    expect(error).toBeInstanceOf(TaskNotFoundError);
+    expect(kinds()).toEqual(["send", "get"]);
+  });
+
+  it("resume: false reports the drop as an error", async () => {
+    serve(binding, dropOnce("cut"));
+    const { items, error } = await drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: false }));
+    expect(items.map((e) => e.payload.case)).toEqual(["task", "statusUpdate", "artifactUpdate"]);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(kinds()).toEqual(["send"]);
+  });
+
+  it("resume: false on an idle stream reports the idle timeout", async () => {
+    serve(binding, { subscribe: (_c, r) => r.stream([snapshotEvent("WORKING")], { then: "hold" }) });
+    const { items, error } = await drain(clientOf(binding, { idleTimeoutMs: 100 }).subscribeToTask({ id: "t1" }, { resume: false }));
+    expect(items).toHaveLength(1);
+    expect(error).toBeInstanceOf(CallTimeoutError);
+    expect(kinds()).toEqual(["subscribe"]);
+  });
+});
+
+describe("Retry-After is a floor for the backoff", () => {
+  it("JSON-RPC: a resubscribe answered 503 with Retry-After is retried after that long", async () => {
+    const delays = recordBackoff();
+    let refusedAt = 0;
+    serve("JSONRPC", {
+      ...dropOnce("cut"),
+      subscribe: (c, r) => {
+        if (c.n > 0) return r.stream([snapshotEvent("WORKING"), statusEvent("COMPLETED")], { then: "end" });
+        refusedAt = performance.now();
+        r.error({ code: -32603, httpStatus: 503, reason: "", message: "busy" }, { "Retry-After": "1" });
+      },
+    });
+    const { items, error } = await drain(clientOf("JSONRPC").sendStreamingMessage({ message: userMessage("go") }, { resume: FAST }));
+    expect(error).toBeUndefined();
+    expect(stateOf(items.at(-1))).toBe(TaskState.COMPLETED);
+    expect(kinds()).toEqual(["send", "get", "subscribe", "get", "subscribe"]);
+    expect(delays).toHaveLength(2);
+    expect(delays[0]).toBeLessThanOrEqual(1);
+    expect(delays[1]).toBe(1000);
+    expect(calls[3]!.at - refusedAt).toBeGreaterThanOrEqual(980);
+  });
+
+  it("HTTP+JSON: GetTask answered 503 with Retry-After is retried after that long", async () => {
+    const delays = recordBackoff();
+    serve("HTTP+JSON", {
+      ...dropOnce("cut"),
+      get: (c, r) =>
+        c.n === 0
+          ? r.error({ code: 503, httpStatus: 503, reason: "", message: "busy" }, { "Retry-After": "1" })
+          : r.json(task("COMPLETED")),
+    });
+    const { items, error } = await drain(clientOf("HTTP+JSON").sendStreamingMessage({ message: userMessage("go") }, { resume: FAST }));
+    expect(error).toBeUndefined();
+    expect(stateOf(items.at(-1))).toBe(TaskState.COMPLETED);
+    expect(kinds()).toEqual(["send", "get", "get"]);
+    expect(delays[1]).toBe(1000);
+    expect(calls[2]!.at - calls[1]!.at).toBeGreaterThanOrEqual(980);
+  });
+
+  it("a 503 without Retry-After is a server error, not retried", async () => {
+    serve("HTTP+JSON", {
+      ...dropOnce("cut"),
+      get: (_c, r) => r.error({ code: 503, httpStatus: 503, reason: "", message: "busy" }),
+    });
+    const { error } = await drain(clientOf("HTTP+JSON").sendStreamingMessage({ message: userMessage("go") }, { resume: FAST }));
+    expect(error).toMatchObject({ httpStatus: 503 });
+    expect(error).not.toBeInstanceOf(StreamResumeError);
+    expect(kinds()).toEqual(["send", "get"]);
+  });
+});
+
+/** Connections the fake server has open. */
+function openConnections(): Promise<number> {
+  return new Promise((resolve, reject) => srv.server.getConnections((err, n) => (err ? reject(err) : resolve(n))));
+}
+
+function tcpSockets(): number {
+  return process.getActiveResourcesInfo().filter((r) => r === "TCPSocketWrap").length;
+}
+
+describe.each(HTTP_BINDINGS)("aborting a resumption (%s)", (binding) => {
+  it("the caller's signal stops the backoff sleep with AbortedError; no timer, socket or request is left", async () => {
+    const timers = trackTimers(SRC);
+    try {
+      const socketsBefore = tcpSockets();
+      // A long backoff, so the abort lands in the sleep.
+      vi.spyOn(Math, "random").mockReturnValue(0.99);
+      serve(binding, dropOnce("cut"));
+      const controller = new AbortController();
+      const started = performance.now();
+      const run = drain(
+        clientOf(binding).sendStreamingMessage(
+          { message: userMessage("go") },
+          { signal: controller.signal, resume: { backoff: { initialMs: 10_000, maxMs: 10_000 } } },
+        ),
+      );
+      await within(
+        (async () => {
+          while (drops.length === 0) await new Promise((r) => setTimeout(r, 5));
+        })(),
+        2000,
+        "the first stream's drop",
+      );
+      await new Promise((r) => setTimeout(r, 50));
+      controller.abort();
+      const { items, error } = await run;
+      expect(error).toBeInstanceOf(AbortedError);
+      expect(performance.now() - started).toBeLessThan(5000);
+      expect(items).toHaveLength(3);
+      expect(kinds()).toEqual(["send"]);
+      expect(await timers.live()).toEqual([]);
+      // The cut connection is gone on both sides; nothing else was opened.
+      await within(
+        (async () => {
+          while ((await openConnections()) > 0 || tcpSockets() > socketsBefore) await new Promise((r) => setTimeout(r, 5));
+        })(),
+        2000,
+        "sockets closed",
+      );
+    } finally {
+      timers.stop();
+    }
+  });
+
+  it("an abort during the resumed stream ends it with AbortedError, not another attempt", async () => {
+    let resumed!: (res: ServerResponse) => void;
+    const resubscribed = new Promise<ServerResponse>((r) => (resumed = r));
+    serve(binding, {
+      ...dropOnce("cut"),
+      subscribe: (c, r) => {
+        r.stream([snapshotEvent("WORKING")], { then: "hold" });
+        resumed(c.res);
+      },
+    });
+    const timers = trackTimers(SRC);
+    try {
+      const controller = new AbortController();
+      const items: StreamResponse[] = [];
+      let error: unknown;
+      const run = (async () => {
+        try {
+          for await (const e of clientOf(binding).sendStreamingMessage(
+            { message: userMessage("go") },
+            { signal: controller.signal, resume: FAST },
+          )) {
+            items.push(e);
+            if (isResumeSnapshot(e)) controller.abort();
+          }
+        } catch (e) {
+          error = e;
+        }
+      })();
+      const res = await within(resubscribed, 2000, "the resubscribe");
+      await within(run, 2000, "the end of the stream");
+      expect(error).toBeInstanceOf(AbortedError);
+      expect(kinds()).toEqual(["send", "get", "subscribe"]);
+      await within(closed(res), 2000, "server-side close after the abort");
+      expect(await timers.live()).toEqual([]);
+    } finally {
+      timers.stop();
+    }
+  });
+
+  it("an already aborted signal sends nothing", async () => {
+    serve(binding, dropOnce());
+    const controller = new AbortController();
+    controller.abort();
+    const { error } = await drain(
+      clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { signal: controller.signal, resume: FAST }),
+    );
+    expect(error).toBeInstanceOf(AbortedError);
+    expect(calls).toEqual([]);
+  });
+});
