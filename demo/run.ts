@@ -3,10 +3,18 @@
  * all three bindings, on 127.0.0.1) and walks the client through it on each
  * binding, printing a transcript as things happen.
  */
-import { startLocalAgent } from "./agent.js";
+import { startLocalAgent, type LocalAgent } from "./agent.js";
+import { startChaosProxy } from "./chaos-proxy.js";
 import {
+  A2AClient,
   A2AError,
   BINDINGS,
+  TaskTracker,
+  createGrpcTransport,
+  createJsonRpcTransport,
+  createRestTransport,
+  isResumeSnapshot,
+  type Binding,
   TaskState,
   connect,
   resolveAgentCard,
@@ -83,6 +91,46 @@ async function tour(session: AgentSession): Promise<void> {
   }
 }
 
+/**
+ * Streams a slow task through a TCP proxy that cuts the first connection
+ * after some bytes; the client resumes (GetTask, then SubscribeToTask) and
+ * the accumulated artifact still equals the server's.
+ */
+async function streamThroughCut(agent: LocalAgent, binding: Binding): Promise<void> {
+  const grpc = binding === "GRPC";
+  const target = Number(grpc ? agent.grpcAddress.split(":")[1] : new URL(agent.origin).port);
+  // Far enough for the first events, well before the last one.
+  const proxy = await startChaosProxy(target, (i) => (i === 0 ? { cutAfter: grpc ? 600 : 1400, fault: "reset" } : {}));
+  const base = `http://127.0.0.1:${proxy.port}`;
+  const settings = { idleTimeoutMs: 2_000 };
+  const transport =
+    binding === "JSONRPC"
+      ? createJsonRpcTransport({ ...settings, baseUrl: `${base}/a2a/jsonrpc` })
+      : binding === "HTTP+JSON"
+        ? createRestTransport({ ...settings, baseUrl: `${base}/a2a/rest` })
+        : createGrpcTransport({ ...settings, baseUrl: `127.0.0.1:${proxy.port}` });
+  const client = new A2AClient(transport);
+  const tracker = new TaskTracker();
+  say(`${binding} stream "count 6 every 50" through a proxy that cuts the first connection:`);
+  const started = Date.now();
+  try {
+    for await (const event of client.sendStreamingMessage({ message: userMessage("count 6 every 50") }, { resume: { backoff: { initialMs: 50 } } })) {
+      if (isResumeSnapshot(event)) {
+        say(`  ${dim("-- connection cut by the proxy; resumed with GetTask + SubscribeToTask --")}`);
+      }
+      tracker.apply(event);
+      const mark = isResumeSnapshot(event) ? ` ${dim("(resume snapshot: " + (tracker.task ? textOf(tracker.task, " ") || "no chunks" : "") + ")")}` : "";
+      say(`  ${dim(`+${String(Date.now() - started).padStart(3)}ms`)} ${describeEvent(event)}${mark}`);
+    }
+  } finally {
+    await proxy.close();
+  }
+  const server = await new A2AClient(createJsonRpcTransport({ baseUrl: agent.jsonRpcUrl })).getTask({ id: tracker.task!.id });
+  const same = textOf(server, " ") === textOf(tracker.task!, " ") && server.status?.state === tracker.task!.status?.state;
+  say(`  accumulated "${textOf(tracker.task!, " ")}" ${stateName(tracker.task!.status?.state)}: ${same ? "equals the server's task" : "DIFFERS from the server's task"}`);
+  if (!same) throw new Error("the resumed stream lost or repeated events");
+}
+
 const agent = await startLocalAgent();
 try {
   say(bold("a2a-connect demo"));
@@ -107,6 +155,10 @@ try {
 
   // The same tour on each binding, chosen with preferredBindings.
   for (const binding of BINDINGS) await tour(await connect(agent.origin, { ...trust, preferredBindings: [binding] }));
+
+  // A stream cut mid-way by a proxy, and resumed by the client.
+  say(bold("\n== streams through a forced disconnect"));
+  for (const binding of BINDINGS) await streamThroughCut(agent, binding);
 
   // The extended card comes through the session's transport and is verified
   // before it replaces the public card.

@@ -19,7 +19,7 @@ import { build, type Metafile } from "esbuild";
 import { chromium, type BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLocalAgent, type LocalAgent } from "../../demo/agent.js";
-import { startChaosProxy, type ChaosProxy } from "../support/chaos-proxy.js";
+import { startChaosProxy, type ChaosProxy } from "../../demo/chaos-proxy.js";
 import { startFakeServer, type FakeServer } from "../support/fake-server.js";
 
 const ROOT = resolve(fileURLToPath(import.meta.url), "../../..");

@@ -34,7 +34,7 @@ import {
 } from "../../src/index.js";
 import { createGrpcTransport } from "../../src/node.js";
 import { BINDINGS } from "../support/bindings.js";
-import { startChaosProxy, type ChaosProxy, type ConnectionPlan, type Fault } from "../support/chaos-proxy.js";
+import { startChaosProxy, type ChaosProxy, type ConnectionPlan, type Fault } from "../../demo/chaos-proxy.js";
 import { trackTimers, type TimerTracker } from "../support/timers.js";
 
 const TASKS = positive(process.env.SOAK_TASKS, 200);

@@ -41,7 +41,7 @@ import {
 } from "../../src/index.js";
 import { connect as connectNode, createGrpcTransport } from "../../src/node.js";
 import { collect } from "../support/bindings.js";
-import { startChaosProxy, type ChaosProxy } from "../support/chaos-proxy.js";
+import { startChaosProxy, type ChaosProxy } from "../../demo/chaos-proxy.js";
 
 /** Headers the proxy passes on to the agent, as a real gRPC-web proxy would. */
 const FORWARDED = ["a2a-version", "a2a-extensions", "authorization"];
