@@ -17,3 +17,16 @@ export function isJsonContentType(type: string | null): boolean {
   const t = type.split(";")[0]!.trim().toLowerCase();
   return t === "application/json" || t.endsWith("+json");
 }
+
+/**
+ * An AbortController of our own that follows `outer`: it aborts when `outer`
+ * does (with `outer`'s reason, or `reason()` when given), and can be aborted
+ * alone, e.g. to cut an idle stream. `unlink()` stops following.
+ */
+export function followSignal(outer: AbortSignal | undefined, reason?: () => unknown): { controller: AbortController; unlink: () => void } {
+  const controller = new AbortController();
+  const forward = () => controller.abort(reason ? reason() : outer?.reason);
+  if (outer?.aborted) forward();
+  else outer?.addEventListener("abort", forward, { once: true });
+  return { controller, unlink: () => outer?.removeEventListener("abort", forward) };
+}

@@ -4,7 +4,7 @@
  * the caller's policy, and credentials never sent to another origin.
  */
 import { AbortedError, CallTimeoutError, InvalidAgentCardError, RedirectRefusedError, toA2AError } from "../errors.js";
-import { isJsonContentType } from "../util.js";
+import { followSignal, isJsonContentType } from "../util.js";
 
 /**
  * - "follow": follow up to `maxRedirects`, to any origin (credentials stay behind).
@@ -48,12 +48,8 @@ export async function fetchJsonDocument(url: string, options: DocumentFetchOptio
   const maxBytes = options.maxBytes ?? 1024 * 1024;
   const timeoutMs = options.timeoutMs ?? 10_000;
   const invalid = options.invalid ?? ((problem, message) => new InvalidAgentCardError(message, { problem }));
-  const controller = new AbortController();
+  const { controller, unlink } = followSignal(options.signal, () => new AbortedError("the request was aborted"));
   const timer = setTimeout(() => controller.abort(new CallTimeoutError(`no complete answer from ${origin(url)} within ${timeoutMs} ms`)), timeoutMs);
-  const outer = options.signal;
-  const onAbort = () => controller.abort(new AbortedError("the request was aborted"));
-  if (outer?.aborted) onAbort();
-  else outer?.addEventListener("abort", onAbort, { once: true });
   try {
     const res = await followRedirects(fetchFn, url, options, controller.signal);
     const doc: FetchedDocument = { status: res.status, url: res.url || url, headers: res.headers, text: "" };
@@ -75,7 +71,7 @@ export async function fetchJsonDocument(url: string, options: DocumentFetchOptio
     throw e instanceof TypeError ? toA2AError(e) : e;
   } finally {
     clearTimeout(timer);
-    outer?.removeEventListener("abort", onAbort);
+    unlink();
   }
 }
 

@@ -13,6 +13,7 @@ import { CallTimeoutError, fromConnectError, type A2AError } from "../errors.js"
 import { withIdleTimeout } from "./idle.js";
 import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_TIMEOUT_MS, mergeHeaders, serviceHeaders, timeoutOrNone, type TransportOptions } from "./options.js";
 import type { A2ATransport } from "./transport.js";
+import { followSignal } from "../util.js";
 
 /**
  * The error for a call whose connection was cut below gRPC (closed, reset,
@@ -51,9 +52,7 @@ export function a2aGrpcTransport(inner: Transport, options: TransportOptions, cu
       contextValues?: ContextValues,
     ): Promise<StreamResponse<I, O>> {
       // Our own controller under the caller's, so an idle stream can be cut.
-      const controller = new AbortController();
-      if (signal?.aborted) controller.abort(signal.reason);
-      else signal?.addEventListener("abort", () => controller.abort(signal.reason), { once: true });
+      const { controller } = followSignal(signal);
       let res: StreamResponse<I, O>;
       try {
         // No deadline for streams unless the caller sets one (0 = none for connect).

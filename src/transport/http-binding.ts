@@ -46,7 +46,7 @@ import {
 } from "./options.js";
 import { decodeSse } from "./sse.js";
 import { streamStateKey, type StreamState } from "./stream-state.js";
-import { isJsonContentType } from "../util.js";
+import { followSignal, isJsonContentType } from "../util.js";
 import type { A2ATransport } from "./transport.js";
 
 /** One HTTP exchange as a binding lays it out. */
@@ -290,10 +290,7 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
           let message: unknown = first.message;
           for await (const m of req.message) message = m;
           // Our own controller under connect's, so an idle stream can be cut.
-          const controller = new AbortController();
-          const forward = () => controller.abort(req.signal.reason);
-          if (req.signal.aborted) forward();
-          else req.signal.addEventListener("abort", forward, { once: true });
+          const { controller } = followSignal(req.signal);
           // Silence before the events start (no response yet, or a plain
           // body that stops) is bounded by the idle timeout too.
           let silent: CallTimeoutError | undefined;
