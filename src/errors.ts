@@ -408,3 +408,24 @@ export class StreamResumeError extends A2AError {
     this.attempts = init.attempts;
   }
 }
+
+// --- Conversations -------------------------------------------------------------------
+
+/**
+ * A message was addressed to a task the caller knows has ended (completed,
+ * failed, canceled or rejected); raised before any request. A subclass of
+ * `UnsupportedOperationError` because that is what an agent answers for such
+ * a message (spec: terminal tasks accept no further messages), so code that
+ * handles the server's error handles this one too.
+ */
+export class TaskTerminalError extends UnsupportedOperationError {
+  /** The task the message was for. */
+  readonly taskId: string;
+  /** Its terminal state (a `TaskState` value). */
+  readonly state: number;
+  constructor(message: string, init: A2AErrorInit & { taskId: string; state: number }) {
+    super(message, init);
+    this.taskId = init.taskId;
+    this.state = init.state;
+  }
+}

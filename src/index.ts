@@ -56,3 +56,30 @@ export {
 export { BINDINGS, rankInterfaces, type Candidate, type PassedOver, type SelectionRules } from "./client/select.js";
 export { FailoverTransport, type VersionFallback } from "./client/failover.js";
 export type { Selection } from "./client/session.js";
+export { replyTo, followUp, assertAcceptsMessages, type MessageContent, type TurnOptions } from "./client/conversation.js";
+export {
+  listTasksPages,
+  listAllTasks,
+  listTaskPushNotificationConfigsPages,
+  listAllTaskPushNotificationConfigs,
+  checkPageSize,
+  MIN_PAGE_SIZE,
+  MAX_PAGE_SIZE,
+  type ListTasksInit,
+  type ListPushConfigsInit,
+} from "./client/paginate.js";
+export {
+  loggingInterceptor,
+  traceparentInterceptor,
+  newTraceparent,
+  isTraceparent,
+  type CallLogEntry,
+  type LoggingOptions,
+  type TraceContext,
+} from "./observability.js";
+export {
+  createPushReceiver,
+  constantTimeEqual,
+  type PushReceiver,
+  type PushReceiverOptions,
+} from "./push/receiver.js";

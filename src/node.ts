@@ -12,6 +12,7 @@ export * from "./index.js";
 export * from "./trust.js";
 export { createGrpcTransport, grpcBaseUrl, type GrpcTransportOptions } from "./transport/grpc.js";
 export { createGrpcTransportV03 } from "./transport/v0_3/grpc.js";
+export { createNodePushHandler } from "./push/node.js";
 
 export const grpcTransportFactories = {
   "GRPC@1.0": (c, s) => createGrpcTransport({ ...s, baseUrl: c.interface.url, protocolVersion: c.version }),

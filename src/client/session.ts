@@ -4,7 +4,7 @@
  * its credentials) and verified before it replaces the public card.
  */
 import type { AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
-import { UnsupportedOperationError, type NoCompatibleInterfaceError } from "../errors.js";
+import { PushNotificationNotSupportedError, UnsupportedOperationError, type NoCompatibleInterfaceError } from "../errors.js";
 import { verifyWithPolicy, type ResolvedAgentCard } from "../discovery/resolve.js";
 import type { VerificationResult, VerifyOptions, VerifyPolicy } from "../discovery/verify.js";
 import type { A2AClient, CallOptions } from "./client.js";
@@ -36,12 +36,19 @@ export class AgentSession {
   private current: AgentCard;
   private extended: Promise<AgentCard> | undefined;
   private extendedResult: VerificationResult | undefined;
+  /**
+   * The client for this agent. Its four push notification config operations
+   * fail with `PushNotificationNotSupportedError`, without a request, while
+   * the card in force does not declare `capabilities.pushNotifications`.
+   */
+  readonly client: A2AClient;
 
   constructor(
-    readonly client: A2AClient,
+    client: A2AClient,
     resolved: Pick<ResolvedAgentCard, "card"> & Partial<Pick<ResolvedAgentCard, "url" | "verification">>,
     private readonly options: SessionOptions = {},
   ) {
+    this.client = withPushCheck(client, () => this.current);
     this.publicCard = resolved.card;
     this.current = resolved.card;
     this.cardUrl = resolved.url;
@@ -104,4 +111,38 @@ export class AgentSession {
     this.current = card;
     return card;
   }
+}
+
+const PUSH_CONFIG_METHODS = [
+  "createTaskPushNotificationConfig",
+  "getTaskPushNotificationConfig",
+  "listTaskPushNotificationConfigs",
+  "deleteTaskPushNotificationConfig",
+] as const;
+
+/**
+ * The client as it is, but for the push config operations, which first
+ * check the card in force. The view delegates everything else to `client`
+ * (it is an `A2AClient` whose prototype is that client), so failover and
+ * bindings are shared.
+ */
+function withPushCheck(client: A2AClient, card: () => AgentCard): A2AClient {
+  const view = Object.create(client) as A2AClient;
+  for (const name of PUSH_CONFIG_METHODS) {
+    const call = client[name] as (...args: unknown[]) => Promise<unknown>;
+    Object.defineProperty(view, name, {
+      value: (...args: unknown[]): Promise<unknown> => {
+        if (card().capabilities?.pushNotifications !== true) {
+          return Promise.reject(
+            new PushNotificationNotSupportedError(
+              "the agent's card does not declare push notifications (capabilities.pushNotifications)",
+              { reason: "PUSH_NOTIFICATION_NOT_SUPPORTED" },
+            ),
+          );
+        }
+        return call.apply(client, args);
+      },
+    });
+  }
+  return view;
 }

@@ -1,0 +1,235 @@
+/**
+ * Command-line parsing for `a2a`, on `node:util` parseArgs. Every command
+ * shares the global flags; each adds its own options and positionals.
+ */
+import { parseArgs, type ParseArgsConfig } from "node:util";
+import type { Binding } from "../errors.js";
+
+const BINDINGS: readonly Binding[] = ["JSONRPC", "HTTP+JSON", "GRPC"];
+
+/** A mistake in how the CLI was called: exit code 2, with a hint. */
+export class UsageError extends Error {
+  constructor(
+    message: string,
+    /** The command whose help applies, e.g. "task get". */
+    readonly command?: string,
+  ) {
+    super(message);
+    this.name = "UsageError";
+  }
+}
+
+type OptionSpec = NonNullable<ParseArgsConfig["options"]>;
+
+export const GLOBAL_OPTIONS = {
+  binding: { type: "string" },
+  "a2a-version": { type: "string", multiple: true },
+  header: { type: "string", multiple: true },
+  token: { type: "string" },
+  json: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const satisfies OptionSpec;
+
+/** Options per command, on top of GLOBAL_OPTIONS. */
+export const COMMAND_OPTIONS = {
+  card: { verify: { type: "boolean" }, jwks: { type: "string" } },
+  send: {
+    file: { type: "string", multiple: true },
+    data: { type: "string", multiple: true },
+    context: { type: "string" },
+    task: { type: "string" },
+    "no-wait": { type: "boolean" },
+  },
+  stream: {
+    file: { type: "string", multiple: true },
+    data: { type: "string", multiple: true },
+    context: { type: "string" },
+    task: { type: "string" },
+  },
+  "task get": { history: { type: "string" } },
+  "task list": { context: { type: "string" }, "page-size": { type: "string" }, "page-token": { type: "string" }, history: { type: "string" } },
+  "task cancel": {},
+  "task subscribe": {},
+  "push create": { "push-url": { type: "string" }, "push-token": { type: "string" } },
+  "push get": {},
+  "push list": {},
+  "push delete": {},
+} as const satisfies Record<string, OptionSpec>;
+
+export type CommandName = keyof typeof COMMAND_OPTIONS;
+
+/** Positionals per command: names, the required ones first. */
+export const POSITIONALS: Record<CommandName, { required: string[]; optional: string[] }> = {
+  card: { required: ["url"], optional: [] },
+  send: { required: ["url", "text"], optional: [] },
+  stream: { required: ["url", "text"], optional: [] },
+  "task get": { required: ["url", "id"], optional: [] },
+  "task list": { required: ["url"], optional: [] },
+  "task cancel": { required: ["url", "id"], optional: [] },
+  "task subscribe": { required: ["url", "id"], optional: [] },
+  "push create": { required: ["url", "taskId"], optional: ["configId"] },
+  "push get": { required: ["url", "taskId", "configId"], optional: [] },
+  "push list": { required: ["url", "taskId"], optional: [] },
+  "push delete": { required: ["url", "taskId", "configId"], optional: [] },
+};
+
+export const GROUPS = { task: ["get", "list", "cancel", "subscribe"], push: ["create", "get", "list", "delete"] } as const;
+
+export interface GlobalFlags {
+  binding: Binding | undefined;
+  versions: string[] | undefined;
+  /** Extra request headers, `--token` included as Authorization. */
+  headers: Record<string, string>;
+  json: boolean;
+  /** Values never to print: the token and header values. */
+  secrets: string[];
+}
+
+export type Parsed =
+  | { kind: "help"; command: string | undefined }
+  | { kind: "version" }
+  | {
+      kind: "run";
+      command: CommandName;
+      args: Record<string, string>;
+      options: Record<string, string | boolean | string[] | undefined>;
+      flags: GlobalFlags;
+    };
+
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+function wantsHelp(argv: readonly string[]): boolean {
+  for (const a of argv) {
+    if (a === "--") return false;
+    if (a === "--help" || a === "-h") return true;
+  }
+  return false;
+}
+
+/** Reads argv (without `node` and the script); throws UsageError. */
+export function parseCommandLine(argv: readonly string[]): Parsed {
+  const [first, second] = argv;
+  if (first === undefined || first === "help") {
+    return { kind: "help", command: argv[1] === undefined ? undefined : argv.slice(1, 3).join(" ") };
+  }
+  if (first === "--version" || first === "-V") return { kind: "version" };
+  if (first.startsWith("-")) {
+    if (wantsHelp(argv)) return { kind: "help", command: undefined };
+    throw new UsageError(`expected a command before ${quoteFlag(first)}`);
+  }
+
+  let command: string;
+  let rest: readonly string[];
+  if (first === "task" || first === "push") {
+    const subs: readonly string[] = GROUPS[first];
+    if (second === undefined || second.startsWith("-")) {
+      if (wantsHelp(argv)) return { kind: "help", command: first };
+      throw new UsageError(`"${first}" needs a subcommand: ${subs.join(", ")}`, first);
+    }
+    if (!subs.includes(second)) throw new UsageError(`unknown subcommand "${first} ${second}" (expected one of: ${subs.join(", ")})`, first);
+    command = `${first} ${second}`;
+    rest = argv.slice(2);
+  } else if (first in COMMAND_OPTIONS) {
+    command = first;
+    rest = argv.slice(1);
+  } else {
+    throw new UsageError(`unknown command "${first}" (expected one of: card, send, stream, task, push)`);
+  }
+  const name = command as CommandName;
+  if (wantsHelp(rest)) return { kind: "help", command: name };
+
+  let values: Record<string, string | boolean | string[] | undefined>;
+  let positionals: string[];
+  try {
+    const parsed = parseArgs({
+      args: [...rest],
+      options: { ...GLOBAL_OPTIONS, ...COMMAND_OPTIONS[name] } as OptionSpec,
+      allowPositionals: true,
+      strict: true,
+    });
+    // No option is both boolean and multiple.
+    values = parsed.values as typeof values;
+    positionals = parsed.positionals;
+  } catch (e) {
+    // parseArgs names the flag, never its value.
+    throw new UsageError(e instanceof Error ? e.message.replace(/\. To specify a positional.*$/s, "") : String(e), name);
+  }
+
+  const spec = POSITIONALS[name];
+  if (positionals.length < spec.required.length) {
+    const missing = spec.required.slice(positionals.length).map((p) => `<${p}>`).join(" ");
+    throw new UsageError(`missing ${missing}`, name);
+  }
+  if (positionals.length > spec.required.length + spec.optional.length) {
+    throw new UsageError(`too many arguments (expected ${[...spec.required.map((p) => `<${p}>`), ...spec.optional.map((p) => `[${p}]`)].join(" ")})`, name);
+  }
+  const args: Record<string, string> = {};
+  [...spec.required, ...spec.optional].forEach((p, i) => {
+    const v = positionals[i];
+    if (v !== undefined) args[p] = v;
+  });
+  if (args.url !== undefined) checkUrl(args.url, name);
+
+  return { kind: "run", command: name, args, options: values, flags: globalFlags(values, name) };
+}
+
+function quoteFlag(arg: string): string {
+  // Only the flag's name: `--token=secret` must not echo the secret.
+  return `"${arg.split("=")[0]}"`;
+}
+
+function checkUrl(url: string, command: string): void {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new UsageError(`<url> must be an absolute http(s) URL, e.g. https://agent.example.com`, command);
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+    throw new UsageError(`<url> must be an http or https URL`, command);
+  }
+}
+
+function globalFlags(values: Record<string, unknown>, command: string): GlobalFlags {
+  const binding = values.binding as string | undefined;
+  if (binding !== undefined && !(BINDINGS as readonly string[]).includes(binding)) {
+    throw new UsageError(`--binding must be one of ${BINDINGS.join(", ")}`, command);
+  }
+  const versions = (values["a2a-version"] as string[] | undefined)?.flatMap((v) => v.split(",")).map((v) => v.trim()).filter(Boolean);
+  if (versions?.some((v) => !/^\d+\.\d+(\.\d+)?$/.test(v))) {
+    throw new UsageError(`--a2a-version takes versions like 1.0 or 0.3`, command);
+  }
+  const headers: Record<string, string> = {};
+  const secrets: string[] = [];
+  for (const h of (values.header as string[] | undefined) ?? []) {
+    const colon = h.indexOf(":");
+    const headerName = colon < 0 ? "" : h.slice(0, colon).trim();
+    if (!HEADER_NAME.test(headerName)) throw new UsageError(`--header takes "Name: value"`, command);
+    const value = h.slice(colon + 1).trim();
+    headers[headerName] = value;
+    secrets.push(value);
+  }
+  const token = values.token as string | undefined;
+  if (token !== undefined) {
+    if (token === "") throw new UsageError(`--token must not be empty`, command);
+    headers.Authorization = `Bearer ${token}`;
+    secrets.push(token);
+  }
+  return {
+    binding: binding as Binding | undefined,
+    versions: versions && versions.length > 0 ? versions : undefined,
+    headers,
+    json: values.json === true,
+    secrets,
+  };
+}
+
+/** A non-negative integer option, or undefined when absent. */
+export function intOption(value: unknown, flag: string, command: string, min = 0): number | undefined {
+  if (value === undefined) return undefined;
+  const s = String(value);
+  if (!/^\d+$/.test(s) || Number(s) < min || !Number.isSafeInteger(Number(s))) {
+    throw new UsageError(`--${flag} takes a whole number${min > 0 ? ` of at least ${min}` : ""}`, command);
+  }
+  return Number(s);
+}

@@ -1,0 +1,23 @@
+#!/usr/bin/env node
+/** The `a2a` command: see `a2a --help`. */
+import { readFileSync } from "node:fs";
+import { run } from "./run.js";
+
+function packageVersion(): string | undefined {
+  // src/cli/main.ts and dist/src/cli/main.js: package.json is two or three levels up.
+  for (const rel of ["../../package.json", "../../../package.json"]) {
+    try {
+      const pkg = JSON.parse(readFileSync(new URL(rel, import.meta.url), "utf8")) as { name?: string; version?: string };
+      if (pkg.name === "a2a-connect") return pkg.version;
+    } catch {
+      // not there
+    }
+  }
+  return undefined;
+}
+
+const controller = new AbortController();
+process.once("SIGINT", () => controller.abort());
+const code = await run(process.argv.slice(2), { signal: controller.signal, version: packageVersion() });
+// Idle HTTP/2 and keep-alive connections must not keep the process alive.
+process.exit(code);

@@ -1,0 +1,79 @@
+/**
+ * Where `a2a` writes: human lines (coloured only on a TTY without NO_COLOR)
+ * or JSON, with every secret the caller passed masked on the way out.
+ */
+import type { Writable } from "node:stream";
+
+export interface OutputOptions {
+  stdout?: Writable & { isTTY?: boolean };
+  stderr?: Writable & { isTTY?: boolean };
+  json?: boolean;
+  /** Strings never to print (token, header values). */
+  secrets?: readonly string[];
+  env?: NodeJS.ProcessEnv;
+}
+
+export type Paint = (s: string) => string;
+
+export class Output {
+  readonly json: boolean;
+  readonly bold: Paint;
+  readonly dim: Paint;
+  readonly red: Paint;
+  readonly green: Paint;
+  readonly yellow: Paint;
+  readonly cyan: Paint;
+  private readonly out: Writable;
+  private readonly err: Writable;
+  private secrets: string[];
+
+  constructor(options: OutputOptions = {}) {
+    const stdout = options.stdout ?? process.stdout;
+    const env = options.env ?? process.env;
+    this.out = stdout;
+    this.err = options.stderr ?? process.stderr;
+    this.json = options.json ?? false;
+    this.secrets = [];
+    this.addSecrets(options.secrets ?? []);
+    const colored = stdout.isTTY === true && !env.NO_COLOR;
+    const sgr = (open: number, close: number): Paint => (colored ? (s) => `\x1b[${open}m${s}\x1b[${close}m` : (s) => s);
+    this.bold = sgr(1, 22);
+    this.dim = sgr(2, 22);
+    this.red = sgr(31, 39);
+    this.green = sgr(32, 39);
+    this.yellow = sgr(33, 39);
+    this.cyan = sgr(36, 39);
+  }
+
+  addSecrets(secrets: readonly string[]): void {
+    // Very short values would mask ordinary text; longest first, so one
+    // secret containing another is masked whole.
+    this.secrets = [...new Set([...this.secrets, ...secrets.filter((s) => s.length >= 4)])].sort((a, b) => b.length - a.length);
+  }
+
+  redact(text: string): string {
+    let s = text;
+    for (const secret of this.secrets) s = s.split(secret).join("***");
+    return s;
+  }
+
+  /** A human line on stdout. */
+  line(text = ""): void {
+    this.out.write(this.redact(text) + "\n");
+  }
+
+  /** One JSON document (or stream line) on stdout. */
+  jsonLine(value: unknown, pretty = false): void {
+    this.out.write(this.redact(JSON.stringify(value, undefined, pretty ? 2 : undefined)) + "\n");
+  }
+
+  /** A line on stderr. */
+  error(text: string): void {
+    this.err.write(this.redact(text) + "\n");
+  }
+
+  /** Resolves once both streams have handed their data to the OS. */
+  async flush(): Promise<void> {
+    await Promise.all([this.out, this.err].map((s) => new Promise<void>((resolve) => s.write("", () => resolve()))));
+  }
+}

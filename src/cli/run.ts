@@ -1,0 +1,78 @@
+/** Runs one `a2a` command line and returns its exit code. */
+import { UsageError, parseCommandLine } from "./args.js";
+import { EXIT } from "./exit-codes.js";
+import { helpText, usageHint } from "./help.js";
+import { Output, type OutputOptions } from "./output.js";
+
+export interface RunOptions extends Omit<OutputOptions, "json" | "secrets"> {
+  /** Aborts the command in flight (Ctrl-C). */
+  signal?: AbortSignal;
+  version?: string;
+}
+
+export async function run(argv: readonly string[], options: RunOptions = {}): Promise<number> {
+  let out = new Output(options);
+  let code: number;
+  try {
+    const parsed = parseCommandLine(argv);
+    if (parsed.kind === "help") {
+      out.line(helpText(parsed.command).trimEnd());
+      code = EXIT.ok;
+    } else if (parsed.kind === "version") {
+      out.line(options.version ?? "unknown");
+      code = EXIT.ok;
+    } else {
+      out = new Output({ ...options, json: parsed.flags.json, secrets: parsed.flags.secrets });
+      const signal = options.signal ?? new AbortController().signal;
+      try {
+        // The client is loaded only to run a command, so help and usage errors are quick.
+        const { COMMANDS } = await import("./commands.js");
+        await COMMANDS[parsed.command]({ ...parsed, out, signal });
+        code = EXIT.ok;
+      } catch (e) {
+        if (signal.aborted) {
+          out.error("interrupted");
+          code = EXIT.interrupted;
+        } else {
+          code = await report(out, e, parsed.command);
+        }
+      }
+    }
+  } catch (e) {
+    code = await report(out, e, undefined);
+  }
+  await out.flush();
+  return code;
+}
+
+/** Prints an error on stderr (JSON with --json) and returns its exit code. */
+async function report(out: Output, e: unknown, command: string | undefined): Promise<number> {
+  if (e instanceof UsageError) {
+    out.error(`a2a: ${e.message}`);
+    out.error(usageHint(e.command ?? command));
+    return EXIT.usage;
+  }
+  const { exitCodeOf, A2AError } = await import("./classify.js");
+  const code = exitCodeOf(e);
+  const name = e instanceof Error ? e.name : "Error";
+  const message = e instanceof Error ? e.message : String(e);
+  if (out.json) {
+    const a2a = e instanceof A2AError ? e : undefined;
+    out.error(
+      JSON.stringify({
+        error: {
+          name,
+          message,
+          exitCode: code,
+          ...(a2a?.reason ? { reason: a2a.reason } : {}),
+          ...(a2a?.binding ? { binding: a2a.binding } : {}),
+          ...(a2a?.httpStatus ? { httpStatus: a2a.httpStatus } : {}),
+        },
+      }),
+    );
+  } else {
+    out.error(`a2a: ${name}: ${message}`);
+    if (code === EXIT.unexpected && e instanceof Error && e.stack && process.env.A2A_DEBUG) out.error(e.stack);
+  }
+  return code;
+}

@@ -1,0 +1,110 @@
+/**
+ * The two paged list operations as async iterators: over pages (each
+ * response as the agent sent it) and over items. They follow
+ * `nextPageToken` until it is empty, stop when the caller's signal fires
+ * (checked before every page), and refuse a server that hands out a token
+ * it has already given, which would otherwise loop for ever.
+ */
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import type {
+  ListTaskPushNotificationConfigsRequestSchema,
+  ListTaskPushNotificationConfigsResponse,
+  ListTasksRequestSchema,
+  ListTasksResponse,
+  Task,
+  TaskPushNotificationConfig,
+} from "../../gen/lf/a2a/v1/a2a_pb.js";
+import { AbortedError, InvalidAgentResponseError, InvalidParamsError, type Binding } from "../errors.js";
+import type { A2AClient, CallOptions } from "./client.js";
+
+export type ListTasksInit = MessageInitShape<typeof ListTasksRequestSchema>;
+export type ListPushConfigsInit = MessageInitShape<typeof ListTaskPushNotificationConfigsRequestSchema>;
+
+/** Smallest and largest page size A2A allows. */
+export const MIN_PAGE_SIZE = 1;
+export const MAX_PAGE_SIZE = 100;
+
+/**
+ * Throws `InvalidParamsError` unless `pageSize` is unset or an integer from
+ * 1 to 100. The iterators call it before their first request.
+ */
+export function checkPageSize(pageSize: number | undefined): void {
+  if (pageSize === undefined) return;
+  if (!Number.isInteger(pageSize) || pageSize < MIN_PAGE_SIZE || pageSize > MAX_PAGE_SIZE) {
+    throw new InvalidParamsError(
+      `pageSize must be an integer from ${MIN_PAGE_SIZE} to ${MAX_PAGE_SIZE} (or left out for the agent's default), got ${pageSize}`,
+    );
+  }
+}
+
+interface Page {
+  nextPageToken: string;
+}
+
+async function* pages<R extends { pageSize?: number | undefined; pageToken?: string | undefined }, P extends Page>(
+  request: R,
+  options: CallOptions,
+  binding: () => Binding,
+  fetchPage: (request: R, options: CallOptions) => Promise<P>,
+): AsyncGenerator<P, void, undefined> {
+  checkPageSize(request.pageSize);
+  const seen = new Set<string>();
+  let token = request.pageToken ?? "";
+  if (token) seen.add(token);
+  for (;;) {
+    const signal = options.signal;
+    if (signal?.aborted) throw new AbortedError("listing was aborted", { binding: binding(), cause: signal.reason });
+    const page = await fetchPage({ ...request, pageToken: token }, options);
+    yield page;
+    token = page.nextPageToken;
+    if (!token) return;
+    if (seen.has(token)) {
+      throw new InvalidAgentResponseError(`the agent returned the page token "${token}" a second time; listing stopped`, {
+        binding: binding(),
+      });
+    }
+    seen.add(token);
+  }
+}
+
+/**
+ * `ListTasks` page by page, from `request.pageToken` (or the start) to the
+ * last page. `request` is as for `client.listTasks` (filters, `pageSize`
+ * 1..100, ...). Throws `InvalidParamsError` for a bad `pageSize` before any
+ * request, `AbortedError` when `options.signal` fires, and
+ * `InvalidAgentResponseError` when the agent repeats a page token.
+ */
+export function listTasksPages(
+  client: A2AClient,
+  request: ListTasksInit = {},
+  options: CallOptions = {},
+): AsyncGenerator<ListTasksResponse, void, undefined> {
+  return pages(request, options, () => client.binding, (r, o) => client.listTasks(r, o));
+}
+
+/** Every task `ListTasks` returns for `request`, across pages, in the agent's order. */
+export async function* listAllTasks(
+  client: A2AClient,
+  request: ListTasksInit = {},
+  options: CallOptions = {},
+): AsyncGenerator<Task, void, undefined> {
+  for await (const page of listTasksPages(client, request, options)) yield* page.tasks;
+}
+
+/** `ListTaskPushNotificationConfigs` page by page; errors as `listTasksPages`. */
+export function listTaskPushNotificationConfigsPages(
+  client: A2AClient,
+  request: ListPushConfigsInit,
+  options: CallOptions = {},
+): AsyncGenerator<ListTaskPushNotificationConfigsResponse, void, undefined> {
+  return pages(request, options, () => client.binding, (r, o) => client.listTaskPushNotificationConfigs(r, o));
+}
+
+/** Every push notification config of a task, across pages. */
+export async function* listAllTaskPushNotificationConfigs(
+  client: A2AClient,
+  request: ListPushConfigsInit,
+  options: CallOptions = {},
+): AsyncGenerator<TaskPushNotificationConfig, void, undefined> {
+  for await (const page of listTaskPushNotificationConfigsPages(client, request, options)) yield* page.configs;
+}

@@ -1,0 +1,247 @@
+/**
+ * A webhook receiver for A2A push notifications, as a fetch-style handler
+ * `(Request) => Promise<Response>` (Node 18+, Deno, Bun, edge runtimes; in
+ * Node's `http` server through `createNodePushHandler` of
+ * `a2a-connect/node`). It checks the notification token in constant time
+ * and the configured authentication, parses the body as a ProtoJSON
+ * `StreamResponse`, and folds every valid event into a per-task view that
+ * redeliveries and late events cannot corrupt. Browser-safe: no `node:`
+ * module, no `Buffer`.
+ */
+import { clone, fromJson, toBinary, type JsonValue } from "@bufbuild/protobuf";
+import { StreamResponseSchema, TaskSchema, type StreamResponse, type Task } from "../../gen/lf/a2a/v1/a2a_pb.js";
+import type { Timestamp } from "@bufbuild/protobuf/wkt";
+import { TaskTracker } from "../client/tracker.js";
+
+export interface PushReceiverOptions {
+  /**
+   * The `token` given in the push notification config. When set, every
+   * delivery must carry it in `X-A2A-Notification-Token` (compared in
+   * constant time), else it is answered 401.
+   */
+  token?: string | undefined;
+  /**
+   * Checks the `authentication` given in the config: called with the
+   * request's `Authorization` header (null when absent); false answers 401.
+   * `constantTimeEqual` compares credentials without leaking their length
+   * or content through timing.
+   */
+  authenticate?: ((authorization: string | null, request: Request) => boolean | Promise<boolean>) | undefined;
+  /** Largest body accepted, in bytes; larger ones are answered 413. Default 1 MiB. */
+  maxBytes?: number | undefined;
+  /**
+   * Called for each valid delivery that is not a redelivery of one already
+   * applied, after it was folded in, with the task view afterwards
+   * (a copy; undefined for a message that belongs to no task). Answering
+   * waits for it; an error it throws is answered 500, the event staying in
+   * the view.
+   */
+  onEvent?: ((event: StreamResponse, task: Task | undefined) => void | Promise<void>) | undefined;
+  /** Task views kept; the least recently updated is dropped beyond this. Default 1000. */
+  maxTasks?: number | undefined;
+}
+
+export interface PushReceiver {
+  /** The fetch-style handler: `Deno.serve(receiver.handle)`, `export default { fetch: receiver.handle }`... */
+  readonly handle: (request: Request) => Promise<Response>;
+  /** The task as the deliveries so far describe it (a copy), if it is still kept. */
+  task(id: string): Task | undefined;
+  /** Ids of the tasks kept, least recently updated first. */
+  taskIds(): string[];
+  /** Drops a task's view. */
+  forget(id: string): void;
+}
+
+const DEFAULT_MAX_BYTES = 1024 * 1024;
+const DEFAULT_MAX_TASKS = 1000;
+/** Events remembered per task (by digest), to recognise redeliveries. */
+const SEEN_PER_TASK = 512;
+const CONTENT_TYPES = new Set(["application/json", "application/a2a+json"]);
+
+/** What is kept for one task. */
+interface TaskEntry {
+  tracker: TaskTracker;
+  /** Digests of the events received, oldest first. */
+  seen: Set<string>;
+}
+
+export function createPushReceiver(options: PushReceiverOptions = {}): PushReceiver {
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+  const maxTasks = Math.max(1, options.maxTasks ?? DEFAULT_MAX_TASKS);
+  // Insertion order is recency: an entry is moved to the end when updated.
+  const tasks = new Map<string, TaskEntry>();
+
+  const entryFor = (id: string): TaskEntry => {
+    let entry = tasks.get(id);
+    if (entry) tasks.delete(id);
+    else entry = { tracker: new TaskTracker(), seen: new Set() };
+    tasks.set(id, entry);
+    while (tasks.size > maxTasks) tasks.delete(tasks.keys().next().value!);
+    return entry;
+  };
+
+  const handle = async (request: Request): Promise<Response> => {
+    if (request.method !== "POST") return answer(405, "method not allowed", { Allow: "POST" });
+
+    if (!(await authorized(request, options))) return answer(401, "unauthorized");
+
+    const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+    if (!CONTENT_TYPES.has(type)) return answer(415, "expected application/json or application/a2a+json");
+
+    const body = await readBody(request, maxBytes);
+    if (body === undefined) return answer(413, "payload too large");
+
+    let event: StreamResponse;
+    try {
+      const json = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(body)) as JsonValue;
+      if (json === null || typeof json !== "object" || Array.isArray(json)) return answer(400, "not a StreamResponse");
+      event = fromJson(StreamResponseSchema, json, { ignoreUnknownFields: true });
+    } catch {
+      // Neither the payload nor the parser's message (which may quote it) is echoed.
+      return answer(400, "malformed JSON or not a StreamResponse");
+    }
+    if (event.payload.case === undefined) return answer(400, "not a StreamResponse: no payload");
+
+    const id = taskIdOf(event);
+    let task: Task | undefined;
+    if (id) {
+      const entry = entryFor(id);
+      if (!(await fold(entry, event))) return answer(204);
+      const view = entry.tracker.task;
+      if (options.onEvent && view) task = clone(TaskSchema, view);
+    }
+    try {
+      await options.onEvent?.(event, task);
+    } catch {
+      return answer(500, "the event handler failed");
+    }
+    return answer(204);
+  };
+
+  return {
+    handle,
+    task: (id) => {
+      const t = tasks.get(id)?.tracker.task;
+      return t === undefined ? undefined : clone(TaskSchema, t);
+    },
+    taskIds: () => [...tasks.keys()],
+    forget: (id) => {
+      tasks.delete(id);
+    },
+  };
+}
+
+/**
+ * Compares two strings in time that depends only on the longer one's
+ * length: their UTF-8 bytes are XORed pairwise over that length and the
+ * differences accumulated, with no early exit.
+ */
+export function constantTimeEqual(a: string, b: string): boolean {
+  const x = new TextEncoder().encode(a);
+  const y = new TextEncoder().encode(b);
+  const n = Math.max(x.length, y.length);
+  let diff = x.length ^ y.length;
+  for (let i = 0; i < n; i++) diff |= (x[i] ?? 0) ^ (y[i] ?? 0);
+  return diff === 0;
+}
+
+async function authorized(request: Request, options: PushReceiverOptions): Promise<boolean> {
+  if (options.token !== undefined) {
+    const sent = request.headers.get("x-a2a-notification-token");
+    // Compared even when absent, so a missing header takes as long as a wrong one.
+    const ok = constantTimeEqual(sent ?? "", options.token);
+    if (sent === null || !ok) return false;
+  }
+  if (options.authenticate && !(await options.authenticate(request.headers.get("authorization"), request))) return false;
+  return true;
+}
+
+/** The body, or undefined when it is larger than `maxBytes` (read no further than that). */
+async function readBody(request: Request, maxBytes: number): Promise<Uint8Array | undefined> {
+  const declared = request.headers.get("content-length");
+  if (declared !== null && Number(declared) > maxBytes) {
+    await request.body?.cancel().catch(() => {});
+    return undefined;
+  }
+  if (!request.body) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => {});
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
+}
+
+function taskIdOf(event: StreamResponse): string {
+  const p = event.payload;
+  switch (p.case) {
+    case "task":
+      return p.value.id;
+    case "message":
+    case "statusUpdate":
+    case "artifactUpdate":
+      return p.value.taskId;
+    default:
+      return "";
+  }
+}
+
+/**
+ * Folds one delivery into the task's view; false when it is a redelivery
+ * of one already received (a replayed chunk would be appended twice, a
+ * replayed replacing chunk would drop what came after it). Status updates and
+ * snapshots whose status is older than the view's are not applied (a late
+ * WORKING after INPUT_REQUIRED, a first snapshot after the task moved on);
+ * TaskTracker keeps a final state final.
+ */
+async function fold(entry: TaskEntry, event: StreamResponse): Promise<boolean> {
+  const p = event.payload;
+  const key = await fingerprint(event);
+  if (entry.seen.has(key)) return false;
+  entry.seen.add(key);
+  if (entry.seen.size > SEEN_PER_TASK) entry.seen.delete(entry.seen.values().next().value!);
+  const view = entry.tracker.task;
+  if (p.case === "task" || p.case === "statusUpdate") {
+    if (older(p.value.status?.timestamp, view?.status?.timestamp)) return true;
+  }
+  entry.tracker.apply(event);
+  return true;
+}
+
+/** `a` is strictly before `b`; unknown times are never older. */
+function older(a: Timestamp | undefined, b: Timestamp | undefined): boolean {
+  if (!a || !b) return false;
+  return a.seconds < b.seconds || (a.seconds === b.seconds && a.nanos < b.nanos);
+}
+
+/**
+ * Identifies an event by its content (SHA-256 of its binary encoding): the
+ * same event delivered twice has the same bytes. An event whose every byte,
+ * metadata included, repeats one the task already received (among its last
+ * 512) counts as a redelivery.
+ */
+async function fingerprint(event: StreamResponse): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", toBinary(StreamResponseSchema, event)));
+  let hex = "";
+  for (const b of digest) hex += b.toString(16).padStart(2, "0");
+  return hex;
+}
+
+function answer(status: number, text?: string, headers: Record<string, string> = {}): Response {
+  if (status === 204 || text === undefined) return new Response(null, { status, headers });
+  return new Response(text, { status, headers: { ...headers, "Content-Type": "text/plain; charset=utf-8" } });
+}

@@ -1,0 +1,195 @@
+/**
+ * The paged list operations as iterators, against the official
+ * @a2a-js/sdk server on every binding, and against a fake server that
+ * misbehaves with its page tokens.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { Interceptor } from "@connectrpc/connect";
+import { startLocalAgent, type LocalAgent } from "../../demo/agent.js";
+import {
+  A2AClient,
+  AbortedError,
+  InvalidAgentResponseError,
+  InvalidParamsError,
+  createJsonRpcTransport,
+  createRestTransport,
+  listAllTaskPushNotificationConfigs,
+  listAllTasks,
+  listTaskPushNotificationConfigsPages,
+  listTasksPages,
+  userMessage,
+  type Task,
+} from "../../src/index.js";
+import { BINDINGS, clientFor, collect } from "../support/bindings.js";
+import { sendJson, startFakeServer, type FakeServer } from "../support/fake-server.js";
+
+let agent: LocalAgent;
+beforeAll(async () => {
+  agent = await startLocalAgent();
+});
+afterAll(() => agent.close());
+
+function taskOf(res: { payload: { case: string | undefined; value?: unknown } }): Task {
+  if (res.payload.case !== "task") throw new Error(`expected a task, got ${res.payload.case}`);
+  return res.payload.value as Task;
+}
+
+describe.each(BINDINGS)("%s", (binding) => {
+  let client: A2AClient;
+  const requests: string[] = [];
+  const contextId = `pages-${binding}-${Date.now()}`;
+  const created: string[] = [];
+
+  beforeAll(async () => {
+    const counter: Interceptor = (next) => (req) => {
+      requests.push(req.method.name);
+      return next(req);
+    };
+    client = clientFor(binding, agent, { interceptors: [counter] });
+    for (let i = 0; i < 7; i++) {
+      created.push(taskOf(await client.sendMessage({ message: userMessage("count 1", { contextId }) })).id);
+    }
+  });
+
+  it("pages of 3 over 7 tasks: 3, 3, 1, and the items in the same order", async () => {
+    requests.length = 0;
+    const pages = await collect(listTasksPages(client, { contextId, pageSize: 3 }));
+    expect(pages.map((p) => p.tasks.length)).toEqual([3, 3, 1]);
+    expect(pages.map((p) => p.nextPageToken === "")).toEqual([false, false, true]);
+    expect(requests).toEqual(["ListTasks", "ListTasks", "ListTasks"]);
+    const fromPages = pages.flatMap((p) => p.tasks.map((t) => t.id));
+    expect([...fromPages].sort()).toEqual([...created].sort());
+
+    const items = await collect(listAllTasks(client, { contextId, pageSize: 3 }));
+    expect(items.map((t) => t.id)).toEqual(fromPages);
+    expect(items.every((t) => t.contextId === contextId)).toBe(true);
+  });
+
+  it("starts from a given page token", async () => {
+    const first = await client.listTasks({ contextId, pageSize: 3 });
+    const rest = await collect(listAllTasks(client, { contextId, pageSize: 3, pageToken: first.nextPageToken }));
+    expect(rest).toHaveLength(4);
+  });
+
+  it("stops when the signal fires between pages", async () => {
+    requests.length = 0;
+    const controller = new AbortController();
+    const seen: number[] = [];
+    await expect(
+      (async () => {
+        for await (const page of listTasksPages(client, { contextId, pageSize: 3 }, { signal: controller.signal })) {
+          seen.push(page.tasks.length);
+          controller.abort();
+        }
+      })(),
+    ).rejects.toBeInstanceOf(AbortedError);
+    expect(seen).toEqual([3]);
+    expect(requests).toEqual(["ListTasks"]);
+  });
+
+  it("leaving the loop early sends no further request", async () => {
+    requests.length = 0;
+    for await (const task of listAllTasks(client, { contextId, pageSize: 3 })) {
+      expect(task.contextId).toBe(contextId);
+      break;
+    }
+    expect(requests).toEqual(["ListTasks"]);
+  });
+
+  it.each([0, 101, -1, 2.5, Number.NaN])("pageSize %s is refused before any request", async (pageSize) => {
+    requests.length = 0;
+    await expect(collect(listTasksPages(client, { contextId, pageSize }))).rejects.toBeInstanceOf(InvalidParamsError);
+    await expect(collect(listAllTasks(client, { contextId, pageSize }))).rejects.toBeInstanceOf(InvalidParamsError);
+    await expect(collect(listAllTaskPushNotificationConfigs(client, { taskId: created[0]!, pageSize }))).rejects.toBeInstanceOf(
+      InvalidParamsError,
+    );
+    expect(requests).toEqual([]);
+  });
+
+  it("pageSize 1 and 100 are accepted", async () => {
+    expect(await collect(listAllTasks(client, { contextId, pageSize: 1 }))).toHaveLength(7);
+    expect(await collect(listAllTasks(client, { contextId, pageSize: 100 }))).toHaveLength(7);
+  });
+
+  it("lists every push notification config of a task", async () => {
+    const held = taskOf(await client.sendMessage({ message: userMessage("hold"), configuration: { returnImmediately: true } }));
+    try {
+      const ids: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        ids.push((await client.createTaskPushNotificationConfig({ taskId: held.id, url: `https://hooks.example.com/${i}` })).id);
+      }
+      const configs = await collect(listAllTaskPushNotificationConfigs(client, { taskId: held.id }));
+      expect(configs.map((c) => c.id).sort()).toEqual([...ids].sort());
+      const pages = await collect(listTaskPushNotificationConfigsPages(client, { taskId: held.id, pageSize: 100 }));
+      expect(pages.at(-1)!.nextPageToken).toBe("");
+      expect(pages.flatMap((p) => p.configs)).toHaveLength(3);
+    } finally {
+      await client.cancelTask({ id: held.id });
+    }
+  });
+});
+
+describe("a server that misbehaves with page tokens", () => {
+  let fake: FakeServer;
+  beforeAll(async () => {
+    fake = await startFakeServer();
+  });
+  afterEach(() => {
+    fake.requests.length = 0;
+  });
+  afterAll(() => fake.close());
+
+  const task = (id: string) => ({ id, contextId: "c", status: { state: "TASK_STATE_COMPLETED" } });
+
+  it("a repeated token stops the listing with InvalidAgentResponseError (JSON-RPC)", async () => {
+    fake.handle((_req, res, body) => {
+      const { id } = JSON.parse(body) as { id: number };
+      sendJson(res, 200, { jsonrpc: "2.0", id, result: { tasks: [task(`t${fake.requests.length}`)], nextPageToken: "again" } });
+    });
+    const client = new A2AClient(createJsonRpcTransport({ baseUrl: `${fake.url}/rpc` }));
+    const seen: string[] = [];
+    let caught: unknown;
+    try {
+      for await (const t of listAllTasks(client, { pageSize: 1 })) seen.push(t.id);
+    } catch (e) {
+      caught = e;
+    }
+    expect(caught).toBeInstanceOf(InvalidAgentResponseError);
+    expect((caught as InvalidAgentResponseError).binding).toBe("JSONRPC");
+    expect(seen).toEqual(["t1", "t2"]);
+    expect(fake.requests).toHaveLength(2);
+  });
+
+  it("a token that comes back after others is caught too (HTTP+JSON)", async () => {
+    const tokens = ["a", "b", "a"];
+    fake.handle((_req, res) => {
+      const n = fake.requests.length;
+      sendJson(res, 200, { tasks: [task(`t${n}`)], nextPageToken: tokens[n - 1] ?? "" });
+    });
+    const client = new A2AClient(createRestTransport({ baseUrl: fake.url }));
+    await expect(collect(listTasksPages(client))).rejects.toBeInstanceOf(InvalidAgentResponseError);
+    expect(fake.requests.map((r) => new URL(r.url, fake.url).searchParams.get("pageToken") ?? "")).toEqual(["", "a", "b"]);
+  });
+
+  it("the starting token counts as seen", async () => {
+    fake.handle((_req, res) => sendJson(res, 200, { tasks: [], nextPageToken: "start" }));
+    const client = new A2AClient(createRestTransport({ baseUrl: fake.url }));
+    await expect(collect(listTasksPages(client, { pageToken: "start" }))).rejects.toBeInstanceOf(InvalidAgentResponseError);
+    expect(fake.requests).toHaveLength(1);
+  });
+
+  it("push notification configs follow their tokens to the end", async () => {
+    const tokens = ["p2", "p3", ""];
+    fake.handle((_req, res) => {
+      const n = fake.requests.length;
+      sendJson(res, 200, {
+        configs: [{ id: `cfg${n}`, taskId: "t", url: "https://hooks.example.com/" }],
+        nextPageToken: tokens[n - 1],
+      });
+    });
+    const client = new A2AClient(createRestTransport({ baseUrl: fake.url }));
+    const configs = await collect(listAllTaskPushNotificationConfigs(client, { taskId: "t", pageSize: 1 }));
+    expect(configs.map((c) => c.id)).toEqual(["cfg1", "cfg2", "cfg3"]);
+    expect(fake.requests.map((r) => new URL(r.url, fake.url).searchParams.get("pageToken") ?? "")).toEqual(["", "p2", "p3"]);
+  });
+});

@@ -1,0 +1,368 @@
+/**
+ * The push notification receiver: every answer it gives, the constant-time
+ * comparison, and a task view that redeliveries and late events cannot
+ * corrupt.
+ */
+import { create, toJson, type JsonValue } from "@bufbuild/protobuf";
+import { timestampFromMs } from "@bufbuild/protobuf/wkt";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  StreamResponseSchema,
+  TaskSchema,
+  TaskState,
+  constantTimeEqual,
+  createPushReceiver,
+  text,
+  textOf,
+  type StreamResponse,
+  type Task,
+} from "../../src/index.js";
+
+const URL_ = "http://127.0.0.1/webhook";
+const TOKEN = "tok-0123456789";
+
+function json(event: StreamResponse): string {
+  return JSON.stringify(toJson(StreamResponseSchema, event));
+}
+
+function post(body: string | Uint8Array<ArrayBuffer>, headers: Record<string, string> = {}): Request {
+  return new Request(URL_, {
+    method: "POST",
+    headers: { "Content-Type": "application/a2a+json", "X-A2A-Notification-Token": TOKEN, ...headers },
+    body,
+  });
+}
+
+function snapshot(id: string, state: TaskState, ms: number): StreamResponse {
+  return create(StreamResponseSchema, {
+    payload: { case: "task", value: create(TaskSchema, { id, contextId: "c", status: { state, timestamp: timestampFromMs(ms) } }) },
+  });
+}
+
+function status(id: string, state: TaskState, ms?: number): StreamResponse {
+  return create(StreamResponseSchema, {
+    payload: {
+      case: "statusUpdate",
+      value: { taskId: id, contextId: "c", status: { state, timestamp: ms === undefined ? undefined : timestampFromMs(ms) } },
+    },
+  });
+}
+
+function chunk(id: string, part: string, append: boolean): StreamResponse {
+  return create(StreamResponseSchema, {
+    payload: {
+      case: "artifactUpdate",
+      value: { taskId: id, contextId: "c", append, artifact: { artifactId: "result", parts: [text(part)] } },
+    },
+  });
+}
+
+describe("answers", () => {
+  const valid = json(status("t1", TaskState.WORKING, 1000));
+
+  it("204 for a valid payload, with application/a2a+json or application/json", async () => {
+    const receiver = createPushReceiver({ token: TOKEN });
+    const a = await receiver.handle(post(valid));
+    expect(a.status).toBe(204);
+    expect(await a.text()).toBe("");
+    const b = await receiver.handle(post(valid, { "Content-Type": "application/json; charset=utf-8" }));
+    expect(b.status).toBe(204);
+    expect(receiver.task("t1")?.status?.state).toBe(TaskState.WORKING);
+  });
+
+  it("405 for anything but POST", async () => {
+    const receiver = createPushReceiver();
+    for (const method of ["GET", "PUT", "DELETE"]) {
+      const res = await receiver.handle(new Request(URL_, { method, body: method === "GET" ? null : valid }));
+      expect(res.status).toBe(405);
+      expect(res.headers.get("allow")).toBe("POST");
+    }
+  });
+
+  it("401 for a missing or wrong token, without echoing either", async () => {
+    const receiver = createPushReceiver({ token: TOKEN });
+    const missing = new Request(URL_, { method: "POST", headers: { "Content-Type": "application/json" }, body: valid });
+    expect((await receiver.handle(missing)).status).toBe(401);
+    for (const wrong of ["nope", `${TOKEN}x`, TOKEN.slice(0, -1), "", TOKEN.toUpperCase()]) {
+      const res = await receiver.handle(post(valid, { "X-A2A-Notification-Token": wrong }));
+      expect(res.status).toBe(401);
+      const body = await res.text();
+      expect(body).not.toContain(TOKEN);
+      if (wrong) expect(body).not.toContain(wrong);
+    }
+    expect(receiver.taskIds()).toEqual([]);
+  });
+
+  it("401 when authentication fails; the callback sees the Authorization header", async () => {
+    const seen: (string | null)[] = [];
+    const receiver = createPushReceiver({
+      authenticate: (authorization) => {
+        seen.push(authorization);
+        return constantTimeEqual(authorization ?? "", "Bearer s3cret");
+      },
+    });
+    expect((await receiver.handle(post(valid, { Authorization: "Bearer s3cret" }))).status).toBe(204);
+    const bad = await receiver.handle(post(valid, { Authorization: "Bearer wrong" }));
+    expect(bad.status).toBe(401);
+    expect(await bad.text()).not.toContain("wrong");
+    expect((await receiver.handle(post(valid))).status).toBe(401);
+    expect(seen).toEqual(["Bearer s3cret", "Bearer wrong", null]);
+  });
+
+  it("401 unless both the token and the authentication pass, when both are configured", async () => {
+    const receiver = createPushReceiver({ token: TOKEN, authenticate: async (a) => a === "Basic abc" });
+    expect((await receiver.handle(post(valid, { Authorization: "Basic abc" }))).status).toBe(204);
+    expect((await receiver.handle(post(valid))).status).toBe(401);
+    expect((await receiver.handle(post(valid, { Authorization: "Basic abc", "X-A2A-Notification-Token": "x" }))).status).toBe(401);
+  });
+
+  it("checks the credentials before the body is read", async () => {
+    const receiver = createPushReceiver({ token: TOKEN, maxBytes: 10 });
+    const res = await receiver.handle(post("x".repeat(100), { "X-A2A-Notification-Token": "bad", "Content-Type": "text/plain" }));
+    expect(res.status).toBe(401);
+  });
+
+  it("415 for other content types", async () => {
+    const receiver = createPushReceiver({ token: TOKEN });
+    for (const type of ["text/plain", "application/xml", "application/jsonp", "multipart/form-data"]) {
+      expect((await receiver.handle(post(valid, { "Content-Type": type }))).status).toBe(415);
+    }
+    const none = new Request(URL_, { method: "POST", headers: { "X-A2A-Notification-Token": TOKEN }, body: new Uint8Array([123, 125]) });
+    expect((await receiver.handle(none)).status).toBe(415);
+  });
+
+  it("413 over maxBytes, whether declared or streamed", async () => {
+    const receiver = createPushReceiver({ maxBytes: 64 });
+    const big = JSON.stringify({ statusUpdate: { taskId: "t".repeat(100), contextId: "c", status: { state: "TASK_STATE_WORKING" } } });
+    expect((await receiver.handle(post(big, { "Content-Length": String(big.length) }))).status).toBe(413);
+    // No length given: the limit holds while reading.
+    const stream = new ReadableStream<Uint8Array>({
+      start(c) {
+        for (let i = 0; i < 10; i++) c.enqueue(new TextEncoder().encode("x".repeat(20)));
+        c.close();
+      },
+    });
+    const streamed = new Request(URL_, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: stream,
+      duplex: "half",
+    } as RequestInit);
+    expect((await receiver.handle(streamed)).status).toBe(413);
+    // Exactly at the limit is fine.
+    const atLimit = json(status("t", TaskState.WORKING));
+    const fits = createPushReceiver({ maxBytes: new TextEncoder().encode(atLimit).length });
+    expect((await fits.handle(post(atLimit))).status).toBe(204);
+  });
+
+  it("defaults maxBytes to 1 MiB", async () => {
+    const receiver = createPushReceiver();
+    const pad = "x".repeat(1024 * 1024);
+    const over = JSON.stringify({ statusUpdate: { taskId: "t", contextId: pad, status: { state: "TASK_STATE_WORKING" } } });
+    expect((await receiver.handle(post(over))).status).toBe(413);
+    const under = JSON.stringify({ statusUpdate: { taskId: "t", contextId: pad.slice(0, 1000), status: {} } });
+    expect((await receiver.handle(post(under))).status).toBe(204);
+  });
+
+  it("400 for malformed JSON and for payloads that are not a StreamResponse", async () => {
+    const receiver = createPushReceiver();
+    const bad = [
+      "{",
+      "",
+      "null",
+      "[]",
+      '"task"',
+      "{}", // no payload
+      '{"statusUpdate": 5}',
+      '{"task": {"id": 7}}',
+      '{"statusUpdate": {"taskId": ["t"]}}',
+      '{"artifactUpdate": {"taskId": "t", "append": "yes"}}',
+      '{"task": {"id": "a"}, "message": {"messageId": "m"}}', // two cases of the oneof
+      new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]), // not UTF-8
+    ];
+    for (const body of bad) {
+      const res = await receiver.handle(post(body));
+      expect(res.status, String(body)).toBe(400);
+      expect(await res.text()).not.toContain("yes");
+    }
+    expect(receiver.taskIds()).toEqual([]);
+  });
+
+  it("ignores unknown fields and enum values (a newer agent)", async () => {
+    const receiver = createPushReceiver();
+    const body = JSON.stringify({ statusUpdate: { taskId: "t", contextId: "c", status: { state: "TASK_STATE_WORKING" }, future: 1 }, also: true });
+    expect((await receiver.handle(post(body))).status).toBe(204);
+    const state = JSON.stringify({ statusUpdate: { taskId: "u", contextId: "c", status: { state: "TASK_STATE_NEW_IN_2027" } } });
+    expect((await receiver.handle(post(state))).status).toBe(204);
+  });
+
+  it("500 when onEvent throws, without its message", async () => {
+    const receiver = createPushReceiver({
+      onEvent: () => {
+        throw new Error("secret detail");
+      },
+    });
+    const res = await receiver.handle(post(valid));
+    expect(res.status).toBe(500);
+    expect(await res.text()).not.toContain("secret");
+  });
+});
+
+describe("constantTimeEqual", () => {
+  it("is string equality", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: "grapheme" }), fc.string({ unit: "grapheme" }), (a, b) => {
+        expect(constantTimeEqual(a, b)).toBe(a === b);
+        expect(constantTimeEqual(a, a)).toBe(true);
+      }),
+    );
+  });
+
+  it("tells apart prefixes, NUL padding and multi-byte characters", () => {
+    expect(constantTimeEqual("", "")).toBe(true);
+    expect(constantTimeEqual("abc", "abc\0")).toBe(false);
+    expect(constantTimeEqual("abc", "ab")).toBe(false);
+    expect(constantTimeEqual("", "\0")).toBe(false);
+    expect(constantTimeEqual("é", "e\u0301")).toBe(false);
+    expect(constantTimeEqual("中𝄞", "中𝄞")).toBe(true);
+    expect(constantTimeEqual("中𝄞", "中𝄟")).toBe(false);
+  });
+});
+
+describe("the task view", () => {
+  async function deliver(receiver: ReturnType<typeof createPushReceiver>, ...events: StreamResponse[]): Promise<void> {
+    for (const e of events) expect((await receiver.handle(post(json(e)))).status).toBe(204);
+  }
+
+  it("folds a task's events and passes each new one to onEvent with the view", async () => {
+    const calls: [string | undefined, TaskState | undefined][] = [];
+    const receiver = createPushReceiver({ onEvent: (e, t) => void calls.push([e.payload.case, t?.status?.state]) });
+    await deliver(
+      receiver,
+      snapshot("t1", TaskState.SUBMITTED, 1000),
+      status("t1", TaskState.WORKING, 1001),
+      chunk("t1", "a", false),
+      chunk("t1", "b", true),
+      status("t1", TaskState.COMPLETED, 1002),
+    );
+    const task = receiver.task("t1")!;
+    expect(task.status?.state).toBe(TaskState.COMPLETED);
+    expect(textOf(task, ",")).toBe("a,b");
+    expect(calls).toEqual([
+      ["task", TaskState.SUBMITTED],
+      ["statusUpdate", TaskState.WORKING],
+      ["artifactUpdate", TaskState.WORKING],
+      ["artifactUpdate", TaskState.WORKING],
+      ["statusUpdate", TaskState.COMPLETED],
+    ]);
+  });
+
+  it("applies a redelivered event once and does not report it again", async () => {
+    let events = 0;
+    const receiver = createPushReceiver({ onEvent: () => void events++ });
+    await deliver(
+      receiver,
+      snapshot("t1", TaskState.WORKING, 1000),
+      chunk("t1", "a", false),
+      chunk("t1", "b", true),
+      chunk("t1", "b", true),
+      chunk("t1", "a", false),
+      chunk("t1", "b", true),
+      status("t1", TaskState.COMPLETED, 2000),
+      status("t1", TaskState.COMPLETED, 2000),
+    );
+    // A late copy of the replacing first chunk must not drop the appended one.
+    expect(textOf(receiver.task("t1")!, ",")).toBe("a,b");
+    expect(receiver.task("t1")!.status?.state).toBe(TaskState.COMPLETED);
+    expect(events).toBe(4);
+  });
+
+  it("keeps every chunk of a task delivered twice over in full", async () => {
+    const receiver = createPushReceiver();
+    const seq = [snapshot("t1", TaskState.WORKING, 1000), chunk("t1", "a", false), chunk("t1", "b", true), chunk("t1", "c", true), status("t1", TaskState.COMPLETED, 2000)];
+    for (const e of seq) await deliver(receiver, e, e);
+    expect(textOf(receiver.task("t1")!, ",")).toBe("a,b,c");
+  });
+
+  it("a final state stays final: a late WORKING status or snapshot does not undo COMPLETED", async () => {
+    const receiver = createPushReceiver();
+    await deliver(
+      receiver,
+      snapshot("t1", TaskState.SUBMITTED, 1000),
+      chunk("t1", "a", false),
+      status("t1", TaskState.COMPLETED, 3000),
+      status("t1", TaskState.WORKING, 2000),
+      status("t1", TaskState.WORKING), // no timestamp at all
+      snapshot("t1", TaskState.WORKING, 2500),
+    );
+    const task = receiver.task("t1")!;
+    expect(task.status?.state).toBe(TaskState.COMPLETED);
+    expect(textOf(task)).toBe("a");
+  });
+
+  it("a stale snapshot or status does not roll the view back", async () => {
+    const receiver = createPushReceiver();
+    await deliver(
+      receiver,
+      status("t1", TaskState.WORKING, 2000),
+      chunk("t1", "a", false),
+      chunk("t1", "b", true),
+      status("t1", TaskState.INPUT_REQUIRED, 3000),
+      snapshot("t1", TaskState.SUBMITTED, 1000), // the first event, arriving last
+      status("t1", TaskState.WORKING, 2000), // redelivered late
+    );
+    const task = receiver.task("t1")!;
+    expect(task.status?.state).toBe(TaskState.INPUT_REQUIRED);
+    expect(textOf(task, ",")).toBe("a,b");
+  });
+
+  it("keeps tasks apart, and a message without a task reaches onEvent with no view", async () => {
+    const seen: (Task | undefined)[] = [];
+    const receiver = createPushReceiver({ onEvent: (_e, t) => void seen.push(t) });
+    await deliver(receiver, chunk("t1", "one", false), chunk("t2", "two", false));
+    await deliver(
+      receiver,
+      create(StreamResponseSchema, { payload: { case: "message", value: { messageId: "m", parts: [text("hi")] } } }),
+    );
+    expect(textOf(receiver.task("t1")!)).toBe("one");
+    expect(textOf(receiver.task("t2")!)).toBe("two");
+    expect(seen.at(-1)).toBeUndefined();
+    expect(receiver.taskIds()).toEqual(["t1", "t2"]);
+  });
+
+  it("returns copies: changing one does not change the view", async () => {
+    const receiver = createPushReceiver();
+    await deliver(receiver, chunk("t1", "a", false));
+    receiver.task("t1")!.artifacts.length = 0;
+    expect(textOf(receiver.task("t1")!)).toBe("a");
+  });
+
+  it("keeps at most maxTasks views, dropping the least recently updated", async () => {
+    const receiver = createPushReceiver({ maxTasks: 3 });
+    for (const id of ["a", "b", "c"]) await deliver(receiver, status(id, TaskState.WORKING, 1000));
+    await deliver(receiver, status("a", TaskState.WORKING, 1001)); // "a" is now the most recent
+    await deliver(receiver, status("d", TaskState.WORKING, 1000));
+    expect(receiver.taskIds()).toEqual(["c", "a", "d"]);
+    expect(receiver.task("b")).toBeUndefined();
+    expect(receiver.task("a")?.status?.state).toBe(TaskState.WORKING);
+    receiver.forget("c");
+    expect(receiver.taskIds()).toEqual(["a", "d"]);
+    for (let i = 0; i < 50; i++) await deliver(receiver, status(`x${i}`, TaskState.WORKING, 1000));
+    expect(receiver.taskIds()).toHaveLength(3);
+  });
+
+  it("accepts the ProtoJSON the official SDK sends (enum names, camelCase, RFC 3339 times)", async () => {
+    const receiver = createPushReceiver();
+    const body: JsonValue = {
+      statusUpdate: {
+        taskId: "t9",
+        contextId: "c9",
+        status: { state: "TASK_STATE_COMPLETED", timestamp: "2026-01-01T00:00:00.000Z" },
+        metadata: {},
+      },
+    };
+    expect((await receiver.handle(post(JSON.stringify(body)))).status).toBe(204);
+    expect(receiver.task("t9")?.status?.state).toBe(TaskState.COMPLETED);
+  });
+});
