@@ -8,14 +8,16 @@
  * code, then a problem+json `type`, then the HTTP status, then the gRPC code.
  */
 
-/** The protocol bindings of A2A 1.0, spelled as Agent Cards spell them. */
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { ErrorInfo } from "../gen/google/rpc/error_details_pb.js";
 import type { VerificationResult } from "./discovery/verify.js";
 
+/** The protocol bindings of A2A 1.0, spelled as Agent Cards spell them. */
 export type Binding = "JSONRPC" | "HTTP+JSON" | "GRPC";
 
+/** What an `A2AError` is built from; every field may be left out. */
 export interface A2AErrorInit {
+  /** The binding that carried the call. */
   binding?: Binding | undefined;
   /** HTTP status of the response that carried the error, if any. */
   httpStatus?: number | undefined;
@@ -29,16 +31,29 @@ export interface A2AErrorInit {
   details?: readonly unknown[] | undefined;
   /** How long the server asked the client to wait (`Retry-After`), in milliseconds. */
   retryAfterMs?: number | undefined;
+  /** The underlying failure, kept as the standard `Error.cause`. */
   cause?: unknown;
 }
 
+/**
+ * Base class of every error the client throws. The subclass says what went
+ * wrong; the fields say how the error arrived, so one `catch` works the same
+ * whatever the binding.
+ */
 export class A2AError extends Error {
+  /** The binding of the call that failed, when the error came from one. */
   readonly binding: Binding | undefined;
+  /** HTTP status of the response that carried the error, if any. */
   readonly httpStatus: number | undefined;
+  /** gRPC status code (numeric, as in `@connectrpc/connect`'s `Code`), if any. */
   readonly grpcCode: number | undefined;
+  /** JSON-RPC `error.code`, if the error came as a JSON-RPC error object. */
   readonly jsonRpcCode: number | undefined;
+  /** `google.rpc.ErrorInfo.reason` (e.g. `TASK_NOT_FOUND`), when known. */
   readonly reason: string | undefined;
+  /** Error detail objects as the server sent them (`@type` keyed JSON); empty when none. */
   readonly details: readonly unknown[];
+  /** How long the server asked the client to wait (`Retry-After`), in milliseconds. */
   readonly retryAfterMs: number | undefined;
 
   constructor(message: string, init: A2AErrorInit = {}) {
@@ -56,22 +71,46 @@ export class A2AError extends Error {
 
 // --- Errors the A2A specification defines (section 3.3.2) -----------------
 
+/** `TASK_NOT_FOUND`: no such task, or not one the caller may see. */
 export class TaskNotFoundError extends A2AError {}
+/** `TASK_NOT_CANCELABLE`: the task cannot be canceled in its current state. */
 export class TaskNotCancelableError extends A2AError {}
+/**
+ * `PUSH_NOTIFICATION_NOT_SUPPORTED`: the agent takes no push configs. A
+ * session throws it before any request when the card says so.
+ */
 export class PushNotificationNotSupportedError extends A2AError {}
+/** `UNSUPPORTED_OPERATION`: the agent, or the protocol version in use, cannot do this. */
 export class UnsupportedOperationError extends A2AError {}
+/** `CONTENT_TYPE_NOT_SUPPORTED`: a part's media type is not one the agent accepts. */
 export class ContentTypeNotSupportedError extends A2AError {}
+/** `INVALID_AGENT_RESPONSE`: an agent answered in a way the protocol does not allow. */
 export class InvalidAgentResponseError extends A2AError {}
+/** `EXTENDED_AGENT_CARD_NOT_CONFIGURED`: the agent has no extended card to give. */
 export class ExtendedAgentCardNotConfiguredError extends A2AError {}
+/**
+ * `EXTENSION_SUPPORT_REQUIRED`: the agent requires an extension the client
+ * did not activate. `connect()` throws it before any call when the card
+ * marks an extension `required`.
+ */
 export class ExtensionSupportRequiredError extends A2AError {}
+/** `VERSION_NOT_SUPPORTED`: the agent does not speak the A2A version sent in `A2A-Version`. */
 export class VersionNotSupportedError extends A2AError {}
 
 // --- JSON-RPC 2.0 standard errors ------------------------------------------
 
+/** JSON-RPC -32700: the server could not parse the request as JSON. */
 export class JsonRpcParseError extends A2AError {}
+/** JSON-RPC -32600: the request is not a valid JSON-RPC request. */
 export class InvalidRequestError extends A2AError {}
+/** JSON-RPC -32601 (gRPC `UNIMPLEMENTED`): the server has no such method. */
 export class MethodNotFoundError extends A2AError {}
+/**
+ * JSON-RPC -32602 (gRPC `INVALID_ARGUMENT`): the request's parameters are
+ * invalid. Also thrown before any request by the client's own checks.
+ */
 export class InvalidParamsError extends A2AError {}
+/** JSON-RPC -32603: the server failed while handling the request. */
 export class InternalError extends A2AError {}
 
 // --- Access ------------------------------------------------------------------
@@ -91,10 +130,12 @@ export class AuthorizationError extends A2AError {}
 
 // --- Failures below the protocol ---------------------------------------------
 
+/** How a connection failed: refused, reset, name resolution, or another network error. */
 export type ConnectionFailure = "refused" | "reset" | "dns" | "network";
 
 /** The request did not get a complete response: refused, reset, DNS, other. */
 export class ConnectionError extends A2AError {
+  /** How the connection failed. */
   readonly kind: ConnectionFailure;
   constructor(message: string, init: A2AErrorInit & { kind: ConnectionFailure }) {
     super(message, init);
@@ -109,6 +150,7 @@ export class ConnectionError extends A2AError {
  * connect.
  */
 export class CallTimeoutError extends A2AError {
+  /** `"deadline"`: the call outlived `timeoutMs`; `"idle"`: the stream was silent for `idleTimeoutMs`. */
   readonly kind: "deadline" | "idle";
   constructor(message: string, init: A2AErrorInit & { kind?: "deadline" | "idle" } = {}) {
     super(message, init);
@@ -193,7 +235,9 @@ function reasonFromProblemType(type: string | undefined): string | undefined {
   return last.replace(/Error$/, "").replace(/([a-z])([A-Z])/g, "$1_$2").replace(/-/g, "_").toUpperCase();
 }
 
+/** What a binding learned from an error response, for `errorFromServer` to classify. */
 export interface ServerErrorFacts extends A2AErrorInit {
+  /** The server's message; a generic one is used when empty. */
   message: string;
   /** `type` of an RFC 9457 problem+json body. */
   problemType?: string | undefined;
@@ -316,6 +360,7 @@ export function fromConnectError(e: ConnectError, binding: Binding | undefined, 
   });
 }
 
+/** A non-null object (arrays included): something whose fields can be read. */
 export function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null;
 }
@@ -332,6 +377,7 @@ export class AgentCardNotFoundError extends A2AError {
   }
 }
 
+/** Why a document is not a valid Agent Card. */
 export type InvalidCardProblem =
   | "content-type"
   | "too-large"
@@ -343,6 +389,7 @@ export type InvalidCardProblem =
 
 /** A document was found where a card should be, but it is not a valid Agent Card. */
 export class InvalidAgentCardError extends A2AError {
+  /** What is wrong with the document. */
   readonly problem: InvalidCardProblem;
   /** For "missing-fields": the JSON path of every REQUIRED field that is absent. */
   readonly missingFields: readonly string[];
@@ -363,6 +410,7 @@ export class RedirectRefusedError extends A2AError {}
  * one was required and the card has none. `result` says, per signature, why.
  */
 export class AgentCardVerificationError extends A2AError {
+  /** The outcome of verification, with the failure of each signature. */
   readonly result: VerificationResult;
   constructor(message: string, init: A2AErrorInit & { result: VerificationResult }) {
     super(message, init);
@@ -375,7 +423,16 @@ export class AgentCardVerificationError extends A2AError {
 /** None of the card's interfaces can be used by this client here. */
 export class NoCompatibleInterfaceError extends A2AError {
   /** Each interface of the card and why it was passed over. */
-  readonly passedOver: ReadonlyArray<{ url: string; binding: string; version: string; reason: string }>;
+  readonly passedOver: ReadonlyArray<{
+    /** The interface's URL. */
+    url: string;
+    /** Its protocol binding, as the card spells it. */
+    binding: string;
+    /** Its protocol version. */
+    version: string;
+    /** Why this client cannot use it. */
+    reason: string;
+  }>;
   constructor(message: string, init: A2AErrorInit & { passedOver: NoCompatibleInterfaceError["passedOver"] }) {
     super(message, init);
     this.passedOver = init.passedOver;

@@ -16,8 +16,11 @@ import {
 } from "../gen/lf/a2a/v1/a2a_pb.js";
 import { uuid } from "./util.js";
 
+/** Optional metadata of a part. */
 export interface PartOptions {
+  /** The content's media type, e.g. `application/pdf`. */
   mediaType?: string;
+  /** A file name for the content. */
   filename?: string;
 }
 
@@ -41,13 +44,17 @@ export function fileBytes(bytes: Uint8Array, options: PartOptions = {}): Part {
   return create(PartSchema, { content: { case: "raw", value: bytes }, ...options });
 }
 
+/** Optional fields of a message built by `userMessage`. */
 export interface MessageOptions {
   /** Continue this task (e.g. answer an INPUT_REQUIRED question). */
   taskId?: string;
+  /** The conversation the message belongs to. */
   contextId?: string;
   /** Default: a fresh UUID. Resending a message with the same id marks a retry. */
   messageId?: string;
+  /** Extension URIs that apply to this message. */
   extensions?: string[];
+  /** Earlier tasks this message refers to, for the agent's context. */
   referenceTaskIds?: string[];
 }
 

@@ -5,6 +5,8 @@
  * bundled only when imported (gRPC-web). `a2a-connect/trust` verifies and
  * signs cards; `a2a-connect/node` adds what only Node can do (gRPC over
  * HTTP/2).
+ *
+ * @module a2a-connect
  */
 export * from "../gen/lf/a2a/v1/a2a_pb.js";
 export { A2AClient, type CallOptions, type ClientOptions, type StreamCallOptions } from "./client/client.js";
@@ -83,3 +85,27 @@ export {
   type PushReceiver,
   type PushReceiverOptions,
 } from "./push/receiver.js";
+// Auth: each function loads its implementation on first use.
+export {
+  bearerAuth,
+  basicAuth,
+  apiKeyAuth,
+  httpAuth,
+  clientCredentialsProvider,
+  discoveredTokenProvider,
+  discoverTokenEndpoint,
+  authInterceptors,
+} from "./auth/lazy.js";
+export type { TokenProvider, TokenSource, ApiKeyOptions, BasicCredentials } from "./auth/interceptors.js";
+export type { ClientCredentialsOptions, ClientCredentialsProviderOptions, DiscoveredProviderOptions } from "./auth/oauth.js";
+export type {
+  AuthCredentials,
+  AuthPlanOptions,
+  Credential,
+  TokenCredential,
+  ApiKeyCredential,
+  BasicCredential,
+  ClientCredential,
+  ExternalCredential,
+} from "./auth/plan.js";
+export { authRequired, type AuthRequired } from "./auth/required.js";

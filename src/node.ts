@@ -1,11 +1,15 @@
 /**
- * Node-only additions to a2a-connect: the gRPC binding over HTTP/2, and a
- * `connect()` that can choose it. Everything of the browser-safe entry and
+ * Node-only additions to a2a-connect: the gRPC binding over HTTP/2, a
+ * keep-alive `node:http` client for the two HTTP bindings, and a `connect()`
+ * that uses both. Everything of the browser-safe entry and
  * of `a2a-connect/trust` is re-exported, so Node code needs one import.
+ *
+ * @module a2a-connect/node
  */
 import { createConnect } from "./client/connect.js";
 import { httpTransportFactories } from "./client/factories.js";
 import { createGrpcTransport } from "./transport/grpc.js";
+import { createNodeHttpClient } from "./transport/node-http-client.js";
 import { createGrpcTransportV03 } from "./transport/v0_3/grpc.js";
 
 export * from "./index.js";
@@ -13,11 +17,31 @@ export * from "./trust.js";
 export { createGrpcTransport, grpcBaseUrl, type GrpcTransportOptions } from "./transport/grpc.js";
 export { createGrpcTransportV03 } from "./transport/v0_3/grpc.js";
 export { createNodePushHandler } from "./push/node.js";
+export { createNodeHttpClient, type NodeHttpClientOptions } from "./transport/node-http-client.js";
 
+/** The gRPC factories `connect()` uses here, for `createConnect` callers that want them too. */
 export const grpcTransportFactories = {
+  /** gRPC over HTTP/2, on A2A 1.0. */
   "GRPC@1.0": (c, s) => createGrpcTransport({ ...s, baseUrl: c.interface.url, protocolVersion: c.version }),
+  /** gRPC over HTTP/2, on A2A 0.3 (the `a2a.v1` service). */
   "GRPC@0.3": (c, s) => createGrpcTransportV03({ ...s, baseUrl: c.interface.url, protocolVersion: c.version }),
 } satisfies import("./client/connect.js").TransportFactories;
 
-/** Resolves an agent's card, chooses an interface and returns a session. All three bindings. */
-export const connect = createConnect({ ...httpTransportFactories, ...grpcTransportFactories });
+let nodeHttpClient: ReturnType<typeof createNodeHttpClient> | undefined;
+
+/**
+ * The HTTP bindings' factories with the keep-alive `node:http` client as the
+ * default; a `transport.httpClient` of the caller's still wins.
+ */
+export const nodeHttpTransportFactories: import("./client/connect.js").TransportFactories = Object.fromEntries(
+  Object.entries(httpTransportFactories).map(([key, factory]) => [
+    key,
+    (c, s) => factory!(c, s.httpClient ? s : { ...s, httpClient: (nodeHttpClient ??= createNodeHttpClient()) }),
+  ]),
+);
+
+/**
+ * Resolves an agent's card, chooses an interface and returns a session. All
+ * three bindings; JSON-RPC and HTTP+JSON over keep-alive `node:http`.
+ */
+export const connect = createConnect({ ...nodeHttpTransportFactories, ...grpcTransportFactories });

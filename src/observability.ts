@@ -36,6 +36,7 @@ export interface CallLogEntry {
   events?: number | undefined;
 }
 
+/** Options of `loggingInterceptor`. */
 export interface LoggingOptions {
   /** The binding to report, for transports that are not gRPC. */
   binding?: Binding | undefined;
@@ -162,7 +163,9 @@ function endsExchange(event: unknown): boolean {
 
 /** What `traceparentInterceptor` propagates: a `traceparent` and, optionally, a `tracestate`. */
 export interface TraceContext {
+  /** W3C `traceparent`: `00-<32 hex trace id>-<16 hex span id>-<2 hex flags>`. */
   traceparent: string;
+  /** W3C `tracestate`, vendor data passed along as is. */
   tracestate?: string | undefined;
 }
 

@@ -5,6 +5,8 @@
  * and `AgentSession` load this code on demand when their `verify` policy
  * asks for a check; import it directly to verify or sign cards yourself.
  * Runs in browsers and in Node.
+ *
+ * @module a2a-connect/trust
  */
 export {
   verifyAgentCard,

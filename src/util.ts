@@ -23,7 +23,15 @@ export function isJsonContentType(type: string | null): boolean {
  * does (with `outer`'s reason, or `reason()` when given), and can be aborted
  * alone, e.g. to cut an idle stream. `unlink()` stops following.
  */
-export function followSignal(outer: AbortSignal | undefined, reason?: () => unknown): { controller: AbortController; unlink: () => void } {
+export function followSignal(
+  outer: AbortSignal | undefined,
+  reason?: () => unknown,
+): {
+  /** Aborts when `outer` does, or when aborted itself. */
+  controller: AbortController;
+  /** Stops following `outer`. */
+  unlink: () => void;
+} {
   const controller = new AbortController();
   const forward = () => controller.abort(reason ? reason() : outer?.reason);
   if (outer?.aborted) forward();

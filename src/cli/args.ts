@@ -21,6 +21,7 @@ export class UsageError extends Error {
 
 type OptionSpec = NonNullable<ParseArgsConfig["options"]>;
 
+/** Flags every command accepts, as `node:util` `parseArgs` options. */
 export const GLOBAL_OPTIONS = {
   binding: { type: "string" },
   "a2a-version": { type: "string", multiple: true },
@@ -56,10 +57,19 @@ export const COMMAND_OPTIONS = {
   "push delete": {},
 } as const satisfies Record<string, OptionSpec>;
 
+/** A command, with its group: `card`, `send`, `task get`, ... */
 export type CommandName = keyof typeof COMMAND_OPTIONS;
 
 /** Positionals per command: names, the required ones first. */
-export const POSITIONALS: Record<CommandName, { required: string[]; optional: string[] }> = {
+export const POSITIONALS: Record<
+  CommandName,
+  {
+    /** Names of the positionals that must be given, in order. */
+    required: string[];
+    /** Names of those that may follow. */
+    optional: string[];
+  }
+> = {
   card: { required: ["url"], optional: [] },
   send: { required: ["url", "text"], optional: [] },
   stream: { required: ["url", "text"], optional: [] },
@@ -73,26 +83,50 @@ export const POSITIONALS: Record<CommandName, { required: string[]; optional: st
   "push delete": { required: ["url", "taskId", "configId"], optional: [] },
 };
 
-export const GROUPS = { task: ["get", "list", "cancel", "subscribe"], push: ["create", "get", "list", "delete"] } as const;
+/** The subcommands of each command group. */
+export const GROUPS = {
+  /** `a2a task ...` */
+  task: ["get", "list", "cancel", "subscribe"],
+  /** `a2a push ...` */
+  push: ["create", "get", "list", "delete"],
+} as const;
 
+/** The global flags, read and checked. */
 export interface GlobalFlags {
+  /** `--binding`: the binding to prefer. */
   binding: Binding | undefined;
+  /** `--a2a-version`: the protocol versions to speak, when given. */
   versions: string[] | undefined;
   /** Extra request headers, `--token` included as Authorization. */
   headers: Record<string, string>;
+  /** `--json`: machine output. */
   json: boolean;
   /** Values never to print: the token and header values. */
   secrets: string[];
 }
 
+/** What the command line asks for: help (on a command, or in general), the version, or a command to run. */
 export type Parsed =
-  | { kind: "help"; command: string | undefined }
-  | { kind: "version" }
   | {
+      /** Print help. */
+      kind: "help";
+      /** The command to describe; undefined for the overview. */
+      command: string | undefined;
+    }
+  | {
+      /** Print the version. */
+      kind: "version";
+    }
+  | {
+      /** Run a command. */
       kind: "run";
+      /** The command. */
       command: CommandName;
+      /** Its positionals, by name. */
       args: Record<string, string>;
+      /** Its own options, as `parseArgs` read them. */
       options: Record<string, string | boolean | string[] | undefined>;
+      /** The global flags. */
       flags: GlobalFlags;
     };
 

@@ -21,6 +21,7 @@ import {
 import { UsageError } from "./args.js";
 import { EXIT } from "./exit-codes.js";
 
+/** The exit code for an error, by its class (see `EXIT`). */
 export function exitCodeOf(error: unknown): number {
   if (error instanceof UsageError) return EXIT.usage;
   if (!(error instanceof A2AError)) return EXIT.unexpected;

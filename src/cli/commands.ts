@@ -28,12 +28,19 @@ import { UsageError, intOption, type CommandName, type GlobalFlags } from "./arg
 import { describeEvent, paintState, partsText, printCard, printMessage, printPushConfig, printTask } from "./format.js";
 import type { Output } from "./output.js";
 
+/** What a command runs with: the parsed command line, the output, and the signal of Ctrl-C. */
 export interface CommandContext {
+  /** The command being run. */
   command: CommandName;
+  /** Its positionals, by name. */
   args: Record<string, string>;
+  /** Its own options. */
   options: Record<string, string | boolean | string[] | undefined>;
+  /** The global flags. */
   flags: GlobalFlags;
+  /** Where results and messages go. */
   out: Output;
+  /** Fires on Ctrl-C; every call is given it. */
   signal: AbortSignal;
 }
 
@@ -64,6 +71,7 @@ async function open(ctx: CommandContext): Promise<AgentSession> {
   return session;
 }
 
+/** `a2a card`: the agent's card, verified on request. */
 export async function card(ctx: CommandContext): Promise<void> {
   const { out, args, options } = ctx;
   const verify = options.verify === true;
@@ -145,6 +153,7 @@ async function message(ctx: CommandContext) {
   return userMessage(parts, { ...(taskId ? { taskId } : {}), ...(contextId ? { contextId } : {}) });
 }
 
+/** `a2a send`: one message, and the task or message it gets. */
 export async function send(ctx: CommandContext): Promise<void> {
   const msg = await message(ctx);
   const session = await open(ctx);
@@ -159,12 +168,14 @@ export async function send(ctx: CommandContext): Promise<void> {
   else out.line(out.dim("(empty response)"));
 }
 
+/** `a2a stream`: one message, and its task's events as they arrive. */
 export async function stream(ctx: CommandContext): Promise<void> {
   const msg = await message(ctx);
   const session = await open(ctx);
   await follow(ctx, session.client.sendStreamingMessage({ message: msg }, { signal: ctx.signal }));
 }
 
+/** `a2a task subscribe`: a running task's events as they arrive. */
 export async function taskSubscribe(ctx: CommandContext): Promise<void> {
   const session = await open(ctx);
   await follow(ctx, session.client.subscribeToTask({ id: ctx.args.id! }, { signal: ctx.signal }));
@@ -196,6 +207,7 @@ async function follow(ctx: CommandContext, events: AsyncIterable<StreamResponse>
   }
 }
 
+/** `a2a task get`: one task. */
 export async function taskGet(ctx: CommandContext): Promise<void> {
   const historyLength = intOption(ctx.options.history, "history", ctx.command);
   const session = await open(ctx);
@@ -204,6 +216,7 @@ export async function taskGet(ctx: CommandContext): Promise<void> {
   printTask(ctx.out, task, { history: historyLength !== undefined });
 }
 
+/** `a2a task list`: one page of tasks. */
 export async function taskList(ctx: CommandContext): Promise<void> {
   const { options, command, out } = ctx;
   const pageSize = intOption(options["page-size"], "page-size", command, 1);
@@ -232,6 +245,7 @@ function truncate(s: string, n: number): string {
   return s.length <= n ? s : `${s.slice(0, n - 1)}…`;
 }
 
+/** `a2a task cancel`: cancels a task and prints it. */
 export async function taskCancel(ctx: CommandContext): Promise<void> {
   const session = await open(ctx);
   const task = await session.client.cancelTask({ id: ctx.args.id! }, { signal: ctx.signal });
@@ -250,6 +264,7 @@ function pushJson(config: TaskPushNotificationConfig): unknown {
   return json;
 }
 
+/** `a2a push create`: registers a webhook for a task. */
 export async function pushCreate(ctx: CommandContext): Promise<void> {
   const { options, args, out } = ctx;
   const url = options["push-url"];
@@ -270,6 +285,7 @@ export async function pushCreate(ctx: CommandContext): Promise<void> {
   printPushConfig(out, created);
 }
 
+/** `a2a push get`: one of a task's webhook configs. */
 export async function pushGet(ctx: CommandContext): Promise<void> {
   const session = await open(ctx);
   const config = await session.client.getTaskPushNotificationConfig({ taskId: ctx.args.taskId!, id: ctx.args.configId! }, { signal: ctx.signal });
@@ -277,6 +293,7 @@ export async function pushGet(ctx: CommandContext): Promise<void> {
   printPushConfig(ctx.out, config);
 }
 
+/** `a2a push list`: a task's webhook configs. */
 export async function pushList(ctx: CommandContext): Promise<void> {
   const { out } = ctx;
   const session = await open(ctx);
@@ -289,6 +306,7 @@ export async function pushList(ctx: CommandContext): Promise<void> {
   for (const c of res.configs) out.line(`${c.id}  ${c.url}${c.token ? out.dim("  token (set)") : ""}`);
 }
 
+/** `a2a push delete`: removes one of a task's webhook configs. */
 export async function pushDelete(ctx: CommandContext): Promise<void> {
   const session = await open(ctx);
   await session.client.deleteTaskPushNotificationConfig({ taskId: ctx.args.taskId!, id: ctx.args.configId! }, { signal: ctx.signal });
@@ -296,6 +314,7 @@ export async function pushDelete(ctx: CommandContext): Promise<void> {
   ctx.out.line(`deleted push config ${ctx.args.configId} of task ${ctx.args.taskId}`);
 }
 
+/** Each command's implementation, by name. */
 export const COMMANDS: Record<CommandName, (ctx: CommandContext) => Promise<void>> = {
   card,
   send,

@@ -1,13 +1,22 @@
 /** Exit codes of `a2a`, one per class of failure (see classify.ts). */
 export const EXIT = {
+  /** Success. */
   ok: 0,
+  /** A failure that is not an A2A error. */
   unexpected: 1,
+  /** A mistake in the command line. */
   usage: 2,
+  /** No such task, or no Agent Card. */
   notFound: 3,
+  /** Credentials missing, wrong, or not enough. */
   auth: 4,
+  /** The agent could not be reached, or did not answer in time. */
   connection: 5,
+  /** A broken exchange, or a card that cannot be trusted or used. */
   protocol: 6,
+  /** Any other error an agent reported. */
   a2a: 7,
+  /** Stopped by Ctrl-C. */
   interrupted: 130,
 } as const;
 

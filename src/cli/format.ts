@@ -15,10 +15,12 @@ import {
 } from "../node.js";
 import type { Output } from "./output.js";
 
+/** A task state's name, e.g. `COMPLETED`. */
 export function stateName(state: TaskState | undefined): string {
   return state === undefined ? "UNKNOWN" : (TaskState[state] ?? String(state));
 }
 
+/** A task state's name, padded to `width` and coloured by how the task is doing. */
 export function paintState(out: Output, state: TaskState | undefined, width = 0): string {
   const name = stateName(state).padEnd(width);
   switch (state) {
@@ -53,10 +55,12 @@ export function partText(part: Part): string {
   }
 }
 
+/** Parts on one line, separated by spaces. */
 export function partsText(parts: readonly Part[]): string {
   return parts.map(partText).filter((s) => s !== "").join(" ");
 }
 
+/** A card for people: name, interfaces, skills, capabilities, and how it verified. */
 export function printCard(out: Output, card: AgentCard, source: { url: string; shape: string }, verification: VerificationResult | undefined): void {
   out.line(`${out.bold(card.name)}${card.version ? ` ${out.dim(`v${card.version}`)}` : ""}`);
   if (card.description) out.line(`  ${card.description}`);
@@ -91,6 +95,7 @@ export function printCard(out: Output, card: AgentCard, source: { url: string; s
   }
 }
 
+/** A message for people: its role and its parts. */
 export function printMessage(out: Output, message: Message): void {
   out.line(`${out.bold("message")} ${out.dim(`(${roleName(message.role)})`)}`);
   const text = partsText(message.parts);
@@ -101,11 +106,13 @@ function roleName(role: Role): string {
   return role === Role.AGENT ? "agent" : role === Role.USER ? "user" : "unspecified role";
 }
 
+/** An artifact on one line: its name and its parts. */
 export function printArtifact(out: Output, artifact: Artifact): void {
   const label = artifact.name || artifact.artifactId;
   out.line(`  ${out.dim(`artifact ${label}:`)} ${partsText(artifact.parts)}`);
 }
 
+/** A task for people: its state, context, status message and artifacts (and history, when asked). */
 export function printTask(out: Output, task: Task, options: { history?: boolean } = {}): void {
   out.line(`${out.bold("task")} ${task.id} ${paintState(out, task.status?.state)}`);
   out.line(`  ${out.dim("context")} ${task.contextId}`);

@@ -4,24 +4,44 @@
  */
 import type { Writable } from "node:stream";
 
+/** Where an `Output` writes, and how. */
 export interface OutputOptions {
-  stdout?: Writable & { isTTY?: boolean };
-  stderr?: Writable & { isTTY?: boolean };
+  /** Results. Default `process.stdout`; colours only when it is a TTY. */
+  stdout?: Writable & {
+    /** Whether it is a terminal. */
+    isTTY?: boolean;
+  };
+  /** Errors. Default `process.stderr`. */
+  stderr?: Writable & {
+    /** Whether it is a terminal. */
+    isTTY?: boolean;
+  };
+  /** Machine output (JSON) instead of lines for people. */
   json?: boolean;
   /** Strings never to print (token, header values). */
   secrets?: readonly string[];
+  /** The environment, for `NO_COLOR`. Default `process.env`. */
   env?: NodeJS.ProcessEnv;
 }
 
+/** Wraps text in a colour, or returns it as is when colours are off. */
 export type Paint = (s: string) => string;
 
+/** The CLI's output: lines for people or JSON, secrets masked, colours on a terminal only. */
 export class Output {
+  /** Whether output is JSON. */
   readonly json: boolean;
+  /** Bold text. */
   readonly bold: Paint;
+  /** Faint text. */
   readonly dim: Paint;
+  /** Red text. */
   readonly red: Paint;
+  /** Green text. */
   readonly green: Paint;
+  /** Yellow text. */
   readonly yellow: Paint;
+  /** Cyan text. */
   readonly cyan: Paint;
   private readonly out: Writable;
   private readonly err: Writable;
@@ -45,12 +65,14 @@ export class Output {
     this.cyan = sgr(36, 39);
   }
 
+  /** More strings to mask; those under four characters are not, as they would mask ordinary text. */
   addSecrets(secrets: readonly string[]): void {
     // Very short values would mask ordinary text; longest first, so one
     // secret containing another is masked whole.
     this.secrets = [...new Set([...this.secrets, ...secrets.filter((s) => s.length >= 4)])].sort((a, b) => b.length - a.length);
   }
 
+  /** `text` with every secret replaced by `***`. */
   redact(text: string): string {
     let s = text;
     for (const secret of this.secrets) s = s.split(secret).join("***");

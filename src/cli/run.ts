@@ -4,12 +4,15 @@ import { EXIT } from "./exit-codes.js";
 import { helpText, usageHint } from "./help.js";
 import { Output, type OutputOptions } from "./output.js";
 
+/** The streams, environment and signal a run uses; tests give their own. */
 export interface RunOptions extends Omit<OutputOptions, "json" | "secrets"> {
   /** Aborts the command in flight (Ctrl-C). */
   signal?: AbortSignal;
+  /** What `a2a --version` prints. */
   version?: string;
 }
 
+/** Runs one `a2a` command line (without `node` and the script) and returns its exit code. */
 export async function run(argv: readonly string[], options: RunOptions = {}): Promise<number> {
   let out = new Output(options);
   let code: number;

@@ -22,6 +22,7 @@ import { resumable, type ResumeOptions } from "./resume.js";
 import { joinExtensions } from "../transport/options.js";
 import type { A2ATransport } from "../transport/transport.js";
 
+/** Options of a single call, given as the last argument of every operation. */
 export interface CallOptions {
   /** Cancels the call; a stream stops and releases its connection. */
   signal?: AbortSignal | undefined;
@@ -42,6 +43,7 @@ export interface StreamCallOptions extends CallOptions {
   resume?: false | ResumeOptions | undefined;
 }
 
+/** Settings of an `A2AClient` that apply to every call. */
 export interface ClientOptions {
   /**
    * Sent as the `tenant` of every request (HTTP+JSON puts it in the path),
@@ -58,8 +60,16 @@ export interface ClientOptions {
 type M = typeof A2AService.method;
 type Req<K extends keyof M> = MessageInitShape<M[K]["input"]>;
 
+/**
+ * The eleven A2A operations over one transport. Requests are plain objects
+ * (optional fields may be left out), responses are the generated types, and
+ * every failure is thrown as an `A2AError` subclass, whatever the binding.
+ * `connect()` builds one from an Agent Card; `new A2AClient(transport)`
+ * talks to one known interface.
+ */
 export class A2AClient {
   constructor(
+    /** The transport calls go through (a `FailoverTransport` when built by `connect()`). */
     readonly transport: A2ATransport,
     private readonly options: ClientOptions = {},
   ) {}
@@ -87,14 +97,17 @@ export class A2AClient {
     return this.resuming(undefined, options, options.resume ?? {}, (state) => this.stream(method, req, options, state));
   }
 
+  /** Gets a task's current state, with up to `historyLength` messages of its history. */
   getTask(request: Req<"getTask">, options?: CallOptions): Promise<Task> {
     return this.unary(A2AService.method.getTask, request, options);
   }
 
+  /** One page of the caller's tasks, filtered as asked; `listAllTasks` walks every page. */
   listTasks(request: Req<"listTasks"> = {}, options?: CallOptions): Promise<ListTasksResponse> {
     return this.unary(A2AService.method.listTasks, request, options);
   }
 
+  /** Asks the agent to cancel a task; returns the task as it stands afterwards. */
   cancelTask(request: Req<"cancelTask">, options?: CallOptions): Promise<Task> {
     return this.unary(A2AService.method.cancelTask, request, options);
   }
@@ -109,6 +122,7 @@ export class A2AClient {
     return this.resuming(request.id, options, options.resume ?? {}, (state) => this.stream(method, request, options, state));
   }
 
+  /** Registers a webhook that the agent sends the task's updates to. */
   createTaskPushNotificationConfig(
     request: Req<"createTaskPushNotificationConfig">,
     options?: CallOptions,
@@ -116,6 +130,7 @@ export class A2AClient {
     return this.unary(A2AService.method.createTaskPushNotificationConfig, request, options);
   }
 
+  /** Gets one of a task's webhook configs by id. */
   getTaskPushNotificationConfig(
     request: Req<"getTaskPushNotificationConfig">,
     options?: CallOptions,
@@ -123,6 +138,7 @@ export class A2AClient {
     return this.unary(A2AService.method.getTaskPushNotificationConfig, request, options);
   }
 
+  /** One page of a task's webhook configs; `listAllTaskPushNotificationConfigs` walks every page. */
   listTaskPushNotificationConfigs(
     request: Req<"listTaskPushNotificationConfigs">,
     options?: CallOptions,
@@ -130,6 +146,7 @@ export class A2AClient {
     return this.unary(A2AService.method.listTaskPushNotificationConfigs, request, options);
   }
 
+  /** Removes one of a task's webhook configs. */
   async deleteTaskPushNotificationConfig(request: Req<"deleteTaskPushNotificationConfig">, options?: CallOptions): Promise<void> {
     await this.unary(A2AService.method.deleteTaskPushNotificationConfig, request, options);
   }

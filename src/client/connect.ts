@@ -12,6 +12,7 @@ import type { GrpcWebTransportOptions } from "../transport/grpc-web.js";
 import { lazyTransport } from "../transport/lazy.js";
 import type { HttpTransportOptions } from "../transport/options.js";
 import type { A2ATransport } from "../transport/transport.js";
+import type { AuthCredentials } from "../auth/plan.js";
 import { A2AClient } from "./client.js";
 import { FailoverTransport, type VersionFallback } from "./failover.js";
 import { rankInterfaces, type Candidate } from "./select.js";
@@ -29,6 +30,7 @@ export type TransportFactory = (candidate: Candidate, settings: TransportSetting
 /** Factories keyed by `binding@version`, e.g. `"JSONRPC@1.0"`. */
 export type TransportFactories = Readonly<Partial<Record<string, TransportFactory>>>;
 
+/** Options of `connect()`: discovery and verification, interface choice, and transport settings. */
 export interface ConnectOptions extends ResolveOptions {
   /** Bindings to prefer over the card's order, e.g. `["GRPC", "JSONRPC"]`. */
   preferredBindings?: readonly Binding[] | undefined;
@@ -59,8 +61,19 @@ export interface ConnectOptions extends ResolveOptions {
    * not use gRPC-web do not bundle it.)
    */
   grpcWeb?: ((options: GrpcWebTransportOptions) => A2ATransport) | undefined;
+  /**
+   * Credentials by the name of the card's security scheme, e.g.
+   * `{ bearer: { token }, apiKey: { value }, oauth: { clientId, clientSecret } }`.
+   * The first of the card's `securityRequirements` whose schemes all have
+   * credentials is applied to every call, on every interface; when the card
+   * requires authentication and none can be satisfied, `connect()` fails with
+   * AuthenticationError before any call. Card-level requirements only (a
+   * skill's: `authInterceptors`). See the README's "Auth".
+   */
+  auth?: AuthCredentials | undefined;
 }
 
+/** What `connect()` starts from: the agent's URL, a parsed card, or a `resolveAgentCard` result. */
 export type ConnectTarget = string | URL | AgentCard | ResolvedAgentCard;
 
 /** The GRPC interfaces of both versions over the gRPC-web transport a caller gave. */
@@ -79,6 +92,11 @@ function grpcWebFactories(create: (options: GrpcWebTransportOptions) => A2ATrans
   };
 }
 
+/**
+ * Makes a `connect()` that builds transports with the given factories. The
+ * entries export theirs (HTTP bindings only, or with gRPC in Node); this is
+ * for a runtime that needs transports of its own.
+ */
 export function createConnect(defaultFactories: TransportFactories) {
   return async function connect(target: ConnectTarget, options: ConnectOptions = {}): Promise<AgentSession> {
     const factories = options.grpcWeb ? { ...defaultFactories, ...grpcWebFactories(options.grpcWeb) } : defaultFactories;
@@ -99,10 +117,22 @@ export function createConnect(defaultFactories: TransportFactories) {
       throw new ExtensionSupportRequiredError(`the agent requires extensions that are not activated: ${missing.join(", ")}`);
     }
 
+    let settings = options.transport ?? {};
+    let usable = supports;
+    if (options.auth) {
+      // Loaded only by apps that authenticate this way.
+      const { planAuth } = await import("../auth/plan.js");
+      const plan = planAuth(card, options.auth, { fetch: options.fetch });
+      // Innermost, so that the app's interceptors see one call, retry included.
+      settings = { ...settings, interceptors: [...(settings.interceptors ?? []), ...plan.interceptors] };
+      const grpcUnsupported = plan.grpcUnsupported;
+      if (grpcUnsupported) usable = (binding, version) => (binding === "GRPC" ? grpcUnsupported : supports(binding, version));
+    }
+
     const { candidates, passedOver } = rankInterfaces(card.supportedInterfaces, {
       preferredBindings: options.preferredBindings,
       protocolVersions: options.protocolVersions,
-      supports,
+      supports: usable,
     });
     const described = passedOver.map((p) => ({
       url: p.interface.url,
@@ -115,7 +145,6 @@ export function createConnect(defaultFactories: TransportFactories) {
       throw new NoCompatibleInterfaceError(`no usable interface in the Agent Card${why ? ` (${why})` : ""}`, { passedOver: described });
     }
 
-    const settings = options.transport ?? {};
     const transport = new FailoverTransport({
       candidates,
       create: (c) => factories[`${c.binding}@${c.version}`]!(c, settings),

@@ -7,6 +7,7 @@ import { createRestTransport } from "../transport/rest.js";
 import { createJsonRpcTransportV03, createRestTransportV03 } from "../transport/v0_3/lazy.js";
 import { createConnect, type TransportFactories } from "./connect.js";
 
+/** The factories of the browser-safe entry: JSON-RPC and HTTP+JSON, on A2A 1.0 and 0.3. */
 export const httpTransportFactories: TransportFactories = {
   "JSONRPC@1.0": (c, s) => createJsonRpcTransport({ ...s, baseUrl: c.interface.url, protocolVersion: c.version }),
   "HTTP+JSON@1.0": (c, s) => createRestTransport({ ...s, baseUrl: c.interface.url, protocolVersion: c.version }),

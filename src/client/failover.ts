@@ -20,12 +20,19 @@ import type { A2ATransport } from "../transport/transport.js";
 import { uuid } from "../util.js";
 import type { Candidate } from "./select.js";
 
+/**
+ * What to do when an interface rejects its protocol version: `"off"` fails,
+ * `"auto"` moves to an interface of an older version the card declares.
+ */
 export type VersionFallback = "off" | "auto";
 
+/** What a `FailoverTransport` moves between, and how. */
 export interface FailoverSettings {
+  /** The usable interfaces, best first; calls start at the first. */
   candidates: readonly Candidate[];
   /** Builds the transport of one candidate (called at most once per candidate). */
   create(candidate: Candidate): A2ATransport;
+  /** Whether a rejected protocol version moves to an older candidate. */
   versionFallback: VersionFallback;
   /** Interfaces tried per call, the first included. 1 turns failover off. */
   maxAttempts: number;
@@ -48,6 +55,7 @@ export class FailoverTransport implements A2ATransport {
     return this.settings.candidates[this.index]!;
   }
 
+  /** The binding of the interface in use. */
   get binding(): Binding {
     return this.current.binding;
   }
@@ -157,6 +165,7 @@ function answered(error: A2AError): boolean {
   return !noAnswer && !(error instanceof VersionNotSupportedError) && !unreachable(error, false);
 }
 
+/** Orders Major.Minor versions: negative when `a` is older than `b`, 0 when equal. */
 export function compareVersions(a: string, b: string): number {
   const [am = 0, an = 0] = a.split(".").map(Number);
   const [bm = 0, bn = 0] = b.split(".").map(Number);

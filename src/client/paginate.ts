@@ -17,11 +17,14 @@ import type {
 import { AbortedError, InvalidAgentResponseError, InvalidParamsError, type Binding } from "../errors.js";
 import type { A2AClient, CallOptions } from "./client.js";
 
+/** A `ListTasks` request as a plain object, every field optional. */
 export type ListTasksInit = MessageInitShape<typeof ListTasksRequestSchema>;
+/** A `ListTaskPushNotificationConfigs` request as a plain object. */
 export type ListPushConfigsInit = MessageInitShape<typeof ListTaskPushNotificationConfigsRequestSchema>;
 
-/** Smallest and largest page size A2A allows. */
+/** Smallest page size A2A allows. */
 export const MIN_PAGE_SIZE = 1;
+/** Largest page size A2A allows. */
 export const MAX_PAGE_SIZE = 100;
 
 /**

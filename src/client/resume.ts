@@ -23,9 +23,11 @@ import {
 import { isInterrupted, isTerminal } from "../helpers.js";
 import type { StreamState } from "../transport/stream-state.js";
 
+/** How a stream resumes after a drop. */
 export interface ResumeOptions {
   /** Reconnection attempts allowed in a row, without an event in between. Default 5. */
   maxAttempts?: number | undefined;
+  /** Delays between attempts: exponential, with full jitter, never below what the server asked. */
   backoff?:
     | {
         /** First delay ceiling. Default 250 ms. */
@@ -53,11 +55,15 @@ export function isResumeSnapshot(event: StreamResponse): boolean {
 
 /** How to open the streams and read the task, with per-stream state. */
 export interface ResumeIo {
+  /** The binding in use, for the errors raised here. */
   binding: () => Binding;
   /** The original call (SendStreamingMessage or SubscribeToTask). */
   open(state: StreamState): AsyncIterable<StreamResponse>;
+  /** SubscribeToTask, to carry on after a drop. */
   subscribe(taskId: string, state: StreamState): AsyncIterable<StreamResponse>;
+  /** GetTask, to learn after a drop whether the task has ended. */
   getTask(taskId: string): Promise<Task>;
+  /** The caller's signal: once it fires, no more attempts are made. */
   signal: AbortSignal | undefined;
   /** The task id when known from the start (SubscribeToTask). */
   taskId: string | undefined;
@@ -65,7 +71,95 @@ export interface ResumeIo {
 
 class EndedEarly extends A2AError {}
 
-export async function* resumable(io: ResumeIo, options: ResumeOptions): AsyncGenerator<StreamResponse> {
+/**
+ * The events of `io.open`, carried on across drops by GetTask and
+ * SubscribeToTask as described at the top of this file.
+ */
+export function resumable(io: ResumeIo, options: ResumeOptions): AsyncIterable<StreamResponse> {
+  return { [Symbol.asyncIterator]: () => new Resumption(resumption(io, options)) };
+}
+
+/** What the resumption logic asks of the iterator that drives it: pass one event on, or a stream's events. */
+type Step = { event: StreamResponse; pipe?: undefined } | { pipe: Pipe };
+
+interface Pipe {
+  it: AsyncIterator<StreamResponse>;
+  /** Takes note of an event passed on; true when the stream has nothing more to say. */
+  seen(event: StreamResponse): boolean;
+}
+
+/** How a piped stream ended: it settled the task, it ended, or it failed. */
+type Outcome = { settled: true } | { settled?: undefined; error?: unknown; failed: boolean };
+
+const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
+
+/**
+ * Passes a healthy stream's events straight on, one promise per event, and
+ * runs the resumption logic (a generator) only between streams: a stream of
+ * many events would otherwise pay for a generator's suspension on every one.
+ */
+class Resumption implements AsyncIterator<StreamResponse> {
+  private pipe: Pipe | undefined;
+  private settled = false;
+  private done = false;
+
+  constructor(private readonly logic: AsyncGenerator<Step, void, Outcome | undefined>) {}
+
+  async next(): Promise<IteratorResult<StreamResponse>> {
+    if (this.done) return DONE;
+    let outcome: Outcome | undefined;
+    const pipe = this.pipe;
+    if (pipe) {
+      if (this.settled) {
+        this.pipe = undefined;
+        await pipe.it.return?.();
+        outcome = { settled: true };
+      } else {
+        let r: IteratorResult<StreamResponse> | undefined;
+        try {
+          r = await pipe.it.next();
+        } catch (e) {
+          this.pipe = undefined;
+          outcome = { error: e, failed: true };
+        }
+        if (r && !r.done) {
+          this.settled = pipe.seen(r.value);
+          return r;
+        }
+        if (r) {
+          this.pipe = undefined;
+          outcome = { failed: false };
+        }
+      }
+    }
+    let step: IteratorResult<Step, void>;
+    try {
+      step = await this.logic.next(outcome);
+    } catch (e) {
+      this.done = true;
+      throw e;
+    }
+    if (step.done) {
+      this.done = true;
+      return DONE;
+    }
+    if (!step.value.pipe) return { done: false, value: step.value.event };
+    this.pipe = step.value.pipe;
+    this.settled = false;
+    return this.next();
+  }
+
+  async return(): Promise<IteratorResult<StreamResponse>> {
+    this.done = true;
+    const pipe = this.pipe;
+    this.pipe = undefined;
+    await pipe?.it.return?.();
+    await this.logic.return(undefined);
+    return DONE;
+  }
+}
+
+async function* resumption(io: ResumeIo, options: ResumeOptions): AsyncGenerator<Step, void, Outcome | undefined> {
   const maxAttempts = options.maxAttempts ?? 5;
   let taskId = io.taskId;
   let attempts = 0;
@@ -82,7 +176,7 @@ export async function* resumable(io: ResumeIo, options: ResumeOptions): AsyncGen
     let refused: UnsupportedOperationError | undefined;
     let first = true;
     try {
-      for await (const event of stream) {
+      const seen = (event: StreamResponse): boolean => {
         const snapshot = first && fromResume && event.payload.case === "task";
         if (snapshot) resumeSnapshots.add(event);
         // A snapshot alone is no progress: a server that drops every stream
@@ -90,9 +184,11 @@ export async function* resumable(io: ResumeIo, options: ResumeOptions): AsyncGen
         else attempts = 0;
         first = false;
         taskId ??= taskIdOf(event);
-        yield event;
-        if (settles(event, taskId)) return;
-      }
+        return settles(event, taskId);
+      };
+      const outcome = yield { pipe: { it: stream[Symbol.asyncIterator](), seen } };
+      if (outcome?.settled) return;
+      if (outcome?.failed) throw outcome.error;
       drop = new EndedEarly("the stream ended before the task reached a final or interrupted state", { binding: io.binding() });
     } catch (e) {
       drop = toA2AError(e, io.binding());
@@ -131,7 +227,7 @@ export async function* resumable(io: ResumeIo, options: ResumeOptions): AsyncGen
       continue;
     }
     if (settledTask(task)) {
-      yield snapshotOf(task);
+      yield { event: snapshotOf(task) };
       return;
     }
     // Refused for a task that goes on: the server will not be subscribed to.

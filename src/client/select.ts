@@ -17,18 +17,25 @@
 import type { AgentInterface } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import type { Binding } from "../errors.js";
 
+/** An interface of the card this client can use, as ranked. */
 export interface Candidate {
+  /** The interface as the card lists it. */
   interface: AgentInterface;
+  /** Its binding, normalised to one this client knows. */
   binding: Binding;
   /** Major.Minor of the interface's protocolVersion. */
   version: string;
 }
 
+/** An interface of the card this client will not use, and why. */
 export interface PassedOver {
+  /** The interface as the card lists it. */
   interface: AgentInterface;
+  /** Why it was passed over, in words. */
   reason: string;
 }
 
+/** What `rankInterfaces` goes by besides the card. */
 export interface SelectionRules {
   /** Bindings to prefer, in order, over the card's order. */
   preferredBindings?: readonly Binding[] | undefined;
@@ -38,7 +45,9 @@ export interface SelectionRules {
   supports(binding: Binding, version: string): true | string;
 }
 
+/** Every binding this client speaks, as Agent Cards spell them. */
 export const BINDINGS: readonly Binding[] = ["JSONRPC", "HTTP+JSON", "GRPC"];
+/** The versions the client speaks when not told otherwise, most preferred first. */
 export const DEFAULT_PROTOCOL_VERSIONS: readonly string[] = ["1.0", "0.3"];
 
 /** "1.0.1" -> "1.0"; undefined when it is not a version. */
@@ -47,10 +56,19 @@ export function versionOf(v: string): string | undefined {
   return m ? `${Number(m[1])}.${Number(m[2])}` : undefined;
 }
 
+/**
+ * Sorts a card's interfaces into those this client can use, best first, and
+ * those it passes over, by the rule of spec 8.3.2 (see `connect()`).
+ */
 export function rankInterfaces(
   interfaces: readonly AgentInterface[],
   rules: SelectionRules,
-): { candidates: Candidate[]; passedOver: PassedOver[] } {
+): {
+  /** Usable interfaces, best first: the first is used, the rest are for failover and fallback. */
+  candidates: Candidate[];
+  /** The other interfaces, each with the reason. */
+  passedOver: PassedOver[];
+} {
   const versions = (rules.protocolVersions ?? DEFAULT_PROTOCOL_VERSIONS).map((v) => versionOf(v) ?? v);
   const passedOver: PassedOver[] = [];
   const usable: Array<Candidate & { position: number }> = [];

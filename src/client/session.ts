@@ -11,9 +11,11 @@ import type { A2AClient, CallOptions } from "./client.js";
 import type { FailoverTransport } from "./failover.js";
 import type { Candidate } from "./select.js";
 
+/** How an `AgentSession` treats the extended card, and how its interface was chosen. */
 export interface SessionOptions {
   /** Signature policy for the extended card; the same default as discovery: "if-present". */
   verify?: VerifyPolicy | undefined;
+  /** Keys and rules for verifying the extended card. */
   verification?: Omit<VerifyOptions, "cardUrl"> | undefined;
   /** How `connect()` chose the interface. */
   selection?: Selection | undefined;
@@ -21,11 +23,20 @@ export interface SessionOptions {
 
 /** The interfaces a session may use, best first, and those it passed over. */
 export interface Selection {
+  /** The transport of the session's client, which moves between the candidates. */
   transport: FailoverTransport;
+  /** Usable interfaces, best first. */
   candidates: readonly Candidate[];
+  /** The card's other interfaces, each with the reason. */
   passedOver: NoCompatibleInterfaceError["passedOver"];
 }
 
+/**
+ * One agent, as `connect()` returns it: its card, a client for it, the
+ * interface in use and those it may fail over to, and the extended card on
+ * demand. Built by `connect()`; the constructor is for callers that choose
+ * the client themselves.
+ */
 export class AgentSession {
   /** The card as discovered. */
   readonly publicCard: AgentCard;

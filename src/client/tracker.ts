@@ -10,6 +10,12 @@ import { clone, create } from "@bufbuild/protobuf";
 import { ArtifactSchema, TaskSchema, type Message, type StreamResponse, type Task, type TaskState } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { isInterrupted, isTerminal } from "../helpers.js";
 
+/**
+ * Folds stream events (or push notifications) into the task they describe.
+ * A snapshot replaces what was known, so a resumed stream never applies a
+ * chunk twice, and a final state, once seen, is never undone by events that
+ * arrive late.
+ */
 export class TaskTracker {
   private current: Task | undefined;
   private reply: Message | undefined;

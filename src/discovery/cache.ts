@@ -14,6 +14,7 @@
 
 /** What a store keeps per card URL; plain data, so any store can hold it. */
 export interface StoredCard {
+  /** The card document as received. */
   body: string;
   /** The URL that answered, after redirects. */
   url: string;
@@ -25,8 +26,11 @@ export interface StoredCard {
 
 /** Where cached cards live. The default keeps them in memory; supply your own to share them. */
 export interface CardStore {
+  /** The entry kept under `key`, if any. */
   get(key: string): StoredCard | undefined | Promise<StoredCard | undefined>;
+  /** Keeps `value` under `key`, replacing what was there. */
   set(key: string, value: StoredCard): void | Promise<void>;
+  /** Forgets the entry under `key`. */
   delete(key: string): void | Promise<void>;
 }
 
@@ -35,6 +39,7 @@ export class MemoryCardStore implements CardStore {
   private readonly entries = new Map<string, StoredCard>();
   constructor(private readonly maxEntries = 256) {}
 
+  /** The entry kept under `key`, marked as the most recently used. */
   get(key: string): StoredCard | undefined {
     const v = this.entries.get(key);
     if (v !== undefined && this.entries.size > 1) {
@@ -45,6 +50,7 @@ export class MemoryCardStore implements CardStore {
     return v;
   }
 
+  /** Keeps `value` under `key`, dropping the least recently used entries beyond `maxEntries`. */
   set(key: string, value: StoredCard): void {
     this.entries.delete(key);
     this.entries.set(key, value);
@@ -53,6 +59,7 @@ export class MemoryCardStore implements CardStore {
     }
   }
 
+  /** Forgets the entry under `key`. */
   delete(key: string): void {
     this.entries.delete(key);
   }
@@ -64,6 +71,7 @@ const KEPT = ["cache-control", "pragma", "date", "expires", "age", "etag", "last
 const HEURISTIC_FRACTION = 0.1;
 const HEURISTIC_MAX_MS = 86_400_000;
 
+/** What a store keeps of a card response: its body, URL, arrival time and caching headers. */
 export function storedCard(headers: Headers, body: string, url: string, now = Date.now()): StoredCard {
   const kept: Record<string, string> = {};
   for (const name of KEPT) {
@@ -132,9 +140,24 @@ function currentAge(entry: StoredCard, now: number): number {
 }
 
 /** `Cache-Control` directives by lower-case name; a value without `=` is "". */
-function directives(value: string | null | undefined): Map<string, string> {
+// A cache hit reads the same few Cache-Control values again and again:
+// each is parsed once. The maps handed out are never modified.
+const parsedDirectives = new Map<string, ReadonlyMap<string, string>>();
+
+function directives(value: string | null | undefined): ReadonlyMap<string, string> {
+  const text = value ?? "";
+  let out = parsedDirectives.get(text);
+  if (out === undefined) {
+    if (parsedDirectives.size >= 64) parsedDirectives.clear();
+    out = parseDirectives(text);
+    parsedDirectives.set(text, out);
+  }
+  return out;
+}
+
+function parseDirectives(value: string): Map<string, string> {
   const out = new Map<string, string>();
-  for (const part of (value ?? "").split(",")) {
+  for (const part of value.split(",")) {
     const eq = part.indexOf("=");
     const name = (eq < 0 ? part : part.slice(0, eq)).trim().toLowerCase();
     if (name) out.set(name, eq < 0 ? "" : part.slice(eq + 1).trim().replace(/^"(.*)"$/, "$1"));

@@ -14,15 +14,19 @@ import { followSignal, isJsonContentType } from "../util.js";
  */
 export type RedirectPolicy = "follow" | "same-origin" | "error";
 
+/** How a card or key set is fetched: bounded in time and size, redirects by policy. */
 export interface DocumentFetchOptions {
+  /** The `fetch` to use. Default: the global one. */
   fetch?: typeof fetch | undefined;
   /** Sent to the first origin only. */
   headers?: HeadersInit | undefined;
+  /** Cancels the fetch. */
   signal?: AbortSignal | undefined;
   /** Default 10 000 ms for the whole exchange, body included. */
   timeoutMs?: number | undefined;
   /** Default 1 MiB. */
   maxBytes?: number | undefined;
+  /** Which redirects to follow. Default "follow". */
   redirect?: RedirectPolicy | undefined;
   /** Default 5. */
   maxRedirects?: number | undefined;
@@ -32,10 +36,13 @@ export interface DocumentFetchOptions {
   invalid?: ((problem: "content-type" | "too-large", message: string) => Error) | undefined;
 }
 
+/** The answer to `fetchJsonDocument`. */
 export interface FetchedDocument {
+  /** HTTP status of the final response. */
   status: number;
   /** The URL that answered, after redirects. */
   url: string;
+  /** Headers of the final response. */
   headers: Headers;
   /** The body of a 200 response (checked to be JSON); "" otherwise. */
   text: string;
@@ -43,6 +50,11 @@ export interface FetchedDocument {
 
 const SAFE_HEADERS = ["accept", "a2a-version"];
 
+/**
+ * GETs a JSON document within the time and size limits of `options`,
+ * following redirects as its policy allows; the body is read only from a
+ * 200 response with a JSON content type.
+ */
 export async function fetchJsonDocument(url: string, options: DocumentFetchOptions = {}): Promise<FetchedDocument> {
   const fetchFn = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const maxBytes = options.maxBytes ?? 1024 * 1024;

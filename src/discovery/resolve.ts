@@ -28,6 +28,7 @@ import { findDuplicateKey } from "./json.js";
 import { missingRequired } from "./required.js";
 import type { VerificationResult, VerifyOptions, VerifyPolicy } from "./verify.js";
 
+/** How `resolveAgentCard` fetches, caches and verifies a card. */
 export interface ResolveOptions extends DocumentFetchOptions {
   /**
    * The card cache. Default: one in-memory cache shared by every resolve in
@@ -45,6 +46,7 @@ export interface ResolveOptions extends DocumentFetchOptions {
   verification?: Omit<VerifyOptions, "cardUrl"> | undefined;
 }
 
+/** A card as `resolveAgentCard` found it: where from, and how it verified. */
 export interface ResolvedAgentCard {
   /** The card in the 1.0 shape, frozen: it may be shared with other callers through the cache. */
   card: AgentCard;
@@ -58,11 +60,17 @@ export interface ResolvedAgentCard {
   verification: VerificationResult | undefined;
 }
 
+/** The `A2A-Version` sent with card requests. */
 export const PROTOCOL_HEADER_VERSION = "1.0";
 
 const defaultStore = new MemoryCardStore();
 const inflight = new Map<string, Promise<ResolvedAgentCard>>();
 
+/**
+ * The URLs where the card of the agent at `url` may be, in the order they are
+ * tried: a `.json` URL as is; otherwise the well-known path under the URL's
+ * path, then at the origin, then the older `agent.json` name.
+ */
 export function cardUrlCandidates(url: string): string[] {
   const u = new URL(url);
   if (/\.json$/i.test(u.pathname)) return [u.href];
@@ -79,20 +87,21 @@ export function cardUrlCandidates(url: string): string[] {
 /** Finds, fetches (or takes from the cache), validates and verifies an Agent Card. */
 export function resolveAgentCard(url: string, options: ResolveOptions = {}): Promise<ResolvedAgentCard> {
   const headers = requestHeaders(options.headers);
+  const headerKey = [...headers].join("\n");
   // Callers asking for the same card at once share one request.
-  const key = `${url}\n${[...headers].join("\n")}\n${options.verify ?? ""}`;
+  const key = `${url}\n${headerKey}\n${options.verify ?? ""}`;
   const pending = inflight.get(key);
   if (pending) return pending;
-  const p = resolveUncoalesced(url, headers, options).finally(() => inflight.delete(key));
+  const p = resolveUncoalesced(url, headers, headerKey, options).finally(() => inflight.delete(key));
   inflight.set(key, p);
   return p;
 }
 
-async function resolveUncoalesced(url: string, headers: Headers, options: ResolveOptions): Promise<ResolvedAgentCard> {
+async function resolveUncoalesced(url: string, headers: Headers, headerKey: string, options: ResolveOptions): Promise<ResolvedAgentCard> {
   const tried: string[] = [];
   for (const candidate of cardUrlCandidates(url)) {
     tried.push(candidate);
-    const found = await resolveAt(candidate, headers, options);
+    const found = await resolveAt(candidate, headers, headerKey, options);
     if (found) return found;
   }
   throw new AgentCardNotFoundError(`no Agent Card found; tried ${tried.join(", ")}`, { tried, httpStatus: 404 });
@@ -106,9 +115,9 @@ function requestHeaders(init: HeadersInit | undefined): Headers {
 }
 
 /** The card at one URL, or undefined when there is none (404/410). */
-async function resolveAt(url: string, headers: Headers, options: ResolveOptions): Promise<ResolvedAgentCard | undefined> {
+async function resolveAt(url: string, headers: Headers, headerKey: string, options: ResolveOptions): Promise<ResolvedAgentCard | undefined> {
   const store = options.cache === false ? undefined : (options.cache ?? defaultStore);
-  const key = `${url}\n${[...headers].join("\n")}`;
+  const key = `${url}\n${headerKey}`;
   const stored = store ? await store.get(key) : undefined;
   // A store may hold entries of another shape (an older version's): those are misses.
   const cached = stored && typeof stored.receivedAt === "number" && isRecord(stored.headers) ? stored : undefined;

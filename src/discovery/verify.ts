@@ -75,15 +75,19 @@ export type VerificationFailureCode =
   /** The signature does not match the card and key. */
   | "signature_invalid";
 
+/** Why one signature (or the card as a whole) did not verify. */
 export interface VerificationFailure {
   /** Position in `card.signatures`; -1 for failures of the card as a whole. */
   index: number;
+  /** The signature's `kid`, when it has one. */
   kid?: string;
   /** What went wrong, for people. Never contains key material. */
   reason: string;
+  /** What went wrong, for code. */
   code: VerificationFailureCode;
 }
 
+/** The outcome of verifying an Agent Card's signatures. */
 export interface VerificationResult {
   /** True when at least one signature verified with a trusted key. */
   verified: boolean;
@@ -91,7 +95,9 @@ export interface VerificationResult {
   skipped?: boolean;
   /** Of the first signature that verified. */
   kid?: string;
+  /** The JWS algorithm of that signature, e.g. `ES256`. */
   alg?: string;
+  /** Where its key came from: the caller's `keys`, or the key set its `jku` names. */
   keySource?: "store" | "jku";
   /** The JWKS URL the key came from, when `keySource` is `"jku"`. */
   jku?: string;
@@ -99,6 +105,7 @@ export interface VerificationResult {
   failures: VerificationFailure[];
 }
 
+/** A public key to verify with: a JWK or a Web Crypto key. */
 export type VerificationKey = JWK | CryptoKey;
 
 /** Finds the key for a `kid`; `header` is the signature's protected header. */
@@ -116,8 +123,15 @@ export type KeyLookup = (
  * with a numeric `exp` or `nbf` (seconds, as in JWT) is used only between
  * them.
  */
-export type KeyStore = { keys: readonly JWK[] } | Readonly<Record<string, VerificationKey>> | KeyLookup;
+export type KeyStore =
+  | {
+      /** The trusted keys, as in a JWK Set. */
+      keys: readonly JWK[];
+    }
+  | Readonly<Record<string, VerificationKey>>
+  | KeyLookup;
 
+/** Rules for fetching the key set a signature's `jku` header names. */
 export interface JkuOptions {
   /**
    * Origins a `jku` may point to (and redirects may stay within).
@@ -132,6 +146,7 @@ export interface JkuOptions {
   cache?: JwksCache;
 }
 
+/** Trusted keys, allowed algorithms and key set fetching for verifying a card. */
 export interface VerifyOptions {
   /**
    * Trusted keys. A key found here for the signature's `kid` is used and its
@@ -147,7 +162,9 @@ export interface VerifyOptions {
    * Naming `none`, an `HS*` algorithm or an unknown one throws a TypeError.
    */
   algorithms?: readonly string[];
+  /** The `fetch` used for `jku` key sets. Default: the global one. */
   fetch?: typeof fetch;
+  /** Cancels verification, and any key set fetch under way. */
   signal?: AbortSignal;
   /** Per `jku` request, redirects included. Default 5000. */
   timeoutMs?: number;
@@ -157,9 +174,16 @@ export interface VerifyOptions {
   maxSignatures?: number;
 }
 
+/**
+ * When a card's signatures are checked: `"if-present"` verifies a card that
+ * carries signatures, `"required"` also rejects one that carries none,
+ * `"off"` checks nothing.
+ */
 export type VerifyPolicy = "off" | "if-present" | "required";
 
+/** How `signAgentCard` signs: the key id, and optionally the algorithm and headers. */
 export interface SignOptions {
+  /** The key id put in the protected header, by which verifiers find the key. */
   kid: string;
   /** Default: from the key (ES256/ES384/ES512, EdDSA, RS256, or PS256 by the key's hash). */
   alg?: string;
@@ -567,6 +591,7 @@ async function fetchJwks(url: string, rules: JkuRules, ctx: Context): Promise<JW
   return json.keys.filter((k): k is JWK => isPlainObject(k) && typeof k.kty === "string");
 }
 
+/** Freshness and size limits of a `JwksCache`. */
 export interface JwksCacheOptions {
   /** How long a fetched key set is used. Default 10 minutes. */
   maxAgeMs?: number;
@@ -604,6 +629,7 @@ export class JwksCache {
     this.#maxEntries = positive(options.maxEntries, 32, "maxEntries");
   }
 
+  /** Forgets every key set, so the next verification fetches again. */
   clear(): void {
     this.#entries.clear();
   }

@@ -13,6 +13,7 @@ import { StreamResponseSchema, TaskSchema, type StreamResponse, type Task } from
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import { TaskTracker } from "../client/tracker.js";
 
+/** How a push receiver authenticates deliveries, what it accepts, and what it calls. */
 export interface PushReceiverOptions {
   /**
    * The `token` given in the push notification config. When set, every
@@ -41,6 +42,7 @@ export interface PushReceiverOptions {
   maxTasks?: number | undefined;
 }
 
+/** Receives an agent's push notifications and keeps a view of each task they describe. */
 export interface PushReceiver {
   /** The fetch-style handler: `Deno.serve(receiver.handle)`, `export default { fetch: receiver.handle }`... */
   readonly handle: (request: Request) => Promise<Response>;
@@ -65,6 +67,12 @@ interface TaskEntry {
   seen: Set<string>;
 }
 
+/**
+ * A webhook for push notifications: checks the token and `authenticate`,
+ * parses each delivery as a ProtoJSON `StreamResponse`, folds it into its
+ * task's view (duplicates and stale events do not corrupt it) and calls
+ * `onEvent`. Answers 204 for a valid delivery and 4xx for one that is not.
+ */
 export function createPushReceiver(options: PushReceiverOptions = {}): PushReceiver {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   const maxTasks = Math.max(1, options.maxTasks ?? DEFAULT_MAX_TASKS);

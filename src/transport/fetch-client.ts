@@ -7,6 +7,10 @@
  */
 import type { UniversalClientFn, UniversalClientResponse } from "@connectrpc/connect/protocol";
 
+/**
+ * An HTTP client for connect transports on `fetch` (the global one, or the
+ * one given), sending each request body as one buffer.
+ */
 export function createFetchHttpClient(fetchFn: typeof fetch = (input, init) => globalThis.fetch(input, init)): UniversalClientFn {
   return async (req): Promise<UniversalClientResponse> => {
     const res = await fetchFn(req.url, {

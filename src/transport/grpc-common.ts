@@ -22,6 +22,7 @@ import { followSignal } from "../util.js";
  */
 export type CutConnection = (e: unknown) => A2AError | undefined;
 
+/** Wraps a connect gRPC (or gRPC-web) transport with what the A2A gRPC binding adds (see above). */
 export function a2aGrpcTransport(inner: Transport, options: TransportOptions, cut: CutConnection): A2ATransport {
   const defaults = serviceHeaders(options);
   const idleMs = timeoutOrNone(options.idleTimeoutMs, DEFAULT_IDLE_TIMEOUT_MS);

@@ -15,6 +15,7 @@ import type { A2ATransport } from "./transport.js";
 
 export { grpcBaseUrl };
 
+/** Options of the gRPC transport: TLS and the HTTP/2 connection's health checks. */
 export interface GrpcTransportOptions extends TransportOptions {
   /**
    * Use TLS. Default: true, except for an `http://` URL or a bare `host:port`
@@ -34,6 +35,10 @@ export interface GrpcTransportOptions extends TransportOptions {
   pingTimeoutMs?: number | undefined;
 }
 
+/**
+ * A transport for an A2A 1.0 gRPC interface, over HTTP/2 (Node only).
+ * `baseUrl` may be `host:port`, as cards list gRPC interfaces.
+ */
 export function createGrpcTransport(options: GrpcTransportOptions): A2ATransport {
   const baseUrl = grpcBaseUrl(options.baseUrl, options.tls);
   const inner = createConnectGrpcTransport({

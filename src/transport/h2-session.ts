@@ -18,6 +18,7 @@ import type { Http2Session } from "node:http2";
 
 type SessionManager = NonNullable<GrpcTransportOptions["sessionManager"]>;
 
+/** A session manager for `baseUrl` with the two races above closed. */
 export function guardedSessionManager(baseUrl: string, ping: { pingIntervalMs: number; pingTimeoutMs: number }): SessionManager {
   const inner = new Http2SessionManager(baseUrl, ping);
   const guarded = new WeakSet<Http2Session>();

@@ -44,14 +44,16 @@ import {
   timeoutOrNone,
   type HttpTransportOptions,
 } from "./options.js";
-import { decodeSse } from "./sse.js";
+import { decodeSseBatches } from "./sse.js";
 import { streamStateKey, type StreamState } from "./stream-state.js";
 import { followSignal, isJsonContentType } from "../util.js";
 import type { A2ATransport } from "./transport.js";
 
 /** One HTTP exchange as a binding lays it out. */
 export interface HttpPlan {
+  /** The full request URL, query included. */
   url: string;
+  /** The HTTP method. */
   method: "GET" | "POST" | "DELETE";
   /** JSON body; undefined for GET and DELETE. */
   body?: JsonValue | undefined;
@@ -61,17 +63,25 @@ export interface HttpPlan {
 
 /** Facts about a response that error mapping needs. */
 export interface ResponseFacts {
+  /** The binding that received the response. */
   binding: Binding;
+  /** The response's HTTP status. */
   httpStatus: number;
+  /** The response's `WWW-Authenticate`, if any. */
   challenge: string | undefined;
   /** The response's `Retry-After`, in milliseconds. */
   retryAfterMs?: number | undefined;
 }
 
+/** How one HTTP binding lays out calls and reads answers; the transport does the rest. */
 export interface BindingCodec {
+  /** The binding this codec speaks. */
   readonly binding: Binding;
+  /** `Content-Type` of request bodies. */
   readonly contentType: string;
+  /** `Accept` of unary requests. */
   readonly accept: string;
+  /** The HTTP exchange for a call of `method` with `message`. */
   plan(method: DescMethod, message: MessageShape<DescMessage>): HttpPlan;
   /** The result JSON of a successful response body; throws the error it carries. */
   result(json: unknown, plan: HttpPlan, facts: ResponseFacts): unknown;
@@ -93,6 +103,7 @@ export interface BindingCodec {
 const READ_OPTIONS = { ignoreUnknownFields: true } as const;
 const encoder = new TextEncoder();
 
+/** A connect Transport for an HTTP binding, from its codec and the transport options. */
 export function createHttpBindingTransport(options: HttpTransportOptions, codec: BindingCodec): A2ATransport {
   const httpClient: UniversalClientFn = options.httpClient ?? createFetchHttpClient();
   const defaults = serviceHeaders(options);
@@ -129,12 +140,14 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
       });
     };
     try {
-      let res = await exchange(plan, req.url === first.plan.url ? plan.url : req.url);
+      const overridden = req.url !== first.plan.url;
+      let res = await exchange(plan, overridden ? req.url : plan.url);
       const alternative = res.status === 405 ? codec.onMethodNotAllowed?.(method, message) : undefined;
       if (alternative) {
         await discard(res.body);
         plan = alternative;
-        res = await exchange(plan, plan.url);
+        // What interceptors added to the query (an API key) goes along.
+        res = await exchange(plan, overridden ? withAddedQuery(plan.url, first.plan.url, req.url) : plan.url);
       }
       return { res, plan };
     } catch (e) {
@@ -210,13 +223,15 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
     );
     try {
       const onRetry = state && ((ms: number) => void (state.retryMs = ms));
-      for await (const e of decodeSse(body, { maxEventBytes, binding, onRetry })) {
-        // What a resumption sends back as Last-Event-ID; an empty id clears it.
-        if (state && e.id !== undefined) state.lastEventId = e.id || undefined;
-        const json = tryParse(e.data);
-        if (e.event === "error") throw codec.error(json, f);
-        if (json === undefined) throw new ProtocolError("a stream event is not valid JSON", { binding, httpStatus: res.status });
-        yield parse(method, codec.result(json, plan, f), res.status);
+      for await (const batch of decodeSseBatches(body, { maxEventBytes, binding, onRetry })) {
+        for (const e of batch) {
+          // What a resumption sends back as Last-Event-ID; an empty id clears it.
+          if (state && e.id !== undefined) state.lastEventId = e.id || undefined;
+          const json = tryParse(e.data);
+          if (e.event === "error") throw codec.error(json, f);
+          if (json === undefined) throw new ProtocolError("a stream event is not valid JSON", { binding, httpStatus: res.status });
+          yield parse(method, codec.result(json, plan, f), res.status);
+        }
       }
     } catch (e) {
       if (idle) throw idle;
@@ -329,6 +344,20 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
       });
     },
   };
+}
+
+/** `url` with the query parameters that `modified` has and `original` has not. */
+function withAddedQuery(url: string, original: string, modified: string): string {
+  try {
+    const before = new URL(original).searchParams;
+    const out = new URL(url);
+    new URL(modified).searchParams.forEach((value, key) => {
+      if (!before.has(key)) out.searchParams.set(key, value);
+    });
+    return out.href;
+  } catch {
+    return url;
+  }
 }
 
 async function discard(body: AsyncIterable<Uint8Array>): Promise<void> {

@@ -9,8 +9,10 @@ import { createHttpBindingTransport, genericHttpError, type BindingCodec, type H
 import type { HttpTransportOptions } from "./options.js";
 import type { A2ATransport } from "./transport.js";
 
+/** Options of the JSON-RPC transport; `baseUrl` is the interface URL requests are POSTed to. */
 export type JsonRpcTransportOptions = HttpTransportOptions;
 
+/** A transport for an A2A 1.0 JSON-RPC interface. */
 export function createJsonRpcTransport(options: JsonRpcTransportOptions): A2ATransport {
   return createHttpBindingTransport(options, jsonRpcCodec(options.baseUrl));
 }
@@ -44,6 +46,7 @@ export interface JsonRpcEnvelope {
   error(json: unknown, facts: ResponseFacts): A2AError;
 }
 
+/** The JSON-RPC envelope for requests POSTed to `url`, with ids numbered from 1. */
 export function jsonRpcEnvelope(url: string): JsonRpcEnvelope {
   let nextId = 1;
   return {

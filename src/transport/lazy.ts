@@ -9,6 +9,7 @@ import type { ContextValues, StreamResponse, UnaryResponse } from "@connectrpc/c
 import type { Binding } from "../errors.js";
 import type { A2ATransport } from "./transport.js";
 
+/** A transport of `binding` that calls `load` on its first call and delegates to what it returns. */
 export function lazyTransport(binding: Binding, load: () => Promise<A2ATransport>): A2ATransport {
   let loading: Promise<A2ATransport> | undefined;
   const transport = () => {

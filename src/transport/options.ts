@@ -42,10 +42,15 @@ export interface HttpTransportOptions extends TransportOptions {
   maxEventBytes?: number | undefined;
 }
 
+/** Default of `protocolVersion`. */
 export const DEFAULT_PROTOCOL_VERSION = "1.0";
+/** Default of `timeoutMs`: one minute. */
 export const DEFAULT_TIMEOUT_MS = 60_000;
+/** Default of `idleTimeoutMs`: five minutes. */
 export const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
+/** Default of `maxResponseBytes`: 16 MiB. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+/** Default of `maxEventBytes`: 4 MiB. */
 export const DEFAULT_MAX_EVENT_BYTES = 4 * 1024 * 1024;
 
 /** "1.0.3" -> "1.0": the A2A-Version header carries Major.Minor only. */

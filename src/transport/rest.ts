@@ -10,8 +10,10 @@ import type { HttpTransportOptions } from "./options.js";
 import { expandPath, routesOf, type MethodRoutes } from "./routes.js";
 import type { A2ATransport } from "./transport.js";
 
+/** Options of the HTTP+JSON transport; `baseUrl` is the interface URL the routes go under. */
 export type RestTransportOptions = HttpTransportOptions;
 
+/** A transport for an A2A 1.0 HTTP+JSON interface. */
 export function createRestTransport(options: RestTransportOptions): A2ATransport {
   return createRestTransportWithRoutes(options, routesOf);
 }

@@ -8,6 +8,7 @@ import { getOption, type DescField, type DescMethod } from "@bufbuild/protobuf";
 import { http } from "../../gen/google/api/annotations_pb.js";
 import type { HttpRule } from "../../gen/google/api/http_pb.js";
 
+/** The HTTP methods A2A's HTTP+JSON routes use. */
 export type Verb = "GET" | "POST" | "DELETE";
 
 /**
@@ -16,12 +17,15 @@ export type Verb = "GET" | "POST" | "DELETE";
  * with slashes (`tasks/abc`) that stay unescaped.
  */
 export interface PathVariable {
+  /** The request field the variable binds. */
   field: DescField;
+  /** Whether the value may contain slashes, kept unescaped. */
   multiSegment: boolean;
 }
 
 /** A path template such as `/{tenant}/tasks/{id=*}:cancel`, compiled. */
 export interface Route {
+  /** The HTTP method. */
   verb: Verb;
   /** Literal pieces and field references, in order. */
   segments: ReadonlyArray<string | PathVariable>;
@@ -33,12 +37,15 @@ export interface Route {
 
 /** The plain route and the `/{tenant}/...` variant of one method. */
 export interface MethodRoutes {
+  /** The route without a tenant. */
   plain: Route;
+  /** The route with `/{tenant}` in front, when the method has one. */
   tenant: Route | undefined;
 }
 
 const cache = new WeakMap<DescMethod, MethodRoutes>();
 
+/** The routes of a method, from its `google.api.http` option (compiled once per method). */
 export function routesOf(method: DescMethod): MethodRoutes {
   let routes = cache.get(method);
   if (!routes) {

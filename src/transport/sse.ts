@@ -9,25 +9,43 @@
  */
 import { ProtocolError, type Binding } from "../errors.js";
 
+/** One server-sent event. */
 export interface SseEvent {
   /** The `event:` field; undefined for plain message events. */
   event: string | undefined;
+  /** The `data:` lines, joined with newlines. */
   data: string;
   /** The `id:` field, kept for resumption with Last-Event-ID. */
   id: string | undefined;
 }
 
+/** Limits and callbacks of `decodeSse`. */
 export interface SseOptions {
   /** Largest event, in characters of its fields and any incomplete line. */
   maxEventBytes: number;
+  /** The binding, for the errors raised. */
   binding: Binding;
   /** Called with the server's `retry:` hint, in milliseconds. */
   onRetry?: ((ms: number) => void) | undefined;
 }
 
+/**
+ * The events of a `text/event-stream` body, as the HTML standard parses
+ * them: any line ending, comments skipped, an event ended by a blank line.
+ * Throws `ProtocolError` for an event over `maxEventBytes`.
+ */
 export async function* decodeSse(body: AsyncIterable<Uint8Array>, options: SseOptions): AsyncGenerator<SseEvent> {
+  for await (const batch of decodeSseBatches(body, options)) yield* batch;
+}
+
+/**
+ * The events of a stream, in batches: all the events each chunk completes.
+ * The hot path of every stream, so lines are found with `indexOf` rather
+ * than a regular expression, and the consumer pays one await per chunk
+ * rather than one per event.
+ */
+export async function* decodeSseBatches(body: AsyncIterable<Uint8Array>, options: SseOptions): AsyncGenerator<SseEvent[]> {
   const decoder = new TextDecoder();
-  const lineEnd = /\r\n|\r|\n/g;
   // The text after the last line end: an incomplete line.
   let rest = "";
   // The previous chunk ended in CR: a LF opening this one belongs to it.
@@ -39,8 +57,8 @@ export async function* decodeSse(body: AsyncIterable<Uint8Array>, options: SseOp
   let ready: SseEvent[] = [];
   let tooLarge = false;
 
-  const field = (line: string) => {
-    if (line === "") {
+  const field = (text: string, start: number, end: number) => {
+    if (start === end) {
       // A blank line dispatches the event; one without data is dropped.
       // Nothing after an oversized event is delivered.
       if (data !== undefined && !tooLarge) {
@@ -50,6 +68,13 @@ export async function* decodeSse(body: AsyncIterable<Uint8Array>, options: SseOp
       data = event = id = undefined;
       return;
     }
+    // The usual line: "data: {...}".
+    if (text.startsWith("data:", start)) {
+      const value = text.slice(text.charCodeAt(start + 5) === 0x20 ? start + 6 : start + 5, end);
+      data = data === undefined ? value : `${data}\n${value}`;
+      return;
+    }
+    const line = text.slice(start, end);
     const colon = line.indexOf(":");
     if (colon === 0) return; // a comment
     const name = colon < 0 ? line : line.slice(0, colon);
@@ -77,19 +102,32 @@ export async function* decodeSse(body: AsyncIterable<Uint8Array>, options: SseOp
     if (crAtEnd && text.charCodeAt(0) === 0x0a) text = text.slice(1);
     crAtEnd = false;
     // Only the new text can hold a line end: `rest` has none.
-    lineEnd.lastIndex = rest.length;
+    const from = rest.length;
     text = rest + text;
     let start = 0;
-    for (let m = lineEnd.exec(text); m !== null; m = lineEnd.exec(text)) {
-      field(text.slice(start, m.index));
-      start = lineEnd.lastIndex;
-      if (m[0] === "\r" && start === text.length) crAtEnd = true;
+    if (text.indexOf("\r", from) < 0) {
+      // LF only, as nearly every server sends.
+      for (let end = text.indexOf("\n", from); end >= 0; end = text.indexOf("\n", start)) {
+        field(text, start, end);
+        start = end + 1;
+      }
+    } else {
+      for (let at = from; at < text.length; at++) {
+        const c = text.charCodeAt(at);
+        if (c !== 0x0a && c !== 0x0d) continue;
+        field(text, start, at);
+        if (c === 0x0d) {
+          if (at + 1 === text.length) crAtEnd = true;
+          else if (text.charCodeAt(at + 1) === 0x0a) at++;
+        }
+        start = at + 1;
+      }
     }
-    rest = text.slice(start);
+    rest = start === 0 ? text : text.slice(start);
     if (ready.length > 0) {
       const batch = ready;
       ready = [];
-      yield* batch;
+      yield batch;
     }
     const held = rest.length + (data?.length ?? 0) + (event?.length ?? 0) + (id?.length ?? 0);
     if (tooLarge || held > options.maxEventBytes) {

@@ -5,9 +5,13 @@
  */
 import { createContextKey } from "@connectrpc/connect";
 
+/** What one stream has learned so far; the transport fills it in. */
 export interface StreamState {
+  /** The `id:` of the last SSE event, sent back as `Last-Event-ID`. */
   lastEventId?: string | undefined;
+  /** The server's `retry:` hint, in milliseconds. */
   retryMs?: number | undefined;
 }
 
+/** The context key a call's `StreamState` travels under. */
 export const streamStateKey = createContextKey<StreamState | undefined>(undefined, { description: "a2a stream state" });

@@ -3,5 +3,6 @@ import type { Binding } from "../errors.js";
 
 /** A connect Transport that knows which A2A binding it speaks. */
 export interface A2ATransport extends Transport {
+  /** The binding this transport speaks. */
   readonly binding: Binding;
 }

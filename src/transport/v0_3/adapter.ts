@@ -16,6 +16,7 @@ import { mergeHeaders } from "../options.js";
 import type { A2ATransport } from "../transport.js";
 import { v03OperationFor } from "./convert.js";
 
+/** How the 1.0 side of a 0.3 transport looks to interceptors. */
 export interface V03AdapterOptions {
   /** Run on the 1.0 side of every call. */
   interceptors?: Interceptor[] | undefined;
@@ -25,7 +26,12 @@ export interface V03AdapterOptions {
    */
   defaults: Headers;
   /** What interceptors see as the request's URL and HTTP method, for a 0.3 method. */
-  describe(method: DescMethod): { url: string; requestMethod: string };
+  describe(method: DescMethod): {
+    /** The request URL. */
+    url: string;
+    /** The HTTP method, e.g. `POST`. */
+    requestMethod: string;
+  };
 }
 
 /** `inner` speaks the 0.3 service; the result accepts calls for the 1.0 service. */

@@ -38,6 +38,7 @@ type Out03<L extends keyof M03> = MessageShape<M03[L]["output"]>;
 /** How one 1.0 method travels over 0.3. */
 export type V03Operation =
   | {
+      /** 0.3 carries the method. */
       readonly supported: true;
       /** The 0.3 method that carries it. */
       readonly method: DescMethod;
@@ -47,6 +48,7 @@ export type V03Operation =
       response(response: MessageShape<DescMessage>, request: MessageShape<DescMessage>): MessageShape<DescMessage>;
     }
   | {
+      /** 0.3 has no counterpart for the method. */
       readonly supported: false;
       /** Why 0.3 cannot carry it. */
       readonly reason: string;
@@ -116,7 +118,16 @@ export const V03_OPERATIONS: { readonly [K in keyof M1]: V03Operation } = {
  * counterpart for, and methods of any other service, throw
  * `UnsupportedOperationError` (no request is made).
  */
-export function v03OperationFor(method: DescMethod, binding?: Binding): Extract<V03Operation, { supported: true }> {
+export function v03OperationFor(
+  method: DescMethod,
+  binding?: Binding,
+): Extract<
+  V03Operation,
+  {
+    /** Only methods 0.3 carries. */
+    supported: true;
+  }
+> {
   const op =
     method.parent.typeName === V1.A2AService.typeName && Object.hasOwn(V03_OPERATIONS, method.localName)
       ? V03_OPERATIONS[method.localName as keyof M1]
@@ -135,11 +146,13 @@ function cannot(what: string): UnsupportedOperationError {
 // Resource names: 0.3 addresses tasks and push configs as `tasks/{id}` and
 // `tasks/{id}/pushNotificationConfigs/{id}`.
 
+/** A task's 0.3 resource name, `tasks/{id}`; an id with a `/` cannot be one. */
 export function taskName(taskId: string): string {
   if (taskId.includes("/")) throw cannot(`a task id containing "/" (${JSON.stringify(taskId)}) in a resource name`);
   return `tasks/${taskId}`;
 }
 
+/** A push config's 0.3 resource name, `tasks/{task}/pushNotificationConfigs/{id}`. */
 export function pushConfigName(taskId: string, configId: string): string {
   if (configId.includes("/")) throw cannot(`a push config id containing "/" (${JSON.stringify(configId)}) in a resource name`);
   return `${taskName(taskId)}/pushNotificationConfigs/${configId}`;
@@ -148,7 +161,14 @@ export function pushConfigName(taskId: string, configId: string): string {
 const CONFIG_NAME = /^tasks\/([^/]+)\/pushNotificationConfigs\/([^/]*)$/;
 
 /** `tasks/{task}/pushNotificationConfigs/{id}` split up, or undefined when it is not one. */
-export function parsePushConfigName(name: string): { taskId: string; configId: string } | undefined {
+export function parsePushConfigName(name: string):
+  | {
+      /** The task's id. */
+      taskId: string;
+      /** The config's id. */
+      configId: string;
+    }
+  | undefined {
   const m = CONFIG_NAME.exec(name);
   return m ? { taskId: m[1]!, configId: m[2]! } : undefined;
 }
@@ -177,12 +197,15 @@ export const taskStateFromV03 = enumByName(V03.TaskStateSchema, V1.TaskStateSche
   TASK_STATE_CANCELLED: "TASK_STATE_CANCELED",
 }) as (state: V03.TaskState) => V1.TaskState;
 
+/** 1.0 -> 0.3 message roles. */
 export const roleToV03 = enumByName(V1.RoleSchema, V03.RoleSchema) as (role: V1.Role) => V03.Role;
+/** 0.3 -> 1.0 message roles. */
 export const roleFromV03 = enumByName(V03.RoleSchema, V1.RoleSchema) as (role: V03.Role) => V1.Role;
 
 // ---------------------------------------------------------------------------
 // Messages and parts, both ways
 
+/** A 1.0 part as a 0.3 part; a data part that is not a JSON object cannot be one. */
 export function partToV03(part: V1.Part): V03.Part {
   // Dropped: metadata and filename (0.3.0's Part and FilePart have neither),
   // and media_type on text and data parts.
@@ -212,6 +235,7 @@ export function partToV03(part: V1.Part): V03.Part {
   }
 }
 
+/** A 0.3 part as a 1.0 part. */
 export function partFromV03(part: V03.Part): V1.Part {
   const p = part.part;
   switch (p.case) {
@@ -233,6 +257,7 @@ export function partFromV03(part: V03.Part): V1.Part {
   }
 }
 
+/** A 1.0 message as a 0.3 message, without its `referenceTaskIds`. */
 export function messageToV03(m: V1.Message): V03.Message {
   // Dropped: reference_task_ids (not in 0.3's proto).
   return create(V03.MessageSchema, {
@@ -246,6 +271,7 @@ export function messageToV03(m: V1.Message): V03.Message {
   });
 }
 
+/** A 0.3 message as a 1.0 message. */
 export function messageFromV03(m: V03.Message): V1.Message {
   return create(V1.MessageSchema, {
     messageId: m.messageId,
@@ -261,6 +287,7 @@ export function messageFromV03(m: V03.Message): V1.Message {
 // ---------------------------------------------------------------------------
 // Tasks and stream events, 0.3 -> 1.0
 
+/** A 0.3 task status as a 1.0 one. */
 export function taskStatusFromV03(s: V03.TaskStatus): V1.TaskStatus {
   return create(V1.TaskStatusSchema, {
     state: taskStateFromV03(s.state),
@@ -269,6 +296,7 @@ export function taskStatusFromV03(s: V03.TaskStatus): V1.TaskStatus {
   });
 }
 
+/** A 0.3 artifact as a 1.0 one. */
 export function artifactFromV03(a: V03.Artifact): V1.Artifact {
   return create(V1.ArtifactSchema, {
     artifactId: a.artifactId,
@@ -297,6 +325,7 @@ export function taskFromV03(t: V03.Task, historyLength?: number): V1.Task {
   });
 }
 
+/** A 0.3 status update event as a 1.0 one, without `final`. */
 export function statusUpdateFromV03(e: V03.TaskStatusUpdateEvent): V1.TaskStatusUpdateEvent {
   // Dropped: final (1.0 ends the stream instead).
   return create(V1.TaskStatusUpdateEventSchema, {
@@ -307,6 +336,7 @@ export function statusUpdateFromV03(e: V03.TaskStatusUpdateEvent): V1.TaskStatus
   });
 }
 
+/** A 0.3 artifact update event as a 1.0 one. */
 export function artifactUpdateFromV03(e: V03.TaskArtifactUpdateEvent): V1.TaskArtifactUpdateEvent {
   return create(V1.TaskArtifactUpdateEventSchema, {
     taskId: e.taskId,
@@ -318,6 +348,7 @@ export function artifactUpdateFromV03(e: V03.TaskArtifactUpdateEvent): V1.TaskAr
   });
 }
 
+/** A 0.3 stream event as a 1.0 `StreamResponse`. */
 export function streamResponseFromV03(r: V03.StreamResponse, historyLength?: number): V1.StreamResponse {
   const p = r.payload;
   switch (p.case) {
@@ -334,6 +365,7 @@ export function streamResponseFromV03(r: V03.StreamResponse, historyLength?: num
   }
 }
 
+/** A 0.3 SendMessage response (task or message) as a 1.0 one. */
 export function sendMessageResponseFromV03(r: V03.SendMessageResponse, historyLength?: number): V1.SendMessageResponse {
   const p = r.payload;
   switch (p.case) {
@@ -349,6 +381,7 @@ export function sendMessageResponseFromV03(r: V03.SendMessageResponse, historyLe
 // ---------------------------------------------------------------------------
 // Requests, 1.0 -> 0.3 (every request's tenant is dropped)
 
+/** A 1.0 SendMessage request as a 0.3 one. */
 export function sendMessageRequestToV03(r: V1.SendMessageRequest): V03.SendMessageRequest {
   const c = r.configuration;
   return create(V03.SendMessageRequestSchema, {
@@ -365,6 +398,7 @@ export function sendMessageRequestToV03(r: V1.SendMessageRequest): V03.SendMessa
   });
 }
 
+/** A 1.0 GetTask request as a 0.3 one. */
 export function getTaskRequestToV03(r: V1.GetTaskRequest): V03.GetTaskRequest {
   return create(V03.GetTaskRequestSchema, { name: taskName(r.id), historyLength: historyLengthToV03(r.historyLength) });
 }
@@ -382,15 +416,18 @@ export function historyLengthToV03(historyLength: number | undefined): number {
   return historyLength === undefined || historyLength < 0 ? INT32_MAX : historyLength;
 }
 
+/** A 1.0 CancelTask request as a 0.3 one, without its metadata. */
 export function cancelTaskRequestToV03(r: V1.CancelTaskRequest): V03.CancelTaskRequest {
   // Dropped: metadata (0.3's CancelTaskRequest has none).
   return create(V03.CancelTaskRequestSchema, { name: taskName(r.id) });
 }
 
+/** A 1.0 SubscribeToTask request as a 0.3 one. */
 export function subscribeToTaskRequestToV03(r: V1.SubscribeToTaskRequest): V03.TaskSubscriptionRequest {
   return create(V03.TaskSubscriptionRequestSchema, { name: taskName(r.id) });
 }
 
+/** A 1.0 ListTaskPushNotificationConfigs request as a 0.3 one. */
 export function listPushConfigsRequestToV03(r: V1.ListTaskPushNotificationConfigsRequest): V03.ListTaskPushNotificationConfigRequest {
   return create(V03.ListTaskPushNotificationConfigRequestSchema, {
     parent: taskName(r.taskId),
@@ -403,10 +440,12 @@ export function listPushConfigsRequestToV03(r: V1.ListTaskPushNotificationConfig
 // Push notification configs: 1.0 is flat (task_id, id, url, ...), 0.3 names
 // the config and nests a PushNotificationConfig {id, url, token, authentication}.
 
+/** 1.0 push authentication as 0.3's. */
 export function authenticationToV03(a: V1.AuthenticationInfo): V03.AuthenticationInfo {
   return create(V03.AuthenticationInfoSchema, { schemes: a.scheme === "" ? [] : [a.scheme], credentials: a.credentials });
 }
 
+/** 0.3 push authentication as 1.0's: its first scheme. */
 export function authenticationFromV03(a: V03.AuthenticationInfo): V1.AuthenticationInfo {
   // 1.0 has one scheme: the first is kept.
   return create(V1.AuthenticationInfoSchema, { scheme: a.schemes[0] ?? "", credentials: a.credentials });
@@ -422,6 +461,7 @@ export function pushConfigToV03(c: V1.TaskPushNotificationConfig): V03.PushNotif
   });
 }
 
+/** A 1.0 push config to create, as a 0.3 create request. */
 export function createPushConfigRequestToV03(c: V1.TaskPushNotificationConfig): V03.CreateTaskPushNotificationConfigRequest {
   const parent = taskName(c.taskId);
   return create(V03.CreateTaskPushNotificationConfigRequestSchema, {
@@ -451,6 +491,7 @@ export function pushConfigFromV03(c: V03.TaskPushNotificationConfig, taskId: str
   });
 }
 
+/** A 0.3 list of push configs as a 1.0 response; `taskId` is the request's. */
 export function listPushConfigsFromV03(r: V03.ListTaskPushNotificationConfigResponse, taskId: string): V1.ListTaskPushNotificationConfigsResponse {
   return create(V1.ListTaskPushNotificationConfigsResponseSchema, {
     configs: r.configs.map((c) => pushConfigFromV03(c, taskId)),
@@ -461,6 +502,7 @@ export function listPushConfigsFromV03(r: V03.ListTaskPushNotificationConfigResp
 // ---------------------------------------------------------------------------
 // Agent Card, 0.3 -> 1.0 (the same reading as discovery's for 0.3 card JSON)
 
+/** A 0.3 Agent Card (from GetExtendedAgentCard) as a 1.0 card. */
 export function agentCardFromV03(c: V03.AgentCard): V1.AgentCard {
   const protocolVersion = c.protocolVersion || "0.3";
   const interfaces: V1.AgentInterface[] = [];
@@ -518,6 +560,7 @@ function requirementFromV03(s: V03.Security): V1.SecurityRequirement {
   });
 }
 
+/** A 0.3 security scheme as a 1.0 one. */
 export function securitySchemeFromV03(s: V03.SecurityScheme): V1.SecurityScheme {
   const v = s.scheme;
   switch (v.case) {

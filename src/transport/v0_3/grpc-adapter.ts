@@ -14,7 +14,12 @@ import { adaptV03Transport } from "./adapter.js";
  * takes any service's methods. Interceptors move up to the 1.0 side.
  * `protocolVersion` defaults to "0.3" (sent as `A2A-Version`).
  */
-export function grpcTransportV03<O extends TransportOptions & { tls?: boolean | undefined }>(
+export function grpcTransportV03<
+  O extends TransportOptions & {
+    /** Use TLS; see `GrpcTransportOptions.tls`. */
+    tls?: boolean | undefined;
+  },
+>(
   create: (options: O) => A2ATransport,
   options: O,
 ): A2ATransport {

@@ -218,6 +218,7 @@ function kindOf(r: Json): string | undefined {
 }
 const KINDS = new Set(["task", "message", "status-update", "artifact-update"]);
 
+/** A 0.3 task as the ProtoJSON of a 1.0 `Task`. */
 export function taskV1(t: Json): Json {
   return compact({
     id: t.id,
@@ -236,6 +237,7 @@ function statusV1(s: Json | undefined): Json | undefined {
   return compact({ state: taskStateV1(s.state), message: message && messageV1(message), timestamp: timestampV1(s.timestamp) });
 }
 
+/** A 0.3 message as the ProtoJSON of a 1.0 `Message`. */
 export function messageV1(m: Json): Json {
   return compact({
     messageId: m.messageId,
@@ -250,6 +252,7 @@ export function messageV1(m: Json): Json {
   });
 }
 
+/** A 0.3 artifact as the ProtoJSON of a 1.0 `Artifact`. */
 export function artifactV1(a: Json): Json {
   return compact({
     artifactId: a.artifactId,

@@ -1,0 +1,287 @@
+/**
+ * Credentials as connect interceptors, one per kind of security scheme. They
+ * work on every binding: HTTP headers on JSON-RPC and HTTP+JSON, metadata on
+ * gRPC (both are `req.header`). Pass them in a transport's `interceptors`,
+ * or let `connect(url, { auth })` build them from the Agent Card.
+ *
+ * A credential that can be renewed (a token provider) is renewed once when
+ * the agent rejects it (401 with a `WWW-Authenticate` challenge, or gRPC
+ * UNAUTHENTICATED) and the call is made again: unary calls, and streams that
+ * have not delivered an event yet.
+ */
+import type { Interceptor, StreamRequest, UnaryRequest } from "@connectrpc/connect";
+import { AuthenticationError, toA2AError } from "../errors.js";
+import { opaque, redactSecrets } from "./redact.js";
+
+/** Supplies access tokens and can be told that one was rejected. */
+export interface TokenProvider {
+  /** A token to send now (cached by the provider as it sees fit). */
+  token(): Promise<string>;
+  /**
+   * The agent rejected `stale`: the next `token()` gets a fresh one (unless
+   * the provider has already moved on from `stale`).
+   */
+  invalidate(stale: string): void;
+}
+
+/** A fixed token, a function returning one (called on every call; cache in it), or a provider. */
+export type TokenSource = string | (() => string | Promise<string>) | TokenProvider;
+
+type Req = UnaryRequest | StreamRequest;
+
+/** How one credential goes on a request. */
+interface Credential {
+  /** The request with the credential on it, and the value used (to invalidate it if rejected). */
+  apply(req: Req): Promise<{ req: Req; used: string }>;
+  /** The agent rejected `used`: make the next `apply` use a fresh value. False when there is nothing fresher. */
+  renew?(used: string): boolean;
+  /** Values to mask in errors, besides the value used. */
+  secrets: readonly string[];
+}
+
+const GRPC_UNAUTHENTICATED = 16;
+
+function isGrpc(req: Req): boolean {
+  return /^application\/grpc/i.test(req.header.get("content-type") ?? "");
+}
+
+/** Rejections that a call made again already answered: an outer credential does not try once more. */
+const settled = new WeakSet<object>();
+
+/** Whether an error is the agent rejecting the credential in a way a fresh one may fix. */
+function rejected(e: unknown): boolean {
+  if (typeof e === "object" && e !== null && settled.has(e)) return false;
+  const err = toA2AError(e);
+  return err instanceof AuthenticationError && (err.challenge !== undefined || err.grpcCode === GRPC_UNAUTHENTICATED);
+}
+
+/** Marks the error of a call made again: one retry per call, however many credentials it carries. */
+function final(e: unknown): unknown {
+  if (typeof e === "object" && e !== null) settled.add(e);
+  return e;
+}
+
+async function* replay<T>(items: readonly T[]): AsyncGenerator<T> {
+  yield* items;
+}
+
+function credentialInterceptor(c: Credential, description: string): Interceptor {
+  const interceptor: Interceptor = (next) => async (req) => {
+    let first: { req: Req; used: string };
+    try {
+      first = await c.apply(req);
+    } catch (e) {
+      throw redactSecrets(e, c.secrets);
+    }
+    const retryable = (e: unknown, used: string): boolean => !req.signal.aborted && c.renew !== undefined && rejected(e) && c.renew(used);
+
+    if (!req.stream) {
+      try {
+        return await next(first.req);
+      } catch (e) {
+        if (!retryable(e, first.used)) throw redactSecrets(e, [first.used, ...c.secrets]);
+        let again: { req: Req; used: string };
+        try {
+          again = await c.apply(req);
+        } catch (e2) {
+          throw redactSecrets(e2, [first.used, ...c.secrets]);
+        }
+        // Nothing fresher to offer: the agent's answer stands.
+        if (again.used === first.used) throw redactSecrets(e, [first.used, ...c.secrets]);
+        try {
+          return await next(again.req);
+        } catch (e2) {
+          throw final(redactSecrets(e2, [first.used, again.used, ...c.secrets]));
+        }
+      }
+    }
+
+    // A2A streams are server-streaming: one request message, kept so the
+    // call can be made again.
+    const messages: unknown[] = [];
+    for await (const m of req.message) messages.push(m);
+    const open = (r: Req) => next({ ...(r as StreamRequest), message: replay(messages) } as StreamRequest);
+    const used = [first.used];
+    const secrets = () => [...used, ...c.secrets];
+    let res;
+    let retried = false;
+    try {
+      res = await open(first.req);
+    } catch (e) {
+      if (!retryable(e, first.used)) throw redactSecrets(e, secrets());
+      retried = true;
+      const again = await c.apply(req).catch((e2: unknown) => Promise.reject(redactSecrets(e2, secrets())));
+      if (again.used === first.used) throw redactSecrets(e, secrets());
+      used.push(again.used);
+      res = await open(again.req).catch((e2: unknown) => Promise.reject(final(redactSecrets(e2, secrets()))));
+    }
+    if (!res.stream) return res;
+    const firstResponse = res;
+    // Some servers report the rejection in the stream itself (gRPC trailers):
+    // before the first event, that call too is made once more.
+    async function* events(): AsyncGenerator<unknown> {
+      let current = firstResponse;
+      for (;;) {
+        let delivered = false;
+        try {
+          for await (const m of current.message) {
+            delivered = true;
+            yield m;
+          }
+          return;
+        } catch (e) {
+          if (delivered || retried || !retryable(e, used.at(-1)!)) throw retried ? final(redactSecrets(e, secrets())) : redactSecrets(e, secrets());
+          retried = true;
+          const again = await c.apply(req).catch((e2: unknown) => Promise.reject(redactSecrets(e2, secrets())));
+          if (used.includes(again.used)) throw redactSecrets(e, secrets());
+          used.push(again.used);
+          const next2 = await open(again.req).catch((e2: unknown) => Promise.reject(final(redactSecrets(e2, secrets()))));
+          if (!next2.stream) throw redactSecrets(e, secrets());
+          current = next2;
+        }
+      }
+    }
+    return { ...res, message: events() as typeof res.message };
+  };
+  return opaque(interceptor, description);
+}
+
+function isProvider(s: TokenSource): s is TokenProvider {
+  return typeof s === "object" && s !== null && typeof s.token === "function" && typeof s.invalidate === "function";
+}
+
+/** Reads a token source; checks what it gives. */
+function tokenCredential(source: TokenSource, format: (token: string) => string, what: string): Credential {
+  if (typeof source !== "string" && typeof source !== "function" && !isProvider(source)) {
+    throw new TypeError(`${what}: give a token, a function returning one, or a TokenProvider`);
+  }
+  const read = async (): Promise<string> => {
+    const t = typeof source === "string" ? source : typeof source === "function" ? await source() : await source.token();
+    if (typeof t !== "string" || t === "") throw new AuthenticationError(`${what}: no token to send (the token source gave none)`);
+    return t;
+  };
+  return {
+    async apply(req) {
+      const token = await read();
+      req.header.set("Authorization", format(token));
+      return { req, used: token };
+    },
+    // A fixed token cannot be renewed; a function is simply asked again.
+    renew: typeof source === "string" ? undefined : (used) => (isProvider(source) && source.invalidate(used), true),
+    secrets: typeof source === "string" ? [source] : [],
+  };
+}
+
+/**
+ * `Authorization: Bearer <token>`. `token` is a string, a function returning
+ * one (asked on every call and once more after a rejection), or a
+ * TokenProvider such as `clientCredentialsProvider`.
+ */
+export function bearerAuth(token: TokenSource): Interceptor {
+  return credentialInterceptor(
+    tokenCredential(token, (t) => `Bearer ${t}`, "bearer auth"),
+    "bearer auth",
+  );
+}
+
+/** `Authorization: <scheme> <token>`, for HTTP authentication schemes other than Basic and Bearer. */
+export function httpAuth(scheme: string, token: TokenSource): Interceptor {
+  if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(scheme)) throw new TypeError(`"${scheme}" is not an HTTP authentication scheme name`);
+  return credentialInterceptor(tokenCredential(token, (t) => `${scheme} ${t}`, `${scheme} auth`), `${scheme} auth`);
+}
+
+/** A user name and password for HTTP Basic. */
+export interface BasicCredentials {
+  /** Must not contain a colon (RFC 7617). */
+  username: string;
+  /** Any UTF-8 text; never appears in errors. */
+  password: string;
+}
+
+/** Base64 of the UTF-8 bytes of `text` (RFC 7617 with charset UTF-8). */
+function base64Utf8(text: string): string {
+  let binary = "";
+  for (const b of new TextEncoder().encode(text)) binary += String.fromCharCode(b);
+  return btoa(binary);
+}
+
+/** HTTP Basic: `Authorization: Basic base64(username:password)`. */
+export function basicAuth(credentials: BasicCredentials): Interceptor {
+  const { username, password } = credentials;
+  if (typeof username !== "string" || typeof password !== "string") throw new TypeError("basic auth: give { username, password }");
+  if (username.includes(":")) throw new TypeError("basic auth: a username cannot contain a colon");
+  const encoded = base64Utf8(`${username}:${password}`);
+  return credentialInterceptor(
+    {
+      async apply(req) {
+        req.header.set("Authorization", `Basic ${encoded}`);
+        return { req, used: encoded };
+      },
+      secrets: [password, encoded],
+    },
+    "basic auth",
+  );
+}
+
+/** Where an API key goes, under which name, and the key. */
+export interface ApiKeyOptions {
+  /** Where the key goes, as the card's APIKeySecurityScheme says: "header", "query" or "cookie". */
+  location: "header" | "query" | "cookie";
+  /** The header, query parameter or cookie name. */
+  name: string;
+  /** The key: a string, or a function returning one (asked on every call). */
+  value: string | (() => string | Promise<string>);
+}
+
+/**
+ * An API key in a header, a query parameter or a cookie. A query key is
+ * refused on gRPC, which has no query (the call fails with
+ * AuthenticationError). A cookie is sent as a `Cookie` header, which Node
+ * sends and browsers drop: in a browser, cookies are the browser's (use
+ * `credentials: "include"` in a custom fetch and let the browser send them).
+ */
+export function apiKeyAuth(options: ApiKeyOptions): Interceptor {
+  const { location, name, value } = options;
+  if (location !== "header" && location !== "query" && location !== "cookie") {
+    throw new TypeError(`API key location must be "header", "query" or "cookie", got "${String(location)}"`);
+  }
+  if (typeof name !== "string" || name === "") throw new TypeError("API key: the name is missing");
+  const read = async (): Promise<string> => {
+    const v = typeof value === "function" ? await value() : value;
+    if (typeof v !== "string" || v === "") throw new AuthenticationError(`API key "${name}": no value to send`);
+    return v;
+  };
+  return credentialInterceptor(
+    {
+      async apply(req) {
+        if (location === "query" && isGrpc(req)) {
+          throw new AuthenticationError(`the API key "${name}" goes in the URL query, which gRPC does not have: use a JSON-RPC or HTTP+JSON interface`, {
+            binding: "GRPC",
+          });
+        }
+        const key = await read();
+        if (location === "header") {
+          req.header.set(name, key);
+          return { req, used: key };
+        }
+        if (location === "cookie") {
+          const cookieName = encodeURIComponent(name);
+          // Others' cookies stay; ours is replaced (a call made again sets it anew).
+          const others = (req.header.get("Cookie") ?? "")
+            .split(";")
+            .map((c) => c.trim())
+            .filter((c) => c !== "" && !c.startsWith(`${cookieName}=`));
+          req.header.set("Cookie", [...others, `${cookieName}=${encodeURIComponent(key)}`].join("; "));
+          return { req, used: key };
+        }
+        const url = new URL(req.url);
+        url.searchParams.set(name, key);
+        return { req: { ...req, url: url.href } as Req, used: key };
+      },
+      renew: typeof value === "function" ? () => true : undefined,
+      secrets: typeof value === "string" ? [value] : [],
+    },
+    `API key auth (${location} ${name})`,
+  );
+}
+

@@ -1,0 +1,294 @@
+/**
+ * Token providers for OAuth 2.0 client credentials (RFC 6749 section 4.4):
+ * the token endpoint given directly, or found through an OpenID Connect
+ * discovery document or RFC 8414 authorization server metadata. Tokens are
+ * cached until shortly before they expire; concurrent callers share one
+ * request; a token the agent rejects is replaced on the next call.
+ */
+import { AuthenticationError, toA2AError } from "../errors.js";
+import { fetchJsonDocument } from "../discovery/fetch-document.js";
+import { isJsonContentType } from "../util.js";
+import type { TokenProvider } from "./interceptors.js";
+import { opaque, redactSecrets } from "./redact.js";
+
+/** The client and how to ask for its tokens. */
+export interface ClientCredentialsOptions {
+  /** The client's id at the authorization server. */
+  clientId: string;
+  /** The client's secret; sent only to the token endpoint, never to another origin, never in errors. */
+  clientSecret: string;
+  /** Scopes to ask for (sent space-separated as `scope`); none by default. */
+  scopes?: readonly string[] | undefined;
+  /**
+   * How the client authenticates to the token endpoint: "basic" (default,
+   * HTTP Basic with the form-encoded id and secret, RFC 6749 section 2.3.1)
+   * or "body" (`client_id` and `client_secret` form fields).
+   */
+  clientAuth?: "basic" | "body" | undefined;
+  /** Further form fields, e.g. `{ audience: "..." }` or `{ resource: "..." }`. */
+  params?: Readonly<Record<string, string>> | undefined;
+  /**
+   * How long before its expiry a token is replaced. Default: 10% of its
+   * lifetime, at most 30 s.
+   */
+  refreshEarlyMs?: number | undefined;
+  /** Timeout of each request to the token endpoint (and discovery). Default 10 000 ms. */
+  timeoutMs?: number | undefined;
+  /** The fetch to use for the token endpoint and discovery. Default: the global fetch. */
+  fetch?: typeof fetch | undefined;
+  /** The clock, for tests. Default `Date.now`. */
+  now?: (() => number) | undefined;
+}
+
+/** Client credentials at a known token endpoint. */
+export interface ClientCredentialsProviderOptions extends ClientCredentialsOptions {
+  /** The token endpoint. https, or http on a loopback host. */
+  tokenUrl: string;
+}
+
+/** Client credentials at the token endpoint a discovery document names. */
+export interface DiscoveredProviderOptions extends ClientCredentialsOptions {
+  /**
+   * An OpenID Connect discovery document (`.../.well-known/openid-configuration`)
+   * or RFC 8414 authorization server metadata: its `token_endpoint` is used.
+   */
+  discoveryUrl: string;
+}
+
+const MAX_TOKEN_RESPONSE_BYTES = 64 * 1024;
+
+/** Credentials go over https only (http is allowed on loopback hosts, for development). */
+export function checkEndpoint(url: string, what: string): URL {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw new AuthenticationError(`${what} is not a URL`);
+  }
+  const loopback = u.hostname === "localhost" || u.hostname === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(u.hostname);
+  if (u.protocol !== "https:" && !(u.protocol === "http:" && loopback)) {
+    throw new AuthenticationError(`${what} must be https (http only on a loopback host): ${u.origin}`);
+  }
+  return u;
+}
+
+interface Cached {
+  token: string;
+  /** When to replace it (its expiry less the early refresh); Infinity without expires_in. */
+  until: number;
+  /** When it expires. */
+  expires: number;
+}
+
+/** A client credentials token provider for a known token endpoint. */
+export function clientCredentialsProvider(options: ClientCredentialsProviderOptions): TokenProvider {
+  const tokenUrl = options.tokenUrl;
+  return tokenProvider(options, async () => checkEndpoint(tokenUrl, "the token URL").href, `OAuth 2.0 client credentials at ${safeUrl(tokenUrl)}`);
+}
+
+/**
+ * A client credentials token provider whose token endpoint comes from an
+ * OpenID Connect discovery document or authorization server metadata. The
+ * document is fetched on first use and kept (fetched again if that failed).
+ */
+export function discoveredTokenProvider(options: DiscoveredProviderOptions): TokenProvider {
+  let endpoint: Promise<string> | undefined;
+  const find = () => {
+    endpoint ??= discoverTokenEndpoint(options.discoveryUrl, options).catch((e: unknown) => {
+      endpoint = undefined;
+      throw e;
+    });
+    return endpoint;
+  };
+  return tokenProvider(options, find, `OAuth 2.0 client credentials via ${safeUrl(options.discoveryUrl)}`);
+}
+
+/** The `token_endpoint` of an OpenID Connect discovery document or RFC 8414 metadata. */
+export async function discoverTokenEndpoint(
+  discoveryUrl: string,
+  options: Pick<ClientCredentialsOptions, "fetch" | "timeoutMs"> = {},
+): Promise<string> {
+  const url = checkEndpoint(discoveryUrl, "the discovery URL");
+  const where = safeUrl(url.href);
+  let doc;
+  try {
+    doc = await fetchJsonDocument(url.href, {
+      fetch: options.fetch,
+      timeoutMs: options.timeoutMs,
+      maxBytes: 256 * 1024,
+      // A redirect may not downgrade to http (fetchJsonDocument's rule) nor leave the origin.
+      redirect: "same-origin",
+      invalid: (_problem, message) => new AuthenticationError(`bad discovery document: ${message}`),
+    });
+  } catch (e) {
+    if (e instanceof AuthenticationError) throw e;
+    throw new AuthenticationError(`could not read the discovery document at ${where}: ${toA2AError(e).message}`, { cause: e });
+  }
+  if (doc.status !== 200) throw new AuthenticationError(`the discovery document at ${where} answered HTTP ${doc.status}`);
+  let json: unknown;
+  try {
+    json = JSON.parse(doc.text);
+  } catch {
+    throw new AuthenticationError(`the discovery document at ${where} is not valid JSON`);
+  }
+  const record = typeof json === "object" && json !== null ? (json as Record<string, unknown>) : {};
+  const endpoint = record.token_endpoint;
+  if (typeof endpoint !== "string" || endpoint === "") {
+    throw new AuthenticationError(`the discovery document at ${where} names no token_endpoint`);
+  }
+  const grants = record.grant_types_supported;
+  if (Array.isArray(grants) && !grants.includes("client_credentials")) {
+    throw new AuthenticationError(`the authorization server at ${where} does not offer the client_credentials grant`);
+  }
+  return checkEndpoint(endpoint, "the discovery document's token_endpoint").href;
+}
+
+function tokenProvider(options: ClientCredentialsOptions, endpoint: () => Promise<string>, description: string): TokenProvider {
+  const { clientId, clientSecret } = options;
+  if (typeof clientId !== "string" || clientId === "" || typeof clientSecret !== "string") {
+    throw new TypeError("client credentials: give { clientId, clientSecret }");
+  }
+  const now = options.now ?? Date.now;
+  const secrets = [clientSecret];
+  let cached: Cached | undefined;
+  let pending: Promise<Cached> | undefined;
+
+  const fetchToken = async (): Promise<Cached> => {
+    const url = await endpoint();
+    const issued = now();
+    const { token, lifetimeMs } = await requestToken(url, options);
+    if (lifetimeMs === undefined) return { token, until: Infinity, expires: Infinity };
+    const early = options.refreshEarlyMs ?? Math.min(30_000, lifetimeMs / 10);
+    return { token, until: issued + lifetimeMs - early, expires: issued + lifetimeMs };
+  };
+
+  const provider: TokenProvider = {
+    async token() {
+      if (cached && now() < cached.until) return cached.token;
+      if (!pending) {
+        const p = fetchToken().then(
+          (c) => {
+            cached = c;
+            return c;
+          },
+          (e: unknown) => {
+            throw redactSecrets(e, secrets);
+          },
+        );
+        pending = p;
+        // Settled either way, the next caller past expiry starts afresh.
+        void p.then(
+          () => pending === p && (pending = undefined),
+          () => pending === p && (pending = undefined),
+        );
+      }
+      const previous = cached;
+      try {
+        return (await pending).token;
+      } catch (e) {
+        // An early refresh that failed: the token in hand is still good for now.
+        if (previous && previous === cached && now() < previous.expires) return previous.token;
+        throw e;
+      }
+    },
+    invalidate(stale) {
+      if (cached?.token === stale) cached = undefined;
+    },
+  };
+  return opaque(provider, description);
+}
+
+function formEncode(value: string): string {
+  return new URLSearchParams({ v: value }).toString().slice(2);
+}
+
+async function requestToken(tokenUrl: string, options: ClientCredentialsOptions): Promise<{ token: string; lifetimeMs: number | undefined }> {
+  const where = safeUrl(tokenUrl);
+  const form = new URLSearchParams({ grant_type: "client_credentials" });
+  const scopes = [...new Set(options.scopes ?? [])];
+  if (scopes.length > 0) form.set("scope", scopes.join(" "));
+  for (const [k, v] of Object.entries(options.params ?? {})) form.set(k, v);
+  const headers = new Headers({ "Content-Type": "application/x-www-form-urlencoded", Accept: "application/json" });
+  if (options.clientAuth === "body") {
+    form.set("client_id", options.clientId);
+    form.set("client_secret", options.clientSecret);
+  } else {
+    const pair = `${formEncode(options.clientId)}:${formEncode(options.clientSecret)}`;
+    let binary = "";
+    for (const b of new TextEncoder().encode(pair)) binary += String.fromCharCode(b);
+    headers.set("Authorization", `Basic ${btoa(binary)}`);
+  }
+
+  const fetchFn = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), timeoutMs);
+  let status: number;
+  let text: string;
+  let type: string | null;
+  try {
+    // The secret goes to this URL only: a redirect is an error, not followed.
+    const res = await fetchFn(tokenUrl, { method: "POST", headers, body: form.toString(), redirect: "error", credentials: "omit", signal: controller.signal });
+    status = res.status;
+    type = res.headers.get("Content-Type");
+    text = await readLimited(res, MAX_TOKEN_RESPONSE_BYTES);
+  } catch (e) {
+    const why = controller.signal.aborted ? `no answer within ${timeoutMs} ms` : toA2AError(e).message;
+    throw new AuthenticationError(`could not get an access token from ${where}: ${why}`, { cause: e });
+  } finally {
+    clearTimeout(timer);
+  }
+  let json: Record<string, unknown> | undefined;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)) json = parsed as Record<string, unknown>;
+  } catch {
+    // Reported below.
+  }
+  if (status < 200 || status >= 300) {
+    // RFC 6749 section 5.2: { error, error_description }.
+    const code = typeof json?.error === "string" ? `: ${json.error}` : "";
+    const description = typeof json?.error_description === "string" ? ` (${json.error_description.slice(0, 200)})` : "";
+    throw new AuthenticationError(`the token endpoint ${where} refused the client credentials with HTTP ${status}${code}${description}`);
+  }
+  if (!json || (type !== null && !isJsonContentType(type))) {
+    throw new AuthenticationError(`the token endpoint ${where} did not answer with a JSON token response`);
+  }
+  const token = json.access_token;
+  if (typeof token !== "string" || token === "") throw new AuthenticationError(`the token endpoint ${where} sent no access_token`);
+  const tokenType = json.token_type;
+  if (typeof tokenType === "string" && tokenType.toLowerCase() !== "bearer") {
+    throw new AuthenticationError(`the token endpoint ${where} issued a "${tokenType.slice(0, 40)}" token; only Bearer tokens are supported`);
+  }
+  const expires = typeof json.expires_in === "string" ? Number(json.expires_in) : json.expires_in;
+  const lifetimeMs = typeof expires === "number" && Number.isFinite(expires) && expires > 0 ? expires * 1000 : undefined;
+  return { token, lifetimeMs };
+}
+
+async function readLimited(res: Response, maxBytes: number): Promise<string> {
+  const reader = res.body?.getReader();
+  if (!reader) return "";
+  const decoder = new TextDecoder();
+  let text = "";
+  let size = 0;
+  for (;;) {
+    const r = await reader.read();
+    if (r.done) return text + decoder.decode();
+    size += r.value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw new AuthenticationError(`the token response is larger than ${maxBytes} bytes`);
+    }
+    text += decoder.decode(r.value, { stream: true });
+  }
+}
+
+/** Origin and path only: a query may carry anything. */
+function safeUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.origin}${u.pathname}`;
+  } catch {
+    return "(not a URL)";
+  }
+}

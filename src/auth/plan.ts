@@ -1,0 +1,200 @@
+/**
+ * From an Agent Card's security schemes and requirements, and credentials
+ * by scheme name, to the interceptors that authenticate every call.
+ * `connect(url, { auth })` loads this on demand.
+ */
+import type { Interceptor } from "@connectrpc/connect";
+import type { AgentCard, SecurityRequirement, SecurityScheme } from "../../gen/lf/a2a/v1/a2a_pb.js";
+import { AuthenticationError } from "../errors.js";
+import { apiKeyAuth, basicAuth, bearerAuth, httpAuth, type TokenSource } from "./interceptors.js";
+import { clientCredentialsProvider, discoveredTokenProvider, type ClientCredentialsOptions } from "./oauth.js";
+
+/** A bearer token (HTTP bearer, OAuth 2.0 or OpenID Connect schemes; other HTTP schemes send it with their name). */
+export interface TokenCredential {
+  /** The token, a function returning it, or a provider that can renew it after a 401. */
+  token: TokenSource;
+}
+
+/** An API key; where it goes (header, query, cookie) and its name come from the card. */
+export interface ApiKeyCredential {
+  /** The key, or a function returning it (called again to renew it after a 401). */
+  value: string | (() => string | Promise<string>);
+}
+
+/** HTTP Basic. */
+export interface BasicCredential {
+  /** Must not contain a colon (RFC 7617). */
+  username: string;
+  /** Any UTF-8 text; never appears in errors. */
+  password: string;
+}
+
+/**
+ * OAuth 2.0 client credentials, for an OAuth 2.0 scheme (token URL from its
+ * clientCredentials flow, or from its `oauth2MetadataUrl`) or an OpenID
+ * Connect scheme (token endpoint from its discovery document). Scopes are
+ * those the chosen requirement lists for the scheme, plus `scopes`.
+ */
+export interface ClientCredential extends Omit<ClientCredentialsOptions, "fetch"> {
+  /** Use this token endpoint instead of the one the card names. */
+  tokenUrl?: string | undefined;
+}
+
+/**
+ * The app provides this credential itself: a browser's cookies, a TLS client
+ * certificate in the `httpClient`, a header in `transport.headers`. It
+ * counts as present when choosing a requirement; nothing is added.
+ */
+export interface ExternalCredential {
+  /** Always true: marks the scheme as handled outside a2a-connect. */
+  external: true;
+}
+
+/** What `auth` accepts for one security scheme. */
+export type Credential = TokenCredential | ApiKeyCredential | BasicCredential | ClientCredential | ExternalCredential;
+
+/** Credentials by the name of the card's security scheme they are for. */
+export type AuthCredentials = Readonly<Record<string, Credential>>;
+
+/** Options of `planAuth` and `authInterceptors`. */
+export interface AuthPlanOptions {
+  /** The requirements to satisfy. Default: the card's `securityRequirements`. */
+  requirements?: readonly SecurityRequirement[] | undefined;
+  /** fetch for token endpoints and discovery documents. */
+  fetch?: typeof fetch | undefined;
+}
+
+/** What `planAuth` chose: the schemes, and the interceptors that send their credentials. */
+export interface AuthPlan {
+  /** The schemes used, by name (empty: the calls go without credentials). */
+  schemes: string[];
+  interceptors: Interceptor[];
+  /** Why gRPC interfaces cannot carry these credentials, if they cannot (a key in the query). */
+  grpcUnsupported: string | undefined;
+}
+
+function describe(scheme: SecurityScheme | undefined): string {
+  const s = scheme?.scheme;
+  switch (s?.case) {
+    case "apiKeySecurityScheme":
+      return `API key in ${s.value.location} "${s.value.name}"`;
+    case "httpAuthSecurityScheme":
+      return `HTTP ${s.value.scheme}`;
+    case "oauth2SecurityScheme":
+      return "OAuth 2.0";
+    case "openIdConnectSecurityScheme":
+      return "OpenID Connect";
+    case "mtlsSecurityScheme":
+      return "mutual TLS";
+    default:
+      return "unknown scheme";
+  }
+}
+
+const has = (c: Credential, key: string): boolean => typeof c === "object" && c !== null && key in c;
+
+/**
+ * Chooses the requirement to satisfy: the first of the card's alternatives
+ * that names at least one scheme and whose every scheme has a credential;
+ * else an empty alternative (anonymous access allowed); else, when the card
+ * lists none, every credential given for a scheme the card declares.
+ * Throws AuthenticationError, naming what the card asks for, when the card
+ * requires authentication that the credentials cannot satisfy.
+ */
+export function planAuth(card: AgentCard, auth: AuthCredentials, options: AuthPlanOptions = {}): AuthPlan {
+  const requirements = options.requirements ?? card.securityRequirements;
+  const declared = card.securitySchemes;
+  const given = (name: string) => Object.prototype.hasOwnProperty.call(auth, name) && auth[name] !== undefined && declared[name] !== undefined;
+
+  let chosen: Array<{ name: string; scopes: string[] }>;
+  if (requirements.length === 0) {
+    chosen = Object.keys(auth)
+      .filter(given)
+      .map((name) => ({ name, scopes: [] }));
+  } else {
+    const names = (r: SecurityRequirement) => Object.keys(r.schemes);
+    const full = requirements.find((r) => names(r).length > 0 && names(r).every(given));
+    const anonymous = requirements.some((r) => names(r).length === 0);
+    if (!full && !anonymous) {
+      const asks = requirements
+        .map((r) => names(r).map((n) => `${n} (${describe(declared[n])})`).join(" + "))
+        .join("; or ");
+      const have = Object.keys(auth).filter((n) => auth[n] !== undefined);
+      throw new AuthenticationError(
+        `the agent requires authentication that the credentials given do not satisfy: it asks for ${asks}; credentials were given for ${
+          have.length > 0 ? have.join(", ") : "no scheme"
+        }`,
+      );
+    }
+    chosen = full ? names(full).map((name) => ({ name, scopes: full.schemes[name]?.list ?? [] })) : [];
+  }
+
+  const interceptors: Interceptor[] = [];
+  let grpcUnsupported: string | undefined;
+  for (const { name, scopes } of chosen) {
+    const credential = auth[name]!;
+    const scheme = declared[name]!.scheme;
+    const wrong = (expected: string) =>
+      new AuthenticationError(`auth.${name} does not fit the card's scheme "${name}" (${describe(declared[name])}): give ${expected}`);
+    if (has(credential, "external")) continue;
+    switch (scheme.case) {
+      case "apiKeySecurityScheme": {
+        if (!has(credential, "value")) throw wrong("{ value }");
+        const location = scheme.value.location.toLowerCase();
+        if (location !== "header" && location !== "query" && location !== "cookie") {
+          throw new AuthenticationError(`the card's scheme "${name}" puts its API key in an unknown place ("${scheme.value.location}")`);
+        }
+        if (location === "query") grpcUnsupported = `the API key of scheme "${name}" goes in the URL query, which gRPC does not have`;
+        interceptors.push(apiKeyAuth({ location, name: scheme.value.name, value: (credential as ApiKeyCredential).value }));
+        break;
+      }
+      case "httpAuthSecurityScheme": {
+        const kind = scheme.value.scheme.toLowerCase();
+        if (kind === "basic") {
+          if (!has(credential, "username") || !has(credential, "password")) throw wrong("{ username, password }");
+          interceptors.push(basicAuth(credential as BasicCredential));
+        } else {
+          if (!has(credential, "token")) throw wrong("{ token }");
+          const token = (credential as TokenCredential).token;
+          interceptors.push(kind === "bearer" ? bearerAuth(token) : httpAuth(scheme.value.scheme, token));
+        }
+        break;
+      }
+      case "oauth2SecurityScheme":
+      case "openIdConnectSecurityScheme": {
+        if (has(credential, "token")) {
+          interceptors.push(bearerAuth((credential as TokenCredential).token));
+          break;
+        }
+        if (!has(credential, "clientId") || !has(credential, "clientSecret")) throw wrong("{ clientId, clientSecret } or { token }");
+        const c = credential as ClientCredential;
+        const common = { ...c, scopes: [...scopes, ...(c.scopes ?? [])], fetch: options.fetch };
+        if (c.tokenUrl) {
+          interceptors.push(bearerAuth(clientCredentialsProvider({ ...common, tokenUrl: c.tokenUrl })));
+        } else if (scheme.case === "openIdConnectSecurityScheme") {
+          interceptors.push(bearerAuth(discoveredTokenProvider({ ...common, discoveryUrl: scheme.value.openIdConnectUrl })));
+        } else {
+          const flow = scheme.value.flows?.flow;
+          if (flow?.case === "clientCredentials" && flow.value.tokenUrl) {
+            interceptors.push(bearerAuth(clientCredentialsProvider({ ...common, tokenUrl: flow.value.tokenUrl })));
+          } else if (scheme.value.oauth2MetadataUrl) {
+            interceptors.push(bearerAuth(discoveredTokenProvider({ ...common, discoveryUrl: scheme.value.oauth2MetadataUrl })));
+          } else {
+            throw new AuthenticationError(
+              `the card's OAuth 2.0 scheme "${name}" offers no client credentials flow${flow?.case ? ` (only ${flow.case})` : ""}: get a token another way and give { token }`,
+            );
+          }
+        }
+        break;
+      }
+      default:
+        throw wrong("{ external: true } (this scheme is set up outside a2a-connect, e.g. a TLS client certificate in the httpClient)");
+    }
+  }
+  return { schemes: chosen.map((c) => c.name), interceptors, grpcUnsupported };
+}
+
+/** The interceptors `planAuth` chooses, e.g. for a skill's own requirements: `{ requirements: skill.securityRequirements }`. */
+export function authInterceptors(card: AgentCard, auth: AuthCredentials, options: AuthPlanOptions = {}): Interceptor[] {
+  return planAuth(card, auth, options).interceptors;
+}

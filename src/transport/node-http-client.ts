@@ -1,0 +1,119 @@
+/**
+ * A `UniversalClientFn` on `node:http` / `node:https` with keep-alive
+ * connection pools, for the JSON-RPC and HTTP+JSON bindings in Node. In Node
+ * a `fetch` call costs several times the CPU of a `node:http` request, so
+ * the Node entry's `connect()` uses this client; browsers keep `fetch`.
+ *
+ * A2A request bodies are small JSON documents: each request is written with
+ * its headers in one go (connect-node's client sends the headers first and
+ * the body after, two writes per call, which on loopback costs more CPU than
+ * the rest of the call). The response body is a Node stream read as an async
+ * iterable; a reader that stops early destroys it, which frees the socket.
+ * Errors are the ones `node:http` raises (ECONNREFUSED, ECONNRESET, ...); an
+ * abort rejects with the signal's reason, as `fetch` does. Redirects are not
+ * followed.
+ */
+import * as http from "node:http";
+import * as https from "node:https";
+import type { UniversalClientFn, UniversalClientResponse } from "@connectrpc/connect/protocol";
+
+/** Options of `createNodeHttpClient`. */
+export interface NodeHttpClientOptions {
+  /** Agent for `http:` URLs. Default: a shared keep-alive agent. */
+  httpAgent?: http.Agent | undefined;
+  /** Agent for `https:` URLs (TLS options go here). Default: a shared keep-alive agent. */
+  httpsAgent?: https.Agent | undefined;
+}
+
+let sharedHttp: http.Agent | undefined;
+let sharedHttps: https.Agent | undefined;
+
+/**
+ * A keep-alive `node:http` client for the `httpClient` option of the
+ * JSON-RPC and HTTP+JSON transports; the Node entry's `connect()` uses it by
+ * default. Without agents of the caller's, all such clients share one pool
+ * of connections per origin.
+ */
+export function createNodeHttpClient(options: NodeHttpClientOptions = {}): UniversalClientFn {
+  // Shared by every default client, so connections are pooled per origin.
+  const httpAgent = options.httpAgent ?? (sharedHttp ??= new http.Agent({ keepAlive: true, scheduling: "lifo" }));
+  const httpsAgent = options.httpsAgent ?? (sharedHttps ??= new https.Agent({ keepAlive: true, scheduling: "lifo" }));
+
+  return async (req): Promise<UniversalClientResponse> => {
+    const body = req.body === undefined ? undefined : await concat(req.body);
+    const signal = req.signal;
+    signal?.throwIfAborted();
+    const secure = req.url.startsWith("https:");
+    const headers: Record<string, string> = {};
+    req.header.forEach((value, key) => (headers[key] = value));
+    if (body !== undefined) headers["content-length"] = String(body.byteLength);
+
+    return new Promise((resolve, reject) => {
+      let response: http.IncomingMessage | undefined;
+      // An abort after the whole body has arrived has nothing left to stop.
+      const onAbort = () => {
+        if (!response?.complete) request.destroy(signal?.reason instanceof Error ? signal.reason : abortError(signal?.reason));
+      };
+      const unlink = () => signal?.removeEventListener("abort", onAbort);
+      const request = (secure ? https : http).request(
+        req.url,
+        { method: req.method, headers, agent: secure ? httpsAgent : httpAgent },
+        (res) => {
+          response = res;
+          res.once("end", unlink);
+          res.once("close", unlink);
+          // An error after the body was read or given up (an abort that
+          // comes late) has nobody to go to; the reader sees one before.
+          res.on("error", ignore);
+          resolve({
+            status: res.statusCode ?? 0,
+            header: webHeaders(res.headers),
+            body: res as AsyncIterable<Uint8Array>,
+            trailer: new Headers(),
+          });
+        },
+      );
+      signal?.addEventListener("abort", onAbort, { once: true });
+      request.on("error", (e) => {
+        unlink();
+        reject(signal?.aborted ? (signal.reason ?? e) : e);
+      });
+      request.end(body);
+    });
+  };
+}
+
+function ignore(): void {}
+
+function webHeaders(incoming: http.IncomingHttpHeaders): Headers {
+  const h = new Headers();
+  for (const key in incoming) {
+    const value = incoming[key];
+    if (typeof value === "string") h.append(key, value);
+    else if (Array.isArray(value)) for (const v of value) h.append(key, v);
+  }
+  return h;
+}
+
+function abortError(reason: unknown): Error {
+  const e = new Error(reason === undefined ? "This operation was aborted" : String(reason));
+  e.name = "AbortError";
+  return e;
+}
+
+async function concat(chunks: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  for await (const c of chunks) {
+    parts.push(c);
+    size += c.byteLength;
+  }
+  if (parts.length === 1) return parts[0]!;
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.byteLength;
+  }
+  return out;
+}

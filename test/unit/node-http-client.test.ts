@@ -1,0 +1,81 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { A2AClient, AbortedError, ConnectionError, createJsonRpcTransport, createNodeHttpClient, createRestTransport, userMessage } from "../../src/node.js";
+
+const TASK = { id: "t-1", contextId: "c-1", status: { state: "TASK_STATE_WORKING" } };
+const update = (i: number) => ({ statusUpdate: { taskId: "t-1", contextId: "c-1", status: { state: "TASK_STATE_WORKING" }, metadata: { i } } });
+
+let server: Server;
+let base: string;
+const sockets = new Set<unknown>();
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    sockets.add(req.socket);
+    let body = "";
+    req.on("data", (c: Buffer) => (body += c.toString()));
+    req.on("end", () => {
+      if (req.url === "/rpc") {
+        const rpc = JSON.parse(body) as { id: number };
+        res.writeHead(200, { "Content-Type": "application/json" });
+        res.end(JSON.stringify({ jsonrpc: "2.0", id: rpc.id, result: { task: TASK } }));
+      } else if (req.url === "/rest/message:stream") {
+        // Ten events, then silence: the stream stays open until the client leaves.
+        res.writeHead(200, { "Content-Type": "text/event-stream" });
+        for (let i = 0; i < 10; i++) res.write(`data: ${JSON.stringify(update(i))}\n\n`);
+      } else {
+        res.writeHead(404).end();
+      }
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(() => {
+  server.closeAllConnections();
+  server.close();
+});
+
+describe("createNodeHttpClient", () => {
+  it("makes unary calls over one kept-alive connection", async () => {
+    sockets.clear();
+    const client = new A2AClient(createJsonRpcTransport({ baseUrl: `${base}/rpc`, httpClient: createNodeHttpClient() }));
+    for (let i = 0; i < 5; i++) {
+      const res = await client.sendMessage({ message: userMessage("hi") });
+      expect(res.payload.case).toBe("task");
+    }
+    expect(sockets.size).toBe(1);
+  });
+
+  it("releases the connection when the reader stops early, and aborts with AbortedError", async () => {
+    const client = new A2AClient(createRestTransport({ baseUrl: `${base}/rest`, httpClient: createNodeHttpClient() }));
+    let seen = 0;
+    for await (const _ of client.sendStreamingMessage({ message: userMessage("hi") }, { resume: false })) {
+      if (++seen === 3) break;
+    }
+    expect(seen).toBe(3);
+
+    const controller = new AbortController();
+    const read = (async () => {
+      for await (const _ of client.sendStreamingMessage({ message: userMessage("hi") }, { resume: false, signal: controller.signal })) {
+        controller.abort();
+      }
+    })();
+    await expect(read).rejects.toBeInstanceOf(AbortedError);
+    // Nothing is left open on the server's side.
+    await expect.poll(() => new Promise((r) => server.getConnections((_, n) => r(n)))).toBeLessThanOrEqual(1);
+  });
+
+  it("reports a refused connection as ConnectionError kind refused", async () => {
+    const probe = createServer();
+    await new Promise<void>((r) => probe.listen(0, "127.0.0.1", r));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise((r) => probe.close(r));
+    const client = new A2AClient(createJsonRpcTransport({ baseUrl: `http://127.0.0.1:${port}/rpc`, httpClient: createNodeHttpClient() }));
+    const e = await client.sendMessage({ message: userMessage("hi") }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(ConnectionError);
+    expect((e as ConnectionError).kind).toBe("refused");
+  });
+});
