@@ -9,7 +9,7 @@
 import { createConnect } from "./client/connect.js";
 import { httpTransportFactories } from "./client/factories.js";
 import { createGrpcTransport } from "./transport/grpc.js";
-import { createNodeHttpClient } from "./transport/node-http-client.js";
+import { createNodeHttpClient } from "./node/http-client.js";
 import { createGrpcTransportV03 } from "./transport/v0_3/grpc.js";
 
 export * from "./index.js";
@@ -17,7 +17,7 @@ export * from "./trust.js";
 export { createGrpcTransport, grpcBaseUrl, type GrpcTransportOptions } from "./transport/grpc.js";
 export { createGrpcTransportV03 } from "./transport/v0_3/grpc.js";
 export { createNodePushHandler } from "./push/node.js";
-export { createNodeHttpClient, type NodeHttpClientOptions } from "./transport/node-http-client.js";
+export { createNodeHttpClient, type NodeHttpClientOptions } from "./node/http-client.js";
 
 /** The gRPC factories `connect()` uses here, for `createConnect` callers that want them too. */
 export const grpcTransportFactories = {

@@ -9,7 +9,7 @@ import { createGrpcTransport as createConnectGrpcTransport } from "@connectrpc/c
 import { ConnectionError, toA2AError } from "../errors.js";
 import { a2aGrpcTransport } from "./grpc-common.js";
 import { grpcBaseUrl } from "./grpc-url.js";
-import { guardedSessionManager } from "./h2-session.js";
+import { guardedSessionManager } from "../node/h2-session.js";
 import type { TransportOptions } from "./options.js";
 import type { A2ATransport } from "./transport.js";
 
