@@ -38,3 +38,22 @@ export function followSignal(
   else outer?.addEventListener("abort", forward, { once: true });
   return { controller, unlink: () => outer?.removeEventListener("abort", forward) };
 }
+
+/** All chunks of a body in one buffer (request bodies here are small JSON documents). */
+export async function concatBytes(chunks: AsyncIterable<Uint8Array>): Promise<Uint8Array<ArrayBuffer>> {
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  for await (const c of chunks) {
+    parts.push(c);
+    size += c.byteLength;
+  }
+  const only = parts[0];
+  if (parts.length === 1 && only!.buffer instanceof ArrayBuffer) return only as Uint8Array<ArrayBuffer>;
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.byteLength;
+  }
+  return out;
+}

@@ -6,7 +6,7 @@
  * request; a token the agent rejects is replaced on the next call.
  */
 import { AuthenticationError, toA2AError } from "../errors.js";
-import { fetchJsonDocument } from "../discovery/fetch-document.js";
+import { fetchJsonDocument, readLimited } from "../discovery/fetch-document.js";
 import { isJsonContentType } from "../util.js";
 import type { TokenProvider } from "./interceptors.js";
 import { opaque, redactSecrets } from "./redact.js";
@@ -231,7 +231,7 @@ async function requestToken(tokenUrl: string, options: ClientCredentialsOptions)
     const res = await fetchFn(tokenUrl, { method: "POST", headers, body: form.toString(), redirect: "error", credentials: "omit", signal: controller.signal });
     status = res.status;
     type = res.headers.get("Content-Type");
-    text = await readLimited(res, MAX_TOKEN_RESPONSE_BYTES);
+    text = await readLimited(res, MAX_TOKEN_RESPONSE_BYTES, () => new AuthenticationError(`the token response is larger than ${MAX_TOKEN_RESPONSE_BYTES} bytes`));
   } catch (e) {
     const why = controller.signal.aborted ? `no answer within ${timeoutMs} ms` : toA2AError(e).message;
     throw new AuthenticationError(`could not get an access token from ${where}: ${why}`, { cause: e });
@@ -263,24 +263,6 @@ async function requestToken(tokenUrl: string, options: ClientCredentialsOptions)
   const expires = typeof json.expires_in === "string" ? Number(json.expires_in) : json.expires_in;
   const lifetimeMs = typeof expires === "number" && Number.isFinite(expires) && expires > 0 ? expires * 1000 : undefined;
   return { token, lifetimeMs };
-}
-
-async function readLimited(res: Response, maxBytes: number): Promise<string> {
-  const reader = res.body?.getReader();
-  if (!reader) return "";
-  const decoder = new TextDecoder();
-  let text = "";
-  let size = 0;
-  for (;;) {
-    const r = await reader.read();
-    if (r.done) return text + decoder.decode();
-    size += r.value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => {});
-      throw new AuthenticationError(`the token response is larger than ${maxBytes} bytes`);
-    }
-    text += decoder.decode(r.value, { stream: true });
-  }
 }
 
 /** Origin and path only: a query may carry anything. */

@@ -148,7 +148,8 @@ function safeHeaders(h: Headers): Headers {
   return out;
 }
 
-async function readLimited(res: Response, maxBytes: number, tooLarge: () => Error): Promise<string> {
+/** A response body as text, refused with `tooLarge()` past `maxBytes` (declared or read). */
+export async function readLimited(res: Response, maxBytes: number, tooLarge: () => Error): Promise<string> {
   const declared = Number(res.headers.get("Content-Length") ?? "NaN");
   if (declared > maxBytes) {
     await res.body?.cancel().catch(() => {});

@@ -16,6 +16,7 @@
 import * as http from "node:http";
 import * as https from "node:https";
 import type { UniversalClientFn, UniversalClientResponse } from "@connectrpc/connect/protocol";
+import { concatBytes } from "../util.js";
 
 /** Options of `createNodeHttpClient`. */
 export interface NodeHttpClientOptions {
@@ -40,7 +41,7 @@ export function createNodeHttpClient(options: NodeHttpClientOptions = {}): Unive
   const httpsAgent = options.httpsAgent ?? (sharedHttps ??= new https.Agent({ keepAlive: true, scheduling: "lifo" }));
 
   return async (req): Promise<UniversalClientResponse> => {
-    const body = req.body === undefined ? undefined : await concat(req.body);
+    const body = req.body === undefined ? undefined : await concatBytes(req.body);
     const signal = req.signal;
     signal?.throwIfAborted();
     const secure = req.url.startsWith("https:");
@@ -99,21 +100,4 @@ function abortError(reason: unknown): Error {
   const e = new Error(reason === undefined ? "This operation was aborted" : String(reason));
   e.name = "AbortError";
   return e;
-}
-
-async function concat(chunks: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
-  const parts: Uint8Array[] = [];
-  let size = 0;
-  for await (const c of chunks) {
-    parts.push(c);
-    size += c.byteLength;
-  }
-  if (parts.length === 1) return parts[0]!;
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.byteLength;
-  }
-  return out;
 }

@@ -6,6 +6,7 @@
  * documents, so they are sent as one buffer instead.
  */
 import type { UniversalClientFn, UniversalClientResponse } from "@connectrpc/connect/protocol";
+import { concatBytes } from "../util.js";
 
 /**
  * An HTTP client for connect transports on `fetch` (the global one, or the
@@ -16,7 +17,7 @@ export function createFetchHttpClient(fetchFn: typeof fetch = (input, init) => g
     const res = await fetchFn(req.url, {
       method: req.method,
       headers: req.header,
-      body: req.body === undefined ? undefined : await concat(req.body),
+      body: req.body === undefined ? undefined : await concatBytes(req.body),
       signal: req.signal,
       // Credentials are not sent to wherever a redirect leads.
       redirect: "follow",
@@ -24,22 +25,6 @@ export function createFetchHttpClient(fetchFn: typeof fetch = (input, init) => g
     });
     return { status: res.status, header: res.headers, body: readerIterable(res.body), trailer: new Headers() };
   };
-}
-
-async function concat(chunks: AsyncIterable<Uint8Array>): Promise<Uint8Array<ArrayBuffer>> {
-  const parts: Uint8Array[] = [];
-  let size = 0;
-  for await (const c of chunks) {
-    parts.push(c);
-    size += c.byteLength;
-  }
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.byteLength;
-  }
-  return out;
 }
 
 /**
