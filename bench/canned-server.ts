@@ -4,18 +4,29 @@
  * returns one task; SendStreamingMessage streams `n` events (status updates
  * and ~1 KB artifact updates, ending with a completed status).
  *
- * Routes (the event count is part of the interface URL):
- *   POST /n/{n}/jsonrpc                JSON-RPC: SendMessage, SendStreamingMessage
- *   POST /n/{n}/rest/message:send      HTTP+JSON
- *   POST /n/{n}/rest/message:stream    HTTP+JSON SSE
- *   GET  /card.json                    an Agent Card (max-age 60, ETag; If-None-Match answers 304)
- *   GET  /revalidate/card.json         the same card with no-cache: every use revalidates
+ * HTTP routes (the event count, and for slow streams the pace, are part of
+ * the interface URL):
+ *   POST /n/{n}/jsonrpc                       JSON-RPC: SendMessage, SendStreamingMessage
+ *   POST /n/{n}/rest/message:send             HTTP+JSON
+ *   POST /n/{n}/rest/message:stream           HTTP+JSON SSE
+ *   POST /n/{n}/every/{ms}/jsonrpc            the same, a stream sending one event every {ms}
+ *   POST /n/{n}/every/{ms}/rest/message:...   (and the HTTP+JSON ones likewise)
+ *   GET  /card.json                           an Agent Card (max-age 60, ETag; If-None-Match answers 304)
+ *   GET  /revalidate/card.json                the same card with no-cache: every use revalidates
  *
- * Prints `listening <port>` on stdout (or sends it to a fork parent).
+ * gRPC (canned-grpc.ts, on a port of its own): lf.a2a.v1.A2AService's
+ * SendMessage and SendStreamingMessage, with the same answers encoded once
+ * in advance; a gRPC request has no URL, so the stream length is set when
+ * the server starts (first argument, or GRPC_EVENTS; default 1000).
+ *
+ * Prints `listening <port> grpc <port>` on stdout (or sends both to a fork parent).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { fromJson, toBinary, type JsonValue } from "@bufbuild/protobuf";
+import { SendMessageResponseSchema, StreamResponseSchema } from "../gen/lf/a2a/v1/a2a_pb.js";
+import { startCannedGrpc } from "./canned-grpc.js";
 
 const TASK = {
   id: "task-1",
@@ -53,6 +64,8 @@ export const CARD = {
 };
 
 const BLOCK = 1000;
+/** Event `i` of every stream: status and artifact updates in turn. */
+const eventAt = (i: number) => (i % 2 === 0 ? STATUS : ARTIFACT);
 
 function frames(events: unknown[], wrap: (e: unknown) => unknown): Buffer {
   return Buffer.from(events.map((e) => `data: ${JSON.stringify(wrap(e))}\n\n`).join(""));
@@ -62,10 +75,7 @@ function frames(events: unknown[], wrap: (e: unknown) => unknown): Buffer {
 function stream(res: ServerResponse, n: number, wrap: (e: unknown) => unknown): void {
   res.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" });
   const body = n - 1;
-  const block = frames(
-    Array.from({ length: BLOCK }, (_, i) => (i % 2 === 0 ? STATUS : ARTIFACT)),
-    wrap,
-  );
+  const block = frames(Array.from({ length: BLOCK }, (_, i) => eventAt(i)), wrap);
   let left = body;
   const pump = () => {
     while (left > 0) {
@@ -74,7 +84,7 @@ function stream(res: ServerResponse, n: number, wrap: (e: unknown) => unknown): 
         ok = res.write(block);
         left -= BLOCK;
       } else {
-        ok = res.write(frames(Array.from({ length: left }, (_, i) => (i % 2 === 0 ? STATUS : ARTIFACT)), wrap));
+        ok = res.write(frames(Array.from({ length: left }, (_, i) => eventAt(i)), wrap));
         left = 0;
       }
       if (!ok) {
@@ -86,6 +96,30 @@ function stream(res: ServerResponse, n: number, wrap: (e: unknown) => unknown): 
   };
   res.on("close", () => (left = 0));
   pump();
+}
+
+/**
+ * A slow stream, the kind an agent at work sends: `n` events, one every
+ * `everyMs` (the wait is the point: what is measured is the memory of many
+ * such streams open at once). The headers go out at once, so the client
+ * holds an open stream before the first event.
+ */
+function slowStream(res: ServerResponse, n: number, everyMs: number, wrap: (e: unknown) => unknown): void {
+  res.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" });
+  res.flushHeaders();
+  const status = frames([STATUS], wrap);
+  const artifact = frames([ARTIFACT], wrap);
+  let sent = 0;
+  const timer = setInterval(() => {
+    sent++;
+    if (sent < n) {
+      res.write(sent % 2 === 1 ? status : artifact);
+      return;
+    }
+    clearInterval(timer);
+    res.end(frames([DONE], wrap));
+  }, everyMs);
+  res.on("close", () => clearInterval(timer));
 }
 
 function readBody(req: IncomingMessage): Promise<string> {
@@ -104,7 +138,26 @@ const json = (res: ServerResponse, status: number, body: string, headers: Record
 
 const restSend = JSON.stringify({ task: TASK });
 
-export function startCannedServer(port = 0): Promise<{ port: number; close: () => void }> {
+/** The same answers for the gRPC endpoint, in protobuf binary. */
+function grpcAnswers(streamLength: number) {
+  const encode = (e: object) => Buffer.from(toBinary(StreamResponseSchema, fromJson(StreamResponseSchema, e as JsonValue)));
+  return {
+    send: Buffer.from(toBinary(SendMessageResponseSchema, fromJson(SendMessageResponseSchema, { task: TASK } as JsonValue))),
+    events: [encode(STATUS), encode(ARTIFACT)],
+    done: encode(DONE),
+    streamLength,
+  };
+}
+
+export interface CannedServer {
+  port: number;
+  grpcPort: number;
+  close: () => void;
+}
+
+/** `grpcEvents`: the length of every gRPC stream. */
+export async function startCannedServer(port = 0, grpcEvents = 1000): Promise<CannedServer> {
+  const grpc = await startCannedGrpc(grpcAnswers(grpcEvents));
   let cardBody = "";
   const server = createServer(async (req, res) => {
     const url = req.url ?? "/";
@@ -120,18 +173,20 @@ export function startCannedServer(port = 0): Promise<{ port: number; close: () =
         json(res, 200, cardBody, { ETag: '"c1"', "Cache-Control": cache });
         return;
       }
-      const m = /^\/n\/(\d+)\/(jsonrpc|rest\/message:send|rest\/message:stream)$/.exec(url);
+      const m = /^\/n\/(\d+)(?:\/every\/(\d+))?\/(jsonrpc|rest\/message:send|rest\/message:stream)$/.exec(url);
       if (!m || req.method !== "POST") return json(res, 404, '{"error":{"code":404,"message":"not found"}}');
       const n = Math.max(1, Number(m[1]));
+      const everyMs = Number(m[2] ?? 0);
+      const send = (wrap: (e: unknown) => unknown) => (everyMs > 0 ? slowStream(res, n, everyMs, wrap) : stream(res, n, wrap));
       const body = await readBody(req);
-      if (m[2] === "jsonrpc") {
+      if (m[3] === "jsonrpc") {
         const rpc = JSON.parse(body) as { id: number | string; method: string };
         if (rpc.method === "SendMessage") return json(res, 200, `{"jsonrpc":"2.0","id":${JSON.stringify(rpc.id)},"result":${restSend}}`);
-        if (rpc.method === "SendStreamingMessage") return stream(res, n, (e) => ({ jsonrpc: "2.0", id: rpc.id, result: e }));
+        if (rpc.method === "SendStreamingMessage") return send((e) => ({ jsonrpc: "2.0", id: rpc.id, result: e }));
         return json(res, 200, JSON.stringify({ jsonrpc: "2.0", id: rpc.id, error: { code: -32601, message: "no such method" } }));
       }
-      if (m[2] === "rest/message:send") return json(res, 200, restSend);
-      return stream(res, n, (e) => e);
+      if (m[3] === "rest/message:send") return json(res, 200, restSend);
+      return send((e) => e);
     } catch (e) {
       if (!res.headersSent) json(res, 500, JSON.stringify({ error: { code: 500, message: String(e) } }));
       else res.destroy();
@@ -139,7 +194,9 @@ export function startCannedServer(port = 0): Promise<{ port: number; close: () =
   });
   server.keepAliveTimeout = 60_000;
   return new Promise((resolve) => {
-    server.listen(port, "127.0.0.1", () => {
+    // B4 opens 1000 connections at once: a backlog of Node's default 511
+    // would leave some waiting a second for a SYN retry.
+    server.listen({ port, host: "127.0.0.1", backlog: 2048 }, () => {
       const p = (server.address() as { port: number }).port;
       const base = `http://127.0.0.1:${p}/n/1`;
       cardBody = JSON.stringify({
@@ -151,9 +208,11 @@ export function startCannedServer(port = 0): Promise<{ port: number; close: () =
       });
       resolve({
         port: p,
+        grpcPort: grpc.port,
         close: () => {
           server.closeAllConnections();
           server.close();
+          grpc.close();
         },
       });
     });
@@ -162,9 +221,10 @@ export function startCannedServer(port = 0): Promise<{ port: number; close: () =
 
 // Run as a process of its own (forked by bench/run.ts, or by hand).
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const { port } = await startCannedServer(Number(process.env.PORT ?? 0));
-  if (process.send) process.send({ port });
-  else console.log(`listening ${port}`);
+  const grpcEvents = Number(process.argv[2] ?? process.env.GRPC_EVENTS ?? 1000);
+  const { port, grpcPort } = await startCannedServer(Number(process.env.PORT ?? 0), grpcEvents);
+  if (process.send) process.send({ port, grpcPort });
+  else console.log(`listening ${port} grpc ${grpcPort}`);
   // The parent going away ends this process too.
   process.on("disconnect", () => process.exit(0));
 }

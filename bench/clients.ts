@@ -4,39 +4,76 @@
  * number of events seen).
  */
 import * as http from "node:http";
+import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
+import { credentials, makeGenericClientConstructor, Metadata, type ClientReadableStream } from "@grpc/grpc-js";
 import { ClientFactory, JsonRpcTransportFactory, RestTransportFactory } from "@a2a-js/sdk/client";
-import { Role } from "@a2a-js/sdk";
-import { A2AClient, createJsonRpcTransport, createNodeHttpClient, createRestTransport, userMessage } from "../src/node.js";
+import { GrpcTransportFactory } from "@a2a-js/sdk/client/grpc";
+import { Role, type SendMessageRequest as SdkSendMessageRequest } from "@a2a-js/sdk";
+import { SendMessageRequestSchema, SendMessageResponseSchema, StreamResponseSchema, Role as ProtoRole } from "../gen/lf/a2a/v1/a2a_pb.js";
+import {
+  A2AClient,
+  createGrpcTransport,
+  createJsonRpcTransport,
+  createNodeHttpClient,
+  createRestTransport,
+  userMessage,
+  type A2ATransport,
+} from "../src/node.js";
+import { PASS_THROUGH_A2A_SERVICE } from "./grpc-service.js";
 
-export type ClientName = "ours-fetch" | "ours-node" | "sdk" | "raw";
-export type BindingName = "JSONRPC" | "HTTP+JSON";
+/** On gRPC, `ours` is `createGrpcTransport` (connect-node over node:http2); the HTTP clients do not apply. */
+export type ClientName = "ours-fetch" | "ours-node" | "ours" | "sdk" | "raw";
+export type BindingName = "JSONRPC" | "HTTP+JSON" | "GRPC";
 
 export interface BenchClient {
   send(): Promise<void>;
-  stream(): Promise<number>;
+  /**
+   * Reads one stream to its end and returns the number of events. `onEvent`
+   * is called after each event; returning false stops reading there (the
+   * stream is given up, as a consumer that breaks out of its loop does).
+   */
+  stream(onEvent?: () => boolean): Promise<number>;
 }
 
-/** The interface URL for a binding whose streams carry `n` events. */
-export function interfaceUrl(port: number, binding: BindingName, n: number): string {
-  return `http://127.0.0.1:${port}/n/${n}/${binding === "JSONRPC" ? "jsonrpc" : "rest"}`;
+/**
+ * The canned server's interface URL for a binding whose streams carry `n`
+ * events (one every `everyMs` if given). On gRPC the stream length is the
+ * server's, set when it starts.
+ */
+export function cannedUrl(ports: { port: number; grpcPort: number }, binding: BindingName, n: number, everyMs = 0): string {
+  if (binding === "GRPC") return `127.0.0.1:${ports.grpcPort}`;
+  const pace = everyMs > 0 ? `/every/${everyMs}` : "";
+  return `http://127.0.0.1:${ports.port}/n/${n}${pace}/${binding === "JSONRPC" ? "jsonrpc" : "rest"}`;
 }
 
-export async function createBenchClient(name: ClientName, binding: BindingName, port: number, n: number): Promise<BenchClient> {
-  const url = interfaceUrl(port, binding, n);
+/** Counts the events of `events`, stopping early when `onEvent` says so. */
+async function countEvents(events: AsyncIterable<unknown>, onEvent?: () => boolean): Promise<number> {
+  let count = 0;
+  for await (const _ of events) {
+    count++;
+    if (onEvent && !onEvent()) break;
+  }
+  return count;
+}
+
+function oursTransport(name: ClientName, binding: BindingName, url: string): A2ATransport {
+  if (binding === "GRPC") return createGrpcTransport({ baseUrl: url });
+  const httpClient = name === "ours-node" ? createNodeHttpClient() : undefined;
+  return binding === "JSONRPC" ? createJsonRpcTransport({ baseUrl: url, httpClient }) : createRestTransport({ baseUrl: url, httpClient });
+}
+
+export async function createBenchClient(name: ClientName, binding: BindingName, url: string): Promise<BenchClient> {
   switch (name) {
+    case "ours":
     case "ours-fetch":
     case "ours-node": {
-      const httpClient = name === "ours-node" ? createNodeHttpClient() : undefined;
-      const transport = binding === "JSONRPC" ? createJsonRpcTransport({ baseUrl: url, httpClient }) : createRestTransport({ baseUrl: url, httpClient });
-      const client = new A2AClient(transport);
+      const client = new A2AClient(oursTransport(name, binding, url));
       return {
         async send() {
           await client.sendMessage({ message: userMessage("hello") });
         },
-        async stream() {
-          let count = 0;
-          for await (const _ of client.sendStreamingMessage({ message: userMessage("hello") })) count++;
-          return count;
+        stream(onEvent) {
+          return countEvents(client.sendStreamingMessage({ message: userMessage("hello") }), onEvent);
         },
       };
     }
@@ -51,29 +88,35 @@ export async function createBenchClient(name: ClientName, binding: BindingName, 
         defaultOutputModes: ["text/plain"],
         skills: [],
       };
-      const factory = new ClientFactory({ transports: [new JsonRpcTransportFactory(), new RestTransportFactory()] });
+      const factory = new ClientFactory({ transports: [new JsonRpcTransportFactory(), new RestTransportFactory(), new GrpcTransportFactory()] });
       const client = await factory.createFromAgentCard(card as never);
-      const request = () =>
-        ({
-          message: {
-            messageId: crypto.randomUUID(),
-            role: Role.ROLE_USER,
-            parts: [{ content: { $case: "text", value: "hello" } }],
-          },
-        }) as never;
+      // Complete as the SDK's types require (its gRPC encoder needs every field).
+      const request = (): SdkSendMessageRequest => ({
+        tenant: "",
+        message: {
+          messageId: crypto.randomUUID(),
+          contextId: "",
+          taskId: "",
+          role: Role.ROLE_USER,
+          parts: [{ content: { $case: "text", value: "hello" }, metadata: undefined, filename: "", mediaType: "" }],
+          metadata: undefined,
+          extensions: [],
+          referenceTaskIds: [],
+        },
+        configuration: undefined,
+        metadata: undefined,
+      });
       return {
         async send() {
           await client.sendMessage(request());
         },
-        async stream() {
-          let count = 0;
-          for await (const _ of client.sendMessageStream(request())) count++;
-          return count;
+        stream(onEvent) {
+          return countEvents(client.sendMessageStream(request()), onEvent);
         },
       };
     }
     case "raw":
-      return rawClient(url, binding);
+      return binding === "GRPC" ? rawGrpcClient(url) : rawClient(url, binding);
   }
 }
 
@@ -115,7 +158,7 @@ function rawClient(url: string, binding: BindingName): BenchClient {
       for await (const chunk of res) text += chunk as string;
       JSON.parse(text);
     },
-    async stream() {
+    async stream(onEvent) {
       const res = await post(...request(true), true);
       res.setEncoding("utf8");
       let buffered = "";
@@ -127,8 +170,62 @@ function rawClient(url: string, binding: BindingName): BenchClient {
           JSON.parse(buffered.slice(start + 6, end)); // after "data: "
           count++;
           start = end + 2;
+          if (onEvent && !onEvent()) {
+            res.destroy();
+            return count;
+          }
         }
         buffered = buffered.slice(start);
+      }
+      return count;
+    },
+  };
+}
+
+/**
+ * The gRPC floor: a bare @grpc/grpc-js client (one HTTP/2 connection, as
+ * the other two gRPC clients use) whose only codec work is protobuf-es
+ * `toBinary` of the request and `fromBinary` of each answer, the decoding
+ * every gRPC client has to do, as JSON.parse is for the HTTP floor.
+ */
+function rawGrpcClient(address: string): BenchClient {
+  const Client = makeGenericClientConstructor(PASS_THROUGH_A2A_SERVICE, "A2AService");
+  const client = new Client(address, credentials.createInsecure()) as unknown as {
+    SendMessage(request: Buffer, metadata: Metadata, done: (err: Error | null, response?: Buffer) => void): void;
+    SendStreamingMessage(request: Buffer, metadata: Metadata): ClientReadableStream<Buffer>;
+  };
+  // A server may refuse a call that does not name the protocol version (the official one does).
+  const metadata = new Metadata();
+  metadata.set("a2a-version", "1.0");
+  const request = () =>
+    Buffer.from(
+      toBinary(
+        SendMessageRequestSchema,
+        create(SendMessageRequestSchema, {
+          message: { messageId: crypto.randomUUID(), role: ProtoRole.USER, parts: [{ content: { case: "text", value: "hello" } }] },
+        }),
+      ),
+    );
+  return {
+    send() {
+      return new Promise((resolve, reject) =>
+        client.SendMessage(request(), metadata, (err, response) => {
+          if (err || !response) return reject(err ?? new Error("no response"));
+          fromBinary(SendMessageResponseSchema, response);
+          resolve();
+        }),
+      );
+    },
+    async stream(onEvent) {
+      const call = client.SendStreamingMessage(request(), metadata);
+      let count = 0;
+      for await (const event of call as AsyncIterable<Buffer>) {
+        fromBinary(StreamResponseSchema, event);
+        count++;
+        if (onEvent && !onEvent()) {
+          call.cancel();
+          break;
+        }
       }
       return count;
     },
