@@ -39,13 +39,19 @@ export function followSignal(
   return { controller, unlink: () => outer?.removeEventListener("abort", forward) };
 }
 
-/** All chunks of a body in one buffer (request bodies here are small JSON documents). */
-export async function concatBytes(chunks: AsyncIterable<Uint8Array>): Promise<Uint8Array<ArrayBuffer>> {
+/** All chunks of a body in one buffer; past `maxBytes`, the error `tooLarge()` makes. */
+export async function concatBytes(
+  chunks: AsyncIterable<Uint8Array>,
+  maxBytes = Infinity,
+  tooLarge?: () => Error,
+): Promise<Uint8Array<ArrayBuffer>> {
   const parts: Uint8Array[] = [];
   let size = 0;
   for await (const c of chunks) {
-    parts.push(c);
     size += c.byteLength;
+    // Leaving the loop early cancels the source (and frees its connection).
+    if (size > maxBytes) throw tooLarge?.() ?? new RangeError(`more than ${maxBytes} bytes`);
+    parts.push(c);
   }
   const only = parts[0];
   if (parts.length === 1 && only!.buffer instanceof ArrayBuffer) return only as Uint8Array<ArrayBuffer>;

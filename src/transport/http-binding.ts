@@ -7,7 +7,6 @@
 import {
   create,
   fromJson,
-  isMessage,
   type DescMessage,
   type DescMethod,
   type DescMethodStreaming,
@@ -17,12 +16,7 @@ import {
   type MessageShape,
 } from "@bufbuild/protobuf";
 import { createContextValues, type ContextValues, type StreamResponse, type UnaryResponse } from "@connectrpc/connect";
-import {
-  runStreamingCall,
-  runUnaryCall,
-  type UniversalClientFn,
-  type UniversalClientResponse,
-} from "@connectrpc/connect/protocol";
+import type { UniversalClientFn, UniversalClientResponse } from "@connectrpc/connect/protocol";
 import {
   A2AError,
   CallTimeoutError,
@@ -44,9 +38,10 @@ import {
   timeoutOrNone,
   type HttpTransportOptions,
 } from "./options.js";
+import { runStreaming, runUnary } from "./run-call.js";
 import { decodeSseBatches } from "./sse.js";
 import { streamStateKey, type StreamState } from "./stream-state.js";
-import { followSignal, isJsonContentType } from "../util.js";
+import { concatBytes, followSignal, isJsonContentType } from "../util.js";
 import type { A2ATransport } from "./transport.js";
 
 /** One HTTP exchange as a binding lays it out. */
@@ -102,6 +97,8 @@ export interface BindingCodec {
 
 const READ_OPTIONS = { ignoreUnknownFields: true } as const;
 const encoder = new TextEncoder();
+// Whole bodies are decoded in one go, so one decoder serves every call.
+const utf8 = new TextDecoder();
 
 /** A connect Transport for an HTTP binding, from its codec and the transport options. */
 export function createHttpBindingTransport(options: HttpTransportOptions, codec: BindingCodec): A2ATransport {
@@ -113,7 +110,7 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
   const binding = codec.binding;
 
   function prepare<I extends DescMessage>(method: DescMethod, input: MessageInitShape<I>, header: HeadersInit | undefined, stream: boolean) {
-    const message = (isMessage(input, method.input) ? input : create(method.input, input)) as MessageShape<I>;
+    const message = create(method.input, input) as MessageShape<I>;
     const plan = codec.plan(method, message);
     const h = mergeHeaders(defaults, header);
     h.set("Accept", stream ? "text/event-stream" : codec.accept);
@@ -250,7 +247,7 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
       contextValues?: ContextValues,
     ): Promise<UnaryResponse<I, O>> {
       const first = prepare(method, input, header, false);
-      return runUnaryCall<I, O>({
+      return runUnary<I, O>({
         interceptors: options.interceptors,
         signal,
         timeoutMs: timeoutOrNone(timeoutMs ?? options.timeoutMs, DEFAULT_TIMEOUT_MS),
@@ -285,7 +282,7 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
       let only: MessageInitShape<I> | undefined;
       for await (const m of input) only = m;
       const first = prepare(method, only ?? ({} as MessageInitShape<I>), header, true);
-      return runStreamingCall<I, O>({
+      return runStreaming<I, O>({
         interceptors: options.interceptors,
         signal,
         // Streams get no deadline unless the caller asks for one; the idle
@@ -369,24 +366,14 @@ async function* single<T>(value: T): AsyncGenerator<T> {
 }
 
 async function readText(body: AsyncIterable<Uint8Array>, maxBytes: number, binding: Binding): Promise<string> {
-  const decoder = new TextDecoder();
-  let text = "";
-  let size = 0;
   try {
-    for await (const chunk of body) {
-      size += chunk.byteLength;
-      if (size > maxBytes) {
-        // Leaving the loop early cancels the body and frees the connection.
-        throw new ProtocolError(`response body larger than ${maxBytes} bytes`, { binding });
-      }
-      text += decoder.decode(chunk, { stream: true });
-    }
+    const bytes = await concatBytes(body, maxBytes, () => new ProtocolError(`response body larger than ${maxBytes} bytes`, { binding }));
+    return utf8.decode(bytes);
   } catch (e) {
     // A connection lost in the middle of the body is a ConnectionError, as
     // one lost before the response is.
     throw toA2AError(e, binding);
   }
-  return text + decoder.decode();
 }
 
 function looksLikeJson(text: string): boolean {

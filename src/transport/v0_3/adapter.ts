@@ -9,10 +9,18 @@
  * 1.0 transport, and what they change (headers, the request message) is what
  * gets translated and sent. The 0.3 transport underneath runs without them.
  */
-import type { DescMessage, DescMethod, DescMethodStreaming, DescMethodUnary, MessageInitShape, MessageShape } from "@bufbuild/protobuf";
+import {
+  create,
+  type DescMessage,
+  type DescMethod,
+  type DescMethodStreaming,
+  type DescMethodUnary,
+  type MessageInitShape,
+  type MessageShape,
+} from "@bufbuild/protobuf";
 import { createContextValues, type ContextValues, type Interceptor, type StreamResponse, type UnaryResponse } from "@connectrpc/connect";
-import { runStreamingCall, runUnaryCall } from "@connectrpc/connect/protocol";
 import { mergeHeaders } from "../options.js";
+import { runStreaming, runUnary } from "../run-call.js";
 import type { A2ATransport } from "../transport.js";
 import { v03OperationFor } from "./convert.js";
 
@@ -51,7 +59,7 @@ export function adaptV03Transport(inner: A2ATransport, options: V03AdapterOption
       // Before anything else: an operation 0.3 lacks makes no request at all.
       const op = v03OperationFor(method, binding);
       const target = options.describe(op.method);
-      return runUnaryCall<I, O>({
+      return runUnary<I, O>({
         interceptors: options.interceptors,
         signal,
         // The 0.3 transport applies the timeout (and its default) itself.
@@ -64,7 +72,7 @@ export function adaptV03Transport(inner: A2ATransport, options: V03AdapterOption
           url: target.url,
           header: mergeHeaders(options.defaults, header),
           contextValues: contextValues ?? createContextValues(),
-          message: input,
+          message: create(method.input, input),
         },
         next: async (req) => {
           const request = req.message as MessageShape<DescMessage>;
@@ -92,7 +100,7 @@ export function adaptV03Transport(inner: A2ATransport, options: V03AdapterOption
     ): Promise<StreamResponse<I, O>> {
       const op = v03OperationFor(method, binding);
       const target = options.describe(op.method);
-      return runStreamingCall<I, O>({
+      return runStreaming<I, O>({
         interceptors: options.interceptors,
         signal,
         timeoutMs: undefined,
@@ -104,7 +112,7 @@ export function adaptV03Transport(inner: A2ATransport, options: V03AdapterOption
           url: target.url,
           header: mergeHeaders(options.defaults, header),
           contextValues: contextValues ?? createContextValues(),
-          message: input,
+          message: mapStream(input, (m) => create(method.input, m)),
         },
         next: async (req) => {
           // A2A's streaming methods are server-streaming: one request.
