@@ -5,9 +5,9 @@
  * rounds, with min and max.
  */
 import { exportJWK, generateKeyPair } from "jose";
-import { MemoryCardStore } from "../src/discovery/cache.js";
-import { resolveAgentCard } from "../src/discovery/resolve.js";
-import { signAgentCard, verifyAgentCard } from "../src/trust.js";
+import { lib } from "./library.js";
+
+const { MemoryCardStore, resolveAgentCard, signAgentCard, verifyAgentCard } = lib;
 
 const port = Number(process.argv[2]);
 const rounds = Number(process.argv[3] ?? 5);

@@ -10,15 +10,10 @@ import { ClientFactory, JsonRpcTransportFactory, RestTransportFactory } from "@a
 import { GrpcTransportFactory } from "@a2a-js/sdk/client/grpc";
 import { Role, type SendMessageRequest as SdkSendMessageRequest } from "@a2a-js/sdk";
 import { SendMessageRequestSchema, SendMessageResponseSchema, StreamResponseSchema, Role as ProtoRole } from "../gen/lf/a2a/v1/a2a_pb.js";
-import {
-  A2AClient,
-  createGrpcTransport,
-  createJsonRpcTransport,
-  createNodeHttpClient,
-  createRestTransport,
-  userMessage,
-  type A2ATransport,
-} from "../src/node.js";
+import type { A2ATransport } from "../src/node.js";
+import { lib } from "./library.js";
+
+const { A2AClient, createGrpcTransport, createJsonRpcTransport, createNodeHttpClient, createRestTransport, userMessage } = lib;
 import { PASS_THROUGH_A2A_SERVICE } from "./grpc-service.js";
 
 /** On gRPC, `ours` is `createGrpcTransport` (connect-node over node:http2); the HTTP clients do not apply. */

@@ -226,17 +226,12 @@ export class A2AClient {
     options: CallOptions = {},
     state?: StreamState,
   ): AsyncGenerator<MessageShape<O>> {
-    // connect's stream iterables cannot be closed early; aborting is how a
-    // consumer that stops reading releases the connection.
-    const controller = new AbortController();
-    const outer = options.signal;
-    const forward = () => controller.abort(outer?.reason);
-    if (outer?.aborted) forward();
-    else outer?.addEventListener("abort", forward, { once: true });
+    // A reader that stops early returns this generator, and the return
+    // reaches the transport's stream, which lets its connection go.
     try {
       const res = await this.transport.stream(
         method,
-        controller.signal,
+        options.signal,
         options.timeoutMs,
         this.headers(options),
         once(this.prepare(request, options)),
@@ -245,9 +240,6 @@ export class A2AClient {
       yield* res.message;
     } catch (e) {
       throw toA2AError(e, this.binding);
-    } finally {
-      outer?.removeEventListener("abort", forward);
-      controller.abort();
     }
   }
 }

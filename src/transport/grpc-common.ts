@@ -71,7 +71,8 @@ export function a2aGrpcTransport(inner: Transport, options: TransportOptions, cu
         },
         controller.signal,
       );
-      return { ...res, message: streamErrors(message, () => idle ?? (signal?.aborted ? undefined : "drop"), cut) };
+      const why = () => idle ?? (signal?.aborted ? undefined : "drop");
+      return { ...res, message: streamErrors(message, why, cut, () => controller.abort()) };
     },
   };
 }
@@ -79,20 +80,28 @@ export function a2aGrpcTransport(inner: Transport, options: TransportOptions, cu
 /**
  * A stream cut below gRPC surfaces with the codes of an abort or of a
  * failed read. What the caller did not abort is a dropped connection, which
- * a resumption can recover from; what the server said is classified.
+ * a resumption can recover from; what the server said is classified. A
+ * reader that stops early gets the call cancelled (`cancel`): connect's
+ * stream iterables cannot be closed any other way.
  */
 async function* streamErrors<T>(
   source: AsyncIterable<T>,
   why: () => CallTimeoutError | "drop" | undefined,
   cut: CutConnection,
+  cancel: () => void,
 ): AsyncGenerator<T> {
+  let ended = false;
   try {
     yield* source;
+    ended = true;
   } catch (e) {
+    ended = true;
     const reason = why();
     if (reason instanceof CallTimeoutError) throw reason;
     if (reason === undefined) throw e;
     throw cut(e) ?? statusError(e);
+  } finally {
+    if (!ended) cancel();
   }
 }
 
