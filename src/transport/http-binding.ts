@@ -39,7 +39,7 @@ import {
   type HttpTransportOptions,
 } from "./options.js";
 import { runStreaming, runUnary } from "./run-call.js";
-import { decodeSseBatches } from "./sse.js";
+import { decodeSseBatches, type SseEvent } from "./sse.js";
 import { streamStateKey, type StreamState } from "./stream-state.js";
 import { concatBytes, followSignal, isJsonContentType } from "../util.js";
 import type { A2ATransport } from "./transport.js";
@@ -96,6 +96,8 @@ export interface BindingCodec {
 }
 
 const READ_OPTIONS = { ignoreUnknownFields: true } as const;
+/** What a decoded event is replaced with in its batch. */
+const DECODED: SseEvent = { event: undefined, data: "", id: undefined };
 const encoder = new TextEncoder();
 // Whole bodies are decoded in one go, so one decoder serves every call.
 const utf8 = new TextDecoder();
@@ -218,16 +220,23 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
       },
       signal,
     );
+    const decode = (e: SseEvent): MessageShape<O> => {
+      // What a resumption sends back as Last-Event-ID; an empty id clears it.
+      if (state && e.id !== undefined) state.lastEventId = e.id || undefined;
+      const json = tryParse(e.data);
+      if (e.event === "error") throw codec.error(json, f);
+      if (json === undefined) throw new ProtocolError("a stream event is not valid JSON", { binding, httpStatus: res.status });
+      return parse(method, codec.result(json, plan, f), res.status);
+    };
     try {
       const onRetry = state && ((ms: number) => void (state.retryMs = ms));
       for await (const batch of decodeSseBatches(body, { maxEventBytes, binding, onRetry })) {
-        for (const e of batch) {
-          // What a resumption sends back as Last-Event-ID; an empty id clears it.
-          if (state && e.id !== undefined) state.lastEventId = e.id || undefined;
-          const json = tryParse(e.data);
-          if (e.event === "error") throw codec.error(json, f);
-          if (json === undefined) throw new ProtocolError("a stream event is not valid JSON", { binding, httpStatus: res.status });
-          yield parse(method, codec.result(json, plan, f), res.status);
+        for (let i = 0; i < batch.length; i++) {
+          const message = decode(batch[i]!);
+          // The reader has the message; the event's text (a slice of the
+          // whole chunk it came in) need not wait here with it.
+          batch[i] = DECODED;
+          yield message;
         }
       }
     } catch (e) {

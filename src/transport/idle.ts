@@ -6,53 +6,68 @@
  * One timer per stream, re-armed lazily, rather than one per chunk: events
  * can arrive by the hundred thousand per second.
  */
-export async function* withIdleTimeout<T>(
+export function withIdleTimeout<T>(
   source: AsyncIterable<T>,
   idleMs: number | undefined,
   onIdle: () => void,
   /**
-   * The call's signal. A consumer that stops reading early may leave this
-   * generator suspended for good; the signal is how its timer still stops.
+   * The call's signal. A consumer that stops reading early may never call
+   * `next` or `return` again; the signal is how its timer still stops.
    */
   signal: AbortSignal,
-): AsyncGenerator<T> {
-  if (idleMs === undefined) {
-    yield* source;
-    return;
-  }
-  const it = source[Symbol.asyncIterator]();
-  let waitingSince: number | undefined;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const arm = (ms: number) => {
-    timer = setTimeout(check, ms);
-    // The open connection keeps a process alive while a stream runs; the
-    // watchdog alone must not.
-    (timer as { unref?: () => void }).unref?.();
+): AsyncIterable<T> {
+  if (idleMs === undefined) return source;
+  // A plain iterator, not a generator: a generator suspended at `yield`
+  // keeps the value it yielded referenced, and a slow stream spends its
+  // life there.
+  return {
+    [Symbol.asyncIterator]() {
+      const it = source[Symbol.asyncIterator]();
+      let waitingSince: number | undefined;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const arm = (ms: number) => {
+        timer = setTimeout(check, ms);
+        // The open connection keeps a process alive while a stream runs; the
+        // watchdog alone must not.
+        (timer as { unref?: () => void }).unref?.();
+      };
+      const check = () => {
+        timer = undefined;
+        if (waitingSince === undefined || signal.aborted) return;
+        const waited = Date.now() - waitingSince;
+        if (waited >= idleMs) onIdle();
+        else arm(idleMs - waited);
+      };
+      const stop = () => {
+        if (timer !== undefined) clearTimeout(timer);
+        timer = undefined;
+      };
+      const end = () => {
+        stop();
+        signal.removeEventListener("abort", stop);
+      };
+      signal.addEventListener("abort", stop, { once: true });
+      return {
+        async next(): Promise<IteratorResult<T>> {
+          waitingSince = Date.now();
+          if (timer === undefined && !signal.aborted) arm(idleMs);
+          try {
+            const r = await it.next();
+            if (r.done) end();
+            return r;
+          } catch (e) {
+            end();
+            throw e;
+          } finally {
+            waitingSince = undefined;
+          }
+        },
+        async return(): Promise<IteratorResult<T>> {
+          end();
+          await it.return?.();
+          return { done: true, value: undefined };
+        },
+      };
+    },
   };
-  const check = () => {
-    timer = undefined;
-    if (waitingSince === undefined || signal.aborted) return;
-    const waited = Date.now() - waitingSince;
-    if (waited >= idleMs) onIdle();
-    else arm(idleMs - waited);
-  };
-  const stop = () => {
-    if (timer !== undefined) clearTimeout(timer);
-    timer = undefined;
-  };
-  signal.addEventListener("abort", stop, { once: true });
-  try {
-    for (;;) {
-      waitingSince = Date.now();
-      if (timer === undefined && !signal.aborted) arm(idleMs);
-      const r = await it.next();
-      waitingSince = undefined;
-      if (r.done) return;
-      yield r.value;
-    }
-  } finally {
-    stop();
-    signal.removeEventListener("abort", stop);
-    await it.return?.();
-  }
 }

@@ -96,9 +96,10 @@ export async function* decodeSseBatches(body: AsyncIterable<Uint8Array>, options
     }
   };
 
-  for await (const chunk of body) {
+  /** The events `chunk` completes (none, often). */
+  const absorb = (chunk: Uint8Array): SseEvent[] => {
     let text = decoder.decode(chunk, { stream: true });
-    if (text === "") continue;
+    if (text === "") return ready;
     if (crAtEnd && text.charCodeAt(0) === 0x0a) text = text.slice(1);
     crAtEnd = false;
     // Only the new text can hold a line end: `rest` has none.
@@ -124,15 +125,37 @@ export async function* decodeSseBatches(body: AsyncIterable<Uint8Array>, options
       }
     }
     rest = start === 0 ? text : text.slice(start);
-    if (ready.length > 0) {
-      const batch = ready;
-      ready = [];
-      yield batch;
+    const batch = ready;
+    ready = [];
+    return batch;
+  };
+
+  // The next batch, read in a function of its own so that the chunk and its
+  // text are not referenced from this generator while it waits at `yield`:
+  // a slow stream waits there most of its life, and a thousand of them
+  // would each keep their last chunk alive.
+  const it = body[Symbol.asyncIterator]();
+  const nextBatch = async (): Promise<SseEvent[] | undefined> => {
+    for (;;) {
+      // Checked before reading on, so the events before an oversized one
+      // are delivered first.
+      const held = rest.length + (data?.length ?? 0) + (event?.length ?? 0) + (id?.length ?? 0);
+      if (tooLarge || held > options.maxEventBytes) {
+        throw new ProtocolError(`stream event larger than ${options.maxEventBytes} characters`, { binding: options.binding });
+      }
+      const r = await it.next();
+      if (r.done) return undefined;
+      const batch = absorb(r.value);
+      if (batch.length > 0) return batch;
     }
-    const held = rest.length + (data?.length ?? 0) + (event?.length ?? 0) + (id?.length ?? 0);
-    if (tooLarge || held > options.maxEventBytes) {
-      throw new ProtocolError(`stream event larger than ${options.maxEventBytes} characters`, { binding: options.binding });
-    }
+  };
+  let finished = false;
+  try {
+    for (let batch = await nextBatch(); batch !== undefined; batch = await nextBatch()) yield batch;
+    finished = true;
+  } finally {
+    // A reader that stops early, or an error, closes the body.
+    if (!finished) await it.return?.();
   }
   // An event cut off by the end of the stream is dropped, as the SSE
   // specification says: only complete events are delivered.
