@@ -41,7 +41,7 @@ import {
 import { runStreaming, runUnary } from "./run-call.js";
 import { decodeSseBatches, type SseEvent } from "./sse.js";
 import { streamStateKey, type StreamState } from "./stream-state.js";
-import { concatBytes, followSignal, isJsonContentType } from "../util.js";
+import { concatBytes, isJsonContentType } from "../util.js";
 import type { A2ATransport } from "./transport.js";
 
 /** One HTTP exchange as a binding lays it out. */
@@ -291,9 +291,12 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
       let only: MessageInitShape<I> | undefined;
       for await (const m of input) only = m;
       const first = prepare(method, only ?? ({} as MessageInitShape<I>), header, true);
+      // The call's own controller, so that a stream gone idle can be cut.
+      const controller = new AbortController();
       return runStreaming<I, O>({
         interceptors: options.interceptors,
         signal,
+        controller,
         // Streams get no deadline unless the caller asks for one; the idle
         // timeout guards against a silent server instead.
         timeoutMs: timeoutMs !== undefined && timeoutMs > 0 ? timeoutMs : undefined,
@@ -310,8 +313,6 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
         next: async (req) => {
           let message: unknown = first.message;
           for await (const m of req.message) message = m;
-          // Our own controller under connect's, so an idle stream can be cut.
-          const { controller } = followSignal(req.signal);
           // Silence before the events start (no response yet, or a plain
           // body that stops) is bounded by the idle timeout too.
           let silent: CallTimeoutError | undefined;
@@ -324,13 +325,13 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
                 }, idleMs);
           (waiting as { unref?: () => void } | undefined)?.unref?.();
           try {
-            const { res, plan } = await send(method, first, { url: req.url, header: req.header, message, signal: controller.signal });
+            const { res, plan } = await send(method, first, { url: req.url, header: req.header, message, signal: req.signal });
             const ok = res.status >= 200 && res.status < 300;
             const type = res.header.get("Content-Type") ?? "";
             let out: AsyncIterable<MessageShape<O>>;
             if (ok && type.startsWith("text/event-stream")) {
               const state = req.contextValues.get(streamStateKey);
-              out = events(method, res, plan, controller.signal, (reason) => controller.abort(reason), state);
+              out = events(method, res, plan, req.signal, (reason) => controller.abort(reason), state);
             } else if (!ok || isJsonContentType(type)) {
               // A plain JSON body where a stream was expected: an error, or
               // (leniently) a single result.

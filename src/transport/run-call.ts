@@ -31,6 +31,11 @@ interface CallOptions<Req> {
   interceptors: Interceptor[] | undefined;
   signal: AbortSignal | undefined;
   timeoutMs: number | undefined;
+  /**
+   * The controller of the request's signal, when the transport has to end
+   * the call itself (a stream gone idle); default: one of the runner's.
+   */
+  controller?: AbortController | undefined;
   req: Omit<Req, "signal">;
 }
 
@@ -45,8 +50,7 @@ interface CallSignal {
   release(): void;
 }
 
-function callSignal(outer: AbortSignal | undefined, timeoutMs: number | undefined): CallSignal {
-  const controller = new AbortController();
+function callSignal(outer: AbortSignal | undefined, timeoutMs: number | undefined, controller = new AbortController()): CallSignal {
   const signal = controller.signal;
   const onOuterAbort = () => controller.abort(outer!.reason ?? abortError());
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -120,7 +124,7 @@ export function runStreaming<I extends DescMessage, O extends DescMessage>(
   opt: CallOptions<StreamRequest<I, O>> & { next: (req: StreamRequest<I, O>) => Promise<StreamResponse<I, O>> },
 ): Promise<StreamResponse<I, O>> {
   const next = applyInterceptors(opt.next, opt.interceptors);
-  const call = callSignal(opt.signal, opt.timeoutMs);
+  const call = callSignal(opt.signal, opt.timeoutMs, opt.controller);
   return next({ ...opt.req, signal: call.signal } as StreamRequest<I, O>).then(
     (res) => ({ ...res, message: ending(res.message, call) }),
     (e: unknown) => Promise.reject(call.fail(e)),
