@@ -1,48 +1,212 @@
 /**
- * connect-node's HTTP/2 session manager, with two races closed that a dead
- * connection runs into (@connectrpc/connect-node 2.1):
+ * One HTTP/2 connection to an origin, shared by a transport's calls, and
+ * replaced when it goes away: a session that is closed, destroyed or told to
+ * go away (GOAWAY) takes no new streams, and the next call connects afresh.
  *
- * - Before a call on a connection that has been quiet, the manager sends a
- *   PING and waits for its answer. A stream on that connection that closes
- *   meanwhile (say, one given up for being idle) stops the PING's timeout,
- *   and every later call waits on that verification for good. Here a
- *   verification that outlives twice the PING timeout closes the connection,
- *   so the call fails (and the next one connects afresh).
- * - A session destroyed with an error after the manager has let go of it
- *   emits that error with no listener, which ends the process. Here every
- *   session keeps a listener; its calls still see the error.
+ * An idle connection does not keep the process alive (the session is
+ * unref'd while it has no open stream). While streams are open it is
+ * checked with PINGs: one unanswered in time destroys the session, so its
+ * calls fail as cut and the next call does not wait on a dead connection.
+ * Timers run only while streams are open.
  */
+import * as http2 from "node:http2";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { Http2SessionManager, type GrpcTransportOptions } from "@connectrpc/connect-node";
-import type { Http2Session } from "node:http2";
+import { connectionLost } from "./grpc-wire.js";
 
-type SessionManager = NonNullable<GrpcTransportOptions["sessionManager"]>;
+export interface PingOptions {
+  pingIntervalMs: number;
+  pingTimeoutMs: number;
+}
 
-/** A session manager for `baseUrl` with the two races above closed. */
-export function guardedSessionManager(baseUrl: string, ping: { pingIntervalMs: number; pingTimeoutMs: number }): SessionManager {
-  const inner = new Http2SessionManager(baseUrl, ping);
-  const guarded = new WeakSet<Http2Session>();
-  const ignore = () => {};
-  return {
-    authority: inner.authority,
-    async request(method, path, headers, options) {
-      const watchdog = setTimeout(() => {
-        if (inner.state() === "verifying") inner.abort(new ConnectError("PING timed out", Code.Unavailable));
-      }, 2 * ping.pingTimeoutMs);
+/** A connection being made, and how many calls still wait for it. */
+interface Dial {
+  session: http2.ClientHttp2Session;
+  ready: Promise<TrackedSession>;
+  waiters: number;
+}
+
+const MAX_DELAY_MS = 0x7fffffff;
+
+// Every session keeps an 'error' listener: an error emitted without one ends the process.
+const ignore = () => {};
+
+export class SessionKeeper {
+  private current: TrackedSession | undefined;
+  private dial: Dial | undefined;
+
+  constructor(
+    private readonly origin: string,
+    private readonly ping: PingOptions,
+  ) {}
+
+  /** Opens a stream for `headers`, on the current session or a new one. */
+  async request(headers: http2.OutgoingHttpHeaders, signal: AbortSignal): Promise<http2.ClientHttp2Stream> {
+    for (let fresh = false; ; fresh = true) {
+      const current = this.current;
+      const session = current?.usable() ? current : await this.connect(signal);
       try {
-        const stream = await inner.request(method, path, headers, options);
-        const session = stream.session;
-        if (session && !guarded.has(session)) {
-          guarded.add(session);
-          session.on("error", ignore);
-        }
-        return stream;
-      } finally {
-        clearTimeout(watchdog);
+        return session.request(headers);
+      } catch (e) {
+        // The session went away between the check and the request: one more try, on a new one.
+        if (fresh || session.usable()) throw connectionLost(e);
       }
-    },
-    notifyResponseByteRead(stream) {
-      inner.notifyResponseByteRead(stream);
-    },
+    }
+  }
+
+  private connect(signal: AbortSignal): Promise<TrackedSession> {
+    if (signal.aborted) return Promise.reject(signal.reason);
+    const dial = (this.dial ??= this.open());
+    dial.waiters++;
+    return new Promise((resolve, reject) => {
+      const leave = () => {
+        signal.removeEventListener("abort", onAbort);
+        dial.waiters--;
+      };
+      // A connection nobody waits for any more is given up, so that it does
+      // not hold the process (a host that never answers takes minutes to fail).
+      const onAbort = () => {
+        leave();
+        if (dial.waiters === 0 && this.dial === dial) {
+          this.dial = undefined;
+          dial.session.destroy();
+        }
+        reject(signal.reason);
+      };
+      signal.addEventListener("abort", onAbort);
+      dial.ready.then(
+        (s) => {
+          if (signal.aborted) return;
+          leave();
+          resolve(s);
+        },
+        (e: unknown) => {
+          if (signal.aborted) return;
+          leave();
+          reject(e);
+        },
+      );
+    });
+  }
+
+  private open(): Dial {
+    const session = http2.connect(this.origin);
+    session.on("error", ignore);
+    const ready = new Promise<TrackedSession>((resolve, reject) => {
+      const failed = (e?: Error) => {
+        if (this.dial?.session === session) this.dial = undefined;
+        reject(
+          new ConnectError(`cannot connect to ${this.origin}${e ? `: ${e.message}` : ""}`, Code.Unavailable, undefined, undefined, e),
+        );
+      };
+      session.once("error", failed);
+      session.once("close", failed);
+      session.once("connect", () => {
+        session.off("error", failed);
+        session.off("close", failed);
+        if (this.dial?.session === session) this.dial = undefined;
+        const tracked = new TrackedSession(session, this.ping);
+        this.current = tracked;
+        session.once("close", () => {
+          if (this.current === tracked) this.current = undefined;
+        });
+        resolve(tracked);
+      });
+    });
+    // Nobody may be left to hear of a failed dial.
+    ready.catch(ignore);
+    return { session, ready, waiters: 0 };
+  }
+}
+
+/** A connected session: its open streams, and the PINGs that check it while there are some. */
+class TrackedSession {
+  private streams = 0;
+  private goingAway = false;
+  /** When the connection last proved alive: connected, or a PING answered. */
+  private aliveAt = performance.now();
+  /** When the PING awaiting its answer was sent. */
+  private pingSentAt: number | undefined;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    private readonly session: http2.ClientHttp2Session,
+    private readonly ping: PingOptions,
+  ) {
+    session.unref();
+    session.once("goaway", () => {
+      this.goingAway = true;
+      // Streams in flight may finish; without any, there is nothing to wait for.
+      if (this.streams === 0) session.destroy();
+    });
+    session.once("close", () => this.stopTimer());
+  }
+
+  usable(): boolean {
+    return !this.goingAway && !this.session.closed && !this.session.destroyed;
+  }
+
+  request(headers: http2.OutgoingHttpHeaders): http2.ClientHttp2Stream {
+    const stream = this.session.request(headers);
+    if (this.streams++ === 0) {
+      this.session.ref();
+      this.armTimer();
+    }
+    stream.once("close", this.streamClosed);
+    return stream;
+  }
+
+  private readonly streamClosed = () => {
+    if (--this.streams > 0) return;
+    this.session.unref();
+    this.stopTimer();
+  };
+
+  /** Waits for the PING in flight, or until the next one is due. */
+  private armTimer(): void {
+    // setTimeout would take a longer delay as 1 ms: such an interval means no PINGs.
+    if (!(this.ping.pingIntervalMs <= MAX_DELAY_MS)) return;
+    const now = performance.now();
+    this.timer =
+      this.pingSentAt === undefined
+        ? setTimeout(this.sendPing, Math.max(0, this.aliveAt + this.ping.pingIntervalMs - now))
+        : setTimeout(this.pingTimedOut, Math.max(0, this.pingSentAt + this.pingTimeoutMs() - now));
+  }
+
+  private pingTimeoutMs(): number {
+    return Math.min(this.ping.pingTimeoutMs, MAX_DELAY_MS);
+  }
+
+  private stopTimer(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private readonly sendPing = () => {
+    this.timer = undefined;
+    // Destroyed, and its 'close' (which stops the timers) not emitted yet.
+    if (this.session.destroyed) return;
+    this.pingSentAt = performance.now();
+    this.timer = setTimeout(this.pingTimedOut, this.pingTimeoutMs());
+    // A PING that cannot be sent (too many in flight, the session closing)
+    // is left to time out, like one that is lost.
+    try {
+      this.session.ping((err) => {
+        // An error means the session was destroyed: its 'close' cleans up.
+        if (err) return;
+        this.pingSentAt = undefined;
+        this.aliveAt = performance.now();
+        if (this.streams > 0) {
+          clearTimeout(this.timer);
+          this.armTimer();
+        }
+      });
+    } catch {
+      // Left to time out.
+    }
+  };
+
+  private readonly pingTimedOut = () => {
+    this.timer = undefined;
+    this.session.destroy(new ConnectError("PING timed out", Code.Unavailable));
   };
 }

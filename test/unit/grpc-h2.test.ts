@@ -1,0 +1,445 @@
+/**
+ * The gRPC transport on node:http2 against a bare HTTP/2 server, for what a
+ * real gRPC peer does not show on demand: odd DATA chunking, trailers-only
+ * errors, GOAWAY, a connection that stops answering, and what the transport
+ * leaves behind (timers, a process kept alive).
+ */
+import { execFile } from "node:child_process";
+import { once } from "node:events";
+import { constants, createServer, type Http2Session, type IncomingHttpHeaders, type ServerHttp2Session, type ServerHttp2Stream } from "node:http2";
+import * as net from "node:net";
+import type { AddressInfo } from "node:net";
+import { fileURLToPath } from "node:url";
+import { create, toBinary, type MessageInitShape } from "@bufbuild/protobuf";
+import { anyPack } from "@bufbuild/protobuf/wkt";
+import { Code, ConnectError, type Transport } from "@connectrpc/connect";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { ErrorInfoSchema } from "../../gen/google/rpc/error_details_pb.js";
+import { StatusSchema } from "../../gen/google/rpc/status_pb.js";
+import { A2AService, StreamResponseSchema, SubscribeToTaskRequestSchema, TaskSchema } from "../../gen/lf/a2a/v1/a2a_pb.js";
+import { A2AClient, ConnectionError, createGrpcTransport } from "../../src/node.js";
+import { createH2GrpcTransport, type H2GrpcTransportOptions } from "../../src/node/grpc-h2.js";
+import { FrameReader } from "../../src/node/grpc-wire.js";
+import { within } from "../support/fake-server.js";
+import { trackTimers } from "../support/timers.js";
+
+interface Call {
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+  session: Http2Session;
+}
+type Handler = (stream: ServerHttp2Stream, call: Call) => void;
+
+let handler: Handler = (stream) => stream.respond({ ":status": 404 }, { endStream: true });
+const calls: Call[] = [];
+const sessions = new Set<ServerHttp2Session>();
+const server = createServer();
+server.on("session", (s) => {
+  sessions.add(s);
+  s.on("close", () => sessions.delete(s));
+});
+server.on("stream", (stream, headers) => {
+  // A client that cancels makes the server stream fail; that is no test's failure.
+  stream.on("error", () => {});
+  const chunks: Buffer[] = [];
+  stream.on("data", (c: Buffer) => chunks.push(c));
+  stream.on("end", () => {
+    const call = { headers, body: Buffer.concat(chunks), session: stream.session! };
+    calls.push(call);
+    handler(stream, call);
+  });
+});
+
+let port = 0;
+beforeAll(async () => {
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  port = (server.address() as AddressInfo).port;
+});
+afterAll(async () => {
+  for (const s of sessions) s.destroy();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+});
+beforeEach(() => {
+  calls.length = 0;
+});
+
+const { getTask, subscribeToTask } = A2AService.method;
+
+function transport(options: Partial<H2GrpcTransportOptions> = {}): Transport {
+  return createH2GrpcTransport({
+    baseUrl: `http://127.0.0.1:${port}`,
+    readMaxBytes: 1 << 20,
+    pingIntervalMs: 15_000,
+    pingTimeoutMs: 10_000,
+    ...options,
+  });
+}
+
+function frame(message: Uint8Array, flags = 0): Buffer {
+  const head = Buffer.alloc(5);
+  head[0] = flags;
+  head.writeUInt32BE(message.byteLength, 1);
+  return Buffer.concat([head, message]);
+}
+
+const task = (id: string) => toBinary(TaskSchema, create(TaskSchema, { id }));
+const event = (id: string) => toBinary(StreamResponseSchema, create(StreamResponseSchema, { payload: { case: "task", value: { id } } }));
+
+/** Headers, then each chunk as a write of its own (each waited for), then grpc-status 0. */
+async function replyInChunks(stream: ServerHttp2Stream, chunks: Buffer[]): Promise<void> {
+  stream.respond({ ":status": 200, "content-type": "application/grpc" }, { waitForTrailers: true });
+  stream.on("wantTrailers", () => stream.sendTrailers({ "grpc-status": "0" }));
+  for (const c of chunks) await new Promise((resolve) => stream.write(c, resolve));
+  stream.end();
+}
+
+function reply(stream: ServerHttp2Stream, body: Buffer): void {
+  void replyInChunks(stream, [body]);
+}
+
+function trailersOnly(stream: ServerHttp2Stream, fields: Record<string, string>): void {
+  stream.respond({ ":status": 200, "content-type": "application/grpc", ...fields }, { endStream: true });
+}
+
+function unary(t: Transport, id = "t1", timeoutMs?: number, signal?: AbortSignal) {
+  return t.unary(getTask, signal, timeoutMs, undefined, { id });
+}
+
+async function* one<T>(x: T): AsyncIterable<T> {
+  yield x;
+}
+
+function subscribe(t: Transport, signal?: AbortSignal) {
+  return t.stream(subscribeToTask, signal, undefined, undefined, one<MessageInitShape<typeof SubscribeToTaskRequestSchema>>({ id: "t1" }));
+}
+
+async function failure(p: Promise<unknown>): Promise<ConnectError> {
+  const e = await p.then(
+    () => undefined,
+    (err: unknown) => err,
+  );
+  expect(e).toBeInstanceOf(ConnectError);
+  return e as ConnectError;
+}
+
+async function ids(p: ReturnType<typeof subscribe>): Promise<string[]> {
+  const out: string[] = [];
+  for await (const m of (await p).message) out.push(m.payload.case === "task" ? m.payload.value.id : "?");
+  return out;
+}
+
+function statusDetails(code: number, reason: string): string {
+  const status = create(StatusSchema, { code, message: "m", details: [anyPack(ErrorInfoSchema, create(ErrorInfoSchema, { reason }))] });
+  // Unpadded, as some servers send binary headers.
+  return Buffer.from(toBinary(StatusSchema, status)).toString("base64").replace(/=+$/, "");
+}
+
+describe("frames", () => {
+  const messages = [task("first"), new Uint8Array(0), task("third, a little longer")];
+  const bytes = Buffer.concat(messages.map((m) => frame(m)));
+  const hex = (ms: Uint8Array[]) => ms.map((m) => Buffer.from(m).toString("hex"));
+
+  it("are read whole wherever the chunks split them: at every byte boundary, and one byte at a time", () => {
+    for (let at = 0; at <= bytes.length; at++) {
+      const reader = new FrameReader(1024);
+      const out = [...reader.push(bytes.subarray(0, at)), ...reader.push(bytes.subarray(at))];
+      expect(hex(out), `split at ${at}`).toEqual(hex(messages));
+      expect(reader.end()).toBeUndefined();
+    }
+    const reader = new FrameReader(1024);
+    const out = [...bytes].flatMap((b) => reader.push(Buffer.of(b)));
+    expect(hex(out)).toEqual(hex(messages));
+  });
+
+  it("refuse a response that ends inside a frame, a compressed frame and one over readMaxBytes", () => {
+    const cut = new FrameReader(1024);
+    cut.push(bytes.subarray(0, 7));
+    expect(cut.end()?.code).toBe(Code.Internal);
+    expect(() => new FrameReader(1024).push(frame(task("x"), 1))).toThrow(/compress/);
+    const big = frame(new Uint8Array(100));
+    // The prefix alone says it is too large.
+    expect(() => new FrameReader(99).push(big.subarray(0, 5))).toThrow(expect.objectContaining({ code: Code.ResourceExhausted }));
+  });
+});
+
+describe("gRPC over node:http2 against a bare server", () => {
+  it("sends POST to the method's path under the base URL's prefix, with gRPC's headers and the caller's, minus connection headers", async () => {
+    handler = (stream) => reply(stream, frame(task("t1")));
+    const t = createH2GrpcTransport({ baseUrl: `http://127.0.0.1:${port}/prefix/`, readMaxBytes: 1024, pingIntervalMs: 15_000, pingTimeoutMs: 10_000 });
+    const res = await t.unary(getTask, undefined, undefined, { "x-custom": "yes", connection: "keep-alive", "keep-alive": "5" }, { id: "t1" });
+    expect(res.message.id).toBe("t1");
+    const { headers, body } = calls[0]!;
+    expect(headers).toMatchObject({ ":method": "POST", ":path": "/prefix/lf.a2a.v1.A2AService/GetTask", ":scheme": "http" });
+    expect(headers).toMatchObject({ "content-type": "application/grpc+proto", te: "trailers", "x-custom": "yes" });
+    expect(headers.connection).toBeUndefined();
+    expect(headers["keep-alive"]).toBeUndefined();
+    expect(headers["grpc-timeout"]).toBeUndefined();
+    expect(body.equals(frame(toBinary(A2AService.method.getTask.input, create(A2AService.method.getTask.input, { id: "t1" }))))).toBe(true);
+    expect(res.trailer.get("grpc-status")).toBe("0");
+  });
+
+  it("sends grpc-timeout when the call has a deadline", async () => {
+    handler = (stream) => reply(stream, frame(task("t1")));
+    await unary(transport(), "t1", 1500);
+    expect(calls[0]!.headers["grpc-timeout"]).toBe("1500m");
+  });
+
+  it("reads a unary answer split into two DATA chunks at every byte boundary", async () => {
+    const bytes = frame(task("split"));
+    const t = transport();
+    for (let at = 1; at < bytes.length; at++) {
+      handler = (stream) => void replyInChunks(stream, [bytes.subarray(0, at), bytes.subarray(at)]);
+      expect((await unary(t)).message.id, `split at ${at}`).toBe("split");
+    }
+  });
+
+  it("reads a stream sent one byte per DATA chunk, and several messages in one chunk", async () => {
+    const bytes = Buffer.concat(["a", "b", "c"].map((id) => frame(event(id))));
+    const t = transport();
+    handler = (stream) => void replyInChunks(stream, [...bytes].map((b) => Buffer.of(b)));
+    expect(await ids(subscribe(t))).toEqual(["a", "b", "c"]);
+    handler = (stream) => reply(stream, bytes);
+    expect(await ids(subscribe(t))).toEqual(["a", "b", "c"]);
+  });
+
+  it("refuses a unary answer with two messages, or none", async () => {
+    const t = transport();
+    handler = (stream) => reply(stream, Buffer.concat([frame(task("a")), frame(task("b"))]));
+    const two = await failure(unary(t));
+    expect(two.code).toBe(Code.Internal);
+    expect(two.metadata.has("grpc-status")).toBe(false);
+    handler = (stream) => void replyInChunks(stream, []);
+    expect((await failure(unary(t))).code).toBe(Code.Internal);
+  });
+
+  it("a trailers-only error: the status, its metadata with grpc-status, and the details from grpc-status-details-bin", async () => {
+    const t = transport();
+    handler = (stream) =>
+      trailersOnly(stream, { "grpc-status": "5", "grpc-message": "no such task", "grpc-status-details-bin": statusDetails(5, "TASK_NOT_FOUND") });
+    for (const call of [() => unary(t), () => subscribe(t)]) {
+      const e = await failure(call());
+      expect(e.code).toBe(Code.NotFound);
+      expect(e.rawMessage).toBe("no such task");
+      expect(e.metadata.get("grpc-status")).toBe("5");
+      expect(e.findDetails(ErrorInfoSchema)[0]?.reason).toBe("TASK_NOT_FOUND");
+    }
+  });
+
+  it("decodes a percent-encoded grpc-message, leniently", async () => {
+    const t = transport();
+    handler = (stream) => trailersOnly(stream, { "grpc-status": "3", "grpc-message": "caf%C3%A9 at 100%25" });
+    expect((await failure(unary(t))).rawMessage).toBe("café at 100%");
+    handler = (stream) => trailersOnly(stream, { "grpc-status": "3", "grpc-message": "caf%C3%A9, 50%ZZ off, %E2%82" });
+    expect((await failure(unary(t))).rawMessage).toBe("café, 50%ZZ off, %E2%82");
+  });
+
+  it("an error status in the trailers after a message ends the stream with that status", async () => {
+    handler = (stream) => {
+      stream.respond({ ":status": 200, "content-type": "application/grpc" }, { waitForTrailers: true });
+      stream.on("wantTrailers", () => stream.sendTrailers({ "grpc-status": "14", "grpc-message": "going away" }));
+      stream.end(frame(event("a")));
+    };
+    const seen: string[] = [];
+    const e = await failure(
+      (async () => {
+        for await (const m of (await subscribe(transport())).message) seen.push(m.payload.case === "task" ? m.payload.value.id : "?");
+      })(),
+    );
+    expect(seen).toEqual(["a"]);
+    expect(e.code).toBe(Code.Unavailable);
+    expect(e.metadata.get("grpc-status")).toBe("14");
+  });
+
+  it("a response that is not gRPC: gRPC's codes for HTTP statuses, Internal for a content type, none with grpc-status", async () => {
+    const t = transport();
+    for (const [status, code] of [
+      [401, Code.Unauthenticated],
+      [404, Code.Unimplemented],
+      [503, Code.Unavailable],
+      [500, Code.Unknown],
+    ] as const) {
+      handler = (stream) => stream.respond({ ":status": status, "content-type": "text/plain" }, { endStream: true });
+      const e = await failure(unary(t));
+      expect(e.code, `HTTP ${status}`).toBe(code);
+      expect(e.metadata.has("grpc-status")).toBe(false);
+    }
+    handler = (stream) => {
+      stream.respond({ ":status": 200, "content-type": "application/json" });
+      stream.end("{}");
+    };
+    const e = await failure(unary(t));
+    expect(e.code).toBe(Code.Internal);
+    expect(e.metadata.has("grpc-status")).toBe(false);
+  });
+
+  it("a message over readMaxBytes fails the call with ResourceExhausted", async () => {
+    handler = (stream) => reply(stream, frame(task("a task id longer than the limit")));
+    expect((await failure(unary(transport({ readMaxBytes: 10 })))).code).toBe(Code.ResourceExhausted);
+  });
+
+  it("a session that receives GOAWAY finishes its call, and the next call opens a new session", async () => {
+    const t = transport();
+    handler = (stream) => {
+      // Before the answer, so the client has the GOAWAY when the call ends.
+      stream.session!.goaway(constants.NGHTTP2_NO_ERROR, stream.id);
+      reply(stream, frame(task("t1")));
+    };
+    expect((await unary(t)).message.id).toBe("t1");
+    handler = (stream) => reply(stream, frame(task("t2")));
+    expect((await unary(t)).message.id).toBe("t2");
+    expect((await unary(t)).message.id).toBe("t2");
+    expect(calls[1]!.session).not.toBe(calls[0]!.session);
+    expect(calls[2]!.session).toBe(calls[1]!.session);
+  });
+
+  it("a GOAWAY with an error in the middle of a stream cuts it: Unavailable, the Node error as cause, no grpc-status", async () => {
+    const t = transport();
+    let session!: Http2Session;
+    handler = (stream, call) => {
+      session = call.session;
+      stream.respond({ ":status": 200, "content-type": "application/grpc" });
+      stream.write(frame(event("a")));
+    };
+    const messages = (await subscribe(t)).message[Symbol.asyncIterator]();
+    expect((await messages.next()).value).toMatchObject({ payload: { value: { id: "a" } } });
+    // Once the message is read: a stream destroyed with an error drops what it has not handed out.
+    session.goaway(constants.NGHTTP2_INTERNAL_ERROR);
+    const e = await failure(within(messages.next(), 5000, "the stream's failure"));
+    expect(e.code).toBe(Code.Unavailable);
+    expect(e.metadata.has("grpc-status")).toBe(false);
+    expect(e.cause).toMatchObject({ code: "ERR_HTTP2_SESSION_ERROR" });
+    handler = (stream) => reply(stream, frame(task("t2")));
+    expect((await unary(t)).message.id).toBe("t2");
+  });
+
+  it("a PING unanswered in time destroys a stalled connection; the next call connects afresh", async () => {
+    const relay = await startRelay(port);
+    try {
+      const t = transport({ baseUrl: `http://127.0.0.1:${relay.port}`, pingIntervalMs: 50, pingTimeoutMs: 200 });
+      handler = (stream) => {
+        stream.respond({ ":status": 200, "content-type": "application/grpc" });
+        stream.write(frame(event("a")));
+      };
+      const messages = (await subscribe(t)).message[Symbol.asyncIterator]();
+      expect((await messages.next()).done).toBe(false);
+      relay.stall();
+      const e = await failure(within(messages.next(), 5000, "the stalled stream's failure"));
+      expect(e.code).toBe(Code.Unavailable);
+      expect(e.rawMessage).toBe("PING timed out");
+      expect(e.metadata.has("grpc-status")).toBe(false);
+      handler = (stream) => reply(stream, frame(task("t2")));
+      expect((await unary(t)).message.id).toBe("t2");
+      expect(relay.connections()).toBe(2);
+    } finally {
+      relay.close();
+    }
+  });
+
+  it("an abort, or a deadline, before the answer cancels the HTTP/2 stream", async () => {
+    const t = transport();
+    let arrived!: () => void;
+    let closed!: Promise<number>;
+    handler = (stream) => {
+      closed = once(stream, "close").then(() => stream.rstCode);
+      arrived();
+    };
+    const controller = new AbortController();
+    let arriving = new Promise<void>((resolve) => (arrived = resolve));
+    const aborted = failure(unary(t, "t1", undefined, controller.signal));
+    await within(arriving, 2000, "the call at the server");
+    controller.abort();
+    expect((await aborted).code).toBe(Code.Canceled);
+    expect(await within(closed, 2000, "the server stream's close")).toBe(constants.NGHTTP2_CANCEL);
+
+    arriving = new Promise<void>((resolve) => (arrived = resolve));
+    const late = failure(unary(t, "t1", 100));
+    await within(arriving, 2000, "the call at the server");
+    expect((await late).code).toBe(Code.DeadlineExceeded);
+    expect(await within(closed, 2000, "the server stream's close")).toBe(constants.NGHTTP2_CANCEL);
+  });
+
+  it("leaves no timer armed after unary calls, nor after a reader stops a stream early", async () => {
+    const timers = trackTimers(/[/\\]src[/\\]/);
+    try {
+      // PINGs due at once, so their timers are armed during the calls.
+      const t = transport({ pingIntervalMs: 1, pingTimeoutMs: 5000 });
+      handler = (stream) => reply(stream, frame(task("t1")));
+      for (let i = 0; i < 5; i++) await unary(t, "t1", 5000);
+      let gone!: Promise<unknown>;
+      handler = (stream) => {
+        gone = once(stream, "close");
+        stream.respond({ ":status": 200, "content-type": "application/grpc" });
+        stream.write(frame(event("a")));
+      };
+      for await (const _ of (await subscribe(t)).message) break;
+      await within(gone, 2000, "the server stream's close after the break");
+      expect(await timers.live()).toEqual([]);
+    } finally {
+      timers.stop();
+    }
+  });
+
+  it("through the binding: a refused connection is a ConnectionError of kind refused, with the socket error below", async () => {
+    const closedPort = await freePort();
+    const client = new A2AClient(createGrpcTransport({ baseUrl: `127.0.0.1:${closedPort}` }));
+    const e = await client.getTask({ id: "t1" }).catch((err: unknown) => err);
+    expect(e).toBeInstanceOf(ConnectionError);
+    expect(e).toMatchObject({ kind: "refused", binding: "GRPC" });
+    const raw = await failure(unary(transport({ baseUrl: `http://127.0.0.1:${closedPort}` })));
+    expect(raw.code).toBe(Code.Unavailable);
+    expect(raw.cause).toMatchObject({ code: "ECONNREFUSED" });
+  });
+
+  it("an idle connection does not keep the process alive, an open call does", async () => {
+    // The answer comes late: until then only the call's stream holds the
+    // child's event loop (no PINGs, so no PING timer holds it instead).
+    handler = (stream) => setTimeout(() => reply(stream, frame(task("late"))), 300);
+    const module = (path: string) => JSON.stringify(fileURLToPath(new URL(path, import.meta.url)));
+    const script = [
+      `import { createH2GrpcTransport } from ${module("../../src/node/grpc-h2.ts")};`,
+      `import { A2AService } from ${module("../../gen/lf/a2a/v1/a2a_pb.ts")};`,
+      `const t = createH2GrpcTransport({ baseUrl: "http://127.0.0.1:${port}", readMaxBytes: 1024, pingIntervalMs: Infinity, pingTimeoutMs: 10000 });`,
+      `const res = await t.unary(A2AService.method.getTask, undefined, undefined, undefined, { id: "t1" });`,
+      `console.log(res.message.id);`,
+    ].join("\n");
+    const child = execFile(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { timeout: 20_000 });
+    let stdout = "";
+    child.stdout!.on("data", (c: Buffer) => (stdout += c.toString()));
+    const [code, signal] = (await once(child, "exit")) as [number | null, string | null];
+    expect({ code, signal, stdout: stdout.trim() }).toEqual({ code: 0, signal: null, stdout: "late" });
+  }, 30_000);
+});
+
+/** A port nothing listens on. */
+async function freePort(): Promise<number> {
+  const s = net.createServer();
+  await new Promise<void>((resolve) => s.listen(0, "127.0.0.1", resolve));
+  const p = (s.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => s.close(() => resolve()));
+  return p;
+}
+
+/** A TCP relay to `target` whose open connections can be made to stop passing bytes either way. */
+async function startRelay(target: number) {
+  const pairs: Array<{ down: net.Socket; up: net.Socket; stalled: boolean }> = [];
+  const relay = net.createServer((down) => {
+    const pair = { down, up: net.connect(target, "127.0.0.1"), stalled: false };
+    pairs.push(pair);
+    down.on("data", (c) => pair.stalled || pair.up.write(c));
+    pair.up.on("data", (c) => pair.stalled || down.write(c));
+    for (const s of [down, pair.up]) {
+      s.on("error", () => {});
+      s.on("close", () => (s === down ? pair.up : down).destroy());
+    }
+  });
+  await new Promise<void>((resolve) => relay.listen(0, "127.0.0.1", resolve));
+  return {
+    port: (relay.address() as AddressInfo).port,
+    connections: () => pairs.length,
+    stall: () => pairs.forEach((p) => (p.stalled = true)),
+    close() {
+      for (const p of pairs) p.down.destroy();
+      relay.close();
+    },
+  };
+}
