@@ -16,7 +16,7 @@ import { lib } from "./library.js";
 const { A2AClient, createGrpcTransport, createJsonRpcTransport, createNodeHttpClient, createRestTransport, userMessage } = lib;
 import { PASS_THROUGH_A2A_SERVICE } from "./grpc-service.js";
 
-/** On gRPC, `ours` is `createGrpcTransport` (connect-node over node:http2); the HTTP clients do not apply. */
+/** On gRPC, `ours` is `createGrpcTransport` (over `node:http2`); the HTTP clients do not apply. */
 export type ClientName = "ours-fetch" | "ours-node" | "ours" | "sdk" | "raw";
 export type BindingName = "JSONRPC" | "HTTP+JSON" | "GRPC";
 

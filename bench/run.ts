@@ -483,7 +483,7 @@ function header(began: number, load0: number[], load1: number[]): string[] {
     "Clients on JSON-RPC and HTTP+JSON: `ours-fetch` is `A2AClient` over the default fetch HTTP client, `ours-node` over",
     "`createNodeHttpClient()` (keep-alive `node:http`, what `connect()` of `a2a-connect/node` uses), `sdk` is @a2a-js/sdk's",
     "`Client` from `ClientFactory` (on fetch), `raw` is a bare keep-alive `node:http` POST with `JSON.parse` (for streams: split",
-    "on blank lines + `JSON.parse` of each event). On gRPC: `ours` is `A2AClient` over `createGrpcTransport` (connect-node,",
+    "on blank lines + `JSON.parse` of each event). On gRPC: `ours` is `A2AClient` over `createGrpcTransport` (gRPC straight on",
     "`node:http2`), `sdk` is the SDK's `Client` with its `GrpcTransportFactory` (@grpc/grpc-js), `raw` is a bare @grpc/grpc-js",
     "client with pass-through serializers that encodes the request with protobuf-es `toBinary` and decodes each answer with",
     "`fromBinary` and nothing more: the decoding every gRPC client must do, as `JSON.parse` is for the HTTP floor.",

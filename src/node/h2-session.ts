@@ -7,7 +7,9 @@
  * unref'd while it has no open stream). While streams are open it is
  * checked with PINGs: one unanswered in time destroys the session, so its
  * calls fail as cut and the next call does not wait on a dead connection.
- * Timers run only while streams are open.
+ * A connection that has been quiet for a PING interval is checked with a
+ * PING before a new call uses it. Timers run only while a PING or a stream
+ * is outstanding.
  */
 import * as http2 from "node:http2";
 import { Code, ConnectError } from "@connectrpc/connect";
@@ -43,7 +45,8 @@ export class SessionKeeper {
   async request(headers: http2.OutgoingHttpHeaders, signal: AbortSignal): Promise<http2.ClientHttp2Stream> {
     for (let fresh = false; ; fresh = true) {
       const current = this.current;
-      const session = current?.usable() ? current : await this.connect(signal);
+      const alive = current?.usable() ? await unlessAborted(current.verify(), signal) : false;
+      const session = alive ? current! : await this.connect(signal);
       try {
         return session.request(headers);
       } catch (e) {
@@ -118,6 +121,17 @@ export class SessionKeeper {
   }
 }
 
+/** Settles as `promise` does, or rejects with the signal's reason when it aborts first. */
+function unlessAborted<T>(promise: T | Promise<T>, signal: AbortSignal): T | Promise<T> {
+  if (!(promise instanceof Promise)) return promise;
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
+
 /** A connected session: its open streams, and the PINGs that check it while there are some. */
 class TrackedSession {
   private streams = 0;
@@ -127,6 +141,8 @@ class TrackedSession {
   /** When the PING awaiting its answer was sent. */
   private pingSentAt: number | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  /** The check of a quiet connection in progress (see verify). */
+  private checking: Promise<boolean> | undefined;
 
   constructor(
     private readonly session: http2.ClientHttp2Session,
@@ -145,13 +161,44 @@ class TrackedSession {
     return !this.goingAway && !this.session.closed && !this.session.destroyed;
   }
 
+  /**
+   * Whether the connection still answers, for a call about to use it. One
+   * that has been quiet for a PING interval may have died unnoticed (a NAT
+   * or a proxy dropped it): a PING checks it first, and one unanswered in
+   * time destroys it, so the call goes to a new connection instead of
+   * failing as cut. Calls that arrive meanwhile share the check.
+   */
+  verify(): boolean | Promise<boolean> {
+    const quiet = this.streams === 0 && performance.now() - this.aliveAt >= this.ping.pingIntervalMs;
+    if (!quiet || !(this.ping.pingIntervalMs <= MAX_DELAY_MS)) return true;
+    return (this.checking ??= new Promise<boolean>((resolve) => {
+      const settle = (alive: boolean) => {
+        clearTimeout(timer);
+        this.checking = undefined;
+        if (alive) this.aliveAt = performance.now();
+        else this.session.destroy(new ConnectError("PING timed out", Code.Unavailable));
+        resolve(alive);
+      };
+      const timer = setTimeout(() => settle(false), this.pingTimeoutMs());
+      try {
+        this.session.ping((err) => settle(!err));
+      } catch {
+        settle(false);
+      }
+    }));
+  }
+
   request(headers: http2.OutgoingHttpHeaders): http2.ClientHttp2Stream {
     const stream = this.session.request(headers);
     if (this.streams++ === 0) {
       this.session.ref();
       this.armTimer();
     }
-    stream.once("close", this.streamClosed);
+    stream.once("close", () => {
+      // A stream the server ended cleanly proves the connection as a PING would.
+      if (stream.rstCode === http2.constants.NGHTTP2_NO_ERROR) this.aliveAt = performance.now();
+      this.streamClosed();
+    });
     return stream;
   }
 

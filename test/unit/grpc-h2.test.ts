@@ -335,6 +335,23 @@ describe("gRPC over node:http2 against a bare server", () => {
     }
   });
 
+  it("a call on a connection gone quiet checks it with a PING first: a dead one is replaced and the call succeeds", async () => {
+    const relay = await startRelay(port);
+    try {
+      // An interval of 0: every call finds the connection quiet for long enough.
+      const t = transport({ baseUrl: `http://127.0.0.1:${relay.port}`, pingIntervalMs: 0, pingTimeoutMs: 200 });
+      handler = (stream) => reply(stream, frame(task("t1")));
+      expect((await unary(t, "t1")).message.id).toBe("t1");
+      // The answered stream's 'close' follows its answer within the turn of the event loop.
+      await new Promise((resolve) => setImmediate(resolve));
+      relay.stall();
+      expect((await within(unary(t, "t1"), 5000, "the call after the stall")).message.id).toBe("t1");
+      expect(relay.connections()).toBe(2);
+    } finally {
+      relay.close();
+    }
+  });
+
   it("an abort, or a deadline, before the answer cancels the HTTP/2 stream", async () => {
     const t = transport();
     let arrived!: () => void;
