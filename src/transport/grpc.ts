@@ -25,10 +25,11 @@ export interface GrpcTransportOptions extends TransportOptions {
   /** Largest message accepted from the server, in bytes. Default 16 MiB. */
   readMaxBytes?: number | undefined;
   /**
-   * HTTP/2 PING interval while streams are open, in milliseconds. A
-   * connection that stops answering pings is closed, so its calls fail and
-   * new ones get a fresh connection instead of waiting on a dead one.
-   * Default 15 000.
+   * HTTP/2 PING interval while streams are open, in milliseconds; a call
+   * about to use a connection quiet for this long checks it with a PING
+   * first. A connection that stops answering pings is closed, so its calls
+   * fail and new ones get a fresh connection instead of waiting on a dead
+   * one. Default 15 000; `Infinity` sends no PINGs.
    */
   pingIntervalMs?: number | undefined;
   /** How long to wait for a PING's answer. Default 10 000. */

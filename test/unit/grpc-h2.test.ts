@@ -6,14 +6,14 @@
  */
 import { execFile } from "node:child_process";
 import { once } from "node:events";
-import { constants, createServer, type Http2Session, type IncomingHttpHeaders, type ServerHttp2Session, type ServerHttp2Stream } from "node:http2";
+import { constants, type Http2Session, type ServerHttp2Stream } from "node:http2";
 import * as net from "node:net";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { create, toBinary, type MessageInitShape } from "@bufbuild/protobuf";
 import { anyPack } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type Transport } from "@connectrpc/connect";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ErrorInfoSchema } from "../../gen/google/rpc/error_details_pb.js";
 import { StatusSchema } from "../../gen/google/rpc/status_pb.js";
 import { A2AService, StreamResponseSchema, SubscribeToTaskRequestSchema, TaskSchema } from "../../gen/lf/a2a/v1/a2a_pb.js";
@@ -21,53 +21,16 @@ import { A2AClient, ConnectionError, createGrpcTransport } from "../../src/node.
 import { createH2GrpcTransport, type H2GrpcTransportOptions } from "../../src/node/grpc-h2.js";
 import { FrameReader } from "../../src/node/grpc-wire.js";
 import { within } from "../support/fake-server.js";
+import { frame, useFakeGrpcServer } from "../support/fake-grpc-server.js";
 import { trackTimers } from "../support/timers.js";
 
-interface Call {
-  headers: IncomingHttpHeaders;
-  body: Buffer;
-  session: Http2Session;
-}
-type Handler = (stream: ServerHttp2Stream, call: Call) => void;
-
-let handler: Handler = (stream) => stream.respond({ ":status": 404 }, { endStream: true });
-const calls: Call[] = [];
-const sessions = new Set<ServerHttp2Session>();
-const server = createServer();
-server.on("session", (s) => {
-  sessions.add(s);
-  s.on("close", () => sessions.delete(s));
-});
-server.on("stream", (stream, headers) => {
-  // A client that cancels makes the server stream fail; that is no test's failure.
-  stream.on("error", () => {});
-  const chunks: Buffer[] = [];
-  stream.on("data", (c: Buffer) => chunks.push(c));
-  stream.on("end", () => {
-    const call = { headers, body: Buffer.concat(chunks), session: stream.session! };
-    calls.push(call);
-    handler(stream, call);
-  });
-});
-
-let port = 0;
-beforeAll(async () => {
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  port = (server.address() as AddressInfo).port;
-});
-afterAll(async () => {
-  for (const s of sessions) s.destroy();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-});
-beforeEach(() => {
-  calls.length = 0;
-});
+const srv = useFakeGrpcServer();
 
 const { getTask, subscribeToTask } = A2AService.method;
 
 function transport(options: Partial<H2GrpcTransportOptions> = {}): Transport {
   return createH2GrpcTransport({
-    baseUrl: `http://127.0.0.1:${port}`,
+    baseUrl: `http://127.0.0.1:${srv.port}`,
     readMaxBytes: 1 << 20,
     pingIntervalMs: 15_000,
     pingTimeoutMs: 10_000,
@@ -75,12 +38,6 @@ function transport(options: Partial<H2GrpcTransportOptions> = {}): Transport {
   });
 }
 
-function frame(message: Uint8Array, flags = 0): Buffer {
-  const head = Buffer.alloc(5);
-  head[0] = flags;
-  head.writeUInt32BE(message.byteLength, 1);
-  return Buffer.concat([head, message]);
-}
 
 const task = (id: string) => toBinary(TaskSchema, create(TaskSchema, { id }));
 const event = (id: string) => toBinary(StreamResponseSchema, create(StreamResponseSchema, { payload: { case: "task", value: { id } } }));
@@ -164,11 +121,11 @@ describe("frames", () => {
 
 describe("gRPC over node:http2 against a bare server", () => {
   it("sends POST to the method's path under the base URL's prefix, with gRPC's headers and the caller's, minus connection headers", async () => {
-    handler = (stream) => reply(stream, frame(task("t1")));
-    const t = createH2GrpcTransport({ baseUrl: `http://127.0.0.1:${port}/prefix/`, readMaxBytes: 1024, pingIntervalMs: 15_000, pingTimeoutMs: 10_000 });
+    srv.handler = (stream) => reply(stream, frame(task("t1")));
+    const t = createH2GrpcTransport({ baseUrl: `http://127.0.0.1:${srv.port}/prefix/`, readMaxBytes: 1024, pingIntervalMs: 15_000, pingTimeoutMs: 10_000 });
     const res = await t.unary(getTask, undefined, undefined, { "x-custom": "yes", connection: "keep-alive", "keep-alive": "5" }, { id: "t1" });
     expect(res.message.id).toBe("t1");
-    const { headers, body } = calls[0]!;
+    const { headers, body } = srv.calls[0]!;
     expect(headers).toMatchObject({ ":method": "POST", ":path": "/prefix/lf.a2a.v1.A2AService/GetTask", ":scheme": "http" });
     expect(headers).toMatchObject({ "content-type": "application/grpc+proto", te: "trailers", "x-custom": "yes" });
     expect(headers.connection).toBeUndefined();
@@ -179,16 +136,16 @@ describe("gRPC over node:http2 against a bare server", () => {
   });
 
   it("sends grpc-timeout when the call has a deadline", async () => {
-    handler = (stream) => reply(stream, frame(task("t1")));
+    srv.handler = (stream) => reply(stream, frame(task("t1")));
     await unary(transport(), "t1", 1500);
-    expect(calls[0]!.headers["grpc-timeout"]).toBe("1500m");
+    expect(srv.calls[0]!.headers["grpc-timeout"]).toBe("1500m");
   });
 
   it("reads a unary answer split into two DATA chunks at every byte boundary", async () => {
     const bytes = frame(task("split"));
     const t = transport();
     for (let at = 1; at < bytes.length; at++) {
-      handler = (stream) => void replyInChunks(stream, [bytes.subarray(0, at), bytes.subarray(at)]);
+      srv.handler = (stream) => void replyInChunks(stream, [bytes.subarray(0, at), bytes.subarray(at)]);
       expect((await unary(t)).message.id, `split at ${at}`).toBe("split");
     }
   });
@@ -196,25 +153,25 @@ describe("gRPC over node:http2 against a bare server", () => {
   it("reads a stream sent one byte per DATA chunk, and several messages in one chunk", async () => {
     const bytes = Buffer.concat(["a", "b", "c"].map((id) => frame(event(id))));
     const t = transport();
-    handler = (stream) => void replyInChunks(stream, [...bytes].map((b) => Buffer.of(b)));
+    srv.handler = (stream) => void replyInChunks(stream, [...bytes].map((b) => Buffer.of(b)));
     expect(await ids(subscribe(t))).toEqual(["a", "b", "c"]);
-    handler = (stream) => reply(stream, bytes);
+    srv.handler = (stream) => reply(stream, bytes);
     expect(await ids(subscribe(t))).toEqual(["a", "b", "c"]);
   });
 
   it("refuses a unary answer with two messages, or none", async () => {
     const t = transport();
-    handler = (stream) => reply(stream, Buffer.concat([frame(task("a")), frame(task("b"))]));
+    srv.handler = (stream) => reply(stream, Buffer.concat([frame(task("a")), frame(task("b"))]));
     const two = await failure(unary(t));
     expect(two.code).toBe(Code.Internal);
     expect(two.metadata.has("grpc-status")).toBe(false);
-    handler = (stream) => void replyInChunks(stream, []);
+    srv.handler = (stream) => void replyInChunks(stream, []);
     expect((await failure(unary(t))).code).toBe(Code.Internal);
   });
 
   it("a trailers-only error: the status, its metadata with grpc-status, and the details from grpc-status-details-bin", async () => {
     const t = transport();
-    handler = (stream) =>
+    srv.handler = (stream) =>
       trailersOnly(stream, { "grpc-status": "5", "grpc-message": "no such task", "grpc-status-details-bin": statusDetails(5, "TASK_NOT_FOUND") });
     for (const call of [() => unary(t), () => subscribe(t)]) {
       const e = await failure(call());
@@ -227,14 +184,14 @@ describe("gRPC over node:http2 against a bare server", () => {
 
   it("decodes a percent-encoded grpc-message, leniently", async () => {
     const t = transport();
-    handler = (stream) => trailersOnly(stream, { "grpc-status": "3", "grpc-message": "caf%C3%A9 at 100%25" });
+    srv.handler = (stream) => trailersOnly(stream, { "grpc-status": "3", "grpc-message": "caf%C3%A9 at 100%25" });
     expect((await failure(unary(t))).rawMessage).toBe("café at 100%");
-    handler = (stream) => trailersOnly(stream, { "grpc-status": "3", "grpc-message": "caf%C3%A9, 50%ZZ off, %E2%82" });
+    srv.handler = (stream) => trailersOnly(stream, { "grpc-status": "3", "grpc-message": "caf%C3%A9, 50%ZZ off, %E2%82" });
     expect((await failure(unary(t))).rawMessage).toBe("café, 50%ZZ off, %E2%82");
   });
 
   it("an error status in the trailers after a message ends the stream with that status", async () => {
-    handler = (stream) => {
+    srv.handler = (stream) => {
       stream.respond({ ":status": 200, "content-type": "application/grpc" }, { waitForTrailers: true });
       stream.on("wantTrailers", () => stream.sendTrailers({ "grpc-status": "14", "grpc-message": "going away" }));
       stream.end(frame(event("a")));
@@ -258,12 +215,12 @@ describe("gRPC over node:http2 against a bare server", () => {
       [503, Code.Unavailable],
       [500, Code.Unknown],
     ] as const) {
-      handler = (stream) => stream.respond({ ":status": status, "content-type": "text/plain" }, { endStream: true });
+      srv.handler = (stream) => stream.respond({ ":status": status, "content-type": "text/plain" }, { endStream: true });
       const e = await failure(unary(t));
       expect(e.code, `HTTP ${status}`).toBe(code);
       expect(e.metadata.has("grpc-status")).toBe(false);
     }
-    handler = (stream) => {
+    srv.handler = (stream) => {
       stream.respond({ ":status": 200, "content-type": "application/json" });
       stream.end("{}");
     };
@@ -273,29 +230,29 @@ describe("gRPC over node:http2 against a bare server", () => {
   });
 
   it("a message over readMaxBytes fails the call with ResourceExhausted", async () => {
-    handler = (stream) => reply(stream, frame(task("a task id longer than the limit")));
+    srv.handler = (stream) => reply(stream, frame(task("a task id longer than the limit")));
     expect((await failure(unary(transport({ readMaxBytes: 10 })))).code).toBe(Code.ResourceExhausted);
   });
 
   it("a session that receives GOAWAY finishes its call, and the next call opens a new session", async () => {
     const t = transport();
-    handler = (stream) => {
+    srv.handler = (stream) => {
       // Before the answer, so the client has the GOAWAY when the call ends.
       stream.session!.goaway(constants.NGHTTP2_NO_ERROR, stream.id);
       reply(stream, frame(task("t1")));
     };
     expect((await unary(t)).message.id).toBe("t1");
-    handler = (stream) => reply(stream, frame(task("t2")));
+    srv.handler = (stream) => reply(stream, frame(task("t2")));
     expect((await unary(t)).message.id).toBe("t2");
     expect((await unary(t)).message.id).toBe("t2");
-    expect(calls[1]!.session).not.toBe(calls[0]!.session);
-    expect(calls[2]!.session).toBe(calls[1]!.session);
+    expect(srv.calls[1]!.session).not.toBe(srv.calls[0]!.session);
+    expect(srv.calls[2]!.session).toBe(srv.calls[1]!.session);
   });
 
   it("a GOAWAY with an error in the middle of a stream cuts it: Unavailable, the Node error as cause, no grpc-status", async () => {
     const t = transport();
     let session!: Http2Session;
-    handler = (stream, call) => {
+    srv.handler = (stream, call) => {
       session = call.session;
       stream.respond({ ":status": 200, "content-type": "application/grpc" });
       stream.write(frame(event("a")));
@@ -308,15 +265,15 @@ describe("gRPC over node:http2 against a bare server", () => {
     expect(e.code).toBe(Code.Unavailable);
     expect(e.metadata.has("grpc-status")).toBe(false);
     expect(e.cause).toMatchObject({ code: "ERR_HTTP2_SESSION_ERROR" });
-    handler = (stream) => reply(stream, frame(task("t2")));
+    srv.handler = (stream) => reply(stream, frame(task("t2")));
     expect((await unary(t)).message.id).toBe("t2");
   });
 
   it("a PING unanswered in time destroys a stalled connection; the next call connects afresh", async () => {
-    const relay = await startRelay(port);
+    const relay = await startRelay(srv.port);
     try {
       const t = transport({ baseUrl: `http://127.0.0.1:${relay.port}`, pingIntervalMs: 50, pingTimeoutMs: 200 });
-      handler = (stream) => {
+      srv.handler = (stream) => {
         stream.respond({ ":status": 200, "content-type": "application/grpc" });
         stream.write(frame(event("a")));
       };
@@ -327,7 +284,7 @@ describe("gRPC over node:http2 against a bare server", () => {
       expect(e.code).toBe(Code.Unavailable);
       expect(e.rawMessage).toBe("PING timed out");
       expect(e.metadata.has("grpc-status")).toBe(false);
-      handler = (stream) => reply(stream, frame(task("t2")));
+      srv.handler = (stream) => reply(stream, frame(task("t2")));
       expect((await unary(t)).message.id).toBe("t2");
       expect(relay.connections()).toBe(2);
     } finally {
@@ -336,11 +293,11 @@ describe("gRPC over node:http2 against a bare server", () => {
   });
 
   it("a call on a connection gone quiet checks it with a PING first: a dead one is replaced and the call succeeds", async () => {
-    const relay = await startRelay(port);
+    const relay = await startRelay(srv.port);
     try {
       // An interval of 0: every call finds the connection quiet for long enough.
       const t = transport({ baseUrl: `http://127.0.0.1:${relay.port}`, pingIntervalMs: 0, pingTimeoutMs: 200 });
-      handler = (stream) => reply(stream, frame(task("t1")));
+      srv.handler = (stream) => reply(stream, frame(task("t1")));
       expect((await unary(t, "t1")).message.id).toBe("t1");
       // The answered stream's 'close' follows its answer within the turn of the event loop.
       await new Promise((resolve) => setImmediate(resolve));
@@ -356,7 +313,7 @@ describe("gRPC over node:http2 against a bare server", () => {
     const t = transport();
     let arrived!: () => void;
     let closed!: Promise<number>;
-    handler = (stream) => {
+    srv.handler = (stream) => {
       closed = once(stream, "close").then(() => stream.rstCode);
       arrived();
     };
@@ -380,10 +337,10 @@ describe("gRPC over node:http2 against a bare server", () => {
     try {
       // PINGs due at once, so their timers are armed during the calls.
       const t = transport({ pingIntervalMs: 1, pingTimeoutMs: 5000 });
-      handler = (stream) => reply(stream, frame(task("t1")));
+      srv.handler = (stream) => reply(stream, frame(task("t1")));
       for (let i = 0; i < 5; i++) await unary(t, "t1", 5000);
       let gone!: Promise<unknown>;
-      handler = (stream) => {
+      srv.handler = (stream) => {
         gone = once(stream, "close");
         stream.respond({ ":status": 200, "content-type": "application/grpc" });
         stream.write(frame(event("a")));
@@ -410,12 +367,12 @@ describe("gRPC over node:http2 against a bare server", () => {
   it("an idle connection does not keep the process alive, an open call does", async () => {
     // The answer comes late: until then only the call's stream holds the
     // child's event loop (no PINGs, so no PING timer holds it instead).
-    handler = (stream) => setTimeout(() => reply(stream, frame(task("late"))), 300);
+    srv.handler = (stream) => setTimeout(() => reply(stream, frame(task("late"))), 300);
     const module = (path: string) => JSON.stringify(fileURLToPath(new URL(path, import.meta.url)));
     const script = [
       `import { createH2GrpcTransport } from ${module("../../src/node/grpc-h2.ts")};`,
       `import { A2AService } from ${module("../../gen/lf/a2a/v1/a2a_pb.ts")};`,
-      `const t = createH2GrpcTransport({ baseUrl: "http://127.0.0.1:${port}", readMaxBytes: 1024, pingIntervalMs: Infinity, pingTimeoutMs: 10000 });`,
+      `const t = createH2GrpcTransport({ baseUrl: "http://127.0.0.1:${srv.port}", readMaxBytes: 1024, pingIntervalMs: Infinity, pingTimeoutMs: 10000 });`,
       `const res = await t.unary(A2AService.method.getTask, undefined, undefined, undefined, { id: "t1" });`,
       `console.log(res.message.id);`,
     ].join("\n");

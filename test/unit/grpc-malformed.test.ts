@@ -2,11 +2,10 @@
  * The gRPC binding against a raw node:http2 server that says exactly what a
  * test wants: broken messages, status details, odd content types.
  */
-import { createServer, type IncomingHttpHeaders, type ServerHttp2Session, type ServerHttp2Stream } from "node:http2";
-import type { AddressInfo } from "node:net";
+import type { ServerHttp2Stream } from "node:http2";
 import { create, toBinary } from "@bufbuild/protobuf";
 import { anyPack } from "@bufbuild/protobuf/wkt";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ErrorInfoSchema } from "../../gen/google/rpc/error_details_pb.js";
 import { StatusSchema } from "../../gen/google/rpc/status_pb.js";
 import {
@@ -21,52 +20,11 @@ import {
   createGrpcTransport,
 } from "../../src/node.js";
 import { within } from "../support/fake-server.js";
+import { frame, useFakeGrpcServer } from "../support/fake-grpc-server.js";
 import { trackTimers } from "../support/timers.js";
 
-interface GrpcCall {
-  path: string;
-  headers: IncomingHttpHeaders;
-  body: Buffer;
-}
-type GrpcHandler = (stream: ServerHttp2Stream, call: GrpcCall) => void;
+const srv = useFakeGrpcServer();
 
-let handler: GrpcHandler = (stream) => stream.respond({ ":status": 404 }, { endStream: true });
-const calls: GrpcCall[] = [];
-const sessions = new Set<ServerHttp2Session>();
-const server = createServer();
-server.on("session", (s) => {
-  sessions.add(s);
-  s.on("close", () => sessions.delete(s));
-});
-server.on("stream", (stream, headers) => {
-  const chunks: Buffer[] = [];
-  stream.on("data", (c: Buffer) => chunks.push(c));
-  stream.on("end", () => {
-    const call = { path: String(headers[":path"]), headers, body: Buffer.concat(chunks) };
-    calls.push(call);
-    handler(stream, call);
-  });
-});
-
-let address = "";
-beforeAll(async () => {
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  address = `127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-afterAll(async () => {
-  for (const s of sessions) s.destroy();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-});
-beforeEach(() => {
-  calls.length = 0;
-});
-
-/** A length-prefixed gRPC message frame, uncompressed. */
-function frame(message: Uint8Array): Buffer {
-  const head = Buffer.alloc(5);
-  head.writeUInt32BE(message.byteLength, 1);
-  return Buffer.concat([head, message]);
-}
 
 function reply(stream: ServerHttp2Stream, message: Uint8Array, trailers: Record<string, string> = { "grpc-status": "0" }): void {
   stream.respond({ ":status": 200, "content-type": "application/grpc" }, { waitForTrailers: true });
@@ -90,7 +48,7 @@ function statusDetails(code: number, message: string, reason: string): string {
 
 function client(): A2AClient {
   // A bare host:port, as Agent Cards may give it: plain HTTP/2 on loopback.
-  return new A2AClient(createGrpcTransport({ baseUrl: address }));
+  return new A2AClient(createGrpcTransport({ baseUrl: `127.0.0.1:${srv.port}` }));
 }
 
 async function failure(p: Promise<unknown>): Promise<A2AError> {
@@ -107,11 +65,11 @@ const GARBAGE = Uint8Array.of(0x0f, 0xde, 0xad, 0xbe, 0xef, 0xff, 0xff);
 
 describe("gRPC against a raw HTTP/2 server", () => {
   it("a bare host:port works: plain HTTP/2, the A2A service path and headers", async () => {
-    handler = (stream) => reply(stream, toBinary(TaskSchema, create(TaskSchema, { id: "t1", status: { state: TaskState.WORKING } })));
+    srv.handler = (stream) => reply(stream, toBinary(TaskSchema, create(TaskSchema, { id: "t1", status: { state: TaskState.WORKING } })));
     const task = await client().getTask({ id: "t1" });
     expect(task.id).toBe("t1");
     expect(task.status?.state).toBe(TaskState.WORKING);
-    const [call] = calls;
+    const [call] = srv.calls;
     expect(call!.path).toBe("/lf.a2a.v1.A2AService/GetTask");
     expect(call!.headers[":scheme"]).toBe("http");
     expect(call!.headers["content-type"]).toMatch(/^application\/grpc/);
@@ -119,19 +77,19 @@ describe("gRPC against a raw HTTP/2 server", () => {
   });
 
   it("a message that is not valid protobuf, with grpc-status 0 -> an A2AError", async () => {
-    handler = (stream) => reply(stream, GARBAGE);
+    srv.handler = (stream) => reply(stream, GARBAGE);
     const e = await failure(client().getTask({ id: "t1" }));
     expect(e.binding).toBe("GRPC");
   });
 
   it("a message that is not valid protobuf, with grpc-status 0 -> ProtocolError", async () => {
-    handler = (stream) => reply(stream, GARBAGE);
+    srv.handler = (stream) => reply(stream, GARBAGE);
     const e = await failure(client().getTask({ id: "t1" }));
     expect(e).toBeInstanceOf(ProtocolError);
   });
 
   it("a non-gRPC content type -> ProtocolError", async () => {
-    handler = (stream) => {
+    srv.handler = (stream) => {
       stream.respond({ ":status": 200, "content-type": "text/html" });
       stream.end("<html>proxy says hi</html>");
     };
@@ -141,7 +99,7 @@ describe("gRPC against a raw HTTP/2 server", () => {
   });
 
   it("grpc-status 5 with an ErrorInfo TASK_NOT_FOUND in grpc-status-details-bin -> TaskNotFoundError", async () => {
-    handler = (stream) =>
+    srv.handler = (stream) =>
       trailersOnly(stream, {
         "grpc-status": "5",
         "grpc-message": "no such task",
@@ -153,7 +111,7 @@ describe("gRPC against a raw HTTP/2 server", () => {
   });
 
   it("the same status in trailers after the headers", async () => {
-    handler = (stream) => {
+    srv.handler = (stream) => {
       stream.respond({ ":status": 200, "content-type": "application/grpc" }, { waitForTrailers: true });
       stream.on("wantTrailers", () =>
         stream.sendTrailers({
@@ -170,7 +128,7 @@ describe("gRPC against a raw HTTP/2 server", () => {
   });
 
   it("grpc-status 9 with an ErrorInfo VERSION_NOT_SUPPORTED -> VersionNotSupportedError", async () => {
-    handler = (stream) =>
+    srv.handler = (stream) =>
       trailersOnly(stream, {
         "grpc-status": "9",
         "grpc-message": "version 1.0 only",
@@ -182,14 +140,14 @@ describe("gRPC against a raw HTTP/2 server", () => {
   });
 
   it("grpc-status 5 without details -> TaskNotFoundError from the code", async () => {
-    handler = (stream) => trailersOnly(stream, { "grpc-status": "5", "grpc-message": "gone" });
+    srv.handler = (stream) => trailersOnly(stream, { "grpc-status": "5", "grpc-message": "gone" });
     const e = await failure(client().getTask({ id: "t1" }));
     expect(e).toBeInstanceOf(TaskNotFoundError);
     expect(e).toMatchObject({ grpcCode: 5, reason: undefined });
   });
 
   it("a stream message that is not valid protobuf ends the stream with an A2AError", async () => {
-    handler = (stream) => {
+    srv.handler = (stream) => {
       stream.respond({ ":status": 200, "content-type": "application/grpc" }, { waitForTrailers: true });
       stream.on("wantTrailers", () => stream.sendTrailers({ "grpc-status": "0" }));
       stream.write(frame(toBinary(StreamResponseSchema, create(StreamResponseSchema, { payload: { case: "task", value: { id: "t1" } } }))));
@@ -207,7 +165,7 @@ describe("gRPC against a raw HTTP/2 server", () => {
 
   it("a consumer that breaks out of a stream cancels it and leaves no timer armed", async () => {
     let gone: Promise<void> | undefined;
-    handler = (stream) => {
+    srv.handler = (stream) => {
       gone = new Promise((resolve) => stream.once("close", () => resolve()));
       stream.respond({ ":status": 200, "content-type": "application/grpc" });
       stream.write(frame(toBinary(StreamResponseSchema, create(StreamResponseSchema, { payload: { case: "task", value: { id: "t1" } } }))));
