@@ -39,6 +39,13 @@ export function followSignal(
   return { controller, unlink: () => outer?.removeEventListener("abort", forward) };
 }
 
+/** The error an abort without a reason (or with one that is not an Error) is reported as, as fetch does. */
+export function abortError(reason?: unknown): Error {
+  const e = new Error(reason === undefined ? "This operation was aborted" : String(reason));
+  e.name = "AbortError";
+  return e;
+}
+
 /** All chunks of a body in one buffer; past `maxBytes`, the error `tooLarge()` makes. */
 export async function concatBytes(
   chunks: AsyncIterable<Uint8Array>,

@@ -16,7 +16,7 @@
 import * as http from "node:http";
 import * as https from "node:https";
 import type { UniversalClientFn, UniversalClientResponse } from "@connectrpc/connect/protocol";
-import { concatBytes } from "../util.js";
+import { abortError, concatBytes } from "../util.js";
 
 /** Options of `createNodeHttpClient`. */
 export interface NodeHttpClientOptions {
@@ -94,10 +94,4 @@ function webHeaders(incoming: http.IncomingHttpHeaders): Headers {
     else if (Array.isArray(value)) for (const v of value) h.append(key, v);
   }
   return h;
-}
-
-function abortError(reason: unknown): Error {
-  const e = new Error(reason === undefined ? "This operation was aborted" : String(reason));
-  e.name = "AbortError";
-  return e;
 }

@@ -23,6 +23,7 @@ import {
   type UnaryResponse,
 } from "@connectrpc/connect";
 import type { DescMessage } from "@bufbuild/protobuf";
+import { abortError } from "../util.js";
 
 /** The reason a request signal carries once its call is over. */
 const FINISHED = new ConnectError("the call has finished", Code.Canceled);
@@ -81,12 +82,6 @@ function callSignal(outer: AbortSignal | undefined, timeoutMs: number | undefine
     },
     release,
   };
-}
-
-function abortError(): Error {
-  const e = new Error("This operation was aborted");
-  e.name = "AbortError";
-  return e;
 }
 
 function applyInterceptors<T>(next: T, interceptors: Interceptor[] | undefined): T {
