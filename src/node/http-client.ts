@@ -42,46 +42,51 @@ export function createNodeHttpClient(options: NodeHttpClientOptions = {}): Unive
 
   return async (req): Promise<UniversalClientResponse> => {
     const body = req.body === undefined ? undefined : await concatBytes(req.body);
-    const signal = req.signal;
-    signal?.throwIfAborted();
+    req.signal?.throwIfAborted();
     const secure = req.url.startsWith("https:");
     const headers: Record<string, string> = {};
     req.header.forEach((value, key) => (headers[key] = value));
     if (body !== undefined) headers["content-length"] = String(body.byteLength);
-
-    return new Promise((resolve, reject) => {
-      let response: http.IncomingMessage | undefined;
-      // An abort after the whole body has arrived has nothing left to stop.
-      const onAbort = () => {
-        if (!response?.complete) request.destroy(signal?.reason instanceof Error ? signal.reason : abortError(signal?.reason));
-      };
-      const unlink = () => signal?.removeEventListener("abort", onAbort);
-      const request = (secure ? https : http).request(
-        req.url,
-        { method: req.method, headers, agent: secure ? httpsAgent : httpAgent },
-        (res) => {
-          response = res;
-          res.once("end", unlink);
-          res.once("close", unlink);
-          // An error after the body was read or given up (an abort that
-          // comes late) has nobody to go to; the reader sees one before.
-          res.on("error", ignore);
-          resolve({
-            status: res.statusCode ?? 0,
-            header: webHeaders(res.headers),
-            body: res as AsyncIterable<Uint8Array>,
-            trailer: new Headers(),
-          });
-        },
-      );
-      signal?.addEventListener("abort", onAbort, { once: true });
-      request.on("error", (e) => {
-        unlink();
-        reject(signal?.aborted ? (signal.reason ?? e) : e);
-      });
-      request.end(body);
-    });
+    const request = (secure ? https : http).request(req.url, { method: req.method, headers, agent: secure ? httpsAgent : httpAgent });
+    request.end(body);
+    return exchange(request, req.signal);
   };
+}
+
+/**
+ * The response to a request already sent. A function of its own so that
+ * the listeners it leaves for the life of a response (on the signal and the
+ * response) hold the request and the signal only, not the call's request
+ * object, headers and body: a thousand open streams would keep those too.
+ */
+function exchange(request: http.ClientRequest, signal: AbortSignal | undefined): Promise<UniversalClientResponse> {
+  return new Promise((resolve, reject) => {
+    let response: http.IncomingMessage | undefined;
+    // An abort after the whole body has arrived has nothing left to stop.
+    const onAbort = () => {
+      if (!response?.complete) request.destroy(signal?.reason instanceof Error ? signal.reason : abortError(signal?.reason));
+    };
+    const unlink = () => signal?.removeEventListener("abort", onAbort);
+    request.once("response", (res: http.IncomingMessage) => {
+      response = res;
+      res.once("end", unlink);
+      res.once("close", unlink);
+      // An error after the body was read or given up (an abort that
+      // comes late) has nobody to go to; the reader sees one before.
+      res.on("error", ignore);
+      resolve({
+        status: res.statusCode ?? 0,
+        header: webHeaders(res.headers),
+        body: res as AsyncIterable<Uint8Array>,
+        trailer: new Headers(),
+      });
+    });
+    signal?.addEventListener("abort", onAbort, { once: true });
+    request.on("error", (e) => {
+      unlink();
+      reject(signal?.aborted ? (signal.reason ?? e) : e);
+    });
+  });
 }
 
 function ignore(): void {}
