@@ -330,8 +330,8 @@ export function toA2AError(e: unknown, binding?: Binding): A2AError {
 }
 
 /**
- * gRPC errors, and the aborts and deadlines that connect's call runner
- * reports, arrive as ConnectErrors. `info` is the `google.rpc.ErrorInfo` of
+ * gRPC errors, and the aborts and deadlines that the call runners
+ * report, arrive as ConnectErrors. `info` is the `google.rpc.ErrorInfo` of
  * a gRPC error status: the gRPC transports decode it from the status details
  * (which takes the google.rpc schema, so only they carry that code) and
  * classify their errors here.

@@ -150,7 +150,7 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
       }
       return { res, plan };
     } catch (e) {
-      // An abort is reported by connect's call runner from the signal.
+      // An abort is reported by the call runner (run-call.ts) from the signal.
       if (req.signal.aborted) throw e;
       throw toA2AError(e, binding);
     }
