@@ -81,8 +81,9 @@ export function a2aGrpcTransport(inner: Transport, options: TransportOptions, cu
  * A stream cut below gRPC surfaces with the codes of an abort or of a
  * failed read. What the caller did not abort is a dropped connection, which
  * a resumption can recover from; what the server said is classified. A
- * reader that stops early gets the call cancelled (`cancel`): connect's
- * stream iterables cannot be closed any other way.
+ * reader that stops early gets the call cancelled (`cancel`): the stream
+ * iterables of connect-web's gRPC-web transport cannot be closed any other
+ * way.
  */
 async function* streamErrors<T>(
   source: AsyncIterable<T>,
