@@ -39,6 +39,16 @@ export function followSignal(
   return { controller, unlink: () => outer?.removeEventListener("abort", forward) };
 }
 
+/** An async iterable of one value: a request stream of one message. */
+export async function* single<T>(value: T): AsyncGenerator<T> {
+  yield value;
+}
+
+/** `source` with `fn` applied to each value. */
+export async function* mapAsync<T, U>(source: AsyncIterable<T>, fn: (t: T) => U): AsyncGenerator<U> {
+  for await (const t of source) yield fn(t);
+}
+
 /** The error an abort without a reason (or with one that is not an Error) is reported as, as fetch does. */
 export function abortError(reason?: unknown): Error {
   const e = new Error(reason === undefined ? "This operation was aborted" : String(reason));

@@ -17,7 +17,7 @@ import {
 import { createContextValues } from "@connectrpc/connect";
 import { toA2AError, type Binding } from "../errors.js";
 import { streamStateKey, type StreamState } from "../transport/stream-state.js";
-import { uuid } from "../util.js";
+import { single, uuid } from "../util.js";
 import { resumable, type ResumeOptions } from "./resume.js";
 import { joinExtensions } from "../transport/options.js";
 import type { A2ATransport } from "../transport/transport.js";
@@ -234,7 +234,7 @@ export class A2AClient {
         options.signal,
         options.timeoutMs,
         this.headers(options),
-        once(this.prepare(request, options)),
+        single(this.prepare(request, options)),
         state === undefined ? undefined : createContextValues().set(streamStateKey, state),
       );
       yield* res.message;
@@ -242,8 +242,4 @@ export class A2AClient {
       throw toA2AError(e, this.binding);
     }
   }
-}
-
-async function* once<T>(value: T): AsyncGenerator<T> {
-  yield value;
 }

@@ -17,7 +17,7 @@ import {
   type Binding,
 } from "../errors.js";
 import type { A2ATransport } from "../transport/transport.js";
-import { uuid } from "../util.js";
+import { single, uuid } from "../util.js";
 import type { Candidate } from "./select.js";
 
 /**
@@ -85,7 +85,7 @@ export class FailoverTransport implements A2ATransport {
     for await (const m of input) request = m;
     const req = withMessageId(method.name, request ?? ({} as MessageInitShape<I>));
     return this.run(method.name, signal, (t, c) =>
-      t.stream(method, signal, timeoutMs, header, once(withTenant(req, c)), contextValues),
+      t.stream(method, signal, timeoutMs, header, single(withTenant(req, c)), contextValues),
     );
   }
 
@@ -183,8 +183,4 @@ function withMessageId<T>(methodName: string, request: T): T {
   const message = (request as { message?: { messageId?: string } }).message;
   if (!message || message.messageId) return request;
   return { ...request, message: { ...message, messageId: uuid() } } as T;
-}
-
-async function* once<T>(value: T): AsyncGenerator<T> {
-  yield value;
 }

@@ -28,6 +28,7 @@ import type { DescMethodStreaming, DescMethodUnary } from "@bufbuild/protobuf";
 import { constants, type ClientHttp2Stream, type OutgoingHttpHeaders } from "node:http2";
 import { runStreaming, runUnary } from "../transport/run-call.js";
 import { SessionKeeper } from "./h2-session.js";
+import { mapAsync } from "../util.js";
 import { encodeFrame, metadataOf } from "./grpc-wire.js";
 import { StreamReply, decode, readUnary } from "./grpc-reply.js";
 
@@ -134,7 +135,7 @@ export function createH2GrpcTransport(options: H2GrpcTransportOptions): Transpor
           url: `${base}/${method.parent.typeName}/${method.name}`,
           header: requestHeader(header, deadline),
           contextValues: contextValues ?? createContextValues(),
-          message: created(method.input, input),
+          message: mapAsync(input, (m) => create(method.input, m)),
         },
         next: async (req) => {
           // A2A's streaming methods are server-streaming: one request message.
@@ -165,8 +166,4 @@ function requestHeader(header: HeadersInit | undefined, deadlineMs: number | und
   // grpc-timeout allows 8 digits.
   if (deadlineMs !== undefined) h.set("grpc-timeout", deadlineMs < 1e8 ? `${Math.ceil(deadlineMs)}m` : `${Math.ceil(deadlineMs / 1000)}S`);
   return h;
-}
-
-async function* created<I extends DescMessage>(schema: I, input: AsyncIterable<MessageInitShape<I>>): AsyncGenerator<MessageShape<I>> {
-  for await (const init of input) yield create(schema, init);
 }

@@ -41,7 +41,7 @@ import {
 import { runStreaming, runUnary } from "./run-call.js";
 import { decodeSseBatches, type SseEvent } from "./sse.js";
 import { streamStateKey, type StreamState } from "./stream-state.js";
-import { concatBytes, isJsonContentType } from "../util.js";
+import { concatBytes, isJsonContentType, single } from "../util.js";
 import type { A2ATransport } from "./transport.js";
 
 /** One HTTP exchange as a binding lays it out. */
@@ -369,10 +369,6 @@ function withAddedQuery(url: string, original: string, modified: string): string
 
 async function discard(body: AsyncIterable<Uint8Array>): Promise<void> {
   await body[Symbol.asyncIterator]().return?.();
-}
-
-async function* single<T>(value: T): AsyncGenerator<T> {
-  yield value;
 }
 
 async function readText(body: AsyncIterable<Uint8Array>, maxBytes: number, binding: Binding): Promise<string> {

@@ -21,6 +21,7 @@ import {
 import { createContextValues, type ContextValues, type Interceptor, type StreamResponse, type UnaryResponse } from "@connectrpc/connect";
 import { mergeHeaders } from "../options.js";
 import { runStreaming, runUnary } from "../run-call.js";
+import { mapAsync, single } from "../../util.js";
 import type { A2ATransport } from "../transport.js";
 import { v03OperationFor } from "./convert.js";
 
@@ -112,7 +113,7 @@ export function adaptV03Transport(inner: A2ATransport, options: V03AdapterOption
           url: target.url,
           header: mergeHeaders(options.defaults, header),
           contextValues: contextValues ?? createContextValues(),
-          message: mapStream(input, (m) => create(method.input, m)),
+          message: mapAsync(input, (m) => create(method.input, m)),
         },
         next: async (req) => {
           // A2A's streaming methods are server-streaming: one request.
@@ -127,7 +128,7 @@ export function adaptV03Transport(inner: A2ATransport, options: V03AdapterOption
             single(op.request(request)),
             req.contextValues,
           );
-          const message = mapStream(res.message, (e) => op.response(e, request) as MessageShape<O>);
+          const message = mapAsync(res.message, (e) => op.response(e, request) as MessageShape<O>);
           return { stream: true, service: method.parent, method, header: res.header, trailer: res.trailer, message };
         },
       });
@@ -135,10 +136,3 @@ export function adaptV03Transport(inner: A2ATransport, options: V03AdapterOption
   };
 }
 
-async function* single<T>(value: T): AsyncGenerator<T> {
-  yield value;
-}
-
-async function* mapStream<T, U>(source: AsyncIterable<T>, fn: (t: T) => U): AsyncGenerator<U> {
-  for await (const t of source) yield fn(t);
-}
