@@ -78,4 +78,28 @@ describe("createNodeHttpClient", () => {
     expect(e).toBeInstanceOf(ConnectionError);
     expect((e as ConnectionError).kind).toBe("refused");
   });
+
+  it("sends each request to its URL's host, path and query, with user info as Basic credentials", async () => {
+    // Listening on the IPv6 loopback: its literal comes bracketed in URLs and bare to node:http.
+    const echo = createServer((req, res) => res.end(JSON.stringify({ url: req.url, auth: req.headers.authorization ?? null })));
+    await new Promise<void>((r) => echo.listen(0, "::1", r));
+    const port = (echo.address() as AddressInfo).port;
+    const http = createNodeHttpClient();
+    const get = async (url: string) => {
+      const res = await http({ url, method: "GET", header: new Headers(), body: undefined, signal: undefined });
+      let text = "";
+      for await (const chunk of res.body) text += new TextDecoder().decode(chunk);
+      return JSON.parse(text) as { url: string; auth: string | null };
+    };
+    try {
+      expect(await get(`http://[::1]:${port}/v1/tasks?pageSize=2`)).toEqual({ url: "/v1/tasks?pageSize=2", auth: null });
+      expect(await get(`http://ann:p%40ss@[::1]:${port}/a`)).toEqual({ url: "/a", auth: `Basic ${btoa("ann:p@ss")}` });
+      // More distinct URLs than the client keeps parsed, then the first again.
+      for (let i = 0; i < 70; i++) expect((await get(`http://[::1]:${port}/tasks/${i}`)).url).toBe(`/tasks/${i}`);
+      expect(await get(`http://[::1]:${port}/v1/tasks?pageSize=2`)).toEqual({ url: "/v1/tasks?pageSize=2", auth: null });
+    } finally {
+      echo.closeAllConnections();
+      await new Promise((r) => echo.close(r));
+    }
+  });
 });
