@@ -206,7 +206,7 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
     res: UniversalClientResponse,
     plan: HttpPlan,
     signal: AbortSignal,
-    abortRequest: (reason: unknown) => void,
+    controller: AbortController,
     state: StreamState | undefined,
   ): AsyncGenerator<MessageShape<O>> {
     const f = facts(res);
@@ -216,7 +216,7 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
       idleMs,
       () => {
         idle = new CallTimeoutError(`no data on the stream for ${idleMs} ms`, { binding, kind: "idle" });
-        abortRequest(idle);
+        controller.abort(idle);
       },
       signal,
     );
@@ -331,7 +331,9 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
             let out: AsyncIterable<MessageShape<O>>;
             if (ok && type.startsWith("text/event-stream")) {
               const state = req.contextValues.get(streamStateKey);
-              out = events(method, res, plan, req.signal, (reason) => controller.abort(reason), state);
+              // What the events keep for as long as the stream is open: not the
+              // request body, nor (through a closure made here) the request.
+              out = events(method, res, { ...plan, body: undefined }, req.signal, controller, state);
             } else if (!ok || isJsonContentType(type)) {
               // A plain JSON body where a stream was expected: an error, or
               // (leniently) a single result.
