@@ -17,6 +17,7 @@ import {
 import { createContextValues } from "@connectrpc/connect";
 import { toA2AError, type Binding } from "../errors.js";
 import { streamStateKey, type StreamState } from "../transport/stream-state.js";
+import { LazyStream } from "./lazy-stream.js";
 import { single, uuid } from "../util.js";
 import { resumable, type ResumeOptions } from "./resume.js";
 import { joinExtensions } from "../transport/options.js";
@@ -220,15 +221,15 @@ export class A2AClient {
     );
   }
 
-  private async *stream<I extends DescMessage, O extends DescMessage>(
+  private stream<I extends DescMessage, O extends DescMessage>(
     method: DescMethodStreaming<I, O>,
     request: MessageInitShape<I>,
     options: CallOptions = {},
     state?: StreamState,
-  ): AsyncGenerator<MessageShape<O>> {
-    // A reader that stops early returns this generator, and the return
+  ): AsyncIterable<MessageShape<O>> {
+    // A reader that stops early returns this stream, and the return
     // reaches the transport's stream, which lets its connection go.
-    try {
+    const open = async () => {
       const res = await this.transport.stream(
         method,
         options.signal,
@@ -237,9 +238,8 @@ export class A2AClient {
         single(this.prepare(request, options)),
         state === undefined ? undefined : createContextValues().set(streamStateKey, state),
       );
-      yield* res.message;
-    } catch (e) {
-      throw toA2AError(e, this.binding);
-    }
+      return res.message;
+    };
+    return new LazyStream(open, (e) => toA2AError(e, this.binding));
   }
 }

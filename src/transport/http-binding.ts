@@ -201,14 +201,14 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
     }
   }
 
-  async function* events<O extends DescMessage>(
+  function events<O extends DescMessage>(
     method: DescMethodStreaming<DescMessage, O>,
     res: UniversalClientResponse,
     plan: HttpPlan,
     signal: AbortSignal,
     controller: AbortController,
     state: StreamState | undefined,
-  ): AsyncGenerator<MessageShape<O>> {
+  ): AsyncIterable<MessageShape<O>> {
     const f = facts(res);
     let idle: CallTimeoutError | undefined;
     const body = withIdleTimeout(
@@ -228,21 +228,9 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
       if (json === undefined) throw new ProtocolError("a stream event is not valid JSON", { binding, httpStatus: res.status });
       return parse(method, codec.result(json, plan, f), res.status);
     };
-    try {
-      const onRetry = state && ((ms: number) => void (state.retryMs = ms));
-      for await (const batch of decodeSseBatches(body, { maxEventBytes, binding, onRetry })) {
-        for (let i = 0; i < batch.length; i++) {
-          const message = decode(batch[i]!);
-          // The reader has the message; the event's text (a slice of the
-          // whole chunk it came in) need not wait here with it.
-          batch[i] = DECODED;
-          yield message;
-        }
-      }
-    } catch (e) {
-      if (idle) throw idle;
-      throw e instanceof A2AError ? e : toA2AError(e, binding);
-    }
+    const onRetry = state && ((ms: number) => void (state.retryMs = ms));
+    const batches = decodeSseBatches(body, { maxEventBytes, binding, onRetry });
+    return new DecodedEvents(batches, decode, (e) => idle ?? (e instanceof A2AError ? e : toA2AError(e, binding)));
   }
 
   return {
@@ -408,3 +396,83 @@ export function genericHttpError(json: unknown, f: ResponseFacts): A2AError {
   });
 }
 
+/**
+ * The messages of an event stream, each decoded when the reader asks for it.
+ * An iterator rather than an async generator: events come in batches (what
+ * one chunk held), and all but the first of a batch are handed over without
+ * the extra turns a generator takes per message.
+ */
+class DecodedEvents<T> implements AsyncIterableIterator<T> {
+  private batch: SseEvent[] = [];
+  private at = 0;
+  private over = false;
+
+  constructor(
+    private readonly batches: AsyncIterator<SseEvent[]>,
+    private readonly decode: (e: SseEvent) => T,
+    /** What to report for an error met while reading or decoding. */
+    private readonly reported: (e: unknown) => unknown,
+  ) {}
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  next(): Promise<IteratorResult<T>> {
+    if (this.over) return Promise.resolve({ done: true, value: undefined });
+    if (this.at < this.batch.length) {
+      try {
+        return Promise.resolve(this.take());
+      } catch (e) {
+        return Promise.reject(this.failed(e));
+      }
+    }
+    return this.batches.next().then(this.refill, this.readFailed);
+  }
+
+  async return(): Promise<IteratorResult<T>> {
+    if (!this.over) {
+      this.over = true;
+      this.batch = [];
+      await this.batches.return?.();
+    }
+    return { done: true, value: undefined };
+  }
+
+  private readonly refill = (r: IteratorResult<SseEvent[]>): IteratorResult<T> => {
+    if (r.done) {
+      this.over = true;
+      return { done: true, value: undefined };
+    }
+    this.batch = r.value;
+    this.at = 0;
+    try {
+      return this.take();
+    } catch (e) {
+      throw this.failed(e);
+    }
+  };
+
+  private take(): IteratorResult<T> {
+    const i = this.at++;
+    const value = this.decode(this.batch[i]!);
+    // The reader has the message; the event's text (a slice of the whole
+    // chunk it came in) need not wait here with it.
+    this.batch[i] = DECODED;
+    return { done: false, value };
+  }
+
+  /** A message could not be decoded: the stream ends, and its body is closed. */
+  private failed(e: unknown): unknown {
+    this.over = true;
+    this.batch = [];
+    this.batches.return?.().catch(() => {});
+    return this.reported(e);
+  }
+
+  /** Reading failed: the stream ends; the batches have closed the body themselves. */
+  private readonly readFailed = (e: unknown): never => {
+    this.over = true;
+    throw this.reported(e);
+  };
+}

@@ -126,14 +126,56 @@ export function runStreaming<I extends DescMessage, O extends DescMessage>(
   );
 }
 
-async function* ending<T>(messages: AsyncIterable<T>, call: CallSignal): AsyncGenerator<T> {
-  let failed = false;
-  try {
-    yield* messages;
-  } catch (e) {
-    failed = true;
-    throw call.fail(e);
-  } finally {
-    if (!failed) call.finish();
+/**
+ * The messages of a stream, ending the call when they end, fail or are given
+ * up. An iterator rather than an async generator: every message passes
+ * through here, and a generator's queue and extra turns cost more per
+ * message than the rest of this layer.
+ */
+class Ending<T> implements AsyncIterableIterator<T> {
+  private over = false;
+
+  constructor(
+    private readonly inner: AsyncIterator<T>,
+    private readonly call: CallSignal,
+  ) {}
+
+  [Symbol.asyncIterator](): this {
+    return this;
   }
+
+  next(): Promise<IteratorResult<T>> {
+    if (this.over) return Promise.resolve({ done: true, value: undefined });
+    return this.inner.next().then(this.passOn, this.failOn);
+  }
+
+  async return(): Promise<IteratorResult<T>> {
+    if (!this.over) {
+      this.over = true;
+      try {
+        await this.inner.return?.();
+      } finally {
+        this.call.finish();
+      }
+    }
+    return { done: true, value: undefined };
+  }
+
+  private readonly passOn = (r: IteratorResult<T>): IteratorResult<T> => {
+    if (r.done && !this.over) {
+      this.over = true;
+      this.call.finish();
+    }
+    return r;
+  };
+
+  private readonly failOn = (e: unknown): never => {
+    if (this.over) throw e;
+    this.over = true;
+    throw this.call.fail(e);
+  };
+}
+
+function ending<T>(messages: AsyncIterable<T>, call: CallSignal): AsyncIterable<T> {
+  return new Ending(messages[Symbol.asyncIterator](), call);
 }

@@ -344,6 +344,20 @@ describe.each(HTTP_BINDINGS)("malformed responses (%s)", (binding) => {
     const { error } = await drain(clientOf(binding).subscribeToTask({ id: "t1" }, RAW));
     await protocolError(Promise.reject(error));
   });
+
+  it("a bad event among good ones on an open stream: the good ones, then ProtocolError, and the connection is closed", async () => {
+    const gone = closeWatch();
+    srv.handle((_req, res, body) => {
+      gone.seen(res);
+      startSse(res);
+      // One write, so that the good event and the bad one arrive together; the response stays open.
+      res.write(sseFrame(ok(binding, body, { task: TASK })) + "data: {not json\n\n");
+    });
+    const { items, error } = await drain(clientOf(binding).subscribeToTask({ id: "t1" }, RAW));
+    expect(items).toHaveLength(1);
+    await protocolError(Promise.reject(error));
+    await within(gone.closed(), 2000, "server-side close after the bad event");
+  });
 });
 
 describe("malformed JSON-RPC envelopes", () => {
