@@ -105,32 +105,36 @@ class Resumption implements AsyncIterator<StreamResponse> {
 
   constructor(private readonly logic: AsyncGenerator<Step, void, Outcome | undefined>) {}
 
-  async next(): Promise<IteratorResult<StreamResponse>> {
-    if (this.done) return DONE;
-    let outcome: Outcome | undefined;
+  next(): Promise<IteratorResult<StreamResponse>> {
     const pipe = this.pipe;
-    if (pipe) {
-      if (this.settled) {
-        this.pipe = undefined;
-        await pipe.it.return?.();
-        outcome = { settled: true };
-      } else {
-        let r: IteratorResult<StreamResponse> | undefined;
-        try {
-          r = await pipe.it.next();
-        } catch (e) {
-          this.pipe = undefined;
-          outcome = { error: e, failed: true };
-        }
-        if (r && !r.done) {
-          this.settled = pipe.seen(r.value);
-          return r;
-        }
-        if (r) {
-          this.pipe = undefined;
-          outcome = { failed: false };
-        }
-      }
+    // The common case, kept to one promise: a healthy stream's next event.
+    if (pipe !== undefined && !this.settled && !this.done) return pipe.it.next().then(this.passOn, this.pipeFailed);
+    return this.advance(undefined);
+  }
+
+  private readonly passOn = (r: IteratorResult<StreamResponse>): IteratorResult<StreamResponse> | Promise<IteratorResult<StreamResponse>> => {
+    if (r.done) {
+      this.pipe = undefined;
+      return this.advance({ failed: false });
+    }
+    const pipe = this.pipe;
+    if (pipe !== undefined) this.settled = pipe.seen(r.value);
+    return r;
+  };
+
+  private readonly pipeFailed = (e: unknown): Promise<IteratorResult<StreamResponse>> => {
+    this.pipe = undefined;
+    return this.advance({ error: e, failed: true });
+  };
+
+  /** Runs the resumption logic: once a stream has ended or failed, or has settled the task. */
+  private async advance(outcome: Outcome | undefined): Promise<IteratorResult<StreamResponse>> {
+    if (this.done) return DONE;
+    const pipe = this.pipe;
+    if (pipe !== undefined && this.settled) {
+      this.pipe = undefined;
+      await pipe.it.return?.();
+      outcome = { settled: true };
     }
     let step: IteratorResult<Step, void>;
     try {
