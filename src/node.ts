@@ -11,6 +11,11 @@ import { httpTransportFactories } from "./client/factories.js";
 import { createGrpcTransport } from "./transport/grpc.js";
 import { createNodeHttpClient } from "./node/http-client.js";
 import { createGrpcTransportV03 } from "./transport/v0_3/grpc.js";
+import { installJsonReaders } from "./proto-json.js";
+import { jsonReaders } from "../gen/lf/a2a/v1/a2a_json_readers.js";
+
+// Node apps get the generated ProtoJSON readers (see proto-json.ts).
+installJsonReaders(jsonReaders);
 
 export * from "./index.js";
 export * from "./trust.js";

@@ -9,7 +9,7 @@
  * 4. then the 0.3 location `/.well-known/agent.json`.
  * Only 404 and 410 move on to the next location; any other failure is reported.
  */
-import { fromJson, type JsonValue } from "@bufbuild/protobuf";
+import type { JsonValue } from "@bufbuild/protobuf";
 import { AgentCardSchema, type AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { A2AError, AgentCardNotFoundError, InvalidAgentCardError, isRecord } from "../errors.js";
 import {
@@ -27,6 +27,7 @@ import { fetchJsonDocument, type DocumentFetchOptions } from "./fetch-document.j
 import { findDuplicateKey } from "./json.js";
 import { missingRequired } from "./required.js";
 import type { VerificationResult, VerifyOptions, VerifyPolicy } from "./verify.js";
+import { messageFromJson } from "../proto-json.js";
 
 /** How `resolveAgentCard` fetches, caches and verifies a card. */
 export interface ResolveOptions extends DocumentFetchOptions {
@@ -230,7 +231,7 @@ export function parseCard(text: string, url: string): ParsedCard {
   }
   let card: AgentCard;
   try {
-    card = fromJson(AgentCardSchema, v1 as JsonValue, { ignoreUnknownFields: true });
+    card = messageFromJson(AgentCardSchema, v1 as JsonValue);
   } catch (e) {
     throw new InvalidAgentCardError(`the Agent Card at ${url} does not match the schema: ${(e as Error).message}`, {
       problem: "wrong-shape",

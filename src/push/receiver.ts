@@ -8,10 +8,11 @@
  * redeliveries and late events cannot corrupt. Browser-safe: no `node:`
  * module, no `Buffer`.
  */
-import { clone, fromJson, toBinary, type JsonValue } from "@bufbuild/protobuf";
+import { clone, toBinary, type JsonValue } from "@bufbuild/protobuf";
 import { StreamResponseSchema, TaskSchema, type StreamResponse, type Task } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import { TaskTracker } from "../client/tracker.js";
+import { messageFromJson } from "../proto-json.js";
 
 /** How a push receiver authenticates deliveries, what it accepts, and what it calls. */
 export interface PushReceiverOptions {
@@ -103,7 +104,7 @@ export function createPushReceiver(options: PushReceiverOptions = {}): PushRecei
     try {
       const json = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(body)) as JsonValue;
       if (json === null || typeof json !== "object" || Array.isArray(json)) return answer(400, "not a StreamResponse");
-      event = fromJson(StreamResponseSchema, json, { ignoreUnknownFields: true });
+      event = messageFromJson(StreamResponseSchema, json);
     } catch {
       // Neither the payload nor the parser's message (which may quote it) is echoed.
       return answer(400, "malformed JSON or not a StreamResponse");

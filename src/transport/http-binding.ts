@@ -6,7 +6,6 @@
  */
 import {
   create,
-  fromJson,
   type DescMessage,
   type DescMethod,
   type DescMethodStreaming,
@@ -41,6 +40,7 @@ import {
 import { runStreaming, runUnary } from "./run-call.js";
 import { decodeSseBatches, type SseEvent } from "./sse.js";
 import { streamStateKey, type StreamState } from "./stream-state.js";
+import { messageFromJson } from "../proto-json.js";
 import { concatBytes, isJsonContentType, single } from "../util.js";
 import type { A2ATransport } from "./transport.js";
 
@@ -95,7 +95,6 @@ export interface BindingCodec {
   toProtoJson?(method: DescMethod, json: unknown): unknown;
 }
 
-const READ_OPTIONS = { ignoreUnknownFields: true } as const;
 /** What a decoded event is replaced with in its batch. */
 const DECODED: SseEvent = { event: undefined, data: "", id: undefined };
 const encoder = new TextEncoder();
@@ -190,7 +189,7 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
       const json = codec.toProtoJson ? codec.toProtoJson(method, result) : result;
       // google.protobuf.Empty results may come as null.
       if (json === null && schema.typeName === "google.protobuf.Empty") return create(schema);
-      return fromJson(schema, json as JsonValue, READ_OPTIONS);
+      return messageFromJson(schema, json as JsonValue);
     } catch (e) {
       if (e instanceof A2AError) throw e;
       throw new ProtocolError(`the response is not a valid ${schema.typeName}: ${(e as Error).message}`, {

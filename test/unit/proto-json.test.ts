@@ -1,0 +1,33 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { create, fromJson } from "@bufbuild/protobuf";
+import { TaskSchema, TaskState } from "../../gen/lf/a2a/v1/a2a_pb.js";
+import { jsonReaders } from "../../gen/lf/a2a/v1/a2a_json_readers.js";
+import { installJsonReaders, messageFromJson } from "../../src/proto-json.js";
+
+const TASK_JSON = { id: "t-1", contextId: "c-1", status: { state: "TASK_STATE_WORKING" } };
+
+describe("messageFromJson", () => {
+  afterEach(() => installJsonReaders(jsonReaders));
+
+  it("takes an installed reader's message", () => {
+    const made = create(TaskSchema, { id: "from the reader" });
+    installJsonReaders({ "lf.a2a.v1.Task": () => made });
+    expect(messageFromJson(TaskSchema, TASK_JSON)).toBe(made);
+  });
+
+  it("reads with fromJson, unknown fields ignored, what a reader gives up on or what has no reader", () => {
+    installJsonReaders({ "lf.a2a.v1.Task": () => undefined });
+    const json = { ...TASK_JSON, addedInAFutureVersion: true };
+    expect(messageFromJson(TaskSchema, json)).toEqual(fromJson(TaskSchema, TASK_JSON));
+    installJsonReaders({});
+    expect(messageFromJson(TaskSchema, json).status?.state).toBe(TaskState.WORKING);
+  });
+
+  it("with the generated readers: their result where they read, fromJson's result and errors elsewhere", () => {
+    installJsonReaders(jsonReaders);
+    expect(messageFromJson(TaskSchema, TASK_JSON)).toEqual(fromJson(TaskSchema, TASK_JSON));
+    // An enum as a number: the readers give up, fromJson accepts it.
+    expect(messageFromJson(TaskSchema, { ...TASK_JSON, status: { state: 3 } }).status?.state).toBe(TaskState.COMPLETED);
+    expect(() => messageFromJson(TaskSchema, { id: 42 })).toThrow(/cannot decode/);
+  });
+});
