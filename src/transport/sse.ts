@@ -3,11 +3,11 @@
  * HTML specification's event stream interpretation describes it.
  *
  * Chunks may split anywhere, also inside a CRLF pair or a multi-byte UTF-8
- * character: the streaming TextDecoder and the carried-over partial line
- * take care of that. Each event is capped in size so that a hostile or
+ * character: Utf8Chunks and the carried-over partial line take care of that. Each event is capped in size so that a hostile or
  * broken server cannot make the client buffer without bound.
  */
 import { ProtocolError, type Binding } from "../errors.js";
+import { Utf8Chunks } from "./utf8-chunks.js";
 
 /** One server-sent event. */
 export interface SseEvent {
@@ -45,7 +45,7 @@ export async function* decodeSse(body: AsyncIterable<Uint8Array>, options: SseOp
  * rather than one per event.
  */
 export async function* decodeSseBatches(body: AsyncIterable<Uint8Array>, options: SseOptions): AsyncGenerator<SseEvent[]> {
-  const decoder = new TextDecoder();
+  const decoder = new Utf8Chunks();
   // The text after the last line end: an incomplete line.
   let rest = "";
   // The previous chunk ended in CR: a LF opening this one belongs to it.
@@ -98,7 +98,7 @@ export async function* decodeSseBatches(body: AsyncIterable<Uint8Array>, options
 
   /** The events `chunk` completes (none, often). */
   const absorb = (chunk: Uint8Array): SseEvent[] => {
-    let text = decoder.decode(chunk, { stream: true });
+    let text = decoder.decode(chunk);
     if (text === "") return ready;
     if (crAtEnd && text.charCodeAt(0) === 0x0a) text = text.slice(1);
     crAtEnd = false;
