@@ -40,48 +40,53 @@ interface CallOptions<Req> {
   req: Omit<Req, "signal">;
 }
 
-/** One call's signal, and how the call ends it. */
-interface CallSignal {
-  signal: AbortSignal;
-  /** The call failed with `reason`: the error to report, already applied to the signal. */
-  fail(reason: unknown): ConnectError;
-  /** The call is over; releases the timer and the caller's signal, and aborts the request signal. */
-  finish(): void;
-  /** The call is over and holds nothing: releases the timer and the caller's signal. */
-  release(): void;
-}
+/**
+ * One call's signal, and how the call ends it. A class rather than closures:
+ * a stream holds its call for as long as it is open.
+ */
+class CallSignal {
+  readonly signal: AbortSignal;
+  private timer: ReturnType<typeof setTimeout> | undefined;
 
-function callSignal(outer: AbortSignal | undefined, timeoutMs: number | undefined, controller = new AbortController()): CallSignal {
-  const signal = controller.signal;
-  const onOuterAbort = () => controller.abort(outer!.reason ?? abortError());
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const release = () => {
-    clearTimeout(timer);
-    outer?.removeEventListener("abort", onOuterAbort);
-  };
-  if (outer?.aborted) onOuterAbort();
-  else outer?.addEventListener("abort", onOuterAbort);
-  if (timeoutMs !== undefined && !signal.aborted) {
-    const expire = () => controller.abort(new ConnectError("the operation timed out", Code.DeadlineExceeded));
-    if (timeoutMs <= 0) expire();
-    else timer = setTimeout(expire, timeoutMs);
+  constructor(
+    private readonly outer: AbortSignal | undefined,
+    timeoutMs: number | undefined,
+    private readonly controller = new AbortController(),
+  ) {
+    this.signal = controller.signal;
+    if (outer?.aborted) this.onOuterAbort();
+    else outer?.addEventListener("abort", this.onOuterAbort);
+    if (timeoutMs !== undefined && !this.signal.aborted) {
+      if (timeoutMs <= 0) this.expire();
+      else this.timer = setTimeout(this.expire, timeoutMs);
+    }
   }
-  return {
-    signal,
-    fail(reason) {
-      // What aborted the call is what the caller hears about, not the
-      // error the abort caused in the HTTP client.
-      const e = signal.aborted ? ConnectError.from(signal.reason, Code.Canceled) : ConnectError.from(reason);
-      release();
-      controller.abort(e);
-      return e;
-    },
-    finish() {
-      release();
-      controller.abort(FINISHED);
-    },
-    release,
-  };
+
+  /** The call failed with `reason`: the error to report, already applied to the signal. */
+  fail(reason: unknown): ConnectError {
+    // What aborted the call is what the caller hears about, not the
+    // error the abort caused in the HTTP client.
+    const e = this.signal.aborted ? ConnectError.from(this.signal.reason, Code.Canceled) : ConnectError.from(reason);
+    this.release();
+    this.controller.abort(e);
+    return e;
+  }
+
+  /** The call is over; releases the timer and the caller's signal, and aborts the request signal. */
+  finish(): void {
+    this.release();
+    this.controller.abort(FINISHED);
+  }
+
+  /** The call is over and holds nothing: releases the timer and the caller's signal. */
+  release(): void {
+    clearTimeout(this.timer);
+    this.outer?.removeEventListener("abort", this.onOuterAbort);
+  }
+
+  private readonly onOuterAbort = (): void => this.controller.abort(this.outer!.reason ?? abortError());
+
+  private readonly expire = (): void => this.controller.abort(new ConnectError("the operation timed out", Code.DeadlineExceeded));
 }
 
 function applyInterceptors<T>(next: T, interceptors: Interceptor[] | undefined): T {
@@ -99,7 +104,7 @@ export function runUnary<I extends DescMessage, O extends DescMessage>(
   opt: CallOptions<UnaryRequest<I, O>> & { next: (req: UnaryRequest<I, O>) => Promise<UnaryResponse<I, O>> },
 ): Promise<UnaryResponse<I, O>> {
   const next = applyInterceptors(opt.next, opt.interceptors);
-  const call = callSignal(opt.signal, opt.timeoutMs);
+  const call = new CallSignal(opt.signal, opt.timeoutMs);
   return next({ ...opt.req, signal: call.signal } as UnaryRequest<I, O>).then(
     (res) => {
       call.release();
@@ -119,7 +124,7 @@ export function runStreaming<I extends DescMessage, O extends DescMessage>(
   opt: CallOptions<StreamRequest<I, O>> & { next: (req: StreamRequest<I, O>) => Promise<StreamResponse<I, O>> },
 ): Promise<StreamResponse<I, O>> {
   const next = applyInterceptors(opt.next, opt.interceptors);
-  const call = callSignal(opt.signal, opt.timeoutMs, opt.controller);
+  const call = new CallSignal(opt.signal, opt.timeoutMs, opt.controller);
   return next({ ...opt.req, signal: call.signal } as StreamRequest<I, O>).then(
     (res) => ({ ...res, message: ending(res.message, call) }),
     (e: unknown) => Promise.reject(call.fail(e)),
