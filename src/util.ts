@@ -39,9 +39,28 @@ export function followSignal(
   return { controller, unlink: () => outer?.removeEventListener("abort", forward) };
 }
 
-/** An async iterable of one value: a request stream of one message. */
-export async function* single<T>(value: T): AsyncGenerator<T> {
-  yield value;
+/**
+ * An async iterable of one value: a request stream of one message, or a
+ * request body. Not a generator: every call makes one or two, and a
+ * generator costs several times as much to make and read.
+ */
+export function single<T>(value: T): AsyncIterable<T> {
+  return {
+    [Symbol.asyncIterator]() {
+      let given = false;
+      return {
+        next(): Promise<IteratorResult<T>> {
+          if (given) return Promise.resolve({ done: true, value: undefined });
+          given = true;
+          return Promise.resolve({ done: false, value });
+        },
+        return(): Promise<IteratorResult<T>> {
+          given = true;
+          return Promise.resolve({ done: true, value: undefined });
+        },
+      };
+    },
+  };
 }
 
 /** `source` with `fn` applied to each value. */

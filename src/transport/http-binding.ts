@@ -156,11 +156,16 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
   }
 
   function facts(res: UniversalClientResponse): ResponseFacts {
+    // Read from the headers only for an error: a call that succeeds has no use for them.
     return {
       binding,
       httpStatus: res.status,
-      challenge: res.header.get("WWW-Authenticate") ?? undefined,
-      retryAfterMs: parseRetryAfter(res.header.get("Retry-After")),
+      get challenge() {
+        return res.header.get("WWW-Authenticate") ?? undefined;
+      },
+      get retryAfterMs() {
+        return parseRetryAfter(res.header.get("Retry-After"));
+      },
     };
   }
 
