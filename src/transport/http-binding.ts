@@ -156,16 +156,13 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
   }
 
   function facts(res: UniversalClientResponse): ResponseFacts {
-    // Read from the headers only for an error: a call that succeeds has no use for them.
+    // Plain values, read at once: an object literal with getters (to read the
+    // headers only for errors) made every call about a fifth slower in V8.
     return {
       binding,
       httpStatus: res.status,
-      get challenge() {
-        return res.header.get("WWW-Authenticate") ?? undefined;
-      },
-      get retryAfterMs() {
-        return parseRetryAfter(res.header.get("Retry-After"));
-      },
+      challenge: res.header.get("WWW-Authenticate") ?? undefined,
+      retryAfterMs: parseRetryAfter(res.header.get("Retry-After")),
     };
   }
 
