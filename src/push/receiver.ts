@@ -13,6 +13,8 @@ import { StreamResponseSchema, TaskSchema, type StreamResponse, type Task } from
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import { TaskTracker } from "../client/tracker.js";
 import { messageFromJson } from "../proto-json.js";
+import { readerIterable } from "../transport/fetch-client.js";
+import { concatBytes } from "../util.js";
 
 /** How a push receiver authenticates deliveries, what it accepts, and what it calls. */
 export interface PushReceiverOptions {
@@ -172,28 +174,16 @@ async function readBody(request: Request, maxBytes: number): Promise<Uint8Array 
     await request.body?.cancel().catch(() => {});
     return undefined;
   }
-  if (!request.body) return new Uint8Array(0);
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => {});
-      return undefined;
-    }
-    chunks.push(value);
+  try {
+    // Past maxBytes the reading stops there, and the body is cancelled.
+    return await concatBytes(readerIterable(request.body), maxBytes, () => TOO_LARGE);
+  } catch (e) {
+    if (e === TOO_LARGE) return undefined;
+    throw e;
   }
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.byteLength;
-  }
-  return out;
 }
+
+const TOO_LARGE = new RangeError("the body is larger than allowed");
 
 function taskIdOf(event: StreamResponse): string {
   const p = event.payload;

@@ -28,11 +28,11 @@ export function createFetchHttpClient(fetchFn: typeof fetch = (input, init) => g
 }
 
 /**
- * Reads a response body with `getReader()` (some browsers cannot iterate a
+ * Reads a body with `getReader()` (some browsers cannot iterate a
  * ReadableStream) and cancels it when the consumer stops early, so the
  * connection is released.
  */
-function readerIterable(body: ReadableStream<Uint8Array> | null): AsyncIterable<Uint8Array> {
+export function readerIterable(body: ReadableStream<Uint8Array> | null): AsyncIterable<Uint8Array> {
   return {
     [Symbol.asyncIterator]() {
       const reader = body?.getReader();
