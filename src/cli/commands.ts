@@ -85,7 +85,8 @@ export async function card(ctx: CommandContext): Promise<void> {
     signal: ctx.signal,
     cache: false,
     verify: verify ? "required" : "off",
-    verification: { ...(keys ? { keys } : {}), jku: { allowHttp: isLoopback(args.url!) } },
+    // Keys given on the command line are pinned: the card's jku is not consulted.
+    verification: keys ? { keys } : { jku: { allowHttp: isLoopback(args.url!) } },
   });
   if (out.json) {
     out.jsonLine(toJson(AgentCardSchema, resolved.card), true);

@@ -13,7 +13,11 @@ import type { Candidate } from "./select.js";
 
 /** How an `AgentSession` treats the extended card, and how its interface was chosen. */
 export interface SessionOptions {
-  /** Signature policy for the extended card; the same default as discovery: "if-present". */
+  /**
+   * Signature policy for the extended card; the same default as discovery:
+   * "if-present". When the public card verified, the extended card must
+   * verify too ("required"), whatever this says.
+   */
   verify?: VerifyPolicy | undefined;
   /** Keys and rules for verifying the extended card. */
   verification?: Omit<VerifyOptions, "cardUrl"> | undefined;
@@ -93,7 +97,8 @@ export class AgentSession {
 
   /**
    * The extended card. Fetched on first use and kept; `refresh: true` fetches
-   * it again. A card that fails verification never replaces the one in force.
+   * it again. A card that fails verification never replaces the one in force,
+   * nor does an unsigned one when the public card was signed and verified.
    */
   extendedCard(options: CallOptions & { refresh?: boolean } = {}): Promise<AgentCard> {
     if (!this.publicCard.capabilities?.extendedAgentCard) {
@@ -114,8 +119,13 @@ export class AgentSession {
 
   private async loadExtended(options: CallOptions): Promise<AgentCard> {
     const card = await this.client.getExtendedAgentCard({}, options);
-    const result = await verifyWithPolicy(card, this.options.verify ?? "if-present", {
+    // A public card that was signed and verified is not given up for one that
+    // is not, whatever the policy: else stripping the extended card's
+    // signatures would undo the check of the public one.
+    const policy = this.verification?.verified === true ? "required" : (this.options.verify ?? "if-present");
+    const result = await verifyWithPolicy(card, policy, {
       ...this.options.verification,
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
       cardUrl: this.cardUrl,
     });
     this.extendedResult = result;

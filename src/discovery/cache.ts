@@ -18,6 +18,12 @@ export interface StoredCard {
   body: string;
   /** The URL that answered, after redirects. */
   url: string;
+  /**
+   * The URLs redirected to on the way, the last being `url`; absent or empty
+   * when the URL asked answered. A cached card is served only to callers
+   * whose redirect rules allow this way.
+   */
+  redirects?: string[];
   /** When the response (or its latest 304) arrived, in epoch milliseconds. */
   receivedAt: number;
   /** The response headers caching reads, by lower-case name. */
@@ -111,7 +117,7 @@ export function revalidationHeaders(entry: StoredCard): Record<string, string> {
 /** The entry after a 304: the new response's headers over the stored ones (section 4.3.4). */
 export function revalidated(entry: StoredCard, notModified: Headers, now = Date.now()): StoredCard {
   const update = storedCard(notModified, entry.body, entry.url, now);
-  return { ...update, headers: { ...entry.headers, ...update.headers } };
+  return { ...entry, receivedAt: update.receivedAt, headers: { ...entry.headers, ...update.headers } };
 }
 
 /** Freshness lifetime in milliseconds (section 4.2.1). */

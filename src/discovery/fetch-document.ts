@@ -42,6 +42,12 @@ export interface FetchedDocument {
   status: number;
   /** The URL that answered, after redirects. */
   url: string;
+  /**
+   * Every URL redirected to, in order, the last being `url`; empty when the
+   * first URL answered. Kept so that a cached document is served only to
+   * callers whose redirect rules would have followed the same way.
+   */
+  redirects: string[];
   /** Headers of the final response. */
   headers: Headers;
   /** The body of a 200 response (checked to be JSON); "" otherwise. */
@@ -63,8 +69,9 @@ export async function fetchJsonDocument(url: string, options: DocumentFetchOptio
   const { controller, unlink } = followSignal(options.signal, () => new AbortedError("the request was aborted"));
   const timer = setTimeout(() => controller.abort(new CallTimeoutError(`no complete answer from ${origin(url)} within ${timeoutMs} ms`)), timeoutMs);
   try {
-    const res = await followRedirects(fetchFn, url, options, controller.signal);
-    const doc: FetchedDocument = { status: res.status, url: res.url || url, headers: res.headers, text: "" };
+    const redirects: string[] = [];
+    const res = await followRedirects(fetchFn, url, options, controller.signal, redirects);
+    const doc: FetchedDocument = { status: res.status, url: res.url || url, redirects, headers: res.headers, text: "" };
     if (res.status !== 200) {
       await res.body?.cancel().catch(() => {});
       return doc;
@@ -87,7 +94,13 @@ export async function fetchJsonDocument(url: string, options: DocumentFetchOptio
   }
 }
 
-async function followRedirects(fetchFn: typeof fetch, url: string, options: DocumentFetchOptions, signal: AbortSignal): Promise<Response> {
+async function followRedirects(
+  fetchFn: typeof fetch,
+  url: string,
+  options: DocumentFetchOptions,
+  signal: AbortSignal,
+  redirects: string[],
+): Promise<Response> {
   const policy = options.redirect ?? "follow";
   const max = options.maxRedirects ?? 5;
   const first = new URL(url);
@@ -102,6 +115,7 @@ async function followRedirects(fetchFn: typeof fetch, url: string, options: Docu
       if (policy === "error") throw new RedirectRefusedError(`${current.href} redirects, and redirects are not allowed`);
       const followed = await fetchFn(current.href, { headers, signal, redirect: "follow", credentials: "omit" });
       const target = new URL(followed.url || current.href);
+      if (target.href !== current.href) redirects.push(target.href);
       try {
         checkTarget(first, current, target, policy);
         options.checkRedirect?.(target);
@@ -124,8 +138,30 @@ async function followRedirects(fetchFn: typeof fetch, url: string, options: Docu
     }
     checkTarget(first, current, next, policy);
     options.checkRedirect?.(next);
+    redirects.push(next.href);
     if (next.origin !== current.origin) headers = safeHeaders(headers);
     current = next;
+  }
+}
+
+/**
+ * Whether a document reached from `first` through `redirects` could have
+ * been fetched under `options`: the same checks as when following them, for
+ * a document taken from a cache. Throws what following would have thrown.
+ */
+export function checkRedirectChain(first: string, redirects: readonly string[], options: DocumentFetchOptions): void {
+  if (redirects.length === 0) return;
+  const policy = options.redirect ?? "follow";
+  const start = new URL(first);
+  if (policy === "error") throw new RedirectRefusedError(`${start.href} redirects, and redirects are not allowed`);
+  const max = options.maxRedirects ?? 5;
+  if (redirects.length > max) throw new RedirectRefusedError(`more than ${max} redirects from ${start.href}`);
+  let from = start;
+  for (const hop of redirects) {
+    const to = new URL(hop);
+    checkTarget(start, from, to, policy);
+    options.checkRedirect?.(to);
+    from = to;
   }
 }
 

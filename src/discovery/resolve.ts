@@ -9,9 +9,17 @@
  * 4. then the 0.3 location `/.well-known/agent.json`.
  * Only 404 and 410 move on to the next location; any other failure is reported.
  */
-import type { JsonValue } from "@bufbuild/protobuf";
+import { isMessage, type JsonValue } from "@bufbuild/protobuf";
 import { AgentCardSchema, type AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
-import { A2AError, AgentCardNotFoundError, InvalidAgentCardError, isRecord } from "../errors.js";
+import {
+  A2AError,
+  AbortedError,
+  AgentCardNotFoundError,
+  AgentCardVerificationError,
+  CallTimeoutError,
+  InvalidAgentCardError,
+  isRecord,
+} from "../errors.js";
 import {
   MemoryCardStore,
   fresh,
@@ -23,11 +31,14 @@ import {
   type StoredCard,
 } from "./cache.js";
 import { cardV03ToV1, isV03Card } from "./card-v03.js";
-import { fetchJsonDocument, type DocumentFetchOptions } from "./fetch-document.js";
+import { checkRedirectChain, fetchJsonDocument, type DocumentFetchOptions } from "./fetch-document.js";
 import { findDuplicateKey } from "./json.js";
+import { identityOf, optionsKey } from "./options-key.js";
 import { missingRequired } from "./required.js";
+import { carriesSignatures } from "./signed.js";
 import type { VerificationResult, VerifyOptions, VerifyPolicy } from "./verify.js";
 import { messageFromJson } from "../proto-json.js";
+import { followSignal } from "../util.js";
 
 /** How `resolveAgentCard` fetches, caches and verifies a card. */
 export interface ResolveOptions extends DocumentFetchOptions {
@@ -43,8 +54,20 @@ export interface ResolveOptions extends DocumentFetchOptions {
    * must verify; "required": a card must carry a verifying signature; "off".
    */
   verify?: VerifyPolicy | undefined;
-  /** Keys and rules for verification. */
+  /**
+   * Keys and rules for verification. Its `fetch`, `signal` and `timeoutMs`
+   * default to the resolve's own, and key set requests count against the
+   * resolve's `timeoutMs`.
+   */
   verification?: Omit<VerifyOptions, "cardUrl"> | undefined;
+  /**
+   * An unsigned card from an origin whose cards were signed and verified
+   * earlier in this process, under "if-present": "refuse" (default) throws
+   * AgentCardVerificationError (code `signatures_dropped`), since stripping
+   * the signatures must not be a free downgrade; "allow" accepts it as
+   * unsigned.
+   */
+  downgrade?: "refuse" | "allow" | undefined;
 }
 
 /** A card as `resolveAgentCard` found it: where from, and how it verified. */
@@ -89,8 +112,10 @@ export function cardUrlCandidates(url: string): string[] {
 export function resolveAgentCard(url: string, options: ResolveOptions = {}): Promise<ResolvedAgentCard> {
   const headers = requestHeaders(options.headers);
   const headerKey = [...headers].join("\n");
-  // Callers asking for the same card at once share one request.
-  const key = `${url}\n${headerKey}\n${options.verify ?? ""}`;
+  // Callers asking for the same card at once share one request, and only
+  // when nothing that decides the outcome differs between them: the key
+  // holds every option's content (functions, stores and signals by identity).
+  const key = `${url}\n${headerKey}\n${optionsKey({ ...options, headers: undefined })}`;
   const pending = inflight.get(key);
   if (pending) return pending;
   const p = resolveUncoalesced(url, headers, headerKey, options).finally(() => inflight.delete(key));
@@ -98,14 +123,51 @@ export function resolveAgentCard(url: string, options: ResolveOptions = {}): Pro
   return p;
 }
 
+const DEFAULT_TIMEOUT_MS = 10_000;
+
 async function resolveUncoalesced(url: string, headers: Headers, headerKey: string, options: ResolveOptions): Promise<ResolvedAgentCard> {
-  const tried: string[] = [];
-  for (const candidate of cardUrlCandidates(url)) {
-    tried.push(candidate);
-    const found = await resolveAt(candidate, headers, headerKey, options);
-    if (found) return found;
+  // One deadline and one signal for the whole exchange: every location
+  // tried and every key set fetched to verify the card.
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const deadline = Date.now() + timeoutMs;
+  const timeout = new CallTimeoutError(`no verified Agent Card from ${originOf(url)} within ${timeoutMs} ms`);
+  const { controller, unlink } = followSignal(options.signal, () => new AbortedError("resolving the Agent Card was aborted"));
+  const alsoVerification = followSignal(options.verification?.signal, () => new AbortedError("verifying the Agent Card was aborted"));
+  alsoVerification.controller.signal.addEventListener("abort", () => controller.abort(alsoVerification.controller.signal.reason), { once: true });
+  const timer = setTimeout(() => controller.abort(timeout), timeoutMs);
+  const call: Exchange = { options: { ...options, signal: controller.signal }, signal: controller.signal, deadline };
+  try {
+    const tried: string[] = [];
+    for (const candidate of cardUrlCandidates(url)) {
+      tried.push(candidate);
+      const found = await resolveAt(candidate, headers, headerKey, call);
+      if (found) return found;
+    }
+    throw new AgentCardNotFoundError(`no Agent Card found; tried ${tried.join(", ")}`, { tried, httpStatus: 404 });
+  } catch (e) {
+    // Whatever a step reports once the exchange was cut short, the reason is the deadline or the abort.
+    if (controller.signal.aborted) throw controller.signal.reason;
+    throw e;
+  } finally {
+    clearTimeout(timer);
+    unlink();
+    alsoVerification.unlink();
   }
-  throw new AgentCardNotFoundError(`no Agent Card found; tried ${tried.join(", ")}`, { tried, httpStatus: 404 });
+}
+
+/** One resolve under way: the caller's options with the exchange's signal, and its deadline. */
+interface Exchange {
+  options: ResolveOptions;
+  signal: AbortSignal;
+  deadline: number;
+}
+
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
 }
 
 function requestHeaders(init: HeadersInit | undefined): Headers {
@@ -116,15 +178,19 @@ function requestHeaders(init: HeadersInit | undefined): Headers {
 }
 
 /** The card at one URL, or undefined when there is none (404/410). */
-async function resolveAt(url: string, headers: Headers, headerKey: string, options: ResolveOptions): Promise<ResolvedAgentCard | undefined> {
+async function resolveAt(url: string, headers: Headers, headerKey: string, call: Exchange): Promise<ResolvedAgentCard | undefined> {
+  const options = call.options;
   const store = options.cache === false ? undefined : (options.cache ?? defaultStore);
-  const key = `${url}\n${headerKey}`;
+  // Cards fetched through a function of the caller's own are kept apart from the rest.
+  const key = `${url}\n${headerKey}${options.fetch === undefined ? "" : `\nfetch#${identityOf(options.fetch)}`}`;
   const stored = store ? await store.get(key) : undefined;
-  // A store may hold entries of another shape (an older version's): those are misses.
-  const cached = stored && typeof stored.receivedAt === "number" && isRecord(stored.headers) ? stored : undefined;
+  // A store may hold entries of another shape (an older version's), and
+  // entries fetched in a way this caller's rules would not have allowed:
+  // those are misses.
+  const cached = stored && typeof stored.receivedAt === "number" && isRecord(stored.headers) && obtainable(stored, url, options) ? stored : undefined;
 
   if (cached && fresh(cached, headers)) {
-    return finish(cached, "hit", options);
+    return finish(cached, "hit", call);
   }
 
   let fetchHeaders = headers;
@@ -140,16 +206,16 @@ async function resolveAt(url: string, headers: Headers, headerKey: string, optio
   try {
     doc = await fetchJsonDocument(url, { ...options, headers: fetchHeaders });
   } catch (e) {
-    if (cached && options.staleIfError) return finish(cached, "stale", options);
+    if (cached && options.staleIfError && !call.signal.aborted) return finish(cached, "stale", call);
     throw e;
   }
-  if (cached && options.staleIfError && doc.status >= 500) return finish(cached, "stale", options);
+  if (cached && options.staleIfError && doc.status >= 500) return finish(cached, "stale", call);
 
   if (cached && doc.status === 304) {
     const refreshed = revalidated(cached, doc.headers);
     reuseParsed(cached, refreshed);
     await store!.set(key, refreshed);
-    return finish(refreshed, "revalidated", options);
+    return finish(refreshed, "revalidated", call);
   }
   if (doc.status === 404 || doc.status === 410) return undefined;
   if (doc.status !== 200) {
@@ -157,16 +223,49 @@ async function resolveAt(url: string, headers: Headers, headerKey: string, optio
   }
 
   const entry = storedCard(doc.headers, doc.text, doc.url);
+  if (doc.redirects.length > 0) entry.redirects = doc.redirects;
   // Parse before storing: an invalid card is never cached.
   parsedOf(entry);
   if (store && storable(headers, entry)) await store.set(key, entry);
-  return finish(entry, "miss", options);
+  return finish(entry, "miss", call);
 }
 
-interface ParsedCard {
-  card: AgentCard;
-  shape: "1.0" | "0.3";
-  verified?: { policy: VerifyPolicy; options: ResolveOptions["verification"]; result: VerificationResult | undefined };
+/** Whether this caller could have fetched the stored card itself: its redirect rules and size limit. */
+function obtainable(entry: StoredCard, url: string, options: ResolveOptions): boolean {
+  const maxBytes = options.maxBytes ?? 1024 * 1024;
+  // A UTF-8 string takes at least as many bytes as it has UTF-16 units, and at most three per unit.
+  if (entry.body.length > maxBytes) return false;
+  if (entry.body.length * 3 > maxBytes && new TextEncoder().encode(entry.body).byteLength > maxBytes) return false;
+  // An entry of an older version has no chain: a different URL means at least one redirect.
+  const chain = Array.isArray(entry.redirects) ? entry.redirects : entry.url === url ? [] : [entry.url];
+  try {
+    checkRedirectChain(url, chain, options);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+interface ParsedCard extends ReturnType<typeof parseCard> {
+  /** Whether the received JSON carries signatures (a 0.3 card's are not in `card`). */
+  signed: boolean;
+  /** Successful verifications, by the content of the options they were made under. */
+  verified: Map<string, { result: VerificationResult; at: number; until: number }>;
+}
+
+// Distinct verification options per card kept at once; beyond, the oldest is forgotten.
+const MAX_VERIFICATIONS_PER_CARD = 8;
+
+// Origins whose cards were signed and verified in this process (with the
+// fetch function used, when a caller brought its own): an unsigned card
+// from one of them is a downgrade. Bounded; the oldest are forgotten first.
+const signedOrigins = new Set<string>();
+const MAX_SIGNED_ORIGINS = 1024;
+
+function rememberSigned(key: string): void {
+  signedOrigins.delete(key);
+  signedOrigins.add(key);
+  if (signedOrigins.size > MAX_SIGNED_ORIGINS) signedOrigins.delete(signedOrigins.values().next().value!);
 }
 
 // Parsing and verifying are done once per stored entry object, so a cache
@@ -176,7 +275,8 @@ const parsed = new WeakMap<StoredCard, ParsedCard>();
 function parsedOf(entry: StoredCard): ParsedCard {
   let p = parsed.get(entry);
   if (!p) {
-    p = parseCard(entry.body, entry.url);
+    const c = parseCard(entry.body, entry.url);
+    p = { ...c, signed: c.shape === "0.3" ? carriesSignatures(c.json) : c.card.signatures.length > 0, verified: new Map() };
     parsed.set(entry, p);
   }
   return p;
@@ -187,26 +287,72 @@ function reuseParsed(from: StoredCard, to: StoredCard): void {
   if (p) parsed.set(to, p);
 }
 
-async function finish(entry: StoredCard, cache: ResolvedAgentCard["cache"], options: ResolveOptions): Promise<ResolvedAgentCard> {
+async function finish(entry: StoredCard, cache: ResolvedAgentCard["cache"], call: Exchange): Promise<ResolvedAgentCard> {
+  const options = call.options;
   const p = parsedOf(entry);
   const policy = options.verify ?? "if-present";
-  if (!p.verified || p.verified.policy !== policy || p.verified.options !== options.verification) {
-    const result = await verifyWithPolicy(p.card, policy, { ...options.verification, cardUrl: entry.url });
-    p.verified = { policy, options: options.verification, result };
+  const verification = options.verification ?? {};
+  const now = (verification.now ?? Date.now)();
+  // Everything that could change the outcome, the signal and the time left aside.
+  const key = optionsKey({ policy, url: entry.url, verification: { ...verification, signal: undefined }, fetch: options.fetch });
+  const kept = p.verified.get(key);
+  // A kept result is used only while the key that verified it may be (section 8.4.3).
+  let result: VerificationResult | undefined = kept && now >= kept.at && now < kept.until ? kept.result : undefined;
+  if (!result) {
+    result = await verifyWithPolicy(p.signed ? p.json : p.card, policy, {
+      ...verification,
+      fetch: verification.fetch ?? options.fetch,
+      signal: call.signal,
+      timeoutMs: Math.max(1, Math.min(verification.timeoutMs ?? Infinity, call.deadline - Date.now())),
+      cardUrl: entry.url,
+    });
+    if (result?.verified) {
+      const { verifiedUntil } = await import("./verify.js");
+      p.verified.delete(key);
+      p.verified.set(key, { result, at: now, until: verifiedUntil(result) });
+      if (p.verified.size > MAX_VERIFICATIONS_PER_CARD) p.verified.delete(p.verified.keys().next().value!);
+    }
   }
-  return { card: p.card, url: entry.url, shape: p.shape, cache, verification: p.verified.result };
+  const origin = `${originOf(entry.url)}${options.fetch === undefined ? "" : `\nfetch#${identityOf(options.fetch)}`}`;
+  if (result?.verified) rememberSigned(origin);
+  else if (!p.signed && policy === "if-present" && options.downgrade !== "allow" && signedOrigins.has(origin)) {
+    const refused: VerificationResult = {
+      verified: false,
+      failures: [
+        {
+          index: -1,
+          code: "signatures_dropped",
+          reason: `the card from ${entry.url} carries no signatures, but cards from ${originOf(entry.url)} were signed and verified before (downgrade: "allow" accepts it)`,
+        },
+      ],
+    };
+    throw new AgentCardVerificationError(`the Agent Card at ${entry.url} is unsigned, but its origin served signed cards before`, { result: refused });
+  }
+  return { card: p.card, url: entry.url, shape: p.shape, cache, verification: result };
 }
 
-/** Verifies a card under a policy; undefined when the policy asks for nothing. */
-export async function verifyWithPolicy(card: AgentCard, policy: VerifyPolicy, options: VerifyOptions): Promise<VerificationResult | undefined> {
-  if (policy === "off" || (policy === "if-present" && card.signatures.length === 0)) return undefined;
+/**
+ * Verifies a card, parsed or as received, under a policy; undefined when the
+ * policy asks for nothing.
+ */
+export async function verifyWithPolicy(
+  card: AgentCard | Readonly<Record<string, unknown>>,
+  policy: VerifyPolicy,
+  options: VerifyOptions,
+): Promise<VerificationResult | undefined> {
+  const signed = isMessage(card, AgentCardSchema) ? card.signatures.length > 0 : carriesSignatures(card);
+  if (policy === "off" || (policy === "if-present" && !signed)) return undefined;
   // Loaded on demand: code that never verifies does not carry jose.
   const { applyVerifyPolicy } = await import("./verify.js");
   return applyVerifyPolicy(card, policy, options);
 }
 
-/** Parses and validates card JSON text; throws InvalidAgentCardError naming what is wrong. */
-export function parseCard(text: string, url: string): ParsedCard {
+/**
+ * Parses and validates card JSON text; throws InvalidAgentCardError naming
+ * what is wrong. `json` is the document as received (frozen), which
+ * signatures are verified over; `card` is parsed from it.
+ */
+export function parseCard(text: string, url: string): { card: AgentCard; shape: "1.0" | "0.3"; json: Readonly<Record<string, unknown>> } {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -238,7 +384,7 @@ export function parseCard(text: string, url: string): ParsedCard {
       cause: e,
     });
   }
-  return { card: deepFreeze(card), shape };
+  return { card: deepFreeze(card), shape, json: deepFreeze(json) };
 }
 
 function deepFreeze<T>(value: T): T {

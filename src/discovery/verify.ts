@@ -3,9 +3,16 @@
  * caller's key store or a JWKS fetched from the signature's `jku`, and
  * signing.
  *
- * A signature is a flattened JWS whose payload is detached: it is the
- * card's canonical form ({@link canonicalCardBytes}), recomputed here from
- * the parsed card, never taken from the wire.
+ * A signature is a flattened JWS whose payload is detached. Two payloads
+ * are accepted, both computed here, never taken from the wire:
+ * - the members the agent sent, without the top-level `signatures`, in RFC
+ *   8785 form, when the card is given as received JSON. A newer agent signs
+ *   fields this schema does not know yet, and its card must still verify
+ *   (A2A#2122, A2A#2249);
+ * - the normalised form of section 8.4.1 ({@link canonicalCardBytes}),
+ *   computed from the card parsed with this schema.
+ * Either way the card a caller gets (parsed from the same JSON, unknown
+ * fields dropped) is a projection of bytes that were verified.
  *
  * Only asymmetric algorithms are accepted. A verifier that allowed `HS256`
  * could be fooled by a signature keyed with the agent's public key, and
@@ -13,12 +20,17 @@
  *
  * Runs in browsers and Node: Web Crypto through `jose`, bytes as Uint8Array.
  */
-import { clone, create, type JsonObject } from "@bufbuild/protobuf";
+import { clone, create, fromJson, isMessage, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
+import canonicalize from "canonicalize";
 import { base64url, errors as joseErrors, FlattenedSign, flattenedVerify, type JWK } from "jose";
 import { AgentCardSchema, AgentCardSignatureSchema, type AgentCard, type AgentCardSignature } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { AbortedError, AgentCardVerificationError, CallTimeoutError, RedirectRefusedError } from "../errors.js";
 import { fetchJsonDocument } from "./fetch-document.js";
 import { canonicalCardBytes } from "./canonical.js";
+import { isV03Card } from "./card-v03.js";
+import { findDuplicateKey } from "./json.js";
+import { carriesSignatures } from "./signed.js";
+import { identityOf, optionsKey } from "./options-key.js";
 
 // --- Public types ----------------------------------------------------------------
 
@@ -26,7 +38,13 @@ import { canonicalCardBytes } from "./canonical.js";
 export type VerificationFailureCode =
   /** The card has no signatures (index -1). */
   | "no_signatures"
-  /** The card cannot be put in canonical form, e.g. a lone surrogate in a string (index -1). */
+  /**
+   * The card has no signatures, but cards from its origin were signed and
+   * verified before in this process (index -1): a stripped signature is not
+   * a free downgrade. See `ResolveOptions.downgrade`.
+   */
+  | "signatures_dropped"
+  /** The card cannot be put in canonical form, e.g. a lone surrogate in a string, or received text is not a JSON object (index -1). */
   | "canonicalization_failed"
   /** More signatures than `maxSignatures`; this one was not looked at. */
   | "too_many_signatures"
@@ -149,11 +167,15 @@ export interface JkuOptions {
 /** Trusted keys, allowed algorithms and key set fetching for verifying a card. */
 export interface VerifyOptions {
   /**
-   * Trusted keys. A key found here for the signature's `kid` is used and its
-   * `jku` is not fetched; when the store has no such key, the `jku` is tried.
+   * Trusted keys, pinned: with `keys` given, a signature's `jku` is not
+   * fetched unless `jku` is passed too, in which case a `kid` the store does
+   * not hold is looked up at the `jku`.
    */
   keys?: KeyStore;
-  /** Rules for key sets named by `jku`; `false` never fetches one. */
+  /**
+   * Rules for key sets named by `jku`; `false` never fetches one. Default:
+   * `{}` (the card's own origin, https) without `keys`, `false` with `keys`.
+   */
   jku?: JkuOptions | false;
   /** Where the card was fetched from; its origin is the default allowed `jku` origin. */
   cardUrl?: string;
@@ -166,7 +188,7 @@ export interface VerifyOptions {
   fetch?: typeof fetch;
   /** Cancels verification, and any key set fetch under way. */
   signal?: AbortSignal;
-  /** Per `jku` request, redirects included. Default 5000. */
+  /** Per `jku` request, redirects included. Default 5000 (`resolveAgentCard` passes what is left of its own `timeoutMs`). */
   timeoutMs?: number;
   /** The clock, in epoch milliseconds, for key expiry and the JWKS cache. */
   now?: () => number;
@@ -226,43 +248,55 @@ const MAX_REDIRECTS = 3;
 // --- Verification ----------------------------------------------------------------------
 
 /**
+ * A card as the agent sent it: the JSON text, or the object `JSON.parse`
+ * made of it. Verifying this form covers every member sent, fields this
+ * schema does not know included.
+ */
+export type ReceivedAgentCard = string | Readonly<Record<string, unknown>>;
+
+/**
  * Verifies a card's signatures. Resolves with a result whether or not any
  * signature verified (see {@link assertVerified}); rejects only for invalid
  * options (TypeError) and for an abort through `signal` (AbortedError).
  *
+ * `card` is either the card as received (JSON text or its parsed object: a
+ * signature over the members sent, or over the normalised form, verifies)
+ * or a parsed `AgentCard` (only the normalised form can be checked, since
+ * parsing dropped the fields the schema does not know: a newer agent's card
+ * verifies only in its received form).
+ *
  * Every signature is checked, so the result also names the stale or broken
  * ones next to the one that verified.
  */
-export async function verifyAgentCard(card: AgentCard, options: VerifyOptions = {}): Promise<VerificationResult> {
+export async function verifyAgentCard(card: AgentCard | ReceivedAgentCard, options: VerifyOptions = {}): Promise<VerificationResult> {
   const ctx = prepare(options);
   throwIfAborted(options.signal);
-  if (card.signatures.length === 0) return { verified: false, failures: [noSignatures()] };
-
-  let payload: string;
-  try {
-    payload = base64url.encode(canonicalCardBytes(card));
-  } catch (e) {
+  const content = signedContent(card);
+  if ("failure" in content) return { verified: false, failures: [content.failure] };
+  if (content.signatures.length === 0) return { verified: false, failures: [noSignatures()] };
+  if (content.payloads.length === 0) {
     return {
       verified: false,
-      failures: [{ index: -1, code: "canonicalization_failed", reason: `the card has no canonical form: ${errorMessage(e)}` }],
+      failures: [{ index: -1, code: "canonicalization_failed", reason: `the card has no canonical form: ${content.problem}` }],
     };
   }
 
   const result: VerificationResult = { verified: false, failures: [] };
-  for (const [index, sig] of card.signatures.entries()) {
+  for (const [index, raw] of content.signatures.entries()) {
     if (index >= ctx.maxSignatures) {
       result.failures.push({ index, code: "too_many_signatures", reason: `only the first ${ctx.maxSignatures} signatures are checked` });
       continue;
     }
     let kid: string | undefined;
     try {
-      const ok = await checkSignature(sig, payload, ctx, (k) => (kid = k));
+      const ok = await checkSignature(signatureOf(raw), content.payloads, ctx, (k) => (kid = k));
       if (!result.verified) {
         result.verified = true;
         result.kid = ok.kid;
         result.alg = ok.alg;
         result.keySource = ok.source;
         if (ok.jku !== undefined) result.jku = ok.jku;
+        validity.set(result, ok.validUntil);
       }
     } catch (e) {
       if (!(e instanceof Rejection)) throw e;
@@ -270,6 +304,86 @@ export async function verifyAgentCard(card: AgentCard, options: VerifyOptions = 
     }
   }
   return result;
+}
+
+// When the key behind a verified result stops being usable (its `exp`, or
+// the end of the key set's freshness), in epoch ms: a caller that keeps the
+// result (the card cache does) verifies again after that (section 8.4.3).
+const validity = new WeakMap<VerificationResult, number>();
+
+/** @internal Until when (epoch ms) a verified result may be reused; Infinity when its key states no end. */
+export function verifiedUntil(result: VerificationResult): number {
+  return validity.get(result) ?? Infinity;
+}
+
+/** A signature as it appears in a card: flattened JWS members without payload. */
+interface SignatureMembers {
+  protected: string;
+  signature: string;
+  header?: JsonObject | undefined;
+}
+
+type SignedContent =
+  | { failure: VerificationFailure }
+  | {
+      signatures: readonly unknown[];
+      /** The base64url payloads a signature may cover, the received form first. */
+      payloads: string[];
+      /** Why a form could not be computed, when none could. */
+      problem: string;
+    };
+
+/** The signatures of a card and the payloads they may sign. */
+function signedContent(card: AgentCard | ReceivedAgentCard): SignedContent {
+  if (isMessage(card, AgentCardSchema)) {
+    const normalised = payloadOf(() => canonicalCardBytes(card));
+    return { signatures: card.signatures, payloads: "error" in normalised ? [] : [normalised.payload], problem: normalised.error ?? "" };
+  }
+  let json: unknown = card;
+  if (typeof card === "string") {
+    try {
+      json = JSON.parse(card);
+    } catch {
+      return { failure: { index: -1, code: "canonicalization_failed", reason: "the card text is not valid JSON" } };
+    }
+    const duplicate = findDuplicateKey(card);
+    if (duplicate !== undefined) {
+      return { failure: { index: -1, code: "canonicalization_failed", reason: `the card repeats the key ${clip(duplicate)}` } };
+    }
+  }
+  if (!isPlainObject(json)) return { failure: { index: -1, code: "canonicalization_failed", reason: "the card is not a JSON object" } };
+  const { signatures, ...members } = json;
+  const list = signatures === undefined || signatures === null ? [] : Array.isArray(signatures) ? signatures : [signatures];
+  const payloads: string[] = [];
+  const received = payloadOf(() => {
+    const text = canonicalize(members);
+    if (text === undefined) throw new TypeError("the card has no RFC 8785 form");
+    return new TextEncoder().encode(text);
+  });
+  if (!("error" in received)) payloads.push(received.payload);
+  // The normalised form exists for 1.0 cards only: no 0.3 signer produced it.
+  const normalised = isV03Card(json)
+    ? { error: "a 0.3 card is verified over the members it was sent with" }
+    : payloadOf(() => canonicalCardBytes(fromJson(AgentCardSchema, members as JsonValue, { ignoreUnknownFields: true })));
+  if (!("error" in normalised) && normalised.payload !== received.payload) payloads.push(normalised.payload);
+  return { signatures: list, payloads, problem: received.error ?? "" };
+}
+
+function payloadOf(bytes: () => Uint8Array): { payload: string; error?: undefined } | { error: string; payload?: undefined } {
+  try {
+    return { payload: base64url.encode(bytes()) };
+  } catch (e) {
+    return { error: errorMessage(e) };
+  }
+}
+
+/** The members of one entry of a received `signatures` array, checked for shape. */
+function signatureOf(raw: unknown): SignatureMembers {
+  if (!isPlainObject(raw)) throw new Rejection("malformed_header", "the signature is not a JSON object");
+  if (typeof raw.protected !== "string") throw new Rejection("malformed_header", "the signature has no protected header string");
+  if (typeof raw.signature !== "string") throw new Rejection("malformed_signature", "the signature member is not a string");
+  if (raw.header !== undefined && !isPlainObject(raw.header)) throw new Rejection("malformed_header", "the unprotected header is not an object");
+  return { protected: raw.protected, signature: raw.signature, header: raw.header as JsonObject | undefined };
 }
 
 /** Throws an {@link AgentCardVerificationError} unless `result.verified`. */
@@ -286,12 +400,12 @@ export function assertVerified(result: VerificationResult): void {
  *
  * Throws {@link AgentCardVerificationError} when the policy is not met.
  */
-export async function applyVerifyPolicy(card: AgentCard, policy: VerifyPolicy, options: VerifyOptions = {}): Promise<VerificationResult> {
+export async function applyVerifyPolicy(card: AgentCard | ReceivedAgentCard, policy: VerifyPolicy, options: VerifyOptions = {}): Promise<VerificationResult> {
   if (policy !== "off" && policy !== "if-present" && policy !== "required") {
     throw new TypeError(`unknown verification policy "${String(policy)}": use "off", "if-present" or "required"`);
   }
   if (policy === "off") return { verified: false, skipped: true, failures: [] };
-  if (card.signatures.length === 0 && policy === "if-present") {
+  if (!isSigned(card) && policy === "if-present") {
     prepare(options);
     return { verified: false, skipped: true, failures: [] };
   }
@@ -300,11 +414,28 @@ export async function applyVerifyPolicy(card: AgentCard, policy: VerifyPolicy, o
   return result;
 }
 
+/** Whether a card, parsed or as received, carries any signature. */
+export function isSigned(card: AgentCard | ReceivedAgentCard): boolean {
+  if (isMessage(card, AgentCardSchema)) return card.signatures.length > 0;
+  let json: unknown = card;
+  if (typeof card === "string") {
+    try {
+      json = JSON.parse(card);
+    } catch {
+      // Not JSON: verification reports why; it is not "unsigned".
+      return true;
+    }
+  }
+  return !isPlainObject(json) || carriesSignatures(json);
+}
+
 interface Context {
   keys: KeyStore | undefined;
   jku: false | { allowedOrigins: ReadonlySet<string>; allowHttp: boolean; maxBytes: number; cache: JwksCache };
   algorithms: ReadonlySet<string>;
   fetch: typeof fetch;
+  /** 0 for the global fetch; key sets fetched through another function are kept apart. */
+  fetchId: number;
   signal: AbortSignal | undefined;
   timeoutMs: number;
   now: () => number;
@@ -322,7 +453,8 @@ function prepare(options: VerifyOptions): Context {
   let cardOrigin: string | undefined;
   if (options.cardUrl !== undefined) cardOrigin = originOf(options.cardUrl, "cardUrl");
   let jku: Context["jku"] = false;
-  if (options.jku !== false) {
+  // Trusted keys read as pinning: a card's jku is consulted beside them only when asked for.
+  if (options.jku !== false && (options.jku !== undefined || options.keys === undefined)) {
     const o = options.jku ?? {};
     const list = o.allowedOrigins ?? (cardOrigin === undefined ? [] : [cardOrigin]);
     jku = {
@@ -337,6 +469,7 @@ function prepare(options: VerifyOptions): Context {
     jku,
     algorithms,
     fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+    fetchId: options.fetch === undefined ? 0 : identityOf(options.fetch),
     signal: options.signal,
     timeoutMs: positive(options.timeoutMs, DEFAULT_TIMEOUT_MS, "timeoutMs"),
     now: options.now ?? Date.now,
@@ -359,9 +492,11 @@ interface Verified {
   alg: string;
   source: "store" | "jku";
   jku?: string;
+  /** Epoch ms after which the key may no longer be used. */
+  validUntil: number;
 }
 
-async function checkSignature(sig: AgentCardSignature, payload: string, ctx: Context, onKid: (kid: string) => void): Promise<Verified> {
+async function checkSignature(sig: SignatureMembers | AgentCardSignature, payloads: readonly string[], ctx: Context, onKid: (kid: string) => void): Promise<Verified> {
   const header = decodeProtectedHeader(sig.protected);
   const unprotected: JsonObject = sig.header ?? {};
   if (typeof header.kid === "string") onKid(header.kid);
@@ -399,14 +534,20 @@ async function checkSignature(sig: AgentCardSignature, payload: string, ctx: Con
       firstProblem ??= e;
       continue;
     }
-    try {
-      const jws = { protected: sig.protected, payload, signature: sig.signature, ...(sig.header === undefined ? {} : { header: sig.header }) };
-      await flattenedVerify(jws, key, { algorithms: [alg] });
-      return { kid, alg, source: found.source, ...(found.jku === undefined ? {} : { jku: found.jku }) };
-    } catch (e) {
-      lastMismatch = joseRejection(e);
-      // A key that could not be used says more than "no match".
-      if (lastMismatch.code !== "signature_invalid") firstProblem ??= lastMismatch;
+    for (const payload of payloads) {
+      try {
+        const jws = { protected: sig.protected, payload, signature: sig.signature, ...(sig.header === undefined ? {} : { header: sig.header }) };
+        await flattenedVerify(jws, key, { algorithms: [alg] });
+        const validUntil = Math.min(keyExpiry(candidate), found.validUntil);
+        return { kid, alg, source: found.source, validUntil, ...(found.jku === undefined ? {} : { jku: found.jku }) };
+      } catch (e) {
+        lastMismatch = joseRejection(e);
+        // A key that could not be used says more than "no match".
+        if (lastMismatch.code !== "signature_invalid") {
+          firstProblem ??= lastMismatch;
+          break;
+        }
+      }
     }
   }
   throw firstProblem ?? lastMismatch ?? new Rejection("key_not_found", `no key for kid "${clip(kid)}"`);
@@ -447,25 +588,58 @@ interface Found {
   candidates: readonly unknown[];
   source: "store" | "jku";
   jku?: string;
+  /** Epoch ms until which the source vouches for the keys: a key set's freshness. */
+  validUntil: number;
+}
+
+/** When a JWK's own `exp` ends its use, in epoch ms; Infinity without one. */
+function keyExpiry(key: unknown): number {
+  return isPlainObject(key) && typeof key.exp === "number" ? key.exp * 1000 : Infinity;
 }
 
 async function findKeys(kid: string, header: Record<string, unknown>, ctx: Context): Promise<Found> {
   if (ctx.keys !== undefined) {
     const candidates = await fromStore(ctx.keys, kid, header);
-    if (candidates.length > 0) return { candidates, source: "store" };
+    if (candidates.length > 0) return { candidates, source: "store", validUntil: Infinity };
   }
   const jku = header.jku;
   if (jku === undefined) {
     throw new Rejection("key_not_found", `no trusted key for kid "${clip(kid)}"${ctx.keys === undefined ? " (no key store given)" : ""} and no jku`);
   }
   if (typeof jku !== "string") throw new Rejection("malformed_header", "jku is not a string");
-  if (ctx.jku === false) throw new Rejection("jku_not_allowed", "fetching keys from jku is turned off");
+  if (ctx.jku === false) {
+    throw new Rejection(
+      "jku_not_allowed",
+      ctx.keys === undefined
+        ? "fetching keys from jku is turned off"
+        : `no trusted key for kid "${clip(kid)}", and jku is not consulted when keys are given (pass jku to allow it)`,
+    );
+  }
   const url = checkJkuUrl(jku, ctx.jku, "jku_not_allowed");
   const rules = ctx.jku;
-  const keys = await rules.cache.keysFor(url, kid, ctx.now, () => fetchJwks(url, rules, ctx));
-  const candidates = keys.filter((k) => k.kid === kid);
+  const set = await rules.cache.keysFor(url, kid, keySetRequest(rules, ctx), () => fetchJwks(url, rules, ctx));
+  const candidates = set.keys.filter((k) => k.kid === kid);
   if (candidates.length === 0) throw new Rejection("key_not_found", `no key with kid "${clip(kid)}" in the key set at ${url}`);
-  return { candidates, source: "jku", jku: url };
+  return { candidates, source: "jku", jku: url, validUntil: set.validUntil };
+}
+
+/** What the key set cache needs to know of a caller: its clock, its fetch, and whether its rules allow a cached fetch. */
+function keySetRequest(rules: JkuRules, ctx: Context): KeySetRequest {
+  return {
+    now: ctx.now,
+    fetchId: ctx.fetchId,
+    rulesKey: optionsKey({ origins: [...rules.allowedOrigins].sort(), http: rules.allowHttp, maxBytes: rules.maxBytes }),
+    allows: (fetched) => {
+      if (fetched.bytes > rules.maxBytes || fetched.redirects.length > MAX_REDIRECTS) return false;
+      try {
+        for (const hop of fetched.redirects) checkJkuUrl(hop, rules, "jku_redirect");
+      } catch (e) {
+        if (e instanceof Rejection) return false;
+        throw e;
+      }
+      return true;
+    },
+  };
 }
 
 async function fromStore(store: KeyStore, kid: string, header: Record<string, unknown>): Promise<readonly unknown[]> {
@@ -560,7 +734,7 @@ function checkJkuUrl(raw: string, rules: JkuRules, code: "jku_not_allowed" | "jk
   return url.href;
 }
 
-async function fetchJwks(url: string, rules: JkuRules, ctx: Context): Promise<JWK[]> {
+async function fetchJwks(url: string, rules: JkuRules, ctx: Context): Promise<FetchedKeySet> {
   let doc;
   try {
     doc = await fetchJsonDocument(url, {
@@ -588,7 +762,30 @@ async function fetchJwks(url: string, rules: JkuRules, ctx: Context): Promise<JW
     throw new Rejection("jku_invalid_response", "the key set is not valid JSON");
   }
   if (!isPlainObject(json) || !Array.isArray(json.keys)) throw new Rejection("jku_invalid_response", "the key set has no keys array");
-  return json.keys.filter((k): k is JWK => isPlainObject(k) && typeof k.kty === "string");
+  return {
+    keys: json.keys.filter((k): k is JWK => isPlainObject(k) && typeof k.kty === "string"),
+    redirects: doc.redirects,
+    bytes: new TextEncoder().encode(doc.text).byteLength,
+  };
+}
+
+/** A key set as fetched, with how it was obtained. */
+interface FetchedKeySet {
+  keys: JWK[];
+  /** The URLs redirected to on the way, the last being where the set came from. */
+  redirects: readonly string[];
+  /** The size of the body. */
+  bytes: number;
+}
+
+/** @internal A caller of the key set cache: its clock, its fetch function, and its rules. */
+interface KeySetRequest {
+  now: () => number;
+  fetchId: number;
+  /** The content of the rules a fetch is checked against; failures are remembered per rules. */
+  rulesKey: string;
+  /** Whether these rules would have accepted a set fetched the way `fetched` was. */
+  allows: (fetched: Omit<FetchedKeySet, "keys">) => boolean;
 }
 
 /** Freshness and size limits of a `JwksCache`. */
@@ -607,21 +804,29 @@ export interface JwksCacheOptions {
 
 interface CacheEntry {
   at: number;
-  keys?: JWK[];
+  fetched?: FetchedKeySet;
   error?: Rejection;
+  /** The rules under which `error` happened: another caller's rules may not fail the same way. */
+  errorRules?: string;
 }
 
 /**
- * Key sets fetched from `jku` URLs, by URL. Lets key rotation take effect
- * (an unknown `kid` refetches) without letting cards make a fetch per
- * verification.
+ * Key sets fetched from `jku` URLs, by URL and fetch function. Lets key
+ * rotation take effect (an unknown `kid` refetches) without letting cards
+ * make a fetch per verification.
+ *
+ * A set is shared only where it changes no caller's outcome: each entry
+ * remembers the redirects it was fetched through and its size, and is
+ * served only to a caller whose rules (allowed origins, http, size) would
+ * have accepted that fetch; others fetch again under their own rules. A
+ * failed fetch is remembered for callers with the same rules only.
  */
 export class JwksCache {
   readonly #maxAgeMs: number;
   readonly #cooldownMs: number;
   readonly #maxEntries: number;
   readonly #entries = new Map<string, CacheEntry>();
-  readonly #inflight = new Map<string, Promise<JWK[]>>();
+  readonly #inflight = new Map<string, Promise<CacheEntry>>();
 
   constructor(options: JwksCacheOptions = {}) {
     this.#maxAgeMs = positive(options.maxAgeMs, 10 * 60_000, "maxAgeMs", true);
@@ -634,46 +839,51 @@ export class JwksCache {
     this.#entries.clear();
   }
 
-  /** @internal */
-  async keysFor(url: string, kid: string, now: () => number, load: () => Promise<JWK[]>): Promise<readonly JWK[]> {
-    const pending = this.#inflight.get(url);
+  /** @internal The keys at `url`, and until when (epoch ms) they may be used. */
+  async keysFor(url: string, kid: string, request: KeySetRequest, load: () => Promise<FetchedKeySet>): Promise<{ keys: readonly JWK[]; validUntil: number }> {
+    const key = `${request.fetchId}\n${url}`;
+    const flight = `${key}\n${request.rulesKey}`;
+    const pending = this.#inflight.get(flight);
     if (pending) {
       try {
-        return await pending;
+        const entry = await pending;
+        return { keys: entry.fetched!.keys, validUntil: entry.at + this.#maxAgeMs };
       } catch (e) {
         // Another caller's abort is not this caller's answer.
         if (!(e instanceof AbortedError)) throw e;
       }
     }
-    const entry = this.#entries.get(url);
-    const t = now();
+    const entry = this.#entries.get(key);
+    const t = request.now();
     if (entry !== undefined && t - entry.at < this.#maxAgeMs) {
       const cooling = t - entry.at < this.#cooldownMs;
-      if (entry.error !== undefined && cooling) throw entry.error;
-      if (entry.keys !== undefined && (cooling || entry.keys.some((k) => k.kid === kid))) return entry.keys;
+      if (entry.error !== undefined && cooling && entry.errorRules === request.rulesKey) throw entry.error;
+      const fetched = entry.fetched;
+      if (fetched !== undefined && (cooling || fetched.keys.some((k) => k.kid === kid)) && request.allows(fetched)) {
+        return { keys: fetched.keys, validUntil: entry.at + this.#maxAgeMs };
+      }
     }
     const p = load().then(
-      (keys) => {
-        this.#store(url, { at: now(), keys });
-        return keys;
-      },
+      (fetched) => this.#store(key, { at: request.now(), fetched }),
       (e: unknown) => {
-        if (e instanceof Rejection) this.#store(url, { at: now(), error: e });
+        if (e instanceof Rejection) this.#store(key, { at: request.now(), error: e, errorRules: request.rulesKey });
         throw e;
       },
     );
-    this.#inflight.set(url, p);
+    this.#inflight.set(flight, p);
     try {
-      return await p;
+      const stored = await p;
+      return { keys: stored.fetched!.keys, validUntil: stored.at + this.#maxAgeMs };
     } finally {
-      this.#inflight.delete(url);
+      this.#inflight.delete(flight);
     }
   }
 
-  #store(url: string, entry: CacheEntry): void {
-    this.#entries.delete(url);
-    this.#entries.set(url, entry);
+  #store(key: string, entry: CacheEntry): CacheEntry {
+    this.#entries.delete(key);
+    this.#entries.set(key, entry);
     if (this.#entries.size > this.#maxEntries) this.#entries.delete(this.#entries.keys().next().value!);
+    return entry;
   }
 }
 
