@@ -1,6 +1,7 @@
 /**
  * Agent Card discovery against the official server's card endpoint.
  */
+import { exportJWK, generateKeyPair, type JWK } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLocalAgent, type LocalAgent } from "../../demo/agent.js";
 import {
@@ -15,8 +16,12 @@ import {
 const trusting = (extra: ResolveOptions = {}): ResolveOptions => ({ cache: new MemoryCardStore(), verification: { keys: agent.jwks }, ...extra });
 
 let agent: LocalAgent;
+/** Another key under the agent's kid: a caller that trusts only it must not see the agent's card verified. */
+let impostorKeys: { keys: JWK[] };
 beforeAll(async () => {
   agent = await startLocalAgent();
+  const { publicKey } = await generateKeyPair("ES256", { extractable: true });
+  impostorKeys = { keys: [{ ...(await exportJWK(publicKey)), kid: agent.signingKid }] };
 });
 afterAll(() => agent.close());
 
@@ -70,5 +75,52 @@ describe("signed cards served by the official server", () => {
     const e = await resolveAgentCard(agent.origin, { cache: new MemoryCardStore() }).catch((err: unknown) => err);
     expect(e).toBeInstanceOf(AgentCardVerificationError);
     expect((e as AgentCardVerificationError).result.failures.map((f) => f.code)).toEqual(["jku_insecure"]);
+  });
+});
+
+describe("callers with different trust share nothing that decides it", () => {
+  it("concurrent resolves with different trusted keys each get their own verdict", async () => {
+    const store = new MemoryCardStore();
+    const [trusted, impostor] = await Promise.allSettled([
+      resolveAgentCard(agent.origin, trusting({ cache: store, verify: "required" })),
+      resolveAgentCard(agent.origin, { cache: store, verify: "required", verification: { keys: impostorKeys } }),
+    ]);
+    expect(trusted.status === "fulfilled" && trusted.value.verification?.verified).toBe(true);
+    expect(impostor.status).toBe("rejected");
+    const e = (impostor as PromiseRejectedResult).reason as AgentCardVerificationError;
+    expect(e).toBeInstanceOf(AgentCardVerificationError);
+    expect(e.result.failures.map((f) => f.code)).toEqual(["signature_invalid"]);
+  });
+
+  it("a verification kept with a cached card follows the content of the options, not the object", async () => {
+    const store = new MemoryCardStore();
+    const verification: { keys: { keys: JWK[] } } = { keys: agent.jwks };
+    const first = await resolveAgentCard(agent.origin, { cache: store, verify: "required", verification });
+    expect(first.verification?.verified).toBe(true);
+    verification.keys = impostorKeys;
+    const e = await resolveAgentCard(agent.origin, { cache: store, verify: "required", verification }).catch((err: unknown) => err);
+    expect(e).toBeInstanceOf(AgentCardVerificationError);
+  });
+
+  it("trusted keys pin: the card's jku is not fetched unless asked for", async () => {
+    const seen: string[] = [];
+    const counting: typeof fetch = (input, init) => {
+      seen.push(String(input));
+      return fetch(input, init);
+    };
+    const otherKid = { keys: [{ ...impostorKeys.keys[0]!, kid: "another-kid" }] };
+    const e = await resolveAgentCard(agent.origin, { cache: new MemoryCardStore(), fetch: counting, verify: "required", verification: { keys: otherKid } }).catch(
+      (err: unknown) => err,
+    );
+    expect((e as AgentCardVerificationError).result.failures.map((f) => f.code)).toEqual(["jku_not_allowed"]);
+    expect(seen).toEqual([agent.cardUrl]);
+    const asked = await resolveAgentCard(agent.origin, {
+      cache: new MemoryCardStore(),
+      fetch: counting,
+      verify: "required",
+      verification: { keys: otherKid, jku: { allowHttp: true } },
+    });
+    expect(asked.verification).toMatchObject({ verified: true, keySource: "jku", jku: agent.jwksUrl });
+    expect(seen).toEqual([agent.cardUrl, agent.cardUrl, agent.jwksUrl]);
   });
 });

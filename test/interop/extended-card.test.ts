@@ -17,6 +17,7 @@ import {
   resolveAgentCard,
   type AgentCard,
   type Binding,
+  type SessionOptions,
 } from "../../src/index.js";
 import { BINDINGS, transportFor, type TransportOverrides } from "../support/bindings.js";
 
@@ -27,7 +28,7 @@ beforeAll(async () => {
 });
 afterAll(() => agent.close());
 
-async function session(binding: Binding, overrides: TransportOverrides = {}) {
+async function session(binding: Binding, overrides: TransportOverrides = {}, options: SessionOptions = {}) {
   const calls: string[] = [];
   const count: Interceptor = (next) => (req) => {
     calls.push(req.method.name);
@@ -35,7 +36,7 @@ async function session(binding: Binding, overrides: TransportOverrides = {}) {
   };
   const resolved = await resolveAgentCard(agent.origin, { cache: new MemoryCardStore(), verification: { keys: agent.jwks } });
   const client = new A2AClient(transportFor(binding, agent, { ...overrides, interceptors: [count, ...(overrides.interceptors ?? [])] }));
-  return { s: new AgentSession(client, resolved, { verification: { keys: agent.jwks } }), calls };
+  return { s: new AgentSession(client, resolved, { verification: { keys: agent.jwks }, ...options }), calls };
 }
 
 const skills = (card: AgentCard) => card.skills.map((s) => s.id);
@@ -71,6 +72,21 @@ describe.each(BINDINGS)("%s", (binding) => {
     const e = await s.extendedCard().catch((err: unknown) => err);
     expect(e).toBeInstanceOf(AgentCardVerificationError);
     expect((e as AgentCardVerificationError).result.failures.map((f) => f.code)).toEqual(["signature_invalid"]);
+    expect(s.card).toBe(s.publicCard);
+  });
+
+  it.each(["if-present", "off"] as const)("an unsigned extended card never replaces a verified public card (verify: %s)", async (verify) => {
+    // Strip the signatures on the way in: without them the card would pass "if-present" unchecked.
+    const strip: Interceptor = (next) => async (req) => {
+      const res = await next(req);
+      if (req.method.name === "GetExtendedAgentCard") (res.message as AgentCard).signatures = [];
+      return res;
+    };
+    const { s } = await session(binding, { headers: { Authorization: `Bearer ${TOKEN}` }, interceptors: [strip] }, { verify });
+    expect(s.verification?.verified).toBe(true);
+    const e = await s.extendedCard().catch((err: unknown) => err);
+    expect(e).toBeInstanceOf(AgentCardVerificationError);
+    expect((e as AgentCardVerificationError).result.failures.map((f) => f.code)).toEqual(["no_signatures"]);
     expect(s.card).toBe(s.publicCard);
   });
 });

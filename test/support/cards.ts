@@ -1,4 +1,7 @@
-/** Minimal, valid Agent Card JSON documents for tests. */
+/** Minimal, valid Agent Card JSON documents for tests, and signing them. */
+import canonicalize from "canonicalize";
+import { exportJWK, FlattenedSign, generateKeyPair, type JWK } from "jose";
+
 export function cardJson(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     name: "Test Agent",
@@ -46,4 +49,36 @@ export function cardJsonV03(overrides: Record<string, unknown> = {}): Record<str
     skills: [{ id: "s1", name: "Skill", description: "Does things", tags: ["t"], security: [{ key: [] }] }],
     ...overrides,
   };
+}
+
+/** A signing key for tests: the private key, and the public one as a CryptoKey and as a JWK with kid. */
+export interface TestKeyPair {
+  kid: string;
+  privateKey: CryptoKey;
+  publicKey: CryptoKey;
+  /** The public JWK, with kid. */
+  jwk: JWK;
+}
+
+export async function keyPair(alg: string, kid: string): Promise<TestKeyPair> {
+  const { privateKey, publicKey } = await generateKeyPair(alg, { extractable: true });
+  return { kid, privateKey, publicKey, jwk: { ...(await exportJWK(publicKey)), kid } };
+}
+
+/**
+ * Card JSON with one more signature, over the members as they are (RFC 8785,
+ * without `signatures`), as an agent on a newer schema or on 0.3 signs.
+ */
+export async function signJson(
+  json: Record<string, unknown>,
+  key: TestKeyPair,
+  alg = "ES256",
+  extra: Record<string, unknown> = {},
+): Promise<Record<string, unknown>> {
+  const { signatures, ...members } = json;
+  const jws = await new FlattenedSign(new TextEncoder().encode(canonicalize(members)!))
+    .setProtectedHeader({ alg, typ: "JOSE", kid: key.kid, ...extra })
+    .sign(key.privateKey);
+  const before = Array.isArray(signatures) ? signatures : [];
+  return { ...json, signatures: [...before, { protected: jws.protected, signature: jws.signature }] };
 }

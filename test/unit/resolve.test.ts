@@ -3,10 +3,11 @@
  * redirects, limits and the HTTP cache.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   AbortedError,
   AgentCardNotFoundError,
+  AgentCardVerificationError,
   CallTimeoutError,
   InvalidAgentCardError,
   MemoryCardStore,
@@ -15,7 +16,8 @@ import {
   resolveAgentCard,
   type ResolveOptions,
 } from "../../src/index.js";
-import { cardJson, cardJsonV03 } from "../support/cards.js";
+import { JwksCache } from "../../src/trust.js";
+import { cardJson, cardJsonV03, keyPair, signJson, type TestKeyPair } from "../support/cards.js";
 import { sendJson, startFakeServer, type FakeServer } from "../support/fake-server.js";
 
 const servers: FakeServer[] = [];
@@ -321,5 +323,165 @@ describe("HTTP caching", () => {
     store.get("a");
     store.set("c", entry);
     expect([store.get("a"), store.get("b"), store.get("c")]).toEqual([entry, undefined, entry]);
+  });
+});
+
+describe("shared state never decides another caller's outcome", () => {
+  let key: TestKeyPair;
+  beforeAll(async () => {
+    key = await keyPair("ES256", "k1");
+  });
+  const trusting = (extra: ResolveOptions = {}): ResolveOptions => fresh({ verify: "required", verification: { keys: { keys: [key.jwk] } }, ...extra });
+
+  it("concurrent resolves with different redirect policies do not share a result", async () => {
+    const s = await serve((req, res) => {
+      if (req.url === "/old.json") {
+        res.writeHead(302, { Location: "/new.json" });
+        res.end();
+      } else setImmediate(() => sendJson(res, 200, cardJson()));
+    });
+    const store = new MemoryCardStore();
+    const [follow, refuse] = await Promise.allSettled([
+      resolveAgentCard(`${s.url}/old.json`, { cache: store }),
+      resolveAgentCard(`${s.url}/old.json`, { cache: store, redirect: "error" }),
+    ]);
+    expect(follow.status).toBe("fulfilled");
+    expect(refuse.status === "rejected" && refuse.reason).toBeInstanceOf(RedirectRefusedError);
+  });
+
+  it("a cached card is served only to a caller whose redirect rules would have fetched it", async () => {
+    const target = await serve((_req, res) => sendJson(res, 200, cardJson({ name: "Elsewhere" }), { "Cache-Control": "max-age=600" }));
+    const s = await serve((_req, res) => {
+      res.writeHead(302, { Location: `${target.url.replace("127.0.0.1", "localhost")}/card.json` });
+      res.end();
+    });
+    const store = new MemoryCardStore();
+    const url = `${s.url}/card.json`;
+    expect((await resolveAgentCard(url, { cache: store })).cache).toBe("miss");
+    const refuse = () => {
+      throw new RedirectRefusedError("refused by the caller's rule");
+    };
+    for (const rules of [{ redirect: "same-origin" }, { redirect: "error" }, { maxRedirects: 0 }, { checkRedirect: refuse }] as const) {
+      await expect(resolveAgentCard(url, { cache: store, ...rules }), JSON.stringify(rules)).rejects.toBeInstanceOf(RedirectRefusedError);
+    }
+    expect(target.requests).toHaveLength(1);
+    expect((await resolveAgentCard(url, { cache: store })).cache).toBe("hit");
+  });
+
+  it("a cached card larger than the caller's size limit is not served to it", async () => {
+    const s = await serve((_req, res) => sendJson(res, 200, cardJson({ description: "x".repeat(2000) }), { "Cache-Control": "max-age=600" }));
+    const store = new MemoryCardStore();
+    await resolveAgentCard(`${s.url}/c.json`, { cache: store });
+    const e = await resolveAgentCard(`${s.url}/c.json`, { cache: store, maxBytes: 1000 }).catch((err: unknown) => err);
+    expect(e).toBeInstanceOf(InvalidAgentCardError);
+    expect((e as InvalidAgentCardError).problem).toBe("too-large");
+  });
+
+  it("a kept verification is not used once the key that made it has expired (spec 8.4.3)", async () => {
+    let t = Date.now();
+    const expiring = { ...key.jwk, exp: Math.floor(t / 1000) + 60 };
+    const signed = await signJson(cardJson(), key);
+    const s = await serve((_req, res) => sendJson(res, 200, signed, { "Cache-Control": "max-age=3600" }));
+    const options = fresh({ verify: "required", verification: { keys: { keys: [expiring] }, now: () => t } });
+    expect((await resolveAgentCard(`${s.url}/c.json`, options)).verification?.verified).toBe(true);
+    t += 30_000;
+    expect(await resolveAgentCard(`${s.url}/c.json`, options)).toMatchObject({ cache: "hit", verification: { verified: true } });
+    t += 60_000;
+    const e = await resolveAgentCard(`${s.url}/c.json`, options).catch((err: unknown) => err);
+    expect(e).toBeInstanceOf(AgentCardVerificationError);
+    expect((e as AgentCardVerificationError).result.failures.map((f) => f.code)).toEqual(["key_expired"]);
+  });
+
+  it("the resolve's fetch also fetches the key sets", async () => {
+    let signed: Record<string, unknown> = {};
+    const s = await serve((req, res) => sendJson(res, 200, req.url === "/jwks.json" ? { keys: [key.jwk] } : signed));
+    signed = await signJson(cardJson(), key, "ES256", { jku: `${s.url}/jwks.json` });
+    const seen: string[] = [];
+    const counting: typeof fetch = (input, init) => {
+      seen.push(String(input));
+      return fetch(input, init);
+    };
+    const r = await resolveAgentCard(`${s.url}/c.json`, fresh({ fetch: counting, verify: "required", verification: { jku: { allowHttp: true, cache: new JwksCache() } } }));
+    expect(r.verification).toMatchObject({ verified: true, keySource: "jku" });
+    expect(seen).toEqual([`${s.url}/c.json`, `${s.url}/jwks.json`]);
+  });
+});
+
+describe("deadline and abort cover the key sets", () => {
+  let key: TestKeyPair;
+  beforeAll(async () => {
+    key = await keyPair("ES256", "k1");
+  });
+
+  /** A card whose jku never answers; `asked` settles when the key set is requested. */
+  async function silentKeySet() {
+    let keySetAsked!: () => void;
+    const asked = new Promise<void>((resolve) => (keySetAsked = resolve));
+    let signed: Record<string, unknown> = {};
+    const s = await serve((req, res) => (req.url === "/c.json" ? sendJson(res, 200, signed) : keySetAsked()));
+    signed = await signJson(cardJson(), key, "ES256", { jku: `${s.url}/jwks.json` });
+    return { s, asked, options: fresh({ verification: { jku: { allowHttp: true, cache: new JwksCache() } } }) };
+  }
+
+  it("timeoutMs bounds the whole exchange, key sets included", async () => {
+    const { s, options } = await silentKeySet();
+    const started = Date.now();
+    const e = await resolveAgentCard(`${s.url}/c.json`, { ...options, timeoutMs: 300 }).catch((err: unknown) => err);
+    expect(e).toBeInstanceOf(CallTimeoutError);
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(s.requests.map((r) => r.url)).toEqual(["/c.json", "/jwks.json"]);
+  });
+
+  it("an abort while a key set is being fetched ends the resolve at once", async () => {
+    const { s, asked, options } = await silentKeySet();
+    const controller = new AbortController();
+    const pending = resolveAgentCard(`${s.url}/c.json`, { ...options, signal: controller.signal }).catch((err: unknown) => err);
+    await asked;
+    const abortedAt = Date.now();
+    controller.abort();
+    expect(await pending).toBeInstanceOf(AbortedError);
+    expect(Date.now() - abortedAt).toBeLessThan(200);
+  });
+});
+
+describe("downgrades and newer cards", () => {
+  let key: TestKeyPair;
+  beforeAll(async () => {
+    key = await keyPair("ES256", "k1");
+  });
+  const keys = (): ResolveOptions["verification"] => ({ keys: { keys: [key.jwk] } });
+
+  it("an unsigned card from an origin that served signed, verified cards is refused unless downgrade is allowed", async () => {
+    const signed = await signJson(cardJson(), key);
+    let signing = true;
+    const s = await serve((_req, res) => sendJson(res, 200, signing ? signed : cardJson()));
+    expect((await resolveAgentCard(`${s.url}/c.json`, fresh({ verification: keys() }))).verification?.verified).toBe(true);
+    signing = false;
+    const e = await resolveAgentCard(`${s.url}/c.json`, fresh()).catch((err: unknown) => err);
+    expect(e).toBeInstanceOf(AgentCardVerificationError);
+    expect((e as AgentCardVerificationError).result.failures.map((f) => f.code)).toEqual(["signatures_dropped"]);
+    expect(await resolveAgentCard(`${s.url}/c.json`, fresh({ downgrade: "allow" }))).toMatchObject({ verification: undefined });
+    expect((await resolveAgentCard(`${s.url}/c.json`, fresh({ verify: "off" }))).card.name).toBe("Test Agent");
+  });
+
+  it("a newer agent's card, signed over fields this schema does not know, verifies; the card returned is parsed from it", async () => {
+    const signed = await signJson(cardJson({ trustTier: "gold", skills: [{ id: "s1", name: "Skill", description: "Does things", tags: ["t"], price: 3 }] }), key);
+    const s = await serve((_req, res) => sendJson(res, 200, signed));
+    const r = await resolveAgentCard(`${s.url}/c.json`, fresh({ verify: "required", verification: keys() }));
+    expect(r.verification).toMatchObject({ verified: true, kid: "k1", keySource: "store" });
+    expect(r.card.skills[0]!.name).toBe("Skill");
+    expect(r.card).not.toHaveProperty("trustTier");
+  });
+
+  it("a signed 0.3 card is verified over what was sent, and a bad signature is not taken for none", async () => {
+    const signed = await signJson(cardJsonV03(), key);
+    let served = signed;
+    const s = await serve((_req, res) => sendJson(res, 200, served));
+    const r = await resolveAgentCard(`${s.url}/c.json`, fresh({ verify: "required", verification: keys() }));
+    expect(r).toMatchObject({ shape: "0.3", verification: { verified: true, kid: "k1" } });
+    served = { ...signed, url: "https://evil.example/a2a" };
+    const e = await resolveAgentCard(`${s.url}/c.json`, fresh({ verification: keys() })).catch((err: unknown) => err);
+    expect(e).toBeInstanceOf(AgentCardVerificationError);
+    expect((e as AgentCardVerificationError).result.failures.map((f) => f.code)).toEqual(["signature_invalid"]);
   });
 });

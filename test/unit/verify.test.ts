@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { create, fromJson, getOption, toJson, type JsonValue } from "@bufbuild/protobuf";
 import * as sdk from "@a2a-js/sdk";
 import canonicalize from "canonicalize";
-import { base64url, exportJWK, FlattenedSign, generateKeyPair, type JWK } from "jose";
+import { base64url, exportJWK, FlattenedSign, type JWK } from "jose";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { field_behavior, FieldBehavior } from "../../gen/google/api/field_behavior_pb.js";
 import { AgentCardSchema, AgentCardSignatureSchema, type AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
@@ -25,22 +25,13 @@ import {
   type VerificationResult,
   type VerifyOptions,
 } from "../../src/trust.js";
+import { cardJsonV03, keyPair, signJson, type TestKeyPair } from "../support/cards.js";
 import { sendJson, startFakeServer, type FakeServer } from "../support/fake-server.js";
 
 // --- Fixtures ---------------------------------------------------------------------
 
-interface Pair {
-  kid: string;
-  privateKey: CryptoKey;
-  publicKey: CryptoKey;
-  /** The public JWK, with kid. */
-  jwk: JWK;
-}
-
-async function pair(alg: string, kid: string): Promise<Pair> {
-  const { privateKey, publicKey } = await generateKeyPair(alg, { extractable: true });
-  return { kid, privateKey, publicKey, jwk: { ...(await exportJWK(publicKey)), kid } };
-}
+type Pair = TestKeyPair;
+const pair = keyPair;
 
 let es: Pair;
 let ed: Pair;
@@ -631,6 +622,121 @@ describe("key sets from jku", () => {
     const pending = verifyAgentCard(await signedWith(es, "/slow"), viaJku({ signal: controller.signal }));
     setTimeout(() => controller.abort(), 20);
     await expect(pending).rejects.toBeInstanceOf(AbortedError);
+  });
+});
+
+// --- Trusted keys pin; key sets are shared only where they change nothing ------------------------
+
+describe("trusted keys pin", () => {
+  // An attacker who serves a card and a key set from the agent's origin
+  // (here over https, through the caller's fetch) signs with a kid the
+  // caller's keys do not hold.
+  let attacker: Pair;
+  beforeAll(async () => {
+    attacker = await pair("ES256", "attacker");
+  });
+  const keySetFetch = (keys: JWK[], seen: string[] = []) =>
+    (async (url: RequestInfo | URL) => {
+      seen.push(String(url));
+      return new Response(JSON.stringify({ keys }), { headers: { "Content-Type": "application/json" } });
+    }) as typeof fetch;
+
+  it("with keys given, an unknown kid is not looked up at the card's jku", async () => {
+    const c = await signAgentCard(card(), attacker.privateKey, { kid: "attacker", jku: "https://agent.example/jwks.json" });
+    const seen: string[] = [];
+    const options = { keys: { keys: [es.jwk] }, cardUrl: "https://agent.example/.well-known/agent-card.json", fetch: keySetFetch([attacker.jwk], seen) };
+    const result = await verifyAgentCard(c, { ...options, jku: undefined });
+    expectFailure(result, "jku_not_allowed");
+    expect(result.failures[0]!.reason).toMatch(/jku is not consulted when keys are given/);
+    expect(seen).toEqual([]);
+    // Asked for, the jku is consulted beside the keys.
+    expect(await verifyAgentCard(c, { ...options, jku: { cache: new JwksCache() } })).toMatchObject({ verified: true, keySource: "jku" });
+  });
+});
+
+describe("the key set cache serves a set only to callers who could have fetched it", () => {
+  const keySetFetch = (keys: JWK[], seen: string[] = []) =>
+    (async (url: RequestInfo | URL) => {
+      seen.push(String(url));
+      return new Response(JSON.stringify({ keys }), { headers: { "Content-Type": "application/json" } });
+    }) as typeof fetch;
+
+  it("a key set fetched through one caller's fetch is not served to a caller with another", async () => {
+    const cache = new JwksCache();
+    const c = await signAgentCard(card(), es.privateKey, { kid: "es", jku: "https://keys.example/jwks.json" });
+    const options = (f: typeof fetch): VerifyOptions => ({ cardUrl: "https://keys.example/.well-known/agent-card.json", jku: { cache }, fetch: f });
+    expect((await verifyAgentCard(c, options(keySetFetch([es.jwk])))).verified).toBe(true);
+    const seen: string[] = [];
+    expectFailure(await verifyAgentCard(c, options(keySetFetch([], seen))), "key_not_found");
+    expect(seen).toEqual(["https://keys.example/jwks.json"]);
+  });
+
+  it("a key set fetched under wider rules is not served to a caller whose rules refuse how it was fetched", async () => {
+    const cache = new JwksCache();
+    const c = await signAgentCard(card(), es.privateKey, { kid: "es", jku: `${home.url}/redirect-out` });
+    const lenient = viaJku({ jku: { allowHttp: true, allowedOrigins: [home.url, elsewhere.url], cache } });
+    expect((await verifyAgentCard(c, lenient)).verified).toBe(true);
+    // The set came through a redirect to another origin: a caller that
+    // allows only the card's origin would not have accepted it.
+    expectFailure(await verifyAgentCard(c, viaJku({ jku: { allowHttp: true, cache } })), "jku_redirect");
+    // Nor one whose size limit is below the set's size.
+    const small = await verifyAgentCard(c, viaJku({ jku: { allowHttp: true, allowedOrigins: [home.url, elsewhere.url], maxBytes: 20, cache } }));
+    expectFailure(small, "jku_invalid_response");
+    // A failure under strict rules is not remembered for the lenient caller.
+    expect((await verifyAgentCard(c, lenient)).verified).toBe(true);
+  });
+});
+
+// --- Cards as received --------------------------------------------------------------------------------
+
+describe("cards as received (forward compatibility)", () => {
+  /** A card of a newer schema: fields this one does not know, at the top and nested. */
+  const NEWER = { ...CARD_JSON, trustTier: "gold", skills: [{ ...CARD_JSON.skills[0], costPerCall: 3 }] };
+
+  it("a newer agent's card, signed over fields this schema does not know, verifies as received", async () => {
+    const signed = await signJson(NEWER, es);
+    expect(await verifyAgentCard(signed, { keys: store() })).toMatchObject({ verified: true, kid: "es", keySource: "store" });
+    expect(await verifyAgentCard(JSON.stringify(signed), { keys: store() })).toMatchObject({ verified: true, kid: "es" });
+    await expect(applyVerifyPolicy(signed, "required", { keys: store() })).resolves.toMatchObject({ verified: true });
+    // Parsed, the card has lost those fields: its normalised form is not what was signed.
+    expectFailure(await verifyAgentCard(parse(signed), { keys: store() }), "signature_invalid");
+  });
+
+  it("a change to a field this schema does not know breaks the signature", async () => {
+    const signed = await signJson(NEWER, es);
+    expectFailure(await verifyAgentCard({ ...signed, trustTier: "platinum" }, { keys: store() }), "signature_invalid");
+  });
+
+  it("a card signed in the normalised form verifies as received; fields added after signing are neither covered nor kept", async () => {
+    const signed = toJson(AgentCardSchema, await signAgentCard(card({ description: "" }), es.privateKey, { kid: "es" })) as Record<string, unknown>;
+    expect(signed).not.toHaveProperty("description"); // ProtoJSON omits it; the normalised form has it
+    expect((await verifyAgentCard(signed, { keys: store() })).verified).toBe(true);
+    // Passes through the normalised form, which the added field is not part of.
+    expect((await verifyAgentCard({ ...signed, adminUrl: "https://evil.example" }, { keys: store() })).verified).toBe(true);
+    expect(parse({ ...signed, adminUrl: "https://evil.example" })).not.toHaveProperty("adminUrl");
+  });
+
+  it("refuses received text that repeats a key or is not a JSON object", async () => {
+    const signed = JSON.stringify(await signJson(NEWER, es));
+    expectFailure(await verifyAgentCard(signed.replace('{"name":', '{"name":"Evil","name":'), { keys: store() }), "canonicalization_failed", -1);
+    expectFailure(await verifyAgentCard("[1]", { keys: store() }), "canonicalization_failed", -1);
+    expectFailure(await verifyAgentCard("{", { keys: store() }), "canonicalization_failed", -1);
+  });
+
+  it("reads the signatures of received JSON, refusing malformed ones", async () => {
+    const signed = await signJson(NEWER, es);
+    const sig = (signed.signatures as Record<string, unknown>[])[0]!;
+    expectFailure(await verifyAgentCard({ ...signed, signatures: [{ ...sig, protected: 1 }] }, { keys: store() }), "malformed_header");
+    expectFailure(await verifyAgentCard({ ...signed, signatures: [{ ...sig, signature: null }] }, { keys: store() }), "malformed_signature");
+    // A `signatures` member that is not a list is no way to pass as unsigned.
+    await expect(applyVerifyPolicy({ ...signed, signatures: sig }, "if-present", { keys: store() })).rejects.toBeInstanceOf(AgentCardVerificationError);
+    await expect(applyVerifyPolicy(NEWER, "if-present", {})).resolves.toMatchObject({ skipped: true });
+  });
+
+  it("a 0.3 card is verified over the members it was sent with", async () => {
+    const signed = await signJson(cardJsonV03(), es);
+    expect((await verifyAgentCard(signed, { keys: store() })).verified).toBe(true);
+    expectFailure(await verifyAgentCard({ ...signed, url: "https://evil.example/a2a" }, { keys: store() }), "signature_invalid");
   });
 });
 
