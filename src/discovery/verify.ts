@@ -353,7 +353,10 @@ function signedContent(card: AgentCard | ReceivedAgentCard): SignedContent {
   }
   if (!isPlainObject(json)) return { failure: { index: -1, code: "canonicalization_failed", reason: "the card is not a JSON object" } };
   const { signatures, ...members } = json;
-  const list = signatures === undefined || signatures === null ? [] : Array.isArray(signatures) ? signatures : [signatures];
+  if (signatures !== undefined && signatures !== null && !Array.isArray(signatures)) {
+    return { failure: { index: -1, code: "malformed_header", reason: "the card's signatures member is not a list" } };
+  }
+  const list = signatures ?? [];
   const payloads: string[] = [];
   const received = payloadOf(() => {
     const text = canonicalize(members);
