@@ -67,7 +67,7 @@ export async function fetchJsonDocument(url: string, options: DocumentFetchOptio
   const timeoutMs = options.timeoutMs ?? 10_000;
   const invalid = options.invalid ?? ((problem, message) => new InvalidAgentCardError(message, { problem }));
   const { controller, unlink } = followSignal(options.signal, () => new AbortedError("the request was aborted"));
-  const timer = setTimeout(() => controller.abort(new CallTimeoutError(`no complete answer from ${origin(url)} within ${timeoutMs} ms`)), timeoutMs);
+  const timer = setTimeout(() => controller.abort(new CallTimeoutError(`no complete answer from ${originOf(url)} within ${timeoutMs} ms`)), timeoutMs);
   try {
     const redirects: string[] = [];
     const res = await followRedirects(fetchFn, url, options, controller.signal, redirects);
@@ -102,7 +102,6 @@ async function followRedirects(
   redirects: string[],
 ): Promise<Response> {
   const policy = options.redirect ?? "follow";
-  const max = options.maxRedirects ?? 5;
   const first = new URL(url);
   let current = first;
   let headers = new Headers(options.headers);
@@ -128,16 +127,13 @@ async function followRedirects(
     const location = res.status >= 300 && res.status < 400 ? res.headers.get("Location") : null;
     if (location === null) return res;
     await res.body?.cancel().catch(() => {});
-    if (policy === "error") throw new RedirectRefusedError(`${current.href} redirects, and redirects are not allowed`);
-    if (hop >= max) throw new RedirectRefusedError(`more than ${max} redirects from ${first.href}`);
-    let next: URL;
+    let next: URL | undefined;
     try {
       next = new URL(location, current);
     } catch {
-      throw new RedirectRefusedError(`${current.href} redirects to something that is not a URL`);
+      // checkHop says why.
     }
-    checkTarget(first, current, next, policy);
-    options.checkRedirect?.(next);
+    checkHop(first, current, next, hop, options);
     redirects.push(next.href);
     if (next.origin !== current.origin) headers = safeHeaders(headers);
     current = next;
@@ -150,19 +146,24 @@ async function followRedirects(
  * a document taken from a cache. Throws what following would have thrown.
  */
 export function checkRedirectChain(first: string, redirects: readonly string[], options: DocumentFetchOptions): void {
-  if (redirects.length === 0) return;
-  const policy = options.redirect ?? "follow";
   const start = new URL(first);
-  if (policy === "error") throw new RedirectRefusedError(`${start.href} redirects, and redirects are not allowed`);
-  const max = options.maxRedirects ?? 5;
-  if (redirects.length > max) throw new RedirectRefusedError(`more than ${max} redirects from ${start.href}`);
   let from = start;
-  for (const hop of redirects) {
+  redirects.forEach((hop, i) => {
     const to = new URL(hop);
-    checkTarget(start, from, to, policy);
-    options.checkRedirect?.(to);
+    checkHop(start, from, to, i, options);
     from = to;
-  }
+  });
+}
+
+/** Whether the redirect number `hop` (from 0), from `from` to `to` (undefined: not a URL), may be followed; throws why not. */
+function checkHop(first: URL, from: URL, to: URL | undefined, hop: number, options: DocumentFetchOptions): asserts to is URL {
+  const policy = options.redirect ?? "follow";
+  const max = options.maxRedirects ?? 5;
+  if (policy === "error") throw new RedirectRefusedError(`${from.href} redirects, and redirects are not allowed`);
+  if (hop >= max) throw new RedirectRefusedError(`more than ${max} redirects from ${first.href}`);
+  if (to === undefined) throw new RedirectRefusedError(`${from.href} redirects to something that is not a URL`);
+  checkTarget(first, from, to, policy);
+  options.checkRedirect?.(to);
 }
 
 function checkTarget(first: URL, from: URL, to: URL, policy: RedirectPolicy): void {
@@ -208,7 +209,8 @@ export async function readLimited(res: Response, maxBytes: number, tooLarge: () 
   }
 }
 
-function origin(url: string): string {
+/** The origin of a URL, for messages; the text itself when it is not a URL. */
+export function originOf(url: string): string {
   try {
     return new URL(url).origin;
   } catch {

@@ -35,17 +35,19 @@ const MAX_DEPTH = 16;
 
 function keyOf(value: unknown, depth: number): string {
   if (value === undefined) return "u";
-  if (value === null || typeof value === "boolean" || typeof value === "number" || typeof value === "string") return JSON.stringify(value);
-  if (typeof value === "bigint") return `${value}n`;
-  if (typeof value === "symbol") return `s${String(value)}`;
-  if (typeof value === "function" || typeof value !== "object" || depth > MAX_DEPTH) return `#${identityOf(value as object)}`;
-  if (Array.isArray(value)) return `[${value.map((v) => keyOf(v, depth + 1)).join(",")}]`;
-  const proto = Object.getPrototypeOf(value) as unknown;
-  if (proto !== Object.prototype && proto !== null) return `#${identityOf(value)}`;
-  const record = value as Record<string, unknown>;
-  const parts: string[] = [];
-  for (const name of Object.keys(record).sort()) {
-    if (record[name] !== undefined) parts.push(`${JSON.stringify(name)}:${keyOf(record[name], depth + 1)}`);
+  if (typeof value === "function" || (typeof value === "object" && value !== null)) {
+    if (depth < MAX_DEPTH && Array.isArray(value)) return `[${value.map((v) => keyOf(v, depth + 1)).join(",")}]`;
+    const proto = Object.getPrototypeOf(value) as unknown;
+    if (depth < MAX_DEPTH && (proto === Object.prototype || proto === null)) {
+      const record = value as Record<string, unknown>;
+      const parts: string[] = [];
+      for (const name of Object.keys(record).sort()) {
+        if (record[name] !== undefined) parts.push(`${JSON.stringify(name)}:${keyOf(record[name], depth + 1)}`);
+      }
+      return `{${parts.join(",")}}`;
+    }
+    return `#${identityOf(value)}`;
   }
-  return `{${parts.join(",")}}`;
+  // Strings quoted, so that "1" and 1 differ.
+  return typeof value === "string" ? JSON.stringify(value) : String(value);
 }

@@ -9,13 +9,12 @@
  * 4. then the 0.3 location `/.well-known/agent.json`.
  * Only 404 and 410 move on to the next location; any other failure is reported.
  */
-import { isMessage, type JsonValue } from "@bufbuild/protobuf";
+import type { JsonValue } from "@bufbuild/protobuf";
 import { AgentCardSchema, type AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import {
   A2AError,
   AbortedError,
   AgentCardNotFoundError,
-  AgentCardVerificationError,
   CallTimeoutError,
   InvalidAgentCardError,
   isRecord,
@@ -31,14 +30,13 @@ import {
   type StoredCard,
 } from "./cache.js";
 import { cardV03ToV1, isV03Card } from "./card-v03.js";
-import { checkRedirectChain, fetchJsonDocument, type DocumentFetchOptions } from "./fetch-document.js";
+import { checkRedirectChain, fetchJsonDocument, originOf, type DocumentFetchOptions } from "./fetch-document.js";
 import { findDuplicateKey } from "./json.js";
 import { identityOf, optionsKey } from "./options-key.js";
 import { missingRequired } from "./required.js";
 import { carriesSignatures } from "./signed.js";
 import type { VerificationResult, VerifyOptions, VerifyPolicy } from "./verify.js";
 import { messageFromJson } from "../proto-json.js";
-import { followSignal } from "../util.js";
 
 /** How `resolveAgentCard` fetches, caches and verifies a card. */
 export interface ResolveOptions extends DocumentFetchOptions {
@@ -130,12 +128,13 @@ async function resolveUncoalesced(url: string, headers: Headers, headerKey: stri
   // tried and every key set fetched to verify the card.
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const deadline = Date.now() + timeoutMs;
-  const timeout = new CallTimeoutError(`no verified Agent Card from ${originOf(url)} within ${timeoutMs} ms`);
-  const { controller, unlink } = followSignal(options.signal, () => new AbortedError("resolving the Agent Card was aborted"));
-  const alsoVerification = followSignal(options.verification?.signal, () => new AbortedError("verifying the Agent Card was aborted"));
-  alsoVerification.controller.signal.addEventListener("abort", () => controller.abort(alsoVerification.controller.signal.reason), { once: true });
-  const timer = setTimeout(() => controller.abort(timeout), timeoutMs);
-  const call: Exchange = { options: { ...options, signal: controller.signal }, signal: controller.signal, deadline };
+  const controller = new AbortController();
+  const signals = [options.signal, options.verification?.signal];
+  const stop = () => controller.abort(new AbortedError("resolving the Agent Card was aborted"));
+  for (const s of signals) if (s?.aborted) stop();
+  else s?.addEventListener("abort", stop, { once: true });
+  const timer = setTimeout(() => controller.abort(new CallTimeoutError(`no verified Agent Card from ${originOf(url)} within ${timeoutMs} ms`)), timeoutMs);
+  const call: Exchange = { ...options, signal: controller.signal, deadline };
   try {
     const tried: string[] = [];
     for (const candidate of cardUrlCandidates(url)) {
@@ -150,25 +149,17 @@ async function resolveUncoalesced(url: string, headers: Headers, headerKey: stri
     throw e;
   } finally {
     clearTimeout(timer);
-    unlink();
-    alsoVerification.unlink();
+    for (const s of signals) s?.removeEventListener("abort", stop);
   }
 }
 
 /** One resolve under way: the caller's options with the exchange's signal, and its deadline. */
-interface Exchange {
-  options: ResolveOptions;
+export interface Exchange extends ResolveOptions {
   signal: AbortSignal;
+  /** Epoch ms by which the whole resolve ends. */
   deadline: number;
 }
 
-function originOf(url: string): string {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return url;
-  }
-}
 
 function requestHeaders(init: HeadersInit | undefined): Headers {
   const h = new Headers(init);
@@ -178,8 +169,7 @@ function requestHeaders(init: HeadersInit | undefined): Headers {
 }
 
 /** The card at one URL, or undefined when there is none (404/410). */
-async function resolveAt(url: string, headers: Headers, headerKey: string, call: Exchange): Promise<ResolvedAgentCard | undefined> {
-  const options = call.options;
+async function resolveAt(url: string, headers: Headers, headerKey: string, options: Exchange): Promise<ResolvedAgentCard | undefined> {
   const store = options.cache === false ? undefined : (options.cache ?? defaultStore);
   // Cards fetched through a function of the caller's own are kept apart from the rest.
   const key = `${url}\n${headerKey}${options.fetch === undefined ? "" : `\nfetch#${identityOf(options.fetch)}`}`;
@@ -190,7 +180,7 @@ async function resolveAt(url: string, headers: Headers, headerKey: string, call:
   const cached = stored && typeof stored.receivedAt === "number" && isRecord(stored.headers) && obtainable(stored, url, options) ? stored : undefined;
 
   if (cached && fresh(cached, headers)) {
-    return finish(cached, "hit", call);
+    return finish(cached, "hit", options);
   }
 
   let fetchHeaders = headers;
@@ -206,16 +196,16 @@ async function resolveAt(url: string, headers: Headers, headerKey: string, call:
   try {
     doc = await fetchJsonDocument(url, { ...options, headers: fetchHeaders });
   } catch (e) {
-    if (cached && options.staleIfError && !call.signal.aborted) return finish(cached, "stale", call);
+    if (cached && options.staleIfError && !options.signal.aborted) return finish(cached, "stale", options);
     throw e;
   }
-  if (cached && options.staleIfError && doc.status >= 500) return finish(cached, "stale", call);
+  if (cached && options.staleIfError && doc.status >= 500) return finish(cached, "stale", options);
 
   if (cached && doc.status === 304) {
     const refreshed = revalidated(cached, doc.headers);
     reuseParsed(cached, refreshed);
     await store!.set(key, refreshed);
-    return finish(refreshed, "revalidated", call);
+    return finish(refreshed, "revalidated", options);
   }
   if (doc.status === 404 || doc.status === 410) return undefined;
   if (doc.status !== 200) {
@@ -227,14 +217,13 @@ async function resolveAt(url: string, headers: Headers, headerKey: string, call:
   // Parse before storing: an invalid card is never cached.
   parsedOf(entry);
   if (store && storable(headers, entry)) await store.set(key, entry);
-  return finish(entry, "miss", call);
+  return finish(entry, "miss", options);
 }
 
 /** Whether this caller could have fetched the stored card itself: its redirect rules and size limit. */
 function obtainable(entry: StoredCard, url: string, options: ResolveOptions): boolean {
   const maxBytes = options.maxBytes ?? 1024 * 1024;
-  // A UTF-8 string takes at least as many bytes as it has UTF-16 units, and at most three per unit.
-  if (entry.body.length > maxBytes) return false;
+  // A UTF-8 string takes at most three bytes per UTF-16 unit: only a large card needs counting.
   if (entry.body.length * 3 > maxBytes && new TextEncoder().encode(entry.body).byteLength > maxBytes) return false;
   // An entry of an older version has no chain: a different URL means at least one redirect.
   const chain = Array.isArray(entry.redirects) ? entry.redirects : entry.url === url ? [] : [entry.url];
@@ -249,24 +238,11 @@ function obtainable(entry: StoredCard, url: string, options: ResolveOptions): bo
 interface ParsedCard extends ReturnType<typeof parseCard> {
   /** Whether the received JSON carries signatures (a 0.3 card's are not in `card`). */
   signed: boolean;
-  /** Successful verifications, by the content of the options they were made under. */
-  verified: Map<string, { result: VerificationResult; at: number; until: number }>;
 }
 
-// Distinct verification options per card kept at once; beyond, the oldest is forgotten.
-const MAX_VERIFICATIONS_PER_CARD = 8;
-
-// Origins whose cards were signed and verified in this process (with the
-// fetch function used, when a caller brought its own): an unsigned card
-// from one of them is a downgrade. Bounded; the oldest are forgotten first.
-const signedOrigins = new Set<string>();
-const MAX_SIGNED_ORIGINS = 1024;
-
-function rememberSigned(key: string): void {
-  signedOrigins.delete(key);
-  signedOrigins.add(key);
-  if (signedOrigins.size > MAX_SIGNED_ORIGINS) signedOrigins.delete(signedOrigins.values().next().value!);
-}
+// Set once a card verified in this process: until then no origin can have
+// served signed cards, and an unsigned card needs no verifier to pass.
+let verifiedBefore = false;
 
 // Parsing and verifying are done once per stored entry object, so a cache
 // hit costs a lookup, not a parse.
@@ -276,7 +252,7 @@ function parsedOf(entry: StoredCard): ParsedCard {
   let p = parsed.get(entry);
   if (!p) {
     const c = parseCard(entry.body, entry.url);
-    p = { ...c, signed: c.shape === "0.3" ? carriesSignatures(c.json) : c.card.signatures.length > 0, verified: new Map() };
+    p = { ...c, signed: c.shape === "0.3" ? carriesSignatures(c.json) : c.card.signatures.length > 0 };
     parsed.set(entry, p);
   }
   return p;
@@ -287,61 +263,22 @@ function reuseParsed(from: StoredCard, to: StoredCard): void {
   if (p) parsed.set(to, p);
 }
 
-async function finish(entry: StoredCard, cache: ResolvedAgentCard["cache"], call: Exchange): Promise<ResolvedAgentCard> {
-  const options = call.options;
+async function finish(entry: StoredCard, cache: ResolvedAgentCard["cache"], options: Exchange): Promise<ResolvedAgentCard> {
   const p = parsedOf(entry);
   const policy = options.verify ?? "if-present";
-  const verification = options.verification ?? {};
-  const now = (verification.now ?? Date.now)();
-  // Everything that could change the outcome, the signal and the time left aside.
-  const key = optionsKey({ policy, url: entry.url, verification: { ...verification, signal: undefined }, fetch: options.fetch });
-  const kept = p.verified.get(key);
-  // A kept result is used only while the key that verified it may be (section 8.4.3).
-  let result: VerificationResult | undefined = kept && now >= kept.at && now < kept.until ? kept.result : undefined;
-  if (!result) {
-    result = await verifyWithPolicy(p.signed ? p.json : p.card, policy, {
-      ...verification,
-      fetch: verification.fetch ?? options.fetch,
-      signal: call.signal,
-      timeoutMs: Math.max(1, Math.min(verification.timeoutMs ?? Infinity, call.deadline - Date.now())),
-      cardUrl: entry.url,
-    });
-    if (result?.verified) {
-      const { verifiedUntil } = await import("./verify.js");
-      p.verified.delete(key);
-      p.verified.set(key, { result, at: now, until: verifiedUntil(result) });
-      if (p.verified.size > MAX_VERIFICATIONS_PER_CARD) p.verified.delete(p.verified.keys().next().value!);
-    }
+  let verification: VerificationResult | undefined;
+  if (policy !== "off" && (p.signed || policy !== "if-present" || verifiedBefore)) {
+    // Loaded on demand: code that never verifies does not carry jose.
+    const { verifyResolved } = await import("./resolve-verify.js");
+    verification = await verifyResolved(p, entry.url, policy, options);
+    if (verification?.verified) verifiedBefore = true;
   }
-  const origin = `${originOf(entry.url)}${options.fetch === undefined ? "" : `\nfetch#${identityOf(options.fetch)}`}`;
-  if (result?.verified) rememberSigned(origin);
-  else if (!p.signed && policy === "if-present" && options.downgrade !== "allow" && signedOrigins.has(origin)) {
-    const refused: VerificationResult = {
-      verified: false,
-      failures: [
-        {
-          index: -1,
-          code: "signatures_dropped",
-          reason: `the card from ${entry.url} carries no signatures, but cards from ${originOf(entry.url)} were signed and verified before (downgrade: "allow" accepts it)`,
-        },
-      ],
-    };
-    throw new AgentCardVerificationError(`the Agent Card at ${entry.url} is unsigned, but its origin served signed cards before`, { result: refused });
-  }
-  return { card: p.card, url: entry.url, shape: p.shape, cache, verification: result };
+  return { card: p.card, url: entry.url, shape: p.shape, cache, verification };
 }
 
-/**
- * Verifies a card, parsed or as received, under a policy; undefined when the
- * policy asks for nothing.
- */
-export async function verifyWithPolicy(
-  card: AgentCard | Readonly<Record<string, unknown>>,
-  policy: VerifyPolicy,
-  options: VerifyOptions,
-): Promise<VerificationResult | undefined> {
-  const signed = isMessage(card, AgentCardSchema) ? card.signatures.length > 0 : carriesSignatures(card);
-  if (policy === "off" || (policy === "if-present" && !signed)) return undefined;
+/** Verifies a card under a policy; undefined when the policy asks for nothing. */
+export async function verifyWithPolicy(card: AgentCard, policy: VerifyPolicy, options: VerifyOptions): Promise<VerificationResult | undefined> {
+  if (policy === "off" || (policy === "if-present" && card.signatures.length === 0)) return undefined;
   // Loaded on demand: code that never verifies does not carry jose.
   const { applyVerifyPolicy } = await import("./verify.js");
   return applyVerifyPolicy(card, policy, options);
