@@ -18,6 +18,7 @@ export {
   type VerifyOptions,
   type VerifyPolicy,
   type VerificationResult,
+  type ReceivedAgentCard,
   type VerificationFailure,
   type VerificationFailureCode,
   type VerificationKey,

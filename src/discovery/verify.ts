@@ -418,7 +418,7 @@ export async function applyVerifyPolicy(card: AgentCard | ReceivedAgentCard, pol
 }
 
 /** Whether a card, parsed or as received, carries any signature. */
-export function isSigned(card: AgentCard | ReceivedAgentCard): boolean {
+function isSigned(card: AgentCard | ReceivedAgentCard): boolean {
   if (isMessage(card, AgentCardSchema)) return card.signatures.length > 0;
   let json: unknown = card;
   if (typeof card === "string") {
