@@ -426,7 +426,7 @@ describe("deadline and abort cover the key sets", () => {
   it("timeoutMs bounds the whole exchange, key sets included", async () => {
     const { s, options } = await silentKeySet();
     const started = Date.now();
-    const e = await resolveAgentCard(`${s.url}/c.json`, { ...options, timeoutMs: 300 }).catch((err: unknown) => err);
+    const e = await resolveAgentCard(`${s.url}/c.json`, { ...options, timeoutMs: 500 }).catch((err: unknown) => err);
     expect(e).toBeInstanceOf(CallTimeoutError);
     expect(Date.now() - started).toBeLessThan(2000);
     expect(s.requests.map((r) => r.url)).toEqual(["/c.json", "/jwks.json"]);
