@@ -131,8 +131,10 @@ async function resolveUncoalesced(url: string, headers: Headers, headerKey: stri
   const controller = new AbortController();
   const signals = [options.signal, options.verification?.signal];
   const stop = () => controller.abort(new AbortedError("resolving the Agent Card was aborted"));
-  for (const s of signals) if (s?.aborted) stop();
-  else s?.addEventListener("abort", stop, { once: true });
+  for (const s of signals) {
+    if (s?.aborted) stop();
+    else s?.addEventListener("abort", stop, { once: true });
+  }
   const timer = setTimeout(() => controller.abort(new CallTimeoutError(`no verified Agent Card from ${originOf(url)} within ${timeoutMs} ms`)), timeoutMs);
   const call: Exchange = { ...options, signal: controller.signal, deadline };
   try {
@@ -159,7 +161,6 @@ export interface Exchange extends ResolveOptions {
   /** Epoch ms by which the whole resolve ends. */
   deadline: number;
 }
-
 
 function requestHeaders(init: HeadersInit | undefined): Headers {
   const h = new Headers(init);
