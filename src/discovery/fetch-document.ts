@@ -4,6 +4,7 @@
  * the caller's policy, and credentials never sent to another origin.
  */
 import { AbortedError, CallTimeoutError, InvalidAgentCardError, RedirectRefusedError, toA2AError } from "../errors.js";
+import { redirectTarget } from "../transport/redirects.js";
 import { followSignal, isJsonContentType } from "../util.js";
 
 /**
@@ -116,12 +117,7 @@ async function followRedirects(fetchFn: typeof fetch, url: string, options: Docu
     await res.body?.cancel().catch(() => {});
     if (policy === "error") throw new RedirectRefusedError(`${current.href} redirects, and redirects are not allowed`);
     if (hop >= max) throw new RedirectRefusedError(`more than ${max} redirects from ${first.href}`);
-    let next: URL;
-    try {
-      next = new URL(location, current);
-    } catch {
-      throw new RedirectRefusedError(`${current.href} redirects to something that is not a URL`);
-    }
+    const next = redirectTarget(location, current);
     checkTarget(first, current, next, policy);
     options.checkRedirect?.(next);
     if (next.origin !== current.origin) headers = safeHeaders(headers);
