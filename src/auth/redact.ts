@@ -1,33 +1,27 @@
 /**
- * Secrets never travel in what this package reports: errors that pass an
- * auth interceptor or a token provider have every known secret replaced in
- * their messages (a server may echo what it was sent), down the cause chain.
+ * Secrets never travel in what this package reports. An error that leaves
+ * a context holding credentials (an auth interceptor, a token provider) has
+ * every secret of that context masked, in every form a server may echo it
+ * in, on every surface of the error and of its causes, before anyone else
+ * sees it: `message`, `stack`, `details`, `challenge`, `rawMessage`, gRPC
+ * `metadata` and binary details, other own fields, nested causes and
+ * `AggregateError.errors`. So `String(err)`, `JSON.stringify(err)`,
+ * `util.inspect(err)` and `console.error(err)` show none either.
+ *
+ * Only errors pay for this: nothing is computed for a call that succeeds.
  */
-import { ConnectError } from "@connectrpc/connect";
+import { base64, binaryString } from "../util.js";
 
 const MASK = "***";
+/** Shorter values are not treated as secrets: masking them would mask ordinary text. */
+const MIN_SECRET_LENGTH = 3;
+/** How deep errors and their data are searched. */
+const MAX_DEPTH = 16;
 
-/** `e` with each of `secrets` masked in its message and its causes' messages; returns `e`. */
+/** `e`, with each of `secrets` masked wherever it shows (see the module comment); errors keep their identity. */
 export function redactSecrets<E>(e: E, secrets: readonly (string | undefined)[]): E {
-  // As sent, and as they would appear in a URL or a form.
-  const list = [
-    ...new Set(
-      secrets
-        .filter((s): s is string => typeof s === "string" && s.length >= 3)
-        .flatMap((s) => [s, encodeURIComponent(s), new URLSearchParams({ s }).toString().slice(2)]),
-    ),
-  ].sort((a, b) => b.length - a.length);
-  if (list.length === 0) return e;
-  const scrub = (text: string) => list.reduce((t, s) => t.split(s).join(MASK), text);
-  for (let cur: unknown = e, depth = 0; cur instanceof Error && depth < 8; cur = cur.cause, depth++) {
-    if (list.some((s) => cur instanceof Error && cur.message.includes(s))) {
-      Object.defineProperty(cur, "message", { value: scrub(cur.message), writable: true, configurable: true, enumerable: false });
-    }
-    if (cur instanceof ConnectError && list.some((s) => cur instanceof ConnectError && cur.rawMessage.includes(s))) {
-      Object.defineProperty(cur, "rawMessage", { value: scrub(cur.rawMessage), writable: true, configurable: true, enumerable: true });
-    }
-  }
-  return e;
+  const masker = Masker.of(secrets);
+  return masker ? (masker.clean(e, 0) as E) : e;
 }
 
 /** What an object holding secrets shows of itself in logs: its kind, never its values. */
@@ -39,4 +33,166 @@ export function opaque<T extends object>(target: T, description: string): T {
     [Symbol.for("nodejs.util.inspect.custom")]: { value: show, enumerable: false },
   });
   return target;
+}
+
+/**
+ * The forms a secret takes in text a server may send back: as sent, in a
+ * URL (either hex case) or a form, inside a JSON string (also ASCII-only
+ * JSON, as Python writes it), in HTML, and in base64 / base64url at any
+ * alignment (so inside `Basic base64(id:secret)` or a base64 blob).
+ */
+function textForms(secret: string): string[] {
+  const uri = encodeURIComponent(secret);
+  const json = JSON.stringify(secret).slice(1, -1);
+  const asciiJson = json.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  const html = secret.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  const htmlNamed = secret.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+  return [
+    secret,
+    uri,
+    uri.replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase()),
+    new URLSearchParams({ s: secret }).toString().slice(2),
+    json,
+    asciiJson,
+    asciiJson.replace(/\\u([0-9a-f]{4})/g, (_m, h: string) => `\\u${h.toUpperCase()}`),
+    html,
+    htmlNamed,
+    ...base64Forms(new TextEncoder().encode(secret)),
+  ];
+}
+
+/**
+ * The base64 and base64url text that `bytes` becomes wherever they start in
+ * a longer encoded value: for each of the three alignments, the characters
+ * that depend on these bytes only.
+ */
+function base64Forms(bytes: Uint8Array): string[] {
+  // The value alone, as it is sent (`Basic ...`, a base64 API key).
+  const whole = base64(bytes);
+  const out = [whole, whole.replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")];
+  for (let shift = 0; shift < 3; shift++) {
+    const padded = new Uint8Array(shift + bytes.length);
+    padded.set(bytes, shift);
+    let text = base64(padded).replace(/=+$/, "");
+    // Characters shared with the bytes around: the first group's when
+    // shifted, the last group's when it is not full.
+    const start = shift === 0 ? 0 : 4;
+    const end = padded.length % 3 === 0 ? text.length : Math.floor(padded.length / 3) * 4;
+    text = text.slice(start, Math.max(start, end));
+    if (text.length >= 4) out.push(text, text.replace(/\+/g, "-").replace(/\//g, "_"));
+  }
+  return out;
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+function isPlainObject(v: object): boolean {
+  const proto = Object.getPrototypeOf(v) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
+/** Masks one set of secrets in strings, bytes, errors and the data they hold. */
+class Masker {
+  private readonly seen = new WeakSet<object>();
+
+  private constructor(
+    private readonly text: RegExp,
+    private readonly binary: RegExp,
+  ) {}
+
+  static of(secrets: readonly (string | undefined)[]): Masker | undefined {
+    const forms = new Set<string>();
+    for (const s of secrets) {
+      if (typeof s === "string" && s.length >= MIN_SECRET_LENGTH) for (const f of textForms(s)) forms.add(f);
+    }
+    if (forms.size === 0) return undefined;
+    // Longest first, so that a form containing another is masked whole.
+    const sorted = [...forms].sort((a, b) => b.length - a.length);
+    const encoder = new TextEncoder();
+    return new Masker(
+      new RegExp(sorted.map(escapeRegExp).join("|"), "g"),
+      new RegExp(sorted.map((f) => escapeRegExp(binaryString(encoder.encode(f)))).join("|"), "g"),
+    );
+  }
+
+  /** `v` without the secrets: strings and bytes as new values, errors and mutable data cleaned in place. */
+  clean(v: unknown, depth: number): unknown {
+    if (typeof v === "string") return this.maskText(v);
+    if (typeof v !== "object" || v === null || depth > MAX_DEPTH) return v;
+    if (v instanceof Uint8Array) return this.maskBytes(v);
+    if (this.seen.has(v)) return v;
+    this.seen.add(v);
+    if (typeof Headers !== "undefined" && v instanceof Headers) return this.cleanHeaders(v);
+    if (v instanceof Error || Array.isArray(v) || isPlainObject(v)) return this.cleanFields(v, depth);
+    return v;
+  }
+
+  private maskText(s: string): string {
+    this.text.lastIndex = 0;
+    return this.text.test(s) ? s.replace(this.text, MASK) : s;
+  }
+
+  /** Same length, so that binary framing (protobuf lengths) stays valid; a copy, never the original buffer. */
+  private maskBytes(bytes: Uint8Array): Uint8Array {
+    const text = binaryString(bytes);
+    this.binary.lastIndex = 0;
+    if (!this.binary.test(text)) return bytes;
+    const masked = text.replace(this.binary, (m) => "*".repeat(m.length));
+    return Uint8Array.from(masked, (c) => c.charCodeAt(0));
+  }
+
+  private cleanHeaders(h: Headers): Headers {
+    const entries: Array<[string, string]> = [];
+    let changed = false;
+    h.forEach((value, key) => {
+      const v = this.maskText(value);
+      changed ||= v !== value;
+      entries.push([this.maskText(key), v]);
+    });
+    if (!changed) return h;
+    try {
+      for (const [key] of entries) h.delete(key);
+      for (const [key, value] of entries) h.append(key, value);
+      return h;
+    } catch {
+      // Immutable headers (a fetch Response's): a clean copy instead.
+      return new Headers(entries);
+    }
+  }
+
+  /**
+   * Every own data field (errors: message, stack, cause and the rest too),
+   * in place; a frozen object is replaced by a clean copy. Field names are
+   * cleaned on plain data (a server may key an object by what it was sent).
+   */
+  private cleanFields(o: object, depth: number): object {
+    const record = o as Record<PropertyKey, unknown>;
+    const plain = !(o instanceof Error) && !Array.isArray(o);
+    const frozen = Object.isFrozen(o);
+    const copy = frozen ? ((Array.isArray(o) ? [] : {}) as Record<PropertyKey, unknown>) : undefined;
+    for (const key of Reflect.ownKeys(o)) {
+      const desc = Object.getOwnPropertyDescriptor(o, key);
+      if (!desc || !("value" in desc)) continue;
+      const value = this.clean(desc.value, depth + 1);
+      const name = plain && typeof key === "string" ? this.maskText(key) : key;
+      if (copy) {
+        copy[name] = value;
+        continue;
+      }
+      if (name !== key) {
+        delete record[key];
+        record[name] = value;
+      } else if (value !== desc.value) {
+        try {
+          Object.defineProperty(o, key, { ...desc, value });
+        } catch {
+          // A field that cannot be redefined: set it if it can be set.
+          if (desc.writable) record[key] = value;
+        }
+      }
+    }
+    return copy ?? o;
+  }
 }
