@@ -36,13 +36,22 @@ export function opaque<T extends object>(target: T, description: string): T {
 }
 
 /**
- * The forms a secret takes in text a server may send back: as sent, in a
- * URL (either hex case) or a form, inside a JSON string (also ASCII-only
- * JSON, as Python writes it), in HTML, and in base64 / base64url at any
- * alignment (so inside `Basic base64(id:secret)` or a base64 blob).
+ * The forms a secret takes in text a server may send back: as sent,
+ * percent-encoded (as a URL component, as `encodeURI` or grpc-message
+ * leave it; either hex case), form-encoded, inside a JSON string (also
+ * ASCII-only JSON, as Python writes it), in HTML, and in base64 / base64url
+ * at any alignment (so inside `Basic base64(id:secret)` or a base64 blob).
  */
 function textForms(secret: string): string[] {
   const uri = encodeURIComponent(secret);
+  // What URL paths keep unescaped (& = + / and more).
+  const uriLoose = encodeURI(secret);
+  const bytes = new TextEncoder().encode(secret);
+  // grpc-message: only bytes outside printable ASCII, and %, are escaped.
+  let grpcMessage = "";
+  for (const b of bytes) {
+    grpcMessage += b < 0x20 || b > 0x7e || b === 0x25 ? `%${b.toString(16).toUpperCase().padStart(2, "0")}` : String.fromCharCode(b);
+  }
   const json = JSON.stringify(secret).slice(1, -1);
   const asciiJson = json.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
   const html = secret.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -50,15 +59,23 @@ function textForms(secret: string): string[] {
   return [
     secret,
     uri,
-    uri.replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase()),
+    lowerHex(uri),
+    uriLoose,
+    lowerHex(uriLoose),
+    grpcMessage,
+    lowerHex(grpcMessage),
     new URLSearchParams({ s: secret }).toString().slice(2),
     json,
     asciiJson,
     asciiJson.replace(/\\u([0-9a-f]{4})/g, (_m, h: string) => `\\u${h.toUpperCase()}`),
     html,
     htmlNamed,
-    ...base64Forms(new TextEncoder().encode(secret)),
+    ...base64Forms(bytes),
   ];
+}
+
+function lowerHex(percentEncoded: string): string {
+  return percentEncoded.replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase());
 }
 
 /**

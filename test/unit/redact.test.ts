@@ -48,6 +48,7 @@ function forms(secret: string): string[] {
     secret,
     encodeURIComponent(secret),
     encodeURIComponent(secret).replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase()),
+    encodeURI(secret),
     form(secret),
     JSON.stringify(secret).slice(1, -1),
     pythonJson(secret).slice(1, -1),
@@ -88,7 +89,7 @@ describe("redactSecrets", () => {
     const info = create(ErrorInfoSchema, { reason: "ECHO", domain: "x", metadata: { sent: SECRET } });
     const status = toBinary(StatusSchema, create(StatusSchema, { code: 16, message: echo, details: [anyPack(ErrorInfoSchema, info)] }));
     const metadata = new Headers({ "x-echo": encodeURIComponent(echo), "x-echo-b64": b64(echo), "grpc-status-details-bin": Buffer.from(status).toString("base64") });
-    const grpc = new ConnectError(echo, Code.Unauthenticated, metadata, [{ type: ErrorInfoSchema.typeName, value: toBinary(ErrorInfoSchema, info), debug: { echo } }]);
+    const grpc = new ConnectError(echo, Code.Unauthenticated, metadata, [{ type: ErrorInfoSchema.typeName, value: toBinary(ErrorInfoSchema, info), debug: { echo } }] as never);
     const inner = new AggregateError([new TypeError(echo)], echo);
     const details = Object.freeze([Object.freeze({ "@type": "x", echo, [SECRET]: [echo, { deeper: echo }] })]);
     const e = new AuthenticationError(echo, { details, challenge: `Bearer error="${echo}"`, cause: grpc, httpStatus: 401 });
