@@ -5,8 +5,9 @@
  * cached until shortly before they expire; concurrent callers share one
  * request; a token the agent rejects is replaced on the next call.
  */
-import { AuthenticationError, toA2AError } from "../errors.js";
+import { AuthenticationError, RedirectRefusedError, toA2AError } from "../errors.js";
 import { fetchJsonDocument, readLimited } from "../discovery/fetch-document.js";
+import { isRedirectStatus } from "../transport/redirects.js";
 import { base64, isJsonContentType } from "../util.js";
 import type { TokenProvider } from "./interceptors.js";
 import { opaque, redactSecrets } from "./redact.js";
@@ -238,7 +239,11 @@ async function requestToken(
   let type: string | null;
   try {
     // The secret goes to this URL only: a redirect is an error, not followed.
-    const res = await fetchFn(tokenUrl, { method: "POST", headers, body: form.toString(), redirect: "error", credentials: "omit", signal: controller.signal });
+    const res = await fetchFn(tokenUrl, { method: "POST", headers, body: form.toString(), redirect: "manual", credentials: "omit", signal: controller.signal });
+    if (res.type === "opaqueredirect" || isRedirectStatus(res.status)) {
+      await res.body?.cancel().catch(() => {});
+      throw new RedirectRefusedError(`it answered with a redirect${res.status ? ` (HTTP ${res.status})` : ""}, and the client secret goes to the token URL only`);
+    }
     status = res.status;
     type = res.headers.get("Content-Type");
     text = await readLimited(res, MAX_TOKEN_RESPONSE_BYTES, () => new AuthenticationError(`the token response is larger than ${MAX_TOKEN_RESPONSE_BYTES} bytes`));

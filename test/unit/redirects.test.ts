@@ -9,8 +9,10 @@ import type { UniversalClientFn } from "@connectrpc/connect/protocol";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   A2AClient,
+  AuthenticationError,
   RedirectRefusedError,
   bearerAuth,
+  clientCredentialsProvider,
   createFetchHttpClient,
   createJsonRpcTransport,
   createJsonRpcTransportV03,
@@ -152,4 +154,15 @@ it("the fetch client asks fetch not to follow, and refuses the opaque redirect a
   expect((e as Error).message).toContain(agent.url);
   expect(inits).toHaveLength(1);
   expect(inits[0]!.redirect).toBe("manual");
+});
+
+it.each([302, 307, 308])("a token endpoint answering HTTP %i: AuthenticationError saying so; the client secret goes nowhere else", async (status) => {
+  agent.handle(redirectTo(status, () => `${other.url}/token`));
+  const provider = clientCredentialsProvider({ tokenUrl: `${agent.url}/token`, clientId: "c", clientSecret: "redirect-secret" });
+  const e = await provider.token().catch((x: unknown) => x);
+  expect(e).toBeInstanceOf(AuthenticationError);
+  expect((e as Error).message).toContain(`could not get an access token from ${agent.url}/token`);
+  expect((e as Error).message).toContain(`redirect (HTTP ${status})`);
+  expect(agent.requests).toHaveLength(1);
+  expect(other.requests).toHaveLength(0);
 });
