@@ -18,7 +18,7 @@
  * apply this rule to whatever client they are given.
  */
 import type { UniversalClientFn, UniversalClientRequest, UniversalClientResponse } from "@connectrpc/connect/protocol";
-import { RedirectRefusedError, type Binding } from "../errors.js";
+import { RedirectRefusedError, type A2AErrorInit, type Binding } from "../errors.js";
 
 /** Same-origin redirects followed for one call, at most. */
 export const MAX_REDIRECTS = 5;
@@ -28,12 +28,12 @@ export function isRedirectStatus(status: number): boolean {
   return status >= 300 && status < 400 && status !== 304;
 }
 
-/** Where a redirect's `Location` points, from the URL that answered; refused when it is not a URL. */
-export function redirectTarget(location: string, from: URL): URL {
+/** Where a redirect's `Location` points, from the URL that answered; refused (with `init`) when it is not a URL. */
+export function redirectTarget(location: string, from: URL, init?: A2AErrorInit): URL {
   try {
     return new URL(location, from);
   } catch {
-    throw new RedirectRefusedError(`${from.href} redirects to something that is not a URL`);
+    throw new RedirectRefusedError(`${from.href} redirects to something that is not a URL`, init);
   }
 }
 
@@ -60,14 +60,16 @@ async function follow(client: UniversalClientFn, req: UniversalClientRequest, re
     await res.body[Symbol.asyncIterator]().return?.();
     const status = res.status;
     const refuse = (why: string) => new RedirectRefusedError(why, { binding, httpStatus: status });
-    const target = redirectTarget(location, current);
+    const target = redirectTarget(location, current, { binding, httpStatus: status });
     if (target.origin !== first.origin) {
       throw refuse(
         `${first.origin} answered HTTP ${status} redirecting to another origin (${target.origin}); A2A calls do not follow redirects to another origin, so the request and its credentials were not sent there`,
       );
     }
     if (status !== 307 && status !== 308 && req.method !== "GET") {
-      throw refuse(`${current.href} answered HTTP ${status}, which would resend the ${req.method} as a GET without its body; only 307 and 308 redirects are followed for a ${req.method}`);
+      throw refuse(
+        `${current.href} answered HTTP ${status}, which clients may follow as a GET without the body; for a ${req.method} only 307 and 308 redirects are followed`,
+      );
     }
     if (hop >= MAX_REDIRECTS) throw refuse(`more than ${MAX_REDIRECTS} redirects from ${first.href}`);
     current = target;
