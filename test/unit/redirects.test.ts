@@ -14,6 +14,7 @@ import {
   bearerAuth,
   clientCredentialsProvider,
   createFetchHttpClient,
+  createGrpcWebTransport,
   createJsonRpcTransport,
   createJsonRpcTransportV03,
   createRestTransport,
@@ -163,6 +164,18 @@ it.each([302, 307, 308])("a token endpoint answering HTTP %i: AuthenticationErro
   expect(e).toBeInstanceOf(AuthenticationError);
   expect((e as Error).message).toContain(`could not get an access token from ${agent.url}/token`);
   expect((e as Error).message).toContain(`redirect (HTTP ${status})`);
+  expect(agent.requests).toHaveLength(1);
+  expect(other.requests).toHaveLength(0);
+});
+
+it.each([302, 307, 308])("gRPC-web answered HTTP %i to another origin: RedirectRefusedError, not followed, not 'fetch failed'", async (status) => {
+  agent.handle(redirectTo(status, (req) => `${other.url}${req.url}`));
+  const c = new A2AClient(createGrpcWebTransport({ baseUrl: agent.url, interceptors: [bearerAuth(TOKEN)] }));
+  const e = await c.getTask({ id: "t" }).catch((x: unknown) => x);
+  expect(e).toBeInstanceOf(RedirectRefusedError);
+  expect((e as Error).message).toContain(agent.url);
+  expect((e as Error).message).toContain(other.url);
+  expect((e as RedirectRefusedError).binding).toBe("GRPC");
   expect(agent.requests).toHaveLength(1);
   expect(other.requests).toHaveLength(0);
 });
