@@ -27,7 +27,9 @@ import {
   httpAuth,
   userMessage,
 } from "../../src/index.js";
+import { PassThrough } from "node:stream";
 import { redactSecrets } from "../../src/auth/redact.js";
+import { Output } from "../../src/cli/output.js";
 import { createGrpcTransport, createNodeHttpClient } from "../../src/node.js";
 import { frame, useFakeGrpcServer } from "../support/fake-grpc-server.js";
 import { sendJson, startFakeServer, type FakeServer } from "../support/fake-server.js";
@@ -118,6 +120,17 @@ describe("redactSecrets", () => {
     redactSecrets(e, ["ab", undefined, "not-in-it"]);
     expect(e.message).toBe("task t-1 failed: quota");
     expect(e.details).toEqual([{ reason: "QUOTA" }]);
+  });
+});
+
+describe("the CLI's output", () => {
+  it("masks every form of its --token and --header values, as errors are masked", () => {
+    const stderr = new PassThrough();
+    const out = new Output({ stdout: new PassThrough(), stderr, secrets: [HEADER_SECRET] });
+    out.error(`failed: ${forms(HEADER_SECRET).join(" ")}`);
+    const printed = String(stderr.read());
+    expect(printed).toContain("failed: ***");
+    for (const f of forms(HEADER_SECRET)) expect(printed).not.toContain(f);
   });
 });
 
