@@ -15,8 +15,8 @@ import { base64, binaryString } from "../util.js";
 const MASK = "***";
 /** Shorter values are not treated as secrets: masking them would mask ordinary text. */
 const MIN_SECRET_LENGTH = 3;
-/** How deep errors and their data are searched. */
-const MAX_DEPTH = 16;
+/** How deep errors and their data are searched; what lies deeper is dropped (masked whole), not kept unread. */
+const MAX_DEPTH = 32;
 
 /** `e`, with each of `secrets` masked wherever it shows (see the module comment); errors keep their identity. */
 export function redactSecrets<E>(e: E, secrets: readonly (string | undefined)[]): E {
@@ -118,7 +118,8 @@ function isPlainObject(v: object): boolean {
 
 /** Masks one set of secrets in strings, bytes, errors and the data they hold. */
 class Masker {
-  private readonly seen = new WeakSet<object>();
+  /** What each object seen became (itself, or its clean copy): shared and cyclic data are cleaned once. */
+  private readonly done = new WeakMap<object, object>();
 
   private constructor(
     private readonly text: RegExp,
@@ -143,13 +144,17 @@ class Masker {
   /** `v` without the secrets: strings and bytes as new values, errors and mutable data cleaned in place. */
   clean(v: unknown, depth: number): unknown {
     if (typeof v === "string") return this.maskText(v);
-    if (typeof v !== "object" || v === null || depth > MAX_DEPTH) return v;
+    if (typeof v !== "object" || v === null) return v;
+    if (depth > MAX_DEPTH) return MASK;
     if (v instanceof Uint8Array) return this.maskBytes(v);
-    if (this.seen.has(v)) return v;
-    this.seen.add(v);
-    if (typeof Headers !== "undefined" && v instanceof Headers) return this.cleanHeaders(v);
-    if (v instanceof Error || Array.isArray(v) || isPlainObject(v)) return this.cleanFields(v, depth);
-    return v;
+    const done = this.done.get(v);
+    if (done !== undefined) return done;
+    this.done.set(v, v);
+    let clean: object = v;
+    if (typeof Headers !== "undefined" && v instanceof Headers) clean = this.cleanHeaders(v);
+    else if (v instanceof Error || Array.isArray(v) || isPlainObject(v)) clean = this.cleanFields(v, depth);
+    this.done.set(v, clean);
+    return clean;
   }
 
   maskText(s: string): string {
@@ -167,16 +172,18 @@ class Masker {
   }
 
   private cleanHeaders(h: Headers): Headers {
+    const names: string[] = [];
     const entries: Array<[string, string]> = [];
     let changed = false;
     h.forEach((value, key) => {
-      const v = this.maskText(value);
-      changed ||= v !== value;
-      entries.push([this.maskText(key), v]);
+      const clean: [string, string] = [this.maskText(key), this.maskText(value)];
+      changed ||= clean[0] !== key || clean[1] !== value;
+      names.push(key);
+      entries.push(clean);
     });
     if (!changed) return h;
     try {
-      for (const [key] of entries) h.delete(key);
+      for (const name of names) h.delete(name);
       for (const [key, value] of entries) h.append(key, value);
       return h;
     } catch {

@@ -115,6 +115,22 @@ describe("redactSecrets", () => {
     expect(fromBinary(ErrorInfoSchema, grpc.details[0]!.value as Uint8Array).metadata.sent).not.toContain(SECRET);
   });
 
+  it("a hostile shape does not hide a secret: deep nesting, a frozen object met twice, a secret as a header name", () => {
+    let deep: unknown = { echo: SECRET };
+    for (let i = 0; i < 100; i++) deep = { deeper: deep };
+    const shared = Object.freeze({ echo: SECRET });
+    const headers = new Headers({ [encodeURIComponent(HEADER_SECRET).replace(/%/g, "x")]: "1" });
+    headers.append("x-token", HEADER_SECRET);
+    const e = new A2AError("boom", { details: [deep, shared, { again: shared }] });
+    (e as { headers?: unknown }).headers = headers;
+    const hidden = encodeURIComponent(HEADER_SECRET).replace(/%/g, "x");
+    redactSecrets(e, [SECRET, HEADER_SECRET, hidden]);
+    const text = JSON.stringify(e.details) + inspect(e, { depth: Infinity });
+    for (const f of [...forms(SECRET), ...forms(HEADER_SECRET), hidden]) expect(text).not.toContain(f);
+    expect(JSON.stringify(e.details[1])).toBe(JSON.stringify({ echo: "***" }));
+    expect(JSON.stringify(e.details[2])).toBe(JSON.stringify({ again: { echo: "***" } }));
+  });
+
   it("leaves errors without secrets, short values and other text alone", () => {
     const e = new A2AError("task t-1 failed: quota", { details: [{ reason: "QUOTA" }] });
     redactSecrets(e, ["ab", undefined, "not-in-it"]);
