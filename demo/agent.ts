@@ -45,6 +45,7 @@ import type {
   ServerCallContext,
   User,
 } from "@a2a-js/sdk/server";
+import { A2AError } from "@a2a-js/sdk/errors";
 import { agentCardHandler, jsonRpcHandler, restHandler } from "@a2a-js/sdk/server/express";
 import { A2AService, grpcService } from "@a2a-js/sdk/server/grpc";
 import { LegacyA2AService, legacyGrpcService } from "@a2a-js/sdk/compat/v0_3/server/grpc";
@@ -85,6 +86,13 @@ export interface LocalAgentOptions {
    * unauthenticated callers. When unset, every caller gets the extended card.
    */
   extendedCardToken?: string;
+  /**
+   * A careless agent: a call with an `Authorization` that is not
+   * `extendedCardToken` fails with an error quoting the header it got, on
+   * every binding (what the client does with an echoed secret is tested
+   * against it).
+   */
+  echoRejectedCredentials?: boolean;
   /**
    * Protocol versions served, newest first. Default ["1.0"]. "0.3" turns on
    * the SDK's 0.3 compatibility layer on every binding.
@@ -396,8 +404,11 @@ class BearerUser implements User {
   }
 }
 
-function userFor(authorization: string | undefined, token: string | undefined): User {
+function userFor(authorization: string | undefined, token: string | undefined, echo = false): User {
   if (token !== undefined && authorization === `Bearer ${token}`) return new BearerUser();
+  if (echo && authorization !== undefined) {
+    throw new A2AError({ message: `no user for the credentials "${authorization}"`, metadata: { credentials: authorization } });
+  }
   return new UnauthenticatedUser();
 }
 
@@ -562,9 +573,10 @@ export async function startLocalAgent(options: LocalAgentOptions = {}): Promise<
       token === undefined || context.user?.isAuthenticated ? extendedCard : card,
   );
 
-  const httpUser = async (req: Request): Promise<User> => userFor(req.header("authorization"), token);
+  const echo = options.echoRejectedCredentials;
+  const httpUser = async (req: Request): Promise<User> => userFor(req.header("authorization"), token, echo);
   const grpcUser = async (call: { metadata: Metadata }): Promise<User> =>
-    userFor(grpcAuthorization(call.metadata), token);
+    userFor(grpcAuthorization(call.metadata), token, echo);
 
   // The SDK routers parse their own bodies: nothing else that reads one goes
   // in front of them (the CORS handler only sets headers).

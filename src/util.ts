@@ -99,3 +99,15 @@ export async function concatBytes(
   }
   return out;
 }
+
+/** One character per byte (the "binary string" that `btoa` takes, and a way to search bytes as text). */
+export function binaryString(bytes: Uint8Array): string {
+  let text = "";
+  for (const b of bytes) text += String.fromCharCode(b);
+  return text;
+}
+
+/** Standard base64 of `bytes`, without `Buffer` (browsers have none). */
+export function base64(bytes: Uint8Array): string {
+  return btoa(binaryString(bytes));
+}

@@ -11,6 +11,7 @@
  */
 import type { Interceptor, StreamRequest, UnaryRequest } from "@connectrpc/connect";
 import { AuthenticationError, toA2AError } from "../errors.js";
+import { base64 } from "../util.js";
 import { opaque, redactSecrets } from "./redact.js";
 
 /** Supplies access tokens and can be told that one was rejected. */
@@ -65,62 +66,73 @@ async function* replay<T>(items: readonly T[]): AsyncGenerator<T> {
   yield* items;
 }
 
+/**
+ * The interceptor for one credential. Every error that leaves it, from the
+ * call or from a stream's events, is redacted once, on its way out, with
+ * every value this call sent and the credential's own secrets (redact.ts):
+ * the agent's answer may echo any of them.
+ */
 function credentialInterceptor(c: Credential, description: string): Interceptor {
-  const interceptor: Interceptor = (next) => async (req) => {
-    let first: { req: Req; used: string };
-    try {
-      first = await c.apply(req);
-    } catch (e) {
-      throw redactSecrets(e, c.secrets);
-    }
-    const retryable = (e: unknown, used: string): boolean => !req.signal.aborted && c.renew !== undefined && rejected(e) && c.renew(used);
+  const interceptor: Interceptor = (next) => (req) => {
+    // The values sent on this call; filled as they are applied.
+    const used: string[] = [];
+    const redact = (e: unknown) => redactSecrets(e, [...used, ...c.secrets]);
+    return authenticated(c, next, req, used, redact).catch((e: unknown) => Promise.reject(redact(e)));
+  };
+  return opaque(interceptor, description);
+}
 
-    if (!req.stream) {
-      try {
-        return await next(first.req);
-      } catch (e) {
-        if (!retryable(e, first.used)) throw redactSecrets(e, [first.used, ...c.secrets]);
-        let again: { req: Req; used: string };
-        try {
-          again = await c.apply(req);
-        } catch (e2) {
-          throw redactSecrets(e2, [first.used, ...c.secrets]);
-        }
-        // Nothing fresher to offer: the agent's answer stands.
-        if (again.used === first.used) throw redactSecrets(e, [first.used, ...c.secrets]);
-        try {
-          return await next(again.req);
-        } catch (e2) {
-          throw final(redactSecrets(e2, [first.used, again.used, ...c.secrets]));
-        }
-      }
-    }
+/** One call with the credential on it, made again once if the agent rejects a renewable one. */
+async function authenticated(
+  c: Credential,
+  next: Parameters<Interceptor>[0],
+  req: Req,
+  used: string[],
+  redact: (e: unknown) => unknown,
+): Promise<Awaited<ReturnType<typeof next>>> {
+  const apply = async () => {
+    const applied = await c.apply(req);
+    used.push(applied.used);
+    return applied;
+  };
+  const first = await apply();
+  const retryable = (e: unknown, value: string): boolean => !req.signal.aborted && c.renew !== undefined && rejected(e) && c.renew(value);
 
-    // A2A streams are server-streaming: one request message, kept so the
-    // call can be made again.
-    const messages: unknown[] = [];
-    for await (const m of req.message) messages.push(m);
-    const open = (r: Req) => next({ ...(r as StreamRequest), message: replay(messages) } as StreamRequest);
-    const used = [first.used];
-    const secrets = () => [...used, ...c.secrets];
-    let res;
-    let retried = false;
+  if (!req.stream) {
     try {
-      res = await open(first.req);
+      return await next(first.req);
     } catch (e) {
-      if (!retryable(e, first.used)) throw redactSecrets(e, secrets());
-      retried = true;
-      const again = await c.apply(req).catch((e2: unknown) => Promise.reject(redactSecrets(e2, secrets())));
-      if (again.used === first.used) throw redactSecrets(e, secrets());
-      used.push(again.used);
-      res = await open(again.req).catch((e2: unknown) => Promise.reject(final(redactSecrets(e2, secrets()))));
+      if (!retryable(e, first.used)) throw e;
+      const again = await apply();
+      // Nothing fresher to offer: the agent's answer stands.
+      if (again.used === first.used) throw e;
+      return await next(again.req).catch((e2: unknown) => Promise.reject(final(e2)));
     }
-    if (!res.stream) return res;
-    const firstResponse = res;
-    // Some servers report the rejection in the stream itself (gRPC trailers):
-    // before the first event, that call too is made once more.
-    async function* events(): AsyncGenerator<unknown> {
-      let current = firstResponse;
+  }
+
+  // A2A streams are server-streaming: one request message, kept so the
+  // call can be made again.
+  const messages: unknown[] = [];
+  for await (const m of req.message) messages.push(m);
+  const open = (r: Req) => next({ ...(r as StreamRequest), message: replay(messages) } as StreamRequest);
+  let res;
+  let retried = false;
+  try {
+    res = await open(first.req);
+  } catch (e) {
+    if (!retryable(e, first.used)) throw e;
+    retried = true;
+    const again = await apply();
+    if (again.used === first.used) throw e;
+    res = await open(again.req).catch((e2: unknown) => Promise.reject(final(e2)));
+  }
+  if (!res.stream) return res;
+  const firstResponse = res;
+  // Some servers report the rejection in the stream itself (gRPC trailers):
+  // before the first event, that call too is made once more.
+  async function* events(): AsyncGenerator<unknown> {
+    let current = firstResponse;
+    try {
       for (;;) {
         let delivered = false;
         try {
@@ -130,20 +142,23 @@ function credentialInterceptor(c: Credential, description: string): Interceptor 
           }
           return;
         } catch (e) {
-          if (delivered || retried || !retryable(e, used.at(-1)!)) throw retried ? final(redactSecrets(e, secrets())) : redactSecrets(e, secrets());
+          if (delivered || retried || !retryable(e, used.at(-1)!)) throw retried ? final(e) : e;
           retried = true;
-          const again = await c.apply(req).catch((e2: unknown) => Promise.reject(redactSecrets(e2, secrets())));
-          if (used.includes(again.used)) throw redactSecrets(e, secrets());
-          used.push(again.used);
-          const next2 = await open(again.req).catch((e2: unknown) => Promise.reject(final(redactSecrets(e2, secrets()))));
-          if (!next2.stream) throw redactSecrets(e, secrets());
+          const before = used.length;
+          const again = await apply();
+          if (used.indexOf(again.used) < before) throw e;
+          const next2 = await open(again.req).catch((e2: unknown) => Promise.reject(final(e2)));
+          if (!next2.stream) throw e;
           current = next2;
         }
       }
+    } catch (e) {
+      // The events are read after the call has returned: their errors
+      // leave the interceptor here.
+      throw redact(e);
     }
-    return { ...res, message: events() as typeof res.message };
-  };
-  return opaque(interceptor, description);
+  }
+  return { ...res, message: events() as typeof res.message };
 }
 
 function isProvider(s: TokenSource): s is TokenProvider {
@@ -200,9 +215,7 @@ export interface BasicCredentials {
 
 /** Base64 of the UTF-8 bytes of `text` (RFC 7617 with charset UTF-8). */
 function base64Utf8(text: string): string {
-  let binary = "";
-  for (const b of new TextEncoder().encode(text)) binary += String.fromCharCode(b);
-  return btoa(binary);
+  return base64(new TextEncoder().encode(text));
 }
 
 /** HTTP Basic: `Authorization: Basic base64(username:password)`. */

@@ -5,9 +5,10 @@
  * cached until shortly before they expire; concurrent callers share one
  * request; a token the agent rejects is replaced on the next call.
  */
-import { AuthenticationError, toA2AError } from "../errors.js";
+import { AuthenticationError, RedirectRefusedError, toA2AError } from "../errors.js";
 import { fetchJsonDocument, readLimited } from "../discovery/fetch-document.js";
-import { isJsonContentType } from "../util.js";
+import { isRedirectStatus } from "../transport/redirects.js";
+import { base64, isJsonContentType } from "../util.js";
 import type { TokenProvider } from "./interceptors.js";
 import { opaque, redactSecrets } from "./redact.js";
 
@@ -149,14 +150,14 @@ function tokenProvider(options: ClientCredentialsOptions, endpoint: () => Promis
     throw new TypeError("client credentials: give { clientId, clientSecret }");
   }
   const now = options.now ?? Date.now;
-  const secrets = [clientSecret];
+  const basic = basicCredentials(clientId, clientSecret);
   let cached: Cached | undefined;
   let pending: Promise<Cached> | undefined;
 
   const fetchToken = async (): Promise<Cached> => {
     const url = await endpoint();
     const issued = now();
-    const { token, lifetimeMs } = await requestToken(url, options);
+    const { token, lifetimeMs } = await requestToken(url, options, basic);
     if (lifetimeMs === undefined) return { token, until: Infinity, expires: Infinity };
     const early = options.refreshEarlyMs ?? Math.min(30_000, lifetimeMs / 10);
     return { token, until: issued + lifetimeMs - early, expires: issued + lifetimeMs };
@@ -172,7 +173,9 @@ function tokenProvider(options: ClientCredentialsOptions, endpoint: () => Promis
             return c;
           },
           (e: unknown) => {
-            throw redactSecrets(e, secrets);
+            // What the token endpoint echoes may hold the secret in any
+            // form, the Basic value, or the token in hand.
+            throw redactSecrets(e, [clientSecret, basic, cached?.token]);
           },
         );
         pending = p;
@@ -202,8 +205,19 @@ function formEncode(value: string): string {
   return new URLSearchParams({ v: value }).toString().slice(2);
 }
 
-async function requestToken(tokenUrl: string, options: ClientCredentialsOptions): Promise<{ token: string; lifetimeMs: number | undefined }> {
+/** The HTTP Basic credentials of RFC 6749 section 2.3.1: base64 of the form-encoded id and secret. */
+function basicCredentials(clientId: string, clientSecret: string): string {
+  return base64(new TextEncoder().encode(`${formEncode(clientId)}:${formEncode(clientSecret)}`));
+}
+
+async function requestToken(
+  tokenUrl: string,
+  options: ClientCredentialsOptions,
+  basic: string,
+): Promise<{ token: string; lifetimeMs: number | undefined }> {
   const where = safeUrl(tokenUrl);
+  // Server text cut short is masked first: a cut could leave part of a secret.
+  const quoted = (text: string, max: number) => redactSecrets(text, [options.clientSecret, basic]).slice(0, max);
   const form = new URLSearchParams({ grant_type: "client_credentials" });
   const scopes = [...new Set(options.scopes ?? [])];
   if (scopes.length > 0) form.set("scope", scopes.join(" "));
@@ -213,10 +227,7 @@ async function requestToken(tokenUrl: string, options: ClientCredentialsOptions)
     form.set("client_id", options.clientId);
     form.set("client_secret", options.clientSecret);
   } else {
-    const pair = `${formEncode(options.clientId)}:${formEncode(options.clientSecret)}`;
-    let binary = "";
-    for (const b of new TextEncoder().encode(pair)) binary += String.fromCharCode(b);
-    headers.set("Authorization", `Basic ${btoa(binary)}`);
+    headers.set("Authorization", `Basic ${basic}`);
   }
 
   const fetchFn = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
@@ -228,7 +239,11 @@ async function requestToken(tokenUrl: string, options: ClientCredentialsOptions)
   let type: string | null;
   try {
     // The secret goes to this URL only: a redirect is an error, not followed.
-    const res = await fetchFn(tokenUrl, { method: "POST", headers, body: form.toString(), redirect: "error", credentials: "omit", signal: controller.signal });
+    const res = await fetchFn(tokenUrl, { method: "POST", headers, body: form.toString(), redirect: "manual", credentials: "omit", signal: controller.signal });
+    if (res.type === "opaqueredirect" || isRedirectStatus(res.status)) {
+      await res.body?.cancel().catch(() => {});
+      throw new RedirectRefusedError(`it answered with a redirect${res.status ? ` (HTTP ${res.status})` : ""}, and the client secret goes to the token URL only`);
+    }
     status = res.status;
     type = res.headers.get("Content-Type");
     text = await readLimited(res, MAX_TOKEN_RESPONSE_BYTES, () => new AuthenticationError(`the token response is larger than ${MAX_TOKEN_RESPONSE_BYTES} bytes`));
@@ -248,7 +263,7 @@ async function requestToken(tokenUrl: string, options: ClientCredentialsOptions)
   if (status < 200 || status >= 300) {
     // RFC 6749 section 5.2: { error, error_description }.
     const code = typeof json?.error === "string" ? `: ${json.error}` : "";
-    const description = typeof json?.error_description === "string" ? ` (${json.error_description.slice(0, 200)})` : "";
+    const description = typeof json?.error_description === "string" ? ` (${quoted(json.error_description, 200)})` : "";
     throw new AuthenticationError(`the token endpoint ${where} refused the client credentials with HTTP ${status}${code}${description}`);
   }
   if (!json || (type !== null && !isJsonContentType(type))) {
@@ -258,7 +273,7 @@ async function requestToken(tokenUrl: string, options: ClientCredentialsOptions)
   if (typeof token !== "string" || token === "") throw new AuthenticationError(`the token endpoint ${where} sent no access_token`);
   const tokenType = json.token_type;
   if (typeof tokenType === "string" && tokenType.toLowerCase() !== "bearer") {
-    throw new AuthenticationError(`the token endpoint ${where} issued a "${tokenType.slice(0, 40)}" token; only Bearer tokens are supported`);
+    throw new AuthenticationError(`the token endpoint ${where} issued a "${quoted(tokenType, 40)}" token; only Bearer tokens are supported`);
   }
   const expires = typeof json.expires_in === "string" ? Number(json.expires_in) : json.expires_in;
   const lifetimeMs = typeof expires === "number" && Number.isFinite(expires) && expires > 0 ? expires * 1000 : undefined;

@@ -1,33 +1,33 @@
 /**
- * Secrets never travel in what this package reports: errors that pass an
- * auth interceptor or a token provider have every known secret replaced in
- * their messages (a server may echo what it was sent), down the cause chain.
+ * Secrets never travel in what this package reports. An error that leaves
+ * a context holding credentials (an auth interceptor, a token provider) has
+ * every secret of that context masked, in every form a server may echo it
+ * in, on every surface of the error and of its causes, before anyone else
+ * sees it: `message`, `stack`, `details`, `challenge`, `rawMessage`, gRPC
+ * `metadata` and binary details, other own fields, nested causes and
+ * `AggregateError.errors`. So `String(err)`, `JSON.stringify(err)`,
+ * `util.inspect(err)` and `console.error(err)` show none either.
+ *
+ * Only errors pay for this: nothing is computed for a call that succeeds.
  */
-import { ConnectError } from "@connectrpc/connect";
+import { base64, binaryString } from "../util.js";
 
 const MASK = "***";
+/** Shorter values are not treated as secrets: masking them would mask ordinary text. */
+const MIN_SECRET_LENGTH = 3;
+/** How deep errors and their data are searched; what lies deeper is dropped (masked whole), not kept unread. */
+const MAX_DEPTH = 32;
 
-/** `e` with each of `secrets` masked in its message and its causes' messages; returns `e`. */
+/** `e`, with each of `secrets` masked wherever it shows (see the module comment); errors keep their identity. */
 export function redactSecrets<E>(e: E, secrets: readonly (string | undefined)[]): E {
-  // As sent, and as they would appear in a URL or a form.
-  const list = [
-    ...new Set(
-      secrets
-        .filter((s): s is string => typeof s === "string" && s.length >= 3)
-        .flatMap((s) => [s, encodeURIComponent(s), new URLSearchParams({ s }).toString().slice(2)]),
-    ),
-  ].sort((a, b) => b.length - a.length);
-  if (list.length === 0) return e;
-  const scrub = (text: string) => list.reduce((t, s) => t.split(s).join(MASK), text);
-  for (let cur: unknown = e, depth = 0; cur instanceof Error && depth < 8; cur = cur.cause, depth++) {
-    if (list.some((s) => cur instanceof Error && cur.message.includes(s))) {
-      Object.defineProperty(cur, "message", { value: scrub(cur.message), writable: true, configurable: true, enumerable: false });
-    }
-    if (cur instanceof ConnectError && list.some((s) => cur instanceof ConnectError && cur.rawMessage.includes(s))) {
-      Object.defineProperty(cur, "rawMessage", { value: scrub(cur.rawMessage), writable: true, configurable: true, enumerable: true });
-    }
-  }
-  return e;
+  const masker = Masker.of(secrets);
+  return masker ? (masker.clean(e, 0) as E) : e;
+}
+
+/** A function masking `secrets` in text, in every form as `redactSecrets` does; built once, for text that keeps coming (log lines). */
+export function secretMasker(secrets: readonly (string | undefined)[]): (text: string) => string {
+  const masker = Masker.of(secrets);
+  return masker ? (text) => masker.maskText(text) : (text) => text;
 }
 
 /** What an object holding secrets shows of itself in logs: its kind, never its values. */
@@ -39,4 +39,190 @@ export function opaque<T extends object>(target: T, description: string): T {
     [Symbol.for("nodejs.util.inspect.custom")]: { value: show, enumerable: false },
   });
   return target;
+}
+
+/**
+ * The forms a secret takes in text a server may send back: as sent,
+ * percent-encoded (as a URL component, as `encodeURI` or grpc-message
+ * leave it; either hex case), form-encoded, inside a JSON string (also
+ * ASCII-only JSON, as Python writes it), in HTML, and in base64 / base64url
+ * at any alignment (so inside `Basic base64(id:secret)` or a base64 blob).
+ */
+function textForms(secret: string): string[] {
+  const uri = encodeURIComponent(secret);
+  // What URL paths keep unescaped (& = + / and more).
+  const uriLoose = encodeURI(secret);
+  const bytes = new TextEncoder().encode(secret);
+  // grpc-message: only bytes outside printable ASCII, and %, are escaped.
+  let grpcMessage = "";
+  for (const b of bytes) {
+    grpcMessage += b < 0x20 || b > 0x7e || b === 0x25 ? `%${b.toString(16).toUpperCase().padStart(2, "0")}` : String.fromCharCode(b);
+  }
+  const json = JSON.stringify(secret).slice(1, -1);
+  const asciiJson = json.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  const html = secret.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  const htmlNamed = secret.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+  return [
+    secret,
+    uri,
+    lowerHex(uri),
+    uriLoose,
+    lowerHex(uriLoose),
+    grpcMessage,
+    lowerHex(grpcMessage),
+    new URLSearchParams({ s: secret }).toString().slice(2),
+    json,
+    asciiJson,
+    asciiJson.replace(/\\u([0-9a-f]{4})/g, (_m, h: string) => `\\u${h.toUpperCase()}`),
+    html,
+    htmlNamed,
+    ...base64Forms(bytes),
+  ];
+}
+
+function lowerHex(percentEncoded: string): string {
+  return percentEncoded.replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase());
+}
+
+/**
+ * The base64 and base64url text that `bytes` becomes wherever they start in
+ * a longer encoded value: for each of the three alignments, the characters
+ * that depend on these bytes only.
+ */
+function base64Forms(bytes: Uint8Array): string[] {
+  // The value alone, as it is sent (`Basic ...`, a base64 API key).
+  const whole = base64(bytes);
+  const out = [whole, whole.replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")];
+  for (let shift = 0; shift < 3; shift++) {
+    const padded = new Uint8Array(shift + bytes.length);
+    padded.set(bytes, shift);
+    let text = base64(padded).replace(/=+$/, "");
+    // Characters shared with the bytes around: the first group's when
+    // shifted, the last group's when it is not full.
+    const start = shift === 0 ? 0 : 4;
+    const end = padded.length % 3 === 0 ? text.length : Math.floor(padded.length / 3) * 4;
+    text = text.slice(start, Math.max(start, end));
+    if (text.length >= 4) out.push(text, text.replace(/\+/g, "-").replace(/\//g, "_"));
+  }
+  return out;
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+function isPlainObject(v: object): boolean {
+  const proto = Object.getPrototypeOf(v) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
+/** Masks one set of secrets in strings, bytes, errors and the data they hold. */
+class Masker {
+  /** What each object seen became (itself, or its clean copy): shared and cyclic data are cleaned once. */
+  private readonly done = new WeakMap<object, object>();
+
+  private constructor(
+    private readonly text: RegExp,
+    private readonly binary: RegExp,
+  ) {}
+
+  static of(secrets: readonly (string | undefined)[]): Masker | undefined {
+    const forms = new Set<string>();
+    for (const s of secrets) {
+      if (typeof s === "string" && s.length >= MIN_SECRET_LENGTH) for (const f of textForms(s)) forms.add(f);
+    }
+    if (forms.size === 0) return undefined;
+    // Longest first, so that a form containing another is masked whole.
+    const sorted = [...forms].sort((a, b) => b.length - a.length);
+    const encoder = new TextEncoder();
+    return new Masker(
+      new RegExp(sorted.map(escapeRegExp).join("|"), "g"),
+      new RegExp(sorted.map((f) => escapeRegExp(binaryString(encoder.encode(f)))).join("|"), "g"),
+    );
+  }
+
+  /** `v` without the secrets: strings and bytes as new values, errors and mutable data cleaned in place. */
+  clean(v: unknown, depth: number): unknown {
+    if (typeof v === "string") return this.maskText(v);
+    if (typeof v !== "object" || v === null) return v;
+    if (depth > MAX_DEPTH) return MASK;
+    if (v instanceof Uint8Array) return this.maskBytes(v);
+    const done = this.done.get(v);
+    if (done !== undefined) return done;
+    this.done.set(v, v);
+    let clean: object = v;
+    if (typeof Headers !== "undefined" && v instanceof Headers) clean = this.cleanHeaders(v);
+    else if (v instanceof Error || Array.isArray(v) || isPlainObject(v)) clean = this.cleanFields(v, depth);
+    this.done.set(v, clean);
+    return clean;
+  }
+
+  maskText(s: string): string {
+    this.text.lastIndex = 0;
+    return this.text.test(s) ? s.replace(this.text, MASK) : s;
+  }
+
+  /** Same length, so that binary framing (protobuf lengths) stays valid; a copy, never the original buffer. */
+  private maskBytes(bytes: Uint8Array): Uint8Array {
+    const text = binaryString(bytes);
+    this.binary.lastIndex = 0;
+    if (!this.binary.test(text)) return bytes;
+    const masked = text.replace(this.binary, (m) => "*".repeat(m.length));
+    return Uint8Array.from(masked, (c) => c.charCodeAt(0));
+  }
+
+  private cleanHeaders(h: Headers): Headers {
+    const names: string[] = [];
+    const entries: Array<[string, string]> = [];
+    let changed = false;
+    h.forEach((value, key) => {
+      const clean: [string, string] = [this.maskText(key), this.maskText(value)];
+      changed ||= clean[0] !== key || clean[1] !== value;
+      names.push(key);
+      entries.push(clean);
+    });
+    if (!changed) return h;
+    try {
+      for (const name of names) h.delete(name);
+      for (const [key, value] of entries) h.append(key, value);
+      return h;
+    } catch {
+      // Immutable headers (a fetch Response's): a clean copy instead.
+      return new Headers(entries);
+    }
+  }
+
+  /**
+   * Every own data field (errors: message, stack, cause and the rest too),
+   * in place; a frozen object is replaced by a clean copy. Field names are
+   * cleaned on plain data (a server may key an object by what it was sent).
+   */
+  private cleanFields(o: object, depth: number): object {
+    const record = o as Record<PropertyKey, unknown>;
+    const plain = !(o instanceof Error) && !Array.isArray(o);
+    const frozen = Object.isFrozen(o);
+    const copy = frozen ? ((Array.isArray(o) ? [] : {}) as Record<PropertyKey, unknown>) : undefined;
+    for (const key of Reflect.ownKeys(o)) {
+      const desc = Object.getOwnPropertyDescriptor(o, key);
+      if (!desc || !("value" in desc)) continue;
+      const value = this.clean(desc.value, depth + 1);
+      const name = plain && typeof key === "string" ? this.maskText(key) : key;
+      if (copy) {
+        copy[name] = value;
+        continue;
+      }
+      if (name !== key) {
+        delete record[key];
+        record[name] = value;
+      } else if (value !== desc.value) {
+        try {
+          Object.defineProperty(o, key, { ...desc, value });
+        } catch {
+          // A field that cannot be redefined: set it if it can be set.
+          if (desc.writable) record[key] = value;
+        }
+      }
+    }
+    return copy ?? o;
+  }
 }

@@ -3,6 +3,7 @@
  * or JSON, with every secret the caller passed masked on the way out.
  */
 import type { Writable } from "node:stream";
+import { secretMasker } from "../auth/redact.js";
 
 /** Where an `Output` writes, and how. */
 export interface OutputOptions {
@@ -46,6 +47,7 @@ export class Output {
   private readonly out: Writable;
   private readonly err: Writable;
   private secrets: string[];
+  private mask: (text: string) => string = (text) => text;
 
   constructor(options: OutputOptions = {}) {
     const stdout = options.stdout ?? process.stdout;
@@ -67,16 +69,14 @@ export class Output {
 
   /** More strings to mask; those under four characters are not, as they would mask ordinary text. */
   addSecrets(secrets: readonly string[]): void {
-    // Very short values would mask ordinary text; longest first, so one
-    // secret containing another is masked whole.
-    this.secrets = [...new Set([...this.secrets, ...secrets.filter((s) => s.length >= 4)])].sort((a, b) => b.length - a.length);
+    // Very short values would mask ordinary text.
+    this.secrets = [...new Set([...this.secrets, ...secrets.filter((s) => s.length >= 4)])];
+    this.mask = secretMasker(this.secrets);
   }
 
-  /** `text` with every secret replaced by `***`. */
+  /** `text` with every secret replaced by `***`, in whatever encoding a server echoed it. */
   redact(text: string): string {
-    let s = text;
-    for (const secret of this.secrets) s = s.split(secret).join("***");
-    return s;
+    return this.mask(text);
   }
 
   /** A human line on stdout. */

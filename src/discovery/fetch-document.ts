@@ -4,6 +4,7 @@
  * the caller's policy, and credentials never sent to another origin.
  */
 import { AbortedError, CallTimeoutError, InvalidAgentCardError, RedirectRefusedError, toA2AError } from "../errors.js";
+import { redirectTarget } from "../transport/redirects.js";
 import { followSignal, isJsonContentType } from "../util.js";
 
 /**
@@ -127,13 +128,7 @@ async function followRedirects(
     const location = res.status >= 300 && res.status < 400 ? res.headers.get("Location") : null;
     if (location === null) return res;
     await res.body?.cancel().catch(() => {});
-    let next: URL | undefined;
-    try {
-      next = new URL(location, current);
-    } catch {
-      // checkHop says why.
-    }
-    checkHop(first, current, next, hop, options);
+    const next = checkHop(first, current, location, hop, options);
     redirects.push(next.href);
     if (next.origin !== current.origin) headers = safeHeaders(headers);
     current = next;
@@ -149,21 +144,20 @@ export function checkRedirectChain(first: string, redirects: readonly string[], 
   const start = new URL(first);
   let from = start;
   redirects.forEach((hop, i) => {
-    const to = new URL(hop);
-    checkHop(start, from, to, i, options);
-    from = to;
+    from = checkHop(start, from, hop, i, options);
   });
 }
 
-/** Whether the redirect number `hop` (from 0), from `from` to `to` (undefined: not a URL), may be followed; throws why not. */
-function checkHop(first: URL, from: URL, to: URL | undefined, hop: number, options: DocumentFetchOptions): asserts to is URL {
+/** The target of redirect number `hop` (from 0), from `from` to `location`, when it may be followed; throws why not. */
+function checkHop(first: URL, from: URL, location: string, hop: number, options: DocumentFetchOptions): URL {
   const policy = options.redirect ?? "follow";
   const max = options.maxRedirects ?? 5;
   if (policy === "error") throw new RedirectRefusedError(`${from.href} redirects, and redirects are not allowed`);
   if (hop >= max) throw new RedirectRefusedError(`more than ${max} redirects from ${first.href}`);
-  if (to === undefined) throw new RedirectRefusedError(`${from.href} redirects to something that is not a URL`);
+  const to = redirectTarget(location, from);
   checkTarget(first, from, to, policy);
   options.checkRedirect?.(to);
+  return to;
 }
 
 function checkTarget(first: URL, from: URL, to: URL, policy: RedirectPolicy): void {

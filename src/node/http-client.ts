@@ -11,7 +11,8 @@
  * iterable; a reader that stops early destroys it, which frees the socket.
  * Errors are the ones `node:http` raises (ECONNREFUSED, ECONNRESET, ...); an
  * abort rejects with the signal's reason, as `fetch` does. Redirects are not
- * followed.
+ * followed: a 3xx is returned as it is, and the bindings apply their
+ * redirect rule to it (transport/redirects.ts), as for the fetch client.
  */
 import * as http from "node:http";
 import * as https from "node:https";

@@ -4,8 +4,13 @@
  * connect's own fetch client streams the request body, which Node's fetch
  * only accepts with `duplex: "half"`; A2A request bodies are small JSON
  * documents, so they are sent as one buffer instead.
+ *
+ * Redirects are not followed here (`redirect: "manual"`): the bindings
+ * decide from the 3xx answer (transport/redirects.ts), so that credentials
+ * and the body never go to an origin the caller did not name.
  */
 import type { UniversalClientFn, UniversalClientResponse } from "@connectrpc/connect/protocol";
+import { RedirectRefusedError } from "../errors.js";
 import { concatBytes } from "../util.js";
 
 /**
@@ -19,10 +24,16 @@ export function createFetchHttpClient(fetchFn: typeof fetch = (input, init) => g
       headers: req.header,
       body: req.body === undefined ? undefined : await concatBytes(req.body),
       signal: req.signal,
-      // Credentials are not sent to wherever a redirect leads.
-      redirect: "follow",
+      redirect: "manual",
       credentials: "same-origin",
     });
+    if (res.type === "opaqueredirect") {
+      // Browsers hide where a manual redirect leads; following it blind
+      // could send the credentials anywhere.
+      throw new RedirectRefusedError(
+        `${new URL(req.url).origin} answered with a redirect whose target the browser does not reveal; A2A calls follow no redirect they cannot check`,
+      );
+    }
     return { status: res.status, header: res.headers, body: readerIterable(res.body), trailer: new Headers() };
   };
 }

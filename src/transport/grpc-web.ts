@@ -7,9 +7,10 @@
  */
 import { ConnectError } from "@connectrpc/connect";
 import { createGrpcWebTransport as createConnectGrpcWebTransport } from "@connectrpc/connect-web";
-import { ConnectionError, toA2AError, type A2AError } from "../errors.js";
+import { ConnectionError, RedirectRefusedError, toA2AError, type A2AError } from "../errors.js";
 import { a2aGrpcTransport } from "./grpc-common.js";
 import { grpcBaseUrl } from "./grpc-url.js";
+import { isRedirectStatus, redirectTarget } from "./redirects.js";
 import type { TransportOptions } from "./options.js";
 import type { A2ATransport } from "./transport.js";
 
@@ -36,9 +37,30 @@ export function createGrpcWebTransport(options: GrpcWebTransportOptions): A2ATra
     baseUrl: grpcBaseUrl(options.baseUrl, options.tls),
     interceptors: options.interceptors,
     // Looked up at call time, so a fetch replaced later is used.
-    fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+    fetch: refusingRedirects(options.fetch ?? ((input, init) => globalThis.fetch(input, init))),
   });
   return a2aGrpcTransport(inner, options, cutConnection);
+}
+
+/**
+ * connect-web asks fetch for `redirect: "error"`, which fails as a bare
+ * TypeError ("fetch failed"). Asked for "manual", a redirect is refused by
+ * name, as on the other HTTP bindings; none is followed, since a gRPC-web
+ * call goes to its proxy's URL only.
+ */
+function refusingRedirects(fetchFn: typeof fetch): typeof fetch {
+  return async (input, init) => {
+    const res = await fetchFn(input, { ...init, redirect: "manual" });
+    if (res.type !== "opaqueredirect" && !isRedirectStatus(res.status)) return res;
+    await res.body?.cancel().catch(() => {});
+    const from = new URL(input instanceof Request ? input.url : String(input));
+    const location = res.headers.get("Location");
+    const to = location === null ? "a location the browser does not reveal" : redirectTarget(location, from).origin;
+    throw new RedirectRefusedError(`${from.origin} answered a gRPC-web call with a redirect to ${to}; gRPC-web calls follow no redirect`, {
+      binding: "GRPC",
+      httpStatus: res.status || undefined,
+    });
+  };
 }
 
 /**
@@ -48,6 +70,7 @@ export function createGrpcWebTransport(options: GrpcWebTransportOptions): A2ATra
  */
 function cutConnection(e: unknown): A2AError | undefined {
   if (!(e instanceof ConnectError) || e.metadata.has("grpc-status")) return undefined;
+  if (e.cause instanceof RedirectRefusedError) return e.cause;
   if (e.cause instanceof TypeError) {
     const failure = toA2AError(e.cause, "GRPC");
     return failure instanceof ConnectionError ? failure : undefined;

@@ -27,6 +27,7 @@ import {
 } from "../errors.js";
 import { createFetchHttpClient } from "./fetch-client.js";
 import { withIdleTimeout } from "./idle.js";
+import { withRedirectRule } from "./redirects.js";
 import {
   DEFAULT_IDLE_TIMEOUT_MS,
   DEFAULT_MAX_EVENT_BYTES,
@@ -103,7 +104,8 @@ const utf8 = new TextDecoder();
 
 /** A connect Transport for an HTTP binding, from its codec and the transport options. */
 export function createHttpBindingTransport(options: HttpTransportOptions, codec: BindingCodec): A2ATransport {
-  const httpClient: UniversalClientFn = options.httpClient ?? createFetchHttpClient();
+  // Whatever the client, no redirect takes the call to another origin.
+  const httpClient: UniversalClientFn = withRedirectRule(options.httpClient ?? createFetchHttpClient(), codec.binding);
   const defaults = serviceHeaders(options);
   const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const maxEventBytes = options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES;

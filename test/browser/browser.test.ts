@@ -116,6 +116,7 @@ async function setUp(): Promise<void> {
   proxy = await startChaosProxy(Number(new URL(agent.origin).port));
   proxy.plan = () => (proxy.faults === 0 ? { cutAfter: CUT_AFTER, fault: "end" } : {});
   site = await startFakeServer((req, res) => {
+    if (req.url?.startsWith("/moved/")) return res.writeHead(307, { Location: `${agent.origin}/landed` }).end();
     const file = files[new URL(req.url ?? "/", "http://x").pathname];
     if (!file) return res.writeHead(404).end();
     res.writeHead(200, { "content-type": file[1], "cache-control": "no-store" }).end(file[0]);
@@ -227,6 +228,13 @@ describe("in Chromium", () => {
   it("lists the streamed task", () => {
     const v = record("list tasks");
     expect(v.ids).toContain(v.streamedId);
+  });
+
+  it("refuses the opaque redirect of a call: RedirectRefusedError, nothing followed", () => {
+    const v = record("redirect refused");
+    expect(v).toMatchObject({ thrown: true, isRedirectRefusedError: true, name: "RedirectRefusedError" });
+    expect(v.message).toContain(site.url);
+    expect(site.requests.filter((r) => r.url === "/moved/rpc")).toHaveLength(1);
   });
 
   it("throws typed errors: TaskNotFoundError is an instanceof in the page", () => {

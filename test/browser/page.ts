@@ -11,6 +11,7 @@
 import {
   A2AClient,
   A2AError,
+  RedirectRefusedError,
   TaskNotFoundError,
   TaskState,
   TaskTracker,
@@ -149,6 +150,18 @@ async function main(): Promise<void> {
     if (!streamed) throw new Error("no streamed task to look for");
     const page = await client.listTasks({ contextId: streamed.contextId });
     return { ids: page.tasks.map((t) => t.id), streamedId: streamed.id };
+  });
+
+  await step("redirect refused", async () => {
+    // The page's own server answers 307: fetch with redirect "manual" gives
+    // an opaque redirect, whose target the page cannot check.
+    const moved = new A2AClient(createJsonRpcTransport({ baseUrl: `${location.origin}/moved/rpc` }));
+    try {
+      await moved.sendMessage({ message: userMessage("hi") });
+      return { thrown: false };
+    } catch (e) {
+      return { thrown: true, isRedirectRefusedError: e instanceof RedirectRefusedError, name: e instanceof Error ? e.name : typeof e, message: String((e as Error).message) };
+    }
   });
 
   await step("typed error", async () => {

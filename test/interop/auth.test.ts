@@ -8,8 +8,10 @@ import { clone, fromJson } from "@bufbuild/protobuf";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLocalAgent, type LocalAgent } from "../../demo/agent.js";
 import {
+  A2AError,
   AgentCardSchema,
   AuthenticationError,
+  bearerAuth,
   MemoryCardStore,
   SecurityRequirementSchema,
   SecuritySchemeSchema,
@@ -18,7 +20,7 @@ import {
   type ResolvedAgentCard,
 } from "../../src/index.js";
 import { connect } from "../../src/node.js";
-import { BINDINGS } from "../support/bindings.js";
+import { BINDINGS, clientFor } from "../support/bindings.js";
 
 const TOKEN = "interop-extended-token";
 let agent: LocalAgent;
@@ -64,4 +66,27 @@ describe.each(BINDINGS)("%s", (binding) => {
 
 it("without a credential for the required scheme, connect fails before any call", async () => {
   await expect(connect(withBearerScheme(), { auth: { other: { token: TOKEN } } })).rejects.toBeInstanceOf(AuthenticationError);
+});
+
+describe("an official server that quotes the credentials it rejects", () => {
+  const SECRET = 'tok "with" spaces & = + / \\ specials';
+  let careless: LocalAgent;
+  beforeAll(async () => {
+    careless = await startLocalAgent({ extendedCardToken: TOKEN, echoRejectedCredentials: true });
+  });
+  afterAll(() => careless.close());
+
+  it.each(BINDINGS)("%s: the error shows no form of the bearer token on any surface", async (binding) => {
+    const { inspect } = await import("node:util");
+    const client = clientFor(binding, careless, { interceptors: [bearerAuth(SECRET)] });
+    const e = await client.getTask({ id: "no-such-task" }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(A2AError);
+    // The server did quote it: its message is there, with the token masked.
+    expect((e as Error).message).toContain("no user for the credentials");
+    expect((e as Error).message).toContain("***");
+    const err = e as A2AError;
+    const shown = [err.message, String(err), err.stack ?? "", JSON.stringify(err), inspect(err, { depth: Infinity, showHidden: true })];
+    const forms = [SECRET, encodeURI(SECRET), encodeURIComponent(SECRET), JSON.stringify(SECRET).slice(1, -1), Buffer.from(SECRET).toString("base64").slice(0, -2)];
+    for (const text of shown) for (const f of forms) expect(text).not.toContain(f);
+  });
 });

@@ -631,9 +631,17 @@ describe("bundling", () => {
 // --- Secrets -------------------------------------------------------------------------------
 
 describe("secrets never appear in errors or in our objects", () => {
-  function assertClean(e: unknown, secrets: string[]) {
+  async function assertClean(e: unknown, secrets: string[]) {
     expect(e).toBeInstanceOf(Error);
-    const shown = [(e as Error).message, String(e), JSON.stringify(e), String((e as Error).cause ?? ""), (e as Error).stack ?? ""];
+    const { inspect } = await import("node:util");
+    const shown = [
+      (e as Error).message,
+      String(e),
+      JSON.stringify(e),
+      String((e as Error).cause ?? ""),
+      (e as Error).stack ?? "",
+      inspect(e, { depth: Infinity, showHidden: true }),
+    ];
     for (const secret of secrets) for (const text of shown) expect(text).not.toContain(secret);
   }
 
@@ -653,7 +661,7 @@ describe("secrets never appear in errors or in our objects", () => {
     const e = await s.client.getTask({ id: "task-1" }).catch((x: unknown) => x);
     // The agent did echo them.
     expect(agentRequests().length).toBeGreaterThan(0);
-    assertClean(e, secrets);
+    await assertClean(e, secrets);
   });
 
   it("a token endpoint that refuses and echoes the credentials", async () => {
@@ -661,11 +669,13 @@ describe("secrets never appear in errors or in our objects", () => {
     const s = await session([{ oauth: [] }], { oauth: { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET } });
     const e = await s.client.getTask({ id: "task-1" }).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(AuthenticationError);
-    assertClean(e, [CLIENT_SECRET, encodeURIComponent(CLIENT_SECRET)]);
+    // The endpoint echoed the Authorization header: Basic base64(id:secret).
+    const basicValue = Buffer.from(`${CLIENT_ID}:${encodeURIComponent(CLIENT_SECRET)}`).toString("base64");
+    await assertClean(e, [CLIENT_SECRET, encodeURIComponent(CLIENT_SECRET), basicValue]);
     const viaProvider = await clientCredentialsProvider({ tokenUrl: `${idp.url}/token`, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET })
       .token()
       .catch((x: unknown) => x);
-    assertClean(viaProvider, [CLIENT_SECRET]);
+    await assertClean(viaProvider, [CLIENT_SECRET, basicValue]);
   });
 
   it("a token endpoint that cannot be reached", async () => {
@@ -674,7 +684,7 @@ describe("secrets never appear in errors or in our objects", () => {
     await dead.close();
     const e = await clientCredentialsProvider({ tokenUrl: url, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET }).token().catch((x: unknown) => x);
     expect(e).toBeInstanceOf(AuthenticationError);
-    assertClean(e, [CLIENT_SECRET]);
+    await assertClean(e, [CLIENT_SECRET]);
   });
 
   it("interceptors and providers show no secret through toString, JSON or inspection", async () => {

@@ -1,0 +1,79 @@
+/**
+ * What an A2A call does with a redirect, whatever HTTP client carries it.
+ * A call carries credentials (an API key, a bearer token, cookies) and a
+ * request body, so:
+ *
+ * - a redirect to another origin is never followed: the call fails with
+ *   `RedirectRefusedError` naming both origins, and the other origin gets
+ *   nothing (an https URL never goes to http: that is another origin too);
+ * - a redirect within the origin is followed only when it repeats the
+ *   request as it was: 307 and 308 for every method (same method, same
+ *   body), 301, 302 and 303 for a GET; a POST answered with 301, 302 or 303
+ *   (which would turn it into a body-less GET) fails with
+ *   `RedirectRefusedError`;
+ * - at most `MAX_REDIRECTS` hops.
+ *
+ * The HTTP clients of this package do not follow redirects themselves
+ * (fetch with `redirect: "manual"`, node:http never does); the bindings
+ * apply this rule to whatever client they are given.
+ */
+import type { UniversalClientFn, UniversalClientRequest, UniversalClientResponse } from "@connectrpc/connect/protocol";
+import { RedirectRefusedError, type A2AErrorInit, type Binding } from "../errors.js";
+
+/** Same-origin redirects followed for one call, at most. */
+export const MAX_REDIRECTS = 5;
+
+/** Whether a status is a redirect that points somewhere (304 Not Modified does not). */
+export function isRedirectStatus(status: number): boolean {
+  return status >= 300 && status < 400 && status !== 304;
+}
+
+/** Where a redirect's `Location` points, from the URL that answered; refused (with `init`) when it is not a URL. */
+export function redirectTarget(location: string, from: URL, init?: A2AErrorInit): URL {
+  try {
+    return new URL(location, from);
+  } catch {
+    throw new RedirectRefusedError(`${from.href} redirects to something that is not a URL`, init);
+  }
+}
+
+/** `client` with the redirect rule of A2A calls (see the module comment) applied to its answers. */
+export function withRedirectRule(client: UniversalClientFn, binding: Binding): UniversalClientFn {
+  return async (req) => {
+    const res = await client(req);
+    return isRedirectStatus(res.status) ? follow(client, req, res, binding) : res;
+  };
+}
+
+/**
+ * Follows the same-origin redirects that repeat the request unchanged.
+ * The request body is sent again: the bindings give it as a re-iterable
+ * single buffer (`single()`).
+ */
+async function follow(client: UniversalClientFn, req: UniversalClientRequest, res: UniversalClientResponse, binding: Binding): Promise<UniversalClientResponse> {
+  const first = new URL(req.url);
+  let current = first;
+  for (let hop = 0; isRedirectStatus(res.status); hop++) {
+    const location = res.header.get("Location");
+    // A 3xx without a Location is just an unsuccessful answer.
+    if (location === null) return res;
+    await res.body[Symbol.asyncIterator]().return?.();
+    const status = res.status;
+    const refuse = (why: string) => new RedirectRefusedError(why, { binding, httpStatus: status });
+    const target = redirectTarget(location, current, { binding, httpStatus: status });
+    if (target.origin !== first.origin) {
+      throw refuse(
+        `${first.origin} answered HTTP ${status} redirecting to another origin (${target.origin}); A2A calls do not follow redirects to another origin, so the request and its credentials were not sent there`,
+      );
+    }
+    if (status !== 307 && status !== 308 && req.method !== "GET") {
+      throw refuse(
+        `${current.href} answered HTTP ${status}, which clients may follow as a GET without the body; for a ${req.method} only 307 and 308 redirects are followed`,
+      );
+    }
+    if (hop >= MAX_REDIRECTS) throw refuse(`more than ${MAX_REDIRECTS} redirects from ${first.href}`);
+    current = target;
+    res = await client({ ...req, url: target.href });
+  }
+  return res;
+}
