@@ -23,6 +23,10 @@ import {
   createNodeHttpClient,
   createRestTransport,
   createRestTransportV03,
+  bearerAuth,
+  clientCredentialsProvider,
+  listAllTasks,
+  AuthenticationError,
   userMessage,
   type A2ATransport,
   type HttpTransportOptions,
@@ -404,3 +408,63 @@ describe("gRPC-web (connect's runner over fetch) with a fetch that ignores its s
     });
   });
 });
+
+describe("what a call awaits before its request: token fetches, pages", () => {
+  it("a token endpoint that never answers does not hold a call past its deadline or its signal", async () => {
+    raw.behaviour = "silent";
+    const provider = clientCredentialsProvider({ tokenUrl: `${raw.url}/token`, clientId: "id", clientSecret: "secret", timeoutMs: 1500 });
+    const client = new A2AClient(createJsonRpcTransport({ baseUrl: `${raw.url}/a2a`, interceptors: [bearerAuth(provider)] }));
+    const timed = await settle(client.getTask({ id: "t1" }, { timeoutMs: 60 }));
+    expect(timed.error).toBeInstanceOf(CallTimeoutError);
+    expect(timed.ms).toBeLessThan(1000);
+
+    const controller = new AbortController();
+    const stop = setTimeout(() => controller.abort(), 30);
+    const aborted = await settle(drain(client.subscribeToTask({ id: "t1" }, { resume: false, signal: controller.signal })));
+    clearTimeout(stop);
+    expect(aborted.error).toBeInstanceOf(AbortedError);
+    expect(aborted.ms).toBeLessThan(1000);
+    // The shared token request ends by its own timeout, and lets its socket go.
+    await expect(provider.token()).rejects.toBeInstanceOf(AuthenticationError);
+    await noSocketLeft();
+  });
+
+  it("a token request whose fetch ignores its signal fails by the provider's timeout instead of holding every later call", async () => {
+    const fetchNever = (() => new Promise<Response>(() => {})) as typeof fetch;
+    const provider = clientCredentialsProvider({ tokenUrl: "http://127.0.0.1:9/token", clientId: "id", clientSecret: "secret", timeoutMs: 40, fetch: fetchNever });
+    const { error, ms } = await settle(provider.token());
+    expect(error).toBeInstanceOf(AuthenticationError);
+    expect((error as Error).message).toContain("no answer within 40 ms");
+    expect(ms).toBeLessThan(BOUND_MS);
+  });
+
+  it("a listing whose agent never stops paging ends by the caller's signal, also while a page hangs", async () => {
+    let pages = 0;
+    // New page tokens forever; from the fourth page on, no answer and no regard for the signal.
+    const httpClient: UniversalClientFn = async () => {
+      if (++pages > 3) return new Promise(() => {});
+      const body = new TextEncoder().encode(JSON.stringify({ tasks: [], nextPageToken: `p${pages}` }));
+      return { status: 200, header: new Headers({ "Content-Type": "application/json" }), body: single(body), trailer: new Headers() };
+    };
+    const client = new A2AClient(createRestTransport({ baseUrl: "http://127.0.0.1:9", httpClient }));
+    const controller = new AbortController();
+    const listing = (async () => {
+      for await (const _ of listAllTasks(client, {}, { signal: controller.signal, timeoutMs: 0 })) {
+        // No tasks: only pages.
+      }
+    })();
+    await expect.poll(() => pages).toBe(4);
+    controller.abort();
+    const { error, ms } = await settle(listing);
+    expect(error).toBeInstanceOf(AbortedError);
+    expect(ms).toBeLessThan(BOUND_MS);
+  });
+});
+
+function single(bytes: Uint8Array): AsyncIterable<Uint8Array> {
+  return {
+    async *[Symbol.asyncIterator]() {
+      yield bytes;
+    },
+  };
+}
