@@ -82,8 +82,9 @@ export class CallSignal {
 
   /**
    * Settles as `work` does, or rejects with the call's abort reason as soon
-   * as the call is aborted, whatever `work` still waits for. Without a
-   * listener of its own: per unary call, that cost as much as the race.
+   * as the call is aborted, whatever `work` still waits for. No listener per
+   * call (util.ts's `unlessAborted` adds one): the runner's own aborts, the
+   * caller's and the deadline's, fail the race directly.
    */
   race<T>(work: Promise<T>): Promise<T> {
     if (this.signal.aborted) {

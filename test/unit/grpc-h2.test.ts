@@ -388,13 +388,21 @@ describe("every gRPC call ends by its deadline or its signal, whatever the serve
   const base = () => `http://127.0.0.1:${srv.port}`;
   const client = (options: { idleTimeoutMs?: number } = {}) =>
     new A2AClient(createGrpcTransport({ baseUrl: `127.0.0.1:${srv.port}`, pingIntervalMs: Infinity, ...options }));
-  type Behaviour = "silent" | "headers" | "endless";
-  /** Accepts the stream and: says nothing, sends headers only, or sends forever (a message, or a frame that never completes). */
+  type Behaviour = "silent" | "headers" | "endless" | "informational";
+  /**
+   * Accepts the stream and: says nothing, sends headers only, sends forever
+   * (a message, or a frame that never completes), or sends only 1xx headers.
+   */
   const behave = (behaviour: Behaviour, unaryCall: boolean) => {
     let closed!: Promise<unknown>;
     srv.handler = (stream) => {
       closed = once(stream, "close");
       if (behaviour === "silent") return;
+      if (behaviour === "informational") {
+        const timer = setInterval(() => stream.additionalHeaders({ ":status": 103, link: "</x>; rel=preload" }), 5);
+        stream.once("close", () => clearInterval(timer));
+        return;
+      }
       stream.respond({ ":status": 200, "content-type": "application/grpc" });
       if (behaviour === "headers") return;
       // A unary answer whose one frame never completes, or a stream of events that never ends.
@@ -431,7 +439,7 @@ describe("every gRPC call ends by its deadline or its signal, whatever the serve
     }
   };
 
-  it.each(["silent", "headers", "endless"] as const)("unary, server %s: CallTimeoutError by timeoutMs naming URL and duration; the stream is cancelled", async (behaviour) => {
+  it.each(["silent", "headers", "endless", "informational"] as const)("unary, server %s: CallTimeoutError by timeoutMs naming URL and duration; the stream is cancelled", async (behaviour) => {
     await noTimers(async () => {
       const closed = behave(behaviour, true);
       const { error, ms } = await settle(client().getTask({ id: "t1" }, { timeoutMs: 60 }));
@@ -444,9 +452,9 @@ describe("every gRPC call ends by its deadline or its signal, whatever the serve
     });
   });
 
-  it("a stream whose server accepts it and never sends headers fails by idleTimeoutMs, counted from the request", async () => {
+  it.each(["silent", "informational"] as const)("a stream whose server accepts it and never sends headers (%s) fails by idleTimeoutMs, counted from the request", async (behaviour) => {
     await noTimers(async () => {
-      const closed = behave("silent", false);
+      const closed = behave(behaviour, false);
       const { error, ms } = await settle(drain(client({ idleTimeoutMs: 60 }).subscribeToTask({ id: "t1" }, { resume: false })));
       expect(error).toBeInstanceOf(CallTimeoutError);
       expect(error).toMatchObject({ kind: "idle", binding: "GRPC" });
@@ -466,6 +474,31 @@ describe("every gRPC call ends by its deadline or its signal, whatever the serve
       expect(ms).toBeLessThan(1500);
       await closed();
     });
+  });
+
+  it("a peer that accepts the connection and never speaks HTTP/2: the deadline, and the idle timeout, end the calls", async () => {
+    const sockets = new Set<net.Socket>();
+    const mute = net.createServer((socket) => {
+      sockets.add(socket);
+      socket.on("error", () => {});
+      socket.on("close", () => sockets.delete(socket));
+    });
+    await new Promise<void>((resolve) => mute.listen(0, "127.0.0.1", resolve));
+    const port = (mute.address() as AddressInfo).port;
+    try {
+      const c = new A2AClient(createGrpcTransport({ baseUrl: `127.0.0.1:${port}`, pingIntervalMs: Infinity, idleTimeoutMs: 60 }));
+      const unaryCall = await settle(c.getTask({ id: "t1" }, { timeoutMs: 60 }));
+      expect(unaryCall.error).toBeInstanceOf(CallTimeoutError);
+      expect(unaryCall.error).toMatchObject({ kind: "deadline" });
+      expect(unaryCall.ms).toBeLessThan(1500);
+      const streamCall = await settle(drain(c.subscribeToTask({ id: "t1" }, { resume: false })));
+      expect(streamCall.error).toBeInstanceOf(CallTimeoutError);
+      expect(streamCall.error).toMatchObject({ kind: "idle" });
+      expect(streamCall.ms).toBeLessThan(1500);
+    } finally {
+      for (const s of sockets) s.destroy();
+      await new Promise((resolve) => mute.close(resolve));
+    }
   });
 
   it("a stream that never ends: its timeoutMs, or its signal, ends it", async () => {
