@@ -42,6 +42,8 @@ const BOUND_MS = 1500;
 /** What the raw server does once a request has arrived. */
 type Behaviour = "upgrade" | "silent" | "headers" | "endless" | "informational";
 const BEHAVIOURS: readonly Behaviour[] = ["upgrade", "silent", "headers", "endless", "informational"];
+/** The timeout of a call: tens of ms, but longer for a 101, which must fail the call on its own, long before. */
+const timeoutFor = (b: Behaviour) => (b === "upgrade" ? 1000 : 60);
 
 /**
  * The raw answer for a request; `stream` says whether the client asked for
@@ -215,7 +217,7 @@ describe.each(WIRES_1_0.flatMap((w) => CLIENTS.map((c) => [w, c] as const)))("%s
   it.each(BEHAVIOURS)("unary, server %s: settles by timeoutMs and closes the socket", async (behaviour) => {
     raw.behaviour = behaviour;
     await withoutTimersLeft(async () => {
-      const { error, ms } = await settle(clientOf(wire, kind).getTask({ id: "t1" }, { timeoutMs: 60 }));
+      const { error, ms } = await settle(clientOf(wire, kind).getTask({ id: "t1" }, { timeoutMs: timeoutFor(behaviour) }));
       expectFailure(error, behaviour, kind, "deadline", 60);
       expect(ms).toBeLessThan(BOUND_MS);
       await noSocketLeft();
@@ -225,7 +227,7 @@ describe.each(WIRES_1_0.flatMap((w) => CLIENTS.map((c) => [w, c] as const)))("%s
   it.each(BEHAVIOURS.filter((b) => b !== "endless"))("stream, server %s: settles by idleTimeoutMs and closes the socket", async (behaviour) => {
     raw.behaviour = behaviour;
     await withoutTimersLeft(async () => {
-      const client = clientOf(wire, kind, { idleTimeoutMs: 60 });
+      const client = clientOf(wire, kind, { idleTimeoutMs: timeoutFor(behaviour) });
       const { error, ms } = await settle(drain(client.subscribeToTask({ id: "t1" }, { resume: false })));
       expectFailure(error, behaviour, kind, "idle", 60);
       expect(ms).toBeLessThan(BOUND_MS);
@@ -268,8 +270,8 @@ describe.each(WIRES_1_0.flatMap((w) => CLIENTS.map((c) => [w, c] as const)))("%s
 describe.each(["JSONRPC 0.3", "HTTP+JSON 0.3"] as const)("%s (the same runner)", (wire) => {
   it.each(["upgrade", "headers"] as const)("unary and stream, server %s: settle by their timeouts", async (behaviour) => {
     raw.behaviour = behaviour;
-    const client = clientOf(wire, "node:http", { idleTimeoutMs: 60 });
-    const unary = await settle(client.getTask({ id: "t1" }, { timeoutMs: 60 }));
+    const client = clientOf(wire, "node:http", { idleTimeoutMs: timeoutFor(behaviour) });
+    const unary = await settle(client.getTask({ id: "t1" }, { timeoutMs: timeoutFor(behaviour) }));
     expectFailure(unary.error, behaviour, "node:http", "deadline", 60);
     expect(unary.ms).toBeLessThan(BOUND_MS);
     const stream = await settle(drain(client.subscribeToTask({ id: "t1" }, { resume: false })));
