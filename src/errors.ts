@@ -339,7 +339,8 @@ export function toA2AError(e: unknown, binding?: Binding): A2AError {
 export function fromConnectError(e: ConnectError, binding: Binding | undefined, info?: Pick<ErrorInfo, "reason" | "domain" | "metadata">): A2AError {
   if (e.code === Code.Canceled) return new AbortedError("the call was aborted", { binding, grpcCode: e.code, cause: e });
   if (e.code === Code.DeadlineExceeded) {
-    return new CallTimeoutError("the call timed out", { binding, kind: "deadline", cause: e });
+    // The runners' message names the URL and the deadline.
+    return new CallTimeoutError(e.rawMessage || "the call timed out", { binding, kind: "deadline", cause: e });
   }
   // connect reports what it could not decode (a bad frame, a wrong content
   // type) as Internal or Unknown errors without a grpc-status from the server.

@@ -40,6 +40,46 @@ export function followSignal(
 }
 
 /**
+ * Settles as `work` does, or rejects with the signal's reason as soon as it
+ * aborts, whatever `work` still waits for: what a misbehaving peer or
+ * client never settles cannot outlive the signal.
+ */
+export function unlessAborted<T>(work: T | Promise<T>, signal: AbortSignal): T | Promise<T> {
+  if (!(work instanceof Promise)) return work;
+  // Settled later or never, `work` is nobody's unhandled rejection.
+  if (signal.aborted) {
+    work.catch(ignore);
+    return Promise.reject(signal.reason);
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(
+      (v) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(e);
+      },
+    );
+  });
+}
+
+function ignore(): void {}
+
+/** A URL as error messages name it: origin and path, without credentials or a query (which may carry an API key). */
+export function urlForMessage(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.origin}${u.pathname}`;
+  } catch {
+    return "(not a URL)";
+  }
+}
+
+/**
  * An async iterable of one value: a request stream of one message, or a
  * request body. Not a generator: every call makes one or two, and a
  * generator costs several times as much to make and read.

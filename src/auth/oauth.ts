@@ -8,7 +8,7 @@
 import { AuthenticationError, RedirectRefusedError, toA2AError } from "../errors.js";
 import { fetchJsonDocument, readLimited } from "../discovery/fetch-document.js";
 import { isRedirectStatus } from "../transport/redirects.js";
-import { base64, isJsonContentType } from "../util.js";
+import { base64, isJsonContentType, unlessAborted } from "../util.js";
 import type { TokenProvider } from "./interceptors.js";
 import { opaque, redactSecrets } from "./redact.js";
 
@@ -239,14 +239,22 @@ async function requestToken(
   let type: string | null;
   try {
     // The secret goes to this URL only: a redirect is an error, not followed.
-    const res = await fetchFn(tokenUrl, { method: "POST", headers, body: form.toString(), redirect: "manual", credentials: "omit", signal: controller.signal });
+    // Raced against the timeout: a fetch that ignores its signal would hold
+    // this shared request, and every call waiting for a token, for good.
+    const res = await unlessAborted(
+      fetchFn(tokenUrl, { method: "POST", headers, body: form.toString(), redirect: "manual", credentials: "omit", signal: controller.signal }),
+      controller.signal,
+    );
     if (res.type === "opaqueredirect" || isRedirectStatus(res.status)) {
       await res.body?.cancel().catch(() => {});
       throw new RedirectRefusedError(`it answered with a redirect${res.status ? ` (HTTP ${res.status})` : ""}, and the client secret goes to the token URL only`);
     }
     status = res.status;
     type = res.headers.get("Content-Type");
-    text = await readLimited(res, MAX_TOKEN_RESPONSE_BYTES, () => new AuthenticationError(`the token response is larger than ${MAX_TOKEN_RESPONSE_BYTES} bytes`));
+    text = await unlessAborted(
+      readLimited(res, MAX_TOKEN_RESPONSE_BYTES, () => new AuthenticationError(`the token response is larger than ${MAX_TOKEN_RESPONSE_BYTES} bytes`)),
+      controller.signal,
+    );
   } catch (e) {
     const why = controller.signal.aborted ? `no answer within ${timeoutMs} ms` : toA2AError(e).message;
     throw new AuthenticationError(`could not get an access token from ${where}: ${why}`, { cause: e });

@@ -14,6 +14,7 @@
 import * as http2 from "node:http2";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { connectionLost } from "./grpc-wire.js";
+import { unlessAborted } from "../util.js";
 
 export interface PingOptions {
   pingIntervalMs: number;
@@ -119,17 +120,6 @@ export class SessionKeeper {
     ready.catch(ignore);
     return { session, ready, waiters: 0 };
   }
-}
-
-/** Settles as `promise` does, or rejects with the signal's reason when it aborts first. */
-function unlessAborted<T>(promise: T | Promise<T>, signal: AbortSignal): T | Promise<T> {
-  if (!(promise instanceof Promise)) return promise;
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
-  });
 }
 
 /** A connected session: its open streams, and the PINGs that check it while there are some. */

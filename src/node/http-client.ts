@@ -13,11 +13,17 @@
  * abort rejects with the signal's reason, as `fetch` does. Redirects are not
  * followed: a 3xx is returned as it is, and the bindings apply their
  * redirect rule to it (transport/redirects.ts), as for the fetch client.
+ * A `101 Switching Protocols` answer (A2A never asks to switch) fails the
+ * request at once and destroys its socket; informational answers (100,
+ * 103) are skipped, so the call's deadline bounds a server that sends only
+ * those.
  */
 import * as http from "node:http";
 import * as https from "node:https";
 import type { UniversalClientFn, UniversalClientResponse } from "@connectrpc/connect/protocol";
-import { abortError, concatBytes } from "../util.js";
+import type { Duplex } from "node:stream";
+import { ProtocolError } from "../errors.js";
+import { abortError, concatBytes, urlForMessage } from "../util.js";
 
 /** Options of `createNodeHttpClient`. */
 export interface NodeHttpClientOptions {
@@ -52,7 +58,7 @@ export function createNodeHttpClient(options: NodeHttpClientOptions = {}): Unive
     const secure = target.protocol === "https:";
     const request = (secure ? https : http).request({ ...target, method: req.method, headers, agent: secure ? httpsAgent : httpAgent });
     request.end(body);
-    return exchange(request, req.signal);
+    return exchange(request, req.signal, req.url);
   };
 }
 
@@ -62,7 +68,7 @@ export function createNodeHttpClient(options: NodeHttpClientOptions = {}): Unive
  * response) hold the request and the signal only, not the call's request
  * object, headers and body: a thousand open streams would keep those too.
  */
-function exchange(request: http.ClientRequest, signal: AbortSignal | undefined): Promise<UniversalClientResponse> {
+function exchange(request: http.ClientRequest, signal: AbortSignal | undefined, url: string): Promise<UniversalClientResponse> {
   return new Promise((resolve, reject) => {
     let response: http.IncomingMessage | undefined;
     // An abort after the whole body has arrived has nothing left to stop.
@@ -85,9 +91,16 @@ function exchange(request: http.ClientRequest, signal: AbortSignal | undefined):
       });
     });
     signal?.addEventListener("abort", onAbort, { once: true });
-    request.on("error", (e) => {
+    const fail = (e: unknown) => {
       unlink();
       reject(signal?.aborted ? (signal.reason ?? e) : e);
+    };
+    request.on("error", fail);
+    // Node hands over the socket of a 101 to an 'upgrade' listener; without
+    // one it destroys the socket and the request never settles.
+    request.on("upgrade", (_res: http.IncomingMessage, socket: Duplex) => {
+      socket.destroy();
+      fail(new ProtocolError(`${urlForMessage(url)} answered 101 Switching Protocols; an A2A call does not switch protocols`, { httpStatus: 101 }));
     });
   });
 }

@@ -10,10 +10,11 @@ import type { DescMessage, DescMethodStreaming, DescMethodUnary, MessageInitShap
 import { ConnectError, type ContextValues, type StreamResponse, type Transport, type UnaryResponse } from "@connectrpc/connect";
 import { ErrorInfoSchema } from "../../gen/google/rpc/error_details_pb.js";
 import { CallTimeoutError, fromConnectError, type A2AError } from "../errors.js";
-import { withIdleTimeout } from "./idle.js";
+import { idleBeforeResponse, withIdleTimeout } from "./idle.js";
+import { CallSignal } from "./run-call.js";
 import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_TIMEOUT_MS, mergeHeaders, serviceHeaders, timeoutOrNone, type TransportOptions } from "./options.js";
 import type { A2ATransport } from "./transport.js";
-import { followSignal } from "../util.js";
+import { urlForMessage } from "../util.js";
 
 /**
  * The error for a call whose connection was cut below gRPC (closed, reset,
@@ -22,10 +23,30 @@ import { followSignal } from "../util.js";
  */
 export type CutConnection = (e: unknown) => A2AError | undefined;
 
+/** Where a gRPC transport's calls go, and whether they already run through our call runner. */
+export interface GrpcCallTarget {
+  /** The base URL of the calls, named by timeout errors. */
+  url: string;
+  /**
+   * The transport runs its calls through run-call.ts, which ends a unary
+   * call by its deadline and signal whatever the server does. Otherwise
+   * (connect's gRPC-web transport, over a fetch that may ignore its signal)
+   * unary calls are raced here.
+   */
+  guarded: boolean;
+}
+
 /** Wraps a connect gRPC (or gRPC-web) transport with what the A2A gRPC binding adds (see above). */
-export function a2aGrpcTransport(inner: Transport, options: TransportOptions, cut: CutConnection): A2ATransport {
+export function a2aGrpcTransport(inner: Transport, options: TransportOptions, cut: CutConnection, target: GrpcCallTarget): A2ATransport {
   const defaults = serviceHeaders(options);
   const idleMs = timeoutOrNone(options.idleTimeoutMs, DEFAULT_IDLE_TIMEOUT_MS);
+  /** The error of a call that failed with `e`, once `call` is over. */
+  const failure = (call: CallSignal, e: unknown): unknown => {
+    // Aborted (by the caller or the deadline): reported from the signal, as the runner does.
+    if (call.signal.aborted) return call.fail(e);
+    call.fail(e);
+    return cut(e) ?? statusError(e);
+  };
   return {
     binding: "GRPC",
     async unary<I extends DescMessage, O extends DescMessage>(
@@ -38,10 +59,21 @@ export function a2aGrpcTransport(inner: Transport, options: TransportOptions, cu
     ): Promise<UnaryResponse<I, O>> {
       // connect takes 0 as "no deadline".
       const timeout = timeoutOrNone(timeoutMs ?? options.timeoutMs, DEFAULT_TIMEOUT_MS) ?? 0;
+      const headers = mergeHeaders(defaults, header);
+      if (target.guarded) {
+        try {
+          return await inner.unary(method, signal, timeout, headers, input, contextValues);
+        } catch (e) {
+          throw signal?.aborted ? e : (cut(e) ?? statusError(e));
+        }
+      }
+      const call = new CallSignal(signal, timeout || undefined, target.url);
       try {
-        return await inner.unary(method, signal, timeout, mergeHeaders(defaults, header), input, contextValues);
+        const res = await call.race(inner.unary(method, call.signal, timeout, headers, input, contextValues));
+        call.release();
+        return res;
       } catch (e) {
-        throw signal?.aborted ? e : (cut(e) ?? statusError(e));
+        throw failure(call, e);
       }
     },
     async stream<I extends DescMessage, O extends DescMessage>(
@@ -53,26 +85,28 @@ export function a2aGrpcTransport(inner: Transport, options: TransportOptions, cu
       contextValues?: ContextValues,
     ): Promise<StreamResponse<I, O>> {
       // Our own controller under the caller's, so an idle stream can be cut.
-      const { controller } = followSignal(signal);
+      // No deadline for streams unless the caller sets one.
+      const controller = new AbortController();
+      const call = new CallSignal(signal, timeoutMs !== undefined && timeoutMs > 0 ? timeoutMs : undefined, target.url, controller);
+      let idle: CallTimeoutError | undefined;
+      const goneIdle = (what: string) => {
+        idle = new CallTimeoutError(`${what} from ${urlForMessage(target.url)} for ${idleMs} ms`, { binding: "GRPC", kind: "idle" });
+        controller.abort(idle);
+      };
+      // Silence counts from the moment the request is sent, not from the
+      // response headers: a server may accept the stream and say nothing.
+      const stopWaiting = idleBeforeResponse(idleMs, () => goneIdle("no response"));
       let res: StreamResponse<I, O>;
       try {
-        // No deadline for streams unless the caller sets one (0 = none for connect).
-        res = await inner.stream(method, controller.signal, timeoutMs ?? 0, mergeHeaders(defaults, header), input, contextValues);
+        // 0 = no deadline for connect.
+        res = await call.race(inner.stream(method, call.signal, timeoutMs ?? 0, mergeHeaders(defaults, header), input, contextValues));
       } catch (e) {
-        throw signal?.aborted ? e : (cut(e) ?? statusError(e));
+        throw idle ?? failure(call, e);
+      } finally {
+        stopWaiting();
       }
-      let idle: CallTimeoutError | undefined;
-      const message = withIdleTimeout(
-        res.message,
-        idleMs,
-        () => {
-          idle = new CallTimeoutError(`no message on the stream for ${idleMs} ms`, { binding: "GRPC", kind: "idle" });
-          controller.abort(idle);
-        },
-        controller.signal,
-      );
-      const why = () => idle ?? (signal?.aborted ? undefined : "drop");
-      return { ...res, message: streamErrors(message, why, cut, () => controller.abort()) };
+      const message = withIdleTimeout(res.message, idleMs, () => goneIdle("no message on the stream"), call.signal);
+      return { ...res, message: streamErrors(message, call, () => idle, failure) };
     },
   };
 }
@@ -81,28 +115,25 @@ export function a2aGrpcTransport(inner: Transport, options: TransportOptions, cu
  * A stream cut below gRPC surfaces with the codes of an abort or of a
  * failed read. What the caller did not abort is a dropped connection, which
  * a resumption can recover from; what the server said is classified. A
- * reader that stops early gets the call cancelled (`cancel`): the stream
+ * stream that ends, or whose reader stops early, ends its call: the stream
  * iterables of connect-web's gRPC-web transport cannot be closed any other
  * way.
  */
 async function* streamErrors<T>(
   source: AsyncIterable<T>,
-  why: () => CallTimeoutError | "drop" | undefined,
-  cut: CutConnection,
-  cancel: () => void,
+  call: CallSignal,
+  idle: () => CallTimeoutError | undefined,
+  failure: (call: CallSignal, e: unknown) => unknown,
 ): AsyncGenerator<T> {
-  let ended = false;
+  let failed = false;
   try {
     yield* source;
-    ended = true;
   } catch (e) {
-    ended = true;
-    const reason = why();
-    if (reason instanceof CallTimeoutError) throw reason;
-    if (reason === undefined) throw e;
-    throw cut(e) ?? statusError(e);
+    failed = true;
+    const f = failure(call, e);
+    throw idle() ?? f;
   } finally {
-    if (!ended) cancel();
+    if (!failed) call.finish();
   }
 }
 

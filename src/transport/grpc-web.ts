@@ -33,13 +33,15 @@ export interface GrpcWebTransportOptions extends TransportOptions {
  * and server-streaming calls, which is all A2A uses.
  */
 export function createGrpcWebTransport(options: GrpcWebTransportOptions): A2ATransport {
+  const baseUrl = grpcBaseUrl(options.baseUrl, options.tls);
   const inner = createConnectGrpcWebTransport({
-    baseUrl: grpcBaseUrl(options.baseUrl, options.tls),
+    baseUrl,
     interceptors: options.interceptors,
     // Looked up at call time, so a fetch replaced later is used.
     fetch: refusingRedirects(options.fetch ?? ((input, init) => globalThis.fetch(input, init))),
   });
-  return a2aGrpcTransport(inner, options, cutConnection);
+  // connect runs these calls, over a fetch that may ignore its signal: the binding races them.
+  return a2aGrpcTransport(inner, options, cutConnection, { url: baseUrl, guarded: false });
 }
 
 /**

@@ -41,14 +41,15 @@ export interface GrpcTransportOptions extends TransportOptions {
  * `baseUrl` may be `host:port`, as cards list gRPC interfaces.
  */
 export function createGrpcTransport(options: GrpcTransportOptions): A2ATransport {
+  const baseUrl = grpcBaseUrl(options.baseUrl, options.tls);
   const inner = createH2GrpcTransport({
-    baseUrl: grpcBaseUrl(options.baseUrl, options.tls),
+    baseUrl,
     interceptors: options.interceptors,
     readMaxBytes: options.readMaxBytes ?? 16 * 1024 * 1024,
     pingIntervalMs: options.pingIntervalMs ?? 15_000,
     pingTimeoutMs: options.pingTimeoutMs ?? 10_000,
   });
-  return a2aGrpcTransport(inner, options, asConnectionError);
+  return a2aGrpcTransport(inner, options, asConnectionError, { url: baseUrl, guarded: true });
 }
 
 /**

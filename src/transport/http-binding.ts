@@ -26,7 +26,7 @@ import {
   type Binding,
 } from "../errors.js";
 import { createFetchHttpClient } from "./fetch-client.js";
-import { withIdleTimeout } from "./idle.js";
+import { idleBeforeResponse, withIdleTimeout } from "./idle.js";
 import { withRedirectRule } from "./redirects.js";
 import {
   DEFAULT_IDLE_TIMEOUT_MS,
@@ -42,7 +42,7 @@ import { runStreaming, runUnary } from "./run-call.js";
 import { decodeSseBatches, type SseEvent } from "./sse.js";
 import { streamStateKey, type StreamState } from "./stream-state.js";
 import { messageFromJson } from "../proto-json.js";
-import { concatBytes, isJsonContentType, single } from "../util.js";
+import { concatBytes, isJsonContentType, single, urlForMessage } from "../util.js";
 import type { A2ATransport } from "./transport.js";
 
 /** One HTTP exchange as a binding lays it out. */
@@ -218,7 +218,7 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
       res.body,
       idleMs,
       () => {
-        idle = new CallTimeoutError(`no data on the stream for ${idleMs} ms`, { binding, kind: "idle" });
+        idle = new CallTimeoutError(`no data on the stream from ${urlForMessage(plan.url)} for ${idleMs} ms`, { binding, kind: "idle" });
         controller.abort(idle);
       },
       signal,
@@ -307,14 +307,10 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
           // Silence before the events start (no response yet, or a plain
           // body that stops) is bounded by the idle timeout too.
           let silent: CallTimeoutError | undefined;
-          const waiting =
-            idleMs === undefined
-              ? undefined
-              : setTimeout(() => {
-                  silent = new CallTimeoutError(`no response for ${idleMs} ms`, { binding, kind: "idle" });
-                  controller.abort(silent);
-                }, idleMs);
-          (waiting as { unref?: () => void } | undefined)?.unref?.();
+          const stopWaiting = idleBeforeResponse(idleMs, () => {
+            silent = new CallTimeoutError(`no response from ${urlForMessage(req.url)} for ${idleMs} ms`, { binding, kind: "idle" });
+            controller.abort(silent);
+          });
           try {
             const { res, plan } = await send(method, first, { url: req.url, header: req.header, message, signal: req.signal });
             const ok = res.status >= 200 && res.status < 300;
@@ -338,7 +334,7 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
           } catch (e) {
             throw silent ?? e;
           } finally {
-            clearTimeout(waiting);
+            stopWaiting();
           }
         },
       });

@@ -5,6 +5,11 @@
  *
  * One timer per stream, re-armed lazily, rather than one per chunk: events
  * can arrive by the hundred thousand per second.
+ *
+ * The watch also ends each read when the call's signal aborts (the idle
+ * timeout, the caller, a deadline): a body whose reads never settle, from an
+ * HTTP client that ignores its signal, cannot hold the stream open. So it
+ * wraps every stream's body, with or without an idle timeout.
  */
 export function withIdleTimeout<T>(
   source: AsyncIterable<T>,
@@ -16,9 +21,22 @@ export function withIdleTimeout<T>(
    */
   signal: AbortSignal,
 ): AsyncIterable<T> {
-  if (idleMs === undefined) return source;
   return { [Symbol.asyncIterator]: () => new IdleWatch(source[Symbol.asyncIterator](), idleMs, onIdle, signal) };
 }
+
+/**
+ * Starts the idle timeout of a stream whose response has not arrived yet:
+ * from the moment the request is sent, silence counts. Returns what stops
+ * it; the timer does not keep the process alive.
+ */
+export function idleBeforeResponse(idleMs: number | undefined, onIdle: () => void): () => void {
+  if (idleMs === undefined) return noop;
+  const timer = setTimeout(onIdle, idleMs);
+  (timer as { unref?: () => void }).unref?.();
+  return () => clearTimeout(timer);
+}
+
+function noop(): void {}
 
 /**
  * The watching iterator. A class, not a generator or a set of closures: a
@@ -29,36 +47,65 @@ export function withIdleTimeout<T>(
 class IdleWatch<T> implements AsyncIterator<T> {
   private waitingSince: number | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  /** How the read in progress settles; undefined between reads. Two fields, not an object made per read. */
+  private resolve: ((r: IteratorResult<T>) => void) | undefined;
+  private reject: ((e: unknown) => void) | undefined;
 
   constructor(
     private readonly it: AsyncIterator<T>,
-    private readonly idleMs: number,
+    private readonly idleMs: number | undefined,
     private readonly onIdle: () => void,
     private readonly signal: AbortSignal,
   ) {
-    signal.addEventListener("abort", this.stop, { once: true });
+    signal.addEventListener("abort", this.aborted, { once: true });
   }
 
-  async next(): Promise<IteratorResult<T>> {
+  next(): Promise<IteratorResult<T>> {
+    if (this.signal.aborted) return Promise.reject(this.signal.reason);
     this.waitingSince = Date.now();
-    if (this.timer === undefined && !this.signal.aborted) this.arm(this.idleMs);
-    try {
-      const r = await this.it.next();
-      if (r.done) this.end();
-      return r;
-    } catch (e) {
-      this.end();
-      throw e;
-    } finally {
-      this.waitingSince = undefined;
-    }
+    if (this.timer === undefined && this.idleMs !== undefined) this.arm(this.idleMs);
+    return new Promise(this.read);
   }
 
-  async return(): Promise<IteratorResult<T>> {
+  return(): Promise<IteratorResult<T>> {
     this.end();
-    await this.it.return?.();
-    return { done: true, value: undefined };
+    // Not waited for: the body is let go at once, and one whose closing
+    // never completes must not hold the reader that stopped.
+    try {
+      void Promise.resolve(this.it.return?.()).catch(noop);
+    } catch {
+      // A body that cannot close has nothing more to give.
+    }
+    return Promise.resolve({ done: true, value: undefined });
   }
+
+  private readonly read = (resolve: (r: IteratorResult<T>) => void, reject: (e: unknown) => void): void => {
+    this.resolve = resolve;
+    this.reject = reject;
+    this.it.next().then(this.readDone, this.readFailed);
+  };
+
+  /**
+   * Ends the read in progress: its settling functions are taken once, so a
+   * read already failed by an abort settles nothing when the body answers late.
+   */
+  private settled(): void {
+    this.resolve = this.reject = this.waitingSince = undefined;
+  }
+
+  private readonly readDone = (r: IteratorResult<T>): void => {
+    const resolve = this.resolve;
+    this.settled();
+    if (r.done) this.end();
+    resolve?.(r);
+  };
+
+  private readonly readFailed = (e: unknown): void => {
+    const reject = this.reject;
+    this.settled();
+    this.end();
+    reject?.(e);
+  };
 
   private arm(ms: number): void {
     this.timer = setTimeout(this.check, ms);
@@ -71,17 +118,24 @@ class IdleWatch<T> implements AsyncIterator<T> {
     this.timer = undefined;
     if (this.waitingSince === undefined || this.signal.aborted) return;
     const waited = Date.now() - this.waitingSince;
-    if (waited >= this.idleMs) this.onIdle();
-    else this.arm(this.idleMs - waited);
+    if (waited >= this.idleMs!) this.onIdle();
+    else this.arm(this.idleMs! - waited);
   };
 
-  private readonly stop = (): void => {
+  private readonly aborted = (): void => {
+    this.stop();
+    const reject = this.reject;
+    this.settled();
+    reject?.(this.signal.reason);
+  };
+
+  private stop(): void {
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;
-  };
+  }
 
   private end(): void {
     this.stop();
-    this.signal.removeEventListener("abort", this.stop);
+    this.signal.removeEventListener("abort", this.aborted);
   }
 }

@@ -12,6 +12,14 @@
  * every call that succeeded. Here one controller serves a call, the caller's
  * signal gets one listener that is removed when the call ends, and only a
  * stream (which may hold a response the reader left) is aborted when done.
+ *
+ * A call ends by its deadline or its signal whatever the server and the
+ * HTTP client do: what the runner waits for (the response, and the whole
+ * body of a unary call) is raced against the call's signal, so an answer
+ * that never comes (a 101 the client cannot use, headers and then silence,
+ * a `fetch` that ignores its signal) fails the call when the signal aborts.
+ * The reads of a stream's body are raced the same way, per chunk, by the
+ * body's watchdog (idle.ts).
  */
 import {
   Code,
@@ -23,7 +31,7 @@ import {
   type UnaryResponse,
 } from "@connectrpc/connect";
 import type { DescMessage } from "@bufbuild/protobuf";
-import { abortError } from "../util.js";
+import { abortError, urlForMessage } from "../util.js";
 
 /** The reason a request signal carries once its call is over. */
 const FINISHED = new ConnectError("the call has finished", Code.Canceled);
@@ -42,24 +50,52 @@ interface CallOptions<Req> {
 
 /**
  * One call's signal, and how the call ends it. A class rather than closures:
- * a stream holds its call for as long as it is open.
+ * a stream holds its call for as long as it is open. The gRPC binding's
+ * transport uses it too, for calls that do not run through this runner.
  */
-class CallSignal {
+export class CallSignal {
   readonly signal: AbortSignal;
+  private readonly controller: AbortController;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  /** Fails what `race` waits for. */
+  private lose: ((reason: unknown) => void) | undefined;
 
   constructor(
     private readonly outer: AbortSignal | undefined,
-    timeoutMs: number | undefined,
-    private readonly controller = new AbortController(),
+    private readonly timeoutMs: number | undefined,
+    /** The request URL, named by the deadline's error. */
+    private readonly url: string,
+    /** The transport's own controller, when it ends the call itself (a stream gone idle). */
+    controller?: AbortController,
   ) {
-    this.signal = controller.signal;
+    this.controller = controller ?? new AbortController();
+    this.signal = this.controller.signal;
+    // Aborts of the runner's own go through `abort`; the transport's need a listener.
+    if (controller) this.signal.addEventListener("abort", this.lost, { once: true });
     if (outer?.aborted) this.onOuterAbort();
     else outer?.addEventListener("abort", this.onOuterAbort);
     if (timeoutMs !== undefined && !this.signal.aborted) {
       if (timeoutMs <= 0) this.expire();
       else this.timer = setTimeout(this.expire, timeoutMs);
     }
+  }
+
+  /**
+   * Settles as `work` does, or rejects with the call's abort reason as soon
+   * as the call is aborted, whatever `work` still waits for. No listener per
+   * call (util.ts's `unlessAborted` adds one): the runner's own aborts, the
+   * caller's and the deadline's, fail the race directly.
+   */
+  race<T>(work: Promise<T>): Promise<T> {
+    if (this.signal.aborted) {
+      // Settled later or never, `work` is nobody's unhandled rejection.
+      work.catch(ignore);
+      return Promise.reject(this.signal.reason);
+    }
+    return new Promise<T>((resolve, reject) => {
+      this.lose = reject;
+      work.then(resolve, reject);
+    });
   }
 
   /** The call failed with `reason`: the error to report, already applied to the signal. */
@@ -82,12 +118,24 @@ class CallSignal {
   release(): void {
     clearTimeout(this.timer);
     this.outer?.removeEventListener("abort", this.onOuterAbort);
+    this.lose = undefined;
   }
 
-  private readonly onOuterAbort = (): void => this.controller.abort(this.outer!.reason ?? abortError());
+  private abort(reason: unknown): void {
+    this.controller.abort(reason);
+    this.lost();
+  }
 
-  private readonly expire = (): void => this.controller.abort(new ConnectError("the operation timed out", Code.DeadlineExceeded));
+  private readonly lost = (): void => this.lose?.(this.signal.reason);
+
+  private readonly onOuterAbort = (): void => this.abort(this.outer!.reason ?? abortError());
+
+  // The URL is made readable only here: parsing one for every call costs.
+  private readonly expire = (): void =>
+    this.abort(new ConnectError(`the call to ${urlForMessage(this.url)} did not complete within ${this.timeoutMs} ms`, Code.DeadlineExceeded));
 }
+
+function ignore(): void {}
 
 function applyInterceptors<T>(next: T, interceptors: Interceptor[] | undefined): T {
   // The first interceptor is the outermost, as in connect.
@@ -104,8 +152,8 @@ export function runUnary<I extends DescMessage, O extends DescMessage>(
   opt: CallOptions<UnaryRequest<I, O>> & { next: (req: UnaryRequest<I, O>) => Promise<UnaryResponse<I, O>> },
 ): Promise<UnaryResponse<I, O>> {
   const next = applyInterceptors(opt.next, opt.interceptors);
-  const call = new CallSignal(opt.signal, opt.timeoutMs);
-  return next({ ...opt.req, signal: call.signal } as UnaryRequest<I, O>).then(
+  const call = new CallSignal(opt.signal, opt.timeoutMs, opt.req.url);
+  return call.race(next({ ...opt.req, signal: call.signal } as UnaryRequest<I, O>)).then(
     (res) => {
       call.release();
       return res;
@@ -124,8 +172,8 @@ export function runStreaming<I extends DescMessage, O extends DescMessage>(
   opt: CallOptions<StreamRequest<I, O>> & { next: (req: StreamRequest<I, O>) => Promise<StreamResponse<I, O>> },
 ): Promise<StreamResponse<I, O>> {
   const next = applyInterceptors(opt.next, opt.interceptors);
-  const call = new CallSignal(opt.signal, opt.timeoutMs, opt.controller);
-  return next({ ...opt.req, signal: call.signal } as StreamRequest<I, O>).then(
+  const call = new CallSignal(opt.signal, opt.timeoutMs, opt.req.url, opt.controller);
+  return call.race(next({ ...opt.req, signal: call.signal } as StreamRequest<I, O>)).then(
     (res) => ({ ...res, message: ending(res.message, call) }),
     (e: unknown) => Promise.reject(call.fail(e)),
   );
@@ -157,11 +205,11 @@ class Ending<T> implements AsyncIterableIterator<T> {
   async return(): Promise<IteratorResult<T>> {
     if (!this.over) {
       this.over = true;
-      try {
-        await this.inner.return?.();
-      } finally {
-        this.call.finish();
-      }
+      // The call ends first: a read still pending (a reader that returns
+      // while its `next` waits) is failed by the abort instead of holding
+      // the return until the server sends something.
+      this.call.finish();
+      await this.inner.return?.();
     }
     return { done: true, value: undefined };
   }

@@ -17,7 +17,7 @@ import { describe, expect, it } from "vitest";
 import { ErrorInfoSchema } from "../../gen/google/rpc/error_details_pb.js";
 import { StatusSchema } from "../../gen/google/rpc/status_pb.js";
 import { A2AService, StreamResponseSchema, SubscribeToTaskRequestSchema, TaskSchema } from "../../gen/lf/a2a/v1/a2a_pb.js";
-import { A2AClient, ConnectionError, createGrpcTransport } from "../../src/node.js";
+import { A2AClient, AbortedError, CallTimeoutError, ConnectionError, createGrpcTransport } from "../../src/node.js";
 import { createH2GrpcTransport, type H2GrpcTransportOptions } from "../../src/node/grpc-h2.js";
 import { FrameReader } from "../../src/node/grpc-wire.js";
 import { within } from "../support/fake-server.js";
@@ -382,6 +382,143 @@ describe("gRPC over node:http2 against a bare server", () => {
     const [code, signal] = (await once(child, "exit")) as [number | null, string | null];
     expect({ code, signal, stdout: stdout.trim() }).toEqual({ code: 0, signal: null, stdout: "late" });
   }, 30_000);
+});
+
+describe("every gRPC call ends by its deadline or its signal, whatever the server does (through the binding)", () => {
+  const base = () => `http://127.0.0.1:${srv.port}`;
+  const client = (options: { idleTimeoutMs?: number } = {}) =>
+    new A2AClient(createGrpcTransport({ baseUrl: `127.0.0.1:${srv.port}`, pingIntervalMs: Infinity, ...options }));
+  type Behaviour = "silent" | "headers" | "endless" | "informational";
+  /**
+   * Accepts the stream and: says nothing, sends headers only, sends forever
+   * (a message, or a frame that never completes), or sends only 1xx headers.
+   */
+  const behave = (behaviour: Behaviour, unaryCall: boolean) => {
+    let closed!: Promise<unknown>;
+    srv.handler = (stream) => {
+      closed = once(stream, "close");
+      if (behaviour === "silent") return;
+      if (behaviour === "informational") {
+        const timer = setInterval(() => stream.additionalHeaders({ ":status": 103, link: "</x>; rel=preload" }), 5);
+        stream.once("close", () => clearInterval(timer));
+        return;
+      }
+      stream.respond({ ":status": 200, "content-type": "application/grpc" });
+      if (behaviour === "headers") return;
+      // A unary answer whose one frame never completes, or a stream of events that never ends.
+      if (unaryCall) stream.write(Buffer.from([0, 0, 0, 0x10, 0]));
+      const timer = setInterval(() => stream.write(unaryCall ? Buffer.from([0]) : frame(event("e"))), 5);
+      stream.once("close", () => clearInterval(timer));
+    };
+    return () => within(closed, 2000, "the server stream's close");
+  };
+  const settle = async (p: Promise<unknown>) => {
+    const start = performance.now();
+    const error = await within(
+      p.then(
+        () => new Error("the call succeeded"),
+        (e: unknown) => e,
+      ),
+      3000,
+      "the call settling",
+    );
+    return { error, ms: performance.now() - start };
+  };
+  const drain = async (source: AsyncIterable<unknown>) => {
+    for await (const _ of source) {
+      // Events may arrive; the call must still end.
+    }
+  };
+  const noTimers = async (body: () => Promise<void>) => {
+    const timers = trackTimers(/[/\\]src[/\\]/);
+    try {
+      await body();
+      expect(await timers.live()).toEqual([]);
+    } finally {
+      timers.stop();
+    }
+  };
+
+  it.each(["silent", "headers", "endless", "informational"] as const)("unary, server %s: CallTimeoutError by timeoutMs naming URL and duration; the stream is cancelled", async (behaviour) => {
+    await noTimers(async () => {
+      const closed = behave(behaviour, true);
+      const { error, ms } = await settle(client().getTask({ id: "t1" }, { timeoutMs: 60 }));
+      expect(error).toBeInstanceOf(CallTimeoutError);
+      expect(error).toMatchObject({ kind: "deadline", binding: "GRPC" });
+      expect((error as Error).message).toContain(base());
+      expect((error as Error).message).toContain("60 ms");
+      expect(ms).toBeLessThan(1500);
+      await closed();
+    });
+  });
+
+  it.each(["silent", "informational"] as const)("a stream whose server accepts it and never sends headers (%s) fails by idleTimeoutMs, counted from the request", async (behaviour) => {
+    await noTimers(async () => {
+      const closed = behave(behaviour, false);
+      const { error, ms } = await settle(drain(client({ idleTimeoutMs: 60 }).subscribeToTask({ id: "t1" }, { resume: false })));
+      expect(error).toBeInstanceOf(CallTimeoutError);
+      expect(error).toMatchObject({ kind: "idle", binding: "GRPC" });
+      expect((error as Error).message).toContain(base());
+      expect((error as Error).message).toContain("60 ms");
+      expect(ms).toBeLessThan(1500);
+      await closed();
+    });
+  });
+
+  it("a stream with headers and then silence fails by idleTimeoutMs", async () => {
+    await noTimers(async () => {
+      const closed = behave("headers", false);
+      const { error, ms } = await settle(drain(client({ idleTimeoutMs: 60 }).subscribeToTask({ id: "t1" }, { resume: false })));
+      expect(error).toBeInstanceOf(CallTimeoutError);
+      expect(error).toMatchObject({ kind: "idle" });
+      expect(ms).toBeLessThan(1500);
+      await closed();
+    });
+  });
+
+  it("a peer that accepts the connection and never speaks HTTP/2: the deadline, and the idle timeout, end the calls", async () => {
+    const sockets = new Set<net.Socket>();
+    const mute = net.createServer((socket) => {
+      sockets.add(socket);
+      socket.on("error", () => {});
+      socket.on("close", () => sockets.delete(socket));
+    });
+    await new Promise<void>((resolve) => mute.listen(0, "127.0.0.1", resolve));
+    const port = (mute.address() as AddressInfo).port;
+    try {
+      const c = new A2AClient(createGrpcTransport({ baseUrl: `127.0.0.1:${port}`, pingIntervalMs: Infinity, idleTimeoutMs: 60 }));
+      const unaryCall = await settle(c.getTask({ id: "t1" }, { timeoutMs: 60 }));
+      expect(unaryCall.error).toBeInstanceOf(CallTimeoutError);
+      expect(unaryCall.error).toMatchObject({ kind: "deadline" });
+      expect(unaryCall.ms).toBeLessThan(1500);
+      const streamCall = await settle(drain(c.subscribeToTask({ id: "t1" }, { resume: false })));
+      expect(streamCall.error).toBeInstanceOf(CallTimeoutError);
+      expect(streamCall.error).toMatchObject({ kind: "idle" });
+      expect(streamCall.ms).toBeLessThan(1500);
+    } finally {
+      for (const s of sockets) s.destroy();
+      await new Promise((resolve) => mute.close(resolve));
+    }
+  });
+
+  it("a stream that never ends: its timeoutMs, or its signal, ends it", async () => {
+    await noTimers(async () => {
+      let closed = behave("endless", false);
+      const timed = await settle(drain(client({ idleTimeoutMs: 5000 }).subscribeToTask({ id: "t1" }, { resume: false, timeoutMs: 80 })));
+      expect(timed.error).toBeInstanceOf(CallTimeoutError);
+      expect(timed.error).toMatchObject({ kind: "deadline" });
+      expect(timed.ms).toBeLessThan(1500);
+      await closed();
+
+      closed = behave("silent", false);
+      const controller = new AbortController();
+      const stop = setTimeout(() => controller.abort(), 30);
+      const aborted = await settle(drain(client({ idleTimeoutMs: 0 }).subscribeToTask({ id: "t1" }, { resume: false, signal: controller.signal })));
+      clearTimeout(stop);
+      expect(aborted.error).toBeInstanceOf(AbortedError);
+      await closed();
+    });
+  });
 });
 
 /** A port nothing listens on. */

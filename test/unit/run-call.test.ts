@@ -8,6 +8,7 @@ import { Code, ConnectError, createContextValues, type Interceptor } from "@conn
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { A2AService, GetTaskRequestSchema, TaskSchema, StreamResponseSchema } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { runStreaming, runUnary } from "../../src/transport/run-call.js";
+import { within } from "../support/fake-server.js";
 
 const getTask = A2AService.method.getTask;
 const subscribe = A2AService.method.subscribeToTask;
@@ -263,5 +264,82 @@ describe("runStreaming", () => {
     expect(e).toBeInstanceOf(ConnectError);
     expect((e as ConnectError).cause).toBe(failure);
     expect(requestSignal.reason).toBe(e);
+  });
+});
+
+describe("a call ends by its deadline or its signal even when next never settles", () => {
+  const never = () => new Promise<never>(() => {});
+
+  it("unary: the deadline fails it with DeadlineExceeded naming the URL (no query) and the duration", async () => {
+    vi.useFakeTimers();
+    const req = { ...unaryReq(), url: "http://127.0.0.1:1/tasks/t1?key=SECRET" };
+    const failed = runUnary({ interceptors: [], signal: undefined, timeoutMs: 250, req, next: never }).then(
+      () => undefined,
+      (x: unknown) => x,
+    );
+    await vi.advanceTimersByTimeAsync(250);
+    const e = (await failed) as ConnectError;
+    expect(e.code).toBe(Code.DeadlineExceeded);
+    expect(e.rawMessage).toBe("the call to http://127.0.0.1:1/tasks/t1 did not complete within 250 ms");
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it("unary: the caller's abort fails it with Canceled and lets go of the caller's signal", async () => {
+    const { controller, listeners } = countedSignal();
+    const call = runUnary({ interceptors: [], signal: controller.signal, timeoutMs: undefined, req: unaryReq(), next: never });
+    const reason = new Error("user gave up");
+    controller.abort(reason);
+    const e = (await call.then(
+      () => undefined,
+      (x: unknown) => x,
+    )) as ConnectError;
+    expect(e.code).toBe(Code.Canceled);
+    expect(e.cause).toBe(reason);
+    expect(listeners()).toBe(0);
+  });
+
+  it("streaming: the caller's abort, or the transport's own controller (a stream gone idle), fails the response wait", async () => {
+    const { controller, listeners } = countedSignal();
+    const aborted = runStreaming({ interceptors: [], signal: controller.signal, timeoutMs: undefined, req: streamReq(), next: never });
+    controller.abort();
+    expect(await aborted.then(() => undefined, (x: unknown) => (x as ConnectError).code)).toBe(Code.Canceled);
+    expect(listeners()).toBe(0);
+
+    const own = new AbortController();
+    const idle = new Error("no response for 10 ms");
+    const cut = runStreaming({ interceptors: [], signal: undefined, timeoutMs: undefined, controller: own, req: streamReq(), next: never });
+    own.abort(idle);
+    expect(await cut.then(() => undefined, (x: unknown) => (x as ConnectError).cause)).toBe(idle);
+  });
+
+  it("streaming: a reader that returns while a read is pending ends the call instead of waiting for the server", async () => {
+    let requestSignal: AbortSignal | undefined;
+    // A source whose reads settle only when the call's signal aborts (as an HTTP body does),
+    // and whose return waits for the read in progress (as an async generator's does).
+    let read: Promise<unknown> = Promise.resolve();
+    const source: AsyncIterable<unknown> = {
+      [Symbol.asyncIterator]: () => ({
+        next: (): Promise<IteratorResult<unknown>> => (read = aborted(requestSignal!).then((r) => Promise.reject(r))) as Promise<never>,
+        return: () => read.then(
+          () => ({ done: true as const, value: undefined }),
+          () => ({ done: true as const, value: undefined }),
+        ),
+      }),
+    };
+    const res = await runStreaming({
+      interceptors: [],
+      signal: undefined,
+      timeoutMs: undefined,
+      req: streamReq(),
+      next: async (req) => {
+        requestSignal = req.signal;
+        return { stream: true as const, service: A2AService, method: subscribe, header: new Headers(), trailer: new Headers(), message: source as never };
+      },
+    });
+    const it = res.message[Symbol.asyncIterator]();
+    const pending = it.next().catch(() => undefined);
+    await within(it.return!(), 1000, "the reader's return");
+    expect(requestSignal!.aborted).toBe(true);
+    await pending;
   });
 });

@@ -1,0 +1,472 @@
+/**
+ * Every call ends by its deadline or its signal, whatever the server or the
+ * HTTP client does: a raw TCP server on 127.0.0.1 that answers 101, answers
+ * nothing, sends headers and then silence, trickles a body that never ends,
+ * or sends only informational (1xx) answers; and HTTP clients that never
+ * settle or ignore their signal. Each call must settle within a bound, with
+ * the repo's error types, and leave no socket open and no timer armed.
+ */
+import * as net from "node:net";
+import type { AddressInfo } from "node:net";
+import type { UniversalClientFn } from "@connectrpc/connect/protocol";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  A2AClient,
+  A2AError,
+  AbortedError,
+  CallTimeoutError,
+  ProtocolError,
+  createFetchHttpClient,
+  createGrpcWebTransport,
+  createJsonRpcTransport,
+  createJsonRpcTransportV03,
+  createNodeHttpClient,
+  createRestTransport,
+  createRestTransportV03,
+  bearerAuth,
+  clientCredentialsProvider,
+  listAllTasks,
+  AuthenticationError,
+  userMessage,
+  type A2ATransport,
+  type HttpTransportOptions,
+} from "../../src/node.js";
+import { within } from "../support/fake-server.js";
+import { trackTimers } from "../support/timers.js";
+
+/** Stack frames of the package's own code. */
+const SRC = /[/\\]src[/\\]/;
+/** How long any call here may take to settle: its timeout is tens of ms. */
+const BOUND_MS = 1500;
+
+/** What the raw server does once a request has arrived. */
+type Behaviour = "upgrade" | "silent" | "headers" | "endless" | "informational";
+const BEHAVIOURS: readonly Behaviour[] = ["upgrade", "silent", "headers", "endless", "informational"];
+/** The timeout of a call: tens of ms, but longer for a 101, which must fail the call on its own, long before. */
+const timeoutFor = (b: Behaviour) => (b === "upgrade" ? 1000 : 60);
+
+/**
+ * The raw answer for a request; `stream` says whether the client asked for
+ * an event stream. Returns what stops the behaviour's timer, if it has one.
+ */
+function behave(kind: Behaviour, socket: net.Socket, stream: boolean): (() => void) | undefined {
+  switch (kind) {
+    case "upgrade":
+      socket.write("HTTP/1.1 101 Switching Protocols\r\nUpgrade: a2a-test\r\nConnection: Upgrade\r\n\r\n");
+      return undefined;
+    case "silent":
+      return undefined;
+    case "headers":
+      // A unary answer whose body never comes, or an event stream that never sends an event.
+      socket.write(
+        stream
+          ? "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n"
+          : "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n",
+      );
+      return undefined;
+    case "endless": {
+      // A body that keeps coming and never ends: JSON whitespace, or SSE comments.
+      socket.write(`HTTP/1.1 200 OK\r\nContent-Type: ${stream ? "text/event-stream" : "application/json"}\r\nTransfer-Encoding: chunked\r\n\r\n`);
+      const piece = stream ? "2\r\n:\n\r\n" : "1\r\n \r\n";
+      const timer = setInterval(() => socket.write(piece), 5);
+      return () => clearInterval(timer);
+    }
+    case "informational": {
+      // Expect: 100-continue and Early Hints, and never a final answer.
+      socket.write("HTTP/1.1 100 Continue\r\n\r\n");
+      const timer = setInterval(() => socket.write("HTTP/1.1 103 Early Hints\r\nLink: </style.css>; rel=preload\r\n\r\n"), 5);
+      return () => clearInterval(timer);
+    }
+  }
+}
+
+interface RawServer {
+  url: string;
+  behaviour: Behaviour;
+  /** Sockets that carried a request and are not closed yet (a pool's idle spare is not a call's). */
+  open: Set<net.Socket>;
+  close(): Promise<void>;
+}
+
+async function startRawServer(): Promise<RawServer> {
+  const open = new Set<net.Socket>();
+  const state = { behaviour: "silent" as Behaviour };
+  const server = net.createServer((socket) => {
+    let stop: (() => void) | undefined;
+    let head = "";
+    let answered = false;
+    socket.on("data", (chunk: Buffer) => {
+      if (answered) return;
+      head += chunk.toString("latin1");
+      if (!head.includes("\r\n\r\n")) return;
+      answered = true;
+      open.add(socket);
+      stop = behave(state.behaviour, socket, /accept: text\/event-stream/i.test(head));
+    });
+    socket.on("error", () => {});
+    socket.on("close", () => {
+      stop?.();
+      open.delete(socket);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    get behaviour() {
+      return state.behaviour;
+    },
+    set behaviour(b: Behaviour) {
+      state.behaviour = b;
+    },
+    open,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of open) s.destroy();
+        server.close(() => resolve());
+        // Idle spares of a pool end with the pool.
+        server.unref();
+      }),
+  };
+}
+
+let raw: RawServer;
+beforeAll(async () => {
+  raw = await startRawServer();
+});
+afterAll(() => raw.close());
+
+type Wire = "JSONRPC" | "HTTP+JSON" | "JSONRPC 0.3" | "HTTP+JSON 0.3";
+type ClientKind = "node:http" | "fetch";
+
+function transportOf(wire: Wire, options: HttpTransportOptions): A2ATransport {
+  switch (wire) {
+    case "JSONRPC":
+      return createJsonRpcTransport(options);
+    case "HTTP+JSON":
+      return createRestTransport(options);
+    case "JSONRPC 0.3":
+      return createJsonRpcTransportV03(options);
+    case "HTTP+JSON 0.3":
+      return createRestTransportV03(options);
+  }
+}
+
+function clientOf(wire: Wire, kind: ClientKind, options: Partial<HttpTransportOptions> = {}): A2AClient {
+  const httpClient = kind === "node:http" ? createNodeHttpClient() : createFetchHttpClient();
+  return new A2AClient(transportOf(wire, { baseUrl: raw.url, httpClient, ...options }));
+}
+
+/** How a call settled, and how long it took. */
+async function settle(p: Promise<unknown>): Promise<{ error: unknown; ms: number }> {
+  const start = performance.now();
+  const error = await within(
+    p.then(
+      () => new Error("the call succeeded"),
+      (e: unknown) => e,
+    ),
+    BOUND_MS + 1000,
+    "the call settling",
+  );
+  return { error, ms: performance.now() - start };
+}
+
+/** Reads a stream to its end or failure. */
+async function drain(source: AsyncIterable<unknown>): Promise<void> {
+  for await (const _ of source) {
+    // Nothing arrives in these tests.
+  }
+}
+
+/** Every socket the server accepted is closed soon after the call settled (destroyed by the client). */
+async function noSocketLeft(): Promise<void> {
+  await expect.poll(() => raw.open.size, { timeout: 1000, interval: 10 }).toBe(0);
+}
+
+/** Runs `body` and checks that the package left no timer armed. */
+async function withoutTimersLeft(body: () => Promise<void>): Promise<void> {
+  const timers = trackTimers(SRC);
+  try {
+    await body();
+    expect(await timers.live()).toEqual([]);
+  } finally {
+    timers.stop();
+  }
+}
+
+/** What a call that met `behaviour` must fail with. */
+function expectFailure(error: unknown, behaviour: Behaviour, kind: ClientKind, timeout: "deadline" | "idle", ms: number): void {
+  expect(error).toBeInstanceOf(A2AError);
+  if (behaviour === "upgrade") {
+    // node:http's client reports it as what it is; fetch refuses the upgrade itself.
+    if (kind === "node:http") expect(error).toBeInstanceOf(ProtocolError);
+    return;
+  }
+  if (behaviour === "informational" && kind === "fetch" && !(error instanceof CallTimeoutError)) return; // undici may refuse a 1xx flood
+  expect(error).toBeInstanceOf(CallTimeoutError);
+  expect((error as CallTimeoutError).kind).toBe(timeout);
+  // The message names where and how long.
+  expect((error as Error).message).toContain(raw.url);
+  expect((error as Error).message).toContain(`${ms} ms`);
+}
+
+const WIRES_1_0: readonly Wire[] = ["JSONRPC", "HTTP+JSON"];
+const CLIENTS: readonly ClientKind[] = ["node:http", "fetch"];
+
+describe.each(WIRES_1_0.flatMap((w) => CLIENTS.map((c) => [w, c] as const)))("%s over %s: nothing the server does outlives the call", (wire, kind) => {
+  it.each(BEHAVIOURS)("unary, server %s: settles by timeoutMs and closes the socket", async (behaviour) => {
+    raw.behaviour = behaviour;
+    await withoutTimersLeft(async () => {
+      const { error, ms } = await settle(clientOf(wire, kind).getTask({ id: "t1" }, { timeoutMs: timeoutFor(behaviour) }));
+      expectFailure(error, behaviour, kind, "deadline", 60);
+      expect(ms).toBeLessThan(BOUND_MS);
+      await noSocketLeft();
+    });
+  });
+
+  it.each(BEHAVIOURS.filter((b) => b !== "endless"))("stream, server %s: settles by idleTimeoutMs and closes the socket", async (behaviour) => {
+    raw.behaviour = behaviour;
+    await withoutTimersLeft(async () => {
+      const client = clientOf(wire, kind, { idleTimeoutMs: timeoutFor(behaviour) });
+      const { error, ms } = await settle(drain(client.subscribeToTask({ id: "t1" }, { resume: false })));
+      expectFailure(error, behaviour, kind, "idle", 60);
+      expect(ms).toBeLessThan(BOUND_MS);
+      await noSocketLeft();
+    });
+  });
+
+  it("stream whose body never ends: settles by its timeoutMs, and by its signal", async () => {
+    raw.behaviour = "endless";
+    await withoutTimersLeft(async () => {
+      // Bytes keep coming, so the idle timeout (long here) never fires.
+      const client = clientOf(wire, kind, { idleTimeoutMs: 5000 });
+      const timed = await settle(drain(client.subscribeToTask({ id: "t1" }, { resume: false, timeoutMs: 80 })));
+      expectFailure(timed.error, "endless", kind, "deadline", 80);
+      expect(timed.ms).toBeLessThan(BOUND_MS);
+      await noSocketLeft();
+
+      const controller = new AbortController();
+      const stop = setTimeout(() => controller.abort(), 40);
+      const aborted = await settle(drain(client.sendStreamingMessage({ message: userMessage("hi") }, { resume: false, signal: controller.signal })));
+      clearTimeout(stop);
+      expect(aborted.error).toBeInstanceOf(AbortedError);
+      expect(aborted.ms).toBeLessThan(BOUND_MS);
+      await noSocketLeft();
+    });
+  });
+
+  it.each(["silent", "headers", "informational"] as const)("unary, server %s: an aborted signal ends the call at once", async (behaviour) => {
+    raw.behaviour = behaviour;
+    const controller = new AbortController();
+    const stop = setTimeout(() => controller.abort(), 30);
+    const { error, ms } = await settle(clientOf(wire, kind).sendMessage({ message: userMessage("hi") }, { signal: controller.signal, timeoutMs: 0 }));
+    clearTimeout(stop);
+    if (!(behaviour === "informational" && kind === "fetch" && !(error instanceof AbortedError))) expect(error).toBeInstanceOf(AbortedError);
+    expect(ms).toBeLessThan(BOUND_MS);
+    await noSocketLeft();
+  });
+});
+
+describe.each(["JSONRPC 0.3", "HTTP+JSON 0.3"] as const)("%s (the same runner)", (wire) => {
+  it.each(["upgrade", "headers"] as const)("unary and stream, server %s: settle by their timeouts", async (behaviour) => {
+    raw.behaviour = behaviour;
+    const client = clientOf(wire, "node:http", { idleTimeoutMs: timeoutFor(behaviour) });
+    const unary = await settle(client.getTask({ id: "t1" }, { timeoutMs: timeoutFor(behaviour) }));
+    expectFailure(unary.error, behaviour, "node:http", "deadline", 60);
+    expect(unary.ms).toBeLessThan(BOUND_MS);
+    const stream = await settle(drain(client.subscribeToTask({ id: "t1" }, { resume: false })));
+    expectFailure(stream.error, behaviour, "node:http", "idle", 60);
+    expect(stream.ms).toBeLessThan(BOUND_MS);
+    await noSocketLeft();
+  });
+});
+
+describe("node:http client and 101 Switching Protocols", () => {
+  it("fails at once with a ProtocolError naming the status and the URL, and destroys the socket", async () => {
+    raw.behaviour = "upgrade";
+    // No timeout at all: only the answer itself can end this call.
+    const { error, ms } = await settle(clientOf("JSONRPC", "node:http").getTask({ id: "t1" }, { timeoutMs: 0 }));
+    expect(error).toBeInstanceOf(ProtocolError);
+    expect((error as ProtocolError).httpStatus).toBe(101);
+    expect((error as Error).message).toContain("101 Switching Protocols");
+    expect((error as Error).message).toContain(raw.url);
+    expect(ms).toBeLessThan(BOUND_MS);
+    await noSocketLeft();
+  });
+});
+
+/** A response whose body never yields and ignores every signal. */
+function stuckBody(): AsyncIterable<Uint8Array> {
+  return { [Symbol.asyncIterator]: () => ({ next: () => new Promise<IteratorResult<Uint8Array>>(() => {}) }) };
+}
+
+describe.each(WIRES_1_0)("%s with an HTTP client that ignores its signal", (wire) => {
+  const never: UniversalClientFn = () => new Promise(() => {});
+  const headersOnly =
+    (type: string): UniversalClientFn =>
+    async () => ({ status: 200, header: new Headers({ "Content-Type": type }), body: stuckBody(), trailer: new Headers() });
+  const clientWith = (httpClient: UniversalClientFn, options: Partial<HttpTransportOptions> = {}) =>
+    new A2AClient(transportOf(wire, { baseUrl: "http://127.0.0.1:9/a2a", httpClient, ...options }));
+
+  it("a request that never settles: the deadline, or the signal, ends the call", async () => {
+    await withoutTimersLeft(async () => {
+      const timed = await settle(clientWith(never).getTask({ id: "t1" }, { timeoutMs: 30 }));
+      expect(timed.error).toBeInstanceOf(CallTimeoutError);
+      expect((timed.error as Error).message).toMatch(/http:\/\/127\.0\.0\.1:9\/a2a.* 30 ms/);
+      expect(timed.ms).toBeLessThan(BOUND_MS);
+
+      const controller = new AbortController();
+      const stop = setTimeout(() => controller.abort(), 20);
+      const aborted = await settle(clientWith(never).getTask({ id: "t1" }, { signal: controller.signal, timeoutMs: 0 }));
+      clearTimeout(stop);
+      expect(aborted.error).toBeInstanceOf(AbortedError);
+    });
+  });
+
+  it("a user-supplied fetch that never settles, through createFetchHttpClient", async () => {
+    const fetchNever = (() => new Promise<Response>(() => {})) as typeof fetch;
+    const { error, ms } = await settle(clientWith(createFetchHttpClient(fetchNever)).getTask({ id: "t1" }, { timeoutMs: 30 }));
+    expect(error).toBeInstanceOf(CallTimeoutError);
+    expect(ms).toBeLessThan(BOUND_MS);
+  });
+
+  it("a body whose reads never settle: unary by its deadline, streams by the idle timeout and the signal", async () => {
+    await withoutTimersLeft(async () => {
+      const unary = await settle(clientWith(headersOnly("application/json")).getTask({ id: "t1" }, { timeoutMs: 30 }));
+      expect(unary.error).toBeInstanceOf(CallTimeoutError);
+      expect((unary.error as CallTimeoutError).kind).toBe("deadline");
+
+      const sse = headersOnly("text/event-stream");
+      const idle = await settle(drain(clientWith(sse, { idleTimeoutMs: 30 }).subscribeToTask({ id: "t1" }, { resume: false })));
+      expect(idle.error).toBeInstanceOf(CallTimeoutError);
+      expect((idle.error as CallTimeoutError).kind).toBe("idle");
+      expect(idle.ms).toBeLessThan(BOUND_MS);
+
+      // No idle timeout: only the signal can end it.
+      const controller = new AbortController();
+      const stop = setTimeout(() => controller.abort(), 20);
+      const aborted = await settle(drain(clientWith(sse, { idleTimeoutMs: 0 }).subscribeToTask({ id: "t1" }, { resume: false, signal: controller.signal })));
+      clearTimeout(stop);
+      expect(aborted.error).toBeInstanceOf(AbortedError);
+
+      const deadline = await settle(drain(clientWith(sse, { idleTimeoutMs: 0 }).subscribeToTask({ id: "t1" }, { resume: false, timeoutMs: 30 })));
+      expect(deadline.error).toBeInstanceOf(CallTimeoutError);
+      expect((deadline.error as CallTimeoutError).kind).toBe("deadline");
+    });
+  });
+});
+
+it("a reader that stops early is not held by a body that never finishes closing", async () => {
+  const event = new TextEncoder().encode(`data: ${JSON.stringify({ task: { id: "t1" } })}\n\n`);
+  const body: AsyncIterable<Uint8Array> = {
+    [Symbol.asyncIterator]: () => ({
+      next: async () => ({ done: false, value: event }),
+      return: () => new Promise<IteratorResult<Uint8Array>>(() => {}),
+    }),
+  };
+  const httpClient: UniversalClientFn = async () => ({ status: 200, header: new Headers({ "Content-Type": "text/event-stream" }), body, trailer: new Headers() });
+  const client = new A2AClient(createRestTransport({ baseUrl: "http://127.0.0.1:9", httpClient }));
+  let seen = 0;
+  const read = (async () => {
+    for await (const _ of client.subscribeToTask({ id: "t1" }, { resume: false })) {
+      if (++seen === 2) break;
+    }
+  })();
+  await within(read, BOUND_MS, "the reader's break");
+  expect(seen).toBe(2);
+});
+
+describe("gRPC-web (connect's runner over fetch) with a fetch that ignores its signal", () => {
+  const fetchNever = (() => new Promise<Response>(() => {})) as typeof fetch;
+  const client = (idleTimeoutMs?: number) => new A2AClient(createGrpcWebTransport({ baseUrl: "http://127.0.0.1:9", fetch: fetchNever, idleTimeoutMs }));
+
+  it("unary: the deadline and the signal end the call", async () => {
+    await withoutTimersLeft(async () => {
+      const timed = await settle(client().getTask({ id: "t1" }, { timeoutMs: 30 }));
+      expect(timed.error).toBeInstanceOf(CallTimeoutError);
+      expect((timed.error as CallTimeoutError).kind).toBe("deadline");
+      expect(timed.ms).toBeLessThan(BOUND_MS);
+
+      const controller = new AbortController();
+      const stop = setTimeout(() => controller.abort(), 20);
+      const aborted = await settle(client().getTask({ id: "t1" }, { signal: controller.signal, timeoutMs: 0 }));
+      clearTimeout(stop);
+      expect(aborted.error).toBeInstanceOf(AbortedError);
+    });
+  });
+
+  it("stream: the idle timeout runs from the request, and the signal ends it", async () => {
+    await withoutTimersLeft(async () => {
+      const idle = await settle(drain(client(30).subscribeToTask({ id: "t1" }, { resume: false })));
+      expect(idle.error).toBeInstanceOf(CallTimeoutError);
+      expect((idle.error as CallTimeoutError).kind).toBe("idle");
+      expect(idle.ms).toBeLessThan(BOUND_MS);
+
+      const controller = new AbortController();
+      const stop = setTimeout(() => controller.abort(), 20);
+      const aborted = await settle(drain(client(0).subscribeToTask({ id: "t1" }, { resume: false, signal: controller.signal })));
+      clearTimeout(stop);
+      expect(aborted.error).toBeInstanceOf(AbortedError);
+    });
+  });
+});
+
+describe("what a call awaits before its request: token fetches, pages", () => {
+  it("a token endpoint that never answers does not hold a call past its deadline or its signal", async () => {
+    raw.behaviour = "silent";
+    const provider = clientCredentialsProvider({ tokenUrl: `${raw.url}/token`, clientId: "id", clientSecret: "secret", timeoutMs: 1500 });
+    const client = new A2AClient(createJsonRpcTransport({ baseUrl: `${raw.url}/a2a`, interceptors: [bearerAuth(provider)] }));
+    const timed = await settle(client.getTask({ id: "t1" }, { timeoutMs: 60 }));
+    expect(timed.error).toBeInstanceOf(CallTimeoutError);
+    expect(timed.ms).toBeLessThan(1000);
+
+    const controller = new AbortController();
+    const stop = setTimeout(() => controller.abort(), 30);
+    const aborted = await settle(drain(client.subscribeToTask({ id: "t1" }, { resume: false, signal: controller.signal })));
+    clearTimeout(stop);
+    expect(aborted.error).toBeInstanceOf(AbortedError);
+    expect(aborted.ms).toBeLessThan(1000);
+    // The shared token request ends by its own timeout, and lets its socket go.
+    await expect(provider.token()).rejects.toBeInstanceOf(AuthenticationError);
+    await noSocketLeft();
+  });
+
+  it("a token request whose fetch ignores its signal fails by the provider's timeout instead of holding every later call", async () => {
+    const fetchNever = (() => new Promise<Response>(() => {})) as typeof fetch;
+    const provider = clientCredentialsProvider({ tokenUrl: "http://127.0.0.1:9/token", clientId: "id", clientSecret: "secret", timeoutMs: 40, fetch: fetchNever });
+    const { error, ms } = await settle(provider.token());
+    expect(error).toBeInstanceOf(AuthenticationError);
+    expect((error as Error).message).toContain("no answer within 40 ms");
+    expect(ms).toBeLessThan(BOUND_MS);
+  });
+
+  it("a listing whose agent never stops paging ends by the caller's signal, also while a page hangs", async () => {
+    let pages = 0;
+    // New page tokens forever; from the fourth page on, no answer and no regard for the signal.
+    const httpClient: UniversalClientFn = async () => {
+      if (++pages > 3) return new Promise(() => {});
+      const body = new TextEncoder().encode(JSON.stringify({ tasks: [], nextPageToken: `p${pages}` }));
+      return { status: 200, header: new Headers({ "Content-Type": "application/json" }), body: single(body), trailer: new Headers() };
+    };
+    const client = new A2AClient(createRestTransport({ baseUrl: "http://127.0.0.1:9", httpClient }));
+    const controller = new AbortController();
+    const listing = (async () => {
+      for await (const _ of listAllTasks(client, {}, { signal: controller.signal, timeoutMs: 0 })) {
+        // No tasks: only pages.
+      }
+    })();
+    await expect.poll(() => pages).toBe(4);
+    controller.abort();
+    const { error, ms } = await settle(listing);
+    expect(error).toBeInstanceOf(AbortedError);
+    expect(ms).toBeLessThan(BOUND_MS);
+  });
+});
+
+function single(bytes: Uint8Array): AsyncIterable<Uint8Array> {
+  return {
+    async *[Symbol.asyncIterator]() {
+      yield bytes;
+    },
+  };
+}
