@@ -99,3 +99,13 @@ export async function concatBytes(
   }
   return out;
 }
+
+/** Origin and path of a URL only: its query and user info may carry credentials. */
+export function safeUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.origin}${u.pathname}`;
+  } catch {
+    return "(not a URL)";
+  }
+}

@@ -7,7 +7,7 @@
  */
 import { AuthenticationError, toA2AError } from "../errors.js";
 import { fetchJsonDocument, readLimited } from "../discovery/fetch-document.js";
-import { isJsonContentType } from "../util.js";
+import { isJsonContentType, safeUrl } from "../util.js";
 import type { TokenProvider } from "./interceptors.js";
 import { opaque, redactSecrets } from "./redact.js";
 
@@ -263,14 +263,4 @@ async function requestToken(tokenUrl: string, options: ClientCredentialsOptions)
   const expires = typeof json.expires_in === "string" ? Number(json.expires_in) : json.expires_in;
   const lifetimeMs = typeof expires === "number" && Number.isFinite(expires) && expires > 0 ? expires * 1000 : undefined;
   return { token, lifetimeMs };
-}
-
-/** Origin and path only: a query may carry anything. */
-function safeUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    return `${u.origin}${u.pathname}`;
-  } catch {
-    return "(not a URL)";
-  }
 }

@@ -6,10 +6,11 @@
  * streams, cut connections reported as `ConnectionError`, and error statuses
  * classified by their `google.rpc.ErrorInfo` reason.
  */
-import type { DescMessage, DescMethodStreaming, DescMethodUnary, MessageInitShape } from "@bufbuild/protobuf";
+import type { DescMessage, DescMethod, DescMethodStreaming, DescMethodUnary, MessageInitShape } from "@bufbuild/protobuf";
 import { ConnectError, type ContextValues, type StreamResponse, type Transport, type UnaryResponse } from "@connectrpc/connect";
 import { ErrorInfoSchema } from "../../gen/google/rpc/error_details_pb.js";
-import { CallTimeoutError, fromConnectError, type A2AError } from "../errors.js";
+import { CallTimeoutError, ProtocolError, fromConnectError, type A2AError } from "../errors.js";
+import { checkedResponse } from "./response-shape.js";
 import { withIdleTimeout } from "./idle.js";
 import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_TIMEOUT_MS, mergeHeaders, serviceHeaders, timeoutOrNone, type TransportOptions } from "./options.js";
 import type { A2ATransport } from "./transport.js";
@@ -21,6 +22,8 @@ import { followSignal } from "../util.js";
  * protocol reports a cut its own way.
  */
 export type CutConnection = (e: unknown) => A2AError | undefined;
+
+const GRPC_FACTS = { binding: "GRPC" } as const;
 
 /** Wraps a connect gRPC (or gRPC-web) transport with what the A2A gRPC binding adds (see above). */
 export function a2aGrpcTransport(inner: Transport, options: TransportOptions, cut: CutConnection): A2ATransport {
@@ -38,11 +41,14 @@ export function a2aGrpcTransport(inner: Transport, options: TransportOptions, cu
     ): Promise<UnaryResponse<I, O>> {
       // connect takes 0 as "no deadline".
       const timeout = timeoutOrNone(timeoutMs ?? options.timeoutMs, DEFAULT_TIMEOUT_MS) ?? 0;
+      let res: UnaryResponse<I, O>;
       try {
-        return await inner.unary(method, signal, timeout, mergeHeaders(defaults, header), input, contextValues);
+        res = await inner.unary(method, signal, timeout, mergeHeaders(defaults, header), input, contextValues);
       } catch (e) {
         throw signal?.aborted ? e : (cut(e) ?? statusError(e));
       }
+      checkedResponse(method, res.message, GRPC_FACTS);
+      return res;
     },
     async stream<I extends DescMessage, O extends DescMessage>(
       method: DescMethodStreaming<I, O>,
@@ -72,7 +78,7 @@ export function a2aGrpcTransport(inner: Transport, options: TransportOptions, cu
         controller.signal,
       );
       const why = () => idle ?? (signal?.aborted ? undefined : "drop");
-      return { ...res, message: streamErrors(message, why, cut, () => controller.abort()) };
+      return { ...res, message: streamErrors(method, message, why, cut, () => controller.abort()) };
     },
   };
 }
@@ -85,7 +91,8 @@ export function a2aGrpcTransport(inner: Transport, options: TransportOptions, cu
  * iterables of connect-web's gRPC-web transport cannot be closed any other
  * way.
  */
-async function* streamErrors<T>(
+async function* streamErrors<T extends object>(
+  method: DescMethod,
   source: AsyncIterable<T>,
   why: () => CallTimeoutError | "drop" | undefined,
   cut: CutConnection,
@@ -93,9 +100,11 @@ async function* streamErrors<T>(
 ): AsyncGenerator<T> {
   let ended = false;
   try {
-    yield* source;
+    for await (const m of source) yield checkedResponse(method, m, GRPC_FACTS);
     ended = true;
   } catch (e) {
+    // A message of the wrong shape ends the stream here: the call is cancelled below.
+    if (e instanceof ProtocolError) throw e;
     ended = true;
     const reason = why();
     if (reason instanceof CallTimeoutError) throw reason;

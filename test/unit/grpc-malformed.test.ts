@@ -150,7 +150,7 @@ describe("gRPC against a raw HTTP/2 server", () => {
     srv.handler = (stream) => {
       stream.respond({ ":status": 200, "content-type": "application/grpc" }, { waitForTrailers: true });
       stream.on("wantTrailers", () => stream.sendTrailers({ "grpc-status": "0" }));
-      stream.write(frame(toBinary(StreamResponseSchema, create(StreamResponseSchema, { payload: { case: "task", value: { id: "t1" } } }))));
+      stream.write(frame(toBinary(StreamResponseSchema, create(StreamResponseSchema, { payload: { case: "task", value: { id: "t1", status: {} } } }))));
       stream.end(frame(GARBAGE));
     };
     const items: unknown[] = [];
@@ -168,7 +168,7 @@ describe("gRPC against a raw HTTP/2 server", () => {
     srv.handler = (stream) => {
       gone = new Promise((resolve) => stream.once("close", () => resolve()));
       stream.respond({ ":status": 200, "content-type": "application/grpc" });
-      stream.write(frame(toBinary(StreamResponseSchema, create(StreamResponseSchema, { payload: { case: "task", value: { id: "t1" } } }))));
+      stream.write(frame(toBinary(StreamResponseSchema, create(StreamResponseSchema, { payload: { case: "task", value: { id: "t1", status: {} } } }))));
     };
     const timers = trackTimers(/[/\\]src[/\\]/);
     try {

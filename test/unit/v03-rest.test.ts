@@ -101,7 +101,7 @@ describe("HTTP+JSON over 0.3: requests", () => {
   });
 
   it("GetExtendedAgentCard reads /v1/card", async () => {
-    answer(200, { name: "agent", url: "https://a.example", protocolVersion: "0.3.0", supportsAuthenticatedExtendedCard: true });
+    answer(200, { name: "agent", description: "d", version: "1", url: "https://a.example", protocolVersion: "0.3.0", supportsAuthenticatedExtendedCard: true });
     const card = await client.getExtendedAgentCard();
     expect(card.capabilities?.extendedAgentCard).toBe(true);
     expect(card.supportedInterfaces.map((i) => [i.url, i.protocolBinding, i.protocolVersion])).toEqual([
@@ -121,8 +121,8 @@ describe("HTTP+JSON over 0.3: streams", () => {
     srv.handle((_req, res) => {
       startSse(res);
       res.write(sseFrame({ task: TASK }));
-      res.write(sseFrame({ artifactUpdate: { taskId: "t 1", artifact: { artifactId: "a", parts: [{ text: "x" }] }, append: true, lastChunk: true } }));
-      res.end(sseFrame({ statusUpdate: { taskId: "t 1", status: { state: "TASK_STATE_CANCELLED" }, final: true } }));
+      res.write(sseFrame({ artifactUpdate: { taskId: "t 1", contextId: "c1", artifact: { artifactId: "a", parts: [{ text: "x" }] }, append: true, lastChunk: true } }));
+      res.end(sseFrame({ statusUpdate: { taskId: "t 1", contextId: "c1", status: { state: "TASK_STATE_CANCELLED" }, final: true } }));
     });
     const events = [];
     for await (const e of client.subscribeToTask({ id: "t 1" })) events.push(e);
