@@ -86,6 +86,10 @@ function exchange(request: http.ClientRequest, signal: AbortSignal | undefined):
     signal?.addEventListener("abort", onAbort, { once: true });
     request.on("error", (e) => {
       unlink();
+      // After the headers, a parser failure (a broken chunked encoding)
+      // reaches the request only; the body would report a bare "aborted".
+      // The reader hears what went wrong instead.
+      if (response !== undefined && !response.destroyed) response.destroy(e);
       reject(signal?.aborted ? (signal.reason ?? e) : e);
     });
   });
