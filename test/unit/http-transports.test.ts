@@ -921,3 +921,42 @@ describe("resources", () => {
 });
 
 afterAll(() => srv.close());
+
+describe.each(HTTP_BINDINGS)("maxResponseBytes does not depend on how the body is split (%s)", (binding) => {
+  it("fails iff the body has more bytes than the limit, for any split (property)", async () => {
+    const { default: fc } = await import("fast-check");
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 0, max: 300 }), fc.integer({ min: 60, max: 400 }), fc.array(fc.nat(), { maxLength: 12 }), async (pad, max, offsets) => {
+        const client = (body: string): A2AClient => {
+          const bytes = new TextEncoder().encode(body);
+          const points = [...new Set(offsets.map((o) => o % (bytes.length + 1)))].sort((a, b) => a - b);
+          const httpClient = async () => ({
+            status: 200,
+            header: new Headers({ "Content-Type": "application/json" }),
+            trailer: new Headers(),
+            body: (async function* () {
+              let at = 0;
+              for (const p of [...points, bytes.length]) {
+                yield bytes.subarray(at, p);
+                at = p;
+              }
+            })(),
+          });
+          const options = { baseUrl: "http://127.0.0.1:9/a2a", httpClient, maxResponseBytes: max };
+          return new A2AClient(binding === "JSONRPC" ? createJsonRpcTransport(options) : createRestTransport(options));
+        };
+        const task = { ...TASK, metadata: { pad: "é".repeat(pad) } };
+        const body = JSON.stringify(binding === "JSONRPC" ? { jsonrpc: "2.0", id: 1, result: task } : task);
+        const size = new TextEncoder().encode(body).length;
+        const got = await client(body)
+          .getTask({ id: "t1" })
+          .then(
+            () => "ok",
+            (e: unknown) => (e instanceof ProtocolError && /larger than/.test(e.message) ? "too large" : String(e)),
+          );
+        expect(got).toBe(size > max ? "too large" : "ok");
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
