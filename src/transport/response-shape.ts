@@ -39,6 +39,8 @@ interface Plan {
   readonly present: readonly DescField[];
   /** REQUIRED fields holding messages (one, or a list), checked in turn. */
   readonly nested: readonly DescField[];
+  /** The message's oneofs, each with its members by case name (read when it is a response). */
+  readonly oneofs: ReadonlyArray<{ readonly oneof: DescOneof; readonly members: ReadonlyMap<string, DescField> }>;
 }
 
 const plans = new WeakMap<DescMessage, Plan>();
@@ -54,6 +56,7 @@ function planOf(desc: DescMessage): Plan {
         (f.fieldKind === "message" || (f.fieldKind === "scalar" && f.scalar === ScalarType.STRING)),
     ),
     nested: required.filter((f) => f.message !== undefined && f.fieldKind !== "map"),
+    oneofs: desc.oneofs.map((oneof) => ({ oneof, members: new Map(oneof.fields.map((f) => [f.localName, f])) })),
   };
   plans.set(desc, plan);
   return plan;
@@ -73,11 +76,16 @@ const join = (prefix: string, m: Missing): Missing => ({ ...m, path: `${prefix}.
 function missingRequired(desc: DescMessage, message: object): Missing | undefined {
   const plan = planOf(desc);
   const m = message as Record<string, unknown>;
-  for (const f of plan.present) {
+  // Indexed loops: this runs for every event of every stream.
+  const present = plan.present;
+  for (let i = 0; i < present.length; i++) {
+    const f = present[i]!;
     const v = m[f.localName];
     if (v === undefined || v === "") return { path: f.jsonName };
   }
-  for (const f of plan.nested) {
+  const nested = plan.nested;
+  for (let n = 0; n < nested.length; n++) {
+    const f = nested[n]!;
     const v = m[f.localName];
     if (f.fieldKind === "list") {
       const list = v as object[];
@@ -96,10 +104,12 @@ function missingRequired(desc: DescMessage, message: object): Missing | undefine
 /** What `response` (of type `desc`) lacks: its payload, or a REQUIRED field. */
 export function missingFromResponse(desc: DescMessage, response: object): Missing | undefined {
   const m = response as Record<string, unknown>;
-  for (const o of desc.oneofs) {
-    const chosen = m[o.localName] as { case: string | undefined; value: unknown };
-    if (chosen.case === undefined) return { path: "", oneof: o };
-    const field = o.fields.find((f) => f.localName === chosen.case);
+  const oneofs = planOf(desc).oneofs;
+  for (let i = 0; i < oneofs.length; i++) {
+    const { oneof, members } = oneofs[i]!;
+    const chosen = m[oneof.localName] as { case: string | undefined; value: unknown };
+    if (chosen.case === undefined) return { path: "", oneof };
+    const field = members.get(chosen.case);
     if (field?.message !== undefined) {
       const p = missingRequired(field.message, chosen.value as object);
       if (p !== undefined) return join(field.jsonName, p);
