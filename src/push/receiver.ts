@@ -288,7 +288,6 @@ async function fold(entry: TaskEntry, event: StreamResponse, limits: ViewLimits)
   }
   // A snapshot replaces the view; anything else adds at most itself.
   const replaces = p.case === "task";
-  if (replaces) entry.overstated = false;
   const items = itemsOf(event);
   const fits = () =>
     (replaces ? 0 : entry.bytes) + encoded.length <= limits.taskBytes && (replaces ? 0 : entry.items) + items <= limits.taskItems;
@@ -300,9 +299,13 @@ async function fold(entry: TaskEntry, event: StreamResponse, limits: ViewLimits)
   }
   remember(entry, key);
   entry.tracker.apply(event);
-  entry.bytes = (replaces ? 0 : entry.bytes) + encoded.length;
-  entry.items = (replaces ? 0 : entry.items) + items;
-  if (!replaces && (p.case === "statusUpdate" || (p.case === "artifactUpdate" && !p.value.append))) entry.overstated = true;
+  // The tracker keeps a final state final: a snapshot it passes over
+  // replaces nothing, and the view's count goes on from where it was.
+  const replaced = replaces && entry.tracker.task !== view;
+  entry.bytes = (replaced ? 0 : entry.bytes) + encoded.length;
+  entry.items = (replaced ? 0 : entry.items) + items;
+  if (replaced) entry.overstated = false;
+  else if (replaces || p.case === "statusUpdate" || (p.case === "artifactUpdate" && !p.value.append)) entry.overstated = true;
   return "applied";
 }
 

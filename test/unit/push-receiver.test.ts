@@ -420,3 +420,19 @@ describe("the task view is bounded", () => {
     expect(receiver.taskIds()).toEqual(["c", "d", "e", "f"]);
   });
 });
+
+describe("the task view bound cannot be reset by a snapshot the view passes over", () => {
+  it("after a final state, stale snapshots do not reset the count: appended chunks are still refused", async () => {
+    const receiver = createPushReceiver({ maxTaskBytes: 100_000 });
+    const send = (e: StreamResponse) => receiver.handle(post(json(e)));
+    expect((await send(snapshot("t", TaskState.COMPLETED, 1000))).status).toBe(204);
+    const statuses: number[] = [];
+    for (let i = 0; i < 30; i++) {
+      statuses.push((await send(snapshot("t", TaskState.WORKING, 2000 + i))).status);
+      statuses.push((await send(chunk("t", `${i}${"a".repeat(20_000)}`, true))).status);
+    }
+    expect(statuses).toContain(413);
+    expect(toBinary(TaskSchema, receiver.task("t")!).length).toBeLessThanOrEqual(100_000);
+    expect(receiver.task("t")!.status?.state).toBe(TaskState.COMPLETED);
+  });
+});
