@@ -110,6 +110,8 @@ export interface LocalAgentOptions {
    * another origin. Default false.
    */
   cors?: boolean;
+  /** Whether the card offers push notifications (the SDK then refuses push configs). Default true. */
+  pushNotifications?: boolean;
 }
 
 const HOST = "127.0.0.1";
@@ -365,6 +367,7 @@ export type ProtocolVersion = "1.0" | "0.3";
 function buildCard(
   urls: { jsonRpcUrl: string; restUrl: string; grpcAddress: string; origin: string },
   versions: readonly ProtocolVersion[],
+  pushNotifications = true,
 ): AgentCard {
   // Newest version first, each on all three bindings. A 0.3 HTTP+JSON
   // interface shares the base URL: its routes live under `/v1/...`.
@@ -379,7 +382,7 @@ function buildCard(
     supportedInterfaces,
     provider: { organization: "a2a-connect", url: urls.origin },
     version: "1.0.0",
-    capabilities: { streaming: true, pushNotifications: true, extendedAgentCard: true, extensions: [] },
+    capabilities: { streaming: true, pushNotifications, extendedAgentCard: true, extensions: [] },
     // The SDK's well-known handler serialises the card with JSON.stringify, so
     // oneof-based fields (security schemes) would leak ts-proto's `$case`
     // wrappers onto the wire: the card therefore declares none.
@@ -549,7 +552,7 @@ export async function startLocalAgent(options: LocalAgentOptions = {}): Promise<
   const versions = options.versions ?? ["1.0"];
   const legacyCompat = { enabled: versions.includes("0.3") };
   const urls = { origin, jsonRpcUrl, restUrl, grpcAddress };
-  const unsigned = buildCard(urls, versions);
+  const unsigned = buildCard(urls, versions, options.pushNotifications);
   const card = await sign(unsigned);
   const published = options.advertisedVersions ? await sign(buildCard(urls, options.advertisedVersions)) : card;
   const extendedCard: AgentCard = await sign({

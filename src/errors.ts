@@ -4,13 +4,18 @@
  * `A2AError` subclass with the same fields.
  *
  * Servers disagree on numeric codes (spec revisions moved some of them), so
- * classification prefers the `google.rpc.ErrorInfo` reason, then the JSON-RPC
- * code, then a problem+json `type`, then the HTTP status, then the gRPC code.
+ * classification prefers the `google.rpc.ErrorInfo` reason (or a problem+json
+ * `type`), then the JSON-RPC code, then the status the server stated (the
+ * gRPC code, or the `status` of an HTTP+JSON `google.rpc.Status` body), and
+ * only then the HTTP status. A bare HTTP 404 names no A2A error: it is an
+ * endpoint that does not exist, reported as `MethodNotFoundError` as JSON-RPC
+ * and gRPC report an unknown method.
  */
 
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { ErrorInfo } from "../gen/google/rpc/error_details_pb.js";
 import type { VerificationResult } from "./discovery/verify.js";
+import { safeUrl } from "./util.js";
 
 /** The protocol bindings of A2A 1.0, spelled as Agent Cards spell them. */
 export type Binding = "JSONRPC" | "HTTP+JSON" | "GRPC";
@@ -195,17 +200,23 @@ const A2A_ERRORS: readonly Known[] = [
   { reason: "VERSION_NOT_SUPPORTED", jsonRpc: -32009, cls: VersionNotSupportedError },
 ];
 
-const JSON_RPC_STANDARD: ReadonlyMap<number, ErrorClass> = new Map<number, ErrorClass>([
-  [-32700, JsonRpcParseError],
-  [-32600, InvalidRequestError],
-  [-32601, MethodNotFoundError],
-  [-32602, InvalidParamsError],
-  [-32603, InternalError],
-]);
+// JSON-RPC's standard errors, by code and by the ErrorInfo reason servers
+// attach to them on every binding (the official SDK sends INVALID_PARAMS
+// with an HTTP+JSON 400 and a gRPC INVALID_ARGUMENT alike).
+const STANDARD_ERRORS: readonly Known[] = [
+  { reason: "PARSE_ERROR", jsonRpc: -32700, cls: JsonRpcParseError },
+  { reason: "INVALID_REQUEST", jsonRpc: -32600, cls: InvalidRequestError },
+  { reason: "METHOD_NOT_FOUND", jsonRpc: -32601, cls: MethodNotFoundError },
+  { reason: "INVALID_PARAMS", jsonRpc: -32602, cls: InvalidParamsError },
+  { reason: "INTERNAL_ERROR", jsonRpc: -32603, cls: InternalError },
+];
 
-// gRPC status codes (numbers as in the gRPC specification).
-const GRPC = {
-  CANCELED: 1,
+const KNOWN_ERRORS: readonly Known[] = [...A2A_ERRORS, ...STANDARD_ERRORS];
+
+// gRPC status codes (numbers as in the gRPC specification), by the names
+// a google.rpc.Status in JSON gives them (`"status": "NOT_FOUND"`).
+const GRPC: Readonly<Record<string, number>> = {
+  CANCELLED: 1,
   INVALID_ARGUMENT: 3,
   DEADLINE_EXCEEDED: 4,
   NOT_FOUND: 5,
@@ -213,7 +224,7 @@ const GRPC = {
   UNIMPLEMENTED: 12,
   UNAVAILABLE: 14,
   UNAUTHENTICATED: 16,
-} as const;
+};
 
 const ERROR_INFO_TYPE = "type.googleapis.com/google.rpc.ErrorInfo";
 
@@ -243,6 +254,10 @@ export interface ServerErrorFacts extends A2AErrorInit {
   problemType?: string | undefined;
   /** `WWW-Authenticate` of a 401 response. */
   challenge?: string | undefined;
+  /** `status` of an HTTP+JSON `google.rpc.Status` body: a gRPC code name such as `NOT_FOUND`. */
+  rpcStatus?: string | undefined;
+  /** The URL the response came from, for the message of an error only the HTTP status describes. */
+  url?: string | undefined;
 }
 
 /**
@@ -250,30 +265,45 @@ export interface ServerErrorFacts extends A2AErrorInit {
  * funnels its error responses through here, so one table decides.
  */
 export function errorFromServer(facts: ServerErrorFacts): A2AError {
-  const init: A2AErrorInit = { ...facts, reason: facts.reason ?? reasonFromDetails(facts.details ?? []) };
-  const message = facts.message || "the server reported an error without a message";
+  const { message: said, problemType, challenge, rpcStatus, url, ...rest } = facts;
+  const init: A2AErrorInit = { ...rest, reason: facts.reason ?? reasonFromDetails(facts.details ?? []) };
+  const message = said || "the server reported an error without a message";
 
-  const reason = init.reason ?? reasonFromProblemType(facts.problemType);
-  const byReason = reason === undefined ? undefined : A2A_ERRORS.find((k) => k.reason === reason);
+  // 1. What the error is, by name: the ErrorInfo reason (or problem type).
+  const reason = init.reason ?? reasonFromProblemType(problemType);
+  const byReason = reason === undefined ? undefined : KNOWN_ERRORS.find((k) => k.reason === reason);
   if (byReason) return new byReason.cls(message, { ...init, reason });
 
+  // 2. The JSON-RPC code.
   if (facts.jsonRpcCode !== undefined) {
-    const byCode = A2A_ERRORS.find((k) => k.jsonRpc === facts.jsonRpcCode)?.cls ?? JSON_RPC_STANDARD.get(facts.jsonRpcCode);
+    const byCode = KNOWN_ERRORS.find((k) => k.jsonRpc === facts.jsonRpcCode)?.cls;
     if (byCode) return new byCode(message, init);
   }
 
-  const status = facts.httpStatus;
-  if (status === 401 || facts.grpcCode === GRPC.UNAUTHENTICATED) {
-    return new AuthenticationError(message, { ...init, challenge: facts.challenge });
+  // 3. The status the server stated: the gRPC code, or the google.rpc.Status
+  // of an HTTP+JSON error body, which the same table reads.
+  const code = facts.grpcCode ?? (rpcStatus === undefined ? undefined : GRPC[rpcStatus]);
+  if (code !== undefined && facts.jsonRpcCode === undefined) {
+    if (code === GRPC.UNAUTHENTICATED) return new AuthenticationError(message, { ...init, challenge });
+    if (code === GRPC.PERMISSION_DENIED) return new AuthorizationError(message, init);
+    if (code === GRPC.NOT_FOUND) return new TaskNotFoundError(message, init);
+    if (code === GRPC.UNIMPLEMENTED) return new MethodNotFoundError(message, init);
+    if (code === GRPC.INVALID_ARGUMENT) return new InvalidParamsError(message, init);
+    if (code === GRPC.DEADLINE_EXCEEDED) return new CallTimeoutError(message, init);
+    if (code === GRPC.CANCELLED) return new AbortedError(message, init);
+    if (code === GRPC.UNAVAILABLE) return new ConnectionError(message, { ...init, kind: "network" });
   }
-  if (status === 403 || facts.grpcCode === GRPC.PERMISSION_DENIED) return new AuthorizationError(message, init);
-  if (facts.jsonRpcCode === undefined) {
-    if (status === 404 || facts.grpcCode === GRPC.NOT_FOUND) return new TaskNotFoundError(message, init);
-    if (facts.grpcCode === GRPC.UNIMPLEMENTED) return new MethodNotFoundError(message, init);
-    if (facts.grpcCode === GRPC.INVALID_ARGUMENT) return new InvalidParamsError(message, init);
-    if (facts.grpcCode === GRPC.DEADLINE_EXCEEDED) return new CallTimeoutError(message, init);
-    if (facts.grpcCode === GRPC.CANCELED) return new AbortedError(message, init);
-    if (facts.grpcCode === GRPC.UNAVAILABLE) return new ConnectionError(message, { ...init, kind: "network" });
+
+  // 4. The HTTP status alone.
+  const status = facts.httpStatus;
+  if (status === 401) return new AuthenticationError(message, { ...init, challenge });
+  if (status === 403) return new AuthorizationError(message, init);
+  if (status === 404 && facts.jsonRpcCode === undefined && facts.grpcCode === undefined && rpcStatus === undefined) {
+    // No A2A error says what is missing (spec 11.6: A2A errors carry an
+    // ErrorInfo): the URL itself serves no A2A method, as with a wrong
+    // interface URL, a proxy's path mistake or a framework's 404 page.
+    const where = url === undefined ? "" : ` at ${safeUrl(url)}`;
+    return new MethodNotFoundError(`no A2A endpoint${where} (HTTP 404: ${message}); check the interface URL`, init);
   }
   return new ServerError(message, init);
 }
@@ -297,12 +327,29 @@ function socketFailure(e: unknown): { kind: ConnectionFailure; code: string } | 
   return undefined;
 }
 
+// What the HTTP parsers report for a response that is not valid HTTP (a
+// bad status line, headers over the limit, a broken chunked encoding, more
+// body than Content-Length): Node's llhttp codes are `HPE_*`, undici has
+// its own for the last two. The server answered, but not in HTTP.
+const MALFORMED_HTTP = new Set(["UND_ERR_HEADERS_OVERFLOW", "UND_ERR_RES_CONTENT_LENGTH_MISMATCH"]);
+// The one parser code that means the connection ended inside a response.
+const CUT_HTTP = "HPE_INVALID_EOF_STATE";
+
+function parserFailure(e: unknown): string | undefined {
+  for (let cur = e, depth = 0; isRecord(cur) && depth < 8; cur = cur.cause, depth++) {
+    const code = cur.code;
+    if (typeof code === "string" && (code.startsWith("HPE_") || MALFORMED_HTTP.has(code))) return code;
+  }
+  return undefined;
+}
+
 /**
  * Turns anything thrown while making a call into an A2AError. Errors that
  * are already A2AErrors pass through, also when wrapped as a `cause` (connect
- * wraps what a transport throws).
+ * wraps what a transport throws). `url`, when given, is named (origin and
+ * path only) in the messages of failures below the protocol.
  */
-export function toA2AError(e: unknown, binding?: Binding): A2AError {
+export function toA2AError(e: unknown, binding?: Binding, url?: string): A2AError {
   for (let cur = e, depth = 0; isRecord(cur) && depth < 8; cur = cur.cause, depth++) {
     if (cur instanceof A2AError) return cur;
   }
@@ -312,9 +359,17 @@ export function toA2AError(e: unknown, binding?: Binding): A2AError {
       ? new CallTimeoutError("the call timed out", { binding, cause: e })
       : new AbortedError("the call was aborted", { binding, cause: e });
   }
+  const where = url === undefined ? "" : ` (${safeUrl(url)})`;
+  const parser = parserFailure(e);
+  if (parser === CUT_HTTP) {
+    return new ConnectionError(`connection cut inside the response (${parser})${where}`, { binding, kind: "reset", cause: e });
+  }
+  if (parser !== undefined) {
+    return new ProtocolError(`malformed HTTP response (${parser})${where}`, { binding, cause: e });
+  }
   const socket = socketFailure(e);
   if (socket) {
-    return new ConnectionError(`connection ${socket.kind === "dns" ? "failed: host not found" : socket.kind} (${socket.code})`, {
+    return new ConnectionError(`connection ${socket.kind === "dns" ? "failed: host not found" : socket.kind} (${socket.code})${where}`, {
       binding,
       kind: socket.kind,
       cause: e,
@@ -323,7 +378,7 @@ export function toA2AError(e: unknown, binding?: Binding): A2AError {
   if (e instanceof TypeError) {
     // fetch reports every network failure as a TypeError ("Failed to fetch",
     // "fetch failed", "terminated").
-    return new ConnectionError(`network error: ${e.message}`, { binding, kind: "network", cause: e });
+    return new ConnectionError(`network error: ${e.message}${where}`, { binding, kind: "network", cause: e });
   }
   const message = e instanceof Error ? e.message : String(e);
   return new A2AError(message, { binding, cause: e });

@@ -69,16 +69,6 @@ export function unlessAborted<T>(work: T | Promise<T>, signal: AbortSignal): T |
 
 function ignore(): void {}
 
-/** A URL as error messages name it: origin and path, without credentials or a query (which may carry an API key). */
-export function urlForMessage(url: string): string {
-  try {
-    const u = new URL(url);
-    return `${u.origin}${u.pathname}`;
-  } catch {
-    return "(not a URL)";
-  }
-}
-
 /**
  * An async iterable of one value: a request stream of one message, or a
  * request body. Not a generator: every call makes one or two, and a
@@ -150,4 +140,14 @@ export function binaryString(bytes: Uint8Array): string {
 /** Standard base64 of `bytes`, without `Buffer` (browsers have none). */
 export function base64(bytes: Uint8Array): string {
   return btoa(binaryString(bytes));
+}
+
+/** A URL as error messages name it: origin and path only, since its query and user info may carry credentials (an API key). */
+export function safeUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.origin}${u.pathname}`;
+  } catch {
+    return "(not a URL)";
+  }
 }

@@ -8,7 +8,7 @@
 import { AuthenticationError, RedirectRefusedError, toA2AError } from "../errors.js";
 import { fetchJsonDocument, readLimited } from "../discovery/fetch-document.js";
 import { isRedirectStatus } from "../transport/redirects.js";
-import { base64, isJsonContentType, unlessAborted } from "../util.js";
+import { base64, isJsonContentType, safeUrl, unlessAborted } from "../util.js";
 import type { TokenProvider } from "./interceptors.js";
 import { opaque, redactSecrets } from "./redact.js";
 
@@ -286,14 +286,4 @@ async function requestToken(
   const expires = typeof json.expires_in === "string" ? Number(json.expires_in) : json.expires_in;
   const lifetimeMs = typeof expires === "number" && Number.isFinite(expires) && expires > 0 ? expires * 1000 : undefined;
   return { token, lifetimeMs };
-}
-
-/** Origin and path only: a query may carry anything. */
-function safeUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    return `${u.origin}${u.pathname}`;
-  } catch {
-    return "(not a URL)";
-  }
 }

@@ -23,7 +23,7 @@ import * as https from "node:https";
 import type { UniversalClientFn, UniversalClientResponse } from "@connectrpc/connect/protocol";
 import type { Duplex } from "node:stream";
 import { ProtocolError } from "../errors.js";
-import { abortError, concatBytes, urlForMessage } from "../util.js";
+import { abortError, concatBytes, safeUrl } from "../util.js";
 
 /** Options of `createNodeHttpClient`. */
 export interface NodeHttpClientOptions {
@@ -91,8 +91,12 @@ function exchange(request: http.ClientRequest, signal: AbortSignal | undefined, 
       });
     });
     signal?.addEventListener("abort", onAbort, { once: true });
-    const fail = (e: unknown) => {
+    const fail = (e: Error) => {
       unlink();
+      // After the headers, a parser failure (a broken chunked encoding)
+      // reaches the request only; the body would report a bare "aborted".
+      // The reader hears what went wrong instead.
+      if (response !== undefined && !response.destroyed) response.destroy(e);
       reject(signal?.aborted ? (signal.reason ?? e) : e);
     };
     request.on("error", fail);
@@ -100,7 +104,7 @@ function exchange(request: http.ClientRequest, signal: AbortSignal | undefined, 
     // one it destroys the socket and the request never settles.
     request.on("upgrade", (_res: http.IncomingMessage, socket: Duplex) => {
       socket.destroy();
-      fail(new ProtocolError(`${urlForMessage(url)} answered 101 Switching Protocols; an A2A call does not switch protocols`, { httpStatus: 101 }));
+      fail(new ProtocolError(`${safeUrl(url)} answered 101 Switching Protocols; an A2A call does not switch protocols`, { httpStatus: 101 }));
     });
   });
 }

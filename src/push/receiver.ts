@@ -43,6 +43,27 @@ export interface PushReceiverOptions {
   onEvent?: ((event: StreamResponse, task: Task | undefined) => void | Promise<void>) | undefined;
   /** Task views kept; the least recently updated is dropped beyond this. Default 1000. */
   maxTasks?: number | undefined;
+  /**
+   * Largest view of one task, in bytes of its binary encoding (status,
+   * artifacts, history). A delivery that would take a view past it is
+   * refused with 413 and not applied (nor passed to `onEvent`); a snapshot
+   * of the task (a `task` event) within the limit replaces the view and
+   * so starts it afresh. Default 2 MiB.
+   */
+  maxTaskBytes?: number | undefined;
+  /**
+   * Most artifacts, history messages and parts (counted together) in one
+   * task's view; past it, deliveries are refused as past `maxTaskBytes`.
+   * Bounds what many tiny parts cost in memory beyond their bytes.
+   * Default 10 000.
+   */
+  maxTaskItems?: number | undefined;
+  /**
+   * All views together, in bytes (as `maxTaskBytes` counts them, an upper
+   * bound): past it, the least recently updated views are dropped. Default
+   * 64 MiB.
+   */
+  maxTotalBytes?: number | undefined;
 }
 
 /** Receives an agent's push notifications and keeps a view of each task they describe. */
@@ -59,6 +80,9 @@ export interface PushReceiver {
 
 const DEFAULT_MAX_BYTES = 1024 * 1024;
 const DEFAULT_MAX_TASKS = 1000;
+const DEFAULT_MAX_TASK_BYTES = 2 * 1024 * 1024;
+const DEFAULT_MAX_TASK_ITEMS = 10_000;
+const DEFAULT_MAX_TOTAL_BYTES = 64 * 1024 * 1024;
 /** Events remembered per task (by digest), to recognise redeliveries. */
 const SEEN_PER_TASK = 512;
 const CONTENT_TYPES = new Set(["application/json", "application/a2a+json"]);
@@ -68,6 +92,22 @@ interface TaskEntry {
   tracker: TaskTracker;
   /** Digests of the events received, oldest first. */
   seen: Set<string>;
+  /**
+   * Bytes of the view, at most: an event adds at most its own size (a
+   * replacing one adds it too, so this may overstate until `measure`d).
+   */
+  bytes: number;
+  /** Artifacts, messages and parts of the view, at most (as `bytes`). */
+  items: number;
+  /** Something was replaced since the view was last measured: `bytes` and `items` may overstate. */
+  overstated: boolean;
+}
+
+/** The limits of one task's view and of all of them. */
+interface ViewLimits {
+  taskBytes: number;
+  taskItems: number;
+  totalBytes: number;
 }
 
 /**
@@ -79,16 +119,38 @@ interface TaskEntry {
 export function createPushReceiver(options: PushReceiverOptions = {}): PushReceiver {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   const maxTasks = Math.max(1, options.maxTasks ?? DEFAULT_MAX_TASKS);
+  const limits: ViewLimits = {
+    taskBytes: options.maxTaskBytes ?? DEFAULT_MAX_TASK_BYTES,
+    taskItems: options.maxTaskItems ?? DEFAULT_MAX_TASK_ITEMS,
+    totalBytes: options.maxTotalBytes ?? DEFAULT_MAX_TOTAL_BYTES,
+  };
   // Insertion order is recency: an entry is moved to the end when updated.
   const tasks = new Map<string, TaskEntry>();
+  // The sum of every entry's `bytes`.
+  let totalBytes = 0;
+  const drop = (id: string) => {
+    const entry = tasks.get(id);
+    if (entry === undefined) return;
+    totalBytes -= entry.bytes;
+    tasks.delete(id);
+  };
 
   const entryFor = (id: string): TaskEntry => {
     let entry = tasks.get(id);
     if (entry) tasks.delete(id);
-    else entry = { tracker: new TaskTracker(), seen: new Set() };
+    else entry = { tracker: new TaskTracker(), seen: new Set(), bytes: 0, items: 0, overstated: false };
     tasks.set(id, entry);
-    while (tasks.size > maxTasks) tasks.delete(tasks.keys().next().value!);
+    while (tasks.size > maxTasks) drop(tasks.keys().next().value!);
     return entry;
+  };
+
+  /** After `entry` grew by `added` bytes: the oldest other views go while all are over the budget. */
+  const grown = (entry: TaskEntry, added: number) => {
+    totalBytes += added;
+    for (const [id, other] of tasks) {
+      if (totalBytes <= limits.totalBytes) break;
+      if (other !== entry) drop(id);
+    }
   };
 
   const handle = async (request: Request): Promise<Response> => {
@@ -117,7 +179,13 @@ export function createPushReceiver(options: PushReceiverOptions = {}): PushRecei
     let task: Task | undefined;
     if (id) {
       const entry = entryFor(id);
-      if (!(await fold(entry, event))) return answer(204);
+      const before = entry.bytes;
+      const folded = await fold(entry, event, limits);
+      grown(entry, entry.bytes - before);
+      if (folded === "too large") {
+        return answer(413, `the task's view would exceed its limit (maxTaskBytes ${limits.taskBytes}, maxTaskItems ${limits.taskItems})`);
+      }
+      if (folded === "again") return answer(204);
       const view = entry.tracker.task;
       if (options.onEvent && view) task = clone(TaskSchema, view);
     }
@@ -136,9 +204,7 @@ export function createPushReceiver(options: PushReceiverOptions = {}): PushRecei
       return t === undefined ? undefined : clone(TaskSchema, t);
     },
     taskIds: () => [...tasks.keys()],
-    forget: (id) => {
-      tasks.delete(id);
-    },
+    forget: drop,
   };
 }
 
@@ -200,25 +266,82 @@ function taskIdOf(event: StreamResponse): string {
 }
 
 /**
- * Folds one delivery into the task's view; false when it is a redelivery
+ * Folds one delivery into the task's view: "again" when it is a redelivery
  * of one already received (a replayed chunk would be appended twice, a
- * replayed replacing chunk would drop what came after it). Status updates and
- * snapshots whose status is older than the view's are not applied (a late
- * WORKING after INPUT_REQUIRED, a first snapshot after the task moved on);
- * TaskTracker keeps a final state final.
+ * replayed replacing chunk would drop what came after it), "too large"
+ * when it would take the view past its limits (nothing is applied). Status
+ * updates and snapshots whose status is older than the view's are not
+ * applied (a late WORKING after INPUT_REQUIRED, a first snapshot after the
+ * task moved on); TaskTracker keeps a final state final.
  */
-async function fold(entry: TaskEntry, event: StreamResponse): Promise<boolean> {
+async function fold(entry: TaskEntry, event: StreamResponse, limits: ViewLimits): Promise<"applied" | "again" | "too large"> {
   const p = event.payload;
-  const key = await fingerprint(event);
-  if (entry.seen.has(key)) return false;
-  entry.seen.add(key);
-  if (entry.seen.size > SEEN_PER_TASK) entry.seen.delete(entry.seen.values().next().value!);
+  const encoded = toBinary(StreamResponseSchema, event);
+  const key = await fingerprint(encoded);
+  if (entry.seen.has(key)) return "again";
   const view = entry.tracker.task;
   if (p.case === "task" || p.case === "statusUpdate") {
-    if (older(p.value.status?.timestamp, view?.status?.timestamp)) return true;
+    if (older(p.value.status?.timestamp, view?.status?.timestamp)) {
+      remember(entry, key);
+      return "applied";
+    }
   }
+  // A snapshot replaces the view; anything else adds at most itself.
+  const replaces = p.case === "task";
+  const items = itemsOf(event);
+  const fits = () =>
+    (replaces ? 0 : entry.bytes) + encoded.length <= limits.taskBytes && (replaces ? 0 : entry.items) + items <= limits.taskItems;
+  if (!fits()) {
+    // Replaced artifacts and statuses still count: measure the view, once
+    // per replacement (a sender cannot make every delivery re-encode it).
+    if (entry.overstated) measure(entry);
+    if (!fits()) return "too large";
+  }
+  remember(entry, key);
   entry.tracker.apply(event);
-  return true;
+  // The tracker keeps a final state final: a snapshot it passes over
+  // replaces nothing, and the view's count goes on from where it was.
+  const replaced = replaces && entry.tracker.task !== view;
+  entry.bytes = (replaced ? 0 : entry.bytes) + encoded.length;
+  entry.items = (replaced ? 0 : entry.items) + items;
+  if (replaced) entry.overstated = false;
+  else if (replaces || p.case === "statusUpdate" || (p.case === "artifactUpdate" && !p.value.append)) entry.overstated = true;
+  return "applied";
+}
+
+function remember(entry: TaskEntry, key: string): void {
+  entry.seen.add(key);
+  if (entry.seen.size > SEEN_PER_TASK) entry.seen.delete(entry.seen.values().next().value!);
+}
+
+/** Artifacts, messages and parts an event brings. */
+function itemsOf(event: StreamResponse): number {
+  const p = event.payload;
+  switch (p.case) {
+    case "task":
+      return countItems(p.value);
+    case "message":
+      return 1 + p.value.parts.length;
+    case "artifactUpdate":
+      return 1 + (p.value.artifact?.parts.length ?? 0);
+    default:
+      return 1 + (p.value?.status?.message?.parts.length ?? 0);
+  }
+}
+
+function countItems(task: Task): number {
+  let n = 1 + (task.status?.message?.parts.length ?? 0);
+  for (const a of task.artifacts) n += 1 + a.parts.length;
+  for (const m of task.history) n += 1 + m.parts.length;
+  return n;
+}
+
+/** Replaces the entry's bounds with the view's actual size and count. */
+function measure(entry: TaskEntry): void {
+  const view = entry.tracker.task;
+  entry.bytes = view === undefined ? 0 : toBinary(TaskSchema, view).length;
+  entry.items = view === undefined ? 0 : countItems(view);
+  entry.overstated = false;
 }
 
 /** `a` is strictly before `b`; unknown times are never older. */
@@ -233,8 +356,8 @@ function older(a: Timestamp | undefined, b: Timestamp | undefined): boolean {
  * metadata included, repeats one the task already received (among its last
  * 512) counts as a redelivery.
  */
-async function fingerprint(event: StreamResponse): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", toBinary(StreamResponseSchema, event)));
+async function fingerprint(encoded: Uint8Array<ArrayBuffer>): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", encoded));
   let hex = "";
   for (const b of digest) hex += b.toString(16).padStart(2, "0");
   return hex;

@@ -6,15 +6,16 @@
  * streams, cut connections reported as `ConnectionError`, and error statuses
  * classified by their `google.rpc.ErrorInfo` reason.
  */
-import type { DescMessage, DescMethodStreaming, DescMethodUnary, MessageInitShape } from "@bufbuild/protobuf";
+import type { DescMessage, DescMethod, DescMethodStreaming, DescMethodUnary, MessageInitShape } from "@bufbuild/protobuf";
 import { ConnectError, type ContextValues, type StreamResponse, type Transport, type UnaryResponse } from "@connectrpc/connect";
 import { ErrorInfoSchema } from "../../gen/google/rpc/error_details_pb.js";
 import { CallTimeoutError, fromConnectError, type A2AError } from "../errors.js";
 import { idleBeforeResponse, withIdleTimeout } from "./idle.js";
+import { checkedResponse } from "./response-shape.js";
 import { CallSignal } from "./run-call.js";
 import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_TIMEOUT_MS, mergeHeaders, serviceHeaders, timeoutOrNone, type TransportOptions } from "./options.js";
 import type { A2ATransport } from "./transport.js";
-import { urlForMessage } from "../util.js";
+import { safeUrl } from "../util.js";
 
 /**
  * The error for a call whose connection was cut below gRPC (closed, reset,
@@ -22,6 +23,8 @@ import { urlForMessage } from "../util.js";
  * protocol reports a cut its own way.
  */
 export type CutConnection = (e: unknown) => A2AError | undefined;
+
+const GRPC_FACTS = { binding: "GRPC" } as const;
 
 /** Where a gRPC transport's calls go, and whether they already run through our call runner. */
 export interface GrpcCallTarget {
@@ -60,21 +63,24 @@ export function a2aGrpcTransport(inner: Transport, options: TransportOptions, cu
       // connect takes 0 as "no deadline".
       const timeout = timeoutOrNone(timeoutMs ?? options.timeoutMs, DEFAULT_TIMEOUT_MS) ?? 0;
       const headers = mergeHeaders(defaults, header);
+      let res: UnaryResponse<I, O>;
       if (target.guarded) {
         try {
-          return await inner.unary(method, signal, timeout, headers, input, contextValues);
+          res = await inner.unary(method, signal, timeout, headers, input, contextValues);
         } catch (e) {
           throw signal?.aborted ? e : (cut(e) ?? statusError(e));
         }
+      } else {
+        const call = new CallSignal(signal, timeout || undefined, target.url);
+        try {
+          res = await call.race(inner.unary(method, call.signal, timeout, headers, input, contextValues));
+          call.release();
+        } catch (e) {
+          throw failure(call, e);
+        }
       }
-      const call = new CallSignal(signal, timeout || undefined, target.url);
-      try {
-        const res = await call.race(inner.unary(method, call.signal, timeout, headers, input, contextValues));
-        call.release();
-        return res;
-      } catch (e) {
-        throw failure(call, e);
-      }
+      checkedResponse(method, res.message, GRPC_FACTS);
+      return res;
     },
     async stream<I extends DescMessage, O extends DescMessage>(
       method: DescMethodStreaming<I, O>,
@@ -90,7 +96,7 @@ export function a2aGrpcTransport(inner: Transport, options: TransportOptions, cu
       const call = new CallSignal(signal, timeoutMs !== undefined && timeoutMs > 0 ? timeoutMs : undefined, target.url, controller);
       let idle: CallTimeoutError | undefined;
       const goneIdle = (what: string) => {
-        idle = new CallTimeoutError(`${what} from ${urlForMessage(target.url)} for ${idleMs} ms`, { binding: "GRPC", kind: "idle" });
+        idle = new CallTimeoutError(`${what} from ${safeUrl(target.url)} for ${idleMs} ms`, { binding: "GRPC", kind: "idle" });
         controller.abort(idle);
       };
       // Silence counts from the moment the request is sent, not from the
@@ -106,7 +112,7 @@ export function a2aGrpcTransport(inner: Transport, options: TransportOptions, cu
         stopWaiting();
       }
       const message = withIdleTimeout(res.message, idleMs, () => goneIdle("no message on the stream"), call.signal);
-      return { ...res, message: streamErrors(message, call, () => idle, failure) };
+      return { ...res, message: streamErrors(method, message, call, () => idle, failure) };
     },
   };
 }
@@ -119,7 +125,8 @@ export function a2aGrpcTransport(inner: Transport, options: TransportOptions, cu
  * iterables of connect-web's gRPC-web transport cannot be closed any other
  * way.
  */
-async function* streamErrors<T>(
+async function* streamErrors<T extends object>(
+  method: DescMethod,
   source: AsyncIterable<T>,
   call: CallSignal,
   idle: () => CallTimeoutError | undefined,
@@ -127,8 +134,9 @@ async function* streamErrors<T>(
 ): AsyncGenerator<T> {
   let failed = false;
   try {
-    yield* source;
+    for await (const m of source) yield checkedResponse(method, m, GRPC_FACTS);
   } catch (e) {
+    // A message of the wrong shape fails the call too, which cancels the stream.
     failed = true;
     const f = failure(call, e);
     throw idle() ?? f;

@@ -42,7 +42,8 @@ import { runStreaming, runUnary } from "./run-call.js";
 import { decodeSseBatches, type SseEvent } from "./sse.js";
 import { streamStateKey, type StreamState } from "./stream-state.js";
 import { messageFromJson } from "../proto-json.js";
-import { concatBytes, isJsonContentType, single, urlForMessage } from "../util.js";
+import { concatBytes, isJsonContentType, safeUrl, single } from "../util.js";
+import { checkedResponse } from "./response-shape.js";
 import type { A2ATransport } from "./transport.js";
 
 /** One HTTP exchange as a binding lays it out. */
@@ -67,6 +68,8 @@ export interface ResponseFacts {
   challenge: string | undefined;
   /** The response's `Retry-After`, in milliseconds. */
   retryAfterMs?: number | undefined;
+  /** The URL the request went to, for messages (which name its origin and path only). */
+  url: string;
 }
 
 /** How one HTTP binding lays out calls and reads answers; the transport does the rest. */
@@ -125,10 +128,11 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
     method: DescMethod,
     first: { message: unknown; plan: HttpPlan },
     req: { url: string; header: Headers; message: unknown; signal: AbortSignal },
-  ): Promise<{ res: UniversalClientResponse; plan: HttpPlan }> {
+  ): Promise<{ res: UniversalClientResponse; plan: HttpPlan; url: string }> {
     // Interceptors may replace the message (e.g. to set a tenant): plan again then.
     const message = req.message as MessageShape<DescMessage>;
     let plan = message === first.message ? first.plan : codec.plan(method, message);
+    let url = req.url !== first.plan.url ? req.url : plan.url;
     const exchange = (p: HttpPlan, url: string) => {
       if (p.body !== undefined) req.header.set("Content-Type", codec.contentType);
       return httpClient({
@@ -141,23 +145,24 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
     };
     try {
       const overridden = req.url !== first.plan.url;
-      let res = await exchange(plan, overridden ? req.url : plan.url);
+      let res = await exchange(plan, url);
       const alternative = res.status === 405 ? codec.onMethodNotAllowed?.(method, message) : undefined;
       if (alternative) {
         await discard(res.body);
         plan = alternative;
         // What interceptors added to the query (an API key) goes along.
-        res = await exchange(plan, overridden ? withAddedQuery(plan.url, first.plan.url, req.url) : plan.url);
+        url = overridden ? withAddedQuery(plan.url, first.plan.url, req.url) : plan.url;
+        res = await exchange(plan, url);
       }
-      return { res, plan };
+      return { res, plan, url };
     } catch (e) {
       // An abort is reported by the call runner (run-call.ts) from the signal.
       if (req.signal.aborted) throw e;
-      throw toA2AError(e, binding);
+      throw toA2AError(e, binding, url);
     }
   }
 
-  function facts(res: UniversalClientResponse): ResponseFacts {
+  function facts(res: UniversalClientResponse, url: string): ResponseFacts {
     // Plain values, read at once: an object literal with getters (to read the
     // headers only for errors) made every call about a fifth slower in V8.
     return {
@@ -165,25 +170,32 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
       httpStatus: res.status,
       challenge: res.header.get("WWW-Authenticate") ?? undefined,
       retryAfterMs: parseRetryAfter(res.header.get("Retry-After")),
+      url,
     };
   }
 
   /** Reads a whole JSON body; for unsuccessful statuses throws the error it describes. */
-  async function readJson(res: UniversalClientResponse): Promise<unknown> {
-    const f = facts(res);
+  async function readJson(res: UniversalClientResponse, f: ResponseFacts): Promise<unknown> {
     const ok = res.status >= 200 && res.status < 300;
-    const text = await readText(res.body, maxResponseBytes, binding);
+    const text = await readText(res.body, maxResponseBytes, binding, f.url);
+    const type = res.header.get("Content-Type");
     if (!ok) {
-      const json = isJsonContentType(res.header.get("Content-Type")) || looksLikeJson(text) ? tryParse(text) : undefined;
+      const json = isJsonContentType(type) || looksLikeJson(text) ? tryParse(text) : undefined;
       throw codec.error(json, f);
     }
-    const type = res.header.get("Content-Type");
+    const where = { binding, httpStatus: res.status };
     if (type !== null && !isJsonContentType(type)) {
-      throw new ProtocolError(`expected a JSON response, got content type "${type}"`, { binding, httpStatus: res.status });
+      throw new ProtocolError(`expected a JSON response from ${safeUrl(f.url)}, got content type "${type}"`, where);
     }
+    // An RFC 9457 problem document describes a failure, whatever the status says.
+    if (type !== null && isProblemType(type)) {
+      throw new ProtocolError(`HTTP ${res.status} from ${safeUrl(f.url)} with a problem document (${type.split(";")[0]}) as its result`, where);
+    }
+    // No body (a 204, or an empty 200) parses as the defaults, which the
+    // response's shape check then finds incomplete for anything but Empty.
     if (text.trim() === "") return {};
     const json = tryParse(text);
-    if (json === undefined) throw new ProtocolError("the response body is not valid JSON", { binding, httpStatus: res.status });
+    if (json === undefined) throw new ProtocolError(`the response body from ${safeUrl(f.url)} is not valid JSON`, where);
     return json;
   }
 
@@ -193,7 +205,7 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
       const json = codec.toProtoJson ? codec.toProtoJson(method, result) : result;
       // google.protobuf.Empty results may come as null.
       if (json === null && schema.typeName === "google.protobuf.Empty") return create(schema);
-      return messageFromJson(schema, json as JsonValue);
+      return checkedResponse(method, messageFromJson(schema, json as JsonValue), { binding, httpStatus });
     } catch (e) {
       if (e instanceof A2AError) throw e;
       throw new ProtocolError(`the response is not a valid ${schema.typeName}: ${(e as Error).message}`, {
@@ -211,14 +223,14 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
     signal: AbortSignal,
     controller: AbortController,
     state: StreamState | undefined,
+    f: ResponseFacts,
   ): AsyncIterable<MessageShape<O>> {
-    const f = facts(res);
     let idle: CallTimeoutError | undefined;
     const body = withIdleTimeout(
       res.body,
       idleMs,
       () => {
-        idle = new CallTimeoutError(`no data on the stream from ${urlForMessage(plan.url)} for ${idleMs} ms`, { binding, kind: "idle" });
+        idle = new CallTimeoutError(`no data on the stream from ${safeUrl(plan.url)} for ${idleMs} ms`, { binding, kind: "idle" });
         controller.abort(idle);
       },
       signal,
@@ -233,7 +245,7 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
     };
     const onRetry = state && ((ms: number) => void (state.retryMs = ms));
     const batches = decodeSseBatches(body, { maxEventBytes, binding, onRetry });
-    return new DecodedEvents(batches, decode, (e) => idle ?? (e instanceof A2AError ? e : toA2AError(e, binding)));
+    return new DecodedEvents(batches, decode, (e) => idle ?? (e instanceof A2AError ? e : toA2AError(e, binding, f.url)));
   }
 
   return {
@@ -262,9 +274,10 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
           message: first.message,
         },
         next: async (req) => {
-          const { res, plan } = await send(method, first, req);
-          const json = await readJson(res);
-          const message = parse(method, codec.result(json, plan, facts(res)), res.status);
+          const { res, plan, url } = await send(method, first, req);
+          const f = facts(res, url);
+          const json = await readJson(res, f);
+          const message = parse(method, codec.result(json, plan, f), res.status);
           return { stream: false, service: method.parent, method, header: res.header, trailer: res.trailer, message };
         },
       });
@@ -308,11 +321,12 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
           // body that stops) is bounded by the idle timeout too.
           let silent: CallTimeoutError | undefined;
           const stopWaiting = idleBeforeResponse(idleMs, () => {
-            silent = new CallTimeoutError(`no response from ${urlForMessage(req.url)} for ${idleMs} ms`, { binding, kind: "idle" });
+            silent = new CallTimeoutError(`no response from ${safeUrl(req.url)} for ${idleMs} ms`, { binding, kind: "idle" });
             controller.abort(silent);
           });
           try {
-            const { res, plan } = await send(method, first, { url: req.url, header: req.header, message, signal: req.signal });
+            const { res, plan, url } = await send(method, first, { url: req.url, header: req.header, message, signal: req.signal });
+            const f = facts(res, url);
             const ok = res.status >= 200 && res.status < 300;
             const type = res.header.get("Content-Type") ?? "";
             let out: AsyncIterable<MessageShape<O>>;
@@ -320,15 +334,15 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
               const state = req.contextValues.get(streamStateKey);
               // What the events keep for as long as the stream is open: not the
               // request body, nor (through a closure made here) the request.
-              out = events(method, res, { ...plan, body: undefined }, req.signal, controller, state);
+              out = events(method, res, { ...plan, body: undefined }, req.signal, controller, state, f);
             } else if (!ok || isJsonContentType(type)) {
               // A plain JSON body where a stream was expected: an error, or
               // (leniently) a single result.
-              const json = await readJson(res);
-              out = single(parse(method, codec.result(json, plan, facts(res)), res.status));
+              const json = await readJson(res, f);
+              out = single(parse(method, codec.result(json, plan, f), res.status));
             } else {
               await discard(res.body);
-              throw new ProtocolError(`expected an event stream, got content type "${type}"`, { binding, httpStatus: res.status });
+              throw new ProtocolError(`expected an event stream from ${safeUrl(url)}, got content type "${type}"`, { binding, httpStatus: res.status });
             }
             return { stream: true, service: method.parent, method, header: res.header, trailer: res.trailer, message: out };
           } catch (e) {
@@ -360,15 +374,20 @@ async function discard(body: AsyncIterable<Uint8Array>): Promise<void> {
   await body[Symbol.asyncIterator]().return?.();
 }
 
-async function readText(body: AsyncIterable<Uint8Array>, maxBytes: number, binding: Binding): Promise<string> {
+async function readText(body: AsyncIterable<Uint8Array>, maxBytes: number, binding: Binding, url: string): Promise<string> {
   try {
-    const bytes = await concatBytes(body, maxBytes, () => new ProtocolError(`response body larger than ${maxBytes} bytes`, { binding }));
-    return utf8.decode(bytes);
+    const tooLarge = () => new ProtocolError(`response body from ${safeUrl(url)} larger than ${maxBytes} bytes`, { binding });
+    return utf8.decode(await concatBytes(body, maxBytes, tooLarge));
   } catch (e) {
     // A connection lost in the middle of the body is a ConnectionError, as
     // one lost before the response is.
-    throw toA2AError(e, binding);
+    throw toA2AError(e, binding, url);
   }
+}
+
+/** `application/problem+json`, with or without parameters. */
+function isProblemType(type: string): boolean {
+  return type.split(";")[0]!.trim().toLowerCase() === "application/problem+json";
 }
 
 function looksLikeJson(text: string): boolean {
@@ -392,6 +411,7 @@ export function genericHttpError(json: unknown, f: ResponseFacts): A2AError {
     httpStatus: f.httpStatus,
     challenge: f.challenge,
     retryAfterMs: f.retryAfterMs,
+    url: f.url,
   });
 }
 

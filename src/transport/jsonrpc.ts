@@ -57,12 +57,20 @@ export function jsonRpcEnvelope(url: string): JsonRpcEnvelope {
       return { url, method: "POST", body, id };
     },
     result(json: unknown, plan: HttpPlan, facts: ResponseFacts): unknown {
-      if (!isRecord(json)) throw new ProtocolError("the response is not a JSON-RPC response object", facts);
-      if ("error" in json && json.error != null) throw envelopeError(json.error, facts);
-      if (!("result" in json)) throw new ProtocolError("the JSON-RPC response has neither result nor error", facts);
-      if (json.id != null && json.id !== plan.id) {
-        throw new ProtocolError(`the JSON-RPC response id ${String(json.id)} does not match the request id ${plan.id}`, facts);
+      if (!isRecord(json) || Array.isArray(json)) throw new ProtocolError("the response is not a JSON-RPC response object", facts);
+      if (json.jsonrpc !== "2.0") {
+        throw new ProtocolError(`the response is not a JSON-RPC 2.0 response ("jsonrpc" is ${describeValue(json.jsonrpc)})`, facts);
       }
+      // Every response answers one request; a missing or another id is a
+      // reply to something else (a confused proxy, a shared connection). An
+      // error may have a null id: the server could not read the request's
+      // (JSON-RPC 2.0 section 5).
+      const isError = "error" in json && json.error != null;
+      if (json.id !== plan.id && !(isError && json.id === null)) {
+        throw new ProtocolError(`the JSON-RPC response id ${describeValue(json.id)} does not match the request id ${plan.id}`, facts);
+      }
+      if (isError) throw envelopeError(json.error, facts);
+      if (!("result" in json)) throw new ProtocolError("the JSON-RPC response has neither result nor error", facts);
       return json.result;
     },
     error(json: unknown, facts: ResponseFacts): A2AError {
@@ -83,4 +91,9 @@ function envelopeError(error: unknown, facts: ResponseFacts): A2AError {
     jsonRpcCode: typeof error.code === "number" ? error.code : undefined,
     details: Array.isArray(data) ? data : data === undefined || data === null ? [] : [data],
   });
+}
+
+/** A JSON value as a message shows it: `absent`, `"1.0"`, `7`. */
+function describeValue(v: unknown): string {
+  return v === undefined ? "absent" : JSON.stringify(v).slice(0, 40);
 }

@@ -96,6 +96,7 @@ function restError(json: unknown, facts: ResponseFacts): A2AError {
       ...facts,
       message: typeof e.message === "string" ? e.message : "",
       details: Array.isArray(e.details) ? e.details : [],
+      rpcStatus: typeof e.status === "string" ? e.status : undefined,
     });
   }
   // JSON-RPC codes are negative (-32768 to -32000); google.rpc.Status codes are not.

@@ -31,7 +31,7 @@ import {
   type UnaryResponse,
 } from "@connectrpc/connect";
 import type { DescMessage } from "@bufbuild/protobuf";
-import { abortError, urlForMessage } from "../util.js";
+import { abortError, safeUrl } from "../util.js";
 
 /** The reason a request signal carries once its call is over. */
 const FINISHED = new ConnectError("the call has finished", Code.Canceled);
@@ -132,7 +132,7 @@ export class CallSignal {
 
   // The URL is made readable only here: parsing one for every call costs.
   private readonly expire = (): void =>
-    this.abort(new ConnectError(`the call to ${urlForMessage(this.url)} did not complete within ${this.timeoutMs} ms`, Code.DeadlineExceeded));
+    this.abort(new ConnectError(`the call to ${safeUrl(this.url)} did not complete within ${this.timeoutMs} ms`, Code.DeadlineExceeded));
 }
 
 function ignore(): void {}

@@ -3,11 +3,19 @@
  * HTML specification's event stream interpretation describes it.
  *
  * Chunks may split anywhere, also inside a CRLF pair or a multi-byte UTF-8
- * character: Utf8Chunks and the carried-over partial line take care of that. Each event is capped in size so that a hostile or
- * broken server cannot make the client buffer without bound.
+ * character: Utf8Chunks and the carried-over partial line take care of that.
+ * Each event is capped in size so that a hostile or broken server cannot
+ * make the client buffer without bound, and the cap is judged on lines, not
+ * on chunks, so the same bytes pass or fail however they are split: an event
+ * fails once its data, event and id fields together exceed `maxEventBytes`
+ * characters, and any line (complete or not, a comment included) once it
+ * exceeds `maxEventBytes` plus room for a field name.
  */
 import { ProtocolError, type Binding } from "../errors.js";
 import { Utf8Chunks } from "./utf8-chunks.js";
+
+/** Room for a field's name beside its value in one line: `event: ` is the longest the protocol uses. */
+const FIELD_NAME_ROOM = 16;
 
 /** One server-sent event. */
 export interface SseEvent {
@@ -21,7 +29,7 @@ export interface SseEvent {
 
 /** Limits and callbacks of `decodeSse`. */
 export interface SseOptions {
-  /** Largest event, in characters of its fields and any incomplete line. */
+  /** Largest event, in characters of its data, event and id fields. */
   maxEventBytes: number;
   /** The binding, for the errors raised. */
   binding: Binding;
@@ -45,6 +53,9 @@ export async function* decodeSse(body: AsyncIterable<Uint8Array>, options: SseOp
  * rather than one per event.
  */
 export async function* decodeSseBatches(body: AsyncIterable<Uint8Array>, options: SseOptions): AsyncGenerator<SseEvent[]> {
+  const maxEvent = options.maxEventBytes;
+  // A line holds a field's value and its name ("data: ", "event: ").
+  const maxLine = maxEvent + FIELD_NAME_ROOM;
   const decoder = new Utf8Chunks();
   // The text after the last line end: an incomplete line.
   let rest = "";
@@ -58,20 +69,23 @@ export async function* decodeSseBatches(body: AsyncIterable<Uint8Array>, options
   let tooLarge = false;
 
   const field = (text: string, start: number, end: number) => {
+    // Nothing after an oversized event or line is read, or delivered.
+    if (tooLarge) return;
     if (start === end) {
       // A blank line dispatches the event; one without data is dropped.
-      // Nothing after an oversized event is delivered.
-      if (data !== undefined && !tooLarge) {
-        if (data.length > options.maxEventBytes) tooLarge = true;
-        else ready.push({ event: event || undefined, data, id });
-      }
+      if (data !== undefined) ready.push({ event: event || undefined, data, id });
       data = event = id = undefined;
+      return;
+    }
+    if (end - start > maxLine) {
+      tooLarge = true;
       return;
     }
     // The usual line: "data: {...}".
     if (text.startsWith("data:", start)) {
       const value = text.slice(text.charCodeAt(start + 5) === 0x20 ? start + 6 : start + 5, end);
       data = data === undefined ? value : `${data}\n${value}`;
+      if (data.length + (event?.length ?? 0) + (id?.length ?? 0) > maxEvent) tooLarge = true;
       return;
     }
     const line = text.slice(start, end);
@@ -94,6 +108,7 @@ export async function* decodeSseBatches(body: AsyncIterable<Uint8Array>, options
         break;
       // Other fields are ignored, as the specification says.
     }
+    if ((data?.length ?? 0) + (event?.length ?? 0) + (id?.length ?? 0) > maxEvent) tooLarge = true;
   };
 
   /** The events `chunk` completes (none, often). */
@@ -125,6 +140,8 @@ export async function* decodeSseBatches(body: AsyncIterable<Uint8Array>, options
       }
     }
     rest = start === 0 ? text : text.slice(start);
+    // An incomplete line only grows: past the limit now, past it when done.
+    if (rest.length > maxLine) tooLarge = true;
     const batch = ready;
     ready = [];
     return batch;
@@ -139,9 +156,8 @@ export async function* decodeSseBatches(body: AsyncIterable<Uint8Array>, options
     for (;;) {
       // Checked before reading on, so the events before an oversized one
       // are delivered first.
-      const held = rest.length + (data?.length ?? 0) + (event?.length ?? 0) + (id?.length ?? 0);
-      if (tooLarge || held > options.maxEventBytes) {
-        throw new ProtocolError(`stream event larger than ${options.maxEventBytes} characters`, { binding: options.binding });
+      if (tooLarge) {
+        throw new ProtocolError(`stream event or line larger than ${maxEvent} characters (maxEventBytes)`, { binding: options.binding });
       }
       const r = await it.next();
       if (r.done) return undefined;

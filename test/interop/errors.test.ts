@@ -5,21 +5,31 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLocalAgent, type LocalAgent } from "../../demo/agent.js";
 import {
+  A2AClient,
   A2AError,
+  InvalidParamsError,
+  MethodNotFoundError,
+  PushNotificationNotSupportedError,
   TaskNotCancelableError,
   TaskNotFoundError,
   UnsupportedOperationError,
   VersionNotSupportedError,
+  createJsonRpcTransport,
+  createJsonRpcTransportV03,
+  createRestTransport,
   userMessage,
   type Binding,
 } from "../../src/index.js";
+import { createGrpcTransport, createGrpcTransportV03 } from "../../src/node.js";
 import { BINDINGS, clientFor, collect } from "../support/bindings.js";
 
 let agent: LocalAgent;
+// The same server with a card that offers no push notifications.
+let noPush: LocalAgent;
 beforeAll(async () => {
-  agent = await startLocalAgent();
+  [agent, noPush] = await Promise.all([startLocalAgent(), startLocalAgent({ pushNotifications: false })]);
 });
-afterAll(() => agent.close());
+afterAll(() => Promise.all([agent.close(), noPush.close()]));
 
 async function failure(p: Promise<unknown>): Promise<A2AError> {
   const e = await p.then(
@@ -77,4 +87,99 @@ describe.each(BINDINGS)("%s", (binding) => {
     const e = await failure(collect(client.subscribeToTask({ id: "no-such-task" })));
     expect(e).toBeInstanceOf(TaskNotFoundError);
   });
+});
+
+/**
+ * A client for `binding` whose calls reach no method of the A2A 1.0 service:
+ * JSON-RPC's and gRPC's 0.3 method names (`tasks/get`,
+ * `a2a.v1.A2AService/GetTask`), sent as 1.0 so that the server does not
+ * refuse the version first; on HTTP+JSON, where a method is a route, a
+ * route the server does not have (one segment would read as a tenant).
+ */
+function unknownMethodClient(binding: Binding): A2AClient {
+  switch (binding) {
+    case "JSONRPC":
+      return new A2AClient(createJsonRpcTransportV03({ baseUrl: agent.jsonRpcUrl, protocolVersion: "1.0" }));
+    case "HTTP+JSON":
+      return new A2AClient(createRestTransport({ baseUrl: `${agent.restUrl}/no/such-route` }));
+    case "GRPC":
+      return new A2AClient(createGrpcTransportV03({ baseUrl: agent.grpcAddress, protocolVersion: "1.0" }));
+  }
+}
+
+/** A client of `binding` pointed at a URL where no A2A interface is (gRPC: the unknown service). */
+function wrongUrlClient(binding: Binding): A2AClient {
+  switch (binding) {
+    case "JSONRPC":
+      return new A2AClient(createJsonRpcTransport({ baseUrl: `${agent.origin}/no/such/interface` }));
+    case "HTTP+JSON":
+      return new A2AClient(createRestTransport({ baseUrl: `${agent.origin}/no/such/interface` }));
+    case "GRPC":
+      return unknownMethodClient(binding);
+  }
+}
+
+async function finishedTask(client: A2AClient): Promise<string> {
+  const res = await client.sendMessage({ message: userMessage("count 1") });
+  return res.payload.case === "task" ? res.payload.value.id : "";
+}
+
+type Provoke = (binding: Binding) => Promise<unknown>;
+
+// Every error the official server can be made to produce, and the class it
+// must arrive as on every binding (spec 5.4; ErrorInfo reason first, then
+// the stated status, then the HTTP status).
+const TABLE: ReadonlyArray<[string, new (...a: never[]) => A2AError, Provoke]> = [
+  ["unknown task", TaskNotFoundError, (b) => clientFor(b, agent).getTask({ id: "no-such-task" })],
+  ["unknown task on a stream", TaskNotFoundError, (b) => collect(clientFor(b, agent).subscribeToTask({ id: "no-such-task" }, { resume: false }))],
+  ["pageSize out of range", InvalidParamsError, (b) => clientFor(b, agent).listTasks({ pageSize: 1000 })],
+  [
+    "cancel of a finished task",
+    TaskNotCancelableError,
+    async (b) => {
+      const c = clientFor(b, agent);
+      return c.cancelTask({ id: await finishedTask(c) });
+    },
+  ],
+  [
+    "subscribe to a finished task",
+    UnsupportedOperationError,
+    async (b) => {
+      const c = clientFor(b, agent);
+      return collect(c.subscribeToTask({ id: await finishedTask(c) }, { resume: false }));
+    },
+  ],
+  [
+    "push config where the card offers no push",
+    PushNotificationNotSupportedError,
+    async (b) => {
+      const c = clientFor(b, noPush);
+      return c.createTaskPushNotificationConfig({ taskId: await finishedTask(c), url: "https://hooks.example.com/x" });
+    },
+  ],
+  ["an unsupported A2A-Version", VersionNotSupportedError, (b) => clientFor(b, agent, { protocolVersion: "9.9" }).getTask({ id: "x" })],
+  ["a method the server does not have", MethodNotFoundError, (b) => unknownMethodClient(b).getTask({ id: "x" })],
+  ["an interface URL where no A2A endpoint is", MethodNotFoundError, (b) => wrongUrlClient(b).getTask({ id: "x" })],
+];
+
+describe.each(TABLE)("the same class on every binding: %s", (_what, cls, provoke) => {
+  it.each(BINDINGS)("%s", async (binding) => {
+    const e = await failure(provoke(binding));
+    expect(e, `${binding}: ${e.name}: ${e.message}`).toBeInstanceOf(cls);
+    expect(e.binding).toBe(binding);
+    if (cls === MethodNotFoundError) expect(e).not.toBeInstanceOf(TaskNotFoundError);
+  });
+});
+
+it("HTTP+JSON: the official server's 400 INVALID_ARGUMENT / INVALID_PARAMS is InvalidParamsError with its facts", async () => {
+  const e = await failure(clientFor("HTTP+JSON", agent).listTasks({ pageSize: 1000 }));
+  expect(e).toBeInstanceOf(InvalidParamsError);
+  expect(e).toMatchObject({ httpStatus: 400, reason: "INVALID_PARAMS" });
+  expect(e.message).toMatch(/pageSize/);
+});
+
+it("a framework 404 names the URL it came from", async () => {
+  const e = await failure(wrongUrlClient("HTTP+JSON").getTask({ id: "x" }));
+  expect(e.message).toContain(`${agent.origin}/no/such/interface/tasks/x`);
+  expect(e.httpStatus).toBe(404);
 });

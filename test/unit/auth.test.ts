@@ -110,7 +110,9 @@ function agentHandler(req: IncomingMessage, res: ServerResponse, body: string) {
     res.end(sseFrame(rpc ? { jsonrpc: "2.0", id, result: event } : event));
     return;
   }
-  return rpc ? sendJson(res, 200, { jsonrpc: "2.0", id, result: { task: TASK } }) : sendJson(res, 200, { task: TASK });
+  // SendMessage answers with a SendMessageResponse, GetTask with the Task itself.
+  const result = (rpc ? body.includes('"SendMessage"') : req.url!.includes("message:send")) ? { task: TASK } : TASK;
+  return rpc ? sendJson(res, 200, { jsonrpc: "2.0", id, result }) : sendJson(res, 200, result);
 }
 
 const agentRequests = () => agent.requests.filter((r) => r.url.startsWith("/rpc") || r.url.startsWith("/rest"));

@@ -146,11 +146,43 @@ describe("gRPC against a raw HTTP/2 server", () => {
     expect(e).toMatchObject({ grpcCode: 5, reason: undefined });
   });
 
+  it("a Task without its REQUIRED id, or a SendMessageResponse without payload -> ProtocolError", async () => {
+    srv.handler = (stream) => reply(stream, toBinary(TaskSchema, create(TaskSchema, { status: { state: TaskState.WORKING } })));
+    const e = await failure(client().getTask({ id: "t1" }));
+    expect(e).toBeInstanceOf(ProtocolError);
+    expect(e.binding).toBe("GRPC");
+    expect(e.message).toMatch(/GetTask.*REQUIRED field "id"/);
+    srv.handler = (stream) => reply(stream, new Uint8Array(0));
+    const sent = await failure(client().sendMessage({ message: { messageId: "m", role: 1, parts: [{ content: { case: "text", value: "x" } }] } }));
+    expect(sent).toBeInstanceOf(ProtocolError);
+    expect(sent.message).toMatch(/SendMessage.*one of task, message/);
+  });
+
+  it("a stream event without payload ends the stream after the good ones, and cancels it", async () => {
+    let gone: Promise<void> | undefined;
+    srv.handler = (stream) => {
+      gone = new Promise((resolve) => stream.once("close", () => resolve()));
+      stream.respond({ ":status": 200, "content-type": "application/grpc" });
+      stream.write(frame(toBinary(StreamResponseSchema, create(StreamResponseSchema, { payload: { case: "task", value: { id: "t1", status: {} } } }))));
+      stream.write(frame(new Uint8Array(0)));
+    };
+    const items: unknown[] = [];
+    const e = await failure(
+      (async () => {
+        for await (const x of client().subscribeToTask({ id: "t1" })) items.push(x);
+      })(),
+    );
+    expect(items).toHaveLength(1);
+    expect(e).toBeInstanceOf(ProtocolError);
+    expect(e.message).toMatch(/SubscribeToTask.*payload/);
+    await within(gone!, 2000, "the server stream to close");
+  });
+
   it("a stream message that is not valid protobuf ends the stream with an A2AError", async () => {
     srv.handler = (stream) => {
       stream.respond({ ":status": 200, "content-type": "application/grpc" }, { waitForTrailers: true });
       stream.on("wantTrailers", () => stream.sendTrailers({ "grpc-status": "0" }));
-      stream.write(frame(toBinary(StreamResponseSchema, create(StreamResponseSchema, { payload: { case: "task", value: { id: "t1" } } }))));
+      stream.write(frame(toBinary(StreamResponseSchema, create(StreamResponseSchema, { payload: { case: "task", value: { id: "t1", status: {} } } }))));
       stream.end(frame(GARBAGE));
     };
     const items: unknown[] = [];
@@ -168,7 +200,7 @@ describe("gRPC against a raw HTTP/2 server", () => {
     srv.handler = (stream) => {
       gone = new Promise((resolve) => stream.once("close", () => resolve()));
       stream.respond({ ":status": 200, "content-type": "application/grpc" });
-      stream.write(frame(toBinary(StreamResponseSchema, create(StreamResponseSchema, { payload: { case: "task", value: { id: "t1" } } }))));
+      stream.write(frame(toBinary(StreamResponseSchema, create(StreamResponseSchema, { payload: { case: "task", value: { id: "t1", status: {} } } }))));
     };
     const timers = trackTimers(/[/\\]src[/\\]/);
     try {

@@ -12,6 +12,10 @@ import {
   AuthorizationError,
   CallTimeoutError,
   ConnectionError,
+  ContentTypeNotSupportedError,
+  InternalError,
+  InvalidParamsError,
+  MethodNotFoundError,
   ProtocolError,
   ServerError,
   TaskNotFoundError,
@@ -35,6 +39,8 @@ import {
   type FakeServer,
 } from "../support/fake-server.js";
 import { trackTimers } from "../support/timers.js";
+import { exitCodeOf } from "../../src/cli/classify.js";
+import { EXIT } from "../../src/cli/exit-codes.js";
 
 /** These tests are about one stream on the wire: no resumption after a drop. */
 const RAW = { resume: false } as const;
@@ -382,6 +388,200 @@ describe("malformed JSON-RPC envelopes", () => {
   });
 });
 
+describe.each(HTTP_BINDINGS)("answers of the wrong shape (%s)", (binding) => {
+  async function protocolError(p: Promise<unknown>, ...names: RegExp[]): Promise<ProtocolError> {
+    const e = await failure(p);
+    expect(e).toBeInstanceOf(ProtocolError);
+    expect(e.binding).toBe(binding);
+    for (const n of names) expect(e.message).toMatch(n);
+    return e as ProtocolError;
+  }
+  const send = () => clientOf(binding).sendMessage({ message: userMessage("hi") });
+
+  it("SendMessage answered with an empty object: no payload", async () => {
+    srv.handle(answer(binding, {}));
+    await protocolError(send(), /SendMessage/, /one of task, message/, /payload/);
+  });
+
+  it("SendMessage answered with 204 No Content", async () => {
+    srv.handle((_req, res) => {
+      res.writeHead(204);
+      res.end();
+    });
+    await protocolError(send(), binding === "JSONRPC" ? /not a JSON-RPC 2\.0 response/ : /one of task, message/);
+  });
+
+  it("SendMessage answered with a 200 application/problem+json document", async () => {
+    srv.handle((_req, res) => sendJson(res, 200, { type: "about:blank", title: "Oops", status: 500 }, { "Content-Type": "application/problem+json" }));
+    const e = await protocolError(send(), /problem/);
+    expect(e.httpStatus).toBe(200);
+  });
+
+  it("GetTask answered with {}: a Task without its REQUIRED id", async () => {
+    srv.handle(answer(binding, {}));
+    await protocolError(clientOf(binding).getTask({ id: "t1" }), /GetTask/, /REQUIRED field "id"/);
+  });
+
+  it("GetTask answered with a Task with an empty id, or without status", async () => {
+    srv.handle(answer(binding, { ...TASK, id: "" }));
+    await protocolError(clientOf(binding).getTask({ id: "t1" }), /"id"/);
+    srv.handle(answer(binding, { id: "t1" }));
+    await protocolError(clientOf(binding).getTask({ id: "t1" }), /"status"/);
+  });
+
+  it("a SendMessage reply whose task lacks its id names the path", async () => {
+    srv.handle(answer(binding, { task: { ...TASK, id: undefined } }));
+    await protocolError(send(), /"task\.id"/);
+  });
+
+  it("every operation's answer is checked: ListTasks, push configs, the extended card", async () => {
+    srv.handle(answer(binding, { tasks: [TASK, { contextId: "c1", status: TASK.status }], nextPageToken: "" }));
+    await protocolError(clientOf(binding).listTasks({}), /"tasks\[1\]\.id"/);
+    srv.handle(answer(binding, { taskId: "t1", id: "p1" }));
+    await protocolError(clientOf(binding).getTaskPushNotificationConfig({ taskId: "t1", id: "p1" }), /"url"/);
+    srv.handle(answer(binding, { name: "agent" }));
+    await protocolError(clientOf(binding).getExtendedAgentCard(), /GetExtendedAgentCard/, /"description"/);
+  });
+
+  it("a last page's empty nextPageToken, a total of 0 and no tasks are legal", async () => {
+    srv.handle(answer(binding, { tasks: [], nextPageToken: "", pageSize: 0, totalSize: 0 }));
+    await expect(clientOf(binding).listTasks({})).resolves.toMatchObject({ tasks: [] });
+  });
+
+  it("a stream event of the wrong shape ends the stream after the good ones", async () => {
+    srv.handle(stream(binding, [{ task: TASK }, {}, STATUS_UPDATE]));
+    const { items, error } = await drain(clientOf(binding).subscribeToTask({ id: "t1" }, RAW));
+    expect(items.map((i) => i.payload.case)).toEqual(["task"]);
+    expect(error).toBeInstanceOf(ProtocolError);
+    expect((error as Error).message).toMatch(/SubscribeToTask.*payload/);
+  });
+
+  it("a status update without its REQUIRED contextId", async () => {
+    srv.handle(stream(binding, [{ statusUpdate: { taskId: "t1", status: { state: "TASK_STATE_WORKING" } } }]));
+    const { error } = await drain(clientOf(binding).subscribeToTask({ id: "t1" }, RAW));
+    expect(error).toBeInstanceOf(ProtocolError);
+    expect((error as Error).message).toMatch(/"statusUpdate\.contextId"/);
+  });
+});
+
+describe("JSON-RPC envelopes must answer this request in JSON-RPC 2.0", () => {
+  it("a result without an id", async () => {
+    srv.handle((_req, res) => sendJson(res, 200, { jsonrpc: "2.0", result: TASK }));
+    const e = await failure(clientOf("JSONRPC").getTask({ id: "t1" }));
+    expect(e).toBeInstanceOf(ProtocolError);
+    expect(e.message).toMatch(/id absent/);
+  });
+
+  it("a result with a null id, or the id as a string", async () => {
+    srv.handle((_req, res) => sendJson(res, 200, { jsonrpc: "2.0", id: null, result: TASK }));
+    await expect(clientOf("JSONRPC").getTask({ id: "t1" })).rejects.toThrow(ProtocolError);
+    srv.handle((_req, res, body) => sendJson(res, 200, { jsonrpc: "2.0", id: String(rpcId(body)), result: TASK }));
+    await expect(clientOf("JSONRPC").getTask({ id: "t1" })).rejects.toThrow(ProtocolError);
+  });
+
+  it("another jsonrpc version, or none", async () => {
+    for (const jsonrpc of ["1.0", undefined, 2]) {
+      srv.handle((_req, res, body) => sendJson(res, 200, { jsonrpc, id: rpcId(body), result: TASK }));
+      const e = await failure(clientOf("JSONRPC").getTask({ id: "t1" }));
+      expect(e).toBeInstanceOf(ProtocolError);
+      expect(e.message).toMatch(/JSON-RPC 2\.0/);
+    }
+  });
+
+  it("an error with another id is not this request's error; one with a null id is", async () => {
+    const error = { code: -32001, message: "gone" };
+    srv.handle((_req, res, body) => sendJson(res, 200, { jsonrpc: "2.0", id: rpcId(body) + 1, error }));
+    await expect(clientOf("JSONRPC").getTask({ id: "t1" })).rejects.toThrow(ProtocolError);
+    srv.handle((_req, res) => sendJson(res, 200, { jsonrpc: "2.0", id: null, error }));
+    await expect(clientOf("JSONRPC").getTask({ id: "t1" })).rejects.toThrow(TaskNotFoundError);
+  });
+
+  it("stream events carry the request's id too", async () => {
+    srv.handle((_req, res, body) => {
+      startSse(res);
+      res.write(sseFrame({ jsonrpc: "2.0", id: rpcId(body), result: { task: TASK } }));
+      res.end(sseFrame({ jsonrpc: "2.0", id: rpcId(body) + 1, result: STATUS_UPDATE }));
+    });
+    const { items, error } = await drain(clientOf("JSONRPC").subscribeToTask({ id: "t1" }, RAW));
+    expect(items).toHaveLength(1);
+    expect(error).toBeInstanceOf(ProtocolError);
+  });
+});
+
+describe.each(HTTP_BINDINGS)("a 404 without an A2A error body (%s)", (binding) => {
+  const pages: Array<[string, (res: ServerResponse) => void]> = [
+    ["a framework's HTML page", (res) => {
+      res.writeHead(404, { "Content-Type": "text/html; charset=utf-8" });
+      res.end("<!DOCTYPE html><pre>Cannot POST /nope</pre>");
+    }],
+    ["an empty body", (res) => {
+      res.writeHead(404);
+      res.end();
+    }],
+    ["a JSON body that is no A2A error", (res) => sendJson(res, 404, { message: "Not Found", path: "/nope" })],
+  ];
+  it.each(pages)("%s -> MethodNotFoundError naming the URL, not TaskNotFoundError", async (_what, page) => {
+    srv.handle((_req, res) => page(res));
+    const client = clientOf(binding, {}, undefined);
+    const e = await failure(client.getTask({ id: "t1" }));
+    expect(e).toBeInstanceOf(MethodNotFoundError);
+    expect(e).not.toBeInstanceOf(TaskNotFoundError);
+    expect(e.httpStatus).toBe(404);
+    expect(e.message).toContain(new URL(srv.url).origin);
+    expect(exitCodeOf(e)).not.toBe(EXIT.notFound);
+    // Streams report it the same way.
+    const { error } = await drain(client.subscribeToTask({ id: "t1" }, RAW));
+    expect(error).toBeInstanceOf(MethodNotFoundError);
+  });
+
+  it("the URL in the message has no query (it may carry a key)", async () => {
+    srv.handle((_req, res) => page404(res));
+    const transport =
+      binding === "JSONRPC"
+        ? createJsonRpcTransport({ baseUrl: `${srv.url}/rpc?api_key=s3cr3t` })
+        : createRestTransport({ baseUrl: `${srv.url}/rest?api_key=s3cr3t` });
+    const e = await failure(new A2AClient(transport).getTask({ id: "t1" }));
+    expect(e).toBeInstanceOf(MethodNotFoundError);
+    expect(e.message).not.toContain("s3cr3t");
+  });
+});
+
+function page404(res: ServerResponse): void {
+  res.writeHead(404, { "Content-Type": "text/plain" });
+  res.end("Not Found");
+}
+
+describe("HTTP+JSON errors: reason, then the body's status, then the HTTP status", () => {
+  const status = (code: number, name: string, details: unknown[] = []) => ({ error: { code, status: name, message: "m", details } });
+  const info = (reason: string) => ({ "@type": ERROR_INFO, reason, domain: "a2a-protocol.org" });
+  const cases: Array<[string, number, unknown, new (...a: never[]) => A2AError]> = [
+    ["INVALID_ARGUMENT + INVALID_PARAMS (the official server's pageSize answer)", 400, status(400, "INVALID_ARGUMENT", [info("INVALID_PARAMS")]), InvalidParamsError],
+    ["INVALID_ARGUMENT without a reason", 400, status(400, "INVALID_ARGUMENT"), InvalidParamsError],
+    ["a reason beats the status", 400, status(400, "INVALID_ARGUMENT", [info("CONTENT_TYPE_NOT_SUPPORTED")]), ContentTypeNotSupportedError],
+    ["NOT_FOUND + TASK_NOT_FOUND", 404, status(404, "NOT_FOUND", [info("TASK_NOT_FOUND")]), TaskNotFoundError],
+    ["a google.rpc.Status NOT_FOUND", 404, status(404, "NOT_FOUND"), TaskNotFoundError],
+    ["UNIMPLEMENTED", 501, status(501, "UNIMPLEMENTED"), MethodNotFoundError],
+    ["METHOD_NOT_FOUND reason", 404, status(404, "NOT_FOUND", [info("METHOD_NOT_FOUND")]), MethodNotFoundError],
+    ["INTERNAL_ERROR reason", 500, status(500, "INTERNAL", [info("INTERNAL_ERROR")]), InternalError],
+    ["UNAUTHENTICATED on a 400", 400, status(400, "UNAUTHENTICATED"), AuthenticationError],
+    ["TASK_NOT_FOUND reason on a 400 (a reason wins over the HTTP status)", 400, status(400, "FAILED_PRECONDITION", [info("TASK_NOT_FOUND")]), TaskNotFoundError],
+  ];
+  it.each(cases)("%s", async (_what, code, body, cls) => {
+    srv.handle((_req, res) => sendJson(res, code, body));
+    const e = await failure(clientOf("HTTP+JSON").listTasks({ pageSize: 1000 }));
+    expect(e).toBeInstanceOf(cls);
+    expect(e.httpStatus).toBe(code);
+  });
+});
+
+describe("JSON-RPC errors with a standard reason", () => {
+  it("INVALID_PARAMS in data -> InvalidParamsError, whatever the code", async () => {
+    const error = { code: -32000, message: "m", data: [{ "@type": ERROR_INFO, reason: "INVALID_PARAMS" }] };
+    srv.handle((_req, res, body) => sendJson(res, 200, { jsonrpc: "2.0", id: rpcId(body), error }));
+    await expect(clientOf("JSONRPC").listTasks({ pageSize: 1000 })).rejects.toThrow(InvalidParamsError);
+  });
+});
+
 describe("errors on streams", () => {
   it("JSON-RPC: a JSON error envelope instead of a stream -> TaskNotFoundError", async () => {
     srv.handle((_req, res, body) =>
@@ -721,3 +921,42 @@ describe("resources", () => {
 });
 
 afterAll(() => srv.close());
+
+describe.each(HTTP_BINDINGS)("maxResponseBytes does not depend on how the body is split (%s)", (binding) => {
+  it("fails iff the body has more bytes than the limit, for any split (property)", async () => {
+    const { default: fc } = await import("fast-check");
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 0, max: 300 }), fc.integer({ min: 60, max: 400 }), fc.array(fc.nat(), { maxLength: 12 }), async (pad, max, offsets) => {
+        const client = (body: string): A2AClient => {
+          const bytes = new TextEncoder().encode(body);
+          const points = [...new Set(offsets.map((o) => o % (bytes.length + 1)))].sort((a, b) => a - b);
+          const httpClient = async () => ({
+            status: 200,
+            header: new Headers({ "Content-Type": "application/json" }),
+            trailer: new Headers(),
+            body: (async function* () {
+              let at = 0;
+              for (const p of [...points, bytes.length]) {
+                yield bytes.subarray(at, p);
+                at = p;
+              }
+            })(),
+          });
+          const options = { baseUrl: "http://127.0.0.1:9/a2a", httpClient, maxResponseBytes: max };
+          return new A2AClient(binding === "JSONRPC" ? createJsonRpcTransport(options) : createRestTransport(options));
+        };
+        const task = { ...TASK, metadata: { pad: "é".repeat(pad) } };
+        const body = JSON.stringify(binding === "JSONRPC" ? { jsonrpc: "2.0", id: 1, result: task } : task);
+        const size = new TextEncoder().encode(body).length;
+        const got = await client(body)
+          .getTask({ id: "t1" })
+          .then(
+            () => "ok",
+            (e: unknown) => (e instanceof ProtocolError && /larger than/.test(e.message) ? "too large" : String(e)),
+          );
+        expect(got).toBe(size > max ? "too large" : "ok");
+      }),
+      { numRuns: 150 },
+    );
+  });
+});

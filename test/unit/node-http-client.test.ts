@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { createServer as createNetServer, type AddressInfo, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { A2AClient, AbortedError, ConnectionError, createJsonRpcTransport, createNodeHttpClient, createRestTransport, userMessage } from "../../src/node.js";
+import { A2AClient, AbortedError, ConnectionError, ProtocolError, createJsonRpcTransport, createNodeHttpClient, createRestTransport, userMessage } from "../../src/node.js";
 
 const TASK = { id: "t-1", contextId: "c-1", status: { state: "TASK_STATE_WORKING" } };
 const update = (i: number) => ({ statusUpdate: { taskId: "t-1", contextId: "c-1", status: { state: "TASK_STATE_WORKING" }, metadata: { i } } });
@@ -102,4 +102,62 @@ describe("createNodeHttpClient", () => {
       await new Promise((r) => echo.close(r));
     }
   });
+});
+
+describe("responses that are not valid HTTP (node:http and fetch)", () => {
+  // A raw TCP server that answers every request with the given bytes, then
+  // closes the connection (or, with `hold`, leaves it open).
+  async function rawServer(reply: string, hold = false): Promise<{ url: string; close: () => Promise<void> }> {
+    const open = new Set<Socket>();
+    const srv = createNetServer((socket) => {
+      open.add(socket);
+      socket.once("data", () => (hold ? socket.write(reply) : socket.end(reply)));
+      socket.on("error", () => {});
+    });
+    await new Promise<void>((r) => srv.listen(0, "127.0.0.1", r));
+    return {
+      url: `http://127.0.0.1:${(srv.address() as AddressInfo).port}/rpc`,
+      close: () => {
+        for (const s of open) s.destroy();
+        return new Promise((r) => srv.close(() => r()));
+      },
+    };
+  }
+
+  const json = JSON.stringify({ jsonrpc: "2.0", id: 1, result: { task: TASK } });
+  const cases: Array<[string, string, typeof ProtocolError | typeof ConnectionError, boolean]> = [
+    ["a bad status line", "HTTP/1.1 two hundred OK\r\n\r\n", ProtocolError, false],
+    ["headers over the parser's limit", `HTTP/1.1 200 OK\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`, ProtocolError, false],
+    [
+      "an invalid chunked encoding",
+      "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n",
+      ProtocolError,
+      false,
+    ],
+    [
+      "a body cut short of its Content-Length",
+      `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${json.length + 50}\r\n\r\n${json}`,
+      ConnectionError,
+      false,
+    ],
+  ];
+  const clients = { "node:http": () => createNodeHttpClient(), fetch: undefined } as const;
+
+  for (const [name, httpClient] of Object.entries(clients)) {
+    it.each(cases)(`${name}: %s`, async (_what, reply, cls) => {
+      const srv = await rawServer(reply);
+      try {
+        const client = new A2AClient(createJsonRpcTransport({ baseUrl: `${srv.url}?key=s3cr3t`, httpClient: httpClient?.() }));
+        const e = await client.sendMessage({ message: userMessage("hi") }).then(
+          () => undefined,
+          (err: unknown) => err,
+        );
+        expect(e).toBeInstanceOf(cls);
+        expect((e as Error).message).toContain(srv.url);
+        expect((e as Error).message).not.toContain("s3cr3t");
+      } finally {
+        await srv.close();
+      }
+    });
+  }
 });

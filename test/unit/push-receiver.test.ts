@@ -3,7 +3,7 @@
  * comparison, and a task view that redeliveries and late events cannot
  * corrupt.
  */
-import { create, toJson, type JsonValue } from "@bufbuild/protobuf";
+import { create, toBinary, toJson, type JsonValue } from "@bufbuild/protobuf";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -364,5 +364,75 @@ describe("the task view", () => {
     };
     expect((await receiver.handle(post(JSON.stringify(body)))).status).toBe(204);
     expect(receiver.task("t9")?.status?.state).toBe(TaskState.COMPLETED);
+  });
+});
+
+describe("the task view is bounded", () => {
+  const send = (receiver: ReturnType<typeof createPushReceiver>, e: StreamResponse) => receiver.handle(post(json(e)));
+  const viewBytes = (t: Task | undefined) => (t === undefined ? 0 : toBinary(TaskSchema, t).length);
+
+  it("200 appended chunks of 60 KB: refused with 413 past maxTaskBytes (default 2 MiB), the view stays within it", async () => {
+    const events: string[] = [];
+    const receiver = createPushReceiver({ onEvent: (e) => void events.push(e.payload.case ?? "") });
+    const statuses: number[] = [];
+    for (let i = 0; i < 200; i++) statuses.push((await send(receiver, chunk("t", `${i}:${"x".repeat(60_000)}`, i > 0))).status);
+    const accepted = statuses.filter((s) => s === 204).length;
+    expect(accepted).toBeGreaterThan(20);
+    expect(accepted).toBeLessThan(40);
+    expect(statuses.slice(accepted).every((s) => s === 413)).toBe(true);
+    expect(events).toHaveLength(accepted);
+    expect(viewBytes(receiver.task("t"))).toBeLessThanOrEqual(2 * 1024 * 1024);
+    expect(receiver.task("t")!.artifacts[0]!.parts).toHaveLength(accepted);
+    const refused = await send(receiver, chunk("t", "x".repeat(60_000), true));
+    expect(refused.status).toBe(413);
+    expect(await refused.text()).toMatch(/maxTaskBytes/);
+  });
+
+  it("a snapshot within the limit starts the view afresh; replacing chunks do not count twice", async () => {
+    const receiver = createPushReceiver({ maxTaskBytes: 100_000 });
+    for (let i = 0; i < 30; i++) expect((await send(receiver, chunk("t", `${i}${"r".repeat(20_000)}`, false))).status).toBe(204);
+    expect(viewBytes(receiver.task("t"))).toBeLessThan(25_000);
+    for (let i = 0; i < 4; i++) await send(receiver, chunk("t", `${i}${"a".repeat(20_000)}`, true));
+    expect((await send(receiver, chunk("t", "a".repeat(20_000), true))).status).toBe(413);
+    expect((await send(receiver, snapshot("t", TaskState.WORKING, 5000))).status).toBe(204);
+    expect(receiver.task("t")!.artifacts).toHaveLength(0);
+    expect((await send(receiver, chunk("t", "a".repeat(20_000), true))).status).toBe(204);
+  });
+
+  it("many tiny parts are bounded by maxTaskItems", async () => {
+    const receiver = createPushReceiver({ maxTaskItems: 100 });
+    const statuses: number[] = [];
+    for (let i = 0; i < 150; i++) statuses.push((await send(receiver, chunk("t", `${i}`, true))).status);
+    expect(statuses.filter((s) => s === 204).length).toBeGreaterThan(40);
+    expect(statuses.at(-1)).toBe(413);
+    const t = receiver.task("t")!;
+    expect(t.artifacts.length + t.artifacts.reduce((n, a) => n + a.parts.length, 0) + t.history.length).toBeLessThanOrEqual(100);
+  });
+
+  it("all views together stay within maxTotalBytes: the least recently updated go first", async () => {
+    const receiver = createPushReceiver({ maxTotalBytes: 250_000 });
+    for (const id of ["a", "b", "c", "d", "e"]) expect((await send(receiver, chunk(id, "z".repeat(60_000), false))).status).toBe(204);
+    expect(receiver.taskIds()).toEqual(["b", "c", "d", "e"]);
+    const total = receiver.taskIds().reduce((n, id) => n + viewBytes(receiver.task(id)), 0);
+    expect(total).toBeLessThanOrEqual(250_000);
+    receiver.forget("b");
+    await send(receiver, chunk("f", "z".repeat(60_000), false));
+    expect(receiver.taskIds()).toEqual(["c", "d", "e", "f"]);
+  });
+});
+
+describe("the task view bound cannot be reset by a snapshot the view passes over", () => {
+  it("after a final state, stale snapshots do not reset the count: appended chunks are still refused", async () => {
+    const receiver = createPushReceiver({ maxTaskBytes: 100_000 });
+    const send = (e: StreamResponse) => receiver.handle(post(json(e)));
+    expect((await send(snapshot("t", TaskState.COMPLETED, 1000))).status).toBe(204);
+    const statuses: number[] = [];
+    for (let i = 0; i < 30; i++) {
+      statuses.push((await send(snapshot("t", TaskState.WORKING, 2000 + i))).status);
+      statuses.push((await send(chunk("t", `${i}${"a".repeat(20_000)}`, true))).status);
+    }
+    expect(statuses).toContain(413);
+    expect(toBinary(TaskSchema, receiver.task("t")!).length).toBeLessThanOrEqual(100_000);
+    expect(receiver.task("t")!.status?.state).toBe(TaskState.COMPLETED);
   });
 });

@@ -184,3 +184,62 @@ describe("decodeSse", () => {
     expect(await decodeAll(cut(bytes, [1, 2]))).toEqual([{ event: undefined, data: "a", id: undefined }]);
   });
 });
+
+describe("decodeSse limits do not depend on how the bytes are split", () => {
+  /** What decoding gives: the events, and whether it ended in a ProtocolError. */
+  async function outcome(parts: readonly Uint8Array[], maxEventBytes: number): Promise<{ events: SseEvent[]; failed: boolean }> {
+    const events: SseEvent[] = [];
+    try {
+      for await (const e of decodeSse(chunksOf(parts), { maxEventBytes, binding: "JSONRPC" })) events.push(e);
+    } catch (e) {
+      expect(e).toBeInstanceOf(ProtocolError);
+      return { events, failed: true };
+    }
+    return { events, failed: false };
+  }
+
+  // Lines around the limit: data of any length (the limit is 20 to 60),
+  // several data lines, event and id fields, comments and unknown fields of
+  // any length, blank lines, and an unterminated line at the end.
+  const len = fc.integer({ min: 0, max: 90 });
+  const line = fc.oneof(
+    len.map((n) => `data: ${"d".repeat(n)}`),
+    len.map((n) => `data:${"é".repeat(n)}`),
+    len.map((n) => `event: ${"e".repeat(n)}`),
+    len.map((n) => `id: ${"i".repeat(n)}`),
+    len.map((n) => `: ${"c".repeat(n)}`),
+    len.map((n) => `x-unknown: ${"u".repeat(n)}`),
+    fc.constant(""),
+  );
+  const streamArb = fc
+    .tuple(fc.array(line, { maxLength: 14 }), fc.constantFrom("\n", "\r\n", "\r"), fc.option(line, { nil: undefined }))
+    .map(([lines, eol, tail]) => encoder.encode(lines.map((l) => l + eol).join("") + (tail ?? "")));
+
+  it("the same events and the same failure whatever the split (property)", async () => {
+    await fc.assert(
+      fc.asyncProperty(streamArb, fc.integer({ min: 20, max: 60 }), fc.array(fc.nat(), { maxLength: 25 }), async (bytes, max, offsets) => {
+        const whole = await outcome([bytes], max);
+        expect(await outcome(cut(bytes, offsets), max)).toEqual(whole);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it("byte by byte gives what one chunk gives, at the edge of the limit", async () => {
+    for (const n of [98, 99, 100, 101, 110, 116, 117, 200]) {
+      for (const text of [`data: ${"x".repeat(n)}\n\n`, `event: e\ndata: ${"x".repeat(n)}\n\n`, `: ${"c".repeat(n)}\n\ndata: after\n\n`, `data: ${"x".repeat(n)}`]) {
+        const bytes = encoder.encode(text);
+        const whole = await outcome([bytes], 100);
+        expect(await outcome(Array.from(bytes, (b) => Uint8Array.of(b)), 100), `${n}: ${text.slice(0, 12)}`).toEqual(whole);
+      }
+    }
+  });
+
+  it("an event of exactly maxEventBytes passes, one more character fails, in one chunk or split after its prefix", async () => {
+    const at = (n: number) => encoder.encode(`data: ${"x".repeat(n)}\n\n`);
+    for (const parts of [(b: Uint8Array) => [b], (b: Uint8Array) => [b.subarray(0, 8), b.subarray(8)]]) {
+      expect((await outcome(parts(at(100)), 100)).failed).toBe(false);
+      expect((await outcome(parts(at(101)), 100)).failed).toBe(true);
+    }
+  });
+});

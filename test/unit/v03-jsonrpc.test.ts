@@ -690,3 +690,16 @@ describe("0.3 error codes", () => {
     expect(err).toBeInstanceOf(cls);
   });
 });
+
+describe("0.3 JSON-RPC: answers of the wrong shape", () => {
+  it("message/send answered with an empty result, a task without id, or another jsonrpc version", async () => {
+    srv.handle(answer({}));
+    await expect(client().sendMessage({ message: userMessage("hi") })).rejects.toThrow(ProtocolError);
+    srv.handle(answer({ kind: "task", contextId: "c", status: { state: "working" } }));
+    const e = await client().getTask({ id: "t1" }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(ProtocolError);
+    expect((e as Error).message).toMatch(/GetTask.*"id"/);
+    srv.handle((_req, res, body) => sendJson(res, 200, { jsonrpc: "1.0", id: rpc(body).id, result: { kind: "task", id: "t1", contextId: "c", status: { state: "working" } } }));
+    await expect(client().getTask({ id: "t1" })).rejects.toThrow(ProtocolError);
+  });
+});

@@ -7,6 +7,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   A2AClient,
   InvalidParamsError,
+  MethodNotFoundError,
+  ProtocolError,
   ServerError,
   TaskNotCancelableError,
   TaskNotFoundError,
@@ -101,7 +103,7 @@ describe("HTTP+JSON over 0.3: requests", () => {
   });
 
   it("GetExtendedAgentCard reads /v1/card", async () => {
-    answer(200, { name: "agent", url: "https://a.example", protocolVersion: "0.3.0", supportsAuthenticatedExtendedCard: true });
+    answer(200, { name: "agent", description: "d", version: "1", url: "https://a.example", protocolVersion: "0.3.0", supportsAuthenticatedExtendedCard: true });
     const card = await client.getExtendedAgentCard();
     expect(card.capabilities?.extendedAgentCard).toBe(true);
     expect(card.supportedInterfaces.map((i) => [i.url, i.protocolBinding, i.protocolVersion])).toEqual([
@@ -121,8 +123,8 @@ describe("HTTP+JSON over 0.3: streams", () => {
     srv.handle((_req, res) => {
       startSse(res);
       res.write(sseFrame({ task: TASK }));
-      res.write(sseFrame({ artifactUpdate: { taskId: "t 1", artifact: { artifactId: "a", parts: [{ text: "x" }] }, append: true, lastChunk: true } }));
-      res.end(sseFrame({ statusUpdate: { taskId: "t 1", status: { state: "TASK_STATE_CANCELLED" }, final: true } }));
+      res.write(sseFrame({ artifactUpdate: { taskId: "t 1", contextId: "c1", artifact: { artifactId: "a", parts: [{ text: "x" }] }, append: true, lastChunk: true } }));
+      res.end(sseFrame({ statusUpdate: { taskId: "t 1", contextId: "c1", status: { state: "TASK_STATE_CANCELLED" }, final: true } }));
     });
     const events = [];
     for await (const e of client.subscribeToTask({ id: "t 1" })) events.push(e);
@@ -170,5 +172,28 @@ describe("HTTP+JSON over 0.3: errors", () => {
     const e = await client.getTask({ id: "t 1" }).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(ServerError);
     expect((e as ServerError).jsonRpcCode).toBeUndefined();
+  });
+});
+
+describe("HTTP+JSON over 0.3: answers of the wrong shape and bare 404s", () => {
+  it("a task without its id, or a send reply without payload, is a ProtocolError", async () => {
+    answer(200, { contextId: "c1", status: { state: "TASK_STATE_WORKING" } });
+    await expect(client.getTask({ id: "t 1" })).rejects.toThrow(ProtocolError);
+    answer(200, {});
+    const e = await client.sendMessage({ message: userMessage("hi") }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(ProtocolError);
+    expect((e as Error).message).toMatch(/SendMessage.*payload/);
+  });
+
+  it("a framework's 404 page is MethodNotFoundError naming the URL; a 0.3 error body still says TASK_NOT_FOUND", async () => {
+    srv.handle((_req, res) => {
+      res.writeHead(404, { "Content-Type": "text/html" });
+      res.end("<pre>Cannot GET</pre>");
+    });
+    const e = await client.getTask({ id: "t 1" }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(MethodNotFoundError);
+    expect((e as Error).message).toContain(`${srv.url}/a2a/v1/tasks/t%201`);
+    answer(404, { code: -32001, message: "Task not found: t 1" });
+    await expect(client.getTask({ id: "t 1" })).rejects.toThrow(TaskNotFoundError);
   });
 });

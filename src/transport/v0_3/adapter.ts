@@ -23,6 +23,7 @@ import { mergeHeaders } from "../options.js";
 import { runStreaming, runUnary } from "../run-call.js";
 import { mapAsync, single } from "../../util.js";
 import type { A2ATransport } from "../transport.js";
+import { checkedResponse } from "../response-shape.js";
 import { v03OperationFor } from "./convert.js";
 
 /** How the 1.0 side of a 0.3 transport looks to interceptors. */
@@ -85,7 +86,7 @@ export function adaptV03Transport(inner: A2ATransport, options: V03AdapterOption
             op.request(request),
             req.contextValues,
           );
-          const message = op.response(res.message, request) as MessageShape<O>;
+          const message = checkedResponse(method, op.response(res.message, request) as MessageShape<O>, { binding });
           return { stream: false, service: method.parent, method, header: res.header, trailer: res.trailer, message };
         },
       });
@@ -128,7 +129,7 @@ export function adaptV03Transport(inner: A2ATransport, options: V03AdapterOption
             single(op.request(request)),
             req.contextValues,
           );
-          const message = mapAsync(res.message, (e) => op.response(e, request) as MessageShape<O>);
+          const message = mapAsync(res.message, (e) => checkedResponse(method, op.response(e, request) as MessageShape<O>, { binding }));
           return { stream: true, service: method.parent, method, header: res.header, trailer: res.trailer, message };
         },
       });
