@@ -27,6 +27,7 @@ import {
 } from "../errors.js";
 import { createFetchHttpClient } from "./fetch-client.js";
 import { withIdleTimeout } from "./idle.js";
+import { settleVerb, type VerbChoice } from "./verb-fallback.js";
 import {
   DEFAULT_IDLE_TIMEOUT_MS,
   DEFAULT_MAX_EVENT_BYTES,
@@ -83,10 +84,10 @@ export interface BindingCodec {
   /** The error an unsuccessful response or an `event: error` frame describes. */
   error(json: unknown, facts: ResponseFacts): A2AError;
   /**
-   * Another way to make a call the server answered with 405 Method Not
-   * Allowed, or undefined when there is none.
+   * For a call whose HTTP verb servers disagree on (see verb-fallback.ts):
+   * what was learned and the other verb; undefined for every other call.
    */
-  onMethodNotAllowed?(method: DescMethod, message: MessageShape<DescMessage>): HttpPlan | undefined;
+  verbChoice?(method: DescMethod, message: MessageShape<DescMessage>, plan: HttpPlan): VerbChoice | undefined;
   /**
    * Rewrites a result's JSON (what `result` returned, or one stream event's)
    * into the ProtoJSON of the method's output, for a binding whose wire
@@ -126,9 +127,11 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
   ): Promise<{ res: UniversalClientResponse; plan: HttpPlan }> {
     // Interceptors may replace the message (e.g. to set a tenant): plan again then.
     const message = req.message as MessageShape<DescMessage>;
-    let plan = message === first.message ? first.plan : codec.plan(method, message);
+    const plan = message === first.message ? first.plan : codec.plan(method, message);
     const exchange = (p: HttpPlan, url: string) => {
       if (p.body !== undefined) req.header.set("Content-Type", codec.contentType);
+      // A retry with the other verb has no body where the first had one.
+      else if (p !== plan) req.header.delete("Content-Type");
       return httpClient({
         url,
         method: p.method,
@@ -139,15 +142,14 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
     };
     try {
       const overridden = req.url !== first.plan.url;
-      let res = await exchange(plan, overridden ? req.url : plan.url);
-      const alternative = res.status === 405 ? codec.onMethodNotAllowed?.(method, message) : undefined;
-      if (alternative) {
-        await discard(res.body);
-        plan = alternative;
+      const res = await exchange(plan, overridden ? req.url : plan.url);
+      const choice = codec.verbChoice?.(method, message, plan);
+      if (!choice) return { res, plan };
+      return await settleVerb(choice, plan, res, {
         // What interceptors added to the query (an API key) goes along.
-        res = await exchange(plan, overridden ? withAddedQuery(plan.url, first.plan.url, req.url) : plan.url);
-      }
-      return { res, plan };
+        send: (p) => exchange(p, overridden ? withAddedQuery(p.url, first.plan.url, req.url) : p.url),
+        rejection,
+      });
     } catch (e) {
       // An abort is reported by the call runner (run-call.ts) from the signal.
       if (req.signal.aborted) throw e;
@@ -166,15 +168,18 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
     };
   }
 
+  /** Reads an unsuccessful response's whole body: the error it describes. */
+  async function rejection(res: UniversalClientResponse): Promise<A2AError> {
+    const f = facts(res);
+    const text = await readText(res.body, maxResponseBytes, binding);
+    const json = isJsonContentType(res.header.get("Content-Type")) || looksLikeJson(text) ? tryParse(text) : undefined;
+    return codec.error(json, f);
+  }
+
   /** Reads a whole JSON body; for unsuccessful statuses throws the error it describes. */
   async function readJson(res: UniversalClientResponse): Promise<unknown> {
-    const f = facts(res);
-    const ok = res.status >= 200 && res.status < 300;
+    if (res.status < 200 || res.status >= 300) throw await rejection(res);
     const text = await readText(res.body, maxResponseBytes, binding);
-    if (!ok) {
-      const json = isJsonContentType(res.header.get("Content-Type")) || looksLikeJson(text) ? tryParse(text) : undefined;
-      throw codec.error(json, f);
-    }
     const type = res.header.get("Content-Type");
     if (type !== null && !isJsonContentType(type)) {
       throw new ProtocolError(`expected a JSON response, got content type "${type}"`, { binding, httpStatus: res.status });
