@@ -1,5 +1,5 @@
 /**
- * The error table, per binding, against the official server: each failure
+ * The error table, per binding, against each real peer: each failure
  * arrives as its own A2AError subclass with the binding's facts attached.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -14,12 +14,7 @@ import {
   type Binding,
 } from "../../src/index.js";
 import { BINDINGS, clientFor, collect } from "../support/bindings.js";
-
-let agent: LocalAgent;
-beforeAll(async () => {
-  agent = await startLocalAgent();
-});
-afterAll(() => agent.close());
+import { PEERS } from "../support/peers.js";
 
 async function failure(p: Promise<unknown>): Promise<A2AError> {
   const e = await p.then(
@@ -37,44 +32,52 @@ const NOT_FOUND: Record<Binding, { httpStatus?: number; grpcCode?: number; jsonR
   GRPC: { grpcCode: 5 },
 };
 
-describe.each(BINDINGS)("%s", (binding) => {
-  it("unknown task -> TaskNotFoundError", async () => {
-    const e = await failure(clientFor(binding, agent).getTask({ id: "no-such-task" }));
-    expect(e).toBeInstanceOf(TaskNotFoundError);
-    expect(e.name).toBe("TaskNotFoundError");
-    expect(e.reason).toBe("TASK_NOT_FOUND");
-    expect(e.binding).toBe(binding);
-    expect(e).toMatchObject(NOT_FOUND[binding]);
+describe.each(PEERS)("$label", (sdk) => {
+  let agent: LocalAgent;
+  beforeAll(async () => {
+    agent = await startLocalAgent({ sdk });
   });
+  afterAll(() => agent.close());
 
-  it("cancel of a finished task -> TaskNotCancelableError", async () => {
-    const client = clientFor(binding, agent);
-    const res = await client.sendMessage({ message: userMessage("count 1") });
-    const id = res.payload.case === "task" ? res.payload.value.id : "";
-    const e = await failure(client.cancelTask({ id }));
-    expect(e).toBeInstanceOf(TaskNotCancelableError);
-    expect(e.reason).toBe("TASK_NOT_CANCELABLE");
-  });
+  describe.each(BINDINGS)("%s", (binding) => {
+    it("unknown task -> TaskNotFoundError", async () => {
+      const e = await failure(clientFor(binding, agent).getTask({ id: "no-such-task" }));
+      expect(e).toBeInstanceOf(TaskNotFoundError);
+      expect(e.name).toBe("TaskNotFoundError");
+      expect(e.reason).toBe("TASK_NOT_FOUND");
+      expect(e.binding).toBe(binding);
+      expect(e).toMatchObject(NOT_FOUND[binding]);
+    });
 
-  it("subscribe to a finished task -> UnsupportedOperationError", async () => {
-    const client = clientFor(binding, agent);
-    const res = await client.sendMessage({ message: userMessage("count 1") });
-    const id = res.payload.case === "task" ? res.payload.value.id : "";
-    const e = await failure(collect(client.subscribeToTask({ id })));
-    expect(e).toBeInstanceOf(UnsupportedOperationError);
-    expect(e.binding).toBe(binding);
-  });
+    it("cancel of a finished task -> TaskNotCancelableError", async () => {
+      const client = clientFor(binding, agent);
+      const res = await client.sendMessage({ message: userMessage("count 1") });
+      const id = res.payload.case === "task" ? res.payload.value.id : "";
+      const e = await failure(client.cancelTask({ id }));
+      expect(e).toBeInstanceOf(TaskNotCancelableError);
+      expect(e.reason).toBe("TASK_NOT_CANCELABLE");
+    });
 
-  it("an unsupported protocol version -> VersionNotSupportedError", async () => {
-    const client = clientFor(binding, agent, { protocolVersion: "9.9" });
-    const e = await failure(client.sendMessage({ message: userMessage("count 1") }));
-    expect(e).toBeInstanceOf(VersionNotSupportedError);
-    expect(e.message).not.toBe("");
-  });
+    it("subscribe to a finished task -> UnsupportedOperationError", async () => {
+      const client = clientFor(binding, agent);
+      const res = await client.sendMessage({ message: userMessage("count 1") });
+      const id = res.payload.case === "task" ? res.payload.value.id : "";
+      const e = await failure(collect(client.subscribeToTask({ id })));
+      expect(e).toBeInstanceOf(UnsupportedOperationError);
+      expect(e.binding).toBe(binding);
+    });
 
-  it("streams report errors the same way as unary calls", async () => {
-    const client = clientFor(binding, agent);
-    const e = await failure(collect(client.subscribeToTask({ id: "no-such-task" })));
-    expect(e).toBeInstanceOf(TaskNotFoundError);
+    it("an unsupported protocol version -> VersionNotSupportedError", async () => {
+      const client = clientFor(binding, agent, { protocolVersion: "9.9" });
+      const e = await failure(client.sendMessage({ message: userMessage("count 1") }));
+      expect(e).toBeInstanceOf(VersionNotSupportedError);
+      expect(e.message).not.toBe("");
+    });
+
+    it("streams report errors the same way as unary calls", async () => {
+      const client = clientFor(binding, agent);
+      const e = await failure(collect(client.subscribeToTask({ id: "no-such-task" })));
+      expect(e).toBeInstanceOf(TaskNotFoundError);
+    });
   });
 });

@@ -1,0 +1,44 @@
+/**
+ * The real peers the interop tests run against: the installed official
+ * @a2a-js/sdk server, and @a2a-js/sdk 1.0.0-beta.0 (installed under the npm
+ * alias `a2a-sdk-1-0-beta`), the release the official interop kit runs as
+ * its TypeScript 1.0 agent. Both serve the same scripted agent (demo/agent.ts).
+ */
+import {
+  DefaultExecutionEventBusManager,
+  DefaultPushNotificationSender,
+  DefaultRequestHandler,
+  InMemoryPushNotificationStore,
+  InMemoryTaskStore,
+  UnauthenticatedUser,
+} from "a2a-sdk-1-0-beta/server";
+import { agentCardHandler, jsonRpcHandler, restHandler } from "a2a-sdk-1-0-beta/server/express";
+import { A2AService, grpcService } from "a2a-sdk-1-0-beta/server/grpc";
+import { LegacyA2AService, legacyGrpcService } from "a2a-sdk-1-0-beta/compat/v0_3/server/grpc";
+import { CURRENT_SDK, type ServerSdk } from "../../demo/agent.js";
+
+/**
+ * @a2a-js/sdk 1.0.0-beta.0's server. Its pieces are only ever combined with
+ * each other; their declared types differ from the installed release's in
+ * private members (ServerCallContext's state), not in what the agent calls,
+ * hence the cast.
+ */
+export const SDK_1_0_BETA = {
+  label: "@a2a-js/sdk 1.0.0-beta.0",
+  DefaultExecutionEventBusManager,
+  DefaultPushNotificationSender,
+  DefaultRequestHandler,
+  InMemoryPushNotificationStore,
+  InMemoryTaskStore,
+  UnauthenticatedUser,
+  agentCardHandler,
+  jsonRpcHandler,
+  restHandler,
+  A2AService,
+  grpcService,
+  LegacyA2AService,
+  legacyGrpcService,
+} as unknown as ServerSdk;
+
+/** Every real peer, the installed release first. */
+export const PEERS: readonly ServerSdk[] = [CURRENT_SDK, SDK_1_0_BETA];
