@@ -4,9 +4,9 @@
  * and a stream cut on the wire resumed with GetTask and SubscribeToTask on
  * every binding.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { startChaosProxy } from "../../demo/chaos-proxy.js";
-import { startLocalAgent, type LocalAgent } from "../../demo/agent.js";
+import type { LocalAgent } from "../../demo/agent.js";
 import {
   A2AClient,
   TaskNotFoundError,
@@ -25,7 +25,7 @@ import { routesOf } from "../../src/transport/routes.js";
 import type { UniversalClientFn } from "@connectrpc/connect/protocol";
 import type { Interceptor } from "@connectrpc/connect";
 import { BINDINGS, clientFor, collect, type TransportOverrides } from "../support/bindings.js";
-import { PEERS, SDK_1_0_BETA } from "../support/peers.js";
+import { PEERS, SDK_1_0_BETA, agentsOfPeers } from "../support/peers.js";
 
 /** The fetch client, recording each request's verb and path. */
 function recording(): { httpClient: UniversalClientFn; seen: string[] } {
@@ -46,12 +46,13 @@ function stateOf(e: StreamResponse | undefined): TaskState | undefined {
   return undefined;
 }
 
+const agentOf = agentsOfPeers();
+
 describe.each(PEERS)("$label", (sdk) => {
   let agent: LocalAgent;
-  beforeAll(async () => {
-    agent = await startLocalAgent({ sdk });
+  beforeAll(() => {
+    agent = agentOf(sdk);
   });
-  afterAll(() => agent.close());
 
   /** A task in WORKING until canceled. */
   async function held(): Promise<Task> {

@@ -15,7 +15,8 @@ import {
 import { agentCardHandler, jsonRpcHandler, restHandler } from "a2a-sdk-1-0-beta/server/express";
 import { A2AService, grpcService } from "a2a-sdk-1-0-beta/server/grpc";
 import { LegacyA2AService, legacyGrpcService } from "a2a-sdk-1-0-beta/compat/v0_3/server/grpc";
-import { CURRENT_SDK, type ServerSdk } from "../../demo/agent.js";
+import { afterAll, beforeAll } from "vitest";
+import { CURRENT_SDK, startLocalAgent, type LocalAgent, type LocalAgentOptions, type ServerSdk } from "../../demo/agent.js";
 
 /**
  * @a2a-js/sdk 1.0.0-beta.0's server. Its pieces are only ever combined with
@@ -42,3 +43,27 @@ export const SDK_1_0_BETA = {
 
 /** Every real peer, the installed release first. */
 export const PEERS: readonly ServerSdk[] = [CURRENT_SDK, SDK_1_0_BETA];
+
+/**
+ * One agent per peer for a test file: started before its tests, closed
+ * after them. Returns the agent of a peer.
+ */
+export function agentsOfPeers(options: Omit<LocalAgentOptions, "sdk"> = {}): (sdk: ServerSdk) => LocalAgent {
+  const agents = new Map<ServerSdk, LocalAgent>();
+  beforeAll(async () => {
+    for (const sdk of PEERS) agents.set(sdk, await startLocalAgent({ ...options, sdk }));
+  });
+  afterAll(async () => {
+    await Promise.all([...agents.values()].map((a) => a.close()));
+  });
+  return (sdk) => {
+    const agent = agents.get(sdk);
+    if (!agent) throw new Error(`no agent of ${sdk.label} is running`);
+    return agent;
+  };
+}
+
+/** Each peer with each of `bindings`, for `describe.each`: "$label" names the case. */
+export function peerCases<B extends string>(bindings: readonly B[]): Array<{ sdk: ServerSdk; binding: B; label: string }> {
+  return PEERS.flatMap((sdk) => bindings.map((binding) => ({ sdk, binding, label: `${binding} (${sdk.label})` })));
+}
