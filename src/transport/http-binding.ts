@@ -27,7 +27,7 @@ import {
 } from "../errors.js";
 import { createFetchHttpClient } from "./fetch-client.js";
 import { withIdleTimeout } from "./idle.js";
-import { settleVerb, type VerbChoice } from "./verb-fallback.js";
+import type { VerbChoice } from "./verb-fallback.js";
 import {
   DEFAULT_IDLE_TIMEOUT_MS,
   DEFAULT_MAX_EVENT_BYTES,
@@ -145,6 +145,12 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
       const res = await exchange(plan, overridden ? req.url : plan.url);
       const choice = codec.verbChoice?.(method, message, plan);
       if (!choice) return { res, plan };
+      if (res.status >= 200 && res.status < 300) {
+        if (!choice.learned) choice.remember(plan.method);
+        return { res, plan };
+      }
+      // Loaded when first needed: most agents route the verb tried first.
+      const { settleVerb } = await import("./verb-fallback.js");
       return await settleVerb(choice, plan, res, {
         // What interceptors added to the query (an API key) goes along.
         send: (p) => exchange(p, overridden ? withAddedQuery(p.url, first.plan.url, req.url) : p.url),

@@ -73,9 +73,10 @@ function ok(res: UniversalClientResponse): boolean {
 }
 
 /**
- * Settles the verb of a call whose first answer is `res`: returns the
- * response to read (a success, or an error the caller reads as usual), or
- * throws the error that ends the call. At most one more request is sent.
+ * Settles the verb of a call whose first answer `res` was unsuccessful (a
+ * success needs only `choice.remember`): returns the response to read (a
+ * success, or an error the caller reads as usual), or throws the error that
+ * ends the call. At most one more request is sent.
  */
 export async function settleVerb(
   choice: VerbChoice,
@@ -83,10 +84,6 @@ export async function settleVerb(
   res: UniversalClientResponse,
   io: VerbExchangeIo,
 ): Promise<{ res: UniversalClientResponse; plan: HttpPlan }> {
-  if (ok(res)) {
-    if (!choice.learned) choice.remember(plan.method);
-    return { res, plan };
-  }
   if (!MAYBE_UNROUTED.has(res.status)) return { res, plan };
   const firstError = await io.rejection(res);
   const first = verdict(res.status, firstError, plan, choice.learned);
