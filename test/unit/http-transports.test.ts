@@ -417,6 +417,30 @@ describe("HTTP+JSON SubscribeToTask", () => {
     expect(JSON.parse(srv.requests[2]!.body)).not.toHaveProperty("tenant");
   });
 
+  it("a refusal whose body never ends: the call ends when the stream's idle timeout says, with no second request", async () => {
+    srv.handle((_req, res) => {
+      res.writeHead(404, { "Content-Type": "application/json" });
+      res.write('{"error": {"message": "Task not');
+    });
+    const { error } = await drain(clientOf("HTTP+JSON", { idleTimeoutMs: 150 }).subscribeToTask({ id: "t1" }, RAW));
+    expect(error).toBeInstanceOf(CallTimeoutError);
+    expect(seen()).toEqual(["POST /tasks/t1:subscribe"]);
+  });
+
+  it("what is learned is bounded: 64 tenants per transport, the oldest forgotten first", async () => {
+    srv.handle(subscribeServer(["GET"], "405"));
+    const transport = createRestTransport({ baseUrl: srv.url });
+    const subscribe = async (tenant: string) =>
+      expect((await drain(new A2AClient(transport, { tenant }).subscribeToTask({ id: "t1" }, RAW))).error).toBeUndefined();
+    for (let i = 0; i <= 64; i++) await subscribe(`t${i}`);
+    expect(srv.requests).toHaveLength(130);
+    await subscribe("t64");
+    expect(srv.requests).toHaveLength(131);
+    // t0 was the oldest of 65: it tries POST first again.
+    await subscribe("t0");
+    expect(seen().slice(131)).toEqual(["POST /t0/tasks/t1:subscribe", "GET /t0/tasks/t1:subscribe"]);
+  });
+
   it("a query parameter an interceptor added goes along on the retry", async () => {
     srv.handle(subscribeServer(["GET"], "405"));
     const client = clientOf("HTTP+JSON", {
