@@ -80,7 +80,7 @@ function restCodec(baseUrl: string, routesOf: (method: DescMethod) => MethodRout
       const key = keyOf(method, message);
       return {
         learned: learned.get(key) === plan.method,
-        other: planWith(method, message, plan.method === "POST" ? "GET" : "POST"),
+        other: () => planWith(method, message, plan.method === "POST" ? "GET" : "POST"),
         remember(verb) {
           learned.delete(key);
           if (learned.size >= MAX_LEARNED_VERBS) learned.delete(learned.keys().next().value!);

@@ -17,7 +17,7 @@ export interface VerbChoice {
   /** Whether the plan's verb was learned from an earlier answer of this interface. */
   readonly learned: boolean;
   /** The same call with the other verb. */
-  readonly other: HttpPlan;
+  other(): HttpPlan;
   /** Records the verb the server routes, for the calls that follow. */
   remember(verb: HttpPlan["method"]): void;
   /** Drops what was learned: the server stopped routing that verb. */
@@ -93,7 +93,7 @@ export async function settleVerb(
   }
   if (choice.learned) choice.forget();
 
-  const other = choice.other;
+  const other = choice.other();
   const second = await io.send(other);
   if (ok(second)) {
     choice.remember(other.method);
