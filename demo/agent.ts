@@ -50,6 +50,47 @@ import { agentCardHandler, jsonRpcHandler, restHandler } from "@a2a-js/sdk/serve
 import { A2AService, grpcService } from "@a2a-js/sdk/server/grpc";
 import { LegacyA2AService, legacyGrpcService } from "@a2a-js/sdk/compat/v0_3/server/grpc";
 
+/**
+ * The server pieces of one @a2a-js/sdk release. The agent runs on the
+ * installed release by default; another one (an older release installed
+ * under an npm alias) serves the same script behind the same card.
+ */
+export interface ServerSdk {
+  /** Which release this is, for test titles. */
+  label: string;
+  DefaultExecutionEventBusManager: typeof DefaultExecutionEventBusManager;
+  DefaultPushNotificationSender: typeof DefaultPushNotificationSender;
+  DefaultRequestHandler: typeof DefaultRequestHandler;
+  InMemoryPushNotificationStore: typeof InMemoryPushNotificationStore;
+  InMemoryTaskStore: typeof InMemoryTaskStore;
+  UnauthenticatedUser: typeof UnauthenticatedUser;
+  agentCardHandler: typeof agentCardHandler;
+  jsonRpcHandler: typeof jsonRpcHandler;
+  restHandler: typeof restHandler;
+  A2AService: typeof A2AService;
+  grpcService: typeof grpcService;
+  LegacyA2AService: typeof LegacyA2AService;
+  legacyGrpcService: typeof legacyGrpcService;
+}
+
+/** The installed @a2a-js/sdk. */
+export const CURRENT_SDK: ServerSdk = {
+  label: "@a2a-js/sdk",
+  DefaultExecutionEventBusManager,
+  DefaultPushNotificationSender,
+  DefaultRequestHandler,
+  InMemoryPushNotificationStore,
+  InMemoryTaskStore,
+  UnauthenticatedUser,
+  agentCardHandler,
+  jsonRpcHandler,
+  restHandler,
+  A2AService,
+  grpcService,
+  LegacyA2AService,
+  legacyGrpcService,
+};
+
 import { AgentCardSchema } from "../gen/lf/a2a/v1/a2a_pb.js";
 import { signAgentCard } from "../src/trust.js";
 
@@ -112,6 +153,8 @@ export interface LocalAgentOptions {
   cors?: boolean;
   /** Whether the card offers push notifications (the SDK then refuses push configs). Default true. */
   pushNotifications?: boolean;
+  /** The SDK release that serves; default the installed one (`CURRENT_SDK`). */
+  sdk?: ServerSdk;
 }
 
 const HOST = "127.0.0.1";
@@ -407,12 +450,12 @@ class BearerUser implements User {
   }
 }
 
-function userFor(authorization: string | undefined, token: string | undefined, echo = false): User {
+function userFor(authorization: string | undefined, token: string | undefined, sdk: ServerSdk, echo = false): User {
   if (token !== undefined && authorization === `Bearer ${token}`) return new BearerUser();
   if (echo && authorization !== undefined) {
     throw new A2AError({ message: `no user for the credentials "${authorization}"`, metadata: { credentials: authorization } });
   }
-  return new UnauthenticatedUser();
+  return new sdk.UnauthenticatedUser();
 }
 
 // Tasks, push configs and event buses are scoped per owner by default;
@@ -521,6 +564,7 @@ function grpcAuthorization(metadata: Metadata): string | undefined {
 
 export async function startLocalAgent(options: LocalAgentOptions = {}): Promise<LocalAgent> {
   const token = options.extendedCardToken;
+  const sdk = options.sdk ?? CURRENT_SDK;
   const app = express();
   app.disable("x-powered-by");
   const httpServer = createServer(app);
@@ -561,14 +605,14 @@ export async function startLocalAgent(options: LocalAgentOptions = {}): Promise<
     skills: [...unsigned.skills, SECRET_SKILL],
   });
 
-  const pushStore = new InMemoryPushNotificationStore(sharedOwner);
-  const requestHandler = new DefaultRequestHandler(
+  const pushStore = new sdk.InMemoryPushNotificationStore(sharedOwner);
+  const requestHandler = new sdk.DefaultRequestHandler(
     card,
-    new InMemoryTaskStore(sharedOwner),
+    new sdk.InMemoryTaskStore(sharedOwner),
     new ScriptedExecutor(),
-    new DefaultExecutionEventBusManager(sharedOwner),
+    new sdk.DefaultExecutionEventBusManager(sharedOwner),
     pushStore,
-    new DefaultPushNotificationSender(pushStore),
+    new sdk.DefaultPushNotificationSender(pushStore),
     // A function provider decides per call. (Given a plain AgentCard instead,
     // the SDK returns it only when context.user.isAuthenticated and falls back
     // to the public card otherwise.)
@@ -577,22 +621,22 @@ export async function startLocalAgent(options: LocalAgentOptions = {}): Promise<
   );
 
   const echo = options.echoRejectedCredentials;
-  const httpUser = async (req: Request): Promise<User> => userFor(req.header("authorization"), token, echo);
+  const httpUser = async (req: Request): Promise<User> => userFor(req.header("authorization"), token, sdk, echo);
   const grpcUser = async (call: { metadata: Metadata }): Promise<User> =>
-    userFor(grpcAuthorization(call.metadata), token, echo);
+    userFor(grpcAuthorization(call.metadata), token, sdk, echo);
 
   // The SDK routers parse their own bodies: nothing else that reads one goes
   // in front of them (the CORS handler only sets headers).
   if (options.cors) app.use(cors);
-  app.use(CARD_PATH, agentCardHandler({ agentCardProvider: async () => published, legacyCompat }));
+  app.use(CARD_PATH, sdk.agentCardHandler({ agentCardProvider: async () => published, legacyCompat }));
   app.get(JWKS_PATH, (_req, res) => {
     res.type("application/jwk-set+json").send(JSON.stringify(jwks));
   });
-  app.use(JSONRPC_PATH, jsonRpcHandler({ requestHandler, userBuilder: httpUser, legacyCompat }));
-  app.use(REST_PATH, restHandler({ requestHandler, userBuilder: httpUser, legacyCompat }));
-  grpcServer.addService(A2AService, grpcService({ requestHandler, userBuilder: grpcUser }));
+  app.use(JSONRPC_PATH, sdk.jsonRpcHandler({ requestHandler, userBuilder: httpUser, legacyCompat }));
+  app.use(REST_PATH, sdk.restHandler({ requestHandler, userBuilder: httpUser, legacyCompat }));
+  grpcServer.addService(sdk.A2AService, sdk.grpcService({ requestHandler, userBuilder: grpcUser }));
   if (legacyCompat.enabled) {
-    grpcServer.addService(LegacyA2AService, legacyGrpcService({ requestHandler, userBuilder: grpcUser }));
+    grpcServer.addService(sdk.LegacyA2AService, sdk.legacyGrpcService({ requestHandler, userBuilder: grpcUser }));
   }
 
   let closing: Promise<void> | undefined;

@@ -28,6 +28,7 @@ import {
 import { createFetchHttpClient } from "./fetch-client.js";
 import { idleBeforeResponse, withIdleTimeout } from "./idle.js";
 import { withRedirectRule } from "./redirects.js";
+import type { VerbChoice } from "./verb-fallback.js";
 import {
   DEFAULT_IDLE_TIMEOUT_MS,
   DEFAULT_MAX_EVENT_BYTES,
@@ -87,10 +88,10 @@ export interface BindingCodec {
   /** The error an unsuccessful response or an `event: error` frame describes. */
   error(json: unknown, facts: ResponseFacts): A2AError;
   /**
-   * Another way to make a call the server answered with 405 Method Not
-   * Allowed, or undefined when there is none.
+   * For a call whose HTTP verb servers disagree on (see verb-fallback.ts):
+   * what was learned and the other verb; undefined for every other call.
    */
-  onMethodNotAllowed?(method: DescMethod, message: MessageShape<DescMessage>): HttpPlan | undefined;
+  verbChoice?(method: DescMethod, message: MessageShape<DescMessage>, plan: HttpPlan): VerbChoice | undefined;
   /**
    * Rewrites a result's JSON (what `result` returned, or one stream event's)
    * into the ProtoJSON of the method's output, for a binding whose wire
@@ -131,10 +132,16 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
   ): Promise<{ res: UniversalClientResponse; plan: HttpPlan; url: string }> {
     // Interceptors may replace the message (e.g. to set a tenant): plan again then.
     const message = req.message as MessageShape<DescMessage>;
-    let plan = message === first.message ? first.plan : codec.plan(method, message);
-    let url = req.url !== first.plan.url ? req.url : plan.url;
-    const exchange = (p: HttpPlan, url: string) => {
+    const plan = message === first.message ? first.plan : codec.plan(method, message);
+    const overridden = req.url !== first.plan.url;
+    // What interceptors added to the query (an API key) goes along to the other verb's URL.
+    const urlOf = (p: HttpPlan) => (!overridden ? p.url : p === plan ? req.url : withAddedQuery(p.url, first.plan.url, req.url));
+    let url = urlOf(plan);
+    const exchange = (p: HttpPlan) => {
+      url = urlOf(p);
       if (p.body !== undefined) req.header.set("Content-Type", codec.contentType);
+      // A retry with the other verb has no body where the first had one.
+      else if (p !== plan) req.header.delete("Content-Type");
       return httpClient({
         url,
         method: p.method,
@@ -144,17 +151,17 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
       });
     };
     try {
-      const overridden = req.url !== first.plan.url;
-      let res = await exchange(plan, url);
-      const alternative = res.status === 405 ? codec.onMethodNotAllowed?.(method, message) : undefined;
-      if (alternative) {
-        await discard(res.body);
-        plan = alternative;
-        // What interceptors added to the query (an API key) goes along.
-        url = overridden ? withAddedQuery(plan.url, first.plan.url, req.url) : plan.url;
-        res = await exchange(plan, url);
+      const res = await exchange(plan);
+      const choice = codec.verbChoice?.(method, message, plan);
+      if (!choice) return { res, plan, url };
+      if (res.status >= 200 && res.status < 300) {
+        if (!choice.learned) choice.remember(plan.method);
+        return { res, plan, url };
       }
-      return { res, plan, url };
+      // Loaded when first needed: most agents route the verb tried first.
+      const { settleVerb } = await import("./verb-fallback.js");
+      const settled = await settleVerb(choice, plan, res, { send: exchange, rejection: (r) => rejection(r, facts(r, url)) });
+      return { ...settled, url };
     } catch (e) {
       // An abort is reported by the call runner (run-call.ts) from the signal.
       if (req.signal.aborted) throw e;
@@ -174,15 +181,18 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
     };
   }
 
+  /** Reads an unsuccessful response's whole body: the error it describes. */
+  async function rejection(res: UniversalClientResponse, f: ResponseFacts): Promise<A2AError> {
+    const text = await readText(res.body, maxResponseBytes, binding, f.url);
+    const json = isJsonContentType(res.header.get("Content-Type")) || looksLikeJson(text) ? tryParse(text) : undefined;
+    return codec.error(json, f);
+  }
+
   /** Reads a whole JSON body; for unsuccessful statuses throws the error it describes. */
   async function readJson(res: UniversalClientResponse, f: ResponseFacts): Promise<unknown> {
-    const ok = res.status >= 200 && res.status < 300;
+    if (res.status < 200 || res.status >= 300) throw await rejection(res, f);
     const text = await readText(res.body, maxResponseBytes, binding, f.url);
     const type = res.header.get("Content-Type");
-    if (!ok) {
-      const json = isJsonContentType(type) || looksLikeJson(text) ? tryParse(text) : undefined;
-      throw codec.error(json, f);
-    }
     const where = { binding, httpStatus: res.status };
     if (type !== null && !isJsonContentType(type)) {
       throw new ProtocolError(`expected a JSON response from ${safeUrl(f.url)}, got content type "${type}"`, where);

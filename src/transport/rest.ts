@@ -7,56 +7,89 @@ import { toJson, type DescMessage, type DescMethod, type JsonObject, type Messag
 import { errorFromServer, isRecord, type A2AError } from "../errors.js";
 import { createHttpBindingTransport, genericHttpError, type BindingCodec, type HttpPlan, type ResponseFacts } from "./http-binding.js";
 import type { HttpTransportOptions } from "./options.js";
-import { expandPath, routesOf, type MethodRoutes } from "./routes.js";
+import { expandPath, routesOf, type MethodRoutes, type Verb } from "./routes.js";
 import type { A2ATransport } from "./transport.js";
+import type { VerbChoice } from "./verb-fallback.js";
 
 /** Options of the HTTP+JSON transport; `baseUrl` is the interface URL the routes go under. */
 export type RestTransportOptions = HttpTransportOptions;
 
 /** A transport for an A2A 1.0 HTTP+JSON interface. */
 export function createRestTransport(options: RestTransportOptions): A2ATransport {
-  return createRestTransportWithRoutes(options, routesOf);
+  // POST first for SubscribeToTask: what the official clients send, so every
+  // server they work with routes it; a GET-only server costs one request once.
+  return createRestTransportWithRoutes(options, routesOf, "POST");
 }
 
 /**
  * The HTTP+JSON binding for any service's methods, with their routes from
  * `routes` (normally the methods' own `google.api.http` options).
+ * `subscribeVerb` is the verb tried first for a server-streaming method
+ * routed as GET (SubscribeToTask), whose verb servers disagree on.
  */
-export function createRestTransportWithRoutes(options: RestTransportOptions, routes: (method: DescMethod) => MethodRoutes): A2ATransport {
-  return createHttpBindingTransport(options, restCodec(options.baseUrl, routes));
+export function createRestTransportWithRoutes(
+  options: RestTransportOptions,
+  routes: (method: DescMethod) => MethodRoutes,
+  subscribeVerb: "GET" | "POST",
+): A2ATransport {
+  return createHttpBindingTransport(options, restCodec(options.baseUrl, routes, subscribeVerb));
 }
 
-function restCodec(baseUrl: string, routesOf: (method: DescMethod) => MethodRoutes): BindingCodec {
+/** How many tenants' learned subscribe verbs one transport keeps; the oldest goes beyond that. */
+const MAX_LEARNED_VERBS = 64;
+
+function restCodec(baseUrl: string, routesOf: (method: DescMethod) => MethodRoutes, subscribeVerb: Verb): BindingCodec {
   const base = baseUrl.replace(/\/+$/, "");
-  // Methods this server only accepts as POST (see onMethodNotAllowed).
-  const postOnly = new Set<DescMethod>();
+  // The proto routes SubscribeToTask as GET; the specification's table and
+  // the official clients say POST, and servers route one or the other or
+  // both. The verb that worked is kept per method and tenant (a gateway may
+  // route tenants to different servers), so only a first call, or one after
+  // the server changed, costs a second request (verb-fallback.ts).
+  const learned = new Map<string, Verb>();
+  const disputed = (method: DescMethod) => method.methodKind === "server_streaming" && routesOf(method).plain.verb === "GET";
+  const keyOf = (method: DescMethod, message: MessageShape<DescMessage>) =>
+    `${method.name} ${String((message as unknown as Record<string, unknown>).tenant ?? "")}`;
+
+  function planWith(method: DescMethod, message: MessageShape<DescMessage>, verbOverride: Verb | undefined): HttpPlan {
+    const fields = message as unknown as Record<string, unknown>;
+    const routes = routesOf(method);
+    const route = fields.tenant && routes.tenant ? routes.tenant : routes.plain;
+    const verb = verbOverride ?? route.verb;
+    const path = expandPath(route, fields);
+    const json = toJson(method.input, message) as JsonObject;
+    for (const f of route.pathFields) delete json[f.jsonName];
+    if (verb !== "POST") {
+      const query = toQuery(json);
+      return { url: base + path + (query ? `?${query}` : ""), method: verb };
+    }
+    // A GET route sent as POST carries its query fields in the body.
+    const body = route.body === "*" || route.verb !== "POST" ? json : route.body ? (json[jsonNameOf(method, route.body)] ?? {}) : undefined;
+    return { url: base + path, method: verb, body };
+  }
+
   const codec: BindingCodec = {
     binding: "HTTP+JSON",
     contentType: "application/json",
     accept: "application/a2a+json, application/json",
     plan(method: DescMethod, message: MessageShape<DescMessage>): HttpPlan {
-      const fields = message as unknown as Record<string, unknown>;
-      const routes = routesOf(method);
-      const route = fields.tenant && routes.tenant ? routes.tenant : routes.plain;
-      const verb = postOnly.has(method) ? "POST" : route.verb;
-      const path = expandPath(route, fields);
-      const json = toJson(method.input, message) as JsonObject;
-      for (const f of route.pathFields) delete json[f.jsonName];
-      if (verb !== "POST") {
-        const query = toQuery(json);
-        return { url: base + path + (query ? `?${query}` : ""), method: verb };
-      }
-      const body = route.body === "*" || postOnly.has(method) ? json : route.body ? (json[jsonNameOf(method, route.body)] ?? {}) : undefined;
-      return { url: base + path, method: verb, body };
+      if (!disputed(method)) return planWith(method, message, undefined);
+      return planWith(method, message, learned.get(keyOf(method, message)) ?? subscribeVerb);
     },
-    // The proto routes SubscribeToTask as GET; the specification's text says
-    // POST, and servers differ. Try GET, and on 405 use POST from then on.
-    onMethodNotAllowed(method, message) {
-      if (method.methodKind !== "server_streaming" || routesOf(method).plain.verb === "POST" || postOnly.has(method)) {
-        return undefined;
-      }
-      postOnly.add(method);
-      return codec.plan(method, message);
+    verbChoice(method, message, plan): VerbChoice | undefined {
+      if (!disputed(method)) return undefined;
+      const key = keyOf(method, message);
+      return {
+        learned: learned.get(key) === plan.method,
+        other: () => planWith(method, message, plan.method === "POST" ? "GET" : "POST"),
+        remember(verb) {
+          learned.delete(key);
+          if (learned.size >= MAX_LEARNED_VERBS) learned.delete(learned.keys().next().value!);
+          learned.set(key, verb);
+        },
+        forget() {
+          learned.delete(key);
+        },
+      };
     },
     result(json: unknown, _plan: HttpPlan, facts: ResponseFacts): unknown {
       // Some servers put an error object into a stream frame.

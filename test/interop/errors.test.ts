@@ -1,9 +1,9 @@
 /**
- * The error table, per binding, against the official server: each failure
+ * The error table, per binding, against each real peer: each failure
  * arrives as its own A2AError subclass with the binding's facts attached.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startLocalAgent, type LocalAgent } from "../../demo/agent.js";
+import { CURRENT_SDK, startLocalAgent, type LocalAgent } from "../../demo/agent.js";
 import {
   A2AClient,
   A2AError,
@@ -22,14 +22,18 @@ import {
 } from "../../src/index.js";
 import { createGrpcTransport, createGrpcTransportV03 } from "../../src/node.js";
 import { BINDINGS, clientFor, collect } from "../support/bindings.js";
+import { agentsOfPeers, peerCases } from "../support/peers.js";
 
+const agentOf = agentsOfPeers();
 let agent: LocalAgent;
-// The same server with a card that offers no push notifications.
+// The installed release, for the table below, and the same server with a
+// card that offers no push notifications.
+const current = () => agentOf(CURRENT_SDK);
 let noPush: LocalAgent;
 beforeAll(async () => {
-  [agent, noPush] = await Promise.all([startLocalAgent(), startLocalAgent({ pushNotifications: false })]);
+  noPush = await startLocalAgent({ pushNotifications: false });
 });
-afterAll(() => Promise.all([agent.close(), noPush.close()]));
+afterAll(() => noPush.close());
 
 async function failure(p: Promise<unknown>): Promise<A2AError> {
   const e = await p.then(
@@ -47,7 +51,11 @@ const NOT_FOUND: Record<Binding, { httpStatus?: number; grpcCode?: number; jsonR
   GRPC: { grpcCode: 5 },
 };
 
-describe.each(BINDINGS)("%s", (binding) => {
+describe.each(peerCases(BINDINGS))("$label", ({ sdk, binding }) => {
+  beforeAll(() => {
+    agent = agentOf(sdk);
+  });
+
   it("unknown task -> TaskNotFoundError", async () => {
     const e = await failure(clientFor(binding, agent).getTask({ id: "no-such-task" }));
     expect(e).toBeInstanceOf(TaskNotFoundError);
@@ -99,11 +107,11 @@ describe.each(BINDINGS)("%s", (binding) => {
 function unknownMethodClient(binding: Binding): A2AClient {
   switch (binding) {
     case "JSONRPC":
-      return new A2AClient(createJsonRpcTransportV03({ baseUrl: agent.jsonRpcUrl, protocolVersion: "1.0" }));
+      return new A2AClient(createJsonRpcTransportV03({ baseUrl: current().jsonRpcUrl, protocolVersion: "1.0" }));
     case "HTTP+JSON":
-      return new A2AClient(createRestTransport({ baseUrl: `${agent.restUrl}/no/such-route` }));
+      return new A2AClient(createRestTransport({ baseUrl: `${current().restUrl}/no/such-route` }));
     case "GRPC":
-      return new A2AClient(createGrpcTransportV03({ baseUrl: agent.grpcAddress, protocolVersion: "1.0" }));
+      return new A2AClient(createGrpcTransportV03({ baseUrl: current().grpcAddress, protocolVersion: "1.0" }));
   }
 }
 
@@ -111,9 +119,9 @@ function unknownMethodClient(binding: Binding): A2AClient {
 function wrongUrlClient(binding: Binding): A2AClient {
   switch (binding) {
     case "JSONRPC":
-      return new A2AClient(createJsonRpcTransport({ baseUrl: `${agent.origin}/no/such/interface` }));
+      return new A2AClient(createJsonRpcTransport({ baseUrl: `${current().origin}/no/such/interface` }));
     case "HTTP+JSON":
-      return new A2AClient(createRestTransport({ baseUrl: `${agent.origin}/no/such/interface` }));
+      return new A2AClient(createRestTransport({ baseUrl: `${current().origin}/no/such/interface` }));
     case "GRPC":
       return unknownMethodClient(binding);
   }
@@ -130,14 +138,14 @@ type Provoke = (binding: Binding) => Promise<unknown>;
 // must arrive as on every binding (spec 5.4; ErrorInfo reason first, then
 // the stated status, then the HTTP status).
 const TABLE: ReadonlyArray<[string, new (...a: never[]) => A2AError, Provoke]> = [
-  ["unknown task", TaskNotFoundError, (b) => clientFor(b, agent).getTask({ id: "no-such-task" })],
-  ["unknown task on a stream", TaskNotFoundError, (b) => collect(clientFor(b, agent).subscribeToTask({ id: "no-such-task" }, { resume: false }))],
-  ["pageSize out of range", InvalidParamsError, (b) => clientFor(b, agent).listTasks({ pageSize: 1000 })],
+  ["unknown task", TaskNotFoundError, (b) => clientFor(b, current()).getTask({ id: "no-such-task" })],
+  ["unknown task on a stream", TaskNotFoundError, (b) => collect(clientFor(b, current()).subscribeToTask({ id: "no-such-task" }, { resume: false }))],
+  ["pageSize out of range", InvalidParamsError, (b) => clientFor(b, current()).listTasks({ pageSize: 1000 })],
   [
     "cancel of a finished task",
     TaskNotCancelableError,
     async (b) => {
-      const c = clientFor(b, agent);
+      const c = clientFor(b, current());
       return c.cancelTask({ id: await finishedTask(c) });
     },
   ],
@@ -145,7 +153,7 @@ const TABLE: ReadonlyArray<[string, new (...a: never[]) => A2AError, Provoke]> =
     "subscribe to a finished task",
     UnsupportedOperationError,
     async (b) => {
-      const c = clientFor(b, agent);
+      const c = clientFor(b, current());
       return collect(c.subscribeToTask({ id: await finishedTask(c) }, { resume: false }));
     },
   ],
@@ -157,7 +165,7 @@ const TABLE: ReadonlyArray<[string, new (...a: never[]) => A2AError, Provoke]> =
       return c.createTaskPushNotificationConfig({ taskId: await finishedTask(c), url: "https://hooks.example.com/x" });
     },
   ],
-  ["an unsupported A2A-Version", VersionNotSupportedError, (b) => clientFor(b, agent, { protocolVersion: "9.9" }).getTask({ id: "x" })],
+  ["an unsupported A2A-Version", VersionNotSupportedError, (b) => clientFor(b, current(), { protocolVersion: "9.9" }).getTask({ id: "x" })],
   ["a method the server does not have", MethodNotFoundError, (b) => unknownMethodClient(b).getTask({ id: "x" })],
   ["an interface URL where no A2A endpoint is", MethodNotFoundError, (b) => wrongUrlClient(b).getTask({ id: "x" })],
 ];
@@ -172,7 +180,7 @@ describe.each(TABLE)("the same class on every binding: %s", (_what, cls, provoke
 });
 
 it("HTTP+JSON: the official server's 400 INVALID_ARGUMENT / INVALID_PARAMS is InvalidParamsError with its facts", async () => {
-  const e = await failure(clientFor("HTTP+JSON", agent).listTasks({ pageSize: 1000 }));
+  const e = await failure(clientFor("HTTP+JSON", current()).listTasks({ pageSize: 1000 }));
   expect(e).toBeInstanceOf(InvalidParamsError);
   expect(e).toMatchObject({ httpStatus: 400, reason: "INVALID_PARAMS" });
   expect(e.message).toMatch(/pageSize/);
@@ -180,6 +188,6 @@ it("HTTP+JSON: the official server's 400 INVALID_ARGUMENT / INVALID_PARAMS is In
 
 it("a framework 404 names the URL it came from", async () => {
   const e = await failure(wrongUrlClient("HTTP+JSON").getTask({ id: "x" }));
-  expect(e.message).toContain(`${agent.origin}/no/such/interface/tasks/x`);
+  expect(e.message).toContain(`${current().origin}/no/such/interface/tasks/x`);
   expect(e.httpStatus).toBe(404);
 });

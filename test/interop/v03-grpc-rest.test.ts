@@ -1,7 +1,7 @@
 /**
- * 1.0 calls over the 0.3 gRPC and HTTP+JSON bindings, against the official
- * @a2a-js/sdk server with its 0.3 compatibility layer, serving (and
- * advertising) 0.3 only.
+ * 1.0 calls over the 0.3 gRPC and HTTP+JSON bindings, against each real peer
+ * (the official @a2a-js/sdk server, current and 1.0.0-beta.0) with its 0.3
+ * compatibility layer, serving (and advertising) 0.3 only.
  */
 import type { DescMessage, MessageShape } from "@bufbuild/protobuf";
 import type { Interceptor } from "@connectrpc/connect";
@@ -28,6 +28,7 @@ import type { TransportOptions } from "../../src/transport/options.js";
 import { createGrpcTransportV03 } from "../../src/transport/v0_3/grpc.js";
 import { createRestTransportV03 } from "../../src/transport/v0_3/rest.js";
 import { BINDINGS, collect, transportFor } from "../support/bindings.js";
+import { agentsOfPeers, peerCases } from "../support/peers.js";
 
 let agent: LocalAgent;
 beforeAll(async () => {
@@ -49,9 +50,13 @@ function taskOf(res: { payload: { case: string | undefined; value?: unknown } })
   return res.payload.value as Task;
 }
 
-describe.each(V03_BINDINGS)("%s over A2A 0.3", (binding) => {
+const peerAgentOf = agentsOfPeers({ versions: ["0.3"] });
+
+describe.each(peerCases(V03_BINDINGS))("$label over A2A 0.3", ({ sdk, binding }) => {
+  let agent: LocalAgent;
   let client: A2AClient;
   beforeAll(() => {
+    agent = peerAgentOf(sdk);
     client = new A2AClient(v03Transport(binding, agent));
   });
 

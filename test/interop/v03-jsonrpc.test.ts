@@ -1,9 +1,10 @@
 /**
- * The 0.3 JSON-RPC transport against the official @a2a-js/sdk server with
- * its 0.3 compatibility layer: 1.0 types in and out, 0.3 on the wire.
+ * The 0.3 JSON-RPC transport against each real peer (the official
+ * @a2a-js/sdk server, current and 1.0.0-beta.0) with its 0.3 compatibility
+ * layer: 1.0 types in and out, 0.3 on the wire.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startLocalAgent, type LocalAgent } from "../../demo/agent.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { LocalAgent } from "../../demo/agent.js";
 import {
   A2AClient,
   Role,
@@ -22,17 +23,14 @@ import {
 } from "../../src/index.js";
 import { createJsonRpcTransportV03 } from "../../src/transport/v0_3/jsonrpc.js";
 import { collect } from "../support/bindings.js";
+import { PEERS, agentsOfPeers } from "../support/peers.js";
 
 let agent: LocalAgent;
 let client: A2AClient;
 /** The JSON-RPC method and A2A-Version header of every request the client sent. */
 const sent: { method: string; version: string | null }[] = [];
 
-beforeAll(async () => {
-  agent = await startLocalAgent({ versions: ["0.3"] });
-  client = new A2AClient(createJsonRpcTransportV03({ baseUrl: agent.jsonRpcUrl, httpClient: recording() }));
-});
-afterAll(() => agent.close());
+const agentOf = agentsOfPeers({ versions: ["0.3"] });
 
 /** The default fetch client, noting what each request was. */
 function recording(): HttpTransportOptions["httpClient"] {
@@ -62,7 +60,12 @@ async function holdTask(): Promise<Task> {
   return task;
 }
 
-describe("A2A 0.3 over JSON-RPC, 1.0 types", () => {
+describe.each(PEERS)("A2A 0.3 over JSON-RPC, 1.0 types ($label)", (sdk) => {
+  beforeAll(() => {
+    agent = agentOf(sdk);
+    client = new A2AClient(createJsonRpcTransportV03({ baseUrl: agent.jsonRpcUrl, httpClient: recording() }));
+  });
+
   it("SendMessage returns the completed task, announcing A2A-Version 0.3", async () => {
     const before = sent.length;
     const message = userMessage("count 2");

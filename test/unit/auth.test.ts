@@ -98,9 +98,9 @@ function agentHandler(req: IncomingMessage, res: ServerResponse, body: string) {
     res.writeHead(401, { "Content-Type": "text/plain", ...(challenge ? { "WWW-Authenticate": challenge } : {}) });
     return res.end("unauthorized");
   }
-  // A server that takes SubscribeToTask as POST only.
-  if (req.url!.includes(":subscribe") && req.method === "GET") {
-    res.writeHead(405, { Allow: "POST" });
+  // A server that takes SubscribeToTask as GET only (the client tries POST first).
+  if (req.url!.includes(":subscribe") && req.method === "POST") {
+    res.writeHead(405, { Allow: "GET" });
     return res.end();
   }
   const stream = req.url!.includes("stream") || req.url!.includes(":subscribe") || (rpc && body.includes("SendStreamingMessage"));
@@ -209,15 +209,15 @@ describe.each(BINDINGS)("schemes over %s", (binding) => {
   });
 
   // Only HTTP+JSON has a verb to change.
-  if (binding === "HTTP+JSON") it("API key in the query, also when a 405 moves SubscribeToTask from GET to POST", async () => {
+  if (binding === "HTTP+JSON") it("API key in the query, also when a 405 moves SubscribeToTask from POST to GET", async () => {
     accept = (r) => new URL(r.url!, agent.url).searchParams.get("api_key") === "k-405";
     const s = await session([{ queryKey: [] }], { queryKey: { value: "k-405" } }, binding);
     const events = [];
     for await (const e of s.client.subscribeToTask({ id: "task-1" }, { resume: false })) events.push(e);
     expect(events).toHaveLength(1);
     expect(agentRequests().map((r) => `${r.method} ${r.url}`)).toEqual([
-      "GET /rest/tasks/task-1:subscribe?api_key=k-405",
       "POST /rest/tasks/task-1:subscribe?api_key=k-405",
+      "GET /rest/tasks/task-1:subscribe?api_key=k-405",
     ]);
   });
 

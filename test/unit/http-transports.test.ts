@@ -242,48 +242,224 @@ describe("HTTP+JSON request shape", () => {
 });
 
 describe("HTTP+JSON SubscribeToTask", () => {
-  it("is GET /tasks/{id}:subscribe answered with an event stream", async () => {
-    srv.handle(stream("HTTP+JSON", [{ task: TASK }, STATUS_UPDATE]));
-    const { items, error } = await drain(clientOf("HTTP+JSON").subscribeToTask({ id: "t1" }, RAW));
-    expect(error).toBeUndefined();
-    expect(items.map((e) => e.payload.case)).toEqual(["task", "statusUpdate"]);
-    expect(srv.requests[0]).toMatchObject({ method: "GET", url: "/tasks/t1:subscribe" });
-    expect(srv.requests[0]!.headers.accept).toBe("text/event-stream");
-  });
-
-  it("falls back to POST when the server answers GET with 405", async () => {
-    srv.handle((req, res, body) => {
-      if (req.method === "GET") {
-        res.writeHead(405, { Allow: "POST", "Content-Type": "text/plain" });
-        res.end("method not allowed");
-        return;
-      }
+  /** How a server answers a subscribe verb it does not route. */
+  type Refusal = "405" | "bare 404" | "404 naming <id>:subscribe";
+  function refuse(kind: Refusal, res: ServerResponse, url: string): void {
+    if (kind === "405") {
+      res.writeHead(405, { Allow: "GET, POST", "Content-Type": "text/plain" });
+      res.end("method not allowed");
+    } else if (kind === "bare 404") {
+      res.writeHead(404, { "Content-Type": "text/html" });
+      res.end("<!DOCTYPE html><pre>Cannot handle this</pre>");
+    } else {
+      // What a server whose `GET /tasks/:id` swallows the path answers:
+      // @a2a-js/sdk 1.0.0-beta.0 says exactly this.
+      const id = decodeURIComponent(url.split("/").at(-1)!.split("?")[0]!);
+      sendJson(res, 404, {
+        error: {
+          code: 404,
+          status: "NOT_FOUND",
+          message: `Task not found: ${id}`,
+          details: [{ "@type": ERROR_INFO, reason: "TASK_NOT_FOUND", domain: "a2a-protocol.org" }],
+        },
+      });
+    }
+  }
+  /** A server that routes `accepts` verbs of subscribe, and refuses the other as `refusal` says. */
+  function subscribeServer(accepts: readonly string[], refusal: Refusal): FakeHandler {
+    return (req, res, body) => {
+      if (!accepts.includes(req.method!)) return refuse(refusal, res, req.url!);
       stream("HTTP+JSON", [{ task: TASK }, STATUS_UPDATE])(req, res, body);
-    });
-    const { items, error } = await drain(clientOf("HTTP+JSON").subscribeToTask({ id: "t1" }, RAW));
-    expect(error).toBeUndefined();
-    expect(items.map((e) => e.payload.case)).toEqual(["task", "statusUpdate"]);
-    expect(srv.requests.map((r) => `${r.method} ${r.url}`)).toEqual(["GET /tasks/t1:subscribe", "POST /tasks/t1:subscribe"]);
+    };
+  }
+  const TASK_NOT_FOUND_BODY = {
+    error: {
+      code: 404,
+      status: "NOT_FOUND",
+      message: "Task not found: t1",
+      details: [{ "@type": ERROR_INFO, reason: "TASK_NOT_FOUND", domain: "a2a-protocol.org" }],
+    },
+  };
+  const seen = () => srv.requests.map((r) => `${r.method} ${r.url}`);
+
+  const SERVERS: ReadonlyArray<{ name: string; accepts: string[]; refusal: Refusal; first: string[] }> = [
+    { name: "GET only, POST answered 405", accepts: ["GET"], refusal: "405", first: ["POST", "GET"] },
+    { name: "GET only, POST answered with a bare 404", accepts: ["GET"], refusal: "bare 404", first: ["POST", "GET"] },
+    { name: "POST only, GET answered 405", accepts: ["POST"], refusal: "405", first: ["POST"] },
+    { name: "POST only, GET answered 404 TASK_NOT_FOUND for <id>:subscribe", accepts: ["POST"], refusal: "404 naming <id>:subscribe", first: ["POST"] },
+    { name: "GET and POST", accepts: ["GET", "POST"], refusal: "405", first: ["POST"] },
+  ];
+
+  it.each(SERVERS)("works against a server taking $name: at most one extra request, once", async ({ accepts, refusal, first }) => {
+    srv.handle(subscribeServer(accepts, refusal));
+    const client = clientOf("HTTP+JSON");
+    for (const id of ["t1", "t2", "t3"]) {
+      const { items, error } = await drain(client.subscribeToTask({ id }, RAW));
+      expect(error).toBeUndefined();
+      expect(items.map((e) => e.payload.case)).toEqual(["task", "statusUpdate"]);
+    }
+    const learned = first.at(-1)!;
+    expect(seen()).toEqual([
+      ...first.map((verb) => `${verb} /tasks/t1:subscribe`),
+      `${learned} /tasks/t2:subscribe`,
+      `${learned} /tasks/t3:subscribe`,
+    ]);
+    for (const r of srv.requests) expect(r.headers.accept).toBe("text/event-stream");
   });
 
-  it("after a 405 the client keeps using POST", async () => {
-    srv.handle((req, res, body) => {
-      if (req.method === "GET") {
-        res.writeHead(405, { Allow: "POST" });
-        res.end();
-        return;
-      }
-      stream("HTTP+JSON", [{ task: TASK }])(req, res, body);
-    });
-    const client = clientOf("HTTP+JSON", {}, { tenant: "acme" });
-    expect((await drain(client.subscribeToTask({ id: "t1" }, RAW))).items).toHaveLength(1);
-    expect((await drain(client.subscribeToTask({ id: "t2" }, RAW))).items).toHaveLength(1);
-    expect(srv.requests.map((r) => `${r.method} ${r.url}`)).toEqual([
-      "GET /acme/tasks/t1:subscribe",
-      "POST /acme/tasks/t1:subscribe",
-      "POST /acme/tasks/t2:subscribe",
+  it("POST-first is the order: POST, then GET when POST is not routed (a server routing only GET as the proto says)", async () => {
+    srv.handle(subscribeServer(["GET"], "405"));
+    await drain(clientOf("HTTP+JSON").subscribeToTask({ id: "t1" }, RAW));
+    expect(srv.requests[0]).toMatchObject({ method: "POST", body: "{}" });
+    expect(srv.requests[0]!.headers["content-type"]).toBe("application/json");
+    // The GET carries neither a body nor its content type.
+    expect(srv.requests[1]).toMatchObject({ method: "GET", body: "" });
+    expect(srv.requests[1]!.headers["content-type"]).toBeUndefined();
+  });
+
+  it("a learned verb that stops working (the agent was replaced) is corrected with one extra request, once", async () => {
+    srv.handle(subscribeServer(["GET"], "405"));
+    const client = clientOf("HTTP+JSON");
+    expect((await drain(client.subscribeToTask({ id: "t0" }, RAW))).error).toBeUndefined();
+    // The new server answers GET as a lookup of task "<id>:subscribe".
+    srv.handle(subscribeServer(["POST"], "404 naming <id>:subscribe"));
+    for (const id of ["t1", "t2"]) expect((await drain(client.subscribeToTask({ id }, RAW))).error).toBeUndefined();
+    expect(seen()).toEqual([
+      "POST /tasks/t0:subscribe",
+      "GET /tasks/t0:subscribe",
+      "GET /tasks/t1:subscribe",
+      "POST /tasks/t1:subscribe",
+      "POST /tasks/t2:subscribe",
     ]);
+  });
+
+  it("a task that does not exist is TaskNotFoundError after one request when POST is routed, and POST is kept", async () => {
+    srv.handle((req, res, body) => {
+      if (req.url!.includes("missing")) return sendJson(res, 404, TASK_NOT_FOUND_BODY);
+      return subscribeServer(["POST"], "404 naming <id>:subscribe")(req, res, body);
+    });
+    const client = clientOf("HTTP+JSON");
+    const { error } = await drain(client.subscribeToTask({ id: "missing" }, RAW));
+    expect(error).toBeInstanceOf(TaskNotFoundError);
+    expect(error).toMatchObject({ httpStatus: 404, reason: "TASK_NOT_FOUND" });
+    expect((await drain(client.subscribeToTask({ id: "t2" }, RAW))).error).toBeUndefined();
+    expect(seen()).toEqual(["POST /tasks/missing:subscribe", "POST /tasks/t2:subscribe"]);
+  });
+
+  it("on a GET-only server a task that does not exist is TaskNotFoundError after the GET, which is kept", async () => {
+    srv.handle((req, res, body) => {
+      if (req.method === "GET" && req.url!.includes("missing")) return sendJson(res, 404, TASK_NOT_FOUND_BODY);
+      return subscribeServer(["GET"], "405")(req, res, body);
+    });
+    const client = clientOf("HTTP+JSON");
+    const { error } = await drain(client.subscribeToTask({ id: "missing" }, RAW));
+    expect(error).toBeInstanceOf(TaskNotFoundError);
+    expect((await drain(client.subscribeToTask({ id: "t2" }, RAW))).error).toBeUndefined();
+    expect(seen()).toEqual(["POST /tasks/missing:subscribe", "GET /tasks/missing:subscribe", "GET /tasks/t2:subscribe"]);
+  });
+
+  it("a GET-only server that drops the id from its 404: TaskNotFoundError after POST 405 and the GET, GET kept", async () => {
+    srv.handle((req, res, body) => {
+      if (req.method === "GET" && req.url!.includes("missing")) {
+        return sendJson(res, 404, { error: { ...TASK_NOT_FOUND_BODY.error, message: "Task not found" } });
+      }
+      return subscribeServer(["GET"], "405")(req, res, body);
+    });
+    const client = clientOf("HTTP+JSON");
+    expect((await drain(client.subscribeToTask({ id: "missing" }, RAW))).error).toBeInstanceOf(TaskNotFoundError);
+    expect((await drain(client.subscribeToTask({ id: "t2" }, RAW))).error).toBeUndefined();
+    expect(seen()).toEqual(["POST /tasks/missing:subscribe", "GET /tasks/missing:subscribe", "GET /tasks/t2:subscribe"]);
+  });
+
+  it("a server that refuses both verbs: two requests per call, never more, and the second refusal is reported", async () => {
+    srv.handle((req, res) => refuse(req.method === "POST" ? "405" : "bare 404", res, req.url!));
+    const client = clientOf("HTTP+JSON");
+    for (const id of ["t1", "t2"]) {
+      const { items, error } = await drain(client.subscribeToTask({ id }, RAW));
+      expect(items).toEqual([]);
+      expect(error).toBeInstanceOf(A2AError);
+      expect(error).toMatchObject({ binding: "HTTP+JSON", httpStatus: 404 });
+    }
+    expect(seen()).toEqual([
+      "POST /tasks/t1:subscribe",
+      "GET /tasks/t1:subscribe",
+      "POST /tasks/t2:subscribe",
+      "GET /tasks/t2:subscribe",
+    ]);
+  });
+
+  it("an answer that says nothing about routes (401, 500) ends the call without a retry", async () => {
+    srv.handle((_req, res) => {
+      res.writeHead(401, { "WWW-Authenticate": 'Bearer realm="a2a"', "Content-Type": "text/plain" });
+      res.end("no");
+    });
+    const { error } = await drain(clientOf("HTTP+JSON").subscribeToTask({ id: "t1" }, RAW));
+    expect(error).toBeInstanceOf(AuthenticationError);
+    srv.handle((_req, res) => sendJson(res, 500, { error: { code: 500, status: "INTERNAL", message: "boom" } }));
+    expect((await drain(clientOf("HTTP+JSON").subscribeToTask({ id: "t1" }, RAW))).error).toBeInstanceOf(ServerError);
+    expect(seen()).toEqual(["POST /tasks/t1:subscribe", "POST /tasks/t1:subscribe"]);
+  });
+
+  it("each tenant learns its own verb, behind one transport", async () => {
+    // A gateway that sends tenant "a" to a GET-only server and "b" to a POST-only one.
+    srv.handle((req, res, body) =>
+      subscribeServer(req.url!.startsWith("/a/") ? ["GET"] : ["POST"], "405")(req, res, body),
+    );
+    const transport = createRestTransport({ baseUrl: srv.url });
+    const a = new A2AClient(transport, { tenant: "a" });
+    const b = new A2AClient(transport, { tenant: "b" });
+    for (const id of ["t1", "t2"]) {
+      expect((await drain(a.subscribeToTask({ id }, RAW))).error).toBeUndefined();
+      expect((await drain(b.subscribeToTask({ id }, RAW))).error).toBeUndefined();
+    }
+    expect(seen()).toEqual([
+      "POST /a/tasks/t1:subscribe",
+      "GET /a/tasks/t1:subscribe",
+      "POST /b/tasks/t1:subscribe",
+      "GET /a/tasks/t2:subscribe",
+      "POST /b/tasks/t2:subscribe",
+    ]);
+    // The tenant is in the path, not repeated in the POST body.
     expect(JSON.parse(srv.requests[2]!.body)).not.toHaveProperty("tenant");
+  });
+
+  it("a refusal whose body never ends: the call ends when the stream's idle timeout says, with no second request", async () => {
+    srv.handle((_req, res) => {
+      res.writeHead(404, { "Content-Type": "application/json" });
+      res.write('{"error": {"message": "Task not');
+    });
+    const { error } = await drain(clientOf("HTTP+JSON", { idleTimeoutMs: 150 }).subscribeToTask({ id: "t1" }, RAW));
+    expect(error).toBeInstanceOf(CallTimeoutError);
+    expect(seen()).toEqual(["POST /tasks/t1:subscribe"]);
+  });
+
+  it("what is learned is bounded: 64 tenants per transport, the oldest forgotten first", async () => {
+    srv.handle(subscribeServer(["GET"], "405"));
+    const transport = createRestTransport({ baseUrl: srv.url });
+    const subscribe = async (tenant: string) =>
+      expect((await drain(new A2AClient(transport, { tenant }).subscribeToTask({ id: "t1" }, RAW))).error).toBeUndefined();
+    for (let i = 0; i <= 64; i++) await subscribe(`t${i}`);
+    expect(srv.requests).toHaveLength(130);
+    await subscribe("t64");
+    expect(srv.requests).toHaveLength(131);
+    // t0 was the oldest of 65: it tries POST first again.
+    await subscribe("t0");
+    expect(seen().slice(131)).toEqual(["POST /t0/tasks/t1:subscribe", "GET /t0/tasks/t1:subscribe"]);
+  });
+
+  it("a query parameter an interceptor added goes along on the retry", async () => {
+    srv.handle(subscribeServer(["GET"], "405"));
+    const client = clientOf("HTTP+JSON", {
+      interceptors: [
+        (next) => (req) => {
+          const url = new URL(req.url);
+          url.searchParams.set("key", "k1");
+          return next({ ...req, url: url.href });
+        },
+      ],
+    });
+    expect((await drain(client.subscribeToTask({ id: "t1" }, RAW))).error).toBeUndefined();
+    expect(seen()).toEqual(["POST /tasks/t1:subscribe?key=k1", "GET /tasks/t1:subscribe?key=k1"]);
   });
 
   it("a 405 on a unary call is an error, not a retry", async () => {

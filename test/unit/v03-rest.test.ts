@@ -135,6 +135,36 @@ describe("HTTP+JSON over 0.3: streams", () => {
     expect(events[2]!.payload.case === "statusUpdate" && events[2]!.payload.value.status?.state).toBe(TaskState.CANCELED);
   });
 
+  it("SubscribeToTask on a 0.3 server that routes only POST: GET once, then POST from then on", async () => {
+    srv.handle((req, res) => {
+      // `GET /v1/tasks/{id}` takes the whole "<id>:subscribe" as the task id.
+      if (req.method === "GET") return sendJson(res, 404, { code: -32001, message: `Task not found: ${decodeURIComponent(req.url!.split("/").at(-1)!)}` });
+      startSse(res);
+      res.end(sseFrame({ task: TASK }));
+    });
+    for (const id of ["t 1", "t 2"]) {
+      const events = [];
+      for await (const e of client.subscribeToTask({ id }, { resume: false })) events.push(e);
+      expect(events.map((e) => e.payload.case)).toEqual(["task"]);
+    }
+    expect(srv.requests.map((r) => `${r.method} ${r.url}`)).toEqual([
+      "GET /a2a/v1/tasks/t%201:subscribe",
+      "POST /a2a/v1/tasks/t%201:subscribe",
+      "POST /a2a/v1/tasks/t%202:subscribe",
+    ]);
+  });
+
+  it("SubscribeToTask of a task a 0.3 server does not have: TaskNotFoundError, without a loop", async () => {
+    srv.handle((_req, res) => sendJson(res, 404, { code: -32001, message: "Task not found" }));
+    for (let i = 0; i < 2; i++) {
+      const first = client.subscribeToTask({ id: "t 1" }, { resume: false })[Symbol.asyncIterator]().next();
+      await expect(first).rejects.toBeInstanceOf(TaskNotFoundError);
+    }
+    // A GET's task-not-found may be GetTask's lookup of "<id>:subscribe"; a
+    // POST's can only be the subscribe route's, so POST is kept.
+    expect(srv.requests.map((r) => r.method)).toEqual(["GET", "POST", "POST"]);
+  });
+
   it("an `event: error` frame with a 0.3 error body ends the stream with its error", async () => {
     srv.handle((_req, res) => {
       startSse(res);

@@ -23,7 +23,9 @@ import { adaptV03Transport } from "./adapter.js";
  */
 export function createRestTransportV03(options: HttpTransportOptions): A2ATransport {
   const settings: HttpTransportOptions = { ...options, protocolVersion: options.protocolVersion ?? "0.3" };
-  const inner = createRestTransportWithRoutes({ ...settings, interceptors: undefined }, routesV03);
+  // GET first for SubscribeToTask: the 0.3 proto's verb, what 0.3 clients
+  // send, and all some 0.3 servers route; POST is tried once where it fails.
+  const inner = createRestTransportWithRoutes({ ...settings, interceptors: undefined }, routesV03, "GET");
   const base = options.baseUrl.replace(/\/+$/, "");
   return adaptV03Transport(inner, {
     interceptors: options.interceptors,
