@@ -44,14 +44,19 @@ export const LOOKUP_HISTORY = 50;
 
 /** Asks the agent whether `message` started or continued a task. Errors are the calls' own. */
 export async function findSentTask(message: SentMessage, calls: LookupCalls): Promise<SentLookup> {
-  const has = (task: Task) => task.history.some((m) => m.messageId === message.messageId);
+  const has = (task: Task) => task.id !== "" && task.history.some((m) => m.messageId === message.messageId);
+  // History cut at the length asked for may hide the message: no proof of absence.
+  const whole = (task: Task) => task.history.length > 0 && task.history.length < LOOKUP_HISTORY;
   if (message.taskId) {
     const task = await calls.getTask({ id: message.taskId, historyLength: LOOKUP_HISTORY });
     // A task with history but not this message has not received it.
-    return has(task) ? { found: task } : { conclusive: task.history.length > 0 };
+    return has(task) ? { found: task } : { conclusive: whole(task) };
   }
   let pageToken = "";
+  /** Some task showed a history: the agent keeps them. */
   let keepsHistory = false;
+  /** Some task's history may be cut at the length asked for. */
+  let cut = false;
   for (let page = 0; page < LOOKUP_PAGES; page++) {
     const res = await calls.listTasks({
       contextId: message.contextId ?? "",
@@ -62,11 +67,12 @@ export async function findSentTask(message: SentMessage, calls: LookupCalls): Pr
     for (const task of res.tasks) {
       if (has(task)) return { found: task };
       if (task.history.length > 0) keepsHistory = true;
+      if (task.history.length >= LOOKUP_HISTORY) cut = true;
     }
     // A repeated token would go round in circles: stop, undecided.
     if (!res.nextPageToken || res.nextPageToken === pageToken) {
       // No task at all: nothing was started. Tasks without history: cannot tell.
-      return { conclusive: !res.nextPageToken && (keepsHistory || (page === 0 && res.tasks.length === 0)) };
+      return { conclusive: !res.nextPageToken && !cut && (keepsHistory || (page === 0 && res.tasks.length === 0)) };
     }
     pageToken = res.nextPageToken;
   }

@@ -242,8 +242,9 @@ async function* resumption(io: ResumeIo, options: ResumeOptions): AsyncGenerator
         else attempts = 0;
         first = false;
         taskId ??= taskIdOf(event);
-        lastState = stateOf(event) ?? lastState;
-        return settles(event, taskId);
+        const reported = stateOf(event);
+        if (reported !== undefined) lastState = reported;
+        return settles(event, reported, taskId);
       };
       const outcome = yield { pipe: { it: stream[Symbol.asyncIterator](), seen } };
       if (outcome?.settled) return;
@@ -412,9 +413,8 @@ function stateOf(event: StreamResponse): TaskState | undefined {
   return p.case === "task" ? p.value.status?.state : p.case === "statusUpdate" ? p.value.status?.state : undefined;
 }
 
-/** The stream has nothing more to say: a final or interrupted state, or a direct reply. */
-function settles(event: StreamResponse, taskId: string | undefined): boolean {
-  const state = stateOf(event);
+/** The stream has nothing more to say: a final or interrupted state (as the event reports it), or a direct reply. */
+function settles(event: StreamResponse, state: TaskState | undefined, taskId: string | undefined): boolean {
   if (state !== undefined) return isTerminal(state) || isInterrupted(state);
   return event.payload.case === "message" && taskId === undefined;
 }

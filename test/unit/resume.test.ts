@@ -602,6 +602,14 @@ describe.each(HTTP_BINDINGS)("resumption (%s)", (binding) => {
     const again = await drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: FAST }));
     expect(again.error).toBeInstanceOf(ConnectionError);
     expect(kinds()).toEqual(["send", "list"]);
+
+    // A history as long as asked for may have been cut before the message.
+    calls.length = 0;
+    const long = Array.from({ length: 50 }, (_, i) => ({ messageId: `m${i}`, role: "ROLE_AGENT", parts: [] }));
+    serve(binding, { send: (c) => c.res.socket?.destroy(), list: (_c, r) => r.json(page([{ ...task("WORKING"), history: long }])) });
+    const cut = await drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: FAST }));
+    expect(cut.error).toBeInstanceOf(ConnectionError);
+    expect(kinds()).toEqual(["send", "list"]);
   });
 
   it("a message for a known task is looked for in that task's history", async () => {
