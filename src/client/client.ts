@@ -19,7 +19,7 @@ import { toA2AError, type Binding } from "../errors.js";
 import { streamStateKey, type StreamState } from "../transport/stream-state.js";
 import { LazyStream, type StreamWatch } from "./lazy-stream.js";
 import { single, uuid } from "../util.js";
-import { findSentTask, type SentMessage } from "./find-sent.js";
+import type { SentMessage } from "./find-sent.js";
 import { EndWatch, resumable, type ResumeOptions } from "./resume.js";
 import { joinExtensions } from "../transport/options.js";
 import type { A2ATransport } from "../transport/transport.js";
@@ -224,10 +224,11 @@ export class A2AClient {
           return this.stream(A2AService.method.subscribeToTask, { id }, { ...options, headers }, state);
         },
         getTask: (id) => this.getTask({ id }, reads),
+        // Loaded on the first drop before a task id: most streams never need it.
         findSent:
           sent &&
-          (() =>
-            findSentTask(sent, {
+          (async () =>
+            (await import("./find-sent.js")).findSentTask(sent, {
               listTasks: (req) => this.listTasks(req, reads),
               getTask: (req) => this.getTask(req, reads),
             })),
