@@ -1,3 +1,9 @@
+/** Sees each value passed on; at the end, says why the stream ended too soon (or undefined). */
+export interface StreamWatch<T> {
+  seen(value: T): void;
+  ended(): unknown;
+}
+
 /**
  * A stream that is opened by its reader's first `next`, as a generator's
  * body would be, with the errors of opening and reading both reported as
@@ -5,12 +11,6 @@
  * passes through here, and a generator's queue and extra turns cost more
  * per event than this layer's work.
  */
-/** Sees each value passed on; at the end, says why the stream ended too soon (or undefined). */
-export interface StreamWatch<T> {
-  seen(value: T): void;
-  ended(): unknown;
-}
-
 export class LazyStream<T> implements AsyncIterableIterator<T> {
   private inner: AsyncIterator<T> | undefined;
   private opening: Promise<AsyncIterator<T>> | undefined;

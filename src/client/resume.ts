@@ -366,8 +366,10 @@ export class EndWatch implements StreamWatch<StreamResponse> {
   }
 
   ended(): StreamResumeError | undefined {
-    if (this.settled) return undefined;
     const { taskId, state } = this;
+    // UNSPECIFIED is also what a state newer than this client reads as: it
+    // may be final, so it is not called early.
+    if (this.settled || state === TaskState.UNSPECIFIED) return undefined;
     const where =
       taskId === undefined
         ? "the stream ended before naming a task"
