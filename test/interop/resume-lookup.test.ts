@@ -1,8 +1,9 @@
 /**
- * A stream cut before its first event, against the official server (which
- * does not de-duplicate messages by messageId): the client asks the agent
- * (ListTasks, messageId in each task's history) before sending anything
- * again, so the task runs exactly once and the stream still ends with it.
+ * A stream cut before its first event, on every binding, against the
+ * official server (which does not de-duplicate messages by messageId): the
+ * client asks the agent (ListTasks, messageId in each task's history) before
+ * sending anything again, so the task runs exactly once and the stream still
+ * ends with it.
  */
 import type { Interceptor } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -15,12 +16,12 @@ import {
   createJsonRpcTransport,
   createRestTransport,
   userMessage,
+  type Binding,
   type Message,
   type ResumeOptions,
 } from "../../src/index.js";
-
-type HttpBinding = "JSONRPC" | "HTTP+JSON";
-const HTTP_BINDINGS: readonly HttpBinding[] = ["JSONRPC", "HTTP+JSON"];
+import { createGrpcTransport } from "../../src/node.js";
+import { BINDINGS } from "../support/bindings.js";
 const RESUME: ResumeOptions = { backoff: { initialMs: 20, maxMs: 100 }, maxElapsedMs: 5_000 };
 
 let agent: LocalAgent;
@@ -30,16 +31,21 @@ beforeAll(async () => {
 afterAll(() => agent.close());
 
 const portOf = (url: string) => Number(new URL(url).port);
+/** The port the binding is served on: HTTP for both HTTP bindings, or gRPC's. */
+const targetOf = (binding: Binding) => (binding === "GRPC" ? Number(agent.grpcAddress.split(":").at(-1)) : portOf(agent.origin));
 
-function clientVia(binding: HttpBinding, port: number | undefined, interceptors: Interceptor[] = []): A2AClient {
+function clientVia(binding: Binding, port: number | undefined, interceptors: Interceptor[] = []): A2AClient {
+  const common = { interceptors, timeoutMs: 5_000, idleTimeoutMs: 5_000 };
+  if (binding === "GRPC") {
+    return new A2AClient(createGrpcTransport({ baseUrl: port === undefined ? agent.grpcAddress : `127.0.0.1:${port}`, ...common }));
+  }
   const base = binding === "JSONRPC" ? agent.jsonRpcUrl : agent.restUrl;
   const baseUrl = port === undefined ? base : base.replace(`:${portOf(agent.origin)}/`, `:${port}/`);
-  const options = { baseUrl, interceptors, timeoutMs: 5_000, idleTimeoutMs: 5_000 };
-  return new A2AClient(binding === "JSONRPC" ? createJsonRpcTransport(options) : createRestTransport(options));
+  return new A2AClient(binding === "JSONRPC" ? createJsonRpcTransport({ baseUrl, ...common }) : createRestTransport({ baseUrl, ...common }));
 }
 
 /** Tasks on the agent whose history holds the message: how many times it was run. */
-async function runsOf(binding: HttpBinding, message: Message): Promise<number> {
+async function runsOf(binding: Binding, message: Message): Promise<number> {
   const direct = clientVia(binding, undefined);
   let runs = 0;
   let pageToken = "";
@@ -51,9 +57,13 @@ async function runsOf(binding: HttpBinding, message: Message): Promise<number> {
   return runs;
 }
 
-/** How many bytes of response head the agent sends before the first event of a stream. */
-async function headLength(binding: HttpBinding): Promise<number> {
-  const proxy = await startChaosProxy(portOf(agent.origin));
+/**
+ * How many bytes the agent sends on a stream's connection before its first
+ * event: the HTTP response head, or for gRPC every HTTP/2 frame before the
+ * first DATA frame (settings, headers).
+ */
+async function headLength(binding: Binding): Promise<number> {
+  const proxy = await startChaosProxy(targetOf(binding));
   const seen: Buffer[] = [];
   proxy.tap = (i, chunk) => {
     if (i === 0) seen.push(Buffer.from(chunk));
@@ -66,10 +76,15 @@ async function headLength(binding: HttpBinding): Promise<number> {
     await proxy.close();
   }
   const bytes = Buffer.concat(seen);
-  return bytes.indexOf("\r\n\r\n") + 4;
+  if (binding !== "GRPC") return bytes.indexOf("\r\n\r\n") + 4;
+  // HTTP/2 frames: 3 bytes length, 1 type (0 is DATA), 1 flags, 4 stream id.
+  for (let pos = 0; pos + 9 <= bytes.length; pos += 9 + bytes.readUIntBE(pos, 3)) {
+    if (bytes[pos + 3] === 0 && bytes.readUIntBE(pos, 3) > 0) return pos;
+  }
+  throw new Error("no DATA frame in the sample stream");
 }
 
-describe.each(HTTP_BINDINGS)("a stream cut before its first event (%s, official server)", (binding) => {
+describe.each(BINDINGS)("a stream cut before its first event (%s, official server)", (binding) => {
   let head: number;
   let proxy: ChaosProxy;
   let sends: number;
@@ -88,7 +103,7 @@ describe.each(HTTP_BINDINGS)("a stream cut before its first event (%s, official 
   async function cutOnce(message: Message, resume: ResumeOptions) {
     sends = 0;
     lookups = 0;
-    proxy = await startChaosProxy(portOf(agent.origin), (i) => (i === 0 ? { cutAfter: head, fault: "reset" } : {}));
+    proxy = await startChaosProxy(targetOf(binding), (i) => (i === 0 ? { cutAfter: head, fault: "reset" } : {}));
     const tracker = new TaskTracker();
     try {
       for await (const e of clientVia(binding, proxy.port, [counting]).sendStreamingMessage({ message }, { resume })) tracker.apply(e);
