@@ -509,16 +509,23 @@ export function parseRetryAfter(value: string | null, now = Date.now()): number 
 
 // --- Resumable streams -------------------------------------------------------------
 
-/** A stream dropped and could not be resumed within the attempts allowed. */
+/**
+ * A stream dropped and could not be resumed within the time and attempts
+ * allowed, or, with `resume: false`, ended before its task reached a final
+ * or interrupted state (then `attempts` is 0).
+ */
 export class StreamResumeError extends A2AError {
   /** The task the stream followed, if it was known. */
   readonly taskId: string | undefined;
   /** Reconnection attempts made after the last event. */
   readonly attempts: number;
-  constructor(message: string, init: A2AErrorInit & { taskId: string | undefined; attempts: number }) {
+  /** The last task state the stream reported (a `TaskState` value), if any. */
+  readonly state: number | undefined;
+  constructor(message: string, init: A2AErrorInit & { taskId: string | undefined; attempts: number; state?: number | undefined }) {
     super(message, init);
     this.taskId = init.taskId;
     this.attempts = init.attempts;
+    this.state = init.state;
   }
 }
 

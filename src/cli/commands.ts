@@ -57,6 +57,8 @@ function connectOptions(ctx: CommandContext): ConnectOptions {
   return {
     preferredBindings: flags.binding ? [flags.binding] : undefined,
     protocolVersions: flags.versions,
+    // The flag lists versions most preferred first.
+    preferredVersions: flags.versions,
     headers: flags.headers,
     signal,
     verification: { jku: { allowHttp: isLoopback(args.url!) } },

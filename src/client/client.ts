@@ -17,9 +17,10 @@ import {
 import { createContextValues } from "@connectrpc/connect";
 import { toA2AError, type Binding } from "../errors.js";
 import { streamStateKey, type StreamState } from "../transport/stream-state.js";
-import { LazyStream } from "./lazy-stream.js";
+import { LazyStream, type StreamWatch } from "./lazy-stream.js";
 import { single, uuid } from "../util.js";
-import { resumable, type ResumeOptions } from "./resume.js";
+import type { SentMessage } from "./find-sent.js";
+import { EndWatch, resumable, type ResumeOptions } from "./resume.js";
 import { joinExtensions } from "../transport/options.js";
 import type { A2ATransport } from "../transport/transport.js";
 
@@ -39,7 +40,9 @@ export interface CallOptions {
 export interface StreamCallOptions extends CallOptions {
   /**
    * Resume after a drop (default: on, with the defaults of ResumeOptions).
-   * `false` reports a drop as an error instead.
+   * `false` reports a drop as an error instead: the network's error, or a
+   * StreamResumeError for a stream that ended before its task reached a
+   * final or interrupted state.
    */
   resume?: false | ResumeOptions | undefined;
 }
@@ -91,11 +94,12 @@ export class A2AClient {
    */
   sendStreamingMessage(request: Req<"sendStreamingMessage">, options: StreamCallOptions = {}): AsyncIterable<StreamResponse> {
     const method = A2AService.method.sendStreamingMessage;
-    if (options.resume === false) return this.stream(method, request, options);
+    if (options.resume === false) return this.stream(method, request, options, undefined, new EndWatch(undefined, () => this.binding));
     // One message id for every attempt, so a resend is recognisable.
     const message = request.message;
     const req = (message && !message.messageId ? { ...request, message: { ...message, messageId: uuid() } } : request) as Req<"sendStreamingMessage">;
-    return this.resuming(undefined, options, options.resume ?? {}, (state) => this.stream(method, req, options, state));
+    const sent = req.message?.messageId ? (req.message as SentMessage) : undefined;
+    return this.resuming(undefined, options, options.resume ?? {}, (state) => this.stream(method, req, options, state), sent);
   }
 
   /** Gets a task's current state, with up to `historyLength` messages of its history. */
@@ -119,7 +123,8 @@ export class A2AClient {
    */
   subscribeToTask(request: Req<"subscribeToTask">, options: StreamCallOptions = {}): AsyncIterable<StreamResponse> {
     const method = A2AService.method.subscribeToTask;
-    if (options.resume === false || !request.id) return this.stream(method, request, options);
+    if (!request.id) return this.stream(method, request, options);
+    if (options.resume === false) return this.stream(method, request, options, undefined, new EndWatch(request.id, () => this.binding));
     return this.resuming(request.id, options, options.resume ?? {}, (state) => this.stream(method, request, options, state));
   }
 
@@ -202,7 +207,10 @@ export class A2AClient {
     options: StreamCallOptions,
     resume: ResumeOptions,
     open: (state: StreamState) => AsyncIterable<StreamResponse>,
+    sent?: SentMessage,
   ): AsyncIterable<StreamResponse> {
+    // The reads a resumption makes go with the caller's signal, headers and timeout.
+    const reads: CallOptions = { signal: options.signal, headers: options.headers, timeoutMs: options.timeoutMs };
     return resumable(
       {
         binding: () => this.binding,
@@ -215,7 +223,15 @@ export class A2AClient {
           if (state.lastEventId !== undefined) headers.set("Last-Event-ID", state.lastEventId);
           return this.stream(A2AService.method.subscribeToTask, { id }, { ...options, headers }, state);
         },
-        getTask: (id) => this.getTask({ id }, { signal: options.signal, headers: options.headers, timeoutMs: options.timeoutMs }),
+        getTask: (id) => this.getTask({ id }, reads),
+        // Loaded on the first drop before a task id: most streams never need it.
+        findSent:
+          sent &&
+          (async () =>
+            (await import("./find-sent.js")).findSentTask(sent, {
+              listTasks: (req) => this.listTasks(req, reads),
+              getTask: (req) => this.getTask(req, reads),
+            })),
       },
       resume,
     );
@@ -226,6 +242,7 @@ export class A2AClient {
     request: MessageInitShape<I>,
     options: CallOptions = {},
     state?: StreamState,
+    watch?: StreamWatch<MessageShape<O>>,
   ): AsyncIterable<MessageShape<O>> {
     // A reader that stops early returns this stream, and the return
     // reaches the transport's stream, which lets its connection go.
@@ -240,6 +257,6 @@ export class A2AClient {
       );
       return res.message;
     };
-    return new LazyStream(open, (e) => toA2AError(e, this.binding));
+    return new LazyStream(open, (e) => toA2AError(e, this.binding), watch);
   }
 }

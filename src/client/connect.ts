@@ -32,9 +32,15 @@ export type TransportFactories = Readonly<Partial<Record<string, TransportFactor
 
 /** Options of `connect()`: discovery and verification, interface choice, and transport settings. */
 export interface ConnectOptions extends ResolveOptions {
-  /** Bindings to prefer over the card's order, e.g. `["GRPC", "JSONRPC"]`. */
+  /**
+   * Bindings to prefer over the card's order, e.g. `["GRPC", "JSONRPC"]`.
+   * Without it (and `preferredVersions`) the card's first usable interface
+   * is used, as spec 8.3.2 requires.
+   */
   preferredBindings?: readonly Binding[] | undefined;
-  /** Protocol versions this client may speak, most preferred first. Default ["1.0", "0.3"]. */
+  /** Protocol versions to prefer over the card's order, e.g. `["1.0"]`; applied after `preferredBindings`. */
+  preferredVersions?: readonly string[] | undefined;
+  /** Protocol versions this client may speak; interfaces of others are passed over. Default ["1.0", "0.3"]. */
   protocolVersions?: readonly string[] | undefined;
   /**
    * What to do when an interface rejects its protocol version: "off"
@@ -131,6 +137,7 @@ export function createConnect(defaultFactories: TransportFactories) {
 
     const { candidates, passedOver } = rankInterfaces(card.supportedInterfaces, {
       preferredBindings: options.preferredBindings,
+      preferredVersions: options.preferredVersions,
       protocolVersions: options.protocolVersions,
       supports: usable,
     });

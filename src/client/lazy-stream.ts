@@ -1,3 +1,9 @@
+/** Sees each value passed on; at the end, says why the stream ended too soon (or undefined). */
+export interface StreamWatch<T> {
+  seen(value: T): void;
+  ended(): unknown;
+}
+
 /**
  * A stream that is opened by its reader's first `next`, as a generator's
  * body would be, with the errors of opening and reading both reported as
@@ -13,6 +19,7 @@ export class LazyStream<T> implements AsyncIterableIterator<T> {
   constructor(
     private readonly open: () => Promise<AsyncIterable<T>>,
     private readonly reported: (e: unknown) => unknown,
+    private readonly watch?: StreamWatch<T>,
   ) {}
 
   [Symbol.asyncIterator](): this {
@@ -46,7 +53,11 @@ export class LazyStream<T> implements AsyncIterableIterator<T> {
   }
 
   private readonly passOn = (r: IteratorResult<T>): IteratorResult<T> => {
-    if (r.done) this.over = true;
+    if (r.done) {
+      this.over = true;
+      const early = this.watch?.ended();
+      if (early !== undefined) throw this.reported(early);
+    } else this.watch?.seen(r.value);
     return r;
   };
 

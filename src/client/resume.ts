@@ -2,14 +2,19 @@
  * Resumption of dropped streams (spec 3.5.2 and 3.7: a client reconnects by
  * opening a new stream; the server starts it with a task snapshot and does
  * not replay the gap). Binding-agnostic: it only uses GetTask and
- * SubscribeToTask.
+ * SubscribeToTask, and ListTasks to find a task whose id was never seen.
  *
  * A drop is a network failure, an idle stream, or a stream that ends before
  * the task reached a final or interrupted state. On a drop: wait (backoff
- * with full jitter, at least what the server asked for), GetTask; a task that
- * has ended is yielded as the last event; otherwise SubscribeToTask carries on.
+ * with equal jitter; a server's hint is a floor, capped at backoff.maxMs),
+ * GetTask; a task that has ended is yielded as the last event; otherwise
+ * SubscribeToTask carries on. A drop before the task id is known asks the
+ * agent first whether the message started a task (see find-sent.ts), so the
+ * message is neither lost nor run twice. Attempts go on for a time budget
+ * after the drop, not a count: an agent that restarts for a deploy is waited
+ * for, one that stays away is given up on.
  */
-import type { StreamResponse, Task } from "../../gen/lf/a2a/v1/a2a_pb.js";
+import { TaskState, type StreamResponse, type Task } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import {
   A2AError,
   AbortedError,
@@ -22,29 +27,47 @@ import {
 } from "../errors.js";
 import { isInterrupted, isTerminal } from "../helpers.js";
 import type { StreamState } from "../transport/stream-state.js";
+import type { SentLookup } from "./find-sent.js";
+import type { StreamWatch } from "./lazy-stream.js";
 
 /** How a stream resumes after a drop. */
 export interface ResumeOptions {
-  /** Reconnection attempts allowed in a row, without an event in between. Default 5. */
+  /**
+   * How long reconnection goes on after a drop, without an event of progress
+   * in between, before the stream fails with StreamResumeError. Default
+   * 60 000 ms: an agent away for 30 s (a restart, a deploy) is resumed.
+   */
+  maxElapsedMs?: number | undefined;
+  /** Reconnection attempts allowed in a row, without an event in between. Default: no limit but `maxElapsedMs`. */
   maxAttempts?: number | undefined;
-  /** Delays between attempts: exponential, with full jitter, never below what the server asked. */
+  /**
+   * Delays between attempts: exponential, with equal jitter (each delay is
+   * between half its ceiling and the ceiling), never below what the server
+   * asked (SSE `retry:`, `Retry-After`) up to `maxMs`.
+   */
   backoff?:
     | {
         /** First delay ceiling. Default 250 ms. */
         initialMs?: number | undefined;
-        /** Largest delay ceiling. Default 10 000 ms. */
+        /** Largest delay ceiling, and the most a server's `retry:` or `Retry-After` can make the client wait. Default 10 000 ms. */
         maxMs?: number | undefined;
         /** Growth per attempt. Default 2. */
         multiplier?: number | undefined;
       }
     | undefined;
   /**
-   * When a SendStreamingMessage drops before its task id is known, send the
-   * message again (with the same messageId, so the agent can recognise it).
-   * Default false: the drop is reported.
+   * When a SendStreamingMessage drops before its task id is known and the
+   * agent cannot tell whether the message started a task (no ListTasks, no
+   * history, too many tasks to look through), send the message again (with
+   * the same messageId, so an agent that de-duplicates recognises it).
+   * Default false: the drop is reported. Where the agent can tell, the
+   * message is resent only when it started no task, whatever this says.
    */
   resendBeforeTask?: boolean | undefined;
 }
+
+/** The defaults of ResumeOptions, in one place. */
+const DEFAULTS = { maxElapsedMs: 60_000, initialMs: 250, maxMs: 10_000, multiplier: 2 } as const;
 
 const resumeSnapshots = new WeakSet<StreamResponse>();
 
@@ -67,6 +90,12 @@ export interface ResumeIo {
   signal: AbortSignal | undefined;
   /** The task id when known from the start (SubscribeToTask). */
   taskId: string | undefined;
+  /**
+   * SendStreamingMessage only: asks the agent whether the message sent
+   * started a task, for a drop before the task id was seen. Errors it
+   * throws are judged as GetTask's are.
+   */
+  findSent?: (() => Promise<SentLookup>) | undefined;
 }
 
 class EndedEarly extends A2AError {}
@@ -76,7 +105,27 @@ class EndedEarly extends A2AError {}
  * SubscribeToTask as described at the top of this file.
  */
 export function resumable(io: ResumeIo, options: ResumeOptions): AsyncIterable<StreamResponse> {
+  checkOptions(options);
   return { [Symbol.asyncIterator]: () => new Resumption(resumption(io, options)) };
+}
+
+/** Numbers that would make the backoff spin, stall or never end are refused up front. */
+function checkOptions(options: ResumeOptions): void {
+  const b = options.backoff ?? {};
+  const numbers: Array<[string, number | undefined, number]> = [
+    ["maxElapsedMs", options.maxElapsedMs, 0],
+    ["maxAttempts", options.maxAttempts, 0],
+    ["backoff.initialMs", b.initialMs, 0],
+    ["backoff.maxMs", b.maxMs, 0],
+    ["backoff.multiplier", b.multiplier, 1],
+  ];
+  for (const [name, value, min] of numbers) {
+    if (value === undefined) continue;
+    const finite = name === "maxAttempts" ? !Number.isNaN(value) : Number.isFinite(value);
+    if (typeof value !== "number" || !finite || value < min) {
+      throw new TypeError(`resume.${name} must be a ${name === "maxAttempts" ? "" : "finite "}number of at least ${min}, got ${String(value)}`);
+    }
+  }
 }
 
 /** What the resumption logic asks of the iterator that drives it: pass one event on, or a stream's events. */
@@ -164,15 +213,20 @@ class Resumption implements AsyncIterator<StreamResponse> {
 }
 
 async function* resumption(io: ResumeIo, options: ResumeOptions): AsyncGenerator<Step, void, Outcome | undefined> {
-  const maxAttempts = options.maxAttempts ?? 5;
+  const maxAttempts = options.maxAttempts ?? Infinity;
+  const maxElapsedMs = options.maxElapsedMs ?? DEFAULTS.maxElapsedMs;
   let taskId = io.taskId;
+  /** Attempts since the last event of progress; 0 while the stream is healthy. */
   let attempts = 0;
+  /** When the attempts since the last progress must stop (performance.now()). */
+  let giveUpAt = 0;
+  let lastState: TaskState | undefined;
   const state: StreamState = {};
   let stream = io.open(state);
   let fromResume = false;
   /** The current stream is a SubscribeToTask opened by a resumption. */
   let resubscribed = false;
-  /** Why the GetTask of the last attempt failed, if it did. */
+  /** Why the GetTask (or lookup) of the last attempt failed, if it did. */
   let unreachable: A2AError | undefined;
   for (;;) {
     let drop: A2AError;
@@ -184,11 +238,13 @@ async function* resumption(io: ResumeIo, options: ResumeOptions): AsyncGenerator
         const snapshot = first && fromResume && event.payload.case === "task";
         if (snapshot) resumeSnapshots.add(event);
         // A snapshot alone is no progress: a server that drops every stream
-        // right after it must still run out of attempts.
+        // right after it must still run out of time.
         else attempts = 0;
         first = false;
         taskId ??= taskIdOf(event);
-        return settles(event, taskId);
+        const reported = stateOf(event);
+        if (reported !== undefined) lastState = reported;
+        return settles(event, reported, taskId);
       };
       const outcome = yield { pipe: { it: stream[Symbol.asyncIterator](), seen } };
       if (outcome?.settled) return;
@@ -202,29 +258,63 @@ async function* resumption(io: ResumeIo, options: ResumeOptions): AsyncGenerator
       else if (!isDrop(drop) && drop !== unreachable) throw drop;
     }
     if (io.signal?.aborted) throw new AbortedError("the stream was aborted", { binding: io.binding() });
-    if (taskId === undefined && !options.resendBeforeTask) throw drop;
-    if (++attempts > maxAttempts) {
-      throw new StreamResumeError(
-        `gave up resuming the stream${taskId ? ` of task ${taskId}` : ""} after ${maxAttempts} attempts: ${drop.message}`,
-        { binding: io.binding(), taskId, attempts: maxAttempts, cause: drop },
-      );
+    const now = performance.now();
+    // The first attempt after progress starts the clock (and the count).
+    if (attempts === 0) giveUpAt = now + maxElapsedMs;
+    if (++attempts > maxAttempts || now >= giveUpAt) {
+      const made = attempts - 1;
+      const limit = attempts > maxAttempts ? `${maxAttempts} attempts` : `${maxElapsedMs} ms (${made} attempts)`;
+      throw new StreamResumeError(`gave up resuming the stream${taskId ? ` of task ${taskId}` : ""} after ${limit}: ${drop.message}`, {
+        binding: io.binding(),
+        taskId,
+        attempts: made,
+        state: lastState,
+        cause: drop,
+      });
     }
-    if (!refused) await sleep(delay(attempts, options, Math.max(state.retryMs ?? 0, drop.retryAfterMs ?? 0)), io.signal);
+    if (!refused) {
+      // The last attempt is made as the budget runs out, not skipped.
+      const wait = Math.min(delay(attempts, options, Math.max(state.retryMs ?? 0, drop.retryAfterMs ?? 0)), giveUpAt - now);
+      await sleep(wait, io.signal);
+    }
     fromResume = true;
     resubscribed = false;
     if (taskId === undefined) {
-      // Nothing was learned before the drop: send the same message again.
-      stream = io.open(state);
-      continue;
+      // Nothing was learned before the drop: did the message start a task?
+      let lookup: SentLookup;
+      try {
+        lookup = io.findSent ? await io.findSent() : { found: undefined, conclusive: false };
+      } catch (e) {
+        const err = unreachableError(e, io.binding());
+        // An agent that cannot be asked is one whose answer is unknown.
+        if (err === undefined) lookup = { found: undefined, conclusive: false };
+        else {
+          unreachable = err;
+          stream = failing(err);
+          continue;
+        }
+      }
+      if (lookup.found) taskId = lookup.found.id;
+      else if (lookup.conclusive || options.resendBeforeTask) {
+        // The agent has no task for it (or the caller accepts a resend):
+        // the same message, with the same messageId, again.
+        stream = io.open(state);
+        continue;
+      } else if (drop instanceof EndedEarly) {
+        throw new StreamResumeError("the stream ended before naming a task, and the agent cannot tell whether the message started one", {
+          binding: io.binding(),
+          taskId,
+          attempts,
+          cause: drop,
+        });
+      } else throw drop;
     }
     let task: Task;
     try {
       task = await io.getTask(taskId);
     } catch (e) {
-      const err = toA2AError(e, io.binding());
-      // A GetTask that outlives its timeout went to a dead connection as
-      // surely as a reset one did.
-      if (!isDrop(err) && !(err instanceof CallTimeoutError)) throw err;
+      const err = unreachableError(e, io.binding());
+      if (err === undefined) throw toA2AError(e, io.binding());
       // Could not reach the agent yet: count it as an attempt and wait again.
       unreachable = err;
       stream = failing(err);
@@ -238,6 +328,58 @@ async function* resumption(io: ResumeIo, options: ResumeOptions): AsyncGenerator
     if (refused) throw refused;
     stream = io.subscribe(taskId, state);
     resubscribed = true;
+  }
+}
+
+/**
+ * The error as an A2AError when it means the agent could not be reached
+ * (worth another attempt), undefined when the agent answered. A call that
+ * outlives its timeout went to a dead connection as surely as a reset one.
+ */
+function unreachableError(e: unknown, binding: Binding): A2AError | undefined {
+  const err = toA2AError(e, binding);
+  if (err instanceof AbortedError) throw err;
+  return isDrop(err) || err instanceof CallTimeoutError ? err : undefined;
+}
+
+/**
+ * `resume: false`: a stream that ends before its task reached a final or
+ * interrupted state (or before a direct reply) is reported, not passed off
+ * as complete. Looks at each event without allocating.
+ */
+export class EndWatch implements StreamWatch<StreamResponse> {
+  private state: TaskState | undefined;
+  private settled = false;
+
+  constructor(
+    private taskId: string | undefined,
+    private readonly binding: () => Binding,
+  ) {}
+
+  seen(event: StreamResponse): void {
+    this.taskId ??= taskIdOf(event);
+    const state = stateOf(event);
+    if (state !== undefined) {
+      this.state = state;
+      this.settled = isTerminal(state) || isInterrupted(state);
+    } else if (event.payload.case === "message" && this.taskId === undefined) this.settled = true;
+  }
+
+  ended(): StreamResumeError | undefined {
+    const { taskId, state } = this;
+    // UNSPECIFIED is also what a state newer than this client reads as: it
+    // may be final, so it is not called early.
+    if (this.settled || state === TaskState.UNSPECIFIED) return undefined;
+    const where =
+      taskId === undefined
+        ? "the stream ended before naming a task"
+        : `the stream of task ${taskId} ended ${state === undefined ? "before reporting a state" : `in state TASK_STATE_${TaskState[state]}`}`;
+    return new StreamResumeError(`${where}, before the task reached a final or interrupted state (resume: false)`, {
+      binding: this.binding(),
+      taskId,
+      attempts: 0,
+      state,
+    });
   }
 }
 
@@ -267,12 +409,16 @@ function taskIdOf(event: StreamResponse): string | undefined {
   }
 }
 
-/** The stream has nothing more to say: a final or interrupted state, or a direct reply. */
-function settles(event: StreamResponse, taskId: string | undefined): boolean {
+/** The task state an event reports, if it reports one. */
+function stateOf(event: StreamResponse): TaskState | undefined {
   const p = event.payload;
-  const state = p.case === "task" ? p.value.status?.state : p.case === "statusUpdate" ? p.value.status?.state : undefined;
+  return p.case === "task" ? p.value.status?.state : p.case === "statusUpdate" ? p.value.status?.state : undefined;
+}
+
+/** The stream has nothing more to say: a final or interrupted state (as the event reports it), or a direct reply. */
+function settles(event: StreamResponse, state: TaskState | undefined, taskId: string | undefined): boolean {
   if (state !== undefined) return isTerminal(state) || isInterrupted(state);
-  return p.case === "message" && taskId === undefined;
+  return event.payload.case === "message" && taskId === undefined;
 }
 
 function isDrop(e: A2AError): boolean {
@@ -285,11 +431,18 @@ function isDrop(e: A2AError): boolean {
   );
 }
 
-/** Exponential backoff with full jitter, but never less than the server asked for. */
+/**
+ * Exponential backoff with equal jitter: between half the ceiling and the
+ * ceiling, so that attempts spread over the budget rather than all landing in
+ * its first second, yet clients dropped together do not come back together.
+ * A server's hint is a floor, capped at maxMs: no `retry: 86400000` parks
+ * the stream for a day.
+ */
 function delay(attempt: number, options: ResumeOptions, floorMs: number): number {
   const b = options.backoff ?? {};
-  const ceiling = Math.min(b.maxMs ?? 10_000, (b.initialMs ?? 250) * (b.multiplier ?? 2) ** (attempt - 1));
-  return Math.max(floorMs, Math.random() * ceiling);
+  const maxMs = b.maxMs ?? DEFAULTS.maxMs;
+  const ceiling = Math.min(maxMs, (b.initialMs ?? DEFAULTS.initialMs) * (b.multiplier ?? DEFAULTS.multiplier) ** (attempt - 1));
+  return Math.max(Math.min(floorMs, maxMs), ceiling / 2 + (Math.random() * ceiling) / 2);
 }
 
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {

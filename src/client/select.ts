@@ -6,13 +6,13 @@
  * 1. Interfaces this runtime cannot speak are passed over (unknown binding,
  *    no transport for it here, a protocol version not in `protocolVersions`,
  *    no URL).
- * 2. Bindings are ranked by `preferredBindings` when given (listed ones
- *    first, in that order), then by where each binding first appears in the
- *    card: the card's order is the agent's preference.
- * 3. Within one binding, versions are ranked by `protocolVersions` (default
- *    1.0 before 0.3), then by card order.
+ * 2. The rest keep the card's order: the first usable entry is the one the
+ *    agent prefers, and spec 8.3.2 says to use it.
+ * 3. Only what the caller asks for moves an entry ahead: `preferredBindings`
+ *    (listed bindings first, in that order), then `preferredVersions` (the
+ *    same for versions); entries that tie keep their card order.
  * The first candidate is used; the others are for failover and version
- * fallback.
+ * fallback, in the same order.
  */
 import type { AgentInterface } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import type { Binding } from "../errors.js";
@@ -39,7 +39,9 @@ export interface PassedOver {
 export interface SelectionRules {
   /** Bindings to prefer, in order, over the card's order. */
   preferredBindings?: readonly Binding[] | undefined;
-  /** Versions the client will speak, most preferred first. Default ["1.0", "0.3"]. */
+  /** Versions to prefer, in order, over the card's order (after `preferredBindings`). */
+  preferredVersions?: readonly string[] | undefined;
+  /** Versions the client will speak; entries of other versions are passed over. Default ["1.0", "0.3"]. */
   protocolVersions?: readonly string[] | undefined;
   /** Whether a transport exists here for a binding and version, and if not, why. */
   supports(binding: Binding, version: string): true | string;
@@ -47,7 +49,7 @@ export interface SelectionRules {
 
 /** Every binding this client speaks, as Agent Cards spell them. */
 export const BINDINGS: readonly Binding[] = ["JSONRPC", "HTTP+JSON", "GRPC"];
-/** The versions the client speaks when not told otherwise, most preferred first. */
+/** The versions the client speaks when not told otherwise. */
 export const DEFAULT_PROTOCOL_VERSIONS: readonly string[] = ["1.0", "0.3"];
 
 /** "1.0.1" -> "1.0"; undefined when it is not a version. */
@@ -92,18 +94,19 @@ export function rankInterfaces(
     else usable.push({ interface: iface, binding: binding!, version: version!, position });
   });
 
-  const preferred = rules.preferredBindings ?? [];
-  const firstSeen = new Map<Binding, number>();
-  for (const c of usable) if (!firstSeen.has(c.binding)) firstSeen.set(c.binding, c.position);
-  const bindingRank = (b: Binding) => {
-    const i = preferred.indexOf(b);
-    return i >= 0 ? i : preferred.length + firstSeen.get(b)!;
+  // Listed first, in the order given; unlisted after, tied with each other.
+  const rankBy = <T>(preferred: readonly T[] | undefined) => {
+    const list = preferred ?? [];
+    return (x: T) => {
+      const i = list.indexOf(x);
+      return i >= 0 ? i : list.length;
+    };
   };
+  const bindingRank = rankBy(rules.preferredBindings);
+  const versionRank = rankBy(rules.preferredVersions?.map((v) => versionOf(v) ?? v));
   usable.sort(
     (a, b) =>
-      bindingRank(a.binding) - bindingRank(b.binding) ||
-      versions.indexOf(a.version) - versions.indexOf(b.version) ||
-      a.position - b.position,
+      bindingRank(a.binding) - bindingRank(b.binding) || versionRank(a.version) - versionRank(b.version) || a.position - b.position,
   );
   return { candidates: usable.map(({ position: _p, ...c }) => c), passedOver };
 }

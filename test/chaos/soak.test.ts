@@ -44,9 +44,10 @@ const SEED = process.env.SOAK_SEED ? Number(process.env.SOAK_SEED) >>> 0 : (Math
 /**
  * Short backoffs: the soak is about correctness, not patience. A reset can
  * lose bytes the client had received but not read yet, even the task's first
- * event: then the message is sent again rather than the task given up.
+ * event: then the client finds the task with ListTasks rather than sending
+ * the message again.
  */
-const RESUME: ResumeOptions = { maxAttempts: 6, backoff: { initialMs: 5, maxMs: 50 }, resendBeforeTask: true };
+const RESUME: ResumeOptions = { maxAttempts: 6, backoff: { initialMs: 5, maxMs: 50 } };
 /**
  * A stalled connection is given up after this long without bytes. Not much
  * shorter: under a full CPU the official server can take a few hundred ms
@@ -329,7 +330,9 @@ async function runTask(binding: Binding, index: number, agent: LocalAgent, targe
     plan,
     problems,
     injected: proxy.injected.map((f) => f.fault),
-    cutKinds: proxy.injected.map((f) => plan.cuts[f.index - proxy.injected[0]!.index]!.kind),
+    // Connections opened before the first fault all got the first cut: a
+    // fault may fire on one that has no place in the plan's order.
+    cutKinds: proxy.injected.flatMap((f) => plan.cuts[f.index - proxy.injected[0]!.index]?.kind ?? []),
     connections: proxy.connections,
     getTasks,
     subscribes,

@@ -105,6 +105,15 @@ describe("failover", () => {
     expect(session.interface?.binding).toBe("HTTP+JSON");
   });
 
+  it("fails over in card order: after a dead JSONRPC entry comes the next entry, not the next JSONRPC one", async () => {
+    const dead = create(AgentInterfaceSchema, { url: `http://127.0.0.1:${await deadPort()}/rpc`, protocolBinding: "JSONRPC", protocolVersion: "1.0" });
+    const session = await connect(withInterfaces([dead, real("HTTP+JSON"), real("JSONRPC")]), trusting());
+    expect(session.candidates.map((c) => c.interface.url)).toEqual([dead.url, agent.restUrl, agent.jsonRpcUrl]);
+    const res = await session.client.sendMessage({ message: userMessage("count 1") });
+    expect(res.payload.case).toBe("task");
+    expect(session.interface?.interface.url).toBe(agent.restUrl);
+  });
+
   it("fails over a read on 502/503/504 without an A2A error, but never resends a message then", async () => {
     const gateway = await startFakeServer((_req, res) => sendJson(res, 502, { message: "bad gateway" }));
     try {

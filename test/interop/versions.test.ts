@@ -23,13 +23,16 @@ import { BINDINGS, collect } from "../support/bindings.js";
 
 let only03: LocalAgent;
 let rejects10: LocalAgent;
+/** Speaks both versions; its card lists the 0.3 interfaces first. */
+let lists03First: LocalAgent;
 beforeAll(async () => {
-  [only03, rejects10] = await Promise.all([
+  [only03, rejects10, lists03First] = await Promise.all([
     startLocalAgent({ versions: ["0.3"] }),
     startLocalAgent({ versions: ["0.3"], advertisedVersions: ["1.0", "0.3"] }),
+    startLocalAgent({ versions: ["1.0", "0.3"], advertisedVersions: ["0.3", "1.0"] }),
   ]);
 });
-afterAll(() => Promise.all([only03.close(), rejects10.close()]));
+afterAll(() => Promise.all([only03.close(), rejects10.close(), lists03First.close()]));
 
 const options = (agent: LocalAgent, extra: ConnectOptions = {}): ConnectOptions => ({
   cache: new MemoryCardStore(),
@@ -95,6 +98,32 @@ describe.each(BINDINGS)("an agent with only 0.3 interfaces, over %s", (binding) 
   it("gets the extended card, and says plainly what 0.3 cannot do", async () => {
     expect((await session.client.getExtendedAgentCard()).skills.map((s) => s.id)).toContain("secret-skill");
     await expect(session.client.listTasks()).rejects.toBeInstanceOf(UnsupportedOperationError);
+  });
+});
+
+describe("a card that lists 0.3 before 1.0 (spec 8.3.2: the first supported entry)", () => {
+  it("is used at 0.3 by default, and works", async () => {
+    const session = await connect(lists03First.origin, options(lists03First));
+    expect(session.interface).toMatchObject({ binding: "JSONRPC", version: "0.3" });
+    expect(session.candidates.map((c) => `${c.binding} ${c.version}`)).toEqual([
+      "JSONRPC 0.3",
+      "HTTP+JSON 0.3",
+      "GRPC 0.3",
+      "JSONRPC 1.0",
+      "HTTP+JSON 1.0",
+      "GRPC 1.0",
+    ]);
+    const task = taskOf(await session.client.sendMessage({ message: userMessage("count 1") }));
+    expect(task.status?.state).toBe(TaskState.COMPLETED);
+  });
+
+  it("is used at 1.0 when 0.3 is not spoken, or when 1.0 is preferred", async () => {
+    for (const extra of [{ protocolVersions: ["1.0"] }, { preferredVersions: ["1.0"] }]) {
+      const session = await connect(lists03First.origin, options(lists03First, extra));
+      expect(session.interface).toMatchObject({ binding: "JSONRPC", version: "1.0" });
+      const task = taskOf(await session.client.sendMessage({ message: userMessage("count 1") }));
+      expect(task.status?.state).toBe(TaskState.COMPLETED);
+    }
   });
 });
 

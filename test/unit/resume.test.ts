@@ -34,6 +34,8 @@ const ERROR_INFO = "type.googleapis.com/google.rpc.ErrorInfo";
 
 /** Backoff small enough that no test waits on it, unless it asks to. */
 const FAST: ResumeOptions = { backoff: { initialMs: 1, maxMs: 1 } };
+/** A backoff of 1 ms that lets a server's hint of up to 2 s count. */
+const HINTED: ResumeOptions = { backoff: { initialMs: 1, maxMs: 2000 } };
 
 // --- Task JSON as the server sends it ----------------------------------------
 
@@ -51,7 +53,7 @@ const chunkEvent = (text: string, append = true) => ({
 
 // --- A fake agent that answers the three calls a resumption makes -----------
 
-type Kind = "send" | "subscribe" | "get";
+type Kind = "send" | "subscribe" | "get" | "list";
 
 interface Call {
   kind: Kind;
@@ -101,16 +103,17 @@ afterEach(async () => {
 function kindOf(binding: HttpBinding, method: string, url: string, body: string): Kind {
   if (binding === "JSONRPC") {
     const m = (JSON.parse(body) as { method: string }).method;
-    return m === "SendStreamingMessage" ? "send" : m === "SubscribeToTask" ? "subscribe" : "get";
+    return m === "SendStreamingMessage" ? "send" : m === "SubscribeToTask" ? "subscribe" : m === "ListTasks" ? "list" : "get";
   }
   if (url.startsWith("/message:stream")) return "send";
   if (url.includes(":subscribe")) return "subscribe";
   if (method === "GET" && url.startsWith("/tasks/")) return "get";
+  if (method === "GET" && (url === "/tasks" || url.startsWith("/tasks?"))) return "list";
   throw new Error(`unexpected request ${method} ${url}`);
 }
 
 function serve(binding: HttpBinding, script: Script): void {
-  const counts: Record<Kind, number> = { send: 0, subscribe: 0, get: 0 };
+  const counts: Record<Kind, number> = { send: 0, subscribe: 0, get: 0, list: 0 };
   srv.handle((req, res, body) => {
     const kind = kindOf(binding, req.method ?? "", req.url ?? "", body);
     const call: Call = { kind, n: counts[kind]++, res, url: req.url ?? "", body, headers: req.headers, at: performance.now() };
@@ -337,13 +340,26 @@ describe.each(HTTP_BINDINGS)("resumption (%s)", (binding) => {
       ...dropOnce(),
       send: (_c, r) => r.stream([snapshotEvent("SUBMITTED")], { retry: 300, then: "cut" }),
     });
-    const { error } = await drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: FAST }));
+    const { error } = await drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: HINTED }));
     expect(error).toBeUndefined();
-    // FAST alone would wait at most 1 ms.
+    // The backoff alone would wait at most 1 ms.
     expect(delays).toEqual([300]);
     const get = calls.find((c) => c.kind === "get")!;
     // Timers may fire a little early; a generous margin below, none above.
     expect(get.at - drops[0]!).toBeGreaterThanOrEqual(280);
+  });
+
+  it("a server's retry: is capped at backoff.maxMs: retry: 86400000 with maxMs 100 resumes promptly", async () => {
+    const delays = recordBackoff();
+    serve(binding, { ...dropOnce(), send: (_c, r) => r.stream([snapshotEvent("SUBMITTED")], { retry: 86_400_000, then: "cut" }) });
+    const started = performance.now();
+    const { items, error } = await drain(
+      clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: { backoff: { initialMs: 1, maxMs: 100 } } }),
+    );
+    expect(error).toBeUndefined();
+    expect(stateOf(items.at(-1))).toBe(TaskState.COMPLETED);
+    expect(delays).toEqual([100]);
+    expect(performance.now() - started).toBeLessThan(5000);
   });
 
   it("the retry: hint holds for the later reconnections too", async () => {
@@ -356,12 +372,12 @@ describe.each(HTTP_BINDINGS)("resumption (%s)", (binding) => {
           ? r.stream([snapshotEvent("WORKING")], { then: "end" })
           : r.stream([snapshotEvent("WORKING"), statusEvent("COMPLETED")], { then: "end" }),
     });
-    const { error } = await drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: FAST }));
+    const { error } = await drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: HINTED }));
     expect(error).toBeUndefined();
     expect(delays).toEqual([40, 40]);
   });
 
-  it("the backoff grows exponentially up to maxMs, with full jitter", async () => {
+  it("the backoff grows exponentially up to maxMs, with equal jitter", async () => {
     const delays = recordBackoff();
     vi.spyOn(Math, "random").mockReturnValue(0.5);
     serve(binding, {
@@ -374,8 +390,8 @@ describe.each(HTTP_BINDINGS)("resumption (%s)", (binding) => {
     const resume = { maxAttempts: 5, backoff: { initialMs: 4, maxMs: 20, multiplier: 2 } };
     const { error } = await drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume }));
     expect(error).toBeUndefined();
-    // Ceilings 4, 8, 16, 20, 20; the delay is random() times the ceiling.
-    expect(delays).toEqual([2, 4, 8, 10, 10]);
+    // Ceilings 4, 8, 16, 20, 20; the delay is half the ceiling plus random() times the other half.
+    expect(delays).toEqual([3, 6, 12, 15, 15]);
   });
 
   it("gives up after maxAttempts reconnections without progress: StreamResumeError with the task and the attempts", async () => {
@@ -490,41 +506,157 @@ describe.each(HTTP_BINDINGS)("resumption (%s)", (binding) => {
     expect(kinds()).toEqual(["send", "get", "subscribe", "get"]);
   });
 
-  it("a drop before the task id is known is reported, without a resend by default", async () => {
-    serve(binding, { send: (c) => c.res.socket?.destroy() });
+  // --- A drop before the task id is known: the agent is asked before anything is sent again ---
+
+  /** The agent refuses ListTasks (or anything else asked), as one without it would. */
+  const unsupported = (r: Reply) =>
+    r.error({ code: -32004, httpStatus: binding === "JSONRPC" ? 200 : 400, reason: "UNSUPPORTED_OPERATION", message: "not here" });
+  /** The ListTasks request's fields, whatever the binding. */
+  const listParams = (c: Call): Record<string, unknown> =>
+    binding === "JSONRPC"
+      ? (JSON.parse(c.body) as { params: Record<string, unknown> }).params
+      : Object.fromEntries(new URL(c.url, "http://x").searchParams);
+  /** A task whose history holds the message of the first send. */
+  const startedBy = (sendBody: string, state = "WORKING") => ({
+    ...task(state),
+    history: [{ messageId: messageIdOf(binding, sendBody), role: "ROLE_USER", parts: [{ text: "go" }] }],
+  });
+  const page = (tasks: unknown[], nextPageToken = "") => ({ tasks, nextPageToken, pageSize: tasks.length, totalSize: tasks.length });
+
+  it("a drop before the task id is known, on an agent without ListTasks: reported, not sent again", async () => {
+    serve(binding, { send: (c) => c.res.socket?.destroy(), list: (_c, r) => unsupported(r) });
     const { items, error } = await drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: FAST }));
     expect(items).toEqual([]);
     expect(error).toBeInstanceOf(ConnectionError);
-    expect(kinds()).toEqual(["send"]);
+    expect(kinds()).toEqual(["send", "list"]);
   });
 
-  it("a stream that ends before naming its task is reported too", async () => {
-    serve(binding, { send: (_c, r) => r.stream([], { then: "end" }) });
+  it("a stream that ends before naming its task, on an agent without ListTasks: StreamResumeError", async () => {
+    serve(binding, { send: (_c, r) => r.stream([], { then: "end" }), list: (_c, r) => unsupported(r) });
     const { error } = await drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: FAST }));
-    expect(error).toBeDefined();
-    expect(error).not.toBeInstanceOf(StreamResumeError);
-    expect(kinds()).toEqual(["send"]);
+    expect(error).toBeInstanceOf(StreamResumeError);
+    expect((error as Error).message).toMatch(/ended before naming a task/);
+    expect(kinds()).toEqual(["send", "list"]);
   });
 
-  it("resendBeforeTask: the same message, with the same messageId, is sent again", async () => {
+  it("the task the message started is found by ListTasks (messageId in its history) and resumed, not run again", async () => {
+    serve(binding, {
+      send: (c) => c.res.socket?.destroy(),
+      list: (_c, r) => r.json(page([{ ...task("COMPLETED"), id: "other", history: [] }, startedBy(calls[0]!.body)])),
+      get: (_c, r) => r.json(task("WORKING", ["1"])),
+      subscribe: (_c, r) => r.stream([snapshotEvent("WORKING", ["1"]), statusEvent("COMPLETED")], { then: "end" }),
+    });
+    const { items, error } = await drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: FAST }));
+    expect(error).toBeUndefined();
+    expect(kinds()).toEqual(["send", "list", "get", "subscribe"]);
+    expect(stateOf(items.at(-1))).toBe(TaskState.COMPLETED);
+    expect(items.map(isResumeSnapshot)).toEqual([true, false]);
+    // No contextId is invented; the lookup is bounded and asks for history.
+    const asked = listParams(calls[1]!);
+    expect(asked.contextId).toBeUndefined();
+    expect(Number(asked.pageSize)).toBe(50);
+    expect(Number(asked.historyLength)).toBe(50);
+  });
+
+  it("a message with a contextId is looked for among that context's tasks only", async () => {
+    serve(binding, {
+      send: (c) => c.res.socket?.destroy(),
+      list: (_c, r) => r.json(page([startedBy(calls[0]!.body, "COMPLETED")])),
+      get: (_c, r) => r.json(task("COMPLETED", ["1"])),
+    });
+    const { items, error } = await drain(
+      clientOf(binding).sendStreamingMessage({ message: userMessage("go", { contextId: "c1" }) }, { resume: FAST }),
+    );
+    expect(error).toBeUndefined();
+    expect(kinds()).toEqual(["send", "list", "get"]);
+    expect(listParams(calls[1]!).contextId).toBe("c1");
+    expect(stateOf(items.at(-1))).toBe(TaskState.COMPLETED);
+  });
+
+  it("no task holds the message: it is sent again, once, with the same messageId", async () => {
+    serve(binding, {
+      send: (c, r) => (c.n === 0 ? c.res.socket?.destroy() : r.stream([snapshotEvent("SUBMITTED"), statusEvent("COMPLETED")], { then: "end" })),
+      list: (_c, r) => r.json(page([{ ...task("COMPLETED"), id: "older", history: [{ messageId: "m-older", role: "ROLE_USER", parts: [] }] }])),
+    });
+    const { items, error } = await drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: FAST }));
+    expect(error).toBeUndefined();
+    expect(kinds()).toEqual(["send", "list", "send"]);
+    expect(messageIdOf(binding, calls[2]!.body)).toBe(messageIdOf(binding, calls[0]!.body));
+    expect(stateOf(items.at(-1))).toBe(TaskState.COMPLETED);
+  });
+
+  it("a lookup that cannot decide (pages run out, or no history kept) does not send again", async () => {
+    let token = 0;
+    serve(binding, {
+      send: (c) => c.res.socket?.destroy(),
+      // Always another page, never the message.
+      list: (_c, r) => r.json(page([{ ...task("WORKING"), id: `x${token}`, history: [] }], `p${++token}`)),
+    });
+    const { error } = await drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: FAST }));
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(kinds()).toEqual(["send", "list", "list", "list"]);
+    expect(listParams(calls[2]!).pageToken).toBe("p1");
+
+    calls.length = 0;
+    serve(binding, { send: (c) => c.res.socket?.destroy(), list: (_c, r) => r.json(page([{ ...task("WORKING"), history: [] }])) });
+    const again = await drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: FAST }));
+    expect(again.error).toBeInstanceOf(ConnectionError);
+    expect(kinds()).toEqual(["send", "list"]);
+
+    // A history as long as asked for may have been cut before the message.
+    calls.length = 0;
+    const long = Array.from({ length: 50 }, (_, i) => ({ messageId: `m${i}`, role: "ROLE_AGENT", parts: [] }));
+    serve(binding, { send: (c) => c.res.socket?.destroy(), list: (_c, r) => r.json(page([{ ...task("WORKING"), history: long }])) });
+    const cut = await drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: FAST }));
+    expect(cut.error).toBeInstanceOf(ConnectionError);
+    expect(kinds()).toEqual(["send", "list"]);
+  });
+
+  it("a message for a known task is looked for in that task's history", async () => {
+    serve(binding, {
+      send: (c) => c.res.socket?.destroy(),
+      get: (c, r) => r.json(c.n === 0 ? startedBy(calls[0]!.body) : task("COMPLETED")),
+    });
+    const { items, error } = await drain(
+      clientOf(binding).sendStreamingMessage({ message: userMessage("go", { taskId: "t1", contextId: "c1" }) }, { resume: FAST }),
+    );
+    expect(error).toBeUndefined();
+    expect(kinds()).toEqual(["send", "get", "get"]);
+    expect(stateOf(items.at(-1))).toBe(TaskState.COMPLETED);
+  });
+
+  it("a lookup that cannot reach the agent counts as an attempt, and is made again", async () => {
+    serve(binding, {
+      send: (c) => c.res.socket?.destroy(),
+      list: (c, r) => (c.n === 0 ? c.res.socket?.destroy() : r.json(page([startedBy(calls[0]!.body, "COMPLETED")]))),
+      get: (_c, r) => r.json(task("COMPLETED")),
+    });
+    const { error } = await drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: FAST }));
+    expect(error).toBeUndefined();
+    expect(kinds()).toEqual(["send", "list", "list", "get"]);
+  });
+
+  it("resendBeforeTask, on an agent without ListTasks: the same message, with the same messageId, is sent again", async () => {
     serve(binding, {
       send: (c, r) =>
         c.n === 0 ? c.res.socket?.destroy() : r.stream([snapshotEvent("SUBMITTED"), statusEvent("COMPLETED")], { then: "end" }),
+      list: (_c, r) => unsupported(r),
     });
     const { items, error } = await drain(
       clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: { ...FAST, resendBeforeTask: true } }),
     );
     expect(error).toBeUndefined();
-    expect(kinds()).toEqual(["send", "send"]);
-    const [first, second] = calls.map((c) => messageIdOf(binding, c.body));
+    expect(kinds()).toEqual(["send", "list", "send"]);
+    const sends = calls.filter((c) => c.kind === "send");
+    const [first, second] = sends.map((c) => messageIdOf(binding, c.body));
     expect(first).toBeTruthy();
     expect(second).toBe(first);
     // The request is the same; a JSON-RPC request gets a new request id.
     if (binding === "JSONRPC") {
-      const params = calls.map((c) => (JSON.parse(c.body) as { params: unknown }).params);
+      const params = sends.map((c) => (JSON.parse(c.body) as { params: unknown }).params);
       expect(params[1]).toEqual(params[0]);
     } else {
-      expect(calls[1]!.body).toBe(calls[0]!.body);
+      expect(sends[1]!.body).toBe(sends[0]!.body);
     }
     expect(items.map(isResumeSnapshot)).toEqual([true, false]);
     expect(stateOf(items.at(-1))).toBe(TaskState.COMPLETED);
@@ -534,13 +666,14 @@ describe.each(HTTP_BINDINGS)("resumption (%s)", (binding) => {
     serve(binding, {
       send: (c, r) =>
         c.n < 2 ? c.res.socket?.destroy() : r.stream([snapshotEvent("SUBMITTED"), statusEvent("COMPLETED")], { then: "end" }),
+      list: (_c, r) => unsupported(r),
     });
     const message = { role: userMessage("x").role, parts: [{ content: { case: "text" as const, value: "go" } }] };
     const { error } = await drain(
       clientOf(binding).sendStreamingMessage({ message }, { resume: { ...FAST, resendBeforeTask: true } }),
     );
     expect(error).toBeUndefined();
-    const ids = calls.map((c) => messageIdOf(binding, c.body));
+    const ids = calls.filter((c) => c.kind === "send").map((c) => messageIdOf(binding, c.body));
     expect(ids).toHaveLength(3);
     expect(ids[0]).toMatch(/^[0-9a-f-]{36}$/);
     expect(new Set(ids).size).toBe(1);
@@ -574,6 +707,34 @@ describe.each(HTTP_BINDINGS)("resumption (%s)", (binding) => {
     expect(kinds()).toEqual(["send"]);
   });
 
+  it("resume: false: a stream that ends before a final or interrupted state is reported, naming the task and its state", async () => {
+    serve(binding, {
+      send: (_c, r) => r.stream([snapshotEvent("SUBMITTED"), statusEvent("WORKING"), chunkEvent("1", false)], { then: "end" }),
+      subscribe: (_c, r) => r.stream([snapshotEvent("WORKING")], { then: "end" }),
+    });
+    const sent = await drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: false }));
+    expect(sent.items).toHaveLength(3);
+    expect(sent.error).toBeInstanceOf(StreamResumeError);
+    expect(sent.error).toMatchObject({ taskId: "t1", state: TaskState.WORKING, attempts: 0, binding });
+    expect((sent.error as Error).message).toMatch(/task t1 ended in state TASK_STATE_WORKING, before the task reached a final or interrupted state/);
+    const watched = await drain(clientOf(binding).subscribeToTask({ id: "t1" }, { resume: false }));
+    expect(watched.error).toMatchObject({ taskId: "t1", state: TaskState.WORKING });
+    expect(kinds()).toEqual(["send", "subscribe"]);
+  });
+
+  it("resume: false: a stream that ends after a final or interrupted state, or a direct reply, ends quietly", async () => {
+    const endings = [
+      [snapshotEvent("WORKING"), statusEvent("COMPLETED"), chunkEvent("late")],
+      [snapshotEvent("WORKING"), statusEvent("INPUT_REQUIRED")],
+      [{ message: { messageId: "r1", role: "ROLE_AGENT", parts: [{ text: "hi" }] } }],
+    ];
+    serve(binding, { send: (c, r) => r.stream(endings[c.n]!, { then: "end" }) });
+    for (const _ of endings) {
+      const { error } = await drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: false }));
+      expect(error).toBeUndefined();
+    }
+  });
+
   it("resume: false on an idle stream reports the idle timeout", async () => {
     serve(binding, { subscribe: (_c, r) => r.stream([snapshotEvent("WORKING")], { then: "hold" }) });
     const { items, error } = await drain(clientOf(binding, { idleTimeoutMs: 100 }).subscribeToTask({ id: "t1" }, { resume: false }));
@@ -595,7 +756,7 @@ describe("Retry-After is a floor for the backoff", () => {
         r.error({ code: -32603, httpStatus: 503, reason: "", message: "busy" }, { "Retry-After": "1" });
       },
     });
-    const { items, error } = await drain(clientOf("JSONRPC").sendStreamingMessage({ message: userMessage("go") }, { resume: FAST }));
+    const { items, error } = await drain(clientOf("JSONRPC").sendStreamingMessage({ message: userMessage("go") }, { resume: HINTED }));
     expect(error).toBeUndefined();
     expect(stateOf(items.at(-1))).toBe(TaskState.COMPLETED);
     expect(kinds()).toEqual(["send", "get", "subscribe", "get", "subscribe"]);
@@ -614,7 +775,7 @@ describe("Retry-After is a floor for the backoff", () => {
           ? r.error({ code: 503, httpStatus: 503, reason: "", message: "busy" }, { "Retry-After": "1" })
           : r.json(task("COMPLETED")),
     });
-    const { items, error } = await drain(clientOf("HTTP+JSON").sendStreamingMessage({ message: userMessage("go") }, { resume: FAST }));
+    const { items, error } = await drain(clientOf("HTTP+JSON").sendStreamingMessage({ message: userMessage("go") }, { resume: HINTED }));
     expect(error).toBeUndefined();
     expect(stateOf(items.at(-1))).toBe(TaskState.COMPLETED);
     expect(kinds()).toEqual(["send", "get", "get"]);
@@ -622,12 +783,31 @@ describe("Retry-After is a floor for the backoff", () => {
     expect(calls[2]!.at - calls[1]!.at).toBeGreaterThanOrEqual(980);
   });
 
+  it("Retry-After is capped at backoff.maxMs: a day's Retry-After with maxMs 100 resumes promptly", async () => {
+    const delays = recordBackoff();
+    serve("HTTP+JSON", {
+      ...dropOnce("cut"),
+      get: (c, r) =>
+        c.n === 0
+          ? r.error({ code: 503, httpStatus: 503, reason: "", message: "busy" }, { "Retry-After": "86400" })
+          : r.json(task("COMPLETED")),
+    });
+    const started = performance.now();
+    const { items, error } = await drain(
+      clientOf("HTTP+JSON").sendStreamingMessage({ message: userMessage("go") }, { resume: { backoff: { initialMs: 1, maxMs: 100 } } }),
+    );
+    expect(error).toBeUndefined();
+    expect(stateOf(items.at(-1))).toBe(TaskState.COMPLETED);
+    expect(delays[1]).toBe(100);
+    expect(performance.now() - started).toBeLessThan(5000);
+  });
+
   it("a 503 without Retry-After is a server error, not retried", async () => {
     serve("HTTP+JSON", {
       ...dropOnce("cut"),
       get: (_c, r) => r.error({ code: 503, httpStatus: 503, reason: "", message: "busy" }),
     });
-    const { error } = await drain(clientOf("HTTP+JSON").sendStreamingMessage({ message: userMessage("go") }, { resume: FAST }));
+    const { error } = await drain(clientOf("HTTP+JSON").sendStreamingMessage({ message: userMessage("go") }, { resume: HINTED }));
     expect(error).toMatchObject({ httpStatus: 503 });
     expect(error).not.toBeInstanceOf(StreamResumeError);
     expect(kinds()).toEqual(["send", "get"]);

@@ -36,9 +36,28 @@ describe("rankInterfaces", () => {
     expect(names(rank(card, { preferredBindings: ["HTTP+JSON", "GRPC"] }))).toEqual(["HTTP+JSON 1.0", "GRPC 1.0", "JSONRPC 1.0"]);
   });
 
-  it("puts 1.0 before 0.3 within a binding, whatever the card's order", () => {
+  it("keeps card order across versions: [JSONRPC 0.3 @A, JSONRPC 1.0 @B] selects A (spec 8.3.2)", () => {
+    const card = [iface("JSONRPC", "0.3", "https://a.example/A"), iface("JSONRPC", "1.0", "https://a.example/B")];
+    expect(rank(card).candidates.map((c) => c.interface.url)).toEqual(["https://a.example/A", "https://a.example/B"]);
+    // With 0.3 not spoken, its entry is unusable and B is chosen.
+    expect(rank(card, { protocolVersions: ["1.0"] }).candidates.map((c) => c.interface.url)).toEqual(["https://a.example/B"]);
+  });
+
+  it("keeps card order across bindings too: entries of one binding are not pulled together", () => {
+    const card = [iface("JSONRPC", "1.0", "https://a.example/A"), iface("HTTP+JSON", "1.0"), iface("JSONRPC", "1.0", "https://a.example/C")];
+    expect(rank(card).candidates.map((c) => c.interface.url)).toEqual(["https://a.example/A", "https://a.example/HTTP+JSON/1.0", "https://a.example/C"]);
+  });
+
+  it("ranks versions only when asked: preferredVersions, after preferredBindings", () => {
     const card = [iface("JSONRPC", "0.3"), iface("HTTP+JSON", "1.0"), iface("JSONRPC", "1.0"), iface("HTTP+JSON", "0.3")];
-    expect(names(rank(card))).toEqual(["JSONRPC 1.0", "JSONRPC 0.3", "HTTP+JSON 1.0", "HTTP+JSON 0.3"]);
+    expect(names(rank(card))).toEqual(["JSONRPC 0.3", "HTTP+JSON 1.0", "JSONRPC 1.0", "HTTP+JSON 0.3"]);
+    expect(names(rank(card, { preferredVersions: ["1.0"] }))).toEqual(["HTTP+JSON 1.0", "JSONRPC 1.0", "JSONRPC 0.3", "HTTP+JSON 0.3"]);
+    expect(names(rank(card, { preferredBindings: ["JSONRPC"], preferredVersions: ["1.0.2"] }))).toEqual([
+      "JSONRPC 1.0",
+      "JSONRPC 0.3",
+      "HTTP+JSON 1.0",
+      "HTTP+JSON 0.3",
+    ]);
   });
 
   it("compares Major.Minor only", () => {
@@ -87,27 +106,28 @@ describe("rankInterfaces", () => {
         host: fc.integer({ min: 0, max: 3 }),
       })
       .map((x) => iface(x.binding, x.version, `https://h${x.host}.example/${x.binding}`));
+    const arbPreferred = fc.option(fc.subarray<Binding>(["JSONRPC", "HTTP+JSON", "GRPC"]), { nil: undefined });
     fc.assert(
-      fc.property(fc.array(arbInterface, { maxLength: 10 }), fc.boolean(), (card, inBrowser) => {
+      fc.property(fc.array(arbInterface, { maxLength: 10 }), fc.boolean(), arbPreferred, (card, inBrowser, preferredBindings) => {
         const supports = inBrowser ? browser : node;
-        const r = rankInterfaces(card, { supports });
+        const r = rankInterfaces(card, { supports, preferredBindings });
         // Everything is either a candidate or passed over.
         expect(r.candidates.length + r.passedOver.length).toBe(card.length);
         for (const c of r.candidates) expect(supports(c.binding, c.version)).toBe(true);
-        // The chosen interface's binding is the first usable binding in the card.
-        const firstUsable = card.find((i) => r.candidates.some((c) => c.interface === i));
-        if (firstUsable) expect(r.candidates[0]!.binding).toBe(firstUsable.protocolBinding);
-        // Within a binding, 1.0 comes before 0.3, and candidates of one binding stay together.
-        const seen: string[] = [];
-        for (const c of r.candidates) {
-          if (seen.at(-1) !== c.binding) {
-            expect(seen).not.toContain(c.binding);
-            seen.push(c.binding);
-          }
-        }
-        for (const b of seen) {
-          const versions = r.candidates.filter((c) => c.binding === b).map((c) => c.version);
-          expect(versions).toEqual([...versions].sort().reverse());
+        // Candidates are ordered by preferred binding, then by card position, and by nothing else.
+        const rankOf = (b: Binding) => {
+          const i = (preferredBindings ?? []).indexOf(b);
+          return i >= 0 ? i : 3;
+        };
+        const positions = r.candidates.map((c) => card.indexOf(c.interface));
+        const expected = [...positions].sort(
+          (a, b) => rankOf(r.candidates[positions.indexOf(a)]!.binding) - rankOf(r.candidates[positions.indexOf(b)]!.binding) || a - b,
+        );
+        expect(positions).toEqual(expected);
+        // Without preferences, the first usable entry of the card wins.
+        if (!preferredBindings && r.candidates[0]) {
+          const firstUsable = card.find((i) => r.candidates.some((c) => c.interface === i));
+          expect(r.candidates[0].interface).toBe(firstUsable);
         }
       }),
       { numRuns: 300 },
