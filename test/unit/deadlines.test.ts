@@ -357,7 +357,7 @@ describe.each(WIRES_1_0)("%s with an HTTP client that ignores its signal", (wire
 });
 
 it("a reader that stops early is not held by a body that never finishes closing", async () => {
-  const event = new TextEncoder().encode(`data: ${JSON.stringify({ task: { id: "t1" } })}\n\n`);
+  const event = new TextEncoder().encode(`data: ${JSON.stringify({ task: { id: "t1", contextId: "c1", status: { state: "TASK_STATE_WORKING" } } })}\n\n`);
   const body: AsyncIterable<Uint8Array> = {
     [Symbol.asyncIterator]: () => ({
       next: async () => ({ done: false, value: event }),

@@ -16,7 +16,7 @@ import { Code, ConnectError, type Transport } from "@connectrpc/connect";
 import { describe, expect, it } from "vitest";
 import { ErrorInfoSchema } from "../../gen/google/rpc/error_details_pb.js";
 import { StatusSchema } from "../../gen/google/rpc/status_pb.js";
-import { A2AService, StreamResponseSchema, SubscribeToTaskRequestSchema, TaskSchema } from "../../gen/lf/a2a/v1/a2a_pb.js";
+import { A2AService, StreamResponseSchema, SubscribeToTaskRequestSchema, TaskSchema, TaskState } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { A2AClient, AbortedError, CallTimeoutError, ConnectionError, createGrpcTransport } from "../../src/node.js";
 import { createH2GrpcTransport, type H2GrpcTransportOptions } from "../../src/node/grpc-h2.js";
 import { FrameReader } from "../../src/node/grpc-wire.js";
@@ -40,7 +40,7 @@ function transport(options: Partial<H2GrpcTransportOptions> = {}): Transport {
 
 
 const task = (id: string) => toBinary(TaskSchema, create(TaskSchema, { id }));
-const event = (id: string) => toBinary(StreamResponseSchema, create(StreamResponseSchema, { payload: { case: "task", value: { id } } }));
+const event = (id: string) => toBinary(StreamResponseSchema, create(StreamResponseSchema, { payload: { case: "task", value: { id, contextId: "c1", status: { state: TaskState.WORKING } } } }));
 
 /** Headers, then each chunk as a write of its own (each waited for), then grpc-status 0. */
 async function replyInChunks(stream: ServerHttp2Stream, chunks: Buffer[]): Promise<void> {

@@ -31,7 +31,7 @@ import { PassThrough } from "node:stream";
 import { redactSecrets } from "../../src/auth/redact.js";
 import { Output } from "../../src/cli/output.js";
 import { createGrpcTransport, createNodeHttpClient } from "../../src/node.js";
-import { frame, useFakeGrpcServer } from "../support/fake-grpc-server.js";
+import { useFakeGrpcServer } from "../support/fake-grpc-server.js";
 import { sendJson, startFakeServer, type FakeServer } from "../support/fake-server.js";
 
 /** A secret with what encodings change: spaces, &, =, +, /, quotes, backslash, non-ASCII, an emoji. */
@@ -247,7 +247,7 @@ describe("a gRPC agent echoing the request", () => {
       stream.on("wantTrailers", () =>
         stream.sendTrailers({ "grpc-status": "13", "grpc-message": encodeURIComponent(`boom ${String(call.headers.authorization)}`), "x-echo": String(call.headers.authorization) }),
       );
-      stream.end(frame(new Uint8Array(0)));
+      stream.end();
     };
     const client = new A2AClient(createGrpcTransport({ baseUrl: `127.0.0.1:${srv.port}`, interceptors: [bearerAuth(HEADER_SECRET)] }));
     const e = await (async () => {

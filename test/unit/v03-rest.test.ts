@@ -140,12 +140,13 @@ describe("HTTP+JSON over 0.3: streams", () => {
       // `GET /v1/tasks/{id}` takes the whole "<id>:subscribe" as the task id.
       if (req.method === "GET") return sendJson(res, 404, { code: -32001, message: `Task not found: ${decodeURIComponent(req.url!.split("/").at(-1)!)}` });
       startSse(res);
-      res.end(sseFrame({ task: TASK }));
+      res.write(sseFrame({ task: TASK }));
+      res.end(sseFrame({ statusUpdate: { taskId: "t 1", contextId: "c1", status: { state: "TASK_STATE_COMPLETED" }, final: true } }));
     });
     for (const id of ["t 1", "t 2"]) {
       const events = [];
       for await (const e of client.subscribeToTask({ id }, { resume: false })) events.push(e);
-      expect(events.map((e) => e.payload.case)).toEqual(["task"]);
+      expect(events.map((e) => e.payload.case)).toEqual(["task", "statusUpdate"]);
     }
     expect(srv.requests.map((r) => `${r.method} ${r.url}`)).toEqual([
       "GET /a2a/v1/tasks/t%201:subscribe",
