@@ -25,6 +25,7 @@ export {
   parseCard,
   type ResolveOptions,
   type ResolvedAgentCard,
+  type ParsedAgentCard,
 } from "./discovery/resolve.js";
 export { MemoryCardStore, type CardStore, type StoredCard } from "./discovery/cache.js";
 export type { RedirectPolicy, DocumentFetchOptions } from "./discovery/fetch-document.js";

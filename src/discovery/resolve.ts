@@ -236,7 +236,17 @@ function obtainable(entry: StoredCard, url: string, options: ResolveOptions): bo
   }
 }
 
-interface ParsedCard extends ReturnType<typeof parseCard> {
+/** An Agent Card document as `parseCard` read and validated it. */
+export interface ParsedAgentCard {
+  /** The card in the 1.0 shape, frozen. */
+  card: AgentCard;
+  /** The shape the agent served: "0.3" cards are converted to the 1.0 shape. */
+  shape: "1.0" | "0.3";
+  /** The document as received, frozen: what signatures are verified over, and what `card` is parsed from. */
+  json: Readonly<Record<string, unknown>>;
+}
+
+interface ParsedCard extends ParsedAgentCard {
   /** Whether the received JSON carries signatures (a 0.3 card's are not in `card`). */
   signed: boolean;
 }
@@ -290,7 +300,7 @@ export async function verifyWithPolicy(card: AgentCard, policy: VerifyPolicy, op
  * what is wrong. `json` is the document as received (frozen), which
  * signatures are verified over; `card` is parsed from it.
  */
-export function parseCard(text: string, url: string): { card: AgentCard; shape: "1.0" | "0.3"; json: Readonly<Record<string, unknown>> } {
+export function parseCard(text: string, url: string): ParsedAgentCard {
   let json: unknown;
   try {
     json = JSON.parse(text);
