@@ -5,7 +5,8 @@
  */
 import type { AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { PushNotificationNotSupportedError, UnsupportedOperationError, type NoCompatibleInterfaceError } from "../errors.js";
-import { verifyWithPolicy, type ResolvedAgentCard } from "../discovery/resolve.js";
+import type { ResolvedAgentCard } from "../discovery/resolve.js";
+import { receivedJsonOf } from "../transport/received-json.js";
 import type { VerificationResult, VerifyOptions, VerifyPolicy } from "../discovery/verify.js";
 import type { A2AClient, CallOptions } from "./client.js";
 import type { FailoverTransport } from "./failover.js";
@@ -118,16 +119,22 @@ export class AgentSession {
   }
 
   private async loadExtended(options: CallOptions): Promise<AgentCard> {
-    const card = await this.client.getExtendedAgentCard({}, options);
+    const message = await this.client.getExtendedAgentCard({}, options);
     // A public card that was signed and verified is not given up for one that
     // is not, whatever the policy: else stripping the extended card's
     // signatures would undo the check of the public one.
     const policy = this.verification?.verified === true ? "required" : (this.options.verify ?? "if-present");
-    const result = await verifyWithPolicy(card, policy, {
-      ...this.options.verification,
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
-      cardUrl: this.cardUrl,
-    });
+    let card = message;
+    let result: VerificationResult | undefined;
+    if (policy !== "off" && (policy !== "if-present" || message.signatures.length > 0)) {
+      // Loaded on demand: code that never verifies does not carry jose.
+      const { verifyExtendedCard } = await import("./extended-card.js");
+      ({ card, verification: result } = await verifyExtendedCard(message, receivedJsonOf(message), policy, {
+        ...this.options.verification,
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
+        cardUrl: this.cardUrl,
+      }));
+    }
     this.extendedResult = result;
     this.current = card;
     return card;

@@ -300,7 +300,8 @@ export async function verifyAgentCard(card: AgentCard | ReceivedAgentCard, optio
       }
     } catch (e) {
       if (!(e instanceof Rejection)) throw e;
-      result.failures.push(kid === undefined ? { index, code: e.code, reason: e.message } : { index, kid, code: e.code, reason: e.message });
+      const reason = e.code === "signature_invalid" && content.note !== undefined ? `${e.message}; ${content.note}` : e.message;
+      result.failures.push(kid === undefined ? { index, code: e.code, reason } : { index, kid, code: e.code, reason });
     }
   }
   return result;
@@ -331,13 +332,22 @@ type SignedContent =
       payloads: string[];
       /** Why a form could not be computed, when none could. */
       problem: string;
+      /** Said with every signature that does not match: what may be the cause. */
+      note?: string | undefined;
     };
 
 /** The signatures of a card and the payloads they may sign. */
 function signedContent(card: AgentCard | ReceivedAgentCard): SignedContent {
   if (isMessage(card, AgentCardSchema)) {
     const normalised = payloadOf(() => canonicalCardBytes(card));
-    return { signatures: card.signatures, payloads: "error" in normalised ? [] : [normalised.payload], problem: normalised.error ?? "" };
+    return {
+      signatures: card.signatures,
+      payloads: "error" in normalised ? [] : [normalised.payload],
+      problem: normalised.error ?? "",
+      // Read from binary (gRPC), a card keeps the fields this schema does not
+      // know only as bytes: a signature over them cannot be checked.
+      note: hasUnknownFields(card) ? UNKNOWN_FIELDS_NOTE : undefined,
+    };
   }
   let json: unknown = card;
   if (typeof card === "string") {
@@ -370,6 +380,17 @@ function signedContent(card: AgentCard | ReceivedAgentCard): SignedContent {
     : payloadOf(() => canonicalCardBytes(fromJson(AgentCardSchema, members as JsonValue, { ignoreUnknownFields: true })));
   if (!("error" in normalised) && normalised.payload !== received.payload) payloads.push(normalised.payload);
   return { signatures: list, payloads, problem: received.error ?? "" };
+}
+
+const UNKNOWN_FIELDS_NOTE =
+  "the card carries fields this client does not know; a card received in binary (gRPC) can be verified in its normalised form only";
+
+/** Whether a message, or one nested in it, holds fields its schema does not know (kept as `$unknown` when read from binary). */
+function hasUnknownFields(value: unknown, depth = 0): boolean {
+  if (typeof value !== "object" || value === null || ArrayBuffer.isView(value) || depth > 32) return false;
+  const unknown = (value as { $unknown?: unknown[] }).$unknown;
+  if (Array.isArray(unknown) && unknown.length > 0) return true;
+  return Object.values(value).some((v) => hasUnknownFields(v, depth + 1));
 }
 
 function payloadOf(bytes: () => Uint8Array): { payload: string; error?: undefined } | { error: string; payload?: undefined } {

@@ -21,6 +21,7 @@ import {
   CallTimeoutError,
   ProtocolError,
   errorFromServer,
+  isRecord,
   parseRetryAfter,
   toA2AError,
   type Binding,
@@ -45,6 +46,7 @@ import { streamStateKey, type StreamState } from "./stream-state.js";
 import { messageFromJson } from "../proto-json.js";
 import { concatBytes, isJsonContentType, safeUrl, single } from "../util.js";
 import { checkedResponse } from "./response-shape.js";
+import { keepReceivedJson, keepsReceivedJson } from "./received-json.js";
 import type { A2ATransport } from "./transport.js";
 
 /** One HTTP exchange as a binding lays it out. */
@@ -188,8 +190,8 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
     return codec.error(json, f);
   }
 
-  /** Reads a whole JSON body; for unsuccessful statuses throws the error it describes. */
-  async function readJson(res: UniversalClientResponse, f: ResponseFacts): Promise<unknown> {
+  /** Reads a whole JSON body, handing its text to `onText`; for unsuccessful statuses throws the error it describes. */
+  async function readJson(res: UniversalClientResponse, f: ResponseFacts, onText?: (text: string) => void): Promise<unknown> {
     if (res.status < 200 || res.status >= 300) throw await rejection(res, f);
     const text = await readText(res.body, maxResponseBytes, binding, f.url);
     const type = res.header.get("Content-Type");
@@ -206,6 +208,7 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
     if (text.trim() === "") return {};
     const json = tryParse(text);
     if (json === undefined) throw new ProtocolError(`the response body from ${safeUrl(f.url)} is not valid JSON`, where);
+    onText?.(text);
     return json;
   }
 
@@ -286,8 +289,14 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
         next: async (req) => {
           const { res, plan, url } = await send(method, first, req);
           const f = facts(res, url);
-          const json = await readJson(res, f);
-          const message = parse(method, codec.result(json, plan, f), res.status);
+          let text: string | undefined;
+          const json = await readJson(res, f, keepsReceivedJson(method) ? (t) => (text = t) : undefined);
+          const result = codec.result(json, plan, f);
+          const message = parse(method, result, res.status);
+          // A card's signatures cover the JSON as sent, which parsing does not keep whole.
+          if (text !== undefined && isRecord(result) && !Array.isArray(result)) {
+            keepReceivedJson(message, { json: result, text, reparse: () => parse(method, result, res.status) });
+          }
           return { stream: false, service: method.parent, method, header: res.header, trailer: res.trailer, message };
         },
       });

@@ -25,6 +25,7 @@ import { mapAsync, single } from "../../util.js";
 import type { A2ATransport } from "../transport.js";
 import { checkedResponse } from "../response-shape.js";
 import { v03OperationFor } from "./convert.js";
+import { keepReceivedJson, receivedJsonOf } from "../received-json.js";
 
 /** How the 1.0 side of a 0.3 transport looks to interceptors. */
 export interface V03AdapterOptions {
@@ -86,7 +87,11 @@ export function adaptV03Transport(inner: A2ATransport, options: V03AdapterOption
             op.request(request),
             req.contextValues,
           );
-          const message = checkedResponse(method, op.response(res.message, request) as MessageShape<O>, { binding });
+          const translate = (m: MessageShape<DescMessage>) => checkedResponse(method, op.response(m, request) as MessageShape<O>, { binding });
+          const message = translate(res.message);
+          // The JSON a 0.3 card was read from stays with the 1.0 card, read again the same way.
+          const received = receivedJsonOf(res.message);
+          if (received) keepReceivedJson(message, { ...received, reparse: () => translate(received.reparse()) });
           return { stream: false, service: method.parent, method, header: res.header, trailer: res.trailer, message };
         },
       });

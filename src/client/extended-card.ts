@@ -1,0 +1,47 @@
+/**
+ * How a session verifies an extended card, loaded with the verifier when a
+ * card first needs checking. What is verified is what is adopted:
+ * - over JSON-RPC and HTTP+JSON (1.0 and 0.3), the JSON the agent sent,
+ *   every member included, fields this schema does not know too (RFC 8785
+ *   without `signatures`, or the normalised form); the card adopted is read
+ *   again from that JSON, so it is a projection of the verified bytes;
+ * - over gRPC, where the card arrives in binary and the JSON of fields this
+ *   client does not know cannot be rebuilt, and wherever an interceptor
+ *   replaced or changed the message: the message itself, in its normalised
+ *   form only.
+ */
+import { toBinary } from "@bufbuild/protobuf";
+import { AgentCardSchema, type AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
+import { applyVerifyPolicy, type VerificationResult, type VerifyOptions, type VerifyPolicy } from "../discovery/verify.js";
+import { findDuplicateKey } from "../discovery/json.js";
+import { InvalidAgentCardError } from "../errors.js";
+import type { ReceivedJson } from "../transport/received-json.js";
+
+/**
+ * The card to adopt and how it verified, from the message and the JSON its
+ * transport kept (`receivedJsonOf`); throws AgentCardVerificationError
+ * when the policy is not met, InvalidAgentCardError for a JSON body that
+ * repeats a key.
+ */
+export async function verifyExtendedCard(
+  message: AgentCard,
+  sent: ReceivedJson<AgentCard> | undefined,
+  policy: VerifyPolicy,
+  options: VerifyOptions,
+): Promise<{ card: AgentCard; verification: VerificationResult }> {
+  // A repeated key would let readers disagree on what was signed.
+  const duplicate = sent && findDuplicateKey(sent.text);
+  if (duplicate) throw new InvalidAgentCardError(`the extended Agent Card repeats the key ${duplicate}`, { problem: "duplicate-key" });
+  const fromSent = sent?.reparse();
+  // A message that no longer reads as its JSON does (an interceptor changed
+  // it) is not described by that JSON: it is checked as it is. Compared as
+  // bytes: `equals` would be bundled with every app, not loaded here.
+  if (sent !== undefined && fromSent !== undefined && sameBytes(toBinary(AgentCardSchema, fromSent), toBinary(AgentCardSchema, message))) {
+    return { card: fromSent, verification: await applyVerifyPolicy(sent.json, policy, options) };
+  }
+  return { card: message, verification: await applyVerifyPolicy(message, policy, options) };
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
