@@ -295,7 +295,9 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
           const message = parse(method, result, res.status);
           // A card's signatures cover the JSON as sent, which parsing does not keep whole.
           if (text !== undefined && isRecord(result) && !Array.isArray(result)) {
-            keepReceivedJson(message, { json: result, text, reparse: () => parse(method, result, res.status) });
+            // The status, not the response: what the entry holds is the JSON and its text.
+            const status = res.status;
+            keepReceivedJson(message, { json: result, text, reparse: () => parse(method, result, status) });
           }
           return { stream: false, service: method.parent, method, header: res.header, trailer: res.trailer, message };
         },
