@@ -3,7 +3,7 @@
  * with the session's credentials, verified before it replaces the public
  * card, and not fetched again on every call.
  */
-import { create } from "@bufbuild/protobuf";
+import { create, equals } from "@bufbuild/protobuf";
 import type { Interceptor } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLocalAgent, type LocalAgent } from "../../demo/agent.js";
@@ -54,6 +54,21 @@ describe.each(BINDINGS)("%s", (binding) => {
     expect(calls).toEqual(["GetExtendedAgentCard"]);
     await s.extendedCard({ refresh: true });
     expect(calls).toEqual(["GetExtendedAgentCard", "GetExtendedAgentCard"]);
+  });
+
+  it("the card adopted is read from the JSON that verified; over gRPC, where there is none, it is the message", async () => {
+    let handed: AgentCard | undefined;
+    const record: Interceptor = (next) => async (req) => {
+      const res = await next(req);
+      if (req.method.name === "GetExtendedAgentCard") handed = res.message as AgentCard;
+      return res;
+    };
+    const { s } = await session(binding, { headers: { Authorization: `Bearer ${TOKEN}` }, interceptors: [record] });
+    const card = await s.extendedCard();
+    expect(s.extendedCardVerification?.verified).toBe(true);
+    expect(equals(AgentCardSchema, card, handed!)).toBe(true);
+    if (binding === "GRPC") expect(card).toBe(handed);
+    else expect(card).not.toBe(handed);
   });
 
   it("without credentials the agent answers with its public card", async () => {
