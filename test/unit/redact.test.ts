@@ -460,3 +460,29 @@ describe("a gRPC-web proxy echoing what the application sent", () => {
     }
   });
 });
+
+describe("a header value the Headers class refuses", () => {
+  const bad = `Bearer ${HEADER_SECRET}\u0000more`;
+  const shows = (e: unknown) => surfaces(e).some((t = "") => t.includes(HEADER_SECRET) || t.includes("more"));
+
+  it("in the transport's headers: the error names the header, not the value", () => {
+    const e = (() => {
+      try {
+        createJsonRpcTransport({ baseUrl: `${agent.url}/rpc`, headers: { Authorization: bad } });
+      } catch (x) {
+        return x;
+      }
+    })();
+    expect(e).toBeInstanceOf(TypeError);
+    expect((e as Error).message).toContain('"Authorization"');
+    expect(shows(e)).toBe(false);
+  });
+
+  it("in a call's headers: the call fails without the value on its error", async () => {
+    const client = new A2AClient(createRestTransport({ baseUrl: `${agent.url}/rest` }));
+    const e = await client.getTask({ id: "t-1" }, { headers: [["X-API-Key", bad]] }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(Error);
+    expect((e as Error).message).toContain('"X-API-Key"');
+    expect(shows(e)).toBe(false);
+  });
+});
