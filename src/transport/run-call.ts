@@ -137,6 +137,8 @@ export class CallSignal {
 
   /** A rejection with `e`, without the credentials of the request as sent. */
   rejectClean(e: unknown): Promise<never> {
+    // Masking works in place: the shared reason of finished calls is not touched.
+    if (e === FINISHED) return Promise.reject(e);
     return rejectWithoutSent(e, this.sentHeader, this.sentUrl);
   }
 
