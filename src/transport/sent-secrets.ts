@@ -84,8 +84,7 @@ function urlSecrets(url: string): string[] {
     out.push(`${u.username}:${u.password}`, `${safeDecode(u.username)}:${safeDecode(u.password)}`);
     out.push(...asSentAndDecoded(u.username), ...asSentAndDecoded(u.password));
   }
-  // searchParams decodes; the encoded forms are among those redactSecrets masks.
-  u.searchParams.forEach((value) => out.push(value));
+  // Each value as written and decoded; redactSecrets adds the other encodings.
   for (const pair of u.search.slice(1).split("&")) {
     const at = pair.indexOf("=");
     if (at >= 0) out.push(...asSentAndDecoded(pair.slice(at + 1)));
