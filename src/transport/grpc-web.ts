@@ -5,12 +5,13 @@
  * transport over fetch. What the binding adds to connect's transport is
  * shared with HTTP/2 gRPC (grpc-common.ts).
  */
-import { ConnectError } from "@connectrpc/connect";
+import { ConnectError, type Interceptor } from "@connectrpc/connect";
 import { createGrpcWebTransport as createConnectGrpcWebTransport } from "@connectrpc/connect-web";
 import { ConnectionError, RedirectRefusedError, toA2AError, type A2AError } from "../errors.js";
 import { a2aGrpcTransport } from "./grpc-common.js";
 import { grpcBaseUrl } from "./grpc-url.js";
 import { isRedirectStatus, redirectTarget } from "./redirects.js";
+import { rejectWithoutSent } from "./run-call.js";
 import type { TransportOptions } from "./options.js";
 import type { A2ATransport } from "./transport.js";
 
@@ -36,12 +37,33 @@ export function createGrpcWebTransport(options: GrpcWebTransportOptions): A2ATra
   const baseUrl = grpcBaseUrl(options.baseUrl, options.tls);
   const inner = createConnectGrpcWebTransport({
     baseUrl,
-    interceptors: options.interceptors,
+    // Innermost, so that it sees the request as sent.
+    interceptors: [...(options.interceptors ?? []), withoutSentCredentials],
     // Looked up at call time, so a fetch replaced later is used.
     fetch: refusingRedirects(options.fetch ?? ((input, init) => globalThis.fetch(input, init))),
   });
   // connect runs these calls, over a fetch that may ignore its signal: the binding races them.
   return a2aGrpcTransport(inner, options, cutConnection, { url: baseUrl, guarded: false });
+}
+
+/**
+ * connect runs these calls and their interceptors, not our call runner
+ * (run-call.ts): this masks the credentials of the request as sent on what
+ * the call and its stream fail with, as the runner does on the other
+ * bindings.
+ */
+const withoutSentCredentials: Interceptor = (next) => async (req) => {
+  const res = await next(req).catch((e: unknown) => rejectWithoutSent(e, req.header, req.url));
+  if (!res.stream) return res;
+  return { ...res, message: cleanFailures(res.message, req.header, req.url) };
+};
+
+async function* cleanFailures<T>(messages: AsyncIterable<T>, header: Headers, url: string): AsyncGenerator<T> {
+  try {
+    yield* messages;
+  } catch (e) {
+    return await rejectWithoutSent(e, header, url);
+  }
 }
 
 /**

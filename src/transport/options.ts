@@ -65,7 +65,7 @@ export function majorMinor(version: string): string {
  * defaults first, then the protocol's service parameters.
  */
 export function serviceHeaders(options: TransportOptions): Headers {
-  const h = new Headers(options.headers);
+  const h = headersFrom(options.headers, "the transport's headers");
   h.set("A2A-Version", majorMinor(options.protocolVersion ?? DEFAULT_PROTOCOL_VERSION));
   if (options.extensions && options.extensions.length > 0) h.set("A2A-Extensions", joinExtensions(options.extensions));
   return h;
@@ -78,7 +78,7 @@ export function serviceHeaders(options: TransportOptions): Headers {
 export function mergeHeaders(defaults: Headers, perCall: HeadersInit | undefined): Headers {
   const h = new Headers(defaults);
   if (!perCall) return h;
-  new Headers(perCall).forEach((value, key) => {
+  headersFrom(perCall, "the call's headers").forEach((value, key) => {
     if (key === EXTENSIONS_HEADER && h.has(key)) h.set(key, joinExtensions(h.get(key)!.split(","), value.split(",")));
     else h.set(key, value);
   });
@@ -86,6 +86,28 @@ export function mergeHeaders(defaults: Headers, perCall: HeadersInit | undefined
 }
 
 const EXTENSIONS_HEADER = "a2a-extensions";
+
+/**
+ * `new Headers(init)`, whose error names the header at fault but not its
+ * value: the Headers class quotes a value it refuses, and it may be a
+ * credential (a token read with a stray control character).
+ */
+function headersFrom(init: HeadersInit | undefined, where: string): Headers {
+  try {
+    return new Headers(init);
+  } catch {
+    const entries = init instanceof Headers ? [] : Array.isArray(init) ? init : Object.entries(init ?? {});
+    for (const [name, value] of entries as Iterable<[string, string]>) {
+      try {
+        new Headers([[name, value]]);
+      } catch {
+        const valid = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(String(name));
+        throw new TypeError(`${where}: ${valid ? `the value of "${name}" is not a valid header value (not shown)` : "a header name is not valid (not shown)"}`);
+      }
+    }
+    throw new TypeError(`${where}: not valid headers`);
+  }
+}
 
 /** Comma-joined, trimmed, without duplicates or empties. */
 export function joinExtensions(...lists: ReadonlyArray<readonly string[]>): string {

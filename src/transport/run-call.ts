@@ -20,6 +20,12 @@
  * a `fetch` that ignores its signal) fails the call when the signal aborts.
  * The reads of a stream's body are raced the same way, per chunk, by the
  * body's watchdog (idle.ts).
+ *
+ * A failed call's error, whoever built it (the transport from the agent's
+ * answer, an interceptor, the HTTP client), has the credentials of the
+ * request as it was finally sent (the headers and URL after every
+ * interceptor) masked before the caller sees it (sent-secrets.ts, loaded
+ * then): an agent may echo any of them.
  */
 import {
   Code,
@@ -31,6 +37,7 @@ import {
   type UnaryResponse,
 } from "@connectrpc/connect";
 import type { DescMessage } from "@bufbuild/protobuf";
+import { A2AError } from "../errors.js";
 import { abortError, safeUrl } from "../util.js";
 
 /** The reason a request signal carries once its call is over. */
@@ -59,6 +66,9 @@ export class CallSignal {
   private timer: ReturnType<typeof setTimeout> | undefined;
   /** Fails what `race` waits for. */
   private lose: ((reason: unknown) => void) | undefined;
+  /** The headers and URL of the request as sent (after the interceptors): what a failure masks. */
+  private sentHeader: Headers | undefined;
+  private sentUrl: string | undefined;
 
   constructor(
     private readonly outer: AbortSignal | undefined,
@@ -108,6 +118,30 @@ export class CallSignal {
     return e;
   }
 
+  /**
+   * `next`, noting the request it is given: the innermost function of the
+   * interceptor chain sees the headers and URL that go on the wire.
+   */
+  sending<R extends { header: Headers; url: string }, T>(next: (req: R) => T): (req: R) => T {
+    return (req) => {
+      this.sent(req);
+      return next(req);
+    };
+  }
+
+  /** Notes the request as sent (see `sending`). */
+  sent(req: { header: Headers; url: string }): void {
+    this.sentHeader = req.header;
+    this.sentUrl = req.url;
+  }
+
+  /** A rejection with `e`, without the credentials of the request as sent. */
+  rejectClean(e: unknown): Promise<never> {
+    // Masking works in place: the shared reason of finished calls is not touched.
+    if (e === FINISHED) return Promise.reject(e);
+    return rejectWithoutSent(e, this.sentHeader, this.sentUrl);
+  }
+
   /** The call is over; releases the timer and the caller's signal, and aborts the request signal. */
   finish(): void {
     this.release();
@@ -137,6 +171,21 @@ export class CallSignal {
 
 function ignore(): void {}
 
+/**
+ * A rejection with `e`, its credentials sent in `header` and `url` masked
+ * (sent-secrets.ts). Only failures load the masking code: a call that
+ * succeeds pays nothing for it.
+ */
+export function rejectWithoutSent(e: unknown, header: Headers | undefined, url: string | undefined): Promise<never> {
+  if (header === undefined && url === undefined) return Promise.reject(e);
+  return import("./sent-secrets.js").then(
+    (m) => Promise.reject(m.redactSent(e, header, url)),
+    // The masking code did not load (a browser gone offline): an error that
+    // cannot be cleaned is not shown.
+    () => Promise.reject(new A2AError(`the call to ${safeUrl(url ?? "")} failed; its error could not be cleaned of credentials`)),
+  );
+}
+
 function applyInterceptors<T>(next: T, interceptors: Interceptor[] | undefined): T {
   // The first interceptor is the outermost, as in connect.
   return (interceptors ?? []).reduceRight((n, i) => i(n as never) as T, next);
@@ -151,14 +200,17 @@ function applyInterceptors<T>(next: T, interceptors: Interceptor[] | undefined):
 export function runUnary<I extends DescMessage, O extends DescMessage>(
   opt: CallOptions<UnaryRequest<I, O>> & { next: (req: UnaryRequest<I, O>) => Promise<UnaryResponse<I, O>> },
 ): Promise<UnaryResponse<I, O>> {
-  const next = applyInterceptors(opt.next, opt.interceptors);
   const call = new CallSignal(opt.signal, opt.timeoutMs, opt.req.url);
-  return call.race(next({ ...opt.req, signal: call.signal } as UnaryRequest<I, O>)).then(
+  const req = { ...opt.req, signal: call.signal } as UnaryRequest<I, O>;
+  call.sent(req);
+  // Without interceptors the request above is the one sent: no wrapper then.
+  const next = opt.interceptors?.length ? applyInterceptors(call.sending(opt.next), opt.interceptors) : opt.next;
+  return call.race(next(req)).then(
     (res) => {
       call.release();
       return res;
     },
-    (e: unknown) => Promise.reject(call.fail(e)),
+    (e: unknown) => call.rejectClean(call.fail(e)),
   );
 }
 
@@ -171,11 +223,13 @@ export function runUnary<I extends DescMessage, O extends DescMessage>(
 export function runStreaming<I extends DescMessage, O extends DescMessage>(
   opt: CallOptions<StreamRequest<I, O>> & { next: (req: StreamRequest<I, O>) => Promise<StreamResponse<I, O>> },
 ): Promise<StreamResponse<I, O>> {
-  const next = applyInterceptors(opt.next, opt.interceptors);
   const call = new CallSignal(opt.signal, opt.timeoutMs, opt.req.url, opt.controller);
-  return call.race(next({ ...opt.req, signal: call.signal } as StreamRequest<I, O>)).then(
+  const req = { ...opt.req, signal: call.signal } as StreamRequest<I, O>;
+  call.sent(req);
+  const next = opt.interceptors?.length ? applyInterceptors(call.sending(opt.next), opt.interceptors) : opt.next;
+  return call.race(next(req)).then(
     (res) => ({ ...res, message: ending(res.message, call) }),
-    (e: unknown) => Promise.reject(call.fail(e)),
+    (e: unknown) => call.rejectClean(call.fail(e)),
   );
 }
 
@@ -222,10 +276,10 @@ class Ending<T> implements AsyncIterableIterator<T> {
     return r;
   };
 
-  private readonly failOn = (e: unknown): never => {
-    if (this.over) throw e;
+  private readonly failOn = (e: unknown): Promise<never> => {
+    if (this.over) return this.call.rejectClean(e);
     this.over = true;
-    throw this.call.fail(e);
+    return this.call.rejectClean(this.call.fail(e));
   };
 }
 

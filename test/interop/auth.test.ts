@@ -20,7 +20,7 @@ import {
   type ResolvedAgentCard,
 } from "../../src/index.js";
 import { connect } from "../../src/node.js";
-import { BINDINGS, clientFor } from "../support/bindings.js";
+import { BINDINGS, clientFor, type TransportOverrides } from "../support/bindings.js";
 
 const TOKEN = "interop-extended-token";
 let agent: LocalAgent;
@@ -76,17 +76,32 @@ describe("an official server that quotes the credentials it rejects", () => {
   });
   afterAll(() => careless.close());
 
-  it.each(BINDINGS)("%s: the error shows no form of the bearer token on any surface", async (binding) => {
+  /** The server did quote the token: its message is there, with no form of the token on any surface. */
+  async function expectQuotedAndMasked(e: unknown): Promise<void> {
     const { inspect } = await import("node:util");
-    const client = clientFor(binding, careless, { interceptors: [bearerAuth(SECRET)] });
-    const e = await client.getTask({ id: "no-such-task" }).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(A2AError);
-    // The server did quote it: its message is there, with the token masked.
     expect((e as Error).message).toContain("no user for the credentials");
     expect((e as Error).message).toContain("***");
     const err = e as A2AError;
     const shown = [err.message, String(err), err.stack ?? "", JSON.stringify(err), inspect(err, { depth: Infinity, showHidden: true })];
     const forms = [SECRET, encodeURI(SECRET), encodeURIComponent(SECRET), JSON.stringify(SECRET).slice(1, -1), Buffer.from(SECRET).toString("base64").slice(0, -2)];
     for (const text of shown) for (const f of forms) expect(text).not.toContain(f);
+  }
+
+  it.each(BINDINGS)("%s: the error shows no form of the bearer token on any surface", async (binding) => {
+    const client = clientFor(binding, careless, { interceptors: [bearerAuth(SECRET)] });
+    await expectQuotedAndMasked(await client.getTask({ id: "no-such-task" }).catch((x: unknown) => x));
+  });
+
+  const APP_SET: ReadonlyArray<[string, TransportOverrides, { headers?: HeadersInit }]> = [
+    ["transport headers", { headers: { Authorization: `Bearer ${SECRET}` } }, {}],
+    ["call headers", {}, { headers: { Authorization: `Bearer ${SECRET}` } }],
+    ["the app's own interceptor", { interceptors: [(next) => (req) => (req.header.set("Authorization", `Bearer ${SECRET}`), next(req))] }, {}],
+  ];
+  describe.each(APP_SET)("a bearer token the application sets itself, through %s", (_how, overrides, call) => {
+    it.each(BINDINGS)("%s: the error shows no form of it on any surface", async (binding) => {
+      const client = clientFor(binding, careless, overrides);
+      await expectQuotedAndMasked(await client.getTask({ id: "no-such-task" }, call).catch((x: unknown) => x));
+    });
   });
 });

@@ -12,6 +12,7 @@ import {
   TaskNotFoundError,
   createGrpcTransport,
   createJsonRpcTransport,
+  createNodeHttpClient,
   createRestTransport,
   isTraceparent,
   loggingInterceptor,
@@ -130,6 +131,26 @@ describe.each(["JSONRPC", "HTTP+JSON"] as const)("loggingInterceptor (%s)", (bin
     const logged = JSON.stringify(entries);
     expect(logged).not.toContain("s3cr3t");
     expect(logged).not.toContain("key-123");
+  });
+
+  it("never logs the URL's user info or query", async () => {
+    answerTask();
+    const entries: CallLogEntry[] = [];
+    const lines: string[] = [];
+    const info = vi.spyOn(console, "info").mockImplementation((line: string) => void lines.push(line));
+    try {
+      const base = binding === "JSONRPC" ? `${http.url}/rpc` : http.url;
+      const baseUrl = `${base.replace("://", "://ann:pw-s3cr3t@")}?api_key=key-456`;
+      const interceptors = [loggingInterceptor((e) => entries.push(e), { binding }), loggingInterceptor()];
+      const transport = (binding === "JSONRPC" ? createJsonRpcTransport : createRestTransport)({ baseUrl, interceptors, httpClient: createNodeHttpClient() });
+      await new A2AClient(transport).getTask({ id: "t1" }).catch(() => {});
+    } finally {
+      info.mockRestore();
+    }
+    expect(entries).toHaveLength(1);
+    expect(entries[0]!.host).toBe(`127.0.0.1:${http.port}`);
+    expect(lines).toHaveLength(1);
+    for (const text of [JSON.stringify(entries), ...lines]) for (const s of ["ann", "pw-s3cr3t", "key-456", "api_key"]) expect(text).not.toContain(s);
   });
 
   it("logs the error class of a failed call", async () => {

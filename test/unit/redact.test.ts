@@ -22,15 +22,18 @@ import {
   basicAuth,
   bearerAuth,
   clientCredentialsProvider,
+  createGrpcWebTransport,
   createJsonRpcTransport,
+  createJsonRpcTransportV03,
   createRestTransport,
+  createRestTransportV03,
   httpAuth,
   userMessage,
 } from "../../src/index.js";
 import { PassThrough } from "node:stream";
 import { redactSecrets } from "../../src/auth/redact.js";
 import { Output } from "../../src/cli/output.js";
-import { createGrpcTransport, createNodeHttpClient } from "../../src/node.js";
+import { createGrpcTransport, createGrpcTransportV03, createNodeHttpClient } from "../../src/node.js";
 import { useFakeGrpcServer } from "../support/fake-grpc-server.js";
 import { sendJson, startFakeServer, type FakeServer } from "../support/fake-server.js";
 
@@ -305,5 +308,181 @@ describe("a token endpoint echoing the request", () => {
     expectClean(e, [SECRET, `c:${form(SECRET)}`]);
     // No call went to the agent without a token.
     expect(agent.requests.filter((r) => r.url.startsWith("/rpc"))).toHaveLength(0);
+  });
+});
+
+// --- Credentials the application sets itself ---------------------------------------
+
+/**
+ * What an application may send on its own, outside the auth interceptors:
+ * transport headers, call headers, its own interceptor, user info or a key
+ * in the URL. Each case: the transport options it adds, the call options,
+ * the base URL's suffix (user info goes in front of the host), the secrets.
+ */
+interface AppCredential {
+  transport?: { headers?: HeadersInit; interceptors?: Interceptor[] };
+  call?: { headers?: HeadersInit };
+  userInfo?: string;
+  query?: string;
+  secrets: string[];
+}
+
+/** An interceptor of the application's that puts a credential on the request as it likes. */
+const appInterceptor =
+  (style: "in place" | "new request"): Interceptor =>
+  (next) =>
+  (req) => {
+    if (style === "in place") {
+      req.header.set("Authorization", `Bearer ${HEADER_SECRET}`);
+      return next(req);
+    }
+    const header = new Headers(req.header);
+    header.set("X-Custom-Credential", HEADER_SECRET);
+    return next({ ...req, header } as typeof req);
+  };
+
+const APP_CREDENTIALS: ReadonlyArray<[string, AppCredential]> = [
+  ["transport headers: Authorization", { transport: { headers: { Authorization: `Bearer ${HEADER_SECRET}` } }, secrets: [HEADER_SECRET] }],
+  ["transport headers: X-API-Key", { transport: { headers: { "X-API-Key": HEADER_SECRET } }, secrets: [HEADER_SECRET] }],
+  ["transport headers: a Cookie", { transport: { headers: { Cookie: `theme=dark; sid=${encodeURIComponent(SECRET)}` } }, secrets: [SECRET] }],
+  ["transport headers: Basic", { transport: { headers: { Authorization: `Basic ${b64(`ann:${SECRET}`)}` } }, secrets: [SECRET, `ann:${SECRET}`] }],
+  ["call headers: Authorization", { call: { headers: { Authorization: `Token ${HEADER_SECRET}` } }, secrets: [HEADER_SECRET] }],
+  ["call headers: a header of any name", { call: { headers: { "X-Org-Passphrase": HEADER_SECRET } }, secrets: [HEADER_SECRET] }],
+  ["an interceptor of the application's, in place", { transport: { interceptors: [appInterceptor("in place")] }, secrets: [HEADER_SECRET] }],
+  ["an interceptor of the application's, new headers", { transport: { interceptors: [appInterceptor("new request")] }, secrets: [HEADER_SECRET] }],
+];
+
+/** Cases for the bindings that have URLs with user info and queries. */
+const URL_CREDENTIALS: ReadonlyArray<[string, AppCredential]> = [
+  ["user info in the base URL", { userInfo: `ann:${encodeURIComponent(SECRET)}`, secrets: [SECRET, `ann:${SECRET}`] }],
+  ["an API key in the base URL's query", { query: `api_key=${encodeURIComponent(SECRET)}`, secrets: [SECRET] }],
+];
+
+/** The base URL `path` on `server` with the case's user info and query. */
+function baseUrlOf(server: string, path: string, c: AppCredential): string {
+  const u = new URL(path, server);
+  const href = c.query ? `${u.href}?${c.query}` : u.href;
+  return c.userInfo ? href.replace("://", `://${c.userInfo}@`) : href;
+}
+
+async function failures(client: A2AClient, c: AppCredential): Promise<[unknown, unknown]> {
+  const unary = await client.getTask({ id: "t-1" }, c.call).catch((x: unknown) => x);
+  const stream = await (async () => {
+    for await (const _ of client.sendStreamingMessage({ message: userMessage("hi") }, { ...c.call, resume: false })) break;
+  })().catch((x: unknown) => x);
+  return [unary, stream];
+}
+
+describe.each([
+  ["JSON-RPC", "/rpc", createJsonRpcTransport],
+  ["HTTP+JSON", "/rest", createRestTransport],
+  ["JSON-RPC 0.3", "/rpc", createJsonRpcTransportV03],
+  ["HTTP+JSON 0.3", "/rest", createRestTransportV03],
+] as const)("an agent echoing what the application sent over %s", (_binding, path, create) => {
+  it.each([...APP_CREDENTIALS, ...URL_CREDENTIALS])("%s: no form of it on the error, unary or stream, fetch or node:http", async (_name, c) => {
+    for (const httpClient of [undefined, createNodeHttpClient()]) {
+      const transport = create({ baseUrl: baseUrlOf(agent.url, path, c), httpClient, ...c.transport });
+      for (const e of await failures(new A2AClient(transport), c)) {
+        expect(e).toBeInstanceOf(A2AError);
+        expectClean(e, c.secrets);
+      }
+    }
+  });
+});
+
+it("the echo does reach the error, masked: the agent's own words stay", async () => {
+  const c = APP_CREDENTIALS[0]![1];
+  const client = new A2AClient(createJsonRpcTransport({ baseUrl: `${agent.url}/rpc`, ...c.transport }));
+  const [e] = await failures(client, c);
+  expect((e as A2AError).message).toMatch(/rejected .*"authorization":"\*\*\*"/);
+  expect((e as A2AError).message).toContain("a2a-version");
+  expect(JSON.stringify((e as A2AError).details)).toContain("***");
+  expectClean(e, c.secrets);
+});
+
+describe("a gRPC agent echoing what the application sent", () => {
+  const srv = useFakeGrpcServer();
+  it.each(APP_CREDENTIALS)("%s: not in the message, details, cause metadata or binary details", async (_name, c) => {
+    srv.handler = (stream, call) => {
+      const echo = JSON.stringify(call.headers);
+      const info = create(ErrorInfoSchema, { reason: "ECHO", domain: "x", metadata: { echo } });
+      const status = create(StatusSchema, { code: 16, message: echo, details: [anyPack(ErrorInfoSchema, info)] });
+      stream.respond(
+        {
+          ":status": 200,
+          "content-type": "application/grpc",
+          "grpc-status": "16",
+          "grpc-message": encodeURIComponent(`rejected ${echo}`),
+          "grpc-status-details-bin": Buffer.from(toBinary(StatusSchema, status)).toString("base64"),
+          "x-echo": encodeURIComponent(echo),
+        },
+        { endStream: true },
+      );
+    };
+    for (const v03 of [false, true]) {
+      const options = { baseUrl: `127.0.0.1:${srv.port}`, ...c.transport };
+      const client = new A2AClient(v03 ? createGrpcTransportV03(options) : createGrpcTransport(options));
+      for (const e of await failures(client, c)) {
+        expect(e).toBeInstanceOf(A2AError);
+        expect((e as Error).message).toContain("rejected");
+        expectClean(e, c.secrets);
+        const cause = (e as A2AError).cause as ConnectError;
+        const shown = [inspect(cause.metadata), JSON.stringify([...cause.metadata]), JSON.stringify(cause.findDetails(ErrorInfoSchema))];
+        for (const text of shown) for (const s of c.secrets) for (const f of forms(s)) expect(text).not.toContain(f);
+      }
+    }
+  });
+});
+
+describe("a gRPC-web proxy echoing what the application sent", () => {
+  let proxy: FakeServer;
+  beforeAll(async () => {
+    // A trailers-only answer: the status in the headers, echoing the request.
+    proxy = await startFakeServer((req, res) => {
+      const echo = JSON.stringify({ url: req.url, headers: req.headers });
+      res.writeHead(200, {
+        "Content-Type": "application/grpc-web+proto",
+        "grpc-status": "16",
+        "grpc-message": encodeURIComponent(`rejected ${echo}`),
+        "x-echo": encodeURIComponent(echo),
+      });
+      res.end();
+    });
+  });
+  afterAll(() => proxy.close());
+
+  it.each([...APP_CREDENTIALS, URL_CREDENTIALS[1]!])("%s: not on the error, unary or stream", async (_name, c) => {
+    const client = new A2AClient(createGrpcWebTransport({ baseUrl: baseUrlOf(proxy.url, "/", c), ...c.transport }));
+    for (const e of await failures(client, c)) {
+      expect(e).toBeInstanceOf(A2AError);
+      expect((e as Error).message).toContain("rejected");
+      expectClean(e, c.secrets);
+    }
+  });
+});
+
+describe("a header value the Headers class refuses", () => {
+  const bad = `Bearer ${HEADER_SECRET}\u0000more`;
+  const shows = (e: unknown) => surfaces(e).some((t = "") => t.includes(HEADER_SECRET) || t.includes("more"));
+
+  it("in the transport's headers: the error names the header, not the value", () => {
+    const e = (() => {
+      try {
+        createJsonRpcTransport({ baseUrl: `${agent.url}/rpc`, headers: { Authorization: bad } });
+      } catch (x) {
+        return x;
+      }
+    })();
+    expect(e).toBeInstanceOf(TypeError);
+    expect((e as Error).message).toContain('"Authorization"');
+    expect(shows(e)).toBe(false);
+  });
+
+  it("in a call's headers: the call fails without the value on its error", async () => {
+    const client = new A2AClient(createRestTransport({ baseUrl: `${agent.url}/rest` }));
+    const e = await client.getTask({ id: "t-1" }, { headers: [["X-API-Key", bad]] }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(Error);
+    expect((e as Error).message).toContain('"X-API-Key"');
+    expect(shows(e)).toBe(false);
   });
 });

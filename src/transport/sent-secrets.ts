@@ -1,0 +1,119 @@
+/**
+ * Credentials the application sends itself (a transport's `headers`, a
+ * call's `headers`, its own interceptors, user info or a key in the base
+ * URL) are masked on a failed call's error as the auth interceptors mask
+ * theirs (auth/redact.ts): an agent may echo any of them back.
+ *
+ * The rule for headers is by exclusion, so that a credential under any name
+ * (an API key header the card names, `X-Tenant-Secret`, ...) is covered:
+ * the value of every request header is masked except the headers the
+ * protocol itself sets, whose values are not secret and are ordinary words
+ * that would otherwise be masked in every message (`application/json`,
+ * `1.0`). In the URL, the user name, the password and every query
+ * parameter value are masked.
+ *
+ * Loaded on the error path only (run-call.ts): nothing here runs for a call
+ * that succeeds.
+ */
+import { redactSecrets } from "../auth/redact.js";
+
+/** Request headers that carry the protocol's own values, never credentials (lower case). */
+const PROTOCOL_HEADERS: ReadonlySet<string> = new Set([
+  "accept",
+  "accept-encoding",
+  "accept-language",
+  "content-encoding",
+  "content-length",
+  "content-type",
+  "user-agent",
+  "te",
+  "a2a-version",
+  "a2a-extensions",
+  "x-a2a-extensions",
+  "last-event-id",
+  "traceparent",
+  "tracestate",
+  "grpc-timeout",
+  "grpc-encoding",
+  "grpc-accept-encoding",
+  "x-grpc-web",
+  "x-user-agent",
+  "connect-protocol-version",
+  "connect-timeout-ms",
+]);
+
+/** `e` with every credential the request (its final headers and URL) carried masked, in place as redactSecrets does. */
+export function redactSent<E>(e: E, header: Headers | undefined, url: string | undefined): E {
+  return redactSecrets(e, sentSecrets(header, url));
+}
+
+/** The values of `header` and `url` that may be credentials, with the parts a server may echo alone. */
+export function sentSecrets(header: Headers | undefined, url: string | undefined): string[] {
+  const out: string[] = [];
+  header?.forEach((value, name) => {
+    if (PROTOCOL_HEADERS.has(name)) return;
+    out.push(value);
+    // `<scheme> <credentials>`: the credentials alone, and what Basic encodes.
+    const scheme = /^([A-Za-z][\w.+-]*)\s+(\S.*)$/.exec(value);
+    if (scheme) {
+      out.push(scheme[2]!);
+      if (scheme[1]!.toLowerCase() === "basic") out.push(...basicParts(scheme[2]!));
+    }
+    // Cookies (and any `a=b; c=d` list): each value, as sent and decoded.
+    if (name === "cookie" || value.includes("=")) {
+      for (const pair of value.split(/[;,]/)) {
+        const at = pair.indexOf("=");
+        if (at >= 0) out.push(...asSentAndDecoded(pair.slice(at + 1).trim()));
+      }
+    }
+  });
+  if (url !== undefined) out.push(...urlSecrets(url));
+  return out;
+}
+
+/** User name, password and query values of `url`, as written and decoded. */
+function urlSecrets(url: string): string[] {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return [];
+  }
+  const out: string[] = [];
+  if (u.username || u.password) {
+    out.push(`${u.username}:${u.password}`, `${safeDecode(u.username)}:${safeDecode(u.password)}`);
+    out.push(...asSentAndDecoded(u.username), ...asSentAndDecoded(u.password));
+  }
+  // Each value as written and decoded; redactSecrets adds the other encodings.
+  for (const pair of u.search.slice(1).split("&")) {
+    const at = pair.indexOf("=");
+    if (at >= 0) out.push(...asSentAndDecoded(pair.slice(at + 1)));
+  }
+  return out;
+}
+
+/** `user:password` and the password of a Basic value, when it decodes. */
+function basicParts(encoded: string): string[] {
+  try {
+    const bytes = Uint8Array.from(atob(encoded), (c) => c.charCodeAt(0));
+    const decoded = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    const colon = decoded.indexOf(":");
+    return colon < 0 ? [decoded] : [decoded, decoded.slice(colon + 1)];
+  } catch {
+    return [];
+  }
+}
+
+/** `value`, and what it decodes to as a URL component and as form data (`+` as a space). */
+function asSentAndDecoded(value: string): string[] {
+  const out = new Set([value, safeDecode(value), safeDecode(value.replace(/\+/g, " "))]);
+  return [...out];
+}
+
+function safeDecode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
