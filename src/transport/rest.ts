@@ -39,7 +39,14 @@ export function createRestTransportWithRoutes(
 const MAX_LEARNED_VERBS = 64;
 
 function restCodec(baseUrl: string, routesOf: (method: DescMethod) => MethodRoutes, subscribeVerb: Verb): BindingCodec {
-  const base = baseUrl.replace(/\/+$/, "");
+  // A base URL may carry a query (an API key a gateway asks for): routes go
+  // under its path, and its query goes in front of the route's own.
+  const [root, baseQuery = ""] = baseUrl.replace(/#.*$/, "").split(/\?(.*)/s, 2);
+  const base = root!.replace(/\/+$/, "");
+  const urlOf = (path: string, query: string) => {
+    const q = baseQuery && query ? `${baseQuery}&${query}` : baseQuery || query;
+    return base + path + (q ? `?${q}` : "");
+  };
   // The proto routes SubscribeToTask as GET; the specification's table and
   // the official clients say POST, and servers route one or the other or
   // both. The verb that worked is kept per method and tenant (a gateway may
@@ -60,11 +67,11 @@ function restCodec(baseUrl: string, routesOf: (method: DescMethod) => MethodRout
     for (const f of route.pathFields) delete json[f.jsonName];
     if (verb !== "POST") {
       const query = toQuery(json);
-      return { url: base + path + (query ? `?${query}` : ""), method: verb };
+      return { url: urlOf(path, query), method: verb };
     }
     // A GET route sent as POST carries its query fields in the body.
     const body = route.body === "*" || route.verb !== "POST" ? json : route.body ? (json[jsonNameOf(method, route.body)] ?? {}) : undefined;
-    return { url: base + path, method: verb, body };
+    return { url: urlOf(path, ""), method: verb, body };
   }
 
   const codec: BindingCodec = {

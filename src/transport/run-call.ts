@@ -36,7 +36,7 @@ import {
   type UnaryRequest,
   type UnaryResponse,
 } from "@connectrpc/connect";
-import type { DescMessage } from "@bufbuild/protobuf";
+import type { DescMessage, DescMethod } from "@bufbuild/protobuf";
 import { A2AError } from "../errors.js";
 import { abortError, safeUrl } from "../util.js";
 
@@ -69,6 +69,8 @@ export class CallSignal {
   /** The headers and URL of the request as sent (after the interceptors): what a failure masks. */
   private sentHeader: Headers | undefined;
   private sentUrl: string | undefined;
+  /** Whose request fields the URL's query may carry (HTTP+JSON): those are not credentials. */
+  private sentMethod: DescMethod | undefined;
 
   constructor(
     private readonly outer: AbortSignal | undefined,
@@ -122,7 +124,7 @@ export class CallSignal {
    * `next`, noting the request it is given: the innermost function of the
    * interceptor chain sees the headers and URL that go on the wire.
    */
-  sending<R extends { header: Headers; url: string }, T>(next: (req: R) => T): (req: R) => T {
+  sending<R extends SentRequest, T>(next: (req: R) => T): (req: R) => T {
     return (req) => {
       this.sent(req);
       return next(req);
@@ -130,16 +132,17 @@ export class CallSignal {
   }
 
   /** Notes the request as sent (see `sending`). */
-  sent(req: { header: Headers; url: string }): void {
+  sent(req: SentRequest): void {
     this.sentHeader = req.header;
     this.sentUrl = req.url;
+    this.sentMethod = req.method;
   }
 
   /** A rejection with `e`, without the credentials of the request as sent. */
   rejectClean(e: unknown): Promise<never> {
     // Masking works in place: the shared reason of finished calls is not touched.
     if (e === FINISHED) return Promise.reject(e);
-    return rejectWithoutSent(e, this.sentHeader, this.sentUrl);
+    return rejectWithoutSent(e, this.sentHeader, this.sentUrl, this.sentMethod);
   }
 
   /** The call is over; releases the timer and the caller's signal, and aborts the request signal. */
@@ -171,15 +174,22 @@ export class CallSignal {
 
 function ignore(): void {}
 
+/** What the runner notes of a request as it is sent. */
+interface SentRequest {
+  header: Headers;
+  url: string;
+  method?: DescMethod | undefined;
+}
+
 /**
  * A rejection with `e`, its credentials sent in `header` and `url` masked
  * (sent-secrets.ts). Only failures load the masking code: a call that
  * succeeds pays nothing for it.
  */
-export function rejectWithoutSent(e: unknown, header: Headers | undefined, url: string | undefined): Promise<never> {
+export function rejectWithoutSent(e: unknown, header: Headers | undefined, url: string | undefined, method?: DescMethod): Promise<never> {
   if (header === undefined && url === undefined) return Promise.reject(e);
   return import("./sent-secrets.js").then(
-    (m) => Promise.reject(m.redactSent(e, header, url)),
+    (m) => Promise.reject(m.redactSent(e, header, url, method)),
     // The masking code did not load (a browser gone offline): an error that
     // cannot be cleaned is not shown.
     () => Promise.reject(new A2AError(`the call to ${safeUrl(url ?? "")} failed; its error could not be cleaned of credentials`)),

@@ -10,11 +10,15 @@
  * protocol itself sets, whose values are not secret and are ordinary words
  * that would otherwise be masked in every message (`application/json`,
  * `1.0`). In the URL, the user name, the password and every query
- * parameter value are masked.
+ * parameter value are masked, except the parameters HTTP+JSON makes of the
+ * request message's own fields (`historyLength`, `pageSize`, `status`, ...):
+ * those are the caller's data, and masking them would garble the messages
+ * that name them.
  *
  * Loaded on the error path only (run-call.ts): nothing here runs for a call
  * that succeeds.
  */
+import type { DescMethod } from "@bufbuild/protobuf";
 import { redactSecrets } from "../auth/redact.js";
 
 /** Request headers that carry the protocol's own values, never credentials (lower case). */
@@ -43,12 +47,12 @@ const PROTOCOL_HEADERS: ReadonlySet<string> = new Set([
 ]);
 
 /** `e` with every credential the request (its final headers and URL) carried masked, in place as redactSecrets does. */
-export function redactSent<E>(e: E, header: Headers | undefined, url: string | undefined): E {
-  return redactSecrets(e, sentSecrets(header, url));
+export function redactSent<E>(e: E, header: Headers | undefined, url: string | undefined, method?: DescMethod): E {
+  return redactSecrets(e, sentSecrets(header, url, method));
 }
 
 /** The values of `header` and `url` that may be credentials, with the parts a server may echo alone. */
-export function sentSecrets(header: Headers | undefined, url: string | undefined): string[] {
+export function sentSecrets(header: Headers | undefined, url: string | undefined, method?: DescMethod): string[] {
   const out: string[] = [];
   header?.forEach((value, name) => {
     if (PROTOCOL_HEADERS.has(name)) return;
@@ -67,12 +71,12 @@ export function sentSecrets(header: Headers | undefined, url: string | undefined
       }
     }
   });
-  if (url !== undefined) out.push(...urlSecrets(url));
+  if (url !== undefined) out.push(...urlSecrets(url, method));
   return out;
 }
 
-/** User name, password and query values of `url`, as written and decoded. */
-function urlSecrets(url: string): string[] {
+/** User name, password and query values of `url` (but those of `method`'s request fields), as written and decoded. */
+function urlSecrets(url: string, method: DescMethod | undefined): string[] {
   let u: URL;
   try {
     u = new URL(url);
@@ -87,9 +91,17 @@ function urlSecrets(url: string): string[] {
   // Each value as written and decoded; redactSecrets adds the other encodings.
   for (const pair of u.search.slice(1).split("&")) {
     const at = pair.indexOf("=");
-    if (at >= 0) out.push(...asSentAndDecoded(pair.slice(at + 1)));
+    if (at < 0 || isRequestField(method, safeDecode(pair.slice(0, at)))) continue;
+    out.push(...asSentAndDecoded(pair.slice(at + 1)));
   }
   return out;
+}
+
+/** Whether query parameter `name` (`field` or `field.sub`) is one of the request message's fields, by JSON or proto name. */
+function isRequestField(method: DescMethod | undefined, name: string): boolean {
+  if (method === undefined) return false;
+  const top = name.split(".")[0];
+  return method.input.fields.some((f) => f.jsonName === top || f.name === top);
 }
 
 /** `user:password` and the password of a Basic value, when it decodes. */

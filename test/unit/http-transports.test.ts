@@ -189,6 +189,13 @@ describe("HTTP+JSON request shape", () => {
     expect(req!.headers["a2a-version"]).toBe("1.0");
   });
 
+  it("a base URL with a query: routes go under its path, its query before the route's own", async () => {
+    srv.handle(answer("HTTP+JSON", TASK));
+    await clientOf("HTTP+JSON", { baseUrl: `${srv.url}/a2a/?key=k%201#frag` }).getTask({ id: "t1", historyLength: 2 });
+    await clientOf("HTTP+JSON", { baseUrl: `${srv.url}/a2a?key=k` }).cancelTask({ id: "t1" });
+    expect(srv.requests.map((r) => `${r.method} ${r.url}`)).toEqual(["GET /a2a/tasks/t1?key=k%201&historyLength=2", "POST /a2a/tasks/t1:cancel?key=k"]);
+  });
+
   it("ListTasks puts its filters in the query", async () => {
     srv.handle(answer("HTTP+JSON", { tasks: [TASK], nextPageToken: "", pageSize: 10, totalSize: 1 }));
     const res = await clientOf("HTTP+JSON").listTasks({ contextId: "c1", status: TaskState.WORKING, pageSize: 10 });

@@ -400,6 +400,16 @@ it("the echo does reach the error, masked: the agent's own words stay", async ()
   expectClean(e, c.secrets);
 });
 
+it("the query parameters HTTP+JSON makes of the request's own fields stay readable; the application's key does not", async () => {
+  const c = URL_CREDENTIALS[1]![1];
+  const client = new A2AClient(createRestTransport({ baseUrl: baseUrlOf(agent.url, "/rest", c) }));
+  const e = await client.getTask({ id: "t-1", historyLength: 1234 }).catch((x: unknown) => x);
+  expect(e).toBeInstanceOf(A2AError);
+  expect((e as A2AError).message).toContain("historyLength=1234");
+  expect((e as A2AError).message).toContain("api_key=***");
+  expectClean(e, c.secrets);
+});
+
 describe("a gRPC agent echoing what the application sent", () => {
   const srv = useFakeGrpcServer();
   it.each(APP_CREDENTIALS)("%s: not in the message, details, cause metadata or binary details", async (_name, c) => {
