@@ -17,7 +17,7 @@
  * (fetch with `redirect: "manual"`, node:http never does); the bindings
  * apply this rule to whatever client they are given.
  */
-import type { UniversalClientFn, UniversalClientRequest, UniversalClientResponse } from "@connectrpc/connect/protocol";
+import type { UniversalClientFn } from "@connectrpc/connect/protocol";
 import { RedirectRefusedError, type A2AErrorInit, type Binding } from "../errors.js";
 
 /** Same-origin redirects followed for one call, at most. */
@@ -41,39 +41,9 @@ export function redirectTarget(location: string, from: URL, init?: A2AErrorInit)
 export function withRedirectRule(client: UniversalClientFn, binding: Binding): UniversalClientFn {
   return async (req) => {
     const res = await client(req);
-    return isRedirectStatus(res.status) ? follow(client, req, res, binding) : res;
+    if (!isRedirectStatus(res.status)) return res;
+    // Loaded when first needed: agents rarely redirect.
+    const { follow } = await import("./redirect-follow.js");
+    return follow(client, req, res, binding);
   };
-}
-
-/**
- * Follows the same-origin redirects that repeat the request unchanged.
- * The request body is sent again: the bindings give it as a re-iterable
- * single buffer (`single()`).
- */
-async function follow(client: UniversalClientFn, req: UniversalClientRequest, res: UniversalClientResponse, binding: Binding): Promise<UniversalClientResponse> {
-  const first = new URL(req.url);
-  let current = first;
-  for (let hop = 0; isRedirectStatus(res.status); hop++) {
-    const location = res.header.get("Location");
-    // A 3xx without a Location is just an unsuccessful answer.
-    if (location === null) return res;
-    await res.body[Symbol.asyncIterator]().return?.();
-    const status = res.status;
-    const refuse = (why: string) => new RedirectRefusedError(why, { binding, httpStatus: status });
-    const target = redirectTarget(location, current, { binding, httpStatus: status });
-    if (target.origin !== first.origin) {
-      throw refuse(
-        `${first.origin} answered HTTP ${status} redirecting to another origin (${target.origin}); A2A calls do not follow redirects to another origin, so the request and its credentials were not sent there`,
-      );
-    }
-    if (status !== 307 && status !== 308 && req.method !== "GET") {
-      throw refuse(
-        `${current.href} answered HTTP ${status}, which clients may follow as a GET without the body; for a ${req.method} only 307 and 308 redirects are followed`,
-      );
-    }
-    if (hop >= MAX_REDIRECTS) throw refuse(`more than ${MAX_REDIRECTS} redirects from ${first.href}`);
-    current = target;
-    res = await client({ ...req, url: target.href });
-  }
-  return res;
 }
