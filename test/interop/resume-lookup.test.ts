@@ -121,11 +121,10 @@ describe.each(peerCases(BINDINGS))("a stream cut before its first event ($label)
   }
 
   const beta = sdk === SDK_1_0_BETA;
-  it(
-    beta
-      ? "ListTasks without a status filter lists nothing here: the task is found state by state and resumed, it runs once"
-      : "the task is found by ListTasks and resumed: it runs once, and the stream ends with its result",
-    async () => {
+  const foundBy = beta
+    ? "ListTasks without a status filter lists nothing here: the task is found state by state and resumed, it runs once"
+    : "the task is found by ListTasks and resumed: it runs once, and the stream ends with its result";
+  it(foundBy, async () => {
     const message = userMessage("count 3 every 20");
     const tracker = await cutOnce(message, RESUME);
     expect(tracker.task?.status?.state).toBe(TaskState.COMPLETED);
