@@ -125,7 +125,7 @@ describe.each(peerCases(BINDINGS))("$label", ({ sdk, binding }) => {
   });
 
   // The beta's HTTP+JSON create reads the task id from the body, which the
-  // route leaves out (push.test.ts asserts it): configs are made over JSON-RPC there.
+  // route leaves out (operations.test.ts asserts it): configs are made over JSON-RPC there.
   const creator = () => (beta && binding === "HTTP+JSON" ? clientFor("JSONRPC", agent) : client);
 
   it("lists every push notification config of a task", async () => {
