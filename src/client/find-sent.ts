@@ -20,7 +20,9 @@
  * in lifecycle order (a task that only moves forward is met by one of the
  * listings); absence is concluded only when every state's listing agrees.
  */
-import { TaskState, type ListTasksResponse, type Task } from "../../gen/lf/a2a/v1/a2a_pb.js";
+// Types only: a value import would tie this lazily loaded chunk to the core's
+// chunks and cost the core bundle the exports between them.
+import type { ListTasksResponse, Task, TaskState } from "../../gen/lf/a2a/v1/a2a_pb.js";
 
 /** What the agent said about the message. */
 export type SentLookup =
@@ -61,15 +63,17 @@ export const LOOKUP_HISTORY = 50;
  * unless it moves back (an interrupted task resumed meanwhile).
  */
 export const LOOKUP_STATES: readonly TaskState[] = [
-  TaskState.SUBMITTED,
-  TaskState.WORKING,
-  TaskState.INPUT_REQUIRED,
-  TaskState.AUTH_REQUIRED,
-  TaskState.COMPLETED,
-  TaskState.FAILED,
-  TaskState.CANCELED,
-  TaskState.REJECTED,
+  1, // SUBMITTED
+  2, // WORKING
+  6, // INPUT_REQUIRED
+  8, // AUTH_REQUIRED
+  3, // COMPLETED
+  4, // FAILED
+  5, // CANCELED
+  7, // REJECTED
 ];
+/** TASK_STATE_UNSPECIFIED: no status filter. */
+const ANY_STATE = 0 as TaskState;
 
 /** Asks the agent whether `message` started or continued a task. Errors are the calls' own. */
 export async function findSentTask(message: SentMessage, calls: LookupCalls): Promise<SentLookup> {
@@ -81,7 +85,7 @@ export async function findSentTask(message: SentMessage, calls: LookupCalls): Pr
     // A task with history but not this message has not received it.
     return has(task) ? { found: task } : { conclusive: whole(task) };
   }
-  const listed = await search(message, calls, TaskState.UNSPECIFIED, has);
+  const listed = await search(message, calls, ANY_STATE, has);
   if (listed !== EMPTY) return listed;
   // Nothing listed at all: no task, or an agent that lists only by state.
   let undecided = false;

@@ -608,6 +608,11 @@ describe.each(HTTP_BINDINGS)("resumption (%s)", (binding) => {
     const { error } = await drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: FAST }));
     expect(error).toBeUndefined();
     expect(kinds()).toEqual(["send", ...Array<string>(9).fill("list"), "send"]);
+    // Every state once, in lifecycle order, after the unfiltered listing.
+    expect(calls.slice(1, 10).map((c) => listParams(c).status)).toEqual([
+      undefined,
+      ...["SUBMITTED", "WORKING", "INPUT_REQUIRED", "AUTH_REQUIRED", "COMPLETED", "FAILED", "CANCELED", "REJECTED"].map((s) => `TASK_STATE_${s}`),
+    ]);
 
     // Only a state's listing shows tasks, and they keep no history: nobody can tell.
     calls.length = 0;
