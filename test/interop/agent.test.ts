@@ -1,5 +1,6 @@
-// Proves the in-process official-SDK peer (demo/agent.ts) with plain fetch,
-// node:http/net and a bare grpc-js client, so later interop tests can rely on it.
+// Proves the in-process official-SDK peer (demo/agent.ts), on each release it
+// runs on (the installed one and 1.0.0-beta.0), with plain fetch, node:http/net
+// and a bare grpc-js client, so later interop tests can rely on it.
 
 import { request as httpRequest, Agent as HttpAgent } from "node:http";
 import type { ClientRequest, IncomingMessage } from "node:http";
@@ -13,6 +14,7 @@ import type { Message, SendMessageRequest } from "@a2a-js/sdk";
 import { A2AService } from "@a2a-js/sdk/server/grpc";
 
 import { startLocalAgent, type LocalAgent } from "../../demo/agent.js";
+import { PEERS, SDK_1_0_BETA } from "../support/peers.js";
 
 const V1 = { "A2A-Version": "1.0" } as const;
 const JSON_V1 = { ...V1, "content-type": "application/json" } as const;
@@ -50,10 +52,10 @@ const completedCount2 = {
   artifacts: [{ artifactId: "result", parts: [{ text: "chunk-1" }, { text: "chunk-2" }] }],
 };
 
-describe("local official-SDK agent", () => {
+describe.each(PEERS)("local official-SDK agent ($label)", (sdk) => {
   let agent: LocalAgent;
   beforeAll(async () => {
-    agent = await startLocalAgent();
+    agent = await startLocalAgent({ sdk });
   });
   afterAll(async () => {
     await agent?.close();
@@ -187,7 +189,11 @@ describe("local official-SDK agent", () => {
     expect(events.map((e) => Object.keys(e))).toEqual([["task"], ["statusUpdate"], ["artifactUpdate"], ["statusUpdate"]]);
   });
 
-  it("`hold` stays WORKING until canceled; a subscriber sees the snapshot, then CANCELED", async () => {
+  const holdTitle =
+    sdk === SDK_1_0_BETA
+      ? "`hold` stays WORKING until canceled; GET :subscribe is a 404 naming `<id>:subscribe` (no GET route), a POST subscriber sees the snapshot, then CANCELED"
+      : "`hold` stays WORKING until canceled; a subscriber sees the snapshot, then CANCELED";
+  it(holdTitle, async () => {
     const sent = (await (
       await rpc(agent, "SendMessage", { message: userMessage("hold"), configuration: { returnImmediately: true } })
     ).json()) as { result: { task: { id: string; status: { state: string } } } };
@@ -196,7 +202,15 @@ describe("local official-SDK agent", () => {
 
     // The SDK flushes SSE headers only after the first event, so once fetch
     // resolves the subscription is attached to the task's event bus.
-    const subscription = await fetch(`${agent.restUrl}/tasks/${task.id}:subscribe`, { headers: V1 });
+    const url = `${agent.restUrl}/tasks/${task.id}:subscribe`;
+    const get = await fetch(url, { headers: V1 });
+    let subscription = get;
+    if (sdk === SDK_1_0_BETA) {
+      // The beta has no GET route: the path falls to GetTask, which names "<id>:subscribe".
+      expect(get.status).toBe(404);
+      expect(await get.text()).toContain(`${task.id}:subscribe`);
+      subscription = await fetch(url, { method: "POST", headers: JSON_V1, body: "{}" });
+    }
     expect(subscription.status).toBe(200);
 
     const canceled = await (await rpc(agent, "CancelTask", { id: task.id })).json();

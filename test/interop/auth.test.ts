@@ -1,12 +1,13 @@
 /**
- * `connect(..., { auth })` against the official server, whose extended card
+ * `connect(..., { auth })` against each real peer (the official @a2a-js/sdk
+ * server, current and 1.0.0-beta.0), whose extended card
  * is only for callers with `Authorization: Bearer <token>`: a card declaring
  * a bearer scheme, and the credential for it, get the extended card on every
  * binding.
  */
 import { clone, fromJson } from "@bufbuild/protobuf";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startLocalAgent, type LocalAgent } from "../../demo/agent.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { CURRENT_SDK, type LocalAgent, type ServerSdk } from "../../demo/agent.js";
 import {
   A2AError,
   AgentCardSchema,
@@ -21,15 +22,20 @@ import {
 } from "../../src/index.js";
 import { connect } from "../../src/node.js";
 import { BINDINGS, clientFor, type TransportOverrides } from "../support/bindings.js";
+import { PEERS, agentsOfPeers, peerCases } from "../support/peers.js";
 
 const TOKEN = "interop-extended-token";
+const agentOf = agentsOfPeers({ extendedCardToken: TOKEN });
+const carelessOf = agentsOfPeers({ extendedCardToken: TOKEN, echoRejectedCredentials: true });
 let agent: LocalAgent;
 let resolved: ResolvedAgentCard;
-beforeAll(async () => {
-  agent = await startLocalAgent({ extendedCardToken: TOKEN });
-  resolved = await resolveAgentCard(agent.origin, { cache: new MemoryCardStore(), verification: { keys: agent.jwks } });
-});
-afterAll(() => agent.close());
+/** Points the tests of the enclosing describe at the peer's agent and its card. */
+function usePeer(sdk: ServerSdk): void {
+  beforeAll(async () => {
+    agent = agentOf(sdk);
+    resolved = await resolveAgentCard(agent.origin, { cache: new MemoryCardStore(), verification: { keys: agent.jwks } });
+  });
+}
 
 /** The agent's card declaring (and requiring) a bearer scheme, as if the agent published it. */
 function withBearerScheme(): ResolvedAgentCard {
@@ -42,7 +48,9 @@ function withBearerScheme(): ResolvedAgentCard {
 
 const skills = (card: AgentCard) => card.skills.map((s) => s.id);
 
-describe.each(BINDINGS)("%s", (binding) => {
+describe.each(peerCases(BINDINGS))("$label", ({ sdk, binding }) => {
+  usePeer(sdk);
+
   it("the credential for the card's bearer scheme gets the extended card", async () => {
     const session = await connect(withBearerScheme(), {
       preferredBindings: [binding],
@@ -64,17 +72,20 @@ describe.each(BINDINGS)("%s", (binding) => {
   });
 });
 
-it("without a credential for the required scheme, connect fails before any call", async () => {
-  await expect(connect(withBearerScheme(), { auth: { other: { token: TOKEN } } })).rejects.toBeInstanceOf(AuthenticationError);
+describe("our own checks", () => {
+  usePeer(CURRENT_SDK);
+
+  it("without a credential for the required scheme, connect fails before any call", async () => {
+    await expect(connect(withBearerScheme(), { auth: { other: { token: TOKEN } } })).rejects.toBeInstanceOf(AuthenticationError);
+  });
 });
 
-describe("an official server that quotes the credentials it rejects", () => {
+describe.each(PEERS)("$label quoting the credentials it rejects", (sdk) => {
   const SECRET = 'tok "with" spaces & = + / \\ specials';
   let careless: LocalAgent;
-  beforeAll(async () => {
-    careless = await startLocalAgent({ extendedCardToken: TOKEN, echoRejectedCredentials: true });
+  beforeAll(() => {
+    careless = carelessOf(sdk);
   });
-  afterAll(() => careless.close());
 
   /** The server did quote the token: its message is there, with no form of the token on any surface. */
   async function expectQuotedAndMasked(e: unknown): Promise<void> {

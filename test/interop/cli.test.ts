@@ -1,5 +1,6 @@
 // The `a2a` CLI end to end: each test runs it as a child process
-// (`node --import tsx src/cli/main.ts ...`) against the local agent.
+// (`node --import tsx src/cli/main.ts ...`) against the local agent, and, for
+// what depends on the peer's routes, against @a2a-js/sdk 1.0.0-beta.0 too.
 import { spawn } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
@@ -11,7 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { startChaosProxy, type ChaosProxy } from "../../demo/chaos-proxy.js";
 import { startLocalAgent, type LocalAgent } from "../../demo/agent.js";
-import { A2AClient, createJsonRpcTransport } from "../../src/index.js";
+import { A2AClient, TaskState, createJsonRpcTransport, userMessage } from "../../src/index.js";
+import { SDK_1_0_BETA } from "../support/peers.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const CLI = join(ROOT, "src/cli/main.ts");
@@ -24,7 +26,7 @@ interface Run {
   lines: Array<{ text: string; at: number }>;
 }
 
-function a2a(args: string[], env: Record<string, string> = {}): Promise<Run> {
+function a2a(args: string[], env: Record<string, string> = {}, onLine?: (text: string) => void): Promise<Run> {
   return new Promise((resolve, reject) => {
     const started = Date.now();
     const child = spawn(process.execPath, ["--import", "tsx", CLI, ...args], {
@@ -44,7 +46,10 @@ function a2a(args: string[], env: Record<string, string> = {}): Promise<Run> {
       stdout += chunk;
       const parts = (partial + chunk).split("\n");
       partial = parts.pop()!;
-      for (const text of parts) lines.push({ text, at: Date.now() - started });
+      for (const text of parts) {
+        lines.push({ text, at: Date.now() - started });
+        onLine?.(text);
+      }
     });
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
     child.on("error", reject);
@@ -318,5 +323,36 @@ describe("a2a task and a2a push", () => {
     expect(followed.stdout).toContain("via HTTP+JSON 1.0");
     expect(followed.stdout).toMatch(new RegExp(`task ${task.id} WORKING[\\s\\S]*status CANCELED`));
     expect(followed.lines.at(-1)!.text).toBe(`task ${task.id} CANCELED`);
+  });
+});
+
+describe("a2a against @a2a-js/sdk 1.0.0-beta.0", () => {
+  let beta: LocalAgent;
+  beforeAll(async () => {
+    beta = await startLocalAgent({ sdk: SDK_1_0_BETA });
+  });
+  afterAll(() => beta?.close());
+
+  it("task subscribe over HTTP+JSON follows a task to CANCELED (POST only there); task list, without a status filter, lists nothing", async () => {
+    const client = new A2AClient(createJsonRpcTransport({ baseUrl: beta.jsonRpcUrl }));
+    const res = await client.sendMessage({ message: userMessage("hold"), configuration: { returnImmediately: true } });
+    const task = res.payload.case === "task" ? res.payload.value : undefined;
+    expect(task?.status?.state).toBe(TaskState.WORKING);
+    let snapshot!: () => void;
+    const subscribed = new Promise<void>((resolve) => (snapshot = resolve));
+    const subscription = a2a(["task", "subscribe", beta.origin, task!.id, "--binding", "HTTP+JSON"], {}, (line) => {
+      if (line.includes(`task ${task!.id} WORKING`)) snapshot();
+    });
+    const list = await a2a(["task", "list", beta.origin, "--context", task!.contextId, "--json"]);
+    expect(list.code).toBe(0);
+    // The beta's difference (pagination.test.ts): no status filter reads as "status UNSPECIFIED".
+    expect((JSON.parse(list.stdout) as { tasks?: unknown[] }).tasks ?? []).toEqual([]);
+    // Cancel once the subscriber has its snapshot, so it sees the end.
+    await Promise.race([subscribed, subscription]);
+    expect((await client.cancelTask({ id: task!.id })).status?.state).toBe(TaskState.CANCELED);
+    const followed = await subscription;
+    expect(followed.code).toBe(0);
+    expect(followed.stdout).toContain("via HTTP+JSON 1.0");
+    expect(followed.lines.at(-1)!.text).toBe(`task ${task!.id} CANCELED`);
   });
 });

@@ -1,11 +1,12 @@
 /**
- * connect() against the official server: selection, failover, tenant
- * routing and extensions.
+ * connect() against each real peer (the official @a2a-js/sdk server,
+ * current and 1.0.0-beta.0): selection, failover, tenant routing and
+ * extensions.
  */
 import { clone, create } from "@bufbuild/protobuf";
 import { createServer } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startLocalAgent, type LocalAgent } from "../../demo/agent.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { LocalAgent, ServerSdk } from "../../demo/agent.js";
 import {
   AgentCardSchema,
   AgentInterfaceSchema,
@@ -26,14 +27,18 @@ import {
 import { connect } from "../../src/node.js";
 import { BINDINGS, clientFor, collect } from "../support/bindings.js";
 import { sendJson, startFakeServer } from "../support/fake-server.js";
+import { PEERS, agentsOfPeers, peerCases } from "../support/peers.js";
 
+const agentOf = agentsOfPeers();
 let agent: LocalAgent;
 let resolved: ResolvedAgentCard;
-beforeAll(async () => {
-  agent = await startLocalAgent();
-  resolved = await resolveAgentCard(agent.origin, { cache: new MemoryCardStore(), verification: { keys: agent.jwks } });
-});
-afterAll(() => agent.close());
+/** Points the tests of the enclosing describe at the peer's agent and its card. */
+function usePeer(sdk: ServerSdk): void {
+  beforeAll(async () => {
+    agent = agentOf(sdk);
+    resolved = await resolveAgentCard(agent.origin, { cache: new MemoryCardStore(), verification: { keys: agent.jwks } });
+  });
+}
 
 const trusting = (extra: ConnectOptions = {}): ConnectOptions => ({ cache: new MemoryCardStore(), verification: { keys: agent.jwks }, ...extra });
 
@@ -56,7 +61,9 @@ async function deadPort(): Promise<number> {
   return port;
 }
 
-describe("selection", () => {
+describe.each(PEERS)("selection ($label)", (sdk) => {
+  usePeer(sdk);
+
   it("connects to the card's first interface and works", async () => {
     const session = await connect(agent.origin, trusting());
     expect(session.interface?.binding).toBe("JSONRPC");
@@ -90,7 +97,9 @@ describe("selection", () => {
   });
 });
 
-describe("failover", () => {
+describe.each(PEERS)("failover ($label)", (sdk) => {
+  usePeer(sdk);
+
   it("moves to the next interface when the first refuses connections, keeps the message id, and stays there", async () => {
     const dead = create(AgentInterfaceSchema, { url: `http://127.0.0.1:${await deadPort()}/rpc`, protocolBinding: "JSONRPC", protocolVersion: "1.0" });
     const session = await connect(withInterfaces([dead, real("HTTP+JSON"), real("GRPC")]), trusting());
@@ -140,7 +149,9 @@ describe("failover", () => {
   });
 });
 
-describe.each(BINDINGS)("tenant on %s", (binding) => {
+describe.each(peerCases(BINDINGS))("tenant on $label", ({ sdk, binding }) => {
+  usePeer(sdk);
+
   it("every request carries exactly the interface's tenant", async () => {
     const tenanted = clone(AgentInterfaceSchema, real(binding));
     tenanted.tenant = `acme-${binding === "HTTP+JSON" ? "rest" : binding.toLowerCase()}`;
@@ -154,7 +165,9 @@ describe.each(BINDINGS)("tenant on %s", (binding) => {
   });
 });
 
-describe("extensions", () => {
+describe.each(PEERS)("extensions ($label)", (sdk) => {
+  usePeer(sdk);
+
   const EXT = "https://extensions.example/geo/v1";
   const requiring = () => {
     const r = withInterfaces([real("JSONRPC")]);

@@ -1,9 +1,11 @@
 /**
- * Agent Card discovery against the official server's card endpoint.
+ * Agent Card discovery against each real peer's card endpoint (the official
+ * @a2a-js/sdk server, current and 1.0.0-beta.0). What callers share in
+ * process is our own logic: checked against the installed release only.
  */
 import { exportJWK, generateKeyPair, type JWK } from "jose";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startLocalAgent, type LocalAgent } from "../../demo/agent.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { CURRENT_SDK, type LocalAgent } from "../../demo/agent.js";
 import {
   AgentCardVerificationError,
   MemoryCardStore,
@@ -11,21 +13,25 @@ import {
   type ResolveOptions,
   type StoredCard,
 } from "../../src/index.js";
+import { PEERS, agentsOfPeers } from "../support/peers.js";
 
 /** The agent signs its cards with a key published as a JWKS; trust that key. */
 const trusting = (extra: ResolveOptions = {}): ResolveOptions => ({ cache: new MemoryCardStore(), verification: { keys: agent.jwks }, ...extra });
 
+const agentOf = agentsOfPeers();
 let agent: LocalAgent;
 /** Another key under the agent's kid: a caller that trusts only it must not see the agent's card verified. */
 let impostorKeys: { keys: JWK[] };
 beforeAll(async () => {
-  agent = await startLocalAgent();
   const { publicKey } = await generateKeyPair("ES256", { extractable: true });
-  impostorKeys = { keys: [{ ...(await exportJWK(publicKey)), kid: agent.signingKid }] };
+  impostorKeys = { keys: [{ ...(await exportJWK(publicKey)), kid: agentOf(CURRENT_SDK).signingKid }] };
 });
-afterAll(() => agent.close());
 
-describe("resolveAgentCard against the official server", () => {
+describe.each(PEERS)("resolveAgentCard against $label", (sdk) => {
+  beforeAll(() => {
+    agent = agentOf(sdk);
+  });
+
   it("finds the 1.0 card from the agent's origin", async () => {
     const r = await resolveAgentCard(agent.origin, trusting());
     expect(r.url).toBe(agent.cardUrl);
@@ -55,7 +61,11 @@ describe("resolveAgentCard against the official server", () => {
   });
 });
 
-describe("signed cards served by the official server", () => {
+describe.each(PEERS)("signed cards served by $label", (sdk) => {
+  beforeAll(() => {
+    agent = agentOf(sdk);
+  });
+
   it("verify with the agent's key from a trusted key store", async () => {
     const r = await resolveAgentCard(agent.origin, trusting({ verify: "required" }));
     expect(r.verification).toMatchObject({ verified: true, kid: agent.signingKid, alg: "ES256", keySource: "store" });
@@ -79,6 +89,10 @@ describe("signed cards served by the official server", () => {
 });
 
 describe("callers with different trust share nothing that decides it", () => {
+  beforeAll(() => {
+    agent = agentOf(CURRENT_SDK);
+  });
+
   it("concurrent resolves with different trusted keys each get their own verdict", async () => {
     const store = new MemoryCardStore();
     const [trusted, impostor] = await Promise.allSettled([

@@ -1,12 +1,13 @@
 /**
- * The extended card through a session, against the official server: fetched
+ * The extended card through a session, against each real peer (the official
+ * @a2a-js/sdk server, current and 1.0.0-beta.0): fetched
  * with the session's credentials, verified before it replaces the public
  * card, and not fetched again on every call.
  */
 import { create, equals } from "@bufbuild/protobuf";
 import type { Interceptor } from "@connectrpc/connect";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startLocalAgent, type LocalAgent } from "../../demo/agent.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { CURRENT_SDK, type LocalAgent } from "../../demo/agent.js";
 import {
   A2AClient,
   AgentCardSchema,
@@ -20,13 +21,11 @@ import {
   type SessionOptions,
 } from "../../src/index.js";
 import { BINDINGS, transportFor, type TransportOverrides } from "../support/bindings.js";
+import { agentsOfPeers, peerCases } from "../support/peers.js";
 
 const TOKEN = "extended-card-token";
+const agentOf = agentsOfPeers({ extendedCardToken: TOKEN });
 let agent: LocalAgent;
-beforeAll(async () => {
-  agent = await startLocalAgent({ extendedCardToken: TOKEN });
-});
-afterAll(() => agent.close());
 
 async function session(binding: Binding, overrides: TransportOverrides = {}, options: SessionOptions = {}) {
   const calls: string[] = [];
@@ -41,7 +40,11 @@ async function session(binding: Binding, overrides: TransportOverrides = {}, opt
 
 const skills = (card: AgentCard) => card.skills.map((s) => s.id);
 
-describe.each(BINDINGS)("%s", (binding) => {
+describe.each(peerCases(BINDINGS))("$label", ({ sdk, binding }) => {
+  beforeAll(() => {
+    agent = agentOf(sdk);
+  });
+
   it("loads the extended card with the session's credentials, verifies it, and keeps it", async () => {
     const { s, calls } = await session(binding, { headers: { Authorization: `Bearer ${TOKEN}` } });
     expect(skills(s.card)).not.toContain("secret-skill");
@@ -107,6 +110,7 @@ describe.each(BINDINGS)("%s", (binding) => {
 });
 
 it("an agent without an extended card is not asked for one", async () => {
+  agent = agentOf(CURRENT_SDK);
   const calls: string[] = [];
   const client = new A2AClient(
     transportFor("JSONRPC", agent, {

@@ -2,9 +2,10 @@
  * gRPC-web, for real: a gRPC-web proxy built from connect pieces
  * (connect-node's router serving lf.a2a.v1.A2AService, and the 0.3
  * a2a.v1.A2AService, over gRPC-web on 127.0.0.1) forwards every call, unary
- * and server-streaming, to the official server's gRPC port with our Node
- * gRPC transport. The client under
- * test is the browser-safe entry's gRPC-web transport on fetch.
+ * and server-streaming, to each real peer's gRPC port (the official
+ * @a2a-js/sdk server, current and 1.0.0-beta.0) with our Node gRPC
+ * transport. The client under test is the browser-safe entry's gRPC-web
+ * transport on fetch.
  */
 import { clone, type DescMessage, type DescMethodStreaming, type DescMethodUnary, type DescService, type MessageShape } from "@bufbuild/protobuf";
 import { Code, ConnectError, type HandlerContext, type Interceptor, type ServiceImpl } from "@connectrpc/connect";
@@ -12,7 +13,7 @@ import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startLocalAgent, type LocalAgent } from "../../demo/agent.js";
+import { CURRENT_SDK, type LocalAgent, type ServerSdk } from "../../demo/agent.js";
 import { A2AService as A2AServiceV03 } from "../../gen/a2a/v1/a2a_pb.js";
 import { A2AService } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import {
@@ -41,6 +42,7 @@ import {
 } from "../../src/index.js";
 import { connect as connectNode, createGrpcTransport } from "../../src/node.js";
 import { collect } from "../support/bindings.js";
+import { PEERS, agentsOfPeers } from "../support/peers.js";
 import { startChaosProxy, type ChaosProxy } from "../../demo/chaos-proxy.js";
 
 /** Headers the proxy passes on to the agent, as a real gRPC-web proxy would. */
@@ -140,20 +142,28 @@ async function startGrpcWebProxy(upstream: A2ATransport, services: readonly Desc
   };
 }
 
+const agentOf = agentsOfPeers({ versions: ["1.0", "0.3"] });
+/** One gRPC-web proxy per peer, started by the first describe that uses it. */
+const proxies = new Map<ServerSdk, GrpcWebProxy>();
 let agent: LocalAgent;
-let upstream: A2ATransport;
 let proxy: GrpcWebProxy;
 let resolved: ResolvedAgentCard;
 
-beforeAll(async () => {
-  agent = await startLocalAgent({ versions: ["1.0", "0.3"] });
-  upstream = createGrpcTransport({ baseUrl: agent.grpcAddress });
-  proxy = await startGrpcWebProxy(upstream, [A2AService, A2AServiceV03]);
-  resolved = await resolveAgentCard(agent.origin, { cache: new MemoryCardStore(), verification: { keys: agent.jwks } });
-});
+/** Points the tests of the enclosing describe at the peer, through its proxy. */
+function usePeer(sdk: ServerSdk): void {
+  beforeAll(async () => {
+    agent = agentOf(sdk);
+    let started = proxies.get(sdk);
+    if (!started) {
+      started = await startGrpcWebProxy(createGrpcTransport({ baseUrl: agent.grpcAddress }), [A2AService, A2AServiceV03]);
+      proxies.set(sdk, started);
+    }
+    proxy = started;
+    resolved = await resolveAgentCard(agent.origin, { cache: new MemoryCardStore(), verification: { keys: agent.jwks } });
+  });
+}
 afterAll(async () => {
-  await proxy.close();
-  await agent.close();
+  await Promise.all([...proxies.values()].map((p) => p.close()));
 });
 
 const clientVia = (options: Partial<GrpcWebTransportOptions> = {}) =>
@@ -173,7 +183,9 @@ function lastState(events: readonly StreamResponse[]): TaskState | undefined {
   return undefined;
 }
 
-describe("gRPC-web through a proxy to the official server", () => {
+describe.each(PEERS)("gRPC-web through a proxy to $label", (sdk) => {
+  usePeer(sdk);
+
   it("sends a message", async () => {
     const res = await clientVia().sendMessage({ message: userMessage("echo hello over gRPC-web") });
     expect(res.payload.case).toBe("message");
@@ -281,6 +293,8 @@ describe("gRPC-web through a proxy to the official server", () => {
 });
 
 describe("connect() with gRPC-web", () => {
+  usePeer(CURRENT_SDK);
+
   /** The agent's card with its GRPC interfaces moved to the proxy's URL. */
   function cardBehindProxy() {
     const card = clone(AgentCardSchema, resolved.card);

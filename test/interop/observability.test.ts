@@ -1,6 +1,6 @@
 /**
- * Trace context and logging against the official @a2a-js/sdk server on
- * every binding. The server exposes no request headers to its executor, so
+ * Trace context and logging against each real peer (the official
+ * @a2a-js/sdk server, current and 1.0.0-beta.0) on every binding. The server exposes no request headers to its executor, so
  * a recording proxy in front of it (HTTP/1.1 for JSON-RPC and HTTP+JSON,
  * HTTP/2 for gRPC) checks what arrived, while the server's answers show the
  * calls went through.
@@ -17,24 +17,27 @@ import {
 } from "node:http2";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startLocalAgent, type LocalAgent } from "../../demo/agent.js";
+import type { LocalAgent } from "../../demo/agent.js";
 import {
   TaskState,
   loggingInterceptor,
   newTraceparent,
   traceparentInterceptor,
   userMessage,
-  type Binding,
   type CallLogEntry,
   type Task,
 } from "../../src/index.js";
 import { BINDINGS, clientFor } from "../support/bindings.js";
+import { agentsOfPeers, peerCases } from "../support/peers.js";
 
+const agentOf = agentsOfPeers();
+/** The peer the proxies forward to. */
 let agent: LocalAgent;
 const seen: IncomingHttpHeaders[] = [];
 let httpProxy: Server;
 let h2Proxy: Http2Server;
-let upstream: ClientHttp2Session;
+/** One HTTP/2 session to each peer's gRPC port. */
+const upstreams = new Map<string, ClientHttp2Session>();
 const h2Sessions = new Set<ServerHttp2Session>();
 let httpPort = 0;
 let h2Port = 0;
@@ -47,11 +50,9 @@ function forwardable(headers: IncomingHttpHeaders, drop: readonly string[]): Out
 }
 
 beforeAll(async () => {
-  agent = await startLocalAgent();
-  const target = new URL(agent.origin);
-
   httpProxy = createHttpServer((req, res) => {
     seen.push(req.headers);
+    const target = new URL(agent.origin);
     const out = httpRequest(
       { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
       (up) => {
@@ -65,7 +66,6 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => httpProxy.listen(0, "127.0.0.1", resolve));
   httpPort = (httpProxy.address() as AddressInfo).port;
 
-  upstream = h2connect(`http://${agent.grpcAddress}`);
   h2Proxy = createH2Server();
   h2Proxy.on("session", (s) => {
     h2Sessions.add(s);
@@ -73,6 +73,8 @@ beforeAll(async () => {
   });
   h2Proxy.on("stream", (stream, headers) => {
     seen.push(headers);
+    let upstream = upstreams.get(agent.grpcAddress);
+    if (!upstream) upstreams.set(agent.grpcAddress, (upstream = h2connect(`http://${agent.grpcAddress}`)));
     const out = upstream.request(forwardable(headers, [":authority", ":scheme"]));
     let trailers: OutgoingHttpHeaders = {};
     out.on("response", (res) => {
@@ -96,7 +98,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const s of h2Sessions) s.destroy();
-  upstream?.destroy();
+  for (const u of upstreams.values()) u.destroy();
   await Promise.all([
     new Promise<void>((resolve) => h2Proxy.close(() => resolve())),
     new Promise<void>((resolve) => {
@@ -104,7 +106,6 @@ afterAll(async () => {
       httpProxy.close(() => resolve());
     }),
   ]);
-  await agent.close();
 });
 
 /** The local agent, as reached through the recording proxies. */
@@ -124,7 +125,11 @@ function taskOf(res: { payload: { case: string | undefined; value?: unknown } })
   return res.payload.value as Task;
 }
 
-describe.each(BINDINGS)("%s", (binding: Binding) => {
+describe.each(peerCases(BINDINGS))("$label", ({ sdk, binding }) => {
+  beforeAll(() => {
+    agent = agentOf(sdk);
+  });
+
   it("traceparent and tracestate reach the server on unary and streaming calls; the log has each call", async () => {
     seen.length = 0;
     const parents: string[] = [];

@@ -1,8 +1,9 @@
 /**
- * Push notifications against the official @a2a-js/sdk server: webhooks
- * registered through a session, delivered by the SDK's push sender to our
- * receiver on 127.0.0.1, and the receiver's task view ending where the
- * server's task ends. Also the card's capability, checked before any request.
+ * Push notifications against each real peer (the official @a2a-js/sdk
+ * server, current and 1.0.0-beta.0): webhooks registered through a session,
+ * delivered by the SDK's push sender to our receiver on 127.0.0.1, and the
+ * receiver's task view ending where the server's task ends. Also our
+ * receiver's own checks, and the card's capability, checked before any request.
  */
 import { clone, toJson } from "@bufbuild/protobuf";
 import { execFile } from "node:child_process";
@@ -11,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import type { AddressInfo } from "node:net";
 import type { Interceptor } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { startLocalAgent, type LocalAgent } from "../../demo/agent.js";
+import { CURRENT_SDK, type LocalAgent } from "../../demo/agent.js";
 import {
   AgentCardSchema,
   ArtifactSchema,
@@ -29,6 +30,7 @@ import {
   type Task,
 } from "../../src/index.js";
 import { connect, createNodePushHandler } from "../../src/node.js";
+import { PEERS, agentsOfPeers } from "../support/peers.js";
 
 const TOKEN = "push-token-4b1f0c";
 const CREDENTIALS = "webhook-credentials-9e2d";
@@ -67,16 +69,16 @@ function taskIdOf(e: StreamResponse): string | undefined {
 
 const artifactsJson = (task: Task) => task.artifacts.map((a) => toJson(ArtifactSchema, a));
 
+const agentOf = agentsOfPeers();
+/** The installed release's agent, for what does not depend on the peer. */
 let agent: LocalAgent;
-let session: AgentSession;
 let withToken: Webhook;
 let withAuth: Webhook;
 
 beforeAll(async () => {
   // The official push sender logs every delivery it makes.
   vi.spyOn(console, "info").mockImplementation(() => {});
-  agent = await startLocalAgent();
-  session = await connect(agent.cardUrl, { verification: { keys: agent.jwks } });
+  agent = agentOf(CURRENT_SDK);
   withToken = await startWebhook({ token: TOKEN });
   withAuth = await startWebhook({ authenticate: (authorization) => constantTimeEqual(authorization ?? "", `Bearer ${CREDENTIALS}`) });
 });
@@ -87,16 +89,21 @@ afterAll(async () => {
     w.server.closeAllConnections();
     await new Promise((resolve) => w.server.close(resolve));
   }
-  await agent?.close();
 });
 
-/** Waits until the receiver's view of the task is in a final state, then returns it with the server's. */
-async function settled(webhook: Webhook, id: string, state: TaskState): Promise<{ pushed: Task; server: Task }> {
-  await vi.waitFor(() => expect(webhook.receiver.task(id)?.status?.state).toBe(state), { timeout: 5000, interval: 20 });
-  return { pushed: webhook.receiver.task(id)!, server: await session.client.getTask({ id }) };
-}
+describe.each(PEERS)("push notifications from $label", (sdk) => {
+  let session: AgentSession;
+  beforeAll(async () => {
+    const peer = agentOf(sdk);
+    session = await connect(peer.cardUrl, { verification: { keys: peer.jwks } });
+  });
 
-describe("push notifications from the official server", () => {
+  /** Waits until the receiver's view of the task is in a final state, then returns it with the server's. */
+  async function settled(webhook: Webhook, id: string, state: TaskState): Promise<{ pushed: Task; server: Task }> {
+    await vi.waitFor(() => expect(webhook.receiver.task(id)?.status?.state).toBe(state), { timeout: 5000, interval: 20 });
+    return { pushed: webhook.receiver.task(id)!, server: await session.client.getTask({ id }) };
+  }
+
   it("a task registered with a token: the receiver's view ends as the server's task, artifacts and all", async () => {
     const res = await session.client.sendMessage({
       message: userMessage("count 3 every 20"),
@@ -152,6 +159,9 @@ describe("push notifications from the official server", () => {
     await session.client.deleteTaskPushNotificationConfig({ taskId: id, id: config.id });
     expect((await session.client.listTaskPushNotificationConfigs({ taskId: id })).configs).toEqual([]);
   });
+});
+
+describe("our receiver's checks", () => {
 
   it("rejects deliveries with a wrong or missing token, or wrong credentials, with 401", async () => {
     const body = JSON.stringify({ statusUpdate: { taskId: "forged", contextId: "c", status: { state: "TASK_STATE_COMPLETED" } } });

@@ -1,11 +1,12 @@
 /**
- * Protocol versions through connect(), against the official server's 0.3
- * compatibility layer: an agent that speaks only 0.3 is used with 1.0 types
+ * Protocol versions through connect(), against each real peer's 0.3
+ * compatibility layer (the official @a2a-js/sdk server, current and
+ * 1.0.0-beta.0): an agent that speaks only 0.3 is used with 1.0 types
  * on every binding; an agent that rejects the 1.0 its card claims falls back
  * only when asked.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startLocalAgent, type LocalAgent } from "../../demo/agent.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { LocalAgent } from "../../demo/agent.js";
 import {
   MemoryCardStore,
   Role,
@@ -20,19 +21,12 @@ import {
 } from "../../src/index.js";
 import { connect } from "../../src/node.js";
 import { BINDINGS, collect } from "../support/bindings.js";
+import { PEERS, agentsOfPeers, peerCases } from "../support/peers.js";
 
-let only03: LocalAgent;
-let rejects10: LocalAgent;
+const only03Of = agentsOfPeers({ versions: ["0.3"] });
+const rejects10Of = agentsOfPeers({ versions: ["0.3"], advertisedVersions: ["1.0", "0.3"] });
 /** Speaks both versions; its card lists the 0.3 interfaces first. */
-let lists03First: LocalAgent;
-beforeAll(async () => {
-  [only03, rejects10, lists03First] = await Promise.all([
-    startLocalAgent({ versions: ["0.3"] }),
-    startLocalAgent({ versions: ["0.3"], advertisedVersions: ["1.0", "0.3"] }),
-    startLocalAgent({ versions: ["1.0", "0.3"], advertisedVersions: ["0.3", "1.0"] }),
-  ]);
-});
-afterAll(() => Promise.all([only03.close(), rejects10.close(), lists03First.close()]));
+const lists03FirstOf = agentsOfPeers({ versions: ["1.0", "0.3"], advertisedVersions: ["0.3", "1.0"] });
 
 const options = (agent: LocalAgent, extra: ConnectOptions = {}): ConnectOptions => ({
   cache: new MemoryCardStore(),
@@ -42,9 +36,10 @@ const options = (agent: LocalAgent, extra: ConnectOptions = {}): ConnectOptions 
 
 const taskOf = (r: { payload: { case: string | undefined; value?: unknown } }) => r.payload.value as Task;
 
-describe.each(BINDINGS)("an agent with only 0.3 interfaces, over %s", (binding) => {
+describe.each(peerCases(BINDINGS))("an agent with only 0.3 interfaces, over $label", ({ sdk, binding }) => {
   let session: AgentSession;
   beforeAll(async () => {
+    const only03 = only03Of(sdk);
     session = await connect(only03.origin, options(only03, { preferredBindings: [binding] }));
   });
 
@@ -101,7 +96,12 @@ describe.each(BINDINGS)("an agent with only 0.3 interfaces, over %s", (binding) 
   });
 });
 
-describe("a card that lists 0.3 before 1.0 (spec 8.3.2: the first supported entry)", () => {
+describe.each(PEERS)("a card that lists 0.3 before 1.0 (spec 8.3.2: the first supported entry), $label", (sdk) => {
+  let lists03First: LocalAgent;
+  beforeAll(() => {
+    lists03First = lists03FirstOf(sdk);
+  });
+
   it("is used at 0.3 by default, and works", async () => {
     const session = await connect(lists03First.origin, options(lists03First));
     expect(session.interface).toMatchObject({ binding: "JSONRPC", version: "0.3" });
@@ -127,7 +127,12 @@ describe("a card that lists 0.3 before 1.0 (spec 8.3.2: the first supported entr
   });
 });
 
-describe.each(BINDINGS)("an agent that rejects the 1.0 its card claims, over %s", (binding) => {
+describe.each(peerCases(BINDINGS))("an agent that rejects the 1.0 its card claims, over $label", ({ sdk, binding }) => {
+  let rejects10: LocalAgent;
+  beforeAll(() => {
+    rejects10 = rejects10Of(sdk);
+  });
+
   it("fails by default, listing the versions the card offers", async () => {
     const session = await connect(rejects10.origin, options(rejects10, { preferredBindings: [binding] }));
     expect(session.interface?.version).toBe("1.0");

@@ -585,6 +585,46 @@ describe.each(HTTP_BINDINGS)("resumption (%s)", (binding) => {
     expect(stateOf(items.at(-1))).toBe(TaskState.COMPLETED);
   });
 
+  it("an agent that lists nothing without a status filter: the task is found state by state and resumed, not run again", async () => {
+    serve(binding, {
+      send: (c) => c.res.socket?.destroy(),
+      // What @a2a-js/sdk 1.0.0-beta.0 does: no status filter reads as "status UNSPECIFIED".
+      list: (c, r) => r.json(page(listParams(c).status === "TASK_STATE_WORKING" ? [startedBy(calls[0]!.body)] : [])),
+      get: (_c, r) => r.json(task("WORKING", ["1"])),
+      subscribe: (_c, r) => r.stream([snapshotEvent("WORKING", ["1"]), statusEvent("COMPLETED")], { then: "end" }),
+    });
+    const { items, error } = await drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: FAST }));
+    expect(error).toBeUndefined();
+    expect(kinds()).toEqual(["send", "list", "list", "list", "get", "subscribe"]);
+    expect(calls.slice(1, 4).map((c) => listParams(c).status)).toEqual([undefined, "TASK_STATE_SUBMITTED", "TASK_STATE_WORKING"]);
+    expect(stateOf(items.at(-1))).toBe(TaskState.COMPLETED);
+  });
+
+  it("no task in any state: sent again once; tasks in some state, none with the message, decide as well", async () => {
+    serve(binding, {
+      send: (c, r) => (c.n === 0 ? c.res.socket?.destroy() : r.stream([snapshotEvent("SUBMITTED"), statusEvent("COMPLETED")], { then: "end" })),
+      list: (_c, r) => r.json(page([])),
+    });
+    const { error } = await drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: FAST }));
+    expect(error).toBeUndefined();
+    expect(kinds()).toEqual(["send", ...Array<string>(9).fill("list"), "send"]);
+    // Every state once, in lifecycle order, after the unfiltered listing.
+    expect(calls.slice(1, 10).map((c) => listParams(c).status)).toEqual([
+      undefined,
+      ...["SUBMITTED", "WORKING", "INPUT_REQUIRED", "AUTH_REQUIRED", "COMPLETED", "FAILED", "CANCELED", "REJECTED"].map((s) => `TASK_STATE_${s}`),
+    ]);
+
+    // Only a state's listing shows tasks, and they keep no history: nobody can tell.
+    calls.length = 0;
+    serve(binding, {
+      send: (c) => c.res.socket?.destroy(),
+      list: (c, r) => r.json(page(listParams(c).status === "TASK_STATE_COMPLETED" ? [{ ...task("COMPLETED"), history: [] }] : [])),
+    });
+    const again = await drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: FAST }));
+    expect(again.error).toBeInstanceOf(ConnectionError);
+    expect(kinds()).toEqual(["send", ...Array<string>(9).fill("list")]);
+  });
+
   it("a lookup that cannot decide (pages run out, or no history kept) does not send again", async () => {
     let token = 0;
     serve(binding, {
