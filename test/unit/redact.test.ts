@@ -203,25 +203,27 @@ describe.each([
   });
 });
 
+/** A gRPC agent that refuses the call, quoting the request headers in every place a status can carry text. */
+function echoAll(stream: ServerHttp2Stream, headers: Record<string, unknown>): void {
+  const echo = JSON.stringify(headers);
+  const info = create(ErrorInfoSchema, { reason: "ECHO", domain: "x", metadata: { echo } });
+  const status = create(StatusSchema, { code: 16, message: echo, details: [anyPack(ErrorInfoSchema, info)] });
+  stream.respond(
+    {
+      ":status": 200,
+      "content-type": "application/grpc",
+      "grpc-status": "16",
+      "grpc-message": encodeURIComponent(`rejected ${echo}`),
+      "grpc-status-details-bin": Buffer.from(toBinary(StatusSchema, status)).toString("base64"),
+      "x-echo": encodeURIComponent(echo),
+      "x-echo-bin": Buffer.from(echo).toString("base64"),
+    },
+    { endStream: true },
+  );
+}
+
 describe("a gRPC agent echoing the request", () => {
   const srv = useFakeGrpcServer();
-  const echoAll = (stream: ServerHttp2Stream, headers: Record<string, unknown>) => {
-    const echo = JSON.stringify(headers);
-    const info = create(ErrorInfoSchema, { reason: "ECHO", domain: "x", metadata: { echo } });
-    const status = create(StatusSchema, { code: 16, message: echo, details: [anyPack(ErrorInfoSchema, info)] });
-    stream.respond(
-      {
-        ":status": 200,
-        "content-type": "application/grpc",
-        "grpc-status": "16",
-        "grpc-message": encodeURIComponent(`rejected ${echo}`),
-        "grpc-status-details-bin": Buffer.from(toBinary(StatusSchema, status)).toString("base64"),
-        "x-echo": encodeURIComponent(echo),
-        "x-echo-bin": Buffer.from(echo).toString("base64"),
-      },
-      { endStream: true },
-    );
-  };
 
   it.each(CREDENTIALS.filter(([name]) => name !== "API key in the query"))(
     "%s: not in the message, details, cause metadata or binary details",
@@ -413,22 +415,7 @@ it("the query parameters HTTP+JSON makes of the request's own fields stay readab
 describe("a gRPC agent echoing what the application sent", () => {
   const srv = useFakeGrpcServer();
   it.each(APP_CREDENTIALS)("%s: not in the message, details, cause metadata or binary details", async (_name, c) => {
-    srv.handler = (stream, call) => {
-      const echo = JSON.stringify(call.headers);
-      const info = create(ErrorInfoSchema, { reason: "ECHO", domain: "x", metadata: { echo } });
-      const status = create(StatusSchema, { code: 16, message: echo, details: [anyPack(ErrorInfoSchema, info)] });
-      stream.respond(
-        {
-          ":status": 200,
-          "content-type": "application/grpc",
-          "grpc-status": "16",
-          "grpc-message": encodeURIComponent(`rejected ${echo}`),
-          "grpc-status-details-bin": Buffer.from(toBinary(StatusSchema, status)).toString("base64"),
-          "x-echo": encodeURIComponent(echo),
-        },
-        { endStream: true },
-      );
-    };
+    srv.handler = (stream, call) => echoAll(stream, call.headers as Record<string, unknown>);
     for (const v03 of [false, true]) {
       const options = { baseUrl: `127.0.0.1:${srv.port}`, ...c.transport };
       const client = new A2AClient(v03 ? createGrpcTransportV03(options) : createGrpcTransport(options));
