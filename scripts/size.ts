@@ -74,7 +74,7 @@ export async function run(url, keys) {
   const session = await connect(url, { verify: "required", verification: { keys } });
   ${CALLS}
 }`,
-    onDemand: /^src\/discovery\/verify\.ts$/,
+    onDemand: /^src\/trust\/verify\.ts$/,
   },
   {
     id: "grpc-web",
@@ -95,7 +95,7 @@ export async function run(url) {
   const session = await connect(url);
   ${CALLS}
 }`,
-    onDemand: /^src\/transport\/v0_3\/transports\.ts$/,
+    onDemand: /^src\/v0_3\/transports\.ts$/,
   },
   {
     id: "floor",

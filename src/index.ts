@@ -10,15 +10,19 @@
  */
 export * from "../gen/lf/a2a/v1/a2a_pb.js";
 export { A2AClient, type CallOptions, type ClientOptions, type StreamCallOptions } from "./client/client.js";
-export { createJsonRpcTransport, type JsonRpcTransportOptions } from "./transport/jsonrpc.js";
-export { createRestTransport, type RestTransportOptions } from "./transport/rest.js";
-export { createJsonRpcTransportV03, createRestTransportV03 } from "./transport/v0_3/lazy.js";
-export { createFetchHttpClient } from "./transport/fetch-client.js";
-export { createGrpcWebTransport, type GrpcWebTransportOptions } from "./transport/grpc-web.js";
-export type { A2ATransport } from "./transport/transport.js";
-export type { HttpTransportOptions, TransportOptions } from "./transport/options.js";
-export * from "./errors.js";
-export * from "./helpers.js";
+export { createJsonRpcTransport, type JsonRpcTransportOptions } from "./bindings/jsonrpc/transport.js";
+export { createRestTransport, type RestTransportOptions } from "./bindings/http-json/transport.js";
+export { createJsonRpcTransportV03, createRestTransportV03 } from "./v0_3/lazy.js";
+export { createFetchHttpClient } from "./http/fetch-client.js";
+export { createGrpcWebTransport, type GrpcWebTransportOptions } from "./bindings/grpc/web.js";
+export type { A2ATransport } from "./call/transport.js";
+export type { HttpTransportOptions, TransportOptions } from "./call/options.js";
+export * from "./errors/family.js";
+export { errorFromServer, fromConnectError, reasonFromDetails, toA2AError, type ServerErrorFacts } from "./errors/classify.js";
+export type { Binding } from "./protocol/bindings.js";
+export { isRecord } from "./util.js";
+export { parseRetryAfter } from "./http/retry-after.js";
+export * from "./protocol/messages.js";
 export {
   resolveAgentCard,
   cardUrlCandidates,
@@ -43,11 +47,11 @@ export type {
   JkuOptions,
   JwksCacheOptions,
   SignOptions,
-} from "./discovery/verify.js";
+} from "./trust/verify.js";
 export { AgentSession, type SessionOptions } from "./client/session.js";
 export { TaskTracker } from "./client/tracker.js";
 export { isResumeSnapshot, type ResumeOptions } from "./client/resume.js";
-export { connect } from "./client/factories.js";
+export { connect } from "./bindings/registry.js";
 export {
   createConnect,
   type ConnectOptions,

@@ -7,22 +7,22 @@
  * @module a2a-connect/node
  */
 import { createConnect } from "./client/connect.js";
-import { httpTransportFactories } from "./client/factories.js";
-import { createGrpcTransport } from "./transport/grpc.js";
-import { createNodeHttpClient } from "./node/http-client.js";
-import { createGrpcTransportV03 } from "./transport/v0_3/grpc.js";
-import { installJsonReaders } from "./proto-json.js";
+import { httpTransportFactories } from "./bindings/registry.js";
+import { createGrpcTransport } from "./bindings/grpc/transport.js";
+import { createNodeHttpClient } from "./http/node-client.js";
+import { createGrpcTransportV03 } from "./bindings/grpc/v0_3.js";
+import { installJsonReaders } from "./protocol/proto-json.js";
 import { jsonReaders } from "../gen/lf/a2a/v1/a2a_json_readers.js";
 
-// Node apps get the generated ProtoJSON readers (see proto-json.ts).
+// Node apps get the generated ProtoJSON readers (see protocol/proto-json.ts).
 installJsonReaders(jsonReaders);
 
 export * from "./index.js";
 export * from "./trust.js";
-export { createGrpcTransport, grpcBaseUrl, type GrpcTransportOptions } from "./transport/grpc.js";
-export { createGrpcTransportV03 } from "./transport/v0_3/grpc.js";
+export { createGrpcTransport, grpcBaseUrl, type GrpcTransportOptions } from "./bindings/grpc/transport.js";
+export { createGrpcTransportV03 } from "./bindings/grpc/v0_3.js";
 export { createNodePushHandler } from "./push/node.js";
-export { createNodeHttpClient, type NodeHttpClientOptions } from "./node/http-client.js";
+export { createNodeHttpClient, type NodeHttpClientOptions } from "./http/node-client.js";
 
 /** The gRPC factories `connect()` uses here, for `createConnect` callers that want them too. */
 export const grpcTransportFactories = {

@@ -5,8 +5,9 @@
  * `connect(url, { transport: { interceptors } })`).
  */
 import type { Interceptor, StreamResponse, UnaryResponse } from "@connectrpc/connect";
-import { toA2AError, type Binding } from "./errors.js";
-import { isInterrupted, isTerminal } from "./helpers.js";
+import { toA2AError } from "./errors/classify.js";
+import { type Binding } from "./protocol/bindings.js";
+import { isInterrupted, isTerminal } from "./protocol/messages.js";
 import type { StreamResponse as A2AStreamResponse } from "../gen/lf/a2a/v1/a2a_pb.js";
 
 /**

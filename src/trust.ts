@@ -27,5 +27,5 @@ export {
   type JkuOptions,
   type JwksCacheOptions,
   type SignOptions,
-} from "./discovery/verify.js";
-export { canonicalCardBytes, canonicalCardJson } from "./discovery/canonical.js";
+} from "./trust/verify.js";
+export { canonicalCardBytes, canonicalCardJson } from "./trust/canonical.js";

@@ -151,3 +151,8 @@ export function safeUrl(url: string): string {
     return "(not a URL)";
   }
 }
+
+/** A non-null object (arrays included): something whose fields can be read. */
+export function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null;
+}

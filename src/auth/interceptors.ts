@@ -10,7 +10,8 @@
  * have not delivered an event yet.
  */
 import type { Interceptor, StreamRequest, UnaryRequest } from "@connectrpc/connect";
-import { AuthenticationError, toA2AError } from "../errors.js";
+import { AuthenticationError } from "../errors/family.js";
+import { toA2AError } from "../errors/classify.js";
 import { base64 } from "../util.js";
 import { opaque, redactSecrets } from "./redact.js";
 

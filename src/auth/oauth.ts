@@ -5,9 +5,10 @@
  * cached until shortly before they expire; concurrent callers share one
  * request; a token the agent rejects is replaced on the next call.
  */
-import { AuthenticationError, RedirectRefusedError, toA2AError } from "../errors.js";
+import { AuthenticationError, RedirectRefusedError } from "../errors/family.js";
+import { toA2AError } from "../errors/classify.js";
 import { fetchJsonDocument, readLimited } from "../discovery/fetch-document.js";
-import { isRedirectStatus } from "../transport/redirects.js";
+import { isRedirectStatus } from "../http/redirects.js";
 import { base64, isJsonContentType, safeUrl, unlessAborted } from "../util.js";
 import type { TokenProvider } from "./interceptors.js";
 import { opaque, redactSecrets } from "./redact.js";

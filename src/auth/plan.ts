@@ -5,7 +5,7 @@
  */
 import type { Interceptor } from "@connectrpc/connect";
 import type { AgentCard, SecurityRequirement, SecurityScheme } from "../../gen/lf/a2a/v1/a2a_pb.js";
-import { AuthenticationError } from "../errors.js";
+import { AuthenticationError } from "../errors/family.js";
 import { apiKeyAuth, basicAuth, bearerAuth, httpAuth, type TokenSource } from "./interceptors.js";
 import { clientCredentialsProvider, discoveredTokenProvider, type ClientCredentialsOptions } from "./oauth.js";
 

@@ -3,7 +3,7 @@
  * shares the global flags; each adds its own options and positionals.
  */
 import { parseArgs, type ParseArgsConfig } from "node:util";
-import type { Binding } from "../errors.js";
+import type { Binding } from "../protocol/bindings.js";
 
 const BINDINGS: readonly Binding[] = ["JSONRPC", "HTTP+JSON", "GRPC"];
 

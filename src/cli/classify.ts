@@ -1,23 +1,5 @@
 /** Which exit code an error means. */
-import {
-  A2AError,
-  AbortedError,
-  AgentCardNotFoundError,
-  AgentCardVerificationError,
-  AuthenticationError,
-  AuthorizationError,
-  CallTimeoutError,
-  ConnectionError,
-  InvalidAgentCardError,
-  InvalidAgentResponseError,
-  JsonRpcParseError,
-  NoCompatibleInterfaceError,
-  ProtocolError,
-  RedirectRefusedError,
-  StreamResumeError,
-  TaskNotFoundError,
-  VersionNotSupportedError,
-} from "../errors.js";
+import { A2AError, AbortedError, AgentCardNotFoundError, AgentCardVerificationError, AuthenticationError, AuthorizationError, CallTimeoutError, ConnectionError, InvalidAgentCardError, InvalidAgentResponseError, JsonRpcParseError, NoCompatibleInterfaceError, ProtocolError, RedirectRefusedError, StreamResumeError, TaskNotFoundError, VersionNotSupportedError } from "../errors/family.js";
 import { UsageError } from "./args.js";
 import { EXIT } from "./exit-codes.js";
 

@@ -15,14 +15,15 @@ import {
   type TaskPushNotificationConfig,
 } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { createContextValues } from "@connectrpc/connect";
-import { toA2AError, type Binding } from "../errors.js";
-import { streamStateKey, type StreamState } from "../transport/stream-state.js";
+import { toA2AError } from "../errors/classify.js";
+import { type Binding } from "../protocol/bindings.js";
+import { streamStateKey, type StreamState } from "../call/stream-state.js";
 import { LazyStream, type StreamWatch } from "./lazy-stream.js";
 import { single, uuid } from "../util.js";
 import type { SentMessage } from "./find-sent.js";
 import { EndWatch, resumable, type ResumeOptions } from "./resume.js";
-import { joinExtensions } from "../transport/options.js";
-import type { A2ATransport } from "../transport/transport.js";
+import { joinExtensions } from "../call/options.js";
+import type { A2ATransport } from "../call/transport.js";
 
 /** Options of a single call, given as the last argument of every operation. */
 export interface CallOptions {

@@ -6,12 +6,13 @@
  */
 import { isMessage } from "@bufbuild/protobuf";
 import { AgentCardSchema, type AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
-import { ExtensionSupportRequiredError, NoCompatibleInterfaceError, type Binding } from "../errors.js";
+import { ExtensionSupportRequiredError, NoCompatibleInterfaceError } from "../errors/family.js";
+import { type Binding } from "../protocol/bindings.js";
 import { resolveAgentCard, verifyWithPolicy, type ResolveOptions, type ResolvedAgentCard } from "../discovery/resolve.js";
-import type { GrpcWebTransportOptions } from "../transport/grpc-web.js";
-import { lazyTransport } from "../transport/lazy.js";
-import type { HttpTransportOptions } from "../transport/options.js";
-import type { A2ATransport } from "../transport/transport.js";
+import type { GrpcWebTransportOptions } from "../bindings/grpc/web.js";
+import { lazyTransport } from "../call/lazy.js";
+import type { HttpTransportOptions } from "../call/options.js";
+import type { A2ATransport } from "../call/transport.js";
 import type { AuthCredentials } from "../auth/plan.js";
 import { A2AClient } from "./client.js";
 import { FailoverTransport, type VersionFallback } from "./failover.js";
@@ -89,7 +90,7 @@ function grpcWebFactories(create: (options: GrpcWebTransportOptions) => A2ATrans
     // The 0.3 translation is loaded when such an agent is first called.
     "GRPC@0.3": (c, s) =>
       lazyTransport("GRPC", async () =>
-        (await import("../transport/v0_3/transports.js")).grpcTransportV03(create, {
+        (await import("../v0_3/transports.js")).grpcTransportV03(create, {
           ...s,
           baseUrl: c.interface.url,
           protocolVersion: c.version,

@@ -5,8 +5,8 @@
  * `sendMessage` and `sendStreamingMessage` alike.
  */
 import { TaskState, type Message, type Part, type Task } from "../../gen/lf/a2a/v1/a2a_pb.js";
-import { InvalidParamsError, TaskTerminalError } from "../errors.js";
-import { isTerminal, userMessage, type MessageOptions } from "../helpers.js";
+import { InvalidParamsError, TaskTerminalError } from "../errors/family.js";
+import { isTerminal, userMessage, type MessageOptions } from "../protocol/messages.js";
 
 /** What a reply or follow-up may set besides its content; the task decides the rest. */
 export type TurnOptions = Omit<MessageOptions, "taskId" | "contextId">;

@@ -12,10 +12,10 @@
  */
 import { toBinary } from "@bufbuild/protobuf";
 import { AgentCardSchema, type AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
-import { applyVerifyPolicy, type VerificationResult, type VerifyOptions, type VerifyPolicy } from "../discovery/verify.js";
+import { applyVerifyPolicy, type VerificationResult, type VerifyOptions, type VerifyPolicy } from "../trust/verify.js";
 import { findDuplicateKey } from "../discovery/json.js";
-import { InvalidAgentCardError } from "../errors.js";
-import type { ReceivedJson } from "../transport/received-json.js";
+import { InvalidAgentCardError } from "../errors/family.js";
+import type { ReceivedJson } from "../http/received-json.js";
 
 /**
  * The card to adopt and how it verified, from the message and the JSON its

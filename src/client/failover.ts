@@ -6,17 +6,10 @@
  */
 import type { DescMessage, DescMethodStreaming, DescMethodUnary, MessageInitShape } from "@bufbuild/protobuf";
 import type { ContextValues, StreamResponse, UnaryResponse } from "@connectrpc/connect";
-import {
-  A2AError,
-  AbortedError,
-  CallTimeoutError,
-  ConnectionError,
-  ServerError,
-  VersionNotSupportedError,
-  toA2AError,
-  type Binding,
-} from "../errors.js";
-import type { A2ATransport } from "../transport/transport.js";
+import { A2AError, AbortedError, CallTimeoutError, ConnectionError, ServerError, VersionNotSupportedError } from "../errors/family.js";
+import { toA2AError } from "../errors/classify.js";
+import { type Binding } from "../protocol/bindings.js";
+import type { A2ATransport } from "../call/transport.js";
 import { single, uuid } from "../util.js";
 import type { Candidate } from "./select.js";
 

@@ -15,18 +15,11 @@
  * for, one that stays away is given up on.
  */
 import { TaskState, type StreamResponse, type Task } from "../../gen/lf/a2a/v1/a2a_pb.js";
-import {
-  A2AError,
-  AbortedError,
-  CallTimeoutError,
-  ConnectionError,
-  StreamResumeError,
-  UnsupportedOperationError,
-  toA2AError,
-  type Binding,
-} from "../errors.js";
-import { isInterrupted, isTerminal } from "../helpers.js";
-import type { StreamState } from "../transport/stream-state.js";
+import { A2AError, AbortedError, CallTimeoutError, ConnectionError, StreamResumeError, UnsupportedOperationError } from "../errors/family.js";
+import { toA2AError } from "../errors/classify.js";
+import { type Binding } from "../protocol/bindings.js";
+import { isInterrupted, isTerminal } from "../protocol/messages.js";
+import type { StreamState } from "../call/stream-state.js";
 import type { SentLookup } from "./find-sent.js";
 import type { StreamWatch } from "./lazy-stream.js";
 

@@ -15,7 +15,7 @@
  * fallback, in the same order.
  */
 import type { AgentInterface } from "../../gen/lf/a2a/v1/a2a_pb.js";
-import type { Binding } from "../errors.js";
+import type { Binding } from "../protocol/bindings.js";
 
 /** An interface of the card this client can use, as ranked. */
 export interface Candidate {

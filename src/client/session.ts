@@ -4,10 +4,10 @@
  * its credentials) and verified before it replaces the public card.
  */
 import type { AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
-import { PushNotificationNotSupportedError, UnsupportedOperationError, type NoCompatibleInterfaceError } from "../errors.js";
+import { PushNotificationNotSupportedError, UnsupportedOperationError, type NoCompatibleInterfaceError } from "../errors/family.js";
 import type { ResolvedAgentCard } from "../discovery/resolve.js";
-import { receivedJsonOf } from "../transport/received-json.js";
-import type { VerificationResult, VerifyOptions, VerifyPolicy } from "../discovery/verify.js";
+import { receivedJsonOf } from "../http/received-json.js";
+import type { VerificationResult, VerifyOptions, VerifyPolicy } from "../trust/verify.js";
 import type { A2AClient, CallOptions } from "./client.js";
 import type { FailoverTransport } from "./failover.js";
 import type { Candidate } from "./select.js";

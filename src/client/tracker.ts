@@ -8,7 +8,7 @@
  */
 import { clone, create } from "@bufbuild/protobuf";
 import { ArtifactSchema, TaskSchema, type Message, type StreamResponse, type Task, type TaskState } from "../../gen/lf/a2a/v1/a2a_pb.js";
-import { isInterrupted, isTerminal } from "../helpers.js";
+import { isInterrupted, isTerminal } from "../protocol/messages.js";
 
 /**
  * Folds stream events (or push notifications) into the task they describe.

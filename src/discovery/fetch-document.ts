@@ -3,8 +3,9 @@
  * (Agent Cards, key sets): bounded in time and size, with redirects under
  * the caller's policy, and credentials never sent to another origin.
  */
-import { AbortedError, CallTimeoutError, InvalidAgentCardError, RedirectRefusedError, toA2AError } from "../errors.js";
-import { redirectTarget } from "../transport/redirects.js";
+import { AbortedError, CallTimeoutError, InvalidAgentCardError, RedirectRefusedError } from "../errors/family.js";
+import { toA2AError } from "../errors/classify.js";
+import { redirectTarget } from "../http/redirects.js";
 import { followSignal, isJsonContentType } from "../util.js";
 
 /**

@@ -5,7 +5,7 @@
  */
 import { getOption, type DescField, type DescMessage } from "@bufbuild/protobuf";
 import { FieldBehavior, field_behavior } from "../../gen/google/api/field_behavior_pb.js";
-import { isRecord } from "../errors.js";
+import { isRecord } from "../util.js";
 
 const cache = new WeakMap<DescMessage, readonly DescField[]>();
 

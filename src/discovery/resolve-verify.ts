@@ -10,9 +10,9 @@
  * - the origins that served signed, verified cards, so that the same origin
  *   serving an unsigned card reads as the downgrade it may be.
  */
-import { AgentCardVerificationError } from "../errors.js";
+import { AgentCardVerificationError } from "../errors/family.js";
 import { identityOf, optionsKey } from "./options-key.js";
-import { applyVerifyPolicy, verifiedUntil, type VerificationResult, type VerifyPolicy } from "./verify.js";
+import { applyVerifyPolicy, verifiedUntil, type VerificationResult, type VerifyPolicy } from "../trust/verify.js";
 import type { AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import type { Exchange } from "./resolve.js";
 

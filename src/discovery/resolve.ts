@@ -11,14 +11,8 @@
  */
 import type { JsonValue } from "@bufbuild/protobuf";
 import { AgentCardSchema, type AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
-import {
-  A2AError,
-  AbortedError,
-  AgentCardNotFoundError,
-  CallTimeoutError,
-  InvalidAgentCardError,
-  isRecord,
-} from "../errors.js";
+import { A2AError, AbortedError, AgentCardNotFoundError, CallTimeoutError, InvalidAgentCardError } from "../errors/family.js";
+import { isRecord } from "../util.js";
 import {
   MemoryCardStore,
   fresh,
@@ -29,14 +23,14 @@ import {
   type CardStore,
   type StoredCard,
 } from "./cache.js";
-import { cardV03ToV1, isV03Card } from "./card-v03.js";
+import { cardV03ToV1, isV03Card } from "../v0_3/card.js";
 import { checkRedirectChain, fetchJsonDocument, originOf, type DocumentFetchOptions } from "./fetch-document.js";
 import { findDuplicateKey } from "./json.js";
 import { identityOf, optionsKey } from "./options-key.js";
 import { missingRequired } from "./required.js";
 import { carriesSignatures } from "./signed.js";
-import type { VerificationResult, VerifyOptions, VerifyPolicy } from "./verify.js";
-import { messageFromJson } from "../proto-json.js";
+import type { VerificationResult, VerifyOptions, VerifyPolicy } from "../trust/verify.js";
+import { messageFromJson } from "../protocol/proto-json.js";
 
 /** How `resolveAgentCard` fetches, caches and verifies a card. */
 export interface ResolveOptions extends DocumentFetchOptions {
@@ -291,7 +285,7 @@ async function finish(entry: StoredCard, cache: ResolvedAgentCard["cache"], opti
 export async function verifyWithPolicy(card: AgentCard, policy: VerifyPolicy, options: VerifyOptions): Promise<VerificationResult | undefined> {
   if (policy === "off" || (policy === "if-present" && card.signatures.length === 0)) return undefined;
   // Loaded on demand: code that never verifies does not carry jose.
-  const { applyVerifyPolicy } = await import("./verify.js");
+  const { applyVerifyPolicy } = await import("../trust/verify.js");
   return applyVerifyPolicy(card, policy, options);
 }
 

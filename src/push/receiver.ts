@@ -12,8 +12,8 @@ import { clone, toBinary, type JsonValue } from "@bufbuild/protobuf";
 import { StreamResponseSchema, TaskSchema, type StreamResponse, type Task } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import { TaskTracker } from "../client/tracker.js";
-import { messageFromJson } from "../proto-json.js";
-import { readerIterable } from "../transport/fetch-client.js";
+import { messageFromJson } from "../protocol/proto-json.js";
+import { readerIterable } from "../http/fetch-client.js";
 import { concatBytes } from "../util.js";
 
 /** How a push receiver authenticates deliveries, what it accepts, and what it calls. */

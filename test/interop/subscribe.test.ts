@@ -20,8 +20,8 @@ import {
   type StreamResponse,
   type Task,
 } from "../../src/index.js";
-import { createRestTransportWithRoutes } from "../../src/transport/rest.js";
-import { routesOf } from "../../src/transport/routes.js";
+import { createRestTransportWithRoutes } from "../../src/bindings/http-json/transport.js";
+import { routesOf } from "../../src/bindings/http-json/routes.js";
 import type { UniversalClientFn } from "@connectrpc/connect/protocol";
 import type { Interceptor } from "@connectrpc/connect";
 import { BINDINGS, clientFor, collect, type TransportOverrides } from "../support/bindings.js";

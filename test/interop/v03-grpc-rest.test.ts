@@ -24,9 +24,9 @@ import {
   type StreamResponse,
   type Task,
 } from "../../src/index.js";
-import type { TransportOptions } from "../../src/transport/options.js";
-import { createGrpcTransportV03 } from "../../src/transport/v0_3/grpc.js";
-import { createRestTransportV03 } from "../../src/transport/v0_3/rest.js";
+import type { TransportOptions } from "../../src/call/options.js";
+import { createGrpcTransportV03 } from "../../src/bindings/grpc/v0_3.js";
+import { createRestTransportV03 } from "../../src/bindings/http-json/v0_3.js";
 import { BINDINGS, collect, transportFor } from "../support/bindings.js";
 import { agentsOfPeers, peerCases } from "../support/peers.js";
 

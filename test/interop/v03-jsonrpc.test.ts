@@ -21,7 +21,7 @@ import {
   type StreamResponse,
   type Task,
 } from "../../src/index.js";
-import { createJsonRpcTransportV03 } from "../../src/transport/v0_3/jsonrpc.js";
+import { createJsonRpcTransportV03 } from "../../src/bindings/jsonrpc/v0_3.js";
 import { collect } from "../support/bindings.js";
 import { PEERS, agentsOfPeers } from "../support/peers.js";
 

@@ -71,10 +71,10 @@ describe("verification is loaded on demand", () => {
       for (const i of meta.outputs[f]!.imports) if (i.kind === "import-statement" && !i.external) todo.push(i.path);
     }
     const inputsAtStart = [...atStart].flatMap((f) => Object.keys(meta.outputs[f]!.inputs));
-    expect(inputsAtStart.filter((i) => /node_modules\/(jose|canonicalize)\/|src\/discovery\/(verify|canonical)\.ts/.test(i))).toEqual([]);
+    expect(inputsAtStart.filter((i) => /node_modules\/(jose|canonicalize)\/|src\/trust\/(verify|canonical)\.ts/.test(i))).toEqual([]);
 
     // ...while the chunk that verification loads has them.
-    const lazy = Object.values(meta.outputs).filter((o) => o.entryPoint === "src/discovery/verify.ts");
+    const lazy = Object.values(meta.outputs).filter((o) => o.entryPoint === "src/trust/verify.ts");
     expect(lazy).toHaveLength(1);
     const all = Object.values(meta.outputs).flatMap((o) => Object.keys(o.inputs));
     expect(all.some((i) => i.includes("node_modules/jose/"))).toBe(true);

@@ -18,8 +18,8 @@ import { ErrorInfoSchema } from "../../gen/google/rpc/error_details_pb.js";
 import { StatusSchema } from "../../gen/google/rpc/status_pb.js";
 import { A2AService, StreamResponseSchema, SubscribeToTaskRequestSchema, TaskSchema, TaskState } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { A2AClient, AbortedError, CallTimeoutError, ConnectionError, createGrpcTransport } from "../../src/node.js";
-import { createH2GrpcTransport, type H2GrpcTransportOptions } from "../../src/node/grpc-h2.js";
-import { FrameReader } from "../../src/node/grpc-wire.js";
+import { createH2GrpcTransport, type H2GrpcTransportOptions } from "../../src/bindings/grpc/h2.js";
+import { FrameReader } from "../../src/bindings/grpc/wire.js";
 import { within } from "../support/fake-server.js";
 import { frame, useFakeGrpcServer } from "../support/fake-grpc-server.js";
 import { trackTimers } from "../support/timers.js";
@@ -370,7 +370,7 @@ describe("gRPC over node:http2 against a bare server", () => {
     srv.handler = (stream) => setTimeout(() => reply(stream, frame(task("late"))), 300);
     const module = (path: string) => JSON.stringify(fileURLToPath(new URL(path, import.meta.url)));
     const script = [
-      `import { createH2GrpcTransport } from ${module("../../src/node/grpc-h2.ts")};`,
+      `import { createH2GrpcTransport } from ${module("../../src/bindings/grpc/h2.ts")};`,
       `import { A2AService } from ${module("../../gen/lf/a2a/v1/a2a_pb.ts")};`,
       `const t = createH2GrpcTransport({ baseUrl: "http://127.0.0.1:${srv.port}", readMaxBytes: 1024, pingIntervalMs: Infinity, pingTimeoutMs: 10000 });`,
       `const res = await t.unary(A2AService.method.getTask, undefined, undefined, undefined, { id: "t1" });`,

@@ -8,7 +8,7 @@ import { createContextValues } from "@connectrpc/connect";
 import { describe, expect, it } from "vitest";
 import { A2AService, GetTaskRequestSchema, TaskSchema } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { createJsonRpcTransportV03, createRestTransportV03, type A2ATransport } from "../../src/index.js";
-import { lazyTransport } from "../../src/transport/lazy.js";
+import { lazyTransport } from "../../src/call/lazy.js";
 
 function fakeTransport(calls: unknown[][]): A2ATransport {
   return {

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { create, fromJson } from "@bufbuild/protobuf";
 import { TaskSchema, TaskState } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { jsonReaders } from "../../gen/lf/a2a/v1/a2a_json_readers.js";
-import { installJsonReaders, messageFromJson } from "../../src/proto-json.js";
+import { installJsonReaders, messageFromJson } from "../../src/protocol/proto-json.js";
 
 const TASK_JSON = { id: "t-1", contextId: "c-1", status: { state: "TASK_STATE_WORKING" } };
 

@@ -7,7 +7,7 @@ import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError, createContextValues, type Interceptor } from "@connectrpc/connect";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { A2AService, GetTaskRequestSchema, TaskSchema, StreamResponseSchema } from "../../gen/lf/a2a/v1/a2a_pb.js";
-import { runStreaming, runUnary } from "../../src/transport/run-call.js";
+import { runStreaming, runUnary } from "../../src/http/run-call.js";
 import { within } from "../support/fake-server.js";
 
 const getTask = A2AService.method.getTask;

@@ -4,8 +4,8 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ProtocolError } from "../../src/errors.js";
-import { decodeSse, type SseEvent } from "../../src/transport/sse.js";
+import { ProtocolError } from "../../src/errors/family.js";
+import { decodeSse, type SseEvent } from "../../src/http/sse.js";
 
 const encoder = new TextEncoder();
 const BIG = 1 << 20;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Utf8Chunks } from "../../src/transport/utf8-chunks.js";
+import { Utf8Chunks } from "../../src/http/utf8-chunks.js";
 
 /** What a streaming TextDecoder makes of `bytes` cut at `cuts`. */
 function streamed(bytes: Uint8Array, cuts: number[]): string {

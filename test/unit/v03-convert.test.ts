@@ -1,5 +1,5 @@
 /**
- * The 1.0 <-> 0.3 translation of src/transport/v0_3/convert.ts, mapping by
+ * The 1.0 <-> 0.3 translation of src/v0_3/translate.ts, mapping by
  * mapping: requests as the 0.3 ProtoJSON (and binary) they become, responses
  * as the 1.0 messages they become, and the edge cases in between.
  */
@@ -8,7 +8,7 @@ import { ValueSchema } from "@bufbuild/protobuf/wkt";
 import { describe, expect, it } from "vitest";
 import * as V03 from "../../gen/a2a/v1/a2a_pb.js";
 import * as V1 from "../../gen/lf/a2a/v1/a2a_pb.js";
-import { UnsupportedOperationError } from "../../src/errors.js";
+import { UnsupportedOperationError } from "../../src/errors/family.js";
 import {
   V03_OPERATIONS,
   agentCardFromV03,
@@ -25,7 +25,7 @@ import {
   taskFromV03,
   taskStateFromV03,
   v03OperationFor,
-} from "../../src/transport/v0_3/convert.js";
+} from "../../src/v0_3/translate.js";
 
 const M = V1.A2AService.method;
 

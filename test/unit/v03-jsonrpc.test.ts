@@ -32,8 +32,8 @@ import {
   type HttpTransportOptions,
   type Task,
 } from "../../src/index.js";
-import { createJsonRpcTransportV03 } from "../../src/transport/v0_3/jsonrpc.js";
-import { timestampV1 } from "../../src/transport/v0_3/jsonrpc-shapes.js";
+import { createJsonRpcTransportV03 } from "../../src/bindings/jsonrpc/v0_3.js";
+import { timestampV1 } from "../../src/bindings/jsonrpc/v0_3-shapes.js";
 import { collect } from "../support/bindings.js";
 import { sendJson, sseFrame, startFakeServer, startSse, type FakeHandler, type FakeServer } from "../support/fake-server.js";
 

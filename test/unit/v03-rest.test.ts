@@ -16,7 +16,7 @@ import {
   UnsupportedOperationError,
   userMessage,
 } from "../../src/index.js";
-import { createRestTransportV03 } from "../../src/transport/v0_3/rest.js";
+import { createRestTransportV03 } from "../../src/bindings/http-json/v0_3.js";
 import { sendJson, sseFrame, startFakeServer, startSse, type FakeServer } from "../support/fake-server.js";
 
 let srv: FakeServer;

@@ -1,0 +1,153 @@
+/**
+ * What the gRPC binding adds to a connect gRPC transport, whichever protocol
+ * carries it (HTTP/2 gRPC in Node, transport.ts; gRPC-web over fetch,
+ * web.ts): A2A-Version, extensions and default headers on
+ * every call, the unary timeout and its default, the idle timeout of
+ * streams, cut connections reported as `ConnectionError`, and error statuses
+ * classified by their `google.rpc.ErrorInfo` reason.
+ */
+import type { DescMessage, DescMethod, DescMethodStreaming, DescMethodUnary, MessageInitShape } from "@bufbuild/protobuf";
+import { ConnectError, type ContextValues, type StreamResponse, type Transport, type UnaryResponse } from "@connectrpc/connect";
+import { ErrorInfoSchema } from "../../../gen/google/rpc/error_details_pb.js";
+import { CallTimeoutError, type A2AError } from "../../errors/family.js";
+import { fromConnectError } from "../../errors/classify.js";
+import { idleBeforeResponse, withIdleTimeout } from "../../http/idle.js";
+import { checkedResponse } from "../../call/response-shape.js";
+import { CallSignal } from "../../http/run-call.js";
+import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_TIMEOUT_MS, mergeHeaders, serviceHeaders, timeoutOrNone, type TransportOptions } from "../../call/options.js";
+import type { A2ATransport } from "../../call/transport.js";
+import { safeUrl } from "../../util.js";
+
+/**
+ * The error for a call whose connection was cut below gRPC (closed, reset,
+ * lost: no status from the server), or undefined when `e` is not one. Each
+ * protocol reports a cut its own way.
+ */
+export type CutConnection = (e: unknown) => A2AError | undefined;
+
+const GRPC_FACTS = { binding: "GRPC" } as const;
+
+/** Where a gRPC transport's calls go, and whether they already run through our call runner. */
+export interface GrpcCallTarget {
+  /** The base URL of the calls, named by timeout errors. */
+  url: string;
+  /**
+   * The transport runs its calls through run-call.ts, which ends a unary
+   * call by its deadline and signal whatever the server does. Otherwise
+   * (connect's gRPC-web transport, over a fetch that may ignore its signal)
+   * unary calls are raced here.
+   */
+  guarded: boolean;
+}
+
+/** Wraps a connect gRPC (or gRPC-web) transport with what the A2A gRPC binding adds (see above). */
+export function a2aGrpcTransport(inner: Transport, options: TransportOptions, cut: CutConnection, target: GrpcCallTarget): A2ATransport {
+  const defaults = serviceHeaders(options);
+  const idleMs = timeoutOrNone(options.idleTimeoutMs, DEFAULT_IDLE_TIMEOUT_MS);
+  /** The error of a call that failed with `e`, once `call` is over. */
+  const failure = (call: CallSignal, e: unknown): unknown => {
+    // Aborted (by the caller or the deadline): reported from the signal, as the runner does.
+    if (call.signal.aborted) return call.fail(e);
+    call.fail(e);
+    return cut(e) ?? statusError(e);
+  };
+  return {
+    binding: "GRPC",
+    async unary<I extends DescMessage, O extends DescMessage>(
+      method: DescMethodUnary<I, O>,
+      signal: AbortSignal | undefined,
+      timeoutMs: number | undefined,
+      header: HeadersInit | undefined,
+      input: MessageInitShape<I>,
+      contextValues?: ContextValues,
+    ): Promise<UnaryResponse<I, O>> {
+      // connect takes 0 as "no deadline".
+      const timeout = timeoutOrNone(timeoutMs ?? options.timeoutMs, DEFAULT_TIMEOUT_MS) ?? 0;
+      const headers = mergeHeaders(defaults, header);
+      let res: UnaryResponse<I, O>;
+      if (target.guarded) {
+        try {
+          res = await inner.unary(method, signal, timeout, headers, input, contextValues);
+        } catch (e) {
+          throw signal?.aborted ? e : (cut(e) ?? statusError(e));
+        }
+      } else {
+        const call = new CallSignal(signal, timeout || undefined, target.url);
+        try {
+          res = await call.race(inner.unary(method, call.signal, timeout, headers, input, contextValues));
+          call.release();
+        } catch (e) {
+          throw failure(call, e);
+        }
+      }
+      checkedResponse(method, res.message, GRPC_FACTS);
+      return res;
+    },
+    async stream<I extends DescMessage, O extends DescMessage>(
+      method: DescMethodStreaming<I, O>,
+      signal: AbortSignal | undefined,
+      timeoutMs: number | undefined,
+      header: HeadersInit | undefined,
+      input: AsyncIterable<MessageInitShape<I>>,
+      contextValues?: ContextValues,
+    ): Promise<StreamResponse<I, O>> {
+      // Our own controller under the caller's, so an idle stream can be cut.
+      // No deadline for streams unless the caller sets one.
+      const controller = new AbortController();
+      const call = new CallSignal(signal, timeoutMs !== undefined && timeoutMs > 0 ? timeoutMs : undefined, target.url, controller);
+      let idle: CallTimeoutError | undefined;
+      const goneIdle = (what: string) => {
+        idle = new CallTimeoutError(`${what} from ${safeUrl(target.url)} for ${idleMs} ms`, { binding: "GRPC", kind: "idle" });
+        controller.abort(idle);
+      };
+      // Silence counts from the moment the request is sent, not from the
+      // response headers: a server may accept the stream and say nothing.
+      const stopWaiting = idleBeforeResponse(idleMs, () => goneIdle("no response"));
+      let res: StreamResponse<I, O>;
+      try {
+        // 0 = no deadline for connect.
+        res = await call.race(inner.stream(method, call.signal, timeoutMs ?? 0, mergeHeaders(defaults, header), input, contextValues));
+      } catch (e) {
+        throw idle ?? failure(call, e);
+      } finally {
+        stopWaiting();
+      }
+      const message = withIdleTimeout(res.message, idleMs, () => goneIdle("no message on the stream"), call.signal);
+      return { ...res, message: streamErrors(method, message, call, () => idle, failure) };
+    },
+  };
+}
+
+/**
+ * A stream cut below gRPC surfaces with the codes of an abort or of a
+ * failed read. What the caller did not abort is a dropped connection, which
+ * a resumption can recover from; what the server said is classified. A
+ * stream that ends, or whose reader stops early, ends its call: the stream
+ * iterables of connect-web's gRPC-web transport cannot be closed any other
+ * way.
+ */
+async function* streamErrors<T extends object>(
+  method: DescMethod,
+  source: AsyncIterable<T>,
+  call: CallSignal,
+  idle: () => CallTimeoutError | undefined,
+  failure: (call: CallSignal, e: unknown) => unknown,
+): AsyncGenerator<T> {
+  let failed = false;
+  try {
+    for await (const m of source) yield checkedResponse(method, m, GRPC_FACTS);
+  } catch (e) {
+    // A message of the wrong shape fails the call too, which cancels the stream.
+    failed = true;
+    const f = failure(call, e);
+    throw idle() ?? f;
+  } finally {
+    if (!failed) call.finish();
+  }
+}
+
+/** An error status, classified by the ErrorInfo among its details. */
+function statusError(e: unknown): unknown {
+  if (!(e instanceof ConnectError)) return e;
+  return fromConnectError(e, "GRPC", e.findDetails(ErrorInfoSchema)[0]);
+}

@@ -1,0 +1,71 @@
+/**
+ * The gRPC binding (spec section 10) over our gRPC transport on
+ * `node:http2` (h2.ts). Node only: browsers cannot speak gRPC to a
+ * plain gRPC server (web.ts reaches one through a gRPC-web proxy). What
+ * the binding adds to the transport is shared with gRPC-web, in
+ * common.ts.
+ */
+import { Code, ConnectError } from "@connectrpc/connect";
+import { ConnectionError } from "../../errors/family.js";
+import { toA2AError } from "../../errors/classify.js";
+import { a2aGrpcTransport } from "./common.js";
+import { grpcBaseUrl } from "./url.js";
+import { createH2GrpcTransport } from "./h2.js";
+import type { TransportOptions } from "../../call/options.js";
+import type { A2ATransport } from "../../call/transport.js";
+
+export { grpcBaseUrl };
+
+/** Options of the gRPC transport: TLS and the HTTP/2 connection's health checks. */
+export interface GrpcTransportOptions extends TransportOptions {
+  /**
+   * Use TLS. Default: true, except for an `http://` URL or a bare `host:port`
+   * on a loopback address.
+   */
+  tls?: boolean | undefined;
+  /** Largest message accepted from the server, in bytes. Default 16 MiB. */
+  readMaxBytes?: number | undefined;
+  /**
+   * HTTP/2 PING interval while streams are open, in milliseconds; a call
+   * about to use a connection quiet for this long checks it with a PING
+   * first. A connection that stops answering pings is closed, so its calls
+   * fail and new ones get a fresh connection instead of waiting on a dead
+   * one. Default 15 000; `Infinity` sends no PINGs.
+   */
+  pingIntervalMs?: number | undefined;
+  /** How long to wait for a PING's answer. Default 10 000. */
+  pingTimeoutMs?: number | undefined;
+}
+
+/**
+ * A transport for an A2A 1.0 gRPC interface, over HTTP/2 (Node only).
+ * `baseUrl` may be `host:port`, as cards list gRPC interfaces.
+ */
+export function createGrpcTransport(options: GrpcTransportOptions): A2ATransport {
+  const baseUrl = grpcBaseUrl(options.baseUrl, options.tls);
+  const inner = createH2GrpcTransport({
+    baseUrl,
+    interceptors: options.interceptors,
+    readMaxBytes: options.readMaxBytes ?? 16 * 1024 * 1024,
+    pingIntervalMs: options.pingIntervalMs ?? 15_000,
+    pingTimeoutMs: options.pingTimeoutMs ?? 10_000,
+  });
+  return a2aGrpcTransport(inner, options, asConnectionError, { url: baseUrl, guarded: true });
+}
+
+/**
+ * A call's error as a ConnectionError when it is a cut connection rather
+ * than the server's answer: `Unavailable` without a grpc-status, which is
+ * how the HTTP/2 transport reports a stream or connection lost before its
+ * status (and gRPC's mapping of 429, 502, 503 and 504 from a proxy). A
+ * connection that was never made keeps its kind (refused, dns), which
+ * failover relies on.
+ */
+function asConnectionError(e: unknown): ConnectionError | undefined {
+  const cut = e instanceof ConnectError && !e.metadata.has("grpc-status") && e.code === Code.Unavailable;
+  if (!cut) return undefined;
+  const below = e.cause instanceof Error ? toA2AError(e.cause, "GRPC") : undefined;
+  const kind = below instanceof ConnectionError ? below.kind : "reset";
+  const what = kind === "reset" || kind === "network" ? "was cut" : `failed (${kind})`;
+  return new ConnectionError(`the gRPC connection ${what}: ${e.rawMessage}`, { binding: "GRPC", kind, grpcCode: e.code, cause: e });
+}

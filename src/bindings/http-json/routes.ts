@@ -1,0 +1,112 @@
+/**
+ * HTTP+JSON routes, read from the `google.api.http` options that the proto
+ * declares and protoc-gen-es embeds in the generated descriptors. A spec
+ * change that moves a route reaches the client through `npm run generate`
+ * alone.
+ */
+import { getOption, type DescField, type DescMethod } from "@bufbuild/protobuf";
+import { http } from "../../../gen/google/api/annotations_pb.js";
+import type { HttpRule } from "../../../gen/google/api/http_pb.js";
+
+/** The HTTP methods A2A's HTTP+JSON routes use. */
+export type Verb = "GET" | "POST" | "DELETE";
+
+/**
+ * A field bound by a path template: `{id}` or `{id=*}` is one path segment;
+ * a template of several segments such as `{name=tasks/*}` takes a value
+ * with slashes (`tasks/abc`) that stay unescaped.
+ */
+export interface PathVariable {
+  /** The request field the variable binds. */
+  field: DescField;
+  /** Whether the value may contain slashes, kept unescaped. */
+  multiSegment: boolean;
+}
+
+/** A path template such as `/{tenant}/tasks/{id=*}:cancel`, compiled. */
+export interface Route {
+  /** The HTTP method. */
+  verb: Verb;
+  /** Literal pieces and field references, in order. */
+  segments: ReadonlyArray<string | PathVariable>;
+  /** Fields the path binds; they are left out of the body and query. */
+  pathFields: readonly DescField[];
+  /** "*" (every remaining field), a field name, or "" (no body). */
+  body: string;
+}
+
+/** The plain route and the `/{tenant}/...` variant of one method. */
+export interface MethodRoutes {
+  /** The route without a tenant. */
+  plain: Route;
+  /** The route with `/{tenant}` in front, when the method has one. */
+  tenant: Route | undefined;
+}
+
+const cache = new WeakMap<DescMethod, MethodRoutes>();
+
+/** The routes of a method, from its `google.api.http` option (compiled once per method). */
+export function routesOf(method: DescMethod): MethodRoutes {
+  let routes = cache.get(method);
+  if (!routes) {
+    routes = compileRoutes(method);
+    cache.set(method, routes);
+  }
+  return routes;
+}
+
+function compileRoutes(method: DescMethod): MethodRoutes {
+  return routesFromRule(method, getOption(method, http));
+}
+
+/** The routes of one `google.api.http` rule and its additional bindings. */
+export function routesFromRule(method: DescMethod, rule: HttpRule): MethodRoutes {
+  const all = [rule, ...rule.additionalBindings].map((r) => compileRule(method, r));
+  const plain = all.find((r) => !r.pathFields.some(isTenant));
+  if (!plain) throw new Error(`${method.parent.typeName}.${method.name} has no google.api.http route`);
+  return { plain, tenant: all.find((r) => r.pathFields.some(isTenant)) };
+}
+
+function isTenant(f: DescField): boolean {
+  return f.name === "tenant";
+}
+
+function compileRule(method: DescMethod, rule: HttpRule): Route {
+  const { case: verb, value: path } = rule.pattern;
+  if (verb !== "get" && verb !== "post" && verb !== "delete") {
+    throw new Error(`${method.name}: unsupported HTTP verb in route (${String(verb)})`);
+  }
+  const segments: Array<string | PathVariable> = [];
+  const pathFields: DescField[] = [];
+  // `{field}`, `{field=*}` or `{field=some/*/template}`.
+  const re = /\{([a-z_][a-z0-9_]*)(?:=([^}]*))?\}/g;
+  let last = 0;
+  for (let m = re.exec(path); m; m = re.exec(path)) {
+    const field = method.input.fields.find((f) => f.name === m![1]);
+    if (!field) throw new Error(`${method.name}: route ${path} names unknown field ${m[1]}`);
+    const template = m[2] ?? "*";
+    segments.push(path.slice(last, m.index), { field, multiSegment: template !== "*" });
+    pathFields.push(field);
+    last = m.index + m[0].length;
+  }
+  segments.push(path.slice(last));
+  return { verb: verb.toUpperCase() as Verb, segments: segments.filter((s) => s !== ""), pathFields, body: rule.body };
+}
+
+/**
+ * The path of a route for a message's field values. As google.api.http
+ * says, a one-segment variable has every reserved character escaped, `/`
+ * included; a multi-segment one keeps its slashes and escapes the rest.
+ */
+export function expandPath(route: Route, message: Readonly<Record<string, unknown>>): string {
+  let path = "";
+  for (const s of route.segments) {
+    if (typeof s === "string") {
+      path += s;
+      continue;
+    }
+    const value = String(message[s.field.localName] ?? "");
+    path += s.multiSegment ? value.split("/").map(encodeURIComponent).join("/") : encodeURIComponent(value);
+  }
+  return path;
+}

@@ -1,0 +1,163 @@
+/**
+ * The HTTP+JSON binding (spec section 11): verbs and paths from the proto's
+ * `google.api.http` options, GET/DELETE parameters as camelCase query
+ * parameters (11.5), SSE for the streaming methods.
+ */
+import { toJson, type DescMessage, type DescMethod, type JsonObject, type MessageShape } from "@bufbuild/protobuf";
+import { errorFromServer } from "../../errors/classify.js";
+import { isRecord } from "../../util.js";
+import { type A2AError } from "../../errors/family.js";
+import { createHttpBindingTransport, genericHttpError, type BindingCodec, type HttpPlan, type ResponseFacts } from "../../http/binding-transport.js";
+import type { HttpTransportOptions } from "../../call/options.js";
+import { expandPath, routesOf, type MethodRoutes, type Verb } from "./routes.js";
+import type { A2ATransport } from "../../call/transport.js";
+import type { VerbChoice } from "./verb-fallback.js";
+
+/** Options of the HTTP+JSON transport; `baseUrl` is the interface URL the routes go under. */
+export type RestTransportOptions = HttpTransportOptions;
+
+/** A transport for an A2A 1.0 HTTP+JSON interface. */
+export function createRestTransport(options: RestTransportOptions): A2ATransport {
+  // POST first for SubscribeToTask: what the official clients send, so every
+  // server they work with routes it; a GET-only server costs one request once.
+  return createRestTransportWithRoutes(options, routesOf, "POST");
+}
+
+/**
+ * The HTTP+JSON binding for any service's methods, with their routes from
+ * `routes` (normally the methods' own `google.api.http` options).
+ * `subscribeVerb` is the verb tried first for a server-streaming method
+ * routed as GET (SubscribeToTask), whose verb servers disagree on.
+ */
+export function createRestTransportWithRoutes(
+  options: RestTransportOptions,
+  routes: (method: DescMethod) => MethodRoutes,
+  subscribeVerb: "GET" | "POST",
+): A2ATransport {
+  return createHttpBindingTransport(options, restCodec(options.baseUrl, routes, subscribeVerb));
+}
+
+/** How many tenants' learned subscribe verbs one transport keeps; the oldest goes beyond that. */
+const MAX_LEARNED_VERBS = 64;
+
+function restCodec(baseUrl: string, routesOf: (method: DescMethod) => MethodRoutes, subscribeVerb: Verb): BindingCodec {
+  // A base URL may carry a query (an API key a gateway asks for): routes go
+  // under its path, and its query goes in front of the route's own.
+  const [root, baseQuery = ""] = baseUrl.replace(/#.*$/, "").split(/\?(.*)/s, 2);
+  const base = root!.replace(/\/+$/, "");
+  const urlOf = (path: string, query: string) => {
+    const q = baseQuery && query ? `${baseQuery}&${query}` : baseQuery || query;
+    return base + path + (q ? `?${q}` : "");
+  };
+  // The proto routes SubscribeToTask as GET; the specification's table and
+  // the official clients say POST, and servers route one or the other or
+  // both. The verb that worked is kept per method and tenant (a gateway may
+  // route tenants to different servers), so only a first call, or one after
+  // the server changed, costs a second request (verb-fallback.ts).
+  const learned = new Map<string, Verb>();
+  const disputed = (method: DescMethod) => method.methodKind === "server_streaming" && routesOf(method).plain.verb === "GET";
+  const keyOf = (method: DescMethod, message: MessageShape<DescMessage>) =>
+    `${method.name} ${String((message as unknown as Record<string, unknown>).tenant ?? "")}`;
+
+  function planWith(method: DescMethod, message: MessageShape<DescMessage>, verbOverride: Verb | undefined): HttpPlan {
+    const fields = message as unknown as Record<string, unknown>;
+    const routes = routesOf(method);
+    const route = fields.tenant && routes.tenant ? routes.tenant : routes.plain;
+    const verb = verbOverride ?? route.verb;
+    const path = expandPath(route, fields);
+    const json = toJson(method.input, message) as JsonObject;
+    for (const f of route.pathFields) delete json[f.jsonName];
+    if (verb !== "POST") {
+      const query = toQuery(json);
+      return { url: urlOf(path, query), method: verb };
+    }
+    // A GET route sent as POST carries its query fields in the body.
+    const body = route.body === "*" || route.verb !== "POST" ? json : route.body ? (json[jsonNameOf(method, route.body)] ?? {}) : undefined;
+    return { url: urlOf(path, ""), method: verb, body };
+  }
+
+  const codec: BindingCodec = {
+    binding: "HTTP+JSON",
+    contentType: "application/json",
+    accept: "application/a2a+json, application/json",
+    plan(method: DescMethod, message: MessageShape<DescMessage>): HttpPlan {
+      if (!disputed(method)) return planWith(method, message, undefined);
+      return planWith(method, message, learned.get(keyOf(method, message)) ?? subscribeVerb);
+    },
+    verbChoice(method, message, plan): VerbChoice | undefined {
+      if (!disputed(method)) return undefined;
+      const key = keyOf(method, message);
+      return {
+        learned: learned.get(key) === plan.method,
+        other: () => planWith(method, message, plan.method === "POST" ? "GET" : "POST"),
+        remember(verb) {
+          learned.delete(key);
+          if (learned.size >= MAX_LEARNED_VERBS) learned.delete(learned.keys().next().value!);
+          learned.set(key, verb);
+        },
+        forget() {
+          learned.delete(key);
+        },
+      };
+    },
+    result(json: unknown, _plan: HttpPlan, facts: ResponseFacts): unknown {
+      // Some servers put an error object into a stream frame.
+      if (isRecord(json) && isRecord(json.error) && Object.keys(json).length === 1) throw restError(json, facts);
+      return json;
+    },
+    error: restError,
+  };
+  return codec;
+}
+
+function jsonNameOf(method: DescMethod, protoName: string): string {
+  return method.input.fields.find((f) => f.name === protoName)?.jsonName ?? protoName;
+}
+
+/** Top-level scalar and repeated fields; nested objects cannot be queried (11.5). */
+function toQuery(json: JsonObject): string {
+  const q = new URLSearchParams();
+  for (const [key, value] of Object.entries(json)) {
+    for (const v of Array.isArray(value) ? value : [value]) {
+      if (v === null || typeof v === "object") throw new TypeError(`field "${key}" cannot be sent as a query parameter`);
+      q.append(key, String(v));
+    }
+  }
+  return q.toString();
+}
+
+/**
+ * `{"error": google.rpc.Status}` per spec 11.6, or an RFC 9457 problem
+ * document, or a 0.3 server's bare `{code, message, data?}` with a JSON-RPC
+ * error code, or anything else a proxy may have sent.
+ */
+function restError(json: unknown, facts: ResponseFacts): A2AError {
+  if (isRecord(json) && isRecord(json.error)) {
+    const e = json.error;
+    return errorFromServer({
+      ...facts,
+      message: typeof e.message === "string" ? e.message : "",
+      details: Array.isArray(e.details) ? e.details : [],
+      rpcStatus: typeof e.status === "string" ? e.status : undefined,
+    });
+  }
+  // JSON-RPC codes are negative (-32768 to -32000); google.rpc.Status codes are not.
+  if (isRecord(json) && typeof json.code === "number" && Number.isInteger(json.code) && json.code < 0) {
+    const data = json.data;
+    return errorFromServer({
+      ...facts,
+      message: typeof json.message === "string" ? json.message : "",
+      jsonRpcCode: json.code,
+      details: Array.isArray(data) ? data : data === undefined || data === null ? [] : [data],
+    });
+  }
+  if (isRecord(json) && (typeof json.type === "string" || typeof json.title === "string")) {
+    return errorFromServer({
+      ...facts,
+      message: String(json.detail ?? json.title ?? ""),
+      problemType: typeof json.type === "string" ? json.type : undefined,
+      details: Array.isArray(json.details) ? json.details : [],
+    });
+  }
+  return genericHttpError(json, facts);
+}

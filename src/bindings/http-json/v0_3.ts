@@ -1,0 +1,53 @@
+/**
+ * The HTTP+JSON binding of A2A 0.3 behind the 1.0 service's interface:
+ * routes from the 0.3 proto's `google.api.http` options (`/v1/message:send`,
+ * `/v1/tasks/{id}`, ...), bodies in the ProtoJSON of the 0.3 messages, errors
+ * as 0.3 servers send them (`{code, message, data?}` with JSON-RPC codes).
+ */
+import { create, type DescMethod } from "@bufbuild/protobuf";
+import * as V03 from "../../../gen/a2a/v1/a2a_pb.js";
+import { HttpRuleSchema } from "../../../gen/google/api/http_pb.js";
+import type { HttpTransportOptions } from "../../call/options.js";
+import { serviceHeaders } from "../../call/options.js";
+import { createRestTransportWithRoutes } from "./transport.js";
+import { routesFromRule, routesOf, type MethodRoutes } from "./routes.js";
+import type { A2ATransport } from "../../call/transport.js";
+import { adaptV03Transport } from "../../v0_3/adapter.js";
+
+/**
+ * A transport for 1.0 calls to an agent that speaks A2A 0.3 over HTTP+JSON.
+ * `baseUrl` is the interface URL, without the `/v1` the routes add.
+ * `protocolVersion` defaults to "0.3" (sent as `A2A-Version`). Operations
+ * 0.3 lacks (ListTasks) fail with `UnsupportedOperationError` without a
+ * request. Interceptors see the 1.0 messages.
+ */
+export function createRestTransportV03(options: HttpTransportOptions): A2ATransport {
+  const settings: HttpTransportOptions = { ...options, protocolVersion: options.protocolVersion ?? "0.3" };
+  // GET first for SubscribeToTask: the 0.3 proto's verb, what 0.3 clients
+  // send, and all some 0.3 servers route; POST is tried once where it fails.
+  const inner = createRestTransportWithRoutes({ ...settings, interceptors: undefined }, routesV03, "GET");
+  const base = options.baseUrl.replace(/\/+$/, "");
+  return adaptV03Transport(inner, {
+    interceptors: options.interceptors,
+    defaults: serviceHeaders(settings),
+    describe: (method) => ({ url: base, requestMethod: routesV03(method).plain.verb }),
+  });
+}
+
+// The 0.3.0 proto routes CreateTaskPushNotificationConfig to
+// `/v1/{parent=task/*/pushNotificationConfigs}`: `task` where its own
+// comment, every other route and the servers say `tasks/{id}`. Our proto
+// keeps the route as the specification wrote it (it is compared with it);
+// requests go where ListTaskPushNotificationConfig's route already points.
+const CREATE_PUSH_CONFIG_RULE = create(HttpRuleSchema, {
+  pattern: { case: "post", value: "/v1/{parent=tasks/*}/pushNotificationConfigs" },
+  body: "config",
+});
+
+let createPushConfigRoutes: MethodRoutes | undefined;
+
+function routesV03(method: DescMethod): MethodRoutes {
+  const create = V03.A2AService.method.createTaskPushNotificationConfig;
+  if (method !== create) return routesOf(method);
+  return (createPushConfigRoutes ??= routesFromRule(create, CREATE_PUSH_CONFIG_RULE));
+}

@@ -1,0 +1,101 @@
+/**
+ * The JSON-RPC 2.0 binding (spec section 9): every call is a POST of a
+ * request object to the interface URL; the two streaming methods answer
+ * with SSE whose events carry JSON-RPC response objects.
+ */
+import { toJson, type DescMessage, type DescMethod, type JsonObject, type JsonValue, type MessageShape } from "@bufbuild/protobuf";
+import { ProtocolError, type A2AError } from "../../errors/family.js";
+import { errorFromServer } from "../../errors/classify.js";
+import { isRecord } from "../../util.js";
+import { createHttpBindingTransport, genericHttpError, type BindingCodec, type HttpPlan, type ResponseFacts } from "../../http/binding-transport.js";
+import type { HttpTransportOptions } from "../../call/options.js";
+import type { A2ATransport } from "../../call/transport.js";
+
+/** Options of the JSON-RPC transport; `baseUrl` is the interface URL requests are POSTed to. */
+export type JsonRpcTransportOptions = HttpTransportOptions;
+
+/** A transport for an A2A 1.0 JSON-RPC interface. */
+export function createJsonRpcTransport(options: JsonRpcTransportOptions): A2ATransport {
+  return createHttpBindingTransport(options, jsonRpcCodec(options.baseUrl));
+}
+
+function jsonRpcCodec(url: string): BindingCodec {
+  const envelope = jsonRpcEnvelope(url);
+  return {
+    binding: "JSONRPC",
+    contentType: "application/json",
+    accept: "application/json",
+    plan(method: DescMethod, message: MessageShape<DescMessage>): HttpPlan {
+      // PascalCase method names, the same as the proto's (spec 9.1).
+      return envelope.request(method.name, toJson(method.input, message));
+    },
+    result: envelope.result,
+    error: envelope.error,
+  };
+}
+
+/**
+ * The JSON-RPC 2.0 envelope, whatever the methods inside it: numbered
+ * requests, responses checked against the request id, error objects mapped
+ * to `A2AError`s.
+ */
+export interface JsonRpcEnvelope {
+  /** A POST of a request object; `params` is left out when undefined. */
+  request(method: string, params: JsonValue | undefined): HttpPlan;
+  /** The `result` of a response object; throws the error it carries. */
+  result(json: unknown, plan: HttpPlan, facts: ResponseFacts): unknown;
+  /** The error an error response or an `event: error` frame describes. */
+  error(json: unknown, facts: ResponseFacts): A2AError;
+}
+
+/** The JSON-RPC envelope for requests POSTed to `url`, with ids numbered from 1. */
+export function jsonRpcEnvelope(url: string): JsonRpcEnvelope {
+  let nextId = 1;
+  return {
+    request(method: string, params: JsonValue | undefined): HttpPlan {
+      const id = nextId++;
+      const body: JsonObject = { jsonrpc: "2.0", id, method };
+      if (params !== undefined) body.params = params;
+      return { url, method: "POST", body, id };
+    },
+    result(json: unknown, plan: HttpPlan, facts: ResponseFacts): unknown {
+      if (!isRecord(json) || Array.isArray(json)) throw new ProtocolError("the response is not a JSON-RPC response object", facts);
+      if (json.jsonrpc !== "2.0") {
+        throw new ProtocolError(`the response is not a JSON-RPC 2.0 response ("jsonrpc" is ${describeValue(json.jsonrpc)})`, facts);
+      }
+      // Every response answers one request; a missing or another id is a
+      // reply to something else (a confused proxy, a shared connection). An
+      // error may have a null id: the server could not read the request's
+      // (JSON-RPC 2.0 section 5).
+      const isError = "error" in json && json.error != null;
+      if (json.id !== plan.id && !(isError && json.id === null)) {
+        throw new ProtocolError(`the JSON-RPC response id ${describeValue(json.id)} does not match the request id ${plan.id}`, facts);
+      }
+      if (isError) throw envelopeError(json.error, facts);
+      if (!("result" in json)) throw new ProtocolError("the JSON-RPC response has neither result nor error", facts);
+      return json.result;
+    },
+    error(json: unknown, facts: ResponseFacts): A2AError {
+      if (isRecord(json) && isRecord(json.error)) return envelopeError(json.error, facts);
+      // An `event: error` frame may carry the bare error object.
+      if (isRecord(json) && typeof json.code === "number") return envelopeError(json, facts);
+      return genericHttpError(json, facts);
+    },
+  };
+}
+
+function envelopeError(error: unknown, facts: ResponseFacts): A2AError {
+  if (!isRecord(error)) return new ProtocolError("malformed JSON-RPC error object", facts);
+  const data = error.data;
+  return errorFromServer({
+    ...facts,
+    message: typeof error.message === "string" ? error.message : "",
+    jsonRpcCode: typeof error.code === "number" ? error.code : undefined,
+    details: Array.isArray(data) ? data : data === undefined || data === null ? [] : [data],
+  });
+}
+
+/** A JSON value as a message shows it: `absent`, `"1.0"`, `7`. */
+function describeValue(v: unknown): string {
+  return v === undefined ? "absent" : JSON.stringify(v).slice(0, 40);
+}

@@ -1,0 +1,403 @@
+/**
+ * A2A 0.3 JSON-RPC payloads to and from the ProtoJSON of the 1.0 types.
+ *
+ * Both sides are JSON: the 1.0 side is what protobuf-es `toJson` writes and
+ * `fromJson` reads; the 0.3 side is the 0.3 JSON schema's, with `kind`
+ * discriminators, kebab-case task states, lowercase roles, files nested in a
+ * `file` object, and push configs wrapped in `pushNotificationConfig`.
+ *
+ * Going out, a 1.0 field that 0.3 has no place for is dropped; each drop is
+ * noted where it happens. Coming in, 0.3 fields that 1.0 lacks are left out,
+ * unknown fields are ignored and unknown enum values read as UNSPECIFIED, so
+ * a peer a little off the schema still parses.
+ */
+import { cardV03ToV1, isV03Card } from "../../v0_3/card.js";
+import { InvalidParamsError } from "../../errors/family.js";
+import { isRecord } from "../../util.js";
+
+type Json = Record<string, unknown>;
+
+/** 1.0 method names (`DescMethod.name`) and the 0.3 JSON-RPC methods that carry them. */
+export const V03_METHODS: Readonly<Record<string, string>> = {
+  SendMessage: "message/send",
+  SendStreamingMessage: "message/stream",
+  GetTask: "tasks/get",
+  CancelTask: "tasks/cancel",
+  SubscribeToTask: "tasks/resubscribe",
+  CreateTaskPushNotificationConfig: "tasks/pushNotificationConfig/set",
+  GetTaskPushNotificationConfig: "tasks/pushNotificationConfig/get",
+  ListTaskPushNotificationConfigs: "tasks/pushNotificationConfig/list",
+  DeleteTaskPushNotificationConfig: "tasks/pushNotificationConfig/delete",
+  GetExtendedAgentCard: "agent/getAuthenticatedExtendedCard",
+  // ListTasks: 0.3 has no JSON-RPC method for it.
+};
+
+/**
+ * A 0.3 data part holds a JSON object only. Any other 1.0 data value (array,
+ * string, number, boolean, null) is sent wrapped as `{ "value": ... }` with
+ * this metadata flag set, and a part carrying the flag is unwrapped on the
+ * way in. The official SDK's 0.3 layer uses the same flag, so an agent built
+ * on it hands its executor the original value.
+ */
+export const WRAPPED_DATA_FLAG = "data_part_compat";
+
+// ---------------------------------------------------------------------------
+// 1.0 request (ProtoJSON) -> 0.3 params
+
+/**
+ * The 0.3 `params` of a call, from the ProtoJSON of its 1.0 request;
+ * undefined for a method that takes none. Every 1.0 request has a `tenant`:
+ * 0.3 has no tenants, so it is dropped throughout.
+ */
+export function paramsV03(method: string, req: Json): Json | undefined {
+  switch (method) {
+    case "SendMessage":
+    case "SendStreamingMessage":
+      return messageSendParams(req);
+    case "GetTask":
+      return compact({ id: req.id ?? "", historyLength: req.historyLength });
+    case "CancelTask":
+      return compact({ id: req.id ?? "", metadata: req.metadata });
+    case "SubscribeToTask":
+      return { id: req.id ?? "" };
+    case "CreateTaskPushNotificationConfig":
+      return { taskId: req.taskId ?? "", pushNotificationConfig: pushConfigV03(req) };
+    case "GetTaskPushNotificationConfig":
+    case "DeleteTaskPushNotificationConfig":
+      return compact({ id: req.taskId ?? "", pushNotificationConfigId: req.id });
+    case "ListTaskPushNotificationConfigs":
+      // pageSize and pageToken dropped: a 0.3 agent returns the whole list,
+      // and the response never has a nextPageToken.
+      return { id: req.taskId ?? "" };
+    case "GetExtendedAgentCard":
+      // The 0.3 request has no params at all.
+      return undefined;
+    default:
+      throw new TypeError(`no A2A 0.3 form for ${method}`);
+  }
+}
+
+function messageSendParams(req: Json): Json {
+  const c = record(req.configuration) ?? {};
+  const push = record(c.taskPushNotificationConfig);
+  // `blocking` is always sent. 1.0 waits unless told otherwise
+  // (returnImmediately false); 0.3 peers disagree on what an absent
+  // `blocking` means, and the official SDK's 0.3 layer reads a configuration
+  // without it as non-blocking.
+  const configuration = compact({
+    acceptedOutputModes: nonEmpty(c.acceptedOutputModes),
+    blocking: c.returnImmediately !== true,
+    historyLength: c.historyLength,
+    pushNotificationConfig: push && pushConfigV03(push),
+  });
+  return compact({ message: messageV03(record(req.message) ?? {}), configuration, metadata: req.metadata });
+}
+
+/** 1.0 Message -> 0.3 Message. Every 1.0 message field has a 0.3 counterpart. */
+export function messageV03(m: Json): Json {
+  return compact({
+    kind: "message",
+    messageId: m.messageId ?? "",
+    contextId: m.contextId,
+    taskId: m.taskId,
+    // ROLE_UNSPECIFIED has no 0.3 spelling: the role is left out.
+    role: ROLE_V03[m.role as string],
+    parts: array(m.parts).map(partV03),
+    metadata: m.metadata,
+    extensions: nonEmpty(m.extensions),
+    referenceTaskIds: nonEmpty(m.referenceTaskIds),
+  });
+}
+
+/** 1.0 Part -> 0.3 TextPart, FilePart or DataPart. */
+export function partV03(part: unknown): Json {
+  const p = record(part) ?? {};
+  const metadata = record(p.metadata);
+  if (typeof p.text === "string") {
+    // mediaType and filename dropped: a 0.3 TextPart has neither.
+    return compact({ kind: "text", text: p.text, metadata });
+  }
+  if (typeof p.raw === "string" || typeof p.url === "string") {
+    // raw is base64 in ProtoJSON and in 0.3 `bytes` alike.
+    const file = typeof p.raw === "string" ? { bytes: p.raw } : { uri: p.url };
+    return compact({ kind: "file", file: compact({ ...file, mimeType: p.mediaType, name: p.filename }), metadata });
+  }
+  if ("data" in p) {
+    // mediaType and filename dropped: a 0.3 DataPart has neither.
+    if (record(p.data)) return compact({ kind: "data", data: p.data, metadata });
+    return { kind: "data", data: { value: p.data ?? null }, metadata: { ...metadata, [WRAPPED_DATA_FLAG]: true } };
+  }
+  throw new InvalidParamsError("a message part has no content (text, raw, url or data)", { binding: "JSONRPC" });
+}
+
+/**
+ * 1.0 TaskPushNotificationConfig -> 0.3 PushNotificationConfig. taskId goes
+ * in the wrapper (or nowhere, inside a message's configuration, where the
+ * task does not exist yet); tenant is dropped.
+ */
+export function pushConfigV03(c: Json): Json {
+  const auth = record(c.authentication);
+  return compact({
+    id: c.id,
+    url: c.url ?? "",
+    token: c.token,
+    authentication:
+      auth && compact({ schemes: typeof auth.scheme === "string" && auth.scheme !== "" ? [auth.scheme] : [], credentials: auth.credentials }),
+  });
+}
+
+// ---------------------------------------------------------------------------
+// 0.3 result -> 1.0 output (ProtoJSON)
+
+/** The ProtoJSON of a 1.0 method's output, from the 0.3 result of its call. */
+export function resultV1(method: string, result: unknown): unknown {
+  switch (method) {
+    case "SendMessage":
+      return sendMessageResponseV1(result);
+    case "SendStreamingMessage":
+    case "SubscribeToTask":
+      return streamResponseV1(result);
+    case "GetTask":
+    case "CancelTask":
+      return taskV1(expectRecord(result, "a task"));
+    case "CreateTaskPushNotificationConfig":
+    case "GetTaskPushNotificationConfig":
+      return pushConfigV1(expectRecord(result, "a push notification config"));
+    case "ListTaskPushNotificationConfigs":
+      if (!Array.isArray(result)) throw new TypeError("expected an array of push notification configs");
+      // No nextPageToken: 0.3 does not page.
+      return { configs: result.map((c) => pushConfigV1(expectRecord(c, "a push notification config"))) };
+    case "DeleteTaskPushNotificationConfig":
+      // 0.3 answers null.
+      return {};
+    case "GetExtendedAgentCard": {
+      const card = expectRecord(result, "an agent card");
+      return isV03Card(card) ? cardV03ToV1(card) : card;
+    }
+    default:
+      return result;
+  }
+}
+
+/** `message/send` answers a Task or a Message. */
+export function sendMessageResponseV1(result: unknown): Json {
+  const r = expectRecord(result, "a task or a message");
+  switch (kindOf(r)) {
+    case "task":
+      return { task: taskV1(r) };
+    case "message":
+      return { message: messageV1(r) };
+    default:
+      throw new TypeError(`expected a task or a message, got kind ${JSON.stringify(r.kind)}`);
+  }
+}
+
+/** One event of `message/stream` or `tasks/resubscribe`. */
+export function streamResponseV1(result: unknown): Json {
+  const r = expectRecord(result, "a stream event");
+  switch (kindOf(r)) {
+    case "task":
+      return { task: taskV1(r) };
+    case "message":
+      return { message: messageV1(r) };
+    case "status-update":
+      return { statusUpdate: statusUpdateV1(r) };
+    case "artifact-update":
+      return { artifactUpdate: artifactUpdateV1(r) };
+    default:
+      throw new TypeError(`expected a task, message, status-update or artifact-update event, got kind ${JSON.stringify(r.kind)}`);
+  }
+}
+
+/** The `kind` of a 0.3 object; when absent or unknown, guessed from its members. */
+function kindOf(r: Json): string | undefined {
+  if (typeof r.kind === "string" && KINDS.has(r.kind)) return r.kind;
+  if ("artifact" in r) return "artifact-update";
+  if ("messageId" in r && "parts" in r) return "message";
+  if ("status" in r) return "id" in r ? "task" : "taskId" in r ? "status-update" : undefined;
+  return undefined;
+}
+const KINDS = new Set(["task", "message", "status-update", "artifact-update"]);
+
+/** A 0.3 task as the ProtoJSON of a 1.0 `Task`. */
+export function taskV1(t: Json): Json {
+  return compact({
+    id: t.id,
+    contextId: t.contextId,
+    status: statusV1(record(t.status)),
+    artifacts: array(t.artifacts).map((a) => artifactV1(record(a) ?? {})),
+    history: array(t.history).map((m) => messageV1(record(m) ?? {})),
+    metadata: t.metadata,
+    // kind dropped.
+  });
+}
+
+function statusV1(s: Json | undefined): Json | undefined {
+  if (!s) return undefined;
+  const message = record(s.message);
+  return compact({ state: taskStateV1(s.state), message: message && messageV1(message), timestamp: timestampV1(s.timestamp) });
+}
+
+/** A 0.3 message as the ProtoJSON of a 1.0 `Message`. */
+export function messageV1(m: Json): Json {
+  return compact({
+    messageId: m.messageId,
+    contextId: m.contextId,
+    taskId: m.taskId,
+    role: roleV1(m.role),
+    parts: array(m.parts).map(partV1),
+    metadata: m.metadata,
+    extensions: m.extensions,
+    referenceTaskIds: m.referenceTaskIds,
+    // kind dropped.
+  });
+}
+
+/** A 0.3 artifact as the ProtoJSON of a 1.0 `Artifact`. */
+export function artifactV1(a: Json): Json {
+  return compact({
+    artifactId: a.artifactId,
+    name: a.name,
+    description: a.description,
+    parts: array(a.parts).map(partV1),
+    metadata: a.metadata,
+    extensions: a.extensions,
+  });
+}
+
+/** 0.3 TextPart, FilePart or DataPart -> 1.0 Part. */
+export function partV1(part: unknown): Json {
+  const p = record(part) ?? {};
+  const metadata = record(p.metadata);
+  const kind = typeof p.kind === "string" ? p.kind : "text" in p ? "text" : "file" in p ? "file" : "data" in p ? "data" : undefined;
+  switch (kind) {
+    case "text":
+      return compact({ text: p.text, metadata });
+    case "file": {
+      const file = record(p.file) ?? {};
+      // `fileWithBytes` / `fileWithUri` are the member names of 0.3's proto.
+      const bytes = file.bytes ?? file.fileWithBytes;
+      const uri = file.uri ?? file.fileWithUri;
+      const content = typeof bytes === "string" ? { raw: bytes } : typeof uri === "string" ? { url: uri } : {};
+      return compact({ ...content, mediaType: file.mimeType ?? file.mediaType, filename: file.name, metadata });
+    }
+    case "data": {
+      // Not through compact(): a null value is content here.
+      if (metadata?.[WRAPPED_DATA_FLAG] === true) {
+        const { [WRAPPED_DATA_FLAG]: _flag, ...rest } = metadata;
+        const wrapper = record(p.data);
+        const data = wrapper && "value" in wrapper ? wrapper.value : p.data;
+        return Object.keys(rest).length > 0 ? { data: data ?? null, metadata: rest } : { data: data ?? null };
+      }
+      return metadata ? { data: p.data ?? null, metadata } : { data: p.data ?? null };
+    }
+    default:
+      // A part of a kind this client does not know: kept, without content,
+      // so that part positions stay as the agent sent them.
+      return compact({ metadata });
+  }
+}
+
+function statusUpdateV1(e: Json): Json {
+  // `final` dropped: 1.0 ends the stream instead.
+  return compact({ taskId: e.taskId, contextId: e.contextId, status: statusV1(record(e.status)), metadata: e.metadata });
+}
+
+function artifactUpdateV1(e: Json): Json {
+  const artifact = record(e.artifact);
+  return compact({
+    taskId: e.taskId,
+    contextId: e.contextId,
+    artifact: artifact && artifactV1(artifact),
+    append: e.append,
+    lastChunk: e.lastChunk,
+    metadata: e.metadata,
+  });
+}
+
+/** 0.3 TaskPushNotificationConfig (taskId + nested config) -> the flat 1.0 one. */
+export function pushConfigV1(c: Json): Json {
+  const inner = record(c.pushNotificationConfig) ?? {};
+  const auth = record(inner.authentication);
+  return compact({
+    taskId: c.taskId,
+    id: inner.id,
+    url: inner.url,
+    token: inner.token,
+    // 1.0 names one scheme; of several 0.3 schemes the first is kept.
+    authentication: auth && compact({ scheme: array(auth.schemes).find((s) => typeof s === "string") ?? "", credentials: auth.credentials }),
+  });
+}
+
+// ---------------------------------------------------------------------------
+// Enums and timestamps
+
+const TASK_STATES_V1: Readonly<Record<string, string>> = {
+  submitted: "TASK_STATE_SUBMITTED",
+  working: "TASK_STATE_WORKING",
+  "input-required": "TASK_STATE_INPUT_REQUIRED",
+  completed: "TASK_STATE_COMPLETED",
+  canceled: "TASK_STATE_CANCELED",
+  failed: "TASK_STATE_FAILED",
+  rejected: "TASK_STATE_REJECTED",
+  "auth-required": "TASK_STATE_AUTH_REQUIRED",
+  unknown: "TASK_STATE_UNSPECIFIED",
+};
+
+/** 0.3 task state -> 1.0 enum name; unknown values read as UNSPECIFIED. */
+export function taskStateV1(state: unknown): string {
+  if (typeof state !== "string") return "TASK_STATE_UNSPECIFIED";
+  return TASK_STATES_V1[state] ?? (TASK_STATES_V1_NAMES.has(state) ? state : "TASK_STATE_UNSPECIFIED");
+}
+const TASK_STATES_V1_NAMES = new Set(Object.values(TASK_STATES_V1));
+
+const ROLE_V03: Readonly<Record<string, string>> = { ROLE_USER: "user", ROLE_AGENT: "agent" };
+
+/** 0.3 role -> 1.0 enum name; unknown values read as UNSPECIFIED. */
+export function roleV1(role: unknown): string {
+  if (role === "user" || role === "ROLE_USER") return "ROLE_USER";
+  if (role === "agent" || role === "ROLE_AGENT") return "ROLE_AGENT";
+  return "ROLE_UNSPECIFIED";
+}
+
+const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})$/;
+
+/**
+ * 0.3 asks for ISO 8601 only; 1.0's Timestamp wants RFC 3339. A time without
+ * a zone is read as UTC; one that does not parse at all is dropped rather
+ * than failing the whole response.
+ */
+export function timestampV1(ts: unknown): string | undefined {
+  if (typeof ts !== "string" || ts === "") return undefined;
+  if (RFC3339.test(ts)) return ts;
+  const zoned = /(?:[zZ]|[+-]\d{2}:?\d{2})$/.test(ts) || !ts.includes("T") ? ts : `${ts}Z`;
+  const ms = Date.parse(zoned);
+  return Number.isFinite(ms) ? new Date(ms).toISOString() : undefined;
+}
+
+// ---------------------------------------------------------------------------
+
+function record(v: unknown): Json | undefined {
+  return isRecord(v) && !Array.isArray(v) ? v : undefined;
+}
+
+function expectRecord(v: unknown, what: string): Json {
+  const r = record(v);
+  if (!r) throw new TypeError(`expected ${what}, got ${v === null ? "null" : Array.isArray(v) ? "an array" : typeof v}`);
+  return r;
+}
+
+function array(v: unknown): unknown[] {
+  return Array.isArray(v) ? v : [];
+}
+
+function nonEmpty(v: unknown): unknown[] | undefined {
+  return Array.isArray(v) && v.length > 0 ? v : undefined;
+}
+
+/** The object without its undefined (and null) members. */
+function compact(o: Json): Json {
+  const out: Json = {};
+  for (const [k, v] of Object.entries(o)) if (v !== undefined && v !== null) out[k] = v;
+  return out;
+}

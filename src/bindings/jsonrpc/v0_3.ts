@@ -1,0 +1,70 @@
+/**
+ * The JSON-RPC binding of A2A 0.3, behind the 1.0 types: calls are made
+ * with the 1.0 `A2AService` methods and messages, go on the wire as 0.3
+ * JSON-RPC requests (`message/send`, `tasks/get`, ...), and their 0.3
+ * results come back as 1.0 messages. The payload translation lives in
+ * ./jsonrpc-shapes.ts.
+ */
+import { toJson, type DescMessage, type DescMethod, type JsonValue, type MessageShape } from "@bufbuild/protobuf";
+import type { UniversalClientFn } from "@connectrpc/connect/protocol";
+import { UnsupportedOperationError } from "../../errors/family.js";
+import { createFetchHttpClient } from "../../http/fetch-client.js";
+import { createHttpBindingTransport, type BindingCodec, type HttpPlan } from "../../http/binding-transport.js";
+import { jsonRpcEnvelope } from "./transport.js";
+import type { HttpTransportOptions } from "../../call/options.js";
+import type { A2ATransport } from "../../call/transport.js";
+import { V03_METHODS, paramsV03, resultV1 } from "./v0_3-shapes.js";
+
+/** The protocol version this transport announces unless told otherwise. */
+export const V03_PROTOCOL_VERSION = "0.3";
+
+/**
+ * A transport for an agent that speaks A2A 0.3 over JSON-RPC. It announces
+ * `A2A-Version: 0.3` (override with `protocolVersion`). Operations 0.3 does
+ * not have (ListTasks) fail with `UnsupportedOperationError` before any
+ * request is sent.
+ */
+export function createJsonRpcTransportV03(options: HttpTransportOptions): A2ATransport {
+  return createHttpBindingTransport(
+    {
+      ...options,
+      protocolVersion: options.protocolVersion ?? V03_PROTOCOL_VERSION,
+      httpClient: withV03ExtensionsHeader(options.httpClient ?? createFetchHttpClient()),
+    },
+    jsonRpcCodecV03(options.baseUrl),
+  );
+}
+
+function jsonRpcCodecV03(url: string): BindingCodec {
+  const envelope = jsonRpcEnvelope(url);
+  return {
+    binding: "JSONRPC",
+    contentType: "application/json",
+    accept: "application/json",
+    plan(method: DescMethod, message: MessageShape<DescMessage>): HttpPlan {
+      const name = V03_METHODS[method.name];
+      if (name === undefined) {
+        throw new UnsupportedOperationError(`the agent speaks A2A 0.3, which has no ${method.name} operation`, {
+          binding: "JSONRPC",
+        });
+      }
+      const params = paramsV03(method.name, toJson(method.input, message) as Record<string, unknown>);
+      return envelope.request(name, params as JsonValue | undefined);
+    },
+    result: envelope.result,
+    error: envelope.error,
+    toProtoJson: (method, json) => resultV1(method.name, json),
+  };
+}
+
+/**
+ * 0.3 agents read activated extensions from `X-A2A-Extensions`; 1.0 renamed
+ * it `A2A-Extensions`. Requests carry both.
+ */
+function withV03ExtensionsHeader(next: UniversalClientFn): UniversalClientFn {
+  return (req) => {
+    const extensions = req.header.get("A2A-Extensions");
+    if (extensions !== null && !req.header.has("X-A2A-Extensions")) req.header.set("X-A2A-Extensions", extensions);
+    return next(req);
+  };
+}

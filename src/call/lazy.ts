@@ -1,0 +1,46 @@
+/**
+ * A transport whose code is loaded on its first call. Transports that only
+ * some agents need (the 0.3 wire, gRPC-web) are built this way, so an app
+ * bundles them as separate chunks that load when an agent needs them, and
+ * apps that never use them do not download them.
+ */
+import type { DescMessage, DescMethodStreaming, DescMethodUnary, MessageInitShape } from "@bufbuild/protobuf";
+import type { ContextValues, StreamResponse, UnaryResponse } from "@connectrpc/connect";
+import type { Binding } from "../protocol/bindings.js";
+import type { A2ATransport } from "./transport.js";
+
+/** A transport of `binding` that calls `load` on its first call and delegates to what it returns. */
+export function lazyTransport(binding: Binding, load: () => Promise<A2ATransport>): A2ATransport {
+  let loading: Promise<A2ATransport> | undefined;
+  const transport = () => {
+    // A failed load (a chunk that could not be fetched) is tried again on the next call.
+    loading ??= load().catch((e: unknown) => {
+      loading = undefined;
+      throw e;
+    });
+    return loading;
+  };
+  return {
+    binding,
+    async unary<I extends DescMessage, O extends DescMessage>(
+      method: DescMethodUnary<I, O>,
+      signal: AbortSignal | undefined,
+      timeoutMs: number | undefined,
+      header: HeadersInit | undefined,
+      input: MessageInitShape<I>,
+      contextValues?: ContextValues,
+    ): Promise<UnaryResponse<I, O>> {
+      return (await transport()).unary(method, signal, timeoutMs, header, input, contextValues);
+    },
+    async stream<I extends DescMessage, O extends DescMessage>(
+      method: DescMethodStreaming<I, O>,
+      signal: AbortSignal | undefined,
+      timeoutMs: number | undefined,
+      header: HeadersInit | undefined,
+      input: AsyncIterable<MessageInitShape<I>>,
+      contextValues?: ContextValues,
+    ): Promise<StreamResponse<I, O>> {
+      return (await transport()).stream(method, signal, timeoutMs, header, input, contextValues);
+    },
+  };
+}

@@ -1,0 +1,279 @@
+/**
+ * Classification: which `A2AError` class a failure is. Servers disagree on
+ * numeric codes, so the `google.rpc.ErrorInfo` reason (or a problem+json
+ * `type`) decides first, then the JSON-RPC code, then the status the server
+ * stated, and only then the HTTP status. Failures below the protocol (socket
+ * errors, parser errors, aborts) are classified from their cause chain.
+ */
+import { Code, ConnectError } from "@connectrpc/connect";
+import type { ErrorInfo } from "../../gen/google/rpc/error_details_pb.js";
+import type { Binding } from "../protocol/bindings.js";
+import { isRecord, safeUrl } from "../util.js";
+import {
+  A2AError,
+  AbortedError,
+  AuthenticationError,
+  AuthorizationError,
+  CallTimeoutError,
+  ConnectionError,
+  ContentTypeNotSupportedError,
+  ExtendedAgentCardNotConfiguredError,
+  ExtensionSupportRequiredError,
+  InternalError,
+  InvalidAgentResponseError,
+  InvalidParamsError,
+  InvalidRequestError,
+  JsonRpcParseError,
+  MethodNotFoundError,
+  ProtocolError,
+  PushNotificationNotSupportedError,
+  ServerError,
+  TaskNotCancelableError,
+  TaskNotFoundError,
+  UnsupportedOperationError,
+  VersionNotSupportedError,
+  type A2AErrorInit,
+  type ConnectionFailure,
+} from "./family.js";
+
+// --- Classification ------------------------------------------------------------
+
+type ErrorClass = new (message: string, init: A2AErrorInit) => A2AError;
+
+interface Known {
+  reason: string;
+  jsonRpc: number;
+  cls: ErrorClass;
+}
+
+// Codes from the specification's mapping table (section 5.4). -32006 is also
+// accepted as VersionNotSupported in the reason-less fallback below only via
+// the reason: peers of different revisions reuse codes, the reason is stable.
+const A2A_ERRORS: readonly Known[] = [
+  { reason: "TASK_NOT_FOUND", jsonRpc: -32001, cls: TaskNotFoundError },
+  { reason: "TASK_NOT_CANCELABLE", jsonRpc: -32002, cls: TaskNotCancelableError },
+  { reason: "PUSH_NOTIFICATION_NOT_SUPPORTED", jsonRpc: -32003, cls: PushNotificationNotSupportedError },
+  { reason: "UNSUPPORTED_OPERATION", jsonRpc: -32004, cls: UnsupportedOperationError },
+  { reason: "CONTENT_TYPE_NOT_SUPPORTED", jsonRpc: -32005, cls: ContentTypeNotSupportedError },
+  { reason: "INVALID_AGENT_RESPONSE", jsonRpc: -32006, cls: InvalidAgentResponseError },
+  { reason: "EXTENDED_AGENT_CARD_NOT_CONFIGURED", jsonRpc: -32007, cls: ExtendedAgentCardNotConfiguredError },
+  { reason: "EXTENSION_SUPPORT_REQUIRED", jsonRpc: -32008, cls: ExtensionSupportRequiredError },
+  { reason: "VERSION_NOT_SUPPORTED", jsonRpc: -32009, cls: VersionNotSupportedError },
+];
+
+// JSON-RPC's standard errors, by code and by the ErrorInfo reason servers
+// attach to them on every binding (the official SDK sends INVALID_PARAMS
+// with an HTTP+JSON 400 and a gRPC INVALID_ARGUMENT alike).
+const STANDARD_ERRORS: readonly Known[] = [
+  { reason: "PARSE_ERROR", jsonRpc: -32700, cls: JsonRpcParseError },
+  { reason: "INVALID_REQUEST", jsonRpc: -32600, cls: InvalidRequestError },
+  { reason: "METHOD_NOT_FOUND", jsonRpc: -32601, cls: MethodNotFoundError },
+  { reason: "INVALID_PARAMS", jsonRpc: -32602, cls: InvalidParamsError },
+  { reason: "INTERNAL_ERROR", jsonRpc: -32603, cls: InternalError },
+];
+
+const KNOWN_ERRORS: readonly Known[] = [...A2A_ERRORS, ...STANDARD_ERRORS];
+
+// gRPC status codes (numbers as in the gRPC specification), by the names
+// a google.rpc.Status in JSON gives them (`"status": "NOT_FOUND"`).
+const GRPC: Readonly<Record<string, number>> = {
+  CANCELLED: 1,
+  INVALID_ARGUMENT: 3,
+  DEADLINE_EXCEEDED: 4,
+  NOT_FOUND: 5,
+  PERMISSION_DENIED: 7,
+  UNIMPLEMENTED: 12,
+  UNAVAILABLE: 14,
+  UNAUTHENTICATED: 16,
+};
+
+const ERROR_INFO_TYPE = "type.googleapis.com/google.rpc.ErrorInfo";
+
+/** The ErrorInfo reason among JSON error details, if one is there. */
+export function reasonFromDetails(details: readonly unknown[]): string | undefined {
+  for (const d of details) {
+    if (isRecord(d) && d["@type"] === ERROR_INFO_TYPE && typeof d.reason === "string") {
+      return d.reason;
+    }
+  }
+  return undefined;
+}
+
+/** `https://example.com/errors/task-not-found` -> `TASK_NOT_FOUND`. */
+function reasonFromProblemType(type: string | undefined): string | undefined {
+  if (!type) return undefined;
+  const last = type.split(/[/#:]/).filter(Boolean).pop();
+  if (!last) return undefined;
+  return last.replace(/Error$/, "").replace(/([a-z])([A-Z])/g, "$1_$2").replace(/-/g, "_").toUpperCase();
+}
+
+/** What a binding learned from an error response, for `errorFromServer` to classify. */
+export interface ServerErrorFacts extends A2AErrorInit {
+  /** The server's message; a generic one is used when empty. */
+  message: string;
+  /** `type` of an RFC 9457 problem+json body. */
+  problemType?: string | undefined;
+  /** `WWW-Authenticate` of a 401 response. */
+  challenge?: string | undefined;
+  /** `status` of an HTTP+JSON `google.rpc.Status` body: a gRPC code name such as `NOT_FOUND`. */
+  rpcStatus?: string | undefined;
+  /** The URL the response came from, for the message of an error only the HTTP status describes. */
+  url?: string | undefined;
+}
+
+/**
+ * Builds the most specific error for what a server reported. Every binding
+ * funnels its error responses through here, so one table decides.
+ */
+export function errorFromServer(facts: ServerErrorFacts): A2AError {
+  const { message: said, problemType, challenge, rpcStatus, url, ...rest } = facts;
+  const init: A2AErrorInit = { ...rest, reason: facts.reason ?? reasonFromDetails(facts.details ?? []) };
+  const message = said || "the server reported an error without a message";
+
+  // 1. What the error is, by name: the ErrorInfo reason (or problem type).
+  const reason = init.reason ?? reasonFromProblemType(problemType);
+  const byReason = reason === undefined ? undefined : KNOWN_ERRORS.find((k) => k.reason === reason);
+  if (byReason) return new byReason.cls(message, { ...init, reason });
+
+  // 2. The JSON-RPC code.
+  if (facts.jsonRpcCode !== undefined) {
+    const byCode = KNOWN_ERRORS.find((k) => k.jsonRpc === facts.jsonRpcCode)?.cls;
+    if (byCode) return new byCode(message, init);
+  }
+
+  // 3. The status the server stated: the gRPC code, or the google.rpc.Status
+  // of an HTTP+JSON error body, which the same table reads.
+  const code = facts.grpcCode ?? (rpcStatus === undefined ? undefined : GRPC[rpcStatus]);
+  if (code !== undefined && facts.jsonRpcCode === undefined) {
+    if (code === GRPC.UNAUTHENTICATED) return new AuthenticationError(message, { ...init, challenge });
+    if (code === GRPC.PERMISSION_DENIED) return new AuthorizationError(message, init);
+    if (code === GRPC.NOT_FOUND) return new TaskNotFoundError(message, init);
+    if (code === GRPC.UNIMPLEMENTED) return new MethodNotFoundError(message, init);
+    if (code === GRPC.INVALID_ARGUMENT) return new InvalidParamsError(message, init);
+    if (code === GRPC.DEADLINE_EXCEEDED) return new CallTimeoutError(message, init);
+    if (code === GRPC.CANCELLED) return new AbortedError(message, init);
+    if (code === GRPC.UNAVAILABLE) return new ConnectionError(message, { ...init, kind: "network" });
+  }
+
+  // 4. The HTTP status alone.
+  const status = facts.httpStatus;
+  if (status === 401) return new AuthenticationError(message, { ...init, challenge });
+  if (status === 403) return new AuthorizationError(message, init);
+  if (status === 404 && facts.jsonRpcCode === undefined && facts.grpcCode === undefined && rpcStatus === undefined) {
+    // No A2A error says what is missing (spec 11.6: A2A errors carry an
+    // ErrorInfo): the URL itself serves no A2A method, as with a wrong
+    // interface URL, a proxy's path mistake or a framework's 404 page.
+    const where = url === undefined ? "" : ` at ${safeUrl(url)}`;
+    return new MethodNotFoundError(`no A2A endpoint${where} (HTTP 404: ${message}); check the interface URL`, init);
+  }
+  return new ServerError(message, init);
+}
+
+// Node's socket errors, found anywhere in the `cause` chain of a failed fetch
+// or node:http request.
+const SOCKET_CODES: Record<string, ConnectionFailure> = {
+  ECONNREFUSED: "refused",
+  ECONNRESET: "reset",
+  EPIPE: "reset",
+  UND_ERR_SOCKET: "reset",
+  ENOTFOUND: "dns",
+  EAI_AGAIN: "dns",
+};
+
+function socketFailure(e: unknown): { kind: ConnectionFailure; code: string } | undefined {
+  for (let cur = e, depth = 0; isRecord(cur) && depth < 8; cur = cur.cause, depth++) {
+    const code = cur.code;
+    if (typeof code === "string" && code in SOCKET_CODES) return { kind: SOCKET_CODES[code]!, code };
+  }
+  return undefined;
+}
+
+// What the HTTP parsers report for a response that is not valid HTTP (a
+// bad status line, headers over the limit, a broken chunked encoding, more
+// body than Content-Length): Node's llhttp codes are `HPE_*`, undici has
+// its own for the last two. The server answered, but not in HTTP.
+const MALFORMED_HTTP = new Set(["UND_ERR_HEADERS_OVERFLOW", "UND_ERR_RES_CONTENT_LENGTH_MISMATCH"]);
+// The one parser code that means the connection ended inside a response.
+const CUT_HTTP = "HPE_INVALID_EOF_STATE";
+
+function parserFailure(e: unknown): string | undefined {
+  for (let cur = e, depth = 0; isRecord(cur) && depth < 8; cur = cur.cause, depth++) {
+    const code = cur.code;
+    if (typeof code === "string" && (code.startsWith("HPE_") || MALFORMED_HTTP.has(code))) return code;
+  }
+  return undefined;
+}
+
+/**
+ * Turns anything thrown while making a call into an A2AError. Errors that
+ * are already A2AErrors pass through, also when wrapped as a `cause` (connect
+ * wraps what a transport throws). `url`, when given, is named (origin and
+ * path only) in the messages of failures below the protocol.
+ */
+export function toA2AError(e: unknown, binding?: Binding, url?: string): A2AError {
+  for (let cur = e, depth = 0; isRecord(cur) && depth < 8; cur = cur.cause, depth++) {
+    if (cur instanceof A2AError) return cur;
+  }
+  if (e instanceof ConnectError) return fromConnectError(e, binding);
+  if (isRecord(e) && (e.name === "AbortError" || e.name === "TimeoutError")) {
+    return e.name === "TimeoutError"
+      ? new CallTimeoutError("the call timed out", { binding, cause: e })
+      : new AbortedError("the call was aborted", { binding, cause: e });
+  }
+  const where = url === undefined ? "" : ` (${safeUrl(url)})`;
+  const parser = parserFailure(e);
+  if (parser === CUT_HTTP) {
+    return new ConnectionError(`connection cut inside the response (${parser})${where}`, { binding, kind: "reset", cause: e });
+  }
+  if (parser !== undefined) {
+    return new ProtocolError(`malformed HTTP response (${parser})${where}`, { binding, cause: e });
+  }
+  const socket = socketFailure(e);
+  if (socket) {
+    return new ConnectionError(`connection ${socket.kind === "dns" ? "failed: host not found" : socket.kind} (${socket.code})${where}`, {
+      binding,
+      kind: socket.kind,
+      cause: e,
+    });
+  }
+  if (e instanceof TypeError) {
+    // fetch reports every network failure as a TypeError ("Failed to fetch",
+    // "fetch failed", "terminated").
+    return new ConnectionError(`network error: ${e.message}${where}`, { binding, kind: "network", cause: e });
+  }
+  const message = e instanceof Error ? e.message : String(e);
+  return new A2AError(message, { binding, cause: e });
+}
+
+/**
+ * gRPC errors, and the aborts and deadlines that the call runners
+ * report, arrive as ConnectErrors. `info` is the `google.rpc.ErrorInfo` of
+ * a gRPC error status: the gRPC transports decode it from the status details
+ * (which takes the google.rpc schema, so only they carry that code) and
+ * classify their errors here.
+ */
+export function fromConnectError(e: ConnectError, binding: Binding | undefined, info?: Pick<ErrorInfo, "reason" | "domain" | "metadata">): A2AError {
+  if (e.code === Code.Canceled) return new AbortedError("the call was aborted", { binding, grpcCode: e.code, cause: e });
+  if (e.code === Code.DeadlineExceeded) {
+    // The runners' message names the URL and the deadline.
+    return new CallTimeoutError(e.rawMessage || "the call timed out", { binding, kind: "deadline", cause: e });
+  }
+  // connect reports what it could not decode (a bad frame, a wrong content
+  // type) as Internal or Unknown errors without a grpc-status from the server.
+  if (binding === "GRPC" && (e.code === Code.Internal || e.code === Code.Unknown) && !e.metadata.has("grpc-status")) {
+    return new ProtocolError(`malformed gRPC response: ${e.rawMessage}`, { binding, grpcCode: e.code, cause: e });
+  }
+  const socket = socketFailure(e.cause);
+  if (socket && e.code === Code.Unavailable) {
+    return new ConnectionError(`connection ${socket.kind} (${socket.code})`, { binding, kind: socket.kind, grpcCode: e.code, cause: e });
+  }
+  return errorFromServer({
+    message: e.rawMessage,
+    binding,
+    grpcCode: e.code,
+    reason: info?.reason || undefined,
+    details: info ? [{ "@type": ERROR_INFO_TYPE, reason: info.reason, domain: info.domain, metadata: info.metadata }] : [],
+    cause: e,
+  });
+}
+

@@ -1,0 +1,288 @@
+/**
+ * One error family for every binding. Whatever went wrong, and whichever of
+ * JSON-RPC, HTTP+JSON or gRPC carried the call, the caller catches an
+ * `A2AError` subclass with the same fields.
+ *
+ * Servers disagree on numeric codes (spec revisions moved some of them), so
+ * classification prefers the `google.rpc.ErrorInfo` reason (or a problem+json
+ * `type`), then the JSON-RPC code, then the status the server stated (the
+ * gRPC code, or the `status` of an HTTP+JSON `google.rpc.Status` body), and
+ * only then the HTTP status. A bare HTTP 404 names no A2A error: it is an
+ * endpoint that does not exist, reported as `MethodNotFoundError` as JSON-RPC
+ * and gRPC report an unknown method.
+ */
+
+import type { VerificationResult } from "../trust/verify.js";
+import type { Binding } from "../protocol/bindings.js";
+
+/** What an `A2AError` is built from; every field may be left out. */
+export interface A2AErrorInit {
+  /** The binding that carried the call. */
+  binding?: Binding | undefined;
+  /** HTTP status of the response that carried the error, if any. */
+  httpStatus?: number | undefined;
+  /** gRPC status code (numeric, as in `@connectrpc/connect`'s `Code`). */
+  grpcCode?: number | undefined;
+  /** JSON-RPC `error.code`, if the error came as a JSON-RPC error object. */
+  jsonRpcCode?: number | undefined;
+  /** `google.rpc.ErrorInfo.reason`, e.g. `TASK_NOT_FOUND`. */
+  reason?: string | undefined;
+  /** Error detail objects as the server sent them (`@type` keyed JSON). */
+  details?: readonly unknown[] | undefined;
+  /** How long the server asked the client to wait (`Retry-After`), in milliseconds. */
+  retryAfterMs?: number | undefined;
+  /** The underlying failure, kept as the standard `Error.cause`. */
+  cause?: unknown;
+}
+
+/**
+ * Base class of every error the client throws. The subclass says what went
+ * wrong; the fields say how the error arrived, so one `catch` works the same
+ * whatever the binding.
+ */
+export class A2AError extends Error {
+  /** The binding of the call that failed, when the error came from one. */
+  readonly binding: Binding | undefined;
+  /** HTTP status of the response that carried the error, if any. */
+  readonly httpStatus: number | undefined;
+  /** gRPC status code (numeric, as in `@connectrpc/connect`'s `Code`), if any. */
+  readonly grpcCode: number | undefined;
+  /** JSON-RPC `error.code`, if the error came as a JSON-RPC error object. */
+  readonly jsonRpcCode: number | undefined;
+  /** `google.rpc.ErrorInfo.reason` (e.g. `TASK_NOT_FOUND`), when known. */
+  readonly reason: string | undefined;
+  /** Error detail objects as the server sent them (`@type` keyed JSON); empty when none. */
+  readonly details: readonly unknown[];
+  /** How long the server asked the client to wait (`Retry-After`), in milliseconds. */
+  readonly retryAfterMs: number | undefined;
+
+  constructor(message: string, init: A2AErrorInit = {}) {
+    super(message, init.cause === undefined ? undefined : { cause: init.cause });
+    this.name = new.target.name;
+    this.binding = init.binding;
+    this.httpStatus = init.httpStatus;
+    this.grpcCode = init.grpcCode;
+    this.jsonRpcCode = init.jsonRpcCode;
+    this.reason = init.reason;
+    this.details = init.details ?? [];
+    this.retryAfterMs = init.retryAfterMs;
+  }
+}
+
+// --- Errors the A2A specification defines (section 3.3.2) -----------------
+
+/** `TASK_NOT_FOUND`: no such task, or not one the caller may see. */
+export class TaskNotFoundError extends A2AError {}
+/** `TASK_NOT_CANCELABLE`: the task cannot be canceled in its current state. */
+export class TaskNotCancelableError extends A2AError {}
+/**
+ * `PUSH_NOTIFICATION_NOT_SUPPORTED`: the agent takes no push configs. A
+ * session throws it before any request when the card says so.
+ */
+export class PushNotificationNotSupportedError extends A2AError {}
+/** `UNSUPPORTED_OPERATION`: the agent, or the protocol version in use, cannot do this. */
+export class UnsupportedOperationError extends A2AError {}
+/** `CONTENT_TYPE_NOT_SUPPORTED`: a part's media type is not one the agent accepts. */
+export class ContentTypeNotSupportedError extends A2AError {}
+/** `INVALID_AGENT_RESPONSE`: an agent answered in a way the protocol does not allow. */
+export class InvalidAgentResponseError extends A2AError {}
+/** `EXTENDED_AGENT_CARD_NOT_CONFIGURED`: the agent has no extended card to give. */
+export class ExtendedAgentCardNotConfiguredError extends A2AError {}
+/**
+ * `EXTENSION_SUPPORT_REQUIRED`: the agent requires an extension the client
+ * did not activate. `connect()` throws it before any call when the card
+ * marks an extension `required`.
+ */
+export class ExtensionSupportRequiredError extends A2AError {}
+/** `VERSION_NOT_SUPPORTED`: the agent does not speak the A2A version sent in `A2A-Version`. */
+export class VersionNotSupportedError extends A2AError {}
+
+// --- JSON-RPC 2.0 standard errors ------------------------------------------
+
+/** JSON-RPC -32700: the server could not parse the request as JSON. */
+export class JsonRpcParseError extends A2AError {}
+/** JSON-RPC -32600: the request is not a valid JSON-RPC request. */
+export class InvalidRequestError extends A2AError {}
+/** JSON-RPC -32601 (gRPC `UNIMPLEMENTED`): the server has no such method. */
+export class MethodNotFoundError extends A2AError {}
+/**
+ * JSON-RPC -32602 (gRPC `INVALID_ARGUMENT`): the request's parameters are
+ * invalid. Also thrown before any request by the client's own checks.
+ */
+export class InvalidParamsError extends A2AError {}
+/** JSON-RPC -32603: the server failed while handling the request. */
+export class InternalError extends A2AError {}
+
+// --- Access ------------------------------------------------------------------
+
+/** 401 / UNAUTHENTICATED: credentials missing, expired or wrong. */
+export class AuthenticationError extends A2AError {
+  /** The `WWW-Authenticate` challenge, when the server sent one. */
+  readonly challenge: string | undefined;
+  constructor(message: string, init: A2AErrorInit & { challenge?: string | undefined } = {}) {
+    super(message, init);
+    this.challenge = init.challenge;
+  }
+}
+
+/** 403 / PERMISSION_DENIED: authenticated, but not allowed. */
+export class AuthorizationError extends A2AError {}
+
+// --- Failures below the protocol ---------------------------------------------
+
+/** How a connection failed: refused, reset, name resolution, or another network error. */
+export type ConnectionFailure = "refused" | "reset" | "dns" | "network";
+
+/** The request did not get a complete response: refused, reset, DNS, other. */
+export class ConnectionError extends A2AError {
+  /** How the connection failed. */
+  readonly kind: ConnectionFailure;
+  constructor(message: string, init: A2AErrorInit & { kind: ConnectionFailure }) {
+    super(message, init);
+    this.kind = init.kind;
+  }
+}
+
+/**
+ * A unary call outlived its timeout ("deadline"), or a stream received no
+ * bytes for its idle timeout ("idle"). Not named `TimeoutError`: that name is
+ * reserved by the platform's DOMException and treated specially by fetch and
+ * connect.
+ */
+export class CallTimeoutError extends A2AError {
+  /** `"deadline"`: the call outlived `timeoutMs`; `"idle"`: the stream was silent for `idleTimeoutMs`. */
+  readonly kind: "deadline" | "idle";
+  constructor(message: string, init: A2AErrorInit & { kind?: "deadline" | "idle" } = {}) {
+    super(message, init);
+    this.kind = init.kind ?? "deadline";
+  }
+}
+
+/** The caller's AbortSignal fired. */
+export class AbortedError extends A2AError {}
+
+/**
+ * The server answered, but not in a form the binding allows: malformed JSON,
+ * a wrong content type, a body of the wrong shape, or one over a size limit.
+ */
+export class ProtocolError extends A2AError {}
+
+/** The server reported an error that has no more specific class here. */
+export class ServerError extends A2AError {}
+
+// --- Agent Card discovery ------------------------------------------------------
+
+/** No Agent Card at any of the locations tried. */
+export class AgentCardNotFoundError extends A2AError {
+  /** Every URL tried, in order. */
+  readonly tried: readonly string[];
+  constructor(message: string, init: A2AErrorInit & { tried: readonly string[] }) {
+    super(message, init);
+    this.tried = init.tried;
+  }
+}
+
+/** Why a document is not a valid Agent Card. */
+export type InvalidCardProblem =
+  | "content-type"
+  | "too-large"
+  | "malformed-json"
+  | "duplicate-key"
+  | "not-an-object"
+  | "missing-fields"
+  | "wrong-shape";
+
+/** A document was found where a card should be, but it is not a valid Agent Card. */
+export class InvalidAgentCardError extends A2AError {
+  /** What is wrong with the document. */
+  readonly problem: InvalidCardProblem;
+  /** For "missing-fields": the JSON path of every REQUIRED field that is absent. */
+  readonly missingFields: readonly string[];
+  constructor(message: string, init: A2AErrorInit & { problem: InvalidCardProblem; missingFields?: readonly string[] }) {
+    super(message, init);
+    this.problem = init.problem;
+    this.missingFields = init.missingFields ?? [];
+  }
+}
+
+/** A redirect that the caller's redirect policy does not allow. */
+export class RedirectRefusedError extends A2AError {}
+
+// --- Agent Card signatures -------------------------------------------------------
+
+/**
+ * An Agent Card did not meet the signature policy: no signature verified, or
+ * one was required and the card has none. `result` says, per signature, why.
+ */
+export class AgentCardVerificationError extends A2AError {
+  /** The outcome of verification, with the failure of each signature. */
+  readonly result: VerificationResult;
+  constructor(message: string, init: A2AErrorInit & { result: VerificationResult }) {
+    super(message, init);
+    this.result = init.result;
+  }
+}
+
+// --- Connecting ------------------------------------------------------------------
+
+/** None of the card's interfaces can be used by this client here. */
+export class NoCompatibleInterfaceError extends A2AError {
+  /** Each interface of the card and why it was passed over. */
+  readonly passedOver: ReadonlyArray<{
+    /** The interface's URL. */
+    url: string;
+    /** Its protocol binding, as the card spells it. */
+    binding: string;
+    /** Its protocol version. */
+    version: string;
+    /** Why this client cannot use it. */
+    reason: string;
+  }>;
+  constructor(message: string, init: A2AErrorInit & { passedOver: NoCompatibleInterfaceError["passedOver"] }) {
+    super(message, init);
+    this.passedOver = init.passedOver;
+  }
+}
+
+// --- Resumable streams -------------------------------------------------------------
+
+/**
+ * A stream dropped and could not be resumed within the time and attempts
+ * allowed, or, with `resume: false`, ended before its task reached a final
+ * or interrupted state (then `attempts` is 0).
+ */
+export class StreamResumeError extends A2AError {
+  /** The task the stream followed, if it was known. */
+  readonly taskId: string | undefined;
+  /** Reconnection attempts made after the last event. */
+  readonly attempts: number;
+  /** The last task state the stream reported (a `TaskState` value), if any. */
+  readonly state: number | undefined;
+  constructor(message: string, init: A2AErrorInit & { taskId: string | undefined; attempts: number; state?: number | undefined }) {
+    super(message, init);
+    this.taskId = init.taskId;
+    this.attempts = init.attempts;
+    this.state = init.state;
+  }
+}
+
+// --- Conversations -------------------------------------------------------------------
+
+/**
+ * A message was addressed to a task the caller knows has ended (completed,
+ * failed, canceled or rejected); raised before any request. A subclass of
+ * `UnsupportedOperationError` because that is what an agent answers for such
+ * a message (spec: terminal tasks accept no further messages), so code that
+ * handles the server's error handles this one too.
+ */
+export class TaskTerminalError extends UnsupportedOperationError {
+  /** The task the message was for. */
+  readonly taskId: string;
+  /** Its terminal state (a `TaskState` value). */
+  readonly state: number;
+  constructor(message: string, init: A2AErrorInit & { taskId: string; state: number }) {
+    super(message, init);
+    this.taskId = init.taskId;
+    this.state = init.state;
+  }
+}

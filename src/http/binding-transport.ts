@@ -1,0 +1,513 @@
+/**
+ * The machinery the JSON-RPC and HTTP+JSON bindings share: a connect
+ * Transport over a `UniversalClientFn`, so connect's interceptors, deadlines
+ * and abort handling apply, with each binding reduced to a small codec that
+ * says how a call looks on the wire.
+ */
+import {
+  create,
+  type DescMessage,
+  type DescMethod,
+  type DescMethodStreaming,
+  type DescMethodUnary,
+  type JsonValue,
+  type MessageInitShape,
+  type MessageShape,
+} from "@bufbuild/protobuf";
+import { createContextValues, type ContextValues, type StreamResponse, type UnaryResponse } from "@connectrpc/connect";
+import type { UniversalClientFn, UniversalClientResponse } from "@connectrpc/connect/protocol";
+import { A2AError, CallTimeoutError, ProtocolError } from "../errors/family.js";
+import { errorFromServer, toA2AError } from "../errors/classify.js";
+import { isRecord } from "../util.js";
+import { parseRetryAfter } from "./retry-after.js";
+import { type Binding } from "../protocol/bindings.js";
+import { createFetchHttpClient } from "./fetch-client.js";
+import { idleBeforeResponse, withIdleTimeout } from "./idle.js";
+import { withRedirectRule } from "./redirects.js";
+import type { VerbChoice } from "../bindings/http-json/verb-fallback.js";
+import {
+  DEFAULT_IDLE_TIMEOUT_MS,
+  DEFAULT_MAX_EVENT_BYTES,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  DEFAULT_TIMEOUT_MS,
+  mergeHeaders,
+  serviceHeaders,
+  timeoutOrNone,
+  type HttpTransportOptions,
+} from "../call/options.js";
+import { runStreaming, runUnary } from "./run-call.js";
+import { decodeSseBatches, type SseEvent } from "./sse.js";
+import { streamStateKey, type StreamState } from "../call/stream-state.js";
+import { messageFromJson } from "../protocol/proto-json.js";
+import { concatBytes, isJsonContentType, safeUrl, single } from "../util.js";
+import { checkedResponse } from "../call/response-shape.js";
+import { keepReceivedJson, keepsReceivedJson } from "./received-json.js";
+import type { A2ATransport } from "../call/transport.js";
+
+/** One HTTP exchange as a binding lays it out. */
+export interface HttpPlan {
+  /** The full request URL, query included. */
+  url: string;
+  /** The HTTP method. */
+  method: "GET" | "POST" | "DELETE";
+  /** JSON body; undefined for GET and DELETE. */
+  body?: JsonValue | undefined;
+  /** What a response must echo (the JSON-RPC request id). */
+  id?: number | undefined;
+}
+
+/** Facts about a response that error mapping needs. */
+export interface ResponseFacts {
+  /** The binding that received the response. */
+  binding: Binding;
+  /** The response's HTTP status. */
+  httpStatus: number;
+  /** The response's `WWW-Authenticate`, if any. */
+  challenge: string | undefined;
+  /** The response's `Retry-After`, in milliseconds. */
+  retryAfterMs?: number | undefined;
+  /** The URL the request went to, for messages (which name its origin and path only). */
+  url: string;
+}
+
+/** How one HTTP binding lays out calls and reads answers; the transport does the rest. */
+export interface BindingCodec {
+  /** The binding this codec speaks. */
+  readonly binding: Binding;
+  /** `Content-Type` of request bodies. */
+  readonly contentType: string;
+  /** `Accept` of unary requests. */
+  readonly accept: string;
+  /** The HTTP exchange for a call of `method` with `message`. */
+  plan(method: DescMethod, message: MessageShape<DescMessage>): HttpPlan;
+  /** The result JSON of a successful response body; throws the error it carries. */
+  result(json: unknown, plan: HttpPlan, facts: ResponseFacts): unknown;
+  /** The error an unsuccessful response or an `event: error` frame describes. */
+  error(json: unknown, facts: ResponseFacts): A2AError;
+  /**
+   * For a call whose HTTP verb servers disagree on (see verb-fallback.ts):
+   * what was learned and the other verb; undefined for every other call.
+   */
+  verbChoice?(method: DescMethod, message: MessageShape<DescMessage>, plan: HttpPlan): VerbChoice | undefined;
+  /**
+   * Rewrites a result's JSON (what `result` returned, or one stream event's)
+   * into the ProtoJSON of the method's output, for a binding whose wire
+   * shapes are not the proto's. Absent: the JSON is parsed as it is.
+   */
+  toProtoJson?(method: DescMethod, json: unknown): unknown;
+}
+
+/** What a decoded event is replaced with in its batch. */
+const DECODED: SseEvent = { event: undefined, data: "", id: undefined };
+const encoder = new TextEncoder();
+// Whole bodies are decoded in one go, so one decoder serves every call.
+const utf8 = new TextDecoder();
+
+/** A connect Transport for an HTTP binding, from its codec and the transport options. */
+export function createHttpBindingTransport(options: HttpTransportOptions, codec: BindingCodec): A2ATransport {
+  // Whatever the client, no redirect takes the call to another origin.
+  const httpClient: UniversalClientFn = withRedirectRule(options.httpClient ?? createFetchHttpClient(), codec.binding);
+  const defaults = serviceHeaders(options);
+  const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  const maxEventBytes = options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES;
+  const idleMs = timeoutOrNone(options.idleTimeoutMs, DEFAULT_IDLE_TIMEOUT_MS);
+  const binding = codec.binding;
+
+  function prepare<I extends DescMessage>(method: DescMethod, input: MessageInitShape<I>, header: HeadersInit | undefined, stream: boolean) {
+    const message = create(method.input, input) as MessageShape<I>;
+    const plan = codec.plan(method, message);
+    const h = mergeHeaders(defaults, header);
+    h.set("Accept", stream ? "text/event-stream" : codec.accept);
+    return { message, plan, header: h };
+  }
+
+  /** Sends the (possibly interceptor-modified) request; never leaks a raw network error. */
+  async function send(
+    method: DescMethod,
+    first: { message: unknown; plan: HttpPlan },
+    req: { url: string; header: Headers; message: unknown; signal: AbortSignal },
+  ): Promise<{ res: UniversalClientResponse; plan: HttpPlan; url: string }> {
+    // Interceptors may replace the message (e.g. to set a tenant): plan again then.
+    const message = req.message as MessageShape<DescMessage>;
+    const plan = message === first.message ? first.plan : codec.plan(method, message);
+    const overridden = req.url !== first.plan.url;
+    // What interceptors added to the query (an API key) goes along to the other verb's URL.
+    const urlOf = (p: HttpPlan) => (!overridden ? p.url : p === plan ? req.url : withAddedQuery(p.url, first.plan.url, req.url));
+    let url = urlOf(plan);
+    const exchange = (p: HttpPlan) => {
+      url = urlOf(p);
+      if (p.body !== undefined) req.header.set("Content-Type", codec.contentType);
+      // A retry with the other verb has no body where the first had one.
+      else if (p !== plan) req.header.delete("Content-Type");
+      return httpClient({
+        url,
+        method: p.method,
+        header: req.header,
+        signal: req.signal,
+        body: p.body === undefined ? undefined : single(encoder.encode(JSON.stringify(p.body))),
+      });
+    };
+    try {
+      const res = await exchange(plan);
+      const choice = codec.verbChoice?.(method, message, plan);
+      if (!choice) return { res, plan, url };
+      if (res.status >= 200 && res.status < 300) {
+        if (!choice.learned) choice.remember(plan.method);
+        return { res, plan, url };
+      }
+      // Loaded when first needed: most agents route the verb tried first.
+      const { settleVerb } = await import("../bindings/http-json/verb-fallback.js");
+      const settled = await settleVerb(choice, plan, res, { send: exchange, rejection: (r) => rejection(r, facts(r, url)) });
+      return { ...settled, url };
+    } catch (e) {
+      // An abort is reported by the call runner (run-call.ts) from the signal.
+      if (req.signal.aborted) throw e;
+      throw toA2AError(e, binding, url);
+    }
+  }
+
+  function facts(res: UniversalClientResponse, url: string): ResponseFacts {
+    // Plain values, read at once: an object literal with getters (to read the
+    // headers only for errors) made every call about a fifth slower in V8.
+    return {
+      binding,
+      httpStatus: res.status,
+      challenge: res.header.get("WWW-Authenticate") ?? undefined,
+      retryAfterMs: parseRetryAfter(res.header.get("Retry-After")),
+      url,
+    };
+  }
+
+  /** Reads an unsuccessful response's whole body: the error it describes. */
+  async function rejection(res: UniversalClientResponse, f: ResponseFacts): Promise<A2AError> {
+    const text = await readText(res.body, maxResponseBytes, binding, f.url);
+    const json = isJsonContentType(res.header.get("Content-Type")) || looksLikeJson(text) ? tryParse(text) : undefined;
+    return codec.error(json, f);
+  }
+
+  /** Reads a whole JSON body, handing its text to `onText`; for unsuccessful statuses throws the error it describes. */
+  async function readJson(res: UniversalClientResponse, f: ResponseFacts, onText?: (text: string) => void): Promise<unknown> {
+    if (res.status < 200 || res.status >= 300) throw await rejection(res, f);
+    const text = await readText(res.body, maxResponseBytes, binding, f.url);
+    const type = res.header.get("Content-Type");
+    const where = { binding, httpStatus: res.status };
+    if (type !== null && !isJsonContentType(type)) {
+      throw new ProtocolError(`expected a JSON response from ${safeUrl(f.url)}, got content type "${type}"`, where);
+    }
+    // An RFC 9457 problem document describes a failure, whatever the status says.
+    if (type !== null && isProblemType(type)) {
+      throw new ProtocolError(`HTTP ${res.status} from ${safeUrl(f.url)} with a problem document (${type.split(";")[0]}) as its result`, where);
+    }
+    // No body (a 204, or an empty 200) parses as the defaults, which the
+    // response's shape check then finds incomplete for anything but Empty.
+    if (text.trim() === "") return {};
+    const json = tryParse(text);
+    if (json === undefined) throw new ProtocolError(`the response body from ${safeUrl(f.url)} is not valid JSON`, where);
+    onText?.(text);
+    return json;
+  }
+
+  function parse<O extends DescMessage>(method: DescMethod & { readonly output: O }, result: unknown, httpStatus: number): MessageShape<O> {
+    const schema = method.output;
+    try {
+      const json = codec.toProtoJson ? codec.toProtoJson(method, result) : result;
+      // google.protobuf.Empty results may come as null.
+      if (json === null && schema.typeName === "google.protobuf.Empty") return create(schema);
+      return checkedResponse(method, messageFromJson(schema, json as JsonValue), { binding, httpStatus });
+    } catch (e) {
+      if (e instanceof A2AError) throw e;
+      throw new ProtocolError(`the response is not a valid ${schema.typeName}: ${(e as Error).message}`, {
+        binding,
+        httpStatus,
+        cause: e,
+      });
+    }
+  }
+
+  function events<O extends DescMessage>(
+    method: DescMethodStreaming<DescMessage, O>,
+    res: UniversalClientResponse,
+    plan: HttpPlan,
+    signal: AbortSignal,
+    controller: AbortController,
+    state: StreamState | undefined,
+    f: ResponseFacts,
+  ): AsyncIterable<MessageShape<O>> {
+    let idle: CallTimeoutError | undefined;
+    const body = withIdleTimeout(
+      res.body,
+      idleMs,
+      () => {
+        idle = new CallTimeoutError(`no data on the stream from ${safeUrl(plan.url)} for ${idleMs} ms`, { binding, kind: "idle" });
+        controller.abort(idle);
+      },
+      signal,
+    );
+    const decode = (e: SseEvent): MessageShape<O> => {
+      // What a resumption sends back as Last-Event-ID; an empty id clears it.
+      if (state && e.id !== undefined) state.lastEventId = e.id || undefined;
+      const json = tryParse(e.data);
+      if (e.event === "error") throw codec.error(json, f);
+      if (json === undefined) throw new ProtocolError("a stream event is not valid JSON", { binding, httpStatus: res.status });
+      return parse(method, codec.result(json, plan, f), res.status);
+    };
+    const onRetry = state && ((ms: number) => void (state.retryMs = ms));
+    const batches = decodeSseBatches(body, { maxEventBytes, binding, onRetry });
+    return new DecodedEvents(batches, decode, (e) => idle ?? (e instanceof A2AError ? e : toA2AError(e, binding, f.url)));
+  }
+
+  return {
+    binding,
+    async unary<I extends DescMessage, O extends DescMessage>(
+      method: DescMethodUnary<I, O>,
+      signal: AbortSignal | undefined,
+      timeoutMs: number | undefined,
+      header: HeadersInit | undefined,
+      input: MessageInitShape<I>,
+      contextValues?: ContextValues,
+    ): Promise<UnaryResponse<I, O>> {
+      const first = prepare(method, input, header, false);
+      return runUnary<I, O>({
+        interceptors: options.interceptors,
+        signal,
+        timeoutMs: timeoutOrNone(timeoutMs ?? options.timeoutMs, DEFAULT_TIMEOUT_MS),
+        req: {
+          stream: false,
+          service: method.parent,
+          method,
+          requestMethod: first.plan.method,
+          url: first.plan.url,
+          header: first.header,
+          contextValues: contextValues ?? createContextValues(),
+          message: first.message,
+        },
+        next: async (req) => {
+          const { res, plan, url } = await send(method, first, req);
+          const f = facts(res, url);
+          let text: string | undefined;
+          const json = await readJson(res, f, keepsReceivedJson(method) ? (t) => (text = t) : undefined);
+          const result = codec.result(json, plan, f);
+          const message = parse(method, result, res.status);
+          // A card's signatures cover the JSON as sent, which parsing does not keep whole.
+          if (text !== undefined && isRecord(result) && !Array.isArray(result)) {
+            // The status, not the response: what the entry holds is the JSON and its text.
+            const status = res.status;
+            keepReceivedJson(message, { json: result, text, reparse: () => parse(method, result, status) });
+          }
+          return { stream: false, service: method.parent, method, header: res.header, trailer: res.trailer, message };
+        },
+      });
+    },
+
+    async stream<I extends DescMessage, O extends DescMessage>(
+      method: DescMethodStreaming<I, O>,
+      signal: AbortSignal | undefined,
+      timeoutMs: number | undefined,
+      header: HeadersInit | undefined,
+      input: AsyncIterable<MessageInitShape<I>>,
+      contextValues?: ContextValues,
+    ): Promise<StreamResponse<I, O>> {
+      // A2A's streaming methods are server-streaming: exactly one request.
+      let only: MessageInitShape<I> | undefined;
+      for await (const m of input) only = m;
+      const first = prepare(method, only ?? ({} as MessageInitShape<I>), header, true);
+      // The call's own controller, so that a stream gone idle can be cut.
+      const controller = new AbortController();
+      return runStreaming<I, O>({
+        interceptors: options.interceptors,
+        signal,
+        controller,
+        // Streams get no deadline unless the caller asks for one; the idle
+        // timeout guards against a silent server instead.
+        timeoutMs: timeoutMs !== undefined && timeoutMs > 0 ? timeoutMs : undefined,
+        req: {
+          stream: true,
+          service: method.parent,
+          method,
+          requestMethod: first.plan.method,
+          url: first.plan.url,
+          header: first.header,
+          contextValues: contextValues ?? createContextValues(),
+          message: single(first.message),
+        },
+        next: async (req) => {
+          let message: unknown = first.message;
+          for await (const m of req.message) message = m;
+          // Silence before the events start (no response yet, or a plain
+          // body that stops) is bounded by the idle timeout too.
+          let silent: CallTimeoutError | undefined;
+          const stopWaiting = idleBeforeResponse(idleMs, () => {
+            silent = new CallTimeoutError(`no response from ${safeUrl(req.url)} for ${idleMs} ms`, { binding, kind: "idle" });
+            controller.abort(silent);
+          });
+          try {
+            const { res, plan, url } = await send(method, first, { url: req.url, header: req.header, message, signal: req.signal });
+            const f = facts(res, url);
+            const ok = res.status >= 200 && res.status < 300;
+            const type = res.header.get("Content-Type") ?? "";
+            let out: AsyncIterable<MessageShape<O>>;
+            if (ok && type.startsWith("text/event-stream")) {
+              const state = req.contextValues.get(streamStateKey);
+              // What the events keep for as long as the stream is open: not the
+              // request body, nor (through a closure made here) the request.
+              out = events(method, res, { ...plan, body: undefined }, req.signal, controller, state, f);
+            } else if (!ok || isJsonContentType(type)) {
+              // A plain JSON body where a stream was expected: an error, or
+              // (leniently) a single result.
+              const json = await readJson(res, f);
+              out = single(parse(method, codec.result(json, plan, f), res.status));
+            } else {
+              await discard(res.body);
+              throw new ProtocolError(`expected an event stream from ${safeUrl(url)}, got content type "${type}"`, { binding, httpStatus: res.status });
+            }
+            return { stream: true, service: method.parent, method, header: res.header, trailer: res.trailer, message: out };
+          } catch (e) {
+            throw silent ?? e;
+          } finally {
+            stopWaiting();
+          }
+        },
+      });
+    },
+  };
+}
+
+/** `url` with the query parameters that `modified` has and `original` has not. */
+function withAddedQuery(url: string, original: string, modified: string): string {
+  try {
+    const before = new URL(original).searchParams;
+    const out = new URL(url);
+    new URL(modified).searchParams.forEach((value, key) => {
+      if (!before.has(key)) out.searchParams.set(key, value);
+    });
+    return out.href;
+  } catch {
+    return url;
+  }
+}
+
+async function discard(body: AsyncIterable<Uint8Array>): Promise<void> {
+  await body[Symbol.asyncIterator]().return?.();
+}
+
+async function readText(body: AsyncIterable<Uint8Array>, maxBytes: number, binding: Binding, url: string): Promise<string> {
+  try {
+    const tooLarge = () => new ProtocolError(`response body from ${safeUrl(url)} larger than ${maxBytes} bytes`, { binding });
+    return utf8.decode(await concatBytes(body, maxBytes, tooLarge));
+  } catch (e) {
+    // A connection lost in the middle of the body is a ConnectionError, as
+    // one lost before the response is.
+    throw toA2AError(e, binding, url);
+  }
+}
+
+/** `application/problem+json`, with or without parameters. */
+function isProblemType(type: string): boolean {
+  return type.split(";")[0]!.trim().toLowerCase() === "application/problem+json";
+}
+
+function looksLikeJson(text: string): boolean {
+  const c = text.trimStart()[0];
+  return c === "{" || c === "[";
+}
+
+function tryParse(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Error facts from a server error response that is not a JSON error document. */
+export function genericHttpError(json: unknown, f: ResponseFacts): A2AError {
+  return errorFromServer({
+    message: json === undefined ? `HTTP ${f.httpStatus} without an A2A error body` : `HTTP ${f.httpStatus}`,
+    binding: f.binding,
+    httpStatus: f.httpStatus,
+    challenge: f.challenge,
+    retryAfterMs: f.retryAfterMs,
+    url: f.url,
+  });
+}
+
+/**
+ * The messages of an event stream, each decoded when the reader asks for it.
+ * An iterator rather than an async generator: events come in batches (what
+ * one chunk held), and all but the first of a batch are handed over without
+ * the extra turns a generator takes per message.
+ */
+class DecodedEvents<T> implements AsyncIterableIterator<T> {
+  private batch: SseEvent[] = [];
+  private at = 0;
+  private over = false;
+
+  constructor(
+    private readonly batches: AsyncIterator<SseEvent[]>,
+    private readonly decode: (e: SseEvent) => T,
+    /** What to report for an error met while reading or decoding. */
+    private readonly reported: (e: unknown) => unknown,
+  ) {}
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  next(): Promise<IteratorResult<T>> {
+    if (this.over) return Promise.resolve({ done: true, value: undefined });
+    if (this.at < this.batch.length) {
+      try {
+        return Promise.resolve(this.take());
+      } catch (e) {
+        return Promise.reject(this.failed(e));
+      }
+    }
+    return this.batches.next().then(this.refill, this.readFailed);
+  }
+
+  async return(): Promise<IteratorResult<T>> {
+    if (!this.over) {
+      this.over = true;
+      this.batch = [];
+      await this.batches.return?.();
+    }
+    return { done: true, value: undefined };
+  }
+
+  private readonly refill = (r: IteratorResult<SseEvent[]>): IteratorResult<T> => {
+    if (r.done) {
+      this.over = true;
+      return { done: true, value: undefined };
+    }
+    this.batch = r.value;
+    this.at = 0;
+    try {
+      return this.take();
+    } catch (e) {
+      throw this.failed(e);
+    }
+  };
+
+  private take(): IteratorResult<T> {
+    const i = this.at++;
+    const value = this.decode(this.batch[i]!);
+    // The reader has the message; the event's text (a slice of the whole
+    // chunk it came in) need not wait here with it.
+    this.batch[i] = DECODED;
+    return { done: false, value };
+  }
+
+  /** A message could not be decoded: the stream ends, and its body is closed. */
+  private failed(e: unknown): unknown {
+    this.over = true;
+    this.batch = [];
+    this.batches.return?.().catch(() => {});
+    return this.reported(e);
+  }
+
+  /** Reading failed: the stream ends; the batches have closed the body themselves. */
+  private readonly readFailed = (e: unknown): never => {
+    this.over = true;
+    throw this.reported(e);
+  };
+}

@@ -1,0 +1,63 @@
+/**
+ * A `UniversalClientFn` on `fetch`, for browsers and any runtime with fetch.
+ *
+ * connect's own fetch client streams the request body, which Node's fetch
+ * only accepts with `duplex: "half"`; A2A request bodies are small JSON
+ * documents, so they are sent as one buffer instead.
+ *
+ * Redirects are not followed here (`redirect: "manual"`): the bindings
+ * decide from the 3xx answer (http/redirects.ts), so that credentials
+ * and the body never go to an origin the caller did not name.
+ */
+import type { UniversalClientFn, UniversalClientResponse } from "@connectrpc/connect/protocol";
+import { RedirectRefusedError } from "../errors/family.js";
+import { concatBytes } from "../util.js";
+
+/**
+ * An HTTP client for connect transports on `fetch` (the global one, or the
+ * one given), sending each request body as one buffer.
+ */
+export function createFetchHttpClient(fetchFn: typeof fetch = (input, init) => globalThis.fetch(input, init)): UniversalClientFn {
+  return async (req): Promise<UniversalClientResponse> => {
+    const res = await fetchFn(req.url, {
+      method: req.method,
+      headers: req.header,
+      body: req.body === undefined ? undefined : await concatBytes(req.body),
+      signal: req.signal,
+      redirect: "manual",
+      credentials: "same-origin",
+    });
+    if (res.type === "opaqueredirect") {
+      // Browsers hide where a manual redirect leads; following it blind
+      // could send the credentials anywhere.
+      throw new RedirectRefusedError(
+        `${new URL(req.url).origin} answered with a redirect whose target the browser does not reveal; A2A calls follow no redirect they cannot check`,
+      );
+    }
+    return { status: res.status, header: res.headers, body: readerIterable(res.body), trailer: new Headers() };
+  };
+}
+
+/**
+ * Reads a body with `getReader()` (some browsers cannot iterate a
+ * ReadableStream) and cancels it when the consumer stops early, so the
+ * connection is released.
+ */
+export function readerIterable(body: ReadableStream<Uint8Array> | null): AsyncIterable<Uint8Array> {
+  return {
+    [Symbol.asyncIterator]() {
+      const reader = body?.getReader();
+      return {
+        async next() {
+          if (!reader) return { done: true, value: undefined };
+          const r = await reader.read();
+          return r.done ? { done: true, value: undefined } : { done: false, value: r.value };
+        },
+        async return() {
+          await reader?.cancel().catch(() => {});
+          return { done: true, value: undefined };
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,159 @@
+/**
+ * A `UniversalClientFn` on `node:http` / `node:https` with keep-alive
+ * connection pools, for the JSON-RPC and HTTP+JSON bindings in Node. In Node
+ * a `fetch` call costs several times the CPU of a `node:http` request, so
+ * the Node entry's `connect()` uses this client; browsers keep `fetch`.
+ *
+ * A2A request bodies are small JSON documents: each request is written with
+ * its headers in one go (connect-node's client sends the headers first and
+ * the body after, two writes per call, which on loopback costs more CPU than
+ * the rest of the call). The response body is a Node stream read as an async
+ * iterable; a reader that stops early destroys it, which frees the socket.
+ * Errors are the ones `node:http` raises (ECONNREFUSED, ECONNRESET, ...); an
+ * abort rejects with the signal's reason, as `fetch` does. Redirects are not
+ * followed: a 3xx is returned as it is, and the bindings apply their
+ * redirect rule to it (http/redirects.ts), as for the fetch client.
+ * A `101 Switching Protocols` answer (A2A never asks to switch) fails the
+ * request at once and destroys its socket; informational answers (100,
+ * 103) are skipped, so the call's deadline bounds a server that sends only
+ * those.
+ */
+import * as http from "node:http";
+import * as https from "node:https";
+import type { UniversalClientFn, UniversalClientResponse } from "@connectrpc/connect/protocol";
+import type { Duplex } from "node:stream";
+import { ProtocolError } from "../errors/family.js";
+import { abortError, concatBytes, safeUrl } from "../util.js";
+
+/** Options of `createNodeHttpClient`. */
+export interface NodeHttpClientOptions {
+  /** Agent for `http:` URLs. Default: a shared keep-alive agent. */
+  httpAgent?: http.Agent | undefined;
+  /** Agent for `https:` URLs (TLS options go here). Default: a shared keep-alive agent. */
+  httpsAgent?: https.Agent | undefined;
+}
+
+let sharedHttp: http.Agent | undefined;
+let sharedHttps: https.Agent | undefined;
+
+/**
+ * A keep-alive `node:http` client for the `httpClient` option of the
+ * JSON-RPC and HTTP+JSON transports; the Node entry's `connect()` uses it by
+ * default. Without agents of the caller's, all such clients share one pool
+ * of connections per origin.
+ */
+export function createNodeHttpClient(options: NodeHttpClientOptions = {}): UniversalClientFn {
+  // Shared by every default client, so connections are pooled per origin.
+  const httpAgent = options.httpAgent ?? (sharedHttp ??= new http.Agent({ keepAlive: true, scheduling: "lifo" }));
+  const httpsAgent = options.httpsAgent ?? (sharedHttps ??= new https.Agent({ keepAlive: true, scheduling: "lifo" }));
+
+  const targets = new TargetCache();
+  return async (req): Promise<UniversalClientResponse> => {
+    const body = req.body === undefined ? undefined : await concatBytes(req.body);
+    req.signal?.throwIfAborted();
+    const target = targets.of(req.url);
+    const headers: Record<string, string> = {};
+    req.header.forEach((value, key) => (headers[key] = value));
+    if (body !== undefined) headers["content-length"] = String(body.byteLength);
+    const secure = target.protocol === "https:";
+    const request = (secure ? https : http).request({ ...target, method: req.method, headers, agent: secure ? httpsAgent : httpAgent });
+    request.end(body);
+    return exchange(request, req.signal, req.url);
+  };
+}
+
+/**
+ * The response to a request already sent. A function of its own so that
+ * the listeners it leaves for the life of a response (on the signal and the
+ * response) hold the request and the signal only, not the call's request
+ * object, headers and body: a thousand open streams would keep those too.
+ */
+function exchange(request: http.ClientRequest, signal: AbortSignal | undefined, url: string): Promise<UniversalClientResponse> {
+  return new Promise((resolve, reject) => {
+    let response: http.IncomingMessage | undefined;
+    // An abort after the whole body has arrived has nothing left to stop.
+    const onAbort = () => {
+      if (!response?.complete) request.destroy(signal?.reason instanceof Error ? signal.reason : abortError(signal?.reason));
+    };
+    const unlink = () => signal?.removeEventListener("abort", onAbort);
+    request.once("response", (res: http.IncomingMessage) => {
+      response = res;
+      res.once("end", unlink);
+      res.once("close", unlink);
+      // An error after the body was read or given up (an abort that
+      // comes late) has nobody to go to; the reader sees one before.
+      res.on("error", ignore);
+      resolve({
+        status: res.statusCode ?? 0,
+        header: webHeaders(res.headers),
+        body: res as AsyncIterable<Uint8Array>,
+        trailer: new Headers(),
+      });
+    });
+    signal?.addEventListener("abort", onAbort, { once: true });
+    const fail = (e: Error) => {
+      unlink();
+      // After the headers, a parser failure (a broken chunked encoding)
+      // reaches the request only; the body would report a bare "aborted".
+      // The reader hears what went wrong instead.
+      if (response !== undefined && !response.destroyed) response.destroy(e);
+      reject(signal?.aborted ? (signal.reason ?? e) : e);
+    };
+    request.on("error", fail);
+    // Node hands over the socket of a 101 to an 'upgrade' listener; without
+    // one it destroys the socket and the request never settles.
+    request.on("upgrade", (_res: http.IncomingMessage, socket: Duplex) => {
+      socket.destroy();
+      fail(new ProtocolError(`${safeUrl(url)} answered 101 Switching Protocols; an A2A call does not switch protocols`, { httpStatus: 101 }));
+    });
+  });
+}
+
+function ignore(): void {}
+
+/** Where a request goes, as `http.request` takes it. */
+interface Target {
+  protocol: string;
+  hostname: string;
+  port: string;
+  path: string;
+  auth?: string | undefined;
+}
+
+/**
+ * Request URLs already taken apart. A client calls the same few URLs over
+ * and over (a JSON-RPC endpoint is one URL), and parsing one for every call
+ * cost a few percent of a call's CPU in profiles.
+ */
+class TargetCache {
+  private readonly parsed = new Map<string, Target>();
+
+  of(url: string): Target {
+    let target = this.parsed.get(url);
+    if (target === undefined) {
+      target = parseTarget(url);
+      // Bounded: URLs with task ids in them would otherwise pile up.
+      if (this.parsed.size >= 64) this.parsed.clear();
+      this.parsed.set(url, target);
+    }
+    return target;
+  }
+}
+
+function parseTarget(url: string): Target {
+  const u = new URL(url);
+  // As node:http's own urlToHttpOptions: IPv6 hosts lose their brackets.
+  const hostname = u.hostname.startsWith("[") ? u.hostname.slice(1, -1) : u.hostname;
+  const auth = u.username || u.password ? `${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}` : undefined;
+  return { protocol: u.protocol, hostname, port: u.port, path: u.pathname + u.search, ...(auth === undefined ? {} : { auth }) };
+}
+
+function webHeaders(incoming: http.IncomingHttpHeaders): Headers {
+  const h = new Headers();
+  for (const key in incoming) {
+    const value = incoming[key];
+    if (typeof value === "string") h.append(key, value);
+    else if (Array.isArray(value)) for (const v of value) h.append(key, v);
+  }
+  return h;
+}

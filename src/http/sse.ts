@@ -1,0 +1,179 @@
+/**
+ * Server-Sent Events decoding for the two HTTP bindings' streams, as the
+ * HTML specification's event stream interpretation describes it.
+ *
+ * Chunks may split anywhere, also inside a CRLF pair or a multi-byte UTF-8
+ * character: Utf8Chunks and the carried-over partial line take care of that.
+ * Each event is capped in size so that a hostile or broken server cannot
+ * make the client buffer without bound, and the cap is judged on lines, not
+ * on chunks, so the same bytes pass or fail however they are split: an event
+ * fails once its data, event and id fields together exceed `maxEventBytes`
+ * characters, and any line (complete or not, a comment included) once it
+ * exceeds `maxEventBytes` plus room for a field name.
+ */
+import { ProtocolError } from "../errors/family.js";
+import { type Binding } from "../protocol/bindings.js";
+import { Utf8Chunks } from "./utf8-chunks.js";
+
+/** Room for a field's name beside its value in one line: `event: ` is the longest the protocol uses. */
+const FIELD_NAME_ROOM = 16;
+
+/** One server-sent event. */
+export interface SseEvent {
+  /** The `event:` field; undefined for plain message events. */
+  event: string | undefined;
+  /** The `data:` lines, joined with newlines. */
+  data: string;
+  /** The `id:` field, kept for resumption with Last-Event-ID. */
+  id: string | undefined;
+}
+
+/** Limits and callbacks of `decodeSse`. */
+export interface SseOptions {
+  /** Largest event, in characters of its data, event and id fields. */
+  maxEventBytes: number;
+  /** The binding, for the errors raised. */
+  binding: Binding;
+  /** Called with the server's `retry:` hint, in milliseconds. */
+  onRetry?: ((ms: number) => void) | undefined;
+}
+
+/**
+ * The events of a `text/event-stream` body, as the HTML standard parses
+ * them: any line ending, comments skipped, an event ended by a blank line.
+ * Throws `ProtocolError` for an event over `maxEventBytes`.
+ */
+export async function* decodeSse(body: AsyncIterable<Uint8Array>, options: SseOptions): AsyncGenerator<SseEvent> {
+  for await (const batch of decodeSseBatches(body, options)) yield* batch;
+}
+
+/**
+ * The events of a stream, in batches: all the events each chunk completes.
+ * The hot path of every stream, so lines are found with `indexOf` rather
+ * than a regular expression, and the consumer pays one await per chunk
+ * rather than one per event.
+ */
+export async function* decodeSseBatches(body: AsyncIterable<Uint8Array>, options: SseOptions): AsyncGenerator<SseEvent[]> {
+  const maxEvent = options.maxEventBytes;
+  // A line holds a field's value and its name ("data: ", "event: ").
+  const maxLine = maxEvent + FIELD_NAME_ROOM;
+  const decoder = new Utf8Chunks();
+  // The text after the last line end: an incomplete line.
+  let rest = "";
+  // The previous chunk ended in CR: a LF opening this one belongs to it.
+  let crAtEnd = false;
+  // The event being read; `data` is undefined until a data line arrives.
+  let data: string | undefined;
+  let event: string | undefined;
+  let id: string | undefined;
+  let ready: SseEvent[] = [];
+  let tooLarge = false;
+
+  const field = (text: string, start: number, end: number) => {
+    // Nothing after an oversized event or line is read, or delivered.
+    if (tooLarge) return;
+    if (start === end) {
+      // A blank line dispatches the event; one without data is dropped.
+      if (data !== undefined) ready.push({ event: event || undefined, data, id });
+      data = event = id = undefined;
+      return;
+    }
+    if (end - start > maxLine) {
+      tooLarge = true;
+      return;
+    }
+    // The usual line: "data: {...}".
+    if (text.startsWith("data:", start)) {
+      const value = text.slice(text.charCodeAt(start + 5) === 0x20 ? start + 6 : start + 5, end);
+      data = data === undefined ? value : `${data}\n${value}`;
+      if (data.length + (event?.length ?? 0) + (id?.length ?? 0) > maxEvent) tooLarge = true;
+      return;
+    }
+    const line = text.slice(start, end);
+    const colon = line.indexOf(":");
+    if (colon === 0) return; // a comment
+    const name = colon < 0 ? line : line.slice(0, colon);
+    const value = colon < 0 ? "" : line.slice(line.charCodeAt(colon + 1) === 0x20 ? colon + 2 : colon + 1);
+    switch (name) {
+      case "data":
+        data = data === undefined ? value : `${data}\n${value}`;
+        break;
+      case "event":
+        event = value;
+        break;
+      case "id":
+        if (!value.includes("\0")) id = value;
+        break;
+      case "retry":
+        if (/^\d+$/.test(value)) options.onRetry?.(Number(value));
+        break;
+      // Other fields are ignored, as the specification says.
+    }
+    if ((data?.length ?? 0) + (event?.length ?? 0) + (id?.length ?? 0) > maxEvent) tooLarge = true;
+  };
+
+  /** The events `chunk` completes (none, often). */
+  const absorb = (chunk: Uint8Array): SseEvent[] => {
+    let text = decoder.decode(chunk);
+    if (text === "") return ready;
+    if (crAtEnd && text.charCodeAt(0) === 0x0a) text = text.slice(1);
+    crAtEnd = false;
+    // Only the new text can hold a line end: `rest` has none.
+    const from = rest.length;
+    text = rest + text;
+    let start = 0;
+    if (text.indexOf("\r", from) < 0) {
+      // LF only, as nearly every server sends.
+      for (let end = text.indexOf("\n", from); end >= 0; end = text.indexOf("\n", start)) {
+        field(text, start, end);
+        start = end + 1;
+      }
+    } else {
+      for (let at = from; at < text.length; at++) {
+        const c = text.charCodeAt(at);
+        if (c !== 0x0a && c !== 0x0d) continue;
+        field(text, start, at);
+        if (c === 0x0d) {
+          if (at + 1 === text.length) crAtEnd = true;
+          else if (text.charCodeAt(at + 1) === 0x0a) at++;
+        }
+        start = at + 1;
+      }
+    }
+    rest = start === 0 ? text : text.slice(start);
+    // An incomplete line only grows: past the limit now, past it when done.
+    if (rest.length > maxLine) tooLarge = true;
+    const batch = ready;
+    ready = [];
+    return batch;
+  };
+
+  // The next batch, read in a function of its own so that the chunk and its
+  // text are not referenced from this generator while it waits at `yield`:
+  // a slow stream waits there most of its life, and a thousand of them
+  // would each keep their last chunk alive.
+  const it = body[Symbol.asyncIterator]();
+  const nextBatch = async (): Promise<SseEvent[] | undefined> => {
+    for (;;) {
+      // Checked before reading on, so the events before an oversized one
+      // are delivered first.
+      if (tooLarge) {
+        throw new ProtocolError(`stream event or line larger than ${maxEvent} characters (maxEventBytes)`, { binding: options.binding });
+      }
+      const r = await it.next();
+      if (r.done) return undefined;
+      const batch = absorb(r.value);
+      if (batch.length > 0) return batch;
+    }
+  };
+  let finished = false;
+  try {
+    for (let batch = await nextBatch(); batch !== undefined; batch = await nextBatch()) yield batch;
+    finished = true;
+  } finally {
+    // A reader that stops early, or an error, closes the body.
+    if (!finished) await it.return?.();
+  }
+  // An event cut off by the end of the stream is dropped, as the SSE
+  // specification says: only complete events are delivered.
+}

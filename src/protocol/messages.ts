@@ -1,0 +1,96 @@
+/**
+ * Small builders for the messages people write by hand. Each returns a real
+ * generated type, so it goes anywhere the protocol's types go.
+ */
+import { create, fromJson, type JsonValue } from "@bufbuild/protobuf";
+import { ValueSchema } from "@bufbuild/protobuf/wkt";
+import {
+  MessageSchema,
+  PartSchema,
+  Role,
+  TaskState,
+  type Artifact,
+  type Message,
+  type Part,
+  type Task,
+} from "../../gen/lf/a2a/v1/a2a_pb.js";
+import { uuid } from "../util.js";
+
+/** Optional metadata of a part. */
+export interface PartOptions {
+  /** The content's media type, e.g. `application/pdf`. */
+  mediaType?: string;
+  /** A file name for the content. */
+  filename?: string;
+}
+
+/** A text part. */
+export function text(value: string, options: PartOptions = {}): Part {
+  return create(PartSchema, { content: { case: "text", value }, ...options });
+}
+
+/** A structured-data part holding any JSON value. */
+export function data(value: JsonValue, options: PartOptions = {}): Part {
+  return create(PartSchema, { content: { case: "data", value: fromJson(ValueSchema, value) }, ...options });
+}
+
+/** A file part that points at a URL. */
+export function fileUrl(url: string, options: PartOptions = {}): Part {
+  return create(PartSchema, { content: { case: "url", value: url }, ...options });
+}
+
+/** A file part carrying its bytes inline (base64 on JSON bindings). */
+export function fileBytes(bytes: Uint8Array, options: PartOptions = {}): Part {
+  return create(PartSchema, { content: { case: "raw", value: bytes }, ...options });
+}
+
+/** Optional fields of a message built by `userMessage`. */
+export interface MessageOptions {
+  /** Continue this task (e.g. answer an INPUT_REQUIRED question). */
+  taskId?: string;
+  /** The conversation the message belongs to. */
+  contextId?: string;
+  /** Default: a fresh UUID. Resending a message with the same id marks a retry. */
+  messageId?: string;
+  /** Extension URIs that apply to this message. */
+  extensions?: string[];
+  /** Earlier tasks this message refers to, for the agent's context. */
+  referenceTaskIds?: string[];
+}
+
+/** A user message; strings become text parts. */
+export function userMessage(content: string | Part | ReadonlyArray<string | Part>, options: MessageOptions = {}): Message {
+  const list = typeof content === "string" || !Array.isArray(content) ? [content as string | Part] : content;
+  return create(MessageSchema, {
+    ...options,
+    messageId: options.messageId ?? uuid(),
+    role: Role.USER,
+    parts: list.map((p) => (typeof p === "string" ? text(p) : p)),
+  });
+}
+
+const TERMINAL: ReadonlySet<TaskState> = new Set([
+  TaskState.COMPLETED,
+  TaskState.FAILED,
+  TaskState.CANCELED,
+  TaskState.REJECTED,
+]);
+const INTERRUPTED: ReadonlySet<TaskState> = new Set([TaskState.INPUT_REQUIRED, TaskState.AUTH_REQUIRED]);
+
+/** The task has ended for good: completed, failed, canceled or rejected. */
+export function isTerminal(state: TaskState): boolean {
+  return TERMINAL.has(state);
+}
+
+/** The task waits on the caller: input or authentication required. */
+export function isInterrupted(state: TaskState): boolean {
+  return INTERRUPTED.has(state);
+}
+
+/** The text parts of a message, artifact or a task's artifacts, joined. */
+export function textOf(source: Message | Artifact | Task, separator = ""): string {
+  const parts = "artifacts" in source ? source.artifacts.flatMap((a) => a.parts) : source.parts;
+  return parts
+    .flatMap((p) => (p.content.case === "text" ? [p.content.value] : []))
+    .join(separator);
+}

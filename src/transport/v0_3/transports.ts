@@ -1,7 +1,0 @@
-/**
- * Every transport for agents on A2A 0.3, in one module: the browser-safe
- * entry and connect() load it on demand (v0_3/lazy.ts), as one chunk.
- */
-export { createJsonRpcTransportV03 } from "./jsonrpc.js";
-export { createRestTransportV03 } from "./rest.js";
-export { grpcTransportV03 } from "./grpc-adapter.js";

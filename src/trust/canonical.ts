@@ -1,0 +1,148 @@
+/**
+ * The canonical form of an Agent Card that signatures cover (A2A 1.0,
+ * section 8.4.1): the card's ProtoJSON with protobuf field presence
+ * respected, every field the schema marks `REQUIRED` present even when it
+ * holds its default, the top-level `signatures` removed, serialized with the
+ * JSON Canonicalization Scheme (RFC 8785).
+ *
+ * Which fields are REQUIRED is read from the `google.api.field_behavior`
+ * options in the generated descriptors, so the rule follows the schema
+ * rather than a list kept by hand.
+ *
+ * The input is a parsed card. Fields the schema does not know were dropped
+ * when it was parsed, so they are neither covered by a signature nor
+ * returned to the caller.
+ */
+import { create, ScalarType, toJson, type DescField, type DescMessage, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
+import canonicalize from "canonicalize";
+import { requiredFields } from "../discovery/required.js";
+import { AgentCardSchema, type AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
+
+/** The RFC 8785 text of a card's signed content. */
+export function canonicalCardJson(card: AgentCard): string {
+  const json = toJson(AgentCardSchema, card, TO_JSON) as JsonValue;
+  if (!isObject(json)) throw new TypeError("an Agent Card must serialize to a JSON object");
+  addRequiredDefaults(json, AgentCardSchema, 0);
+  delete json[AgentCardSchema.field.signatures!.jsonName];
+  // canonicalize throws for lone surrogates and non-finite numbers, which
+  // RFC 8785 cannot represent; a card carrying them cannot be signed.
+  const text = canonicalize(json);
+  if (text === undefined) throw new TypeError("the Agent Card has no canonical JSON form");
+  return text;
+}
+
+/** The bytes a card signature covers: UTF-8 of {@link canonicalCardJson}. */
+export function canonicalCardBytes(card: AgentCard): Uint8Array {
+  return new TextEncoder().encode(canonicalCardJson(card));
+}
+
+/**
+ * Adds, in place, every REQUIRED field missing from `json` (the ProtoJSON of
+ * a message of type `desc`) with its JSON default, in this object and every
+ * message nested in it.
+ */
+export function addRequiredDefaults(json: JsonObject, desc: DescMessage, depth = 0): JsonObject {
+  if (depth > MAX_DEPTH) throw new TypeError(`message nesting deeper than ${MAX_DEPTH} levels`);
+  const plan = planFor(desc);
+  for (const field of plan.required) {
+    if (!(field.jsonName in json)) json[field.jsonName] = defaultJson(field, depth);
+  }
+  for (const field of plan.nested) {
+    const value = json[field.jsonName];
+    if (value === undefined || value === null) continue;
+    const child = field.message!;
+    if (field.fieldKind === "message") {
+      if (isObject(value)) addRequiredDefaults(value, child, depth + 1);
+    } else if (field.fieldKind === "list") {
+      if (Array.isArray(value)) for (const v of value) if (isObject(v)) addRequiredDefaults(v, child, depth + 1);
+    } else if (isObject(value)) {
+      for (const v of Object.values(value)) if (isObject(v)) addRequiredDefaults(v, child, depth + 1);
+    }
+  }
+  return json;
+}
+
+const TO_JSON = { alwaysEmitImplicit: false, enumAsInteger: false, useProtoFieldName: false } as const;
+
+// Far deeper than any card; a bound keeps a REQUIRED message field that
+// refers back to its own type from recursing without end.
+const MAX_DEPTH = 64;
+
+interface Plan {
+  readonly required: readonly DescField[];
+  /** Fields whose values are messages with their own REQUIRED fields to fill. */
+  readonly nested: readonly DescField[];
+}
+
+const plans = new WeakMap<DescMessage, Plan>();
+
+function planFor(desc: DescMessage): Plan {
+  let plan = plans.get(desc);
+  if (plan) return plan;
+  const nested: DescField[] = [];
+  for (const field of desc.fields) {
+    const child = field.message;
+    // Well-known types have their own JSON forms (a Struct is any object),
+    // not one key per field, so there is nothing to fill inside them.
+    if (child !== undefined && !isWellKnown(child)) nested.push(field);
+  }
+  plan = { required: requiredFields(desc), nested };
+  plans.set(desc, plan);
+  return plan;
+}
+
+/** The JSON a REQUIRED field takes when it is absent. */
+function defaultJson(field: DescField, depth: number): JsonValue {
+  switch (field.fieldKind) {
+    case "list":
+      return [];
+    case "map":
+      return {};
+    case "enum": {
+      if (field.enum.typeName === "google.protobuf.NullValue") return null;
+      const zero = field.enum.values.find((v) => v.number === 0) ?? field.enum.values[0];
+      return zero?.name ?? 0;
+    }
+    case "message": {
+      const child = field.message;
+      if (isWellKnown(child)) {
+        try {
+          return toJson(child, create(child), TO_JSON);
+        } catch {
+          // google.protobuf.Value has no JSON form while empty.
+          return null;
+        }
+      }
+      return addRequiredDefaults({}, child, depth + 1);
+    }
+    case "scalar":
+      return scalarDefault(field.scalar);
+  }
+}
+
+function scalarDefault(scalar: ScalarType): JsonValue {
+  switch (scalar) {
+    case ScalarType.STRING:
+    case ScalarType.BYTES:
+      return "";
+    case ScalarType.BOOL:
+      return false;
+    // ProtoJSON writes 64-bit integers as strings.
+    case ScalarType.INT64:
+    case ScalarType.UINT64:
+    case ScalarType.SINT64:
+    case ScalarType.FIXED64:
+    case ScalarType.SFIXED64:
+      return "0";
+    default:
+      return 0;
+  }
+}
+
+function isWellKnown(desc: DescMessage): boolean {
+  return desc.typeName.startsWith("google.protobuf.");
+}
+
+function isObject(v: unknown): v is JsonObject {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}

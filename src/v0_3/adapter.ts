@@ -1,0 +1,144 @@
+/**
+ * Turns a transport for the 0.3 service (`a2a.v1.A2AService`) into one for
+ * the 1.0 service (`lf.a2a.v1.A2AService`): each call is translated by
+ * translate.ts on the way out and on the way back, event by event for streams.
+ * The gRPC and HTTP+JSON 0.3 transports are both built this way.
+ *
+ * The caller's connect interceptors run here, on the 1.0 side: they see the
+ * 1.0 method and the 1.0 request and response messages, the same as on a
+ * 1.0 transport, and what they change (headers, the request message) is what
+ * gets translated and sent. The 0.3 transport underneath runs without them.
+ */
+import {
+  create,
+  type DescMessage,
+  type DescMethod,
+  type DescMethodStreaming,
+  type DescMethodUnary,
+  type MessageInitShape,
+  type MessageShape,
+} from "@bufbuild/protobuf";
+import { createContextValues, type ContextValues, type Interceptor, type StreamResponse, type UnaryResponse } from "@connectrpc/connect";
+import { mergeHeaders } from "../call/options.js";
+import { runStreaming, runUnary } from "../http/run-call.js";
+import { mapAsync, single } from "../util.js";
+import type { A2ATransport } from "../call/transport.js";
+import { checkedResponse } from "../call/response-shape.js";
+import { v03OperationFor } from "./translate.js";
+import { keepReceivedJson, receivedJsonOf } from "../http/received-json.js";
+
+/** How the 1.0 side of a 0.3 transport looks to interceptors. */
+export interface V03AdapterOptions {
+  /** Run on the 1.0 side of every call. */
+  interceptors?: Interceptor[] | undefined;
+  /**
+   * Headers every call starts from (the transport's A2A-Version, extensions
+   * and user headers), so that interceptors see them as on 1.0 transports.
+   */
+  defaults: Headers;
+  /** What interceptors see as the request's URL and HTTP method, for a 0.3 method. */
+  describe(method: DescMethod): {
+    /** The request URL. */
+    url: string;
+    /** The HTTP method, e.g. `POST`. */
+    requestMethod: string;
+  };
+}
+
+/** `inner` speaks the 0.3 service; the result accepts calls for the 1.0 service. */
+export function adaptV03Transport(inner: A2ATransport, options: V03AdapterOptions): A2ATransport {
+  const binding = inner.binding;
+  return {
+    binding,
+
+    async unary<I extends DescMessage, O extends DescMessage>(
+      method: DescMethodUnary<I, O>,
+      signal: AbortSignal | undefined,
+      timeoutMs: number | undefined,
+      header: HeadersInit | undefined,
+      input: MessageInitShape<I>,
+      contextValues?: ContextValues,
+    ): Promise<UnaryResponse<I, O>> {
+      // Before anything else: an operation 0.3 lacks makes no request at all.
+      const op = v03OperationFor(method, binding);
+      const target = options.describe(op.method);
+      return runUnary<I, O>({
+        interceptors: options.interceptors,
+        signal,
+        // The 0.3 transport applies the timeout (and its default) itself.
+        timeoutMs: undefined,
+        req: {
+          stream: false,
+          service: method.parent,
+          method,
+          requestMethod: target.requestMethod,
+          url: target.url,
+          header: mergeHeaders(options.defaults, header),
+          contextValues: contextValues ?? createContextValues(),
+          message: create(method.input, input),
+        },
+        next: async (req) => {
+          const request = req.message as MessageShape<DescMessage>;
+          const res = await inner.unary(
+            op.method as DescMethodUnary,
+            req.signal,
+            timeoutMs,
+            req.header,
+            op.request(request),
+            req.contextValues,
+          );
+          const translate = (m: MessageShape<DescMessage>) => checkedResponse(method, op.response(m, request) as MessageShape<O>, { binding });
+          const message = translate(res.message);
+          // The JSON a 0.3 card was read from stays with the 1.0 card, read again the same way.
+          const received = receivedJsonOf(res.message);
+          if (received) keepReceivedJson(message, { ...received, reparse: () => translate(received.reparse()) });
+          return { stream: false, service: method.parent, method, header: res.header, trailer: res.trailer, message };
+        },
+      });
+    },
+
+    async stream<I extends DescMessage, O extends DescMessage>(
+      method: DescMethodStreaming<I, O>,
+      signal: AbortSignal | undefined,
+      timeoutMs: number | undefined,
+      header: HeadersInit | undefined,
+      input: AsyncIterable<MessageInitShape<I>>,
+      contextValues?: ContextValues,
+    ): Promise<StreamResponse<I, O>> {
+      const op = v03OperationFor(method, binding);
+      const target = options.describe(op.method);
+      return runStreaming<I, O>({
+        interceptors: options.interceptors,
+        signal,
+        timeoutMs: undefined,
+        req: {
+          stream: true,
+          service: method.parent,
+          method,
+          requestMethod: target.requestMethod,
+          url: target.url,
+          header: mergeHeaders(options.defaults, header),
+          contextValues: contextValues ?? createContextValues(),
+          message: mapAsync(input, (m) => create(method.input, m)),
+        },
+        next: async (req) => {
+          // A2A's streaming methods are server-streaming: one request.
+          let request: MessageShape<DescMessage> | undefined;
+          for await (const m of req.message) request = m as MessageShape<DescMessage>;
+          if (request === undefined) throw new TypeError(`${method.name}: no request message`);
+          const res = await inner.stream(
+            op.method as DescMethodStreaming,
+            req.signal,
+            timeoutMs,
+            req.header,
+            single(op.request(request)),
+            req.contextValues,
+          );
+          const message = mapAsync(res.message, (e) => checkedResponse(method, op.response(e, request) as MessageShape<O>, { binding }));
+          return { stream: true, service: method.parent, method, header: res.header, trailer: res.trailer, message };
+        },
+      });
+    },
+  };
+}
+

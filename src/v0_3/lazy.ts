@@ -1,0 +1,36 @@
+/**
+ * The HTTP transports for agents on A2A 0.3, as the browser-safe entry and
+ * `connect()` offer them: the 0.3 wire (its schema, shapes and translation)
+ * is loaded on the first call, so apps that only meet 1.0 agents never
+ * download it. Options are checked at once, as on every transport.
+ */
+import { serviceHeaders, type HttpTransportOptions } from "../call/options.js";
+import { lazyTransport } from "../call/lazy.js";
+import type { A2ATransport } from "../call/transport.js";
+
+/**
+ * A transport for 1.0 calls to an agent that speaks A2A 0.3 over JSON-RPC.
+ * It announces `A2A-Version: 0.3` (override with `protocolVersion`).
+ * Operations 0.3 lacks (ListTasks) fail with `UnsupportedOperationError`
+ * before any request is sent.
+ */
+export function createJsonRpcTransportV03(options: HttpTransportOptions): A2ATransport {
+  check(options);
+  return lazyTransport("JSONRPC", async () => (await import("./transports.js")).createJsonRpcTransportV03(options));
+}
+
+/**
+ * A transport for 1.0 calls to an agent that speaks A2A 0.3 over HTTP+JSON.
+ * `baseUrl` is the interface URL, without the `/v1` the routes add.
+ * `protocolVersion` defaults to "0.3". Operations 0.3 lacks (ListTasks)
+ * fail with `UnsupportedOperationError` without a request. Interceptors see
+ * the 1.0 messages.
+ */
+export function createRestTransportV03(options: HttpTransportOptions): A2ATransport {
+  check(options);
+  return lazyTransport("HTTP+JSON", async () => (await import("./transports.js")).createRestTransportV03(options));
+}
+
+function check(options: HttpTransportOptions): void {
+  serviceHeaders({ ...options, protocolVersion: options.protocolVersion ?? "0.3" });
+}
