@@ -9,23 +9,12 @@ import { describe, expect, it } from "vitest";
 import * as V03 from "../../gen/a2a/v1/a2a_pb.js";
 import * as V1 from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { UnsupportedOperationError } from "../../src/errors/family.js";
-import {
-  V03_OPERATIONS,
-  agentCardFromV03,
-  messageFromV03,
-  messageToV03,
-  parsePushConfigName,
-  partFromV03,
-  partToV03,
-  pushConfigFromV03,
-  roleFromV03,
-  roleToV03,
-  sendMessageResponseFromV03,
-  streamResponseFromV03,
-  taskFromV03,
-  taskStateFromV03,
-  v03OperationFor,
-} from "../../src/v0_3/translate.js";
+import { agentCardFromV03 } from "../../src/v0_3/card-proto.js";
+import { messageFromV03, messageToV03, partFromV03, partToV03, sendMessageResponseFromV03, streamResponseFromV03, taskFromV03 } from "../../src/v0_3/messages.js";
+import { parsePushConfigName } from "../../src/v0_3/names.js";
+import { pushConfigFromV03 } from "../../src/v0_3/push-config.js";
+import { roleFromV03, roleToV03, taskStateFromV03 } from "../../src/v0_3/states.js";
+import { V03_OPERATIONS, v03OperationFor } from "../../src/v0_3/translate.js";
 
 const M = V1.A2AService.method;
 

@@ -1,0 +1,186 @@
+/**
+ * Parts, messages, tasks and stream events between 1.0 and the 0.3 proto.
+ * Messages and parts go both ways, tasks and events come back only.
+ * What the 0.3 proto cannot hold is dropped, each drop noted where it
+ * happens (the list is in translate.ts).
+ */
+import { create, fromJson, toJson } from "@bufbuild/protobuf";
+import { ValueSchema } from "@bufbuild/protobuf/wkt";
+import * as V03 from "../../gen/a2a/v1/a2a_pb.js";
+import * as V1 from "../../gen/lf/a2a/v1/a2a_pb.js";
+import { cannotExpress as cannot } from "./methods.js";
+import { roleFromV03, roleToV03, taskStateFromV03 } from "./states.js";
+
+/** A 1.0 part as a 0.3 part; a data part that is not a JSON object cannot be one. */
+export function partToV03(part: V1.Part): V03.Part {
+  // Dropped: metadata and filename (0.3.0's Part and FilePart have neither),
+  // and media_type on text and data parts.
+  const c = part.content;
+  switch (c.case) {
+    case "text":
+      return create(V03.PartSchema, { part: { case: "text", value: c.value } });
+    case "raw":
+      return create(V03.PartSchema, {
+        part: { case: "file", value: { file: { case: "fileWithBytes", value: c.value }, mimeType: part.mediaType } },
+      });
+    case "url":
+      return create(V03.PartSchema, {
+        part: { case: "file", value: { file: { case: "fileWithUri", value: c.value }, mimeType: part.mediaType } },
+      });
+    case "data": {
+      // 0.3 data parts are JSON objects; 1.0 allows any JSON value.
+      const json = toJson(ValueSchema, c.value);
+      if (json === null || typeof json !== "object" || Array.isArray(json)) {
+        const kind = json === null ? "null" : Array.isArray(json) ? "a list" : `a ${typeof json}`;
+        throw cannot(`a data part holding ${kind} (0.3 data parts are JSON objects)`);
+      }
+      return create(V03.PartSchema, { part: { case: "data", value: { data: json } } });
+    }
+    case undefined:
+      return create(V03.PartSchema);
+  }
+}
+
+/** A 0.3 part as a 1.0 part. */
+export function partFromV03(part: V03.Part): V1.Part {
+  const p = part.part;
+  switch (p.case) {
+    case "text":
+      return create(V1.PartSchema, { content: { case: "text", value: p.value } });
+    case "file": {
+      const f = p.value.file;
+      const content =
+        f.case === "fileWithUri" ? { case: "url" as const, value: f.value }
+        : f.case === "fileWithBytes" ? { case: "raw" as const, value: f.value }
+        : undefined;
+      return create(V1.PartSchema, { content, mediaType: p.value.mimeType });
+    }
+    case "data":
+      // A data part without data is read as an empty object.
+      return create(V1.PartSchema, { content: { case: "data", value: fromJson(ValueSchema, p.value.data ?? {}) } });
+    case undefined:
+      return create(V1.PartSchema);
+  }
+}
+
+/** A 1.0 message as a 0.3 message, without its `referenceTaskIds`. */
+export function messageToV03(m: V1.Message): V03.Message {
+  // Dropped: reference_task_ids (not in 0.3's proto).
+  return create(V03.MessageSchema, {
+    messageId: m.messageId,
+    contextId: m.contextId,
+    taskId: m.taskId,
+    role: roleToV03(m.role),
+    content: m.parts.map(partToV03),
+    metadata: m.metadata,
+    extensions: m.extensions,
+  });
+}
+
+/** A 0.3 message as a 1.0 message. */
+export function messageFromV03(m: V03.Message): V1.Message {
+  return create(V1.MessageSchema, {
+    messageId: m.messageId,
+    contextId: m.contextId,
+    taskId: m.taskId,
+    role: roleFromV03(m.role),
+    parts: m.content.map(partFromV03),
+    metadata: m.metadata,
+    extensions: m.extensions,
+  });
+}
+
+// ---------------------------------------------------------------------------
+// Tasks and stream events, 0.3 -> 1.0
+
+/** A 0.3 task status as a 1.0 one. */
+export function taskStatusFromV03(s: V03.TaskStatus): V1.TaskStatus {
+  return create(V1.TaskStatusSchema, {
+    state: taskStateFromV03(s.state),
+    message: s.update && messageFromV03(s.update),
+    timestamp: s.timestamp,
+  });
+}
+
+/** A 0.3 artifact as a 1.0 one. */
+export function artifactFromV03(a: V03.Artifact): V1.Artifact {
+  return create(V1.ArtifactSchema, {
+    artifactId: a.artifactId,
+    name: a.name,
+    description: a.description,
+    parts: a.parts.map(partFromV03),
+    metadata: a.metadata,
+    extensions: a.extensions,
+  });
+}
+
+/**
+ * A 0.3 task as a 1.0 one. `historyLength`, when the 1.0 request set it,
+ * caps the history here too: 1.0 reads 0 as "none" where 0.3 reads it as
+ * "no cap", and not every 0.3 server applies the cap it is sent.
+ */
+export function taskFromV03(t: V03.Task, historyLength?: number): V1.Task {
+  const history = t.history.map(messageFromV03);
+  return create(V1.TaskSchema, {
+    id: t.id,
+    contextId: t.contextId,
+    status: t.status && taskStatusFromV03(t.status),
+    artifacts: t.artifacts.map(artifactFromV03),
+    history: historyLength === undefined || historyLength < 0 ? history : history.slice(history.length - historyLength),
+    metadata: t.metadata,
+  });
+}
+
+/** A 0.3 status update event as a 1.0 one, without `final`. */
+export function statusUpdateFromV03(e: V03.TaskStatusUpdateEvent): V1.TaskStatusUpdateEvent {
+  // Dropped: final (1.0 ends the stream instead).
+  return create(V1.TaskStatusUpdateEventSchema, {
+    taskId: e.taskId,
+    contextId: e.contextId,
+    status: e.status && taskStatusFromV03(e.status),
+    metadata: e.metadata,
+  });
+}
+
+/** A 0.3 artifact update event as a 1.0 one. */
+export function artifactUpdateFromV03(e: V03.TaskArtifactUpdateEvent): V1.TaskArtifactUpdateEvent {
+  return create(V1.TaskArtifactUpdateEventSchema, {
+    taskId: e.taskId,
+    contextId: e.contextId,
+    artifact: e.artifact && artifactFromV03(e.artifact),
+    append: e.append,
+    lastChunk: e.lastChunk,
+    metadata: e.metadata,
+  });
+}
+
+/** A 0.3 stream event as a 1.0 `StreamResponse`. */
+export function streamResponseFromV03(r: V03.StreamResponse, historyLength?: number): V1.StreamResponse {
+  const p = r.payload;
+  switch (p.case) {
+    case "task":
+      return create(V1.StreamResponseSchema, { payload: { case: "task", value: taskFromV03(p.value, historyLength) } });
+    case "msg":
+      return create(V1.StreamResponseSchema, { payload: { case: "message", value: messageFromV03(p.value) } });
+    case "statusUpdate":
+      return create(V1.StreamResponseSchema, { payload: { case: "statusUpdate", value: statusUpdateFromV03(p.value) } });
+    case "artifactUpdate":
+      return create(V1.StreamResponseSchema, { payload: { case: "artifactUpdate", value: artifactUpdateFromV03(p.value) } });
+    case undefined:
+      return create(V1.StreamResponseSchema);
+  }
+}
+
+/** A 0.3 SendMessage response (task or message) as a 1.0 one. */
+export function sendMessageResponseFromV03(r: V03.SendMessageResponse, historyLength?: number): V1.SendMessageResponse {
+  const p = r.payload;
+  switch (p.case) {
+    case "task":
+      return create(V1.SendMessageResponseSchema, { payload: { case: "task", value: taskFromV03(p.value, historyLength) } });
+    case "msg":
+      return create(V1.SendMessageResponseSchema, { payload: { case: "message", value: messageFromV03(p.value) } });
+    case undefined:
+      return create(V1.SendMessageResponseSchema);
+  }
+}
+
