@@ -63,6 +63,16 @@ export function partFromV03(part: V03.Part): V1.Part {
   }
 }
 
+/**
+ * The 0.3 send configuration's `blocking`, from 1.0's `returnImmediately`.
+ * Always sent: 1.0 waits unless told otherwise, while 0.3 peers read an
+ * absent `blocking` as false ("reply at once"), as the official SDK's 0.3
+ * layer and 0.3's proto default do.
+ */
+export function blockingV03(returnImmediately: unknown): boolean {
+  return returnImmediately !== true;
+}
+
 /** A 1.0 message as a 0.3 message, without its `referenceTaskIds`. */
 export function messageToV03(m: V1.Message): V03.Message {
   // Dropped: reference_task_ids (not in 0.3's proto).

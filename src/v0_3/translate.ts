@@ -32,7 +32,7 @@ import type * as V1 from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { UnsupportedOperationError } from "../errors/family.js";
 import { type Binding } from "../protocol/bindings.js";
 import { agentCardFromV03 } from "./card-proto.js";
-import { messageToV03, sendMessageResponseFromV03, streamResponseFromV03, taskFromV03 } from "./messages.js";
+import { blockingV03, messageToV03, sendMessageResponseFromV03, streamResponseFromV03, taskFromV03 } from "./messages.js";
 import { V03_LACKS, v03LacksReason, v03Row, type A2AMethodName, type V03Lacking, type V03MethodTable } from "./methods.js";
 import { taskName, pushConfigName } from "./names.js";
 import { createPushConfigRequestToV03, listPushConfigsFromV03, listPushConfigsRequestToV03, pushConfigFromV03, pushConfigToV03 } from "./push-config.js";
@@ -158,13 +158,11 @@ export function sendMessageRequestToV03(r: V1.SendMessageRequest): V03.SendMessa
   const c = r.configuration;
   return create(V03.SendMessageRequestSchema, {
     request: r.message && messageToV03(r.message),
-    // Always sent: a 0.3 server reads a missing `blocking` as false, i.e.
-    // "reply at once", while 1.0's default is to wait.
     configuration: {
       acceptedOutputModes: c?.acceptedOutputModes ?? [],
       pushNotification: c?.taskPushNotificationConfig && pushConfigToV03(c.taskPushNotificationConfig),
       historyLength: historyLengthToV03(c?.historyLength),
-      blocking: !(c?.returnImmediately ?? false),
+      blocking: blockingV03(c?.returnImmediately),
     },
     metadata: r.metadata,
   });

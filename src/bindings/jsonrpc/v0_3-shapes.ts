@@ -1,10 +1,18 @@
 /**
- * A2A 0.3 JSON-RPC payloads to and from the ProtoJSON of the 1.0 types.
+ * A2A 0.3 JSON-RPC payloads to and from the ProtoJSON of the 1.0 types: the
+ * syntax of JSON-RPC 0.3 (method names, field names, `kind` discriminators,
+ * files nested in a `file` object, push configs wrapped in
+ * `pushNotificationConfig`). What the values mean is decided once, in
+ * ../../v0_3/, and shared with the gRPC and HTTP+JSON 0.3 transports: task
+ * states and roles (states.ts), push authentication schemes (push-config.ts),
+ * the send configuration's `blocking` (messages.ts), the Agent Card (card.ts),
+ * which methods 0.3 carries (methods.ts). The list of what 0.3 drops, and why
+ * the two wire forms drop different things, is in ../../v0_3/translate.ts.
  *
- * Both sides are JSON: the 1.0 side is what protobuf-es `toJson` writes and
- * `fromJson` reads; the 0.3 side is the 0.3 JSON schema's, with `kind`
- * discriminators, kebab-case task states, lowercase roles, files nested in a
- * `file` object, and push configs wrapped in `pushNotificationConfig`.
+ * The payloads are not read through the 0.3 proto's ProtoJSON: the 0.3 JSON
+ * schema holds what that proto has no field for (Message.referenceTaskIds,
+ * Part.metadata, a file's name, CancelTask's metadata, the flag of a wrapped
+ * data part) and spells its timestamps as ISO 8601 rather than RFC 3339.
  *
  * Going out, a 1.0 field that 0.3 has no place for is dropped; each drop is
  * noted where it happens. Coming in, 0.3 fields that 1.0 lacks are left out,
@@ -12,25 +20,80 @@
  * a peer a little off the schema still parses.
  */
 import { cardV03ToV1, isV03Card } from "../../v0_3/card.js";
+import { blockingV03 } from "../../v0_3/messages.js";
+import type { V03MethodTable } from "../../v0_3/methods.js";
+import { schemeFromV03, schemesToV03 } from "../../v0_3/push-config.js";
+import { roleJsonV03, roleNameV1, taskStateNameV1 } from "../../v0_3/states.js";
 import { InvalidParamsError } from "../../errors/family.js";
 import { isRecord } from "../../util.js";
 
 type Json = Record<string, unknown>;
 
-/** 1.0 method names (`DescMethod.name`) and the 0.3 JSON-RPC methods that carry them. */
-export const V03_METHODS: Readonly<Record<string, string>> = {
-  SendMessage: "message/send",
-  SendStreamingMessage: "message/stream",
-  GetTask: "tasks/get",
-  CancelTask: "tasks/cancel",
-  SubscribeToTask: "tasks/resubscribe",
-  CreateTaskPushNotificationConfig: "tasks/pushNotificationConfig/set",
-  GetTaskPushNotificationConfig: "tasks/pushNotificationConfig/get",
-  ListTaskPushNotificationConfigs: "tasks/pushNotificationConfig/list",
-  DeleteTaskPushNotificationConfig: "tasks/pushNotificationConfig/delete",
-  GetExtendedAgentCard: "agent/getAuthenticatedExtendedCard",
-  // ListTasks: 0.3 has no JSON-RPC method for it.
-};
+/** How one 1.0 method goes over JSON-RPC 0.3. */
+export interface JsonRpcV03Call {
+  /** The 0.3 JSON-RPC method that carries it. */
+  readonly method: string;
+  /** The call's 0.3 `params`, from the ProtoJSON of its 1.0 request; undefined for none. */
+  params(request: Json): Json | undefined;
+  /** The ProtoJSON of the 1.0 response (or stream event), from the 0.3 `result`. */
+  result(result: unknown): unknown;
+}
+
+/**
+ * Every 1.0 method 0.3 carries, by its local name, as a JSON-RPC 0.3 call.
+ * Checked by the compiler against the generated service (v0_3/methods.ts).
+ * Every 1.0 request has a `tenant`: 0.3 has no tenants, so it is dropped throughout.
+ */
+export const V03_CALLS = {
+  sendMessage: { method: "message/send", params: messageSendParams, result: sendMessageResponseV1 },
+  sendStreamingMessage: { method: "message/stream", params: messageSendParams, result: streamResponseV1 },
+  getTask: {
+    method: "tasks/get",
+    params: (req) => compact({ id: req.id ?? "", historyLength: req.historyLength }),
+    result: (r) => taskV1(expectRecord(r, "a task")),
+  },
+  cancelTask: {
+    method: "tasks/cancel",
+    params: (req) => compact({ id: req.id ?? "", metadata: req.metadata }),
+    result: (r) => taskV1(expectRecord(r, "a task")),
+  },
+  subscribeToTask: { method: "tasks/resubscribe", params: (req) => ({ id: req.id ?? "" }), result: streamResponseV1 },
+  createTaskPushNotificationConfig: {
+    method: "tasks/pushNotificationConfig/set",
+    params: (req) => ({ taskId: req.taskId ?? "", pushNotificationConfig: pushConfigV03(req) }),
+    result: (r) => pushConfigV1(expectRecord(r, "a push notification config")),
+  },
+  getTaskPushNotificationConfig: {
+    method: "tasks/pushNotificationConfig/get",
+    params: pushConfigIdParams,
+    result: (r) => pushConfigV1(expectRecord(r, "a push notification config")),
+  },
+  listTaskPushNotificationConfigs: {
+    method: "tasks/pushNotificationConfig/list",
+    // pageSize and pageToken dropped: a 0.3 agent returns the whole list,
+    // and the response never has a nextPageToken.
+    params: (req) => ({ id: req.taskId ?? "" }),
+    result: (r) => {
+      if (!Array.isArray(r)) throw new TypeError("expected an array of push notification configs");
+      return { configs: r.map((c) => pushConfigV1(expectRecord(c, "a push notification config"))) };
+    },
+  },
+  deleteTaskPushNotificationConfig: {
+    method: "tasks/pushNotificationConfig/delete",
+    params: pushConfigIdParams,
+    // 0.3 answers null.
+    result: () => ({}),
+  },
+  getExtendedAgentCard: {
+    method: "agent/getAuthenticatedExtendedCard",
+    // The 0.3 request has no params at all.
+    params: () => undefined,
+    result: (r) => {
+      const card = expectRecord(r, "an agent card");
+      return isV03Card(card) ? cardV03ToV1(card) : card;
+    },
+  },
+} satisfies V03MethodTable<JsonRpcV03Call>;
 
 /**
  * A 0.3 data part holds a JSON object only. Any other 1.0 data value (array,
@@ -44,49 +107,16 @@ export const WRAPPED_DATA_FLAG = "data_part_compat";
 // ---------------------------------------------------------------------------
 // 1.0 request (ProtoJSON) -> 0.3 params
 
-/**
- * The 0.3 `params` of a call, from the ProtoJSON of its 1.0 request;
- * undefined for a method that takes none. Every 1.0 request has a `tenant`:
- * 0.3 has no tenants, so it is dropped throughout.
- */
-export function paramsV03(method: string, req: Json): Json | undefined {
-  switch (method) {
-    case "SendMessage":
-    case "SendStreamingMessage":
-      return messageSendParams(req);
-    case "GetTask":
-      return compact({ id: req.id ?? "", historyLength: req.historyLength });
-    case "CancelTask":
-      return compact({ id: req.id ?? "", metadata: req.metadata });
-    case "SubscribeToTask":
-      return { id: req.id ?? "" };
-    case "CreateTaskPushNotificationConfig":
-      return { taskId: req.taskId ?? "", pushNotificationConfig: pushConfigV03(req) };
-    case "GetTaskPushNotificationConfig":
-    case "DeleteTaskPushNotificationConfig":
-      return compact({ id: req.taskId ?? "", pushNotificationConfigId: req.id });
-    case "ListTaskPushNotificationConfigs":
-      // pageSize and pageToken dropped: a 0.3 agent returns the whole list,
-      // and the response never has a nextPageToken.
-      return { id: req.taskId ?? "" };
-    case "GetExtendedAgentCard":
-      // The 0.3 request has no params at all.
-      return undefined;
-    default:
-      throw new TypeError(`no A2A 0.3 form for ${method}`);
-  }
+function pushConfigIdParams(req: Json): Json {
+  return compact({ id: req.taskId ?? "", pushNotificationConfigId: req.id });
 }
 
 function messageSendParams(req: Json): Json {
   const c = record(req.configuration) ?? {};
   const push = record(c.taskPushNotificationConfig);
-  // `blocking` is always sent. 1.0 waits unless told otherwise
-  // (returnImmediately false); 0.3 peers disagree on what an absent
-  // `blocking` means, and the official SDK's 0.3 layer reads a configuration
-  // without it as non-blocking.
   const configuration = compact({
     acceptedOutputModes: nonEmpty(c.acceptedOutputModes),
-    blocking: c.returnImmediately !== true,
+    blocking: blockingV03(c.returnImmediately),
     historyLength: c.historyLength,
     pushNotificationConfig: push && pushConfigV03(push),
   });
@@ -101,7 +131,7 @@ export function messageV03(m: Json): Json {
     contextId: m.contextId,
     taskId: m.taskId,
     // ROLE_UNSPECIFIED has no 0.3 spelling: the role is left out.
-    role: ROLE_V03[m.role as string],
+    role: roleJsonV03(m.role),
     parts: array(m.parts).map(partV03),
     metadata: m.metadata,
     extensions: nonEmpty(m.extensions),
@@ -142,42 +172,12 @@ export function pushConfigV03(c: Json): Json {
     url: c.url ?? "",
     token: c.token,
     authentication:
-      auth && compact({ schemes: typeof auth.scheme === "string" && auth.scheme !== "" ? [auth.scheme] : [], credentials: auth.credentials }),
+      auth && compact({ schemes: schemesToV03(auth.scheme), credentials: auth.credentials }),
   });
 }
 
 // ---------------------------------------------------------------------------
 // 0.3 result -> 1.0 output (ProtoJSON)
-
-/** The ProtoJSON of a 1.0 method's output, from the 0.3 result of its call. */
-export function resultV1(method: string, result: unknown): unknown {
-  switch (method) {
-    case "SendMessage":
-      return sendMessageResponseV1(result);
-    case "SendStreamingMessage":
-    case "SubscribeToTask":
-      return streamResponseV1(result);
-    case "GetTask":
-    case "CancelTask":
-      return taskV1(expectRecord(result, "a task"));
-    case "CreateTaskPushNotificationConfig":
-    case "GetTaskPushNotificationConfig":
-      return pushConfigV1(expectRecord(result, "a push notification config"));
-    case "ListTaskPushNotificationConfigs":
-      if (!Array.isArray(result)) throw new TypeError("expected an array of push notification configs");
-      // No nextPageToken: 0.3 does not page.
-      return { configs: result.map((c) => pushConfigV1(expectRecord(c, "a push notification config"))) };
-    case "DeleteTaskPushNotificationConfig":
-      // 0.3 answers null.
-      return {};
-    case "GetExtendedAgentCard": {
-      const card = expectRecord(result, "an agent card");
-      return isV03Card(card) ? cardV03ToV1(card) : card;
-    }
-    default:
-      return result;
-  }
-}
 
 /** `message/send` answers a Task or a Message. */
 export function sendMessageResponseV1(result: unknown): Json {
@@ -235,7 +235,7 @@ export function taskV1(t: Json): Json {
 function statusV1(s: Json | undefined): Json | undefined {
   if (!s) return undefined;
   const message = record(s.message);
-  return compact({ state: taskStateV1(s.state), message: message && messageV1(message), timestamp: timestampV1(s.timestamp) });
+  return compact({ state: taskStateNameV1(s.state), message: message && messageV1(message), timestamp: timestampV1(s.timestamp) });
 }
 
 /** A 0.3 message as the ProtoJSON of a 1.0 `Message`. */
@@ -244,7 +244,7 @@ export function messageV1(m: Json): Json {
     messageId: m.messageId,
     contextId: m.contextId,
     taskId: m.taskId,
-    role: roleV1(m.role),
+    role: roleNameV1(m.role),
     parts: array(m.parts).map(partV1),
     metadata: m.metadata,
     extensions: m.extensions,
@@ -324,41 +324,12 @@ export function pushConfigV1(c: Json): Json {
     id: inner.id,
     url: inner.url,
     token: inner.token,
-    // 1.0 names one scheme; of several 0.3 schemes the first is kept.
-    authentication: auth && compact({ scheme: array(auth.schemes).find((s) => typeof s === "string") ?? "", credentials: auth.credentials }),
+    authentication: auth && compact({ scheme: schemeFromV03(auth.schemes), credentials: auth.credentials }),
   });
 }
 
 // ---------------------------------------------------------------------------
-// Enums and timestamps
-
-const TASK_STATES_V1: Readonly<Record<string, string>> = {
-  submitted: "TASK_STATE_SUBMITTED",
-  working: "TASK_STATE_WORKING",
-  "input-required": "TASK_STATE_INPUT_REQUIRED",
-  completed: "TASK_STATE_COMPLETED",
-  canceled: "TASK_STATE_CANCELED",
-  failed: "TASK_STATE_FAILED",
-  rejected: "TASK_STATE_REJECTED",
-  "auth-required": "TASK_STATE_AUTH_REQUIRED",
-  unknown: "TASK_STATE_UNSPECIFIED",
-};
-
-/** 0.3 task state -> 1.0 enum name; unknown values read as UNSPECIFIED. */
-export function taskStateV1(state: unknown): string {
-  if (typeof state !== "string") return "TASK_STATE_UNSPECIFIED";
-  return TASK_STATES_V1[state] ?? (TASK_STATES_V1_NAMES.has(state) ? state : "TASK_STATE_UNSPECIFIED");
-}
-const TASK_STATES_V1_NAMES = new Set(Object.values(TASK_STATES_V1));
-
-const ROLE_V03: Readonly<Record<string, string>> = { ROLE_USER: "user", ROLE_AGENT: "agent" };
-
-/** 0.3 role -> 1.0 enum name; unknown values read as UNSPECIFIED. */
-export function roleV1(role: unknown): string {
-  if (role === "user" || role === "ROLE_USER") return "ROLE_USER";
-  if (role === "agent" || role === "ROLE_AGENT") return "ROLE_AGENT";
-  return "ROLE_UNSPECIFIED";
-}
+// Timestamps
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})$/;
 

@@ -2,8 +2,8 @@
  * The JSON-RPC binding of A2A 0.3, behind the 1.0 types: calls are made
  * with the 1.0 `A2AService` methods and messages, go on the wire as 0.3
  * JSON-RPC requests (`message/send`, `tasks/get`, ...), and their 0.3
- * results come back as 1.0 messages. The payload translation lives in
- * ./jsonrpc-shapes.ts.
+ * results come back as 1.0 messages. The payload shapes live in
+ * ./v0_3-shapes.ts, over the one 0.3 translation of meaning in ../../v0_3/.
  */
 import { toJson, type DescMessage, type DescMethod, type JsonValue, type MessageShape } from "@bufbuild/protobuf";
 import type { UniversalClientFn } from "@connectrpc/connect/protocol";
@@ -13,7 +13,8 @@ import { createHttpBindingTransport, type BindingCodec, type HttpPlan } from "..
 import { jsonRpcEnvelope } from "./transport.js";
 import type { HttpTransportOptions } from "../../call/options.js";
 import type { A2ATransport } from "../../call/transport.js";
-import { V03_METHODS, paramsV03, resultV1 } from "./v0_3-shapes.js";
+import { v03Row } from "../../v0_3/methods.js";
+import { V03_CALLS, type JsonRpcV03Call } from "./v0_3-shapes.js";
 
 /** The protocol version this transport announces unless told otherwise. */
 export const V03_PROTOCOL_VERSION = "0.3";
@@ -42,18 +43,22 @@ function jsonRpcCodecV03(url: string): BindingCodec {
     contentType: "application/json",
     accept: "application/json",
     plan(method: DescMethod, message: MessageShape<DescMessage>): HttpPlan {
-      const name = V03_METHODS[method.name];
-      if (name === undefined) {
+      const call = v03Row<JsonRpcV03Call>(V03_CALLS, method);
+      if (call === undefined) {
         throw new UnsupportedOperationError(`the agent speaks A2A 0.3, which has no ${method.name} operation`, {
           binding: "JSONRPC",
         });
       }
-      const params = paramsV03(method.name, toJson(method.input, message) as Record<string, unknown>);
-      return envelope.request(name, params as JsonValue | undefined);
+      const params = call.params(toJson(method.input, message) as Record<string, unknown>);
+      return envelope.request(call.method, params as JsonValue | undefined);
     },
     result: envelope.result,
     error: envelope.error,
-    toProtoJson: (method, json) => resultV1(method.name, json),
+    toProtoJson: (method, json) => {
+      // plan() refused every method without a row before a request was made.
+      const call = v03Row<JsonRpcV03Call>(V03_CALLS, method);
+      return call ? call.result(json) : json;
+    },
   };
 }
 
