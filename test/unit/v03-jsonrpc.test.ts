@@ -350,6 +350,14 @@ describe("results: 0.3 JSON as 1.0 messages", () => {
     }
   });
 
+  it("a task state named like an object member (toString, __proto__, constructor) reads as UNSPECIFIED", async () => {
+    const c = client();
+    for (const state03 of ["toString", "__proto__", "constructor", "hasOwnProperty"]) {
+      srv.handle(answer({ ...TASK_03, status: { state: state03 } }));
+      expect((await c.getTask({ id: "t1" })).status?.state, state03).toBe(TaskState.UNSPECIFIED);
+    }
+  });
+
   it("a full task: parts of every kind, roles, artifacts, metadata; kind and unknown fields dropped", async () => {
     srv.handle(
       answer({
