@@ -66,21 +66,6 @@ export type V03Operation =
       readonly reason: string;
     };
 
-/** A row of the table, type-checked against both generated services. */
-function via<K extends keyof M1, L extends keyof M03>(
-  _v1: K,
-  v03: L,
-  request: (request: In1<K>) => In03<L>,
-  response: (response: Out03<L>, request: In1<K>) => Out1<K>,
-): Carried {
-  return {
-    supported: true,
-    method: V03.A2AService.method[v03],
-    request: request as unknown as (r: MessageShape<DescMessage>) => MessageShape<DescMessage>,
-    response: response as unknown as (r: MessageShape<DescMessage>, q: MessageShape<DescMessage>) => MessageShape<DescMessage>,
-  };
-}
-
 /** A 1.0 method that 0.3 carries. */
 type Carried = Extract<
   V03Operation,
@@ -90,7 +75,33 @@ type Carried = Extract<
   }
 >;
 
-// One row per method 0.3 carries; the compiler holds the table to the 1.0 service (methods.ts).
+/**
+ * The row for the 1.0 method K. `of` exists only for the compiler: it ties
+ * the row to its key in the table, so that a row's request and response
+ * types are checked against the method it is filed under.
+ */
+type Row<K extends A2AMethodName> = Carried & {
+  /** Never set. */
+  readonly of?: K;
+};
+
+/** A row of the table, type-checked against both generated services. */
+function via<K extends keyof M1, L extends keyof M03>(
+  _v1: K,
+  v03: L,
+  request: (request: In1<K>) => In03<L>,
+  response: (response: Out03<L>, request: In1<K>) => Out1<K>,
+): Row<K> {
+  return {
+    supported: true,
+    method: V03.A2AService.method[v03],
+    request: request as unknown as (r: MessageShape<DescMessage>) => MessageShape<DescMessage>,
+    response: response as unknown as (r: MessageShape<DescMessage>, q: MessageShape<DescMessage>) => MessageShape<DescMessage>,
+  };
+}
+
+// One row per method 0.3 carries, each filed under its own method; the
+// compiler holds the table to the 1.0 service (V03MethodTable, methods.ts).
 const CARRIED = {
   sendMessage: via("sendMessage", "sendMessage", sendMessageRequestToV03, (r, q) =>
     sendMessageResponseFromV03(r, q.configuration?.historyLength),
@@ -127,7 +138,7 @@ const CARRIED = {
     // google.protobuf.Empty is the same message in both versions.
     (r: Empty) => r,
   ),
-} satisfies V03MethodTable<Carried>;
+} satisfies V03MethodTable<Carried> & { readonly [K in keyof V03MethodTable<unknown>]: Row<K> };
 
 /** Every 1.0 method, by its local name, and how (or whether) 0.3 carries it. */
 export const V03_OPERATIONS: { readonly [K in A2AMethodName]: V03Operation } = {
