@@ -29,7 +29,8 @@ import { findDuplicateKey } from "./json.js";
 import { identityOf, optionsKey } from "./options-key.js";
 import { missingRequired } from "./required.js";
 import { carriesSignatures } from "./signed.js";
-import type { VerificationResult, VerifyOptions, VerifyPolicy } from "../trust/verify.js";
+import type { VerifyOptions, VerifyPolicy } from "../trust/options.js";
+import type { VerificationResult } from "../trust/result.js";
 import { messageFromJson } from "../protocol/proto-json.js";
 
 /** How `resolveAgentCard` fetches, caches and verifies a card. */
