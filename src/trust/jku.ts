@@ -12,6 +12,7 @@ import type { FetchedKeySet, KeySetRequest } from "./jwks-cache.js";
 import { clip, errorMessage, Rejection } from "./rejection.js";
 import { isPlainObject } from "./values.js";
 
+/** Redirects followed on the way to a key set, at most. */
 const MAX_REDIRECTS = 3;
 
 /** The key set at a signature's `jku`, cached or fetched under `rules`: its URL as checked, its keys, and until when (epoch ms) they may be used. */

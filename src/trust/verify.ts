@@ -113,6 +113,7 @@ export async function applyVerifyPolicy(card: AgentCard | ReceivedAgentCard, pol
   return result;
 }
 
+/** A signature that verified: with which key, from where, and for how long. */
 interface Verified {
   kid: string;
   alg: string;
@@ -122,6 +123,7 @@ interface Verified {
   validUntil: number;
 }
 
+/** Checks one signature against every key found for its `kid` and every payload it may sign; throws the Rejection that says most. */
 async function checkSignature(sig: SignatureMembers | AgentCardSignature, payloads: readonly string[], ctx: Context, onKid: (kid: string) => void): Promise<Verified> {
   const { header, alg, kid } = checkHeaders(sig, ctx.algorithms, onKid);
   const found = await findKeys(kid, header, ctx);
