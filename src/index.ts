@@ -35,19 +35,9 @@ export { MemoryCardStore, type CardStore, type StoredCard } from "./discovery/ca
 export type { RedirectPolicy, DocumentFetchOptions } from "./discovery/fetch-document.js";
 // Verifying and signing cards are in "a2a-connect/trust"; discovery loads
 // them on demand. Their option and result types are here too.
-export type {
-  VerifyOptions,
-  VerifyPolicy,
-  VerificationResult,
-  VerificationFailure,
-  VerificationFailureCode,
-  VerificationKey,
-  KeyStore,
-  KeyLookup,
-  JkuOptions,
-  JwksCacheOptions,
-  SignOptions,
-} from "./trust/verify.js";
+export type { VerifyOptions, VerifyPolicy, VerificationKey, KeyStore, KeyLookup, JkuOptions, SignOptions } from "./trust/options.js";
+export type { VerificationResult, VerificationFailure, VerificationFailureCode } from "./trust/result.js";
+export type { JwksCacheOptions } from "./trust/jwks-cache.js";
 export { AgentSession, type SessionOptions } from "./client/session.js";
 export { TaskTracker } from "./client/tracker.js";
 export { isResumeSnapshot, type ResumeOptions } from "./client/resume.js";

@@ -8,24 +8,19 @@
  *
  * @module a2a-connect/trust
  */
-export {
-  verifyAgentCard,
-  signAgentCard,
-  applyVerifyPolicy,
-  assertVerified,
-  JwksCache,
-  DEFAULT_ALGORITHMS,
-  type VerifyOptions,
-  type VerifyPolicy,
-  type VerificationResult,
-  type ReceivedAgentCard,
-  type VerificationFailure,
-  type VerificationFailureCode,
-  type VerificationKey,
-  type KeyStore,
-  type KeyLookup,
-  type JkuOptions,
-  type JwksCacheOptions,
-  type SignOptions,
-} from "./trust/verify.js";
+export { verifyAgentCard, applyVerifyPolicy, assertVerified } from "./trust/verify.js";
+export { signAgentCard } from "./trust/sign.js";
+export { JwksCache, type JwksCacheOptions } from "./trust/jwks-cache.js";
+export { DEFAULT_ALGORITHMS } from "./trust/algorithms.js";
+export type {
+  VerifyOptions,
+  VerifyPolicy,
+  ReceivedAgentCard,
+  VerificationKey,
+  KeyStore,
+  KeyLookup,
+  JkuOptions,
+  SignOptions,
+} from "./trust/options.js";
+export type { VerificationResult, VerificationFailure, VerificationFailureCode } from "./trust/result.js";
 export { canonicalCardBytes, canonicalCardJson } from "./trust/canonical.js";

@@ -8,7 +8,7 @@
 import { AuthenticationError, RedirectRefusedError } from "../errors/family.js";
 import { toA2AError } from "../errors/classify.js";
 import { fetchJsonDocument, readLimited } from "../discovery/fetch-document.js";
-import { isRedirectStatus } from "../http/redirects.js";
+import { isRedirectStatus } from "../http/redirect-target.js";
 import { base64, isJsonContentType, safeUrl, unlessAborted } from "../util.js";
 import type { TokenProvider } from "./interceptors.js";
 import { opaque, redactSecrets } from "./redact.js";

@@ -12,7 +12,9 @@
  */
 import { toBinary } from "@bufbuild/protobuf";
 import { AgentCardSchema, type AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
-import { applyVerifyPolicy, type VerificationResult, type VerifyOptions, type VerifyPolicy } from "../trust/verify.js";
+import type { VerifyOptions, VerifyPolicy } from "../trust/options.js";
+import type { VerificationResult } from "../trust/result.js";
+import { applyVerifyPolicy } from "../trust/verify.js";
 import { findDuplicateKey } from "../discovery/json.js";
 import { InvalidAgentCardError } from "../errors/family.js";
 import type { ReceivedJson } from "../http/received-json.js";

@@ -5,7 +5,7 @@
  */
 import { AbortedError, CallTimeoutError, InvalidAgentCardError, RedirectRefusedError } from "../errors/family.js";
 import { toA2AError } from "../errors/classify.js";
-import { redirectTarget } from "../http/redirects.js";
+import { redirectTarget } from "../http/redirect-target.js";
 import { followSignal, isJsonContentType } from "../util.js";
 
 /**

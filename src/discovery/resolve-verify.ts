@@ -12,9 +12,11 @@
  */
 import { AgentCardVerificationError } from "../errors/family.js";
 import { identityOf, optionsKey } from "./options-key.js";
-import { applyVerifyPolicy, verifiedUntil, type VerificationResult, type VerifyPolicy } from "../trust/verify.js";
+import type { VerifyPolicy } from "../trust/options.js";
+import type { VerificationResult } from "../trust/result.js";
+import { applyVerifyPolicy, verifiedUntil } from "../trust/verify.js";
 import type { AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
-import type { Exchange } from "./resolve.js";
+import type { Exchange } from "./resolve-options.js";
 
 /** A card as resolved: the JSON received, the card parsed from it, and whether the JSON is signed. */
 export interface ReceivedCard {

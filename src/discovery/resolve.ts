@@ -20,47 +20,20 @@ import {
   revalidationHeaders,
   storable,
   storedCard,
-  type CardStore,
   type StoredCard,
 } from "./cache.js";
 import { cardV03ToV1, isV03Card } from "../v0_3/card.js";
-import { checkRedirectChain, fetchJsonDocument, originOf, type DocumentFetchOptions } from "./fetch-document.js";
+import { checkRedirectChain, fetchJsonDocument, originOf } from "./fetch-document.js";
 import { findDuplicateKey } from "./json.js";
 import { identityOf, optionsKey } from "./options-key.js";
 import { missingRequired } from "./required.js";
 import { carriesSignatures } from "./signed.js";
-import type { VerificationResult, VerifyOptions, VerifyPolicy } from "../trust/verify.js";
+import type { VerifyOptions, VerifyPolicy } from "../trust/options.js";
+import type { VerificationResult } from "../trust/result.js";
 import { messageFromJson } from "../protocol/proto-json.js";
+import type { Exchange, ResolveOptions } from "./resolve-options.js";
 
-/** How `resolveAgentCard` fetches, caches and verifies a card. */
-export interface ResolveOptions extends DocumentFetchOptions {
-  /**
-   * The card cache. Default: one in-memory cache shared by every resolve in
-   * this process. `false` fetches every time.
-   */
-  cache?: CardStore | false | undefined;
-  /** Serve a stale cached card when revalidating it fails (network error or 5xx). Default false. */
-  staleIfError?: boolean | undefined;
-  /**
-   * Signature policy. "if-present" (default): a card that carries signatures
-   * must verify; "required": a card must carry a verifying signature; "off".
-   */
-  verify?: VerifyPolicy | undefined;
-  /**
-   * Keys and rules for verification. Its `fetch`, `signal` and `timeoutMs`
-   * default to the resolve's own, and key set requests count against the
-   * resolve's `timeoutMs`.
-   */
-  verification?: Omit<VerifyOptions, "cardUrl"> | undefined;
-  /**
-   * An unsigned card from an origin whose cards were signed and verified
-   * earlier in this process, under "if-present": "refuse" (default) throws
-   * AgentCardVerificationError (code `signatures_dropped`), since stripping
-   * the signatures must not be a free downgrade; "allow" accepts it as
-   * unsigned.
-   */
-  downgrade?: "refuse" | "allow" | undefined;
-}
+export type { ResolveOptions } from "./resolve-options.js";
 
 /** A card as `resolveAgentCard` found it: where from, and how it verified. */
 export interface ResolvedAgentCard {
@@ -147,13 +120,6 @@ async function resolveUncoalesced(url: string, headers: Headers, headerKey: stri
     clearTimeout(timer);
     for (const s of signals) s?.removeEventListener("abort", stop);
   }
-}
-
-/** One resolve under way: the caller's options with the exchange's signal, and its deadline. */
-export interface Exchange extends ResolveOptions {
-  signal: AbortSignal;
-  /** Epoch ms by which the whole resolve ends. */
-  deadline: number;
 }
 
 function requestHeaders(init: HeadersInit | undefined): Headers {

@@ -12,7 +12,7 @@
  * and gRPC report an unknown method.
  */
 
-import type { VerificationResult } from "../trust/verify.js";
+import type { VerificationResult } from "../trust/result.js";
 import type { Binding } from "../protocol/bindings.js";
 
 /** What an `A2AError` is built from; every field may be left out. */

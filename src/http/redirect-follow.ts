@@ -5,7 +5,10 @@
 import type { UniversalClientFn, UniversalClientRequest, UniversalClientResponse } from "@connectrpc/connect/protocol";
 import { RedirectRefusedError } from "../errors/family.js";
 import { type Binding } from "../protocol/bindings.js";
-import { isRedirectStatus, MAX_REDIRECTS, redirectTarget } from "./redirects.js";
+import { isRedirectStatus, redirectTarget } from "./redirect-target.js";
+
+/** Same-origin redirects followed for one call, at most. */
+const MAX_REDIRECTS = 5;
 
 /**
  * Follows the same-origin redirects that repeat the request unchanged.

@@ -11,32 +11,16 @@
  *   body), 301, 302 and 303 for a GET; a POST answered with 301, 302 or 303
  *   (which would turn it into a body-less GET) fails with
  *   `RedirectRefusedError`;
- * - at most `MAX_REDIRECTS` hops.
+ * - at most `MAX_REDIRECTS` hops (redirect-follow.ts, which does the
+ *   following and is loaded when an agent first redirects).
  *
  * The HTTP clients of this package do not follow redirects themselves
  * (fetch with `redirect: "manual"`, node:http never does); the bindings
  * apply this rule to whatever client they are given.
  */
 import type { UniversalClientFn } from "@connectrpc/connect/protocol";
-import { RedirectRefusedError, type A2AErrorInit } from "../errors/family.js";
 import { type Binding } from "../protocol/bindings.js";
-
-/** Same-origin redirects followed for one call, at most. */
-export const MAX_REDIRECTS = 5;
-
-/** Whether a status is a redirect that points somewhere (304 Not Modified does not). */
-export function isRedirectStatus(status: number): boolean {
-  return status >= 300 && status < 400 && status !== 304;
-}
-
-/** Where a redirect's `Location` points, from the URL that answered; refused (with `init`) when it is not a URL. */
-export function redirectTarget(location: string, from: URL, init?: A2AErrorInit): URL {
-  try {
-    return new URL(location, from);
-  } catch {
-    throw new RedirectRefusedError(`${from.href} redirects to something that is not a URL`, init);
-  }
-}
+import { isRedirectStatus } from "./redirect-target.js";
 
 /** `client` with the redirect rule of A2A calls (see the module comment) applied to its answers. */
 export function withRedirectRule(client: UniversalClientFn, binding: Binding): UniversalClientFn {

@@ -16,12 +16,13 @@
 import { create, ScalarType, toJson, type DescField, type DescMessage, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
 import canonicalize from "canonicalize";
 import { requiredFields } from "../discovery/required.js";
+import { isPlainObject } from "./values.js";
 import { AgentCardSchema, type AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
 
 /** The RFC 8785 text of a card's signed content. */
 export function canonicalCardJson(card: AgentCard): string {
   const json = toJson(AgentCardSchema, card, TO_JSON) as JsonValue;
-  if (!isObject(json)) throw new TypeError("an Agent Card must serialize to a JSON object");
+  if (!isPlainObject(json)) throw new TypeError("an Agent Card must serialize to a JSON object");
   addRequiredDefaults(json, AgentCardSchema, 0);
   delete json[AgentCardSchema.field.signatures!.jsonName];
   // canonicalize throws for lone surrogates and non-finite numbers, which
@@ -52,11 +53,11 @@ export function addRequiredDefaults(json: JsonObject, desc: DescMessage, depth =
     if (value === undefined || value === null) continue;
     const child = field.message!;
     if (field.fieldKind === "message") {
-      if (isObject(value)) addRequiredDefaults(value, child, depth + 1);
+      if (isPlainObject(value)) addRequiredDefaults(value, child, depth + 1);
     } else if (field.fieldKind === "list") {
-      if (Array.isArray(value)) for (const v of value) if (isObject(v)) addRequiredDefaults(v, child, depth + 1);
-    } else if (isObject(value)) {
-      for (const v of Object.values(value)) if (isObject(v)) addRequiredDefaults(v, child, depth + 1);
+      if (Array.isArray(value)) for (const v of value) if (isPlainObject(v)) addRequiredDefaults(v, child, depth + 1);
+    } else if (isPlainObject(value)) {
+      for (const v of Object.values(value)) if (isPlainObject(v)) addRequiredDefaults(v, child, depth + 1);
     }
   }
   return json;
@@ -141,8 +142,4 @@ function scalarDefault(scalar: ScalarType): JsonValue {
 
 function isWellKnown(desc: DescMessage): boolean {
   return desc.typeName.startsWith("google.protobuf.");
-}
-
-function isObject(v: unknown): v is JsonObject {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }

@@ -11,7 +11,7 @@ import { ConnectionError, RedirectRefusedError, type A2AError } from "../../erro
 import { toA2AError } from "../../errors/classify.js";
 import { a2aGrpcTransport } from "./common.js";
 import { grpcBaseUrl } from "./url.js";
-import { isRedirectStatus, redirectTarget } from "../../http/redirects.js";
+import { isRedirectStatus, redirectTarget } from "../../http/redirect-target.js";
 import { rejectWithoutSent } from "../../http/run-call.js";
 import type { TransportOptions } from "../../call/options.js";
 import type { A2ATransport } from "../../call/transport.js";

@@ -1,0 +1,45 @@
+/**
+ * What a resolve of an Agent Card is given (`ResolveOptions`), and what its
+ * steps share while it runs (`Exchange`): both the resolver and the
+ * verification it loads on demand read them, so they live apart from either.
+ */
+import type { CardStore } from "./cache.js";
+import type { DocumentFetchOptions } from "./fetch-document.js";
+import type { VerifyOptions, VerifyPolicy } from "../trust/options.js";
+
+/** How `resolveAgentCard` fetches, caches and verifies a card. */
+export interface ResolveOptions extends DocumentFetchOptions {
+  /**
+   * The card cache. Default: one in-memory cache shared by every resolve in
+   * this process. `false` fetches every time.
+   */
+  cache?: CardStore | false | undefined;
+  /** Serve a stale cached card when revalidating it fails (network error or 5xx). Default false. */
+  staleIfError?: boolean | undefined;
+  /**
+   * Signature policy. "if-present" (default): a card that carries signatures
+   * must verify; "required": a card must carry a verifying signature; "off".
+   */
+  verify?: VerifyPolicy | undefined;
+  /**
+   * Keys and rules for verification. Its `fetch`, `signal` and `timeoutMs`
+   * default to the resolve's own, and key set requests count against the
+   * resolve's `timeoutMs`.
+   */
+  verification?: Omit<VerifyOptions, "cardUrl"> | undefined;
+  /**
+   * An unsigned card from an origin whose cards were signed and verified
+   * earlier in this process, under "if-present": "refuse" (default) throws
+   * AgentCardVerificationError (code `signatures_dropped`), since stripping
+   * the signatures must not be a free downgrade; "allow" accepts it as
+   * unsigned.
+   */
+  downgrade?: "refuse" | "allow" | undefined;
+}
+
+/** One resolve under way: the caller's options with the exchange's signal, and its deadline. */
+export interface Exchange extends ResolveOptions {
+  signal: AbortSignal;
+  /** Epoch ms by which the whole resolve ends. */
+  deadline: number;
+}

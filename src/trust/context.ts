@@ -1,0 +1,86 @@
+/**
+ * The options of one verification, checked once and with their defaults
+ * filled in: the context every step of the verifier reads. Invalid options
+ * throw a TypeError here, before anything is fetched.
+ */
+import { identityOf } from "../discovery/options-key.js";
+import { ALGORITHMS, DEFAULT_ALGORITHMS } from "./algorithms.js";
+import { JwksCache } from "./jwks-cache.js";
+import type { KeyStore, VerifyOptions } from "./options.js";
+import { positive } from "./values.js";
+
+const DEFAULT_TIMEOUT_MS = 5_000;
+const DEFAULT_MAX_BYTES = 64 * 1024;
+const DEFAULT_MAX_SIGNATURES = 10;
+
+const sharedCache = new JwksCache();
+
+/** The rules a `jku` and the fetch of its key set are held to. */
+export interface JkuRules {
+  allowedOrigins: ReadonlySet<string>;
+  allowHttp: boolean;
+  maxBytes: number;
+  cache: JwksCache;
+}
+
+/** One verification's options, checked, defaults applied. */
+export interface Context {
+  keys: KeyStore | undefined;
+  /** `false`: no key set is fetched. */
+  jku: false | JkuRules;
+  algorithms: ReadonlySet<string>;
+  fetch: typeof fetch;
+  /** 0 for the global fetch; key sets fetched through another function are kept apart. */
+  fetchId: number;
+  signal: AbortSignal | undefined;
+  timeoutMs: number;
+  now: () => number;
+  maxSignatures: number;
+}
+
+/** Checks `options` and fills in their defaults; throws a TypeError naming an invalid option. */
+export function prepare(options: VerifyOptions): Context {
+  const algorithms = new Set(options.algorithms ?? DEFAULT_ALGORITHMS);
+  for (const alg of algorithms) {
+    if (!(alg in ALGORITHMS)) {
+      const why = alg === "none" || /^HS\d+$/.test(alg) ? "it is not an asymmetric signature algorithm" : "it is not a supported JWS algorithm";
+      throw new TypeError(`algorithm "${alg}" cannot be allowed for Agent Card signatures: ${why}; choose from ${DEFAULT_ALGORITHMS.join(", ")}`);
+    }
+  }
+  let cardOrigin: string | undefined;
+  if (options.cardUrl !== undefined) cardOrigin = originOf(options.cardUrl, "cardUrl");
+  let jku: Context["jku"] = false;
+  // Trusted keys read as pinning: a card's jku is consulted beside them only when asked for.
+  if (options.jku !== false && (options.jku !== undefined || options.keys === undefined)) {
+    const o = options.jku ?? {};
+    const list = o.allowedOrigins ?? (cardOrigin === undefined ? [] : [cardOrigin]);
+    jku = {
+      allowedOrigins: new Set(list.map((x) => originOf(x, "jku.allowedOrigins"))),
+      allowHttp: o.allowHttp === true,
+      maxBytes: positive(o.maxBytes, DEFAULT_MAX_BYTES, "jku.maxBytes"),
+      cache: o.cache ?? sharedCache,
+    };
+  }
+  return {
+    keys: options.keys,
+    jku,
+    algorithms,
+    fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+    fetchId: options.fetch === undefined ? 0 : identityOf(options.fetch),
+    signal: options.signal,
+    timeoutMs: positive(options.timeoutMs, DEFAULT_TIMEOUT_MS, "timeoutMs"),
+    now: options.now ?? Date.now,
+    maxSignatures: positive(options.maxSignatures, DEFAULT_MAX_SIGNATURES, "maxSignatures"),
+  };
+}
+
+function originOf(value: string, option: string): string {
+  let origin: string;
+  try {
+    origin = new URL(value).origin;
+  } catch {
+    throw new TypeError(`${option}: "${value}" is not an absolute URL`);
+  }
+  if (origin === "null") throw new TypeError(`${option}: "${value}" has no origin`);
+  return origin;
+}

@@ -1,0 +1,96 @@
+/**
+ * Key sets named by a signature's `jku`: which URLs may be fetched (https,
+ * on an allowed origin, redirects included), fetching one and checking that
+ * it is a JWKS, through the caller's key set cache.
+ */
+import type { JWK } from "jose";
+import { fetchJsonDocument } from "../discovery/fetch-document.js";
+import { optionsKey } from "../discovery/options-key.js";
+import { AbortedError, CallTimeoutError, RedirectRefusedError } from "../errors/family.js";
+import type { Context, JkuRules } from "./context.js";
+import type { FetchedKeySet, KeySetRequest } from "./jwks-cache.js";
+import { clip, errorMessage, Rejection } from "./rejection.js";
+import { isPlainObject } from "./values.js";
+
+/** Redirects followed on the way to a key set, at most. */
+const MAX_REDIRECTS = 3;
+
+/** The key set at a signature's `jku`, cached or fetched under `rules`: its URL as checked, its keys, and until when (epoch ms) they may be used. */
+export async function keySetAt(jku: string, kid: string, rules: JkuRules, ctx: Context): Promise<{ url: string; keys: readonly JWK[]; validUntil: number }> {
+  const url = checkJkuUrl(jku, rules, "jku_not_allowed");
+  const set = await rules.cache.keysFor(url, kid, keySetRequest(rules, ctx), () => fetchJwks(url, rules, ctx));
+  return { url, keys: set.keys, validUntil: set.validUntil };
+}
+
+function checkJkuUrl(raw: string, rules: JkuRules, code: "jku_not_allowed" | "jku_redirect"): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Rejection(code, `jku "${clip(raw)}" is not an absolute URL`);
+  }
+  if (url.protocol !== "https:" && !(rules.allowHttp && url.protocol === "http:")) {
+    throw new Rejection(code === "jku_redirect" ? code : "jku_insecure", `${clip(url.origin === "null" ? url.protocol : url.origin)} is not https`);
+  }
+  if (url.username !== "" || url.password !== "") throw new Rejection(code, "a jku must not carry credentials");
+  if (!rules.allowedOrigins.has(url.origin)) {
+    const allowed = rules.allowedOrigins.size === 0 ? "none (pass cardUrl or jku.allowedOrigins)" : [...rules.allowedOrigins].join(", ");
+    throw new Rejection(code, `${clip(url.origin)} is not an allowed key origin; allowed: ${allowed}`);
+  }
+  url.hash = "";
+  return url.href;
+}
+
+async function fetchJwks(url: string, rules: JkuRules, ctx: Context): Promise<FetchedKeySet> {
+  let doc;
+  try {
+    doc = await fetchJsonDocument(url, {
+      fetch: ctx.fetch,
+      signal: ctx.signal,
+      timeoutMs: ctx.timeoutMs,
+      maxBytes: rules.maxBytes,
+      maxRedirects: MAX_REDIRECTS,
+      headers: { Accept: "application/jwk-set+json, application/json" },
+      // Every hop is held to the same origin rules as the jku itself.
+      checkRedirect: (target) => void checkJkuUrl(target.href, rules, "jku_redirect"),
+      invalid: (_problem, message) => new Rejection("jku_invalid_response", message),
+    });
+  } catch (e) {
+    if (e instanceof Rejection || e instanceof AbortedError) throw e;
+    if (e instanceof RedirectRefusedError) throw new Rejection("jku_redirect", e.message);
+    if (e instanceof CallTimeoutError) throw new Rejection("jku_fetch_failed", `fetching the key set timed out after ${ctx.timeoutMs} ms`);
+    throw new Rejection("jku_fetch_failed", `fetching the key set failed: ${errorMessage(e)}`);
+  }
+  if (doc.status !== 200) throw new Rejection("jku_fetch_failed", `the key set URL answered HTTP ${doc.status}`);
+  let json: unknown;
+  try {
+    json = JSON.parse(doc.text);
+  } catch {
+    throw new Rejection("jku_invalid_response", "the key set is not valid JSON");
+  }
+  if (!isPlainObject(json) || !Array.isArray(json.keys)) throw new Rejection("jku_invalid_response", "the key set has no keys array");
+  return {
+    keys: json.keys.filter((k): k is JWK => isPlainObject(k) && typeof k.kty === "string"),
+    redirects: doc.redirects,
+    bytes: new TextEncoder().encode(doc.text).byteLength,
+  };
+}
+
+/** What the key set cache needs to know of a caller: its clock, its fetch, and whether its rules allow a cached fetch. */
+function keySetRequest(rules: JkuRules, ctx: Context): KeySetRequest {
+  return {
+    now: ctx.now,
+    fetchId: ctx.fetchId,
+    rulesKey: optionsKey({ origins: [...rules.allowedOrigins].sort(), http: rules.allowHttp, maxBytes: rules.maxBytes }),
+    allows: (fetched) => {
+      if (fetched.bytes > rules.maxBytes || fetched.redirects.length > MAX_REDIRECTS) return false;
+      try {
+        for (const hop of fetched.redirects) checkJkuUrl(hop, rules, "jku_redirect");
+      } catch (e) {
+        if (e instanceof Rejection) return false;
+        throw e;
+      }
+      return true;
+    },
+  };
+}

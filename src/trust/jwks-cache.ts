@@ -1,0 +1,126 @@
+/**
+ * The cache of key sets fetched from `jku` URLs (`JwksCache`), shared by
+ * the verifications of a process unless a caller brings its own.
+ */
+import type { JWK } from "jose";
+import { AbortedError } from "../errors/family.js";
+import { Rejection } from "./rejection.js";
+import { positive } from "./values.js";
+
+/** A key set as fetched, with how it was obtained. */
+export interface FetchedKeySet {
+  keys: JWK[];
+  /** The URLs redirected to on the way, the last being where the set came from. */
+  redirects: readonly string[];
+  /** The size of the body. */
+  bytes: number;
+}
+
+/** @internal A caller of the key set cache: its clock, its fetch function, and its rules. */
+export interface KeySetRequest {
+  now: () => number;
+  fetchId: number;
+  /** The content of the rules a fetch is checked against; failures are remembered per rules. */
+  rulesKey: string;
+  /** Whether these rules would have accepted a set fetched the way `fetched` was. */
+  allows: (fetched: Omit<FetchedKeySet, "keys">) => boolean;
+}
+
+/** Freshness and size limits of a `JwksCache`. */
+export interface JwksCacheOptions {
+  /** How long a fetched key set is used. Default 10 minutes. */
+  maxAgeMs?: number;
+  /**
+   * Least time between two fetches of one URL: an unknown `kid` refetches a
+   * cached set at most this often, and a failed fetch is remembered this long.
+   * Default 30 seconds.
+   */
+  cooldownMs?: number;
+  /** Key set URLs remembered at once. Default 32. */
+  maxEntries?: number;
+}
+
+interface CacheEntry {
+  at: number;
+  fetched?: FetchedKeySet;
+  error?: Rejection;
+  /** The rules under which `error` happened: another caller's rules may not fail the same way. */
+  errorRules?: string;
+}
+
+/**
+ * Key sets fetched from `jku` URLs, by URL and fetch function. Lets key
+ * rotation take effect (an unknown `kid` refetches) without letting cards
+ * make a fetch per verification.
+ *
+ * A set is shared only where it changes no caller's outcome: each entry
+ * remembers the redirects it was fetched through and its size, and is
+ * served only to a caller whose rules (allowed origins, http, size) would
+ * have accepted that fetch; others fetch again under their own rules. A
+ * failed fetch is remembered for callers with the same rules only.
+ */
+export class JwksCache {
+  readonly #maxAgeMs: number;
+  readonly #cooldownMs: number;
+  readonly #maxEntries: number;
+  readonly #entries = new Map<string, CacheEntry>();
+  readonly #inflight = new Map<string, Promise<CacheEntry>>();
+
+  constructor(options: JwksCacheOptions = {}) {
+    this.#maxAgeMs = positive(options.maxAgeMs, 10 * 60_000, "maxAgeMs", true);
+    this.#cooldownMs = positive(options.cooldownMs, 30_000, "cooldownMs", true);
+    this.#maxEntries = positive(options.maxEntries, 32, "maxEntries");
+  }
+
+  /** Forgets every key set, so the next verification fetches again. */
+  clear(): void {
+    this.#entries.clear();
+  }
+
+  /** @internal The keys at `url`, and until when (epoch ms) they may be used. */
+  async keysFor(url: string, kid: string, request: KeySetRequest, load: () => Promise<FetchedKeySet>): Promise<{ keys: readonly JWK[]; validUntil: number }> {
+    const key = `${request.fetchId}\n${url}`;
+    const flight = `${key}\n${request.rulesKey}`;
+    const pending = this.#inflight.get(flight);
+    if (pending) {
+      try {
+        const entry = await pending;
+        return { keys: entry.fetched!.keys, validUntil: entry.at + this.#maxAgeMs };
+      } catch (e) {
+        // Another caller's abort is not this caller's answer.
+        if (!(e instanceof AbortedError)) throw e;
+      }
+    }
+    const entry = this.#entries.get(key);
+    const t = request.now();
+    if (entry !== undefined && t - entry.at < this.#maxAgeMs) {
+      const cooling = t - entry.at < this.#cooldownMs;
+      if (entry.error !== undefined && cooling && entry.errorRules === request.rulesKey) throw entry.error;
+      const fetched = entry.fetched;
+      if (fetched !== undefined && (cooling || fetched.keys.some((k) => k.kid === kid)) && request.allows(fetched)) {
+        return { keys: fetched.keys, validUntil: entry.at + this.#maxAgeMs };
+      }
+    }
+    const p = load().then(
+      (fetched) => this.#store(key, { at: request.now(), fetched }),
+      (e: unknown) => {
+        if (e instanceof Rejection) this.#store(key, { at: request.now(), error: e, errorRules: request.rulesKey });
+        throw e;
+      },
+    );
+    this.#inflight.set(flight, p);
+    try {
+      const stored = await p;
+      return { keys: stored.fetched!.keys, validUntil: stored.at + this.#maxAgeMs };
+    } finally {
+      this.#inflight.delete(flight);
+    }
+  }
+
+  #store(key: string, entry: CacheEntry): CacheEntry {
+    this.#entries.delete(key);
+    this.#entries.set(key, entry);
+    if (this.#entries.size > this.#maxEntries) this.#entries.delete(this.#entries.keys().next().value!);
+    return entry;
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * What a caller gives the verifier and the signer: the card as received,
+ * trusted keys, `jku` rules, the verification policy, signing options.
+ * Types only: the browser-safe core names them without loading the verifier.
+ */
+import type { JWK } from "jose";
+// Named by a {@link} below; type-only, so nothing of it is loaded.
+import type { DEFAULT_ALGORITHMS } from "./algorithms.js";
+import type { JwksCache } from "./jwks-cache.js";
+
+/**
+ * A card as the agent sent it: the JSON text, or the object `JSON.parse`
+ * made of it. Verifying this form covers every member sent, fields this
+ * schema does not know included.
+ */
+export type ReceivedAgentCard = string | Readonly<Record<string, unknown>>;
+
+/** A public key to verify with: a JWK or a Web Crypto key. */
+export type VerificationKey = JWK | CryptoKey;
+
+/** Finds the key for a `kid`; `header` is the signature's protected header. */
+export type KeyLookup = (
+  kid: string,
+  header: Readonly<Record<string, unknown>>,
+) => Promise<VerificationKey | undefined> | VerificationKey | undefined;
+
+/**
+ * Keys the caller trusts: a JWKS (`{ keys: [...] }`), keys by `kid`, or a
+ * lookup function.
+ *
+ * A JWK that carries private members (`d`, ...) is accepted; only its public
+ * part is used. Symmetric (`oct`) keys never verify anything here. A JWK
+ * with a numeric `exp` or `nbf` (seconds, as in JWT) is used only between
+ * them.
+ */
+export type KeyStore =
+  | {
+      /** The trusted keys, as in a JWK Set. */
+      keys: readonly JWK[];
+    }
+  | Readonly<Record<string, VerificationKey>>
+  | KeyLookup;
+
+/** Rules for fetching the key set a signature's `jku` header names. */
+export interface JkuOptions {
+  /**
+   * Origins a `jku` may point to (and redirects may stay within).
+   * Default: the origin of `cardUrl`, i.e. the agent's own origin.
+   */
+  allowedOrigins?: readonly string[];
+  /** Allow `http:` key sets, for local development. Default false. */
+  allowHttp?: boolean;
+  /** Largest JWKS body accepted. Default 64 KiB. */
+  maxBytes?: number;
+  /** Where fetched key sets are kept. Default: one cache shared by the process or page. */
+  cache?: JwksCache;
+}
+
+/** Trusted keys, allowed algorithms and key set fetching for verifying a card. */
+export interface VerifyOptions {
+  /**
+   * Trusted keys, pinned: with `keys` given, a signature's `jku` is not
+   * fetched unless `jku` is passed too, in which case a `kid` the store does
+   * not hold is looked up at the `jku`.
+   */
+  keys?: KeyStore;
+  /**
+   * Rules for key sets named by `jku`; `false` never fetches one. Default:
+   * `{}` (the card's own origin, https) without `keys`, `false` with `keys`.
+   */
+  jku?: JkuOptions | false;
+  /** Where the card was fetched from; its origin is the default allowed `jku` origin. */
+  cardUrl?: string;
+  /**
+   * Accepted `alg` values, a subset of {@link DEFAULT_ALGORITHMS}.
+   * Naming `none`, an `HS*` algorithm or an unknown one throws a TypeError.
+   */
+  algorithms?: readonly string[];
+  /** The `fetch` used for `jku` key sets. Default: the global one. */
+  fetch?: typeof fetch;
+  /** Cancels verification, and any key set fetch under way. */
+  signal?: AbortSignal;
+  /** Per `jku` request, redirects included. Default 5000 (`resolveAgentCard` passes what is left of its own `timeoutMs`). */
+  timeoutMs?: number;
+  /** The clock, in epoch milliseconds, for key expiry and the JWKS cache. */
+  now?: () => number;
+  /** Signatures beyond this many are reported, not checked. Default 10. */
+  maxSignatures?: number;
+}
+
+/**
+ * When a card's signatures are checked: `"if-present"` verifies a card that
+ * carries signatures, `"required"` also rejects one that carries none,
+ * `"off"` checks nothing.
+ */
+export type VerifyPolicy = "off" | "if-present" | "required";
+
+/** How `signAgentCard` signs: the key id, and optionally the algorithm and headers. */
+export interface SignOptions {
+  /** The key id put in the protected header, by which verifiers find the key. */
+  kid: string;
+  /** Default: from the key (ES256/ES384/ES512, EdDSA, RS256, or PS256 by the key's hash). */
+  alg?: string;
+  /** A JWKS URL to put in the protected header. */
+  jku?: string;
+  /** Unprotected header parameters; their names must differ from the protected ones. */
+  header?: Record<string, unknown>;
+}

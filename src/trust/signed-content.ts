@@ -1,0 +1,117 @@
+/**
+ * What a card's signatures may sign. Two payloads are accepted, both
+ * computed here, never taken from the wire:
+ * - the members the agent sent, without the top-level `signatures`, in RFC
+ *   8785 form, when the card is given as received JSON. A newer agent signs
+ *   fields this schema does not know yet, and its card must still verify
+ *   (A2A#2122, A2A#2249);
+ * - the normalised form of section 8.4.1 ({@link canonicalCardBytes}),
+ *   computed from the card parsed with this schema.
+ * Either way the card a caller gets (parsed from the same JSON, unknown
+ * fields dropped) is a projection of bytes that were verified.
+ */
+import { fromJson, isMessage, type JsonValue } from "@bufbuild/protobuf";
+import canonicalize from "canonicalize";
+import { base64url } from "jose";
+import { AgentCardSchema, type AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
+import { findDuplicateKey } from "../discovery/json.js";
+import { carriesSignatures } from "../discovery/signed.js";
+import { isV03Card } from "../v0_3/card.js";
+import { canonicalCardBytes } from "./canonical.js";
+import type { ReceivedAgentCard } from "./options.js";
+import { clip, errorMessage } from "./rejection.js";
+import type { VerificationFailure } from "./result.js";
+import { isPlainObject } from "./values.js";
+
+/** A card's signatures and the payloads they may sign, or why the card as a whole cannot be checked. */
+export type SignedContent =
+  | { failure: VerificationFailure }
+  | {
+      signatures: readonly unknown[];
+      /** The base64url payloads a signature may cover, the received form first. */
+      payloads: string[];
+      /** Why a form could not be computed, when none could. */
+      problem: string;
+      /** Said with every signature that does not match: what may be the cause. */
+      note?: string | undefined;
+    };
+
+/** The signatures of a card and the payloads they may sign. */
+export function signedContent(card: AgentCard | ReceivedAgentCard): SignedContent {
+  if (isMessage(card, AgentCardSchema)) {
+    const normalised = payloadOf(() => canonicalCardBytes(card));
+    return {
+      signatures: card.signatures,
+      payloads: "error" in normalised ? [] : [normalised.payload],
+      problem: normalised.error ?? "",
+      // Read from binary (gRPC), a card keeps the fields this schema does not
+      // know only as bytes: a signature over them cannot be checked.
+      note: hasUnknownFields(card) ? UNKNOWN_FIELDS_NOTE : undefined,
+    };
+  }
+  let json: unknown = card;
+  if (typeof card === "string") {
+    try {
+      json = JSON.parse(card);
+    } catch {
+      return { failure: { index: -1, code: "canonicalization_failed", reason: "the card text is not valid JSON" } };
+    }
+    const duplicate = findDuplicateKey(card);
+    if (duplicate !== undefined) {
+      return { failure: { index: -1, code: "canonicalization_failed", reason: `the card repeats the key ${clip(duplicate)}` } };
+    }
+  }
+  if (!isPlainObject(json)) return { failure: { index: -1, code: "canonicalization_failed", reason: "the card is not a JSON object" } };
+  const { signatures, ...members } = json;
+  if (signatures !== undefined && signatures !== null && !Array.isArray(signatures)) {
+    return { failure: { index: -1, code: "malformed_header", reason: "the card's signatures member is not a list" } };
+  }
+  const list = signatures ?? [];
+  const payloads: string[] = [];
+  const received = payloadOf(() => {
+    const text = canonicalize(members);
+    if (text === undefined) throw new TypeError("the card has no RFC 8785 form");
+    return new TextEncoder().encode(text);
+  });
+  if (!("error" in received)) payloads.push(received.payload);
+  // The normalised form exists for 1.0 cards only: no 0.3 signer produced it.
+  const normalised = isV03Card(json)
+    ? { error: "a 0.3 card is verified over the members it was sent with" }
+    : payloadOf(() => canonicalCardBytes(fromJson(AgentCardSchema, members as JsonValue, { ignoreUnknownFields: true })));
+  if (!("error" in normalised) && normalised.payload !== received.payload) payloads.push(normalised.payload);
+  return { signatures: list, payloads, problem: received.error ?? "" };
+}
+
+const UNKNOWN_FIELDS_NOTE =
+  "the card carries fields this client does not know; a card received in binary (gRPC) can be verified in its normalised form only";
+
+/** Whether a message, or one nested in it, holds fields its schema does not know (kept as `$unknown` when read from binary). */
+function hasUnknownFields(value: unknown, depth = 0): boolean {
+  if (typeof value !== "object" || value === null || ArrayBuffer.isView(value) || depth > 32) return false;
+  const unknown = (value as { $unknown?: unknown[] }).$unknown;
+  if (Array.isArray(unknown) && unknown.length > 0) return true;
+  return Object.values(value).some((v) => hasUnknownFields(v, depth + 1));
+}
+
+function payloadOf(bytes: () => Uint8Array): { payload: string; error?: undefined } | { error: string; payload?: undefined } {
+  try {
+    return { payload: base64url.encode(bytes()) };
+  } catch (e) {
+    return { error: errorMessage(e) };
+  }
+}
+
+/** Whether a card, parsed or as received, carries any signature. */
+export function isSigned(card: AgentCard | ReceivedAgentCard): boolean {
+  if (isMessage(card, AgentCardSchema)) return card.signatures.length > 0;
+  let json: unknown = card;
+  if (typeof card === "string") {
+    try {
+      json = JSON.parse(card);
+    } catch {
+      // Not JSON: verification reports why; it is not "unsigned".
+      return true;
+    }
+  }
+  return !isPlainObject(json) || carriesSignatures(json);
+}
