@@ -5,7 +5,7 @@
  * apps that never use them do not download them.
  */
 import type { Binding } from "../protocol/bindings.js";
-import { defineTransport, type A2ATransport } from "./transport.js";
+import type { A2ATransport } from "./transport.js";
 
 /** A transport of `binding` that calls `load` on its first call and delegates to what it returns. */
 export function lazyTransport(binding: Binding, load: () => Promise<A2ATransport>): A2ATransport {
@@ -18,12 +18,13 @@ export function lazyTransport(binding: Binding, load: () => Promise<A2ATransport
     });
     return loading;
   };
-  return defineTransport(binding, {
+  return {
+    binding,
     async unary(method, signal, timeoutMs, header, input, contextValues) {
       return (await transport()).unary(method, signal, timeoutMs, header, input, contextValues);
     },
     async stream(method, signal, timeoutMs, header, input, contextValues) {
       return (await transport()).stream(method, signal, timeoutMs, header, input, contextValues);
     },
-  });
+  } satisfies A2ATransport;
 }

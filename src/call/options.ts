@@ -67,13 +67,7 @@ export function serviceHeaders(options: TransportOptions): Headers {
  * Extensions add up: a call activates its own on top of the transport's.
  */
 export function mergeHeaders(defaults: Headers, perCall: HeadersInit | undefined): Headers {
-  const h = new Headers(defaults);
-  if (!perCall) return h;
-  headersFrom(perCall, "the call's headers").forEach((value, key) => {
-    if (key === EXTENSIONS_KEY && h.has(key)) h.set(key, joinExtensions(h.get(key)!.split(","), value.split(",")));
-    else h.set(key, value);
-  });
-  return h;
+  return addHeaders(new Headers(defaults), perCall);
 }
 
 /**
@@ -82,14 +76,18 @@ export function mergeHeaders(defaults: Headers, perCall: HeadersInit | undefined
  * a copy, when nothing is activated.
  */
 export function withExtensions(perCall: HeadersInit | undefined, extensions: readonly string[] | undefined): HeadersInit | undefined {
-  if (!extensions || extensions.length === 0) return perCall;
-  const h = headersFrom(perCall, "the call's headers");
-  h.set(A2A_EXTENSIONS, joinExtensions(extensions, (h.get(A2A_EXTENSIONS) ?? "").split(",")));
-  return h;
+  return extensions?.length ? addHeaders(new Headers([[A2A_EXTENSIONS, joinExtensions(extensions)]]), perCall) : perCall;
 }
 
-/** How `Headers` reports the A2A-Extensions name. */
-const EXTENSIONS_KEY = A2A_EXTENSIONS.toLowerCase();
+/** `perCall` set over `h`, extensions added up; returns `h`. */
+function addHeaders(h: Headers, perCall: HeadersInit | undefined): Headers {
+  if (!perCall) return h;
+  headersFrom(perCall, "the call's headers").forEach((value, key) => {
+    if (key === A2A_EXTENSIONS && h.has(key)) h.set(key, joinExtensions(h.get(key)!.split(","), value.split(",")));
+    else h.set(key, value);
+  });
+  return h;
+}
 
 /**
  * `new Headers(init)`, whose error names the header at fault but not its

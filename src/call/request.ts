@@ -9,13 +9,8 @@
 import type { DescMessage, DescMethod, MessageInitShape } from "@bufbuild/protobuf";
 import { uuid } from "../util.js";
 
-/** The methods whose request carries a message to send. */
-const SENDS: ReadonlySet<string> = new Set(["SendMessage", "SendStreamingMessage"]);
-
-/** Whether `method` sends a message (SendMessage, SendStreamingMessage). */
-export function isSend(method: DescMethod | string): boolean {
-  return SENDS.has(typeof method === "string" ? method : method.name);
-}
+/** The names of the methods whose request carries a message to send. */
+export const SENDS: ReadonlySet<string> = new Set(["SendMessage", "SendStreamingMessage"]);
 
 /** The part of a request these rules look at. */
 interface RequestFields {
@@ -35,18 +30,18 @@ export function outgoingRequest<I extends DescMessage>(
   tenant: string | undefined,
   extensions: readonly string[] | undefined,
 ): MessageInitShape<I> {
-  const fields = request as RequestFields;
-  const message = fields.message;
-  const addExtensions = message !== undefined && extensions !== undefined && extensions.length > 0;
-  const addId = message !== undefined && !message.messageId && isSend(method);
+  const message = (request as RequestFields).message;
+  const addExtensions = message && extensions?.length;
+  const addId = message && !message.messageId && SENDS.has(method.name);
   if (tenant === undefined && !addExtensions && !addId) return request;
   const out = { ...request } as RequestFields;
   if (tenant !== undefined) out.tenant = tenant;
   if (addExtensions || addId) {
-    const m = { ...message };
-    if (addExtensions) m.extensions = [...new Set([...(message.extensions ?? []), ...extensions])];
-    if (addId) m.messageId = uuid();
-    out.message = m;
+    out.message = {
+      ...message,
+      extensions: addExtensions ? [...new Set([...(message.extensions ?? []), ...extensions!])] : message!.extensions,
+      messageId: message!.messageId || uuid(),
+    };
   }
   return out as MessageInitShape<I>;
 }
@@ -64,7 +59,5 @@ export function activatedExtensions(
   client: readonly string[] | undefined,
   call: readonly string[] | undefined,
 ): readonly string[] | undefined {
-  if (!call || call.length === 0) return client;
-  if (!client || client.length === 0) return call;
-  return [...client, ...call];
+  return call?.length ? (client?.length ? [...client, ...call] : call) : client;
 }

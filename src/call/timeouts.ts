@@ -22,5 +22,5 @@ export type TimeoutKind = "unary" | "stream" | "idle";
  */
 export function timeoutFor(kind: TimeoutKind, callMs: number | undefined, transportMs?: number | undefined): number | undefined {
   const ms = kind === "stream" ? callMs : kind === "unary" ? (callMs ?? transportMs ?? DEFAULT_TIMEOUT_MS) : (transportMs ?? DEFAULT_IDLE_TIMEOUT_MS);
-  return ms !== undefined && ms > 0 ? ms : undefined;
+  return ms! > 0 ? ms : undefined;
 }

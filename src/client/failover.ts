@@ -10,7 +10,7 @@ import { A2AError, AbortedError, CallTimeoutError, ConnectionError, ServerError,
 import { toA2AError } from "../errors/classify.js";
 import { type Binding } from "../protocol/bindings.js";
 import { compareVersions } from "../protocol/version.js";
-import { isSend, withTenant } from "../call/request.js";
+import { SENDS, withTenant } from "../call/request.js";
 import type { A2ATransport } from "../call/transport.js";
 import { single } from "../util.js";
 import type { Candidate } from "./select.js";
@@ -120,7 +120,7 @@ export class FailoverTransport implements A2ATransport {
       const older = (c: Candidate) => compareVersions(c.version, candidates[i]!.version) < 0;
       return order.find((k) => older(candidates[k]!));
     }
-    return unreachable(error, isSend(methodName)) ? order[0] : undefined;
+    return unreachable(error, SENDS.has(methodName)) ? order[0] : undefined;
   }
 
   /** A rejected version says what else the card offers. */

@@ -33,7 +33,7 @@ import { messageFromJson } from "../protocol/proto-json.js";
 import { isJsonContentType, safeUrl, single } from "../util.js";
 import { checkedResponse } from "../call/response-shape.js";
 import { keepReceivedJson, keepsReceivedJson } from "./received-json.js";
-import { defineTransport, type A2ATransport } from "../call/transport.js";
+import type { A2ATransport } from "../call/transport.js";
 import { discard, failureAt, isProblemType, looksLikeJson, readText, tryParse } from "./body.js";
 import { DecodedEvents } from "./decoded-events.js";
 
@@ -245,7 +245,8 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
     return new DecodedEvents(batches, decode, (e) => idle ?? failureAt(e, binding, f.url));
   }
 
-  return defineTransport(binding, {
+  return {
+    binding,
     async unary(method, signal, timeoutMs, header, input, contextValues) {
       const first = prepare(method, input, header, false);
       return runUnary({
@@ -342,7 +343,7 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
         },
       });
     },
-  });
+  } satisfies A2ATransport;
 }
 
 /** `url` with the query parameters that `modified` has and `original` has not. */

@@ -16,9 +16,7 @@ const utf8 = new TextDecoder();
  * client converts what reaches it, but only here is the URL known, which a
  * ConnectionError or a malformed response names (origin and path only).
  */
-export function failureAt(e: unknown, binding: Binding, url: string): A2AError {
-  return toA2AError(e, binding, url);
-}
+export const failureAt: (e: unknown, binding: Binding, url: string) => A2AError = toA2AError;
 
 /** Closes a body nobody reads. */
 export async function discard(body: AsyncIterable<Uint8Array>): Promise<void> {

@@ -16,7 +16,7 @@ import { checkedResponse } from "../../call/response-shape.js";
 import { CallSignal } from "../../http/run-call.js";
 import { mergeHeaders, serviceHeaders, type TransportOptions } from "../../call/options.js";
 import { timeoutFor } from "../../call/timeouts.js";
-import { defineTransport, type A2ATransport } from "../../call/transport.js";
+import type { A2ATransport } from "../../call/transport.js";
 import { safeUrl } from "../../util.js";
 
 /**
@@ -52,7 +52,8 @@ export function a2aGrpcTransport(inner: Transport, options: TransportOptions, cu
     call.fail(e);
     return cut(e) ?? statusError(e);
   };
-  return defineTransport("GRPC", {
+  return {
+    binding: "GRPC",
     async unary(method, signal, timeoutMs, header, input, contextValues) {
       // Decided here; the transport below takes it as given.
       const timeout = timeoutFor("unary", timeoutMs, options.timeoutMs);
@@ -100,7 +101,7 @@ export function a2aGrpcTransport(inner: Transport, options: TransportOptions, cu
       const message = withIdleTimeout(res.message, idleMs, () => goneIdle("no message on the stream"), call.signal);
       return { ...res, message: streamErrors(method, message, call, () => idle, failure) };
     },
-  });
+  } satisfies A2ATransport;
 }
 
 /**

@@ -18,7 +18,6 @@ import { Code, ConnectError, createContextValues, type Interceptor, type Transpo
 import { constants, type ClientHttp2Stream, type OutgoingHttpHeaders } from "node:http2";
 import { runStreaming, runUnary } from "../../http/run-call.js";
 import { timeoutFor } from "../../call/timeouts.js";
-import { defineTransport } from "../../call/transport.js";
 import { SessionKeeper } from "./h2-session.js";
 import { mapAsync } from "../../util.js";
 import { encodeFrame, metadataOf } from "./wire.js";
@@ -69,7 +68,7 @@ export function createH2GrpcTransport(options: H2GrpcTransportOptions): Transpor
   // The gRPC binding above (common.ts) has decided each call's deadline
   // (call/timeouts.ts); here it is taken as given, as connect's transports
   // take theirs: none when 0 or absent, which is the rule for a stream.
-  return defineTransport("GRPC", {
+  return {
     unary(method, signal, timeoutMs, header, input, contextValues) {
       const deadline = timeoutFor("stream", timeoutMs);
       return runUnary({
@@ -137,7 +136,7 @@ export function createH2GrpcTransport(options: H2GrpcTransportOptions): Transpor
         },
       });
     },
-  });
+  } satisfies Transport;
 }
 
 /** The request's headers as interceptors see them: the caller's, and gRPC's own. */
