@@ -111,7 +111,8 @@ export class A2AClient implements ServiceOperations<M> {
     // Prepared once: every attempt sends the same message, with the same id.
     const req: Req<"sendStreamingMessage"> = this.prepare(method, request, options);
     if (options.resume === false) return this.stream(method, req, options, undefined, new EndWatch(undefined, () => this.binding));
-    const sent = req.message?.messageId ? (req.message as SentMessage) : undefined;
+    // A message there has its id now (prepare gives one).
+    const sent = req.message as SentMessage | undefined;
     return this.resuming(undefined, options, options.resume ?? {}, (state) => this.stream(method, req, options, state), sent);
   }
 
