@@ -4,8 +4,6 @@
  * bundles them as separate chunks that load when an agent needs them, and
  * apps that never use them do not download them.
  */
-import type { DescMessage, DescMethodStreaming, DescMethodUnary, MessageInitShape } from "@bufbuild/protobuf";
-import type { ContextValues, StreamResponse, UnaryResponse } from "@connectrpc/connect";
 import type { Binding } from "../protocol/bindings.js";
 import type { A2ATransport } from "./transport.js";
 
@@ -22,25 +20,11 @@ export function lazyTransport(binding: Binding, load: () => Promise<A2ATransport
   };
   return {
     binding,
-    async unary<I extends DescMessage, O extends DescMessage>(
-      method: DescMethodUnary<I, O>,
-      signal: AbortSignal | undefined,
-      timeoutMs: number | undefined,
-      header: HeadersInit | undefined,
-      input: MessageInitShape<I>,
-      contextValues?: ContextValues,
-    ): Promise<UnaryResponse<I, O>> {
+    async unary(method, signal, timeoutMs, header, input, contextValues) {
       return (await transport()).unary(method, signal, timeoutMs, header, input, contextValues);
     },
-    async stream<I extends DescMessage, O extends DescMessage>(
-      method: DescMethodStreaming<I, O>,
-      signal: AbortSignal | undefined,
-      timeoutMs: number | undefined,
-      header: HeadersInit | undefined,
-      input: AsyncIterable<MessageInitShape<I>>,
-      contextValues?: ContextValues,
-    ): Promise<StreamResponse<I, O>> {
+    async stream(method, signal, timeoutMs, header, input, contextValues) {
       return (await transport()).stream(method, signal, timeoutMs, header, input, contextValues);
     },
-  };
+  } satisfies A2ATransport;
 }

@@ -1,5 +1,7 @@
 import type { Interceptor } from "@connectrpc/connect";
 import type { UniversalClientFn } from "@connectrpc/connect/protocol";
+import { A2A_EXTENSIONS, A2A_VERSION } from "../protocol/headers.js";
+import { majorMinor } from "../protocol/version.js";
 
 /** Options shared by every binding's transport. */
 export interface TransportOptions {
@@ -18,7 +20,7 @@ export interface TransportOptions {
   headers?: HeadersInit | undefined;
   /**
    * Timeout of a unary call in milliseconds, unless the call sets its own.
-   * Default 60 000; 0 disables it.
+   * Default 60 000; 0 disables it (the convention: call/timeouts.ts).
    */
   timeoutMs?: number | undefined;
   /**
@@ -44,21 +46,10 @@ export interface HttpTransportOptions extends TransportOptions {
 
 /** Default of `protocolVersion`. */
 export const DEFAULT_PROTOCOL_VERSION = "1.0";
-/** Default of `timeoutMs`: one minute. */
-export const DEFAULT_TIMEOUT_MS = 60_000;
-/** Default of `idleTimeoutMs`: five minutes. */
-export const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
 /** Default of `maxResponseBytes`: 16 MiB. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 /** Default of `maxEventBytes`: 4 MiB. */
 export const DEFAULT_MAX_EVENT_BYTES = 4 * 1024 * 1024;
-
-/** "1.0.3" -> "1.0": the A2A-Version header carries Major.Minor only. */
-export function majorMinor(version: string): string {
-  const m = /^(\d+)\.(\d+)/.exec(version.trim());
-  if (!m) throw new TypeError(`protocol version must look like "1.0", got "${version}"`);
-  return `${m[1]}.${m[2]}`;
-}
 
 /**
  * The headers every A2A request carries, under the per-call ones: user
@@ -66,8 +57,8 @@ export function majorMinor(version: string): string {
  */
 export function serviceHeaders(options: TransportOptions): Headers {
   const h = headersFrom(options.headers, "the transport's headers");
-  h.set("A2A-Version", majorMinor(options.protocolVersion ?? DEFAULT_PROTOCOL_VERSION));
-  if (options.extensions && options.extensions.length > 0) h.set("A2A-Extensions", joinExtensions(options.extensions));
+  h.set(A2A_VERSION, majorMinor(options.protocolVersion ?? DEFAULT_PROTOCOL_VERSION));
+  if (options.extensions && options.extensions.length > 0) h.set(A2A_EXTENSIONS, joinExtensions(options.extensions));
   return h;
 }
 
@@ -76,16 +67,27 @@ export function serviceHeaders(options: TransportOptions): Headers {
  * Extensions add up: a call activates its own on top of the transport's.
  */
 export function mergeHeaders(defaults: Headers, perCall: HeadersInit | undefined): Headers {
-  const h = new Headers(defaults);
+  return addHeaders(new Headers(defaults), perCall);
+}
+
+/**
+ * A call's own headers with `extensions` (the client's and the call's)
+ * activated on top of the `A2A-Extensions` they carry. Unchanged, without
+ * a copy, when nothing is activated.
+ */
+export function withExtensions(perCall: HeadersInit | undefined, extensions: readonly string[] | undefined): HeadersInit | undefined {
+  return extensions?.length ? addHeaders(new Headers([[A2A_EXTENSIONS, joinExtensions(extensions)]]), perCall) : perCall;
+}
+
+/** `perCall` set over `h`, extensions added up; returns `h`. */
+function addHeaders(h: Headers, perCall: HeadersInit | undefined): Headers {
   if (!perCall) return h;
   headersFrom(perCall, "the call's headers").forEach((value, key) => {
-    if (key === EXTENSIONS_HEADER && h.has(key)) h.set(key, joinExtensions(h.get(key)!.split(","), value.split(",")));
+    if (key === A2A_EXTENSIONS && h.has(key)) h.set(key, joinExtensions(h.get(key)!.split(","), value.split(",")));
     else h.set(key, value);
   });
   return h;
 }
-
-const EXTENSIONS_HEADER = "a2a-extensions";
 
 /**
  * `new Headers(init)`, whose error names the header at fault but not its
@@ -112,10 +114,4 @@ function headersFrom(init: HeadersInit | undefined, where: string): Headers {
 /** Comma-joined, trimmed, without duplicates or empties. */
 export function joinExtensions(...lists: ReadonlyArray<readonly string[]>): string {
   return [...new Set(lists.flat().map((s) => s.trim()).filter(Boolean))].join(",");
-}
-
-/** A timeout option where `0` means "none", as connect expects `undefined`. */
-export function timeoutOrNone(ms: number | undefined, fallback: number): number | undefined {
-  const v = ms ?? fallback;
-  return v > 0 ? v : undefined;
 }

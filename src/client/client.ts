@@ -3,7 +3,7 @@
  * transport, with plain request objects in, generated types out, and every
  * failure as an `A2AError`.
  */
-import type { DescMessage, DescMethodStreaming, DescMethodUnary, MessageInitShape, MessageShape } from "@bufbuild/protobuf";
+import type { DescMessage, DescMethod, DescMethodStreaming, DescMethodUnary, MessageInitShape, MessageShape } from "@bufbuild/protobuf";
 import {
   A2AService,
   type AgentCard,
@@ -16,13 +16,16 @@ import {
 } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { createContextValues } from "@connectrpc/connect";
 import { toA2AError } from "../errors/classify.js";
+import type { A2AError } from "../errors/family.js";
 import { type Binding } from "../protocol/bindings.js";
+import { LAST_EVENT_ID } from "../protocol/headers.js";
 import { streamStateKey, type StreamState } from "../call/stream-state.js";
 import { LazyStream, type StreamWatch } from "./lazy-stream.js";
-import { single, uuid } from "../util.js";
+import { single } from "../util.js";
 import type { SentMessage } from "./find-sent.js";
 import { EndWatch, resumable, type ResumeOptions } from "./resume.js";
-import { joinExtensions } from "../call/options.js";
+import { withExtensions } from "../call/options.js";
+import { activatedExtensions, outgoingRequest } from "../call/request.js";
 import type { A2ATransport } from "../call/transport.js";
 
 /** Options of a single call, given as the last argument of every operation. */
@@ -66,13 +69,23 @@ type M = typeof A2AService.method;
 type Req<K extends keyof M> = MessageInitShape<M[K]["input"]>;
 
 /**
+ * One operation per RPC of a service's `method` table, named as the table
+ * names it and taking its request. `A2AClient` implements this for
+ * `A2AService`, so an RPC added to the proto fails to compile until the
+ * client has an operation for it.
+ */
+export type ServiceOperations<Methods extends Record<string, { readonly input: DescMessage }>> = {
+  [K in keyof Methods]: (request: MessageInitShape<Methods[K]["input"]>, options?: never) => unknown;
+};
+
+/**
  * The eleven A2A operations over one transport. Requests are plain objects
  * (optional fields may be left out), responses are the generated types, and
  * every failure is thrown as an `A2AError` subclass, whatever the binding.
  * `connect()` builds one from an Agent Card; `new A2AClient(transport)`
  * talks to one known interface.
  */
-export class A2AClient {
+export class A2AClient implements ServiceOperations<M> {
   constructor(
     /** The transport calls go through (a `FailoverTransport` when built by `connect()`). */
     readonly transport: A2ATransport,
@@ -95,11 +108,11 @@ export class A2AClient {
    */
   sendStreamingMessage(request: Req<"sendStreamingMessage">, options: StreamCallOptions = {}): AsyncIterable<StreamResponse> {
     const method = A2AService.method.sendStreamingMessage;
-    if (options.resume === false) return this.stream(method, request, options, undefined, new EndWatch(undefined, () => this.binding));
-    // One message id for every attempt, so a resend is recognisable.
-    const message = request.message;
-    const req = (message && !message.messageId ? { ...request, message: { ...message, messageId: uuid() } } : request) as Req<"sendStreamingMessage">;
-    const sent = req.message?.messageId ? (req.message as SentMessage) : undefined;
+    // Prepared once: every attempt sends the same message, with the same id.
+    const req: Req<"sendStreamingMessage"> = this.prepare(method, request, options);
+    if (options.resume === false) return this.stream(method, req, options, undefined, new EndWatch(undefined, () => this.binding));
+    // A message there has its id now (prepare gives one).
+    const sent = req.message as SentMessage | undefined;
     return this.resuming(undefined, options, options.resume ?? {}, (state) => this.stream(method, req, options, state), sent);
   }
 
@@ -124,9 +137,10 @@ export class A2AClient {
    */
   subscribeToTask(request: Req<"subscribeToTask">, options: StreamCallOptions = {}): AsyncIterable<StreamResponse> {
     const method = A2AService.method.subscribeToTask;
-    if (!request.id) return this.stream(method, request, options);
-    if (options.resume === false) return this.stream(method, request, options, undefined, new EndWatch(request.id, () => this.binding));
-    return this.resuming(request.id, options, options.resume ?? {}, (state) => this.stream(method, request, options, state));
+    const req = this.prepare(method, request, options);
+    if (!request.id) return this.stream(method, req, options);
+    if (options.resume === false) return this.stream(method, req, options, undefined, new EndWatch(request.id, () => this.binding));
+    return this.resuming(request.id, options, options.resume ?? {}, (state) => this.stream(method, req, options, state));
   }
 
   /** Registers a webhook that the agent sends the task's updates to. */
@@ -163,26 +177,25 @@ export class A2AClient {
     return this.unary(A2AService.method.getExtendedAgentCard, request, options);
   }
 
-  /** The request as sent: the client's tenant, and activated extensions on a message. */
-  private prepare<I extends DescMessage>(request: MessageInitShape<I>, options: CallOptions): MessageInitShape<I> {
-    const { tenant } = this.options;
-    let out = tenant === undefined ? request : ({ ...request, tenant } as MessageInitShape<I>);
-    const extensions = [...(this.options.extensions ?? []), ...(options.extensions ?? [])];
-    const message = (out as { message?: { extensions?: string[] } }).message;
-    if (message && extensions.length > 0) {
-      const merged = [...new Set([...(message.extensions ?? []), ...extensions])];
-      out = { ...out, message: { ...message, extensions: merged } } as MessageInitShape<I>;
-    }
-    return out;
+  /**
+   * The request as sent (call/request.ts): the client's tenant, the
+   * activated extensions on a message, a message id on a message sent.
+   */
+  private prepare<I extends DescMessage>(method: DescMethod, request: MessageInitShape<I>, options: CallOptions): MessageInitShape<I> {
+    return outgoingRequest(method, request, this.options.tenant, activatedExtensions(this.options.extensions, options.extensions));
   }
 
+  /** The call's headers with the activated extensions. */
   private headers(options: CallOptions): HeadersInit | undefined {
-    const extensions = [...(this.options.extensions ?? []), ...(options.extensions ?? [])];
-    if (extensions.length === 0) return options.headers;
-    const h = new Headers(options.headers);
-    h.set("A2A-Extensions", joinExtensions(extensions, (h.get("A2A-Extensions") ?? "").split(",")));
-    return h;
+    return withExtensions(options.headers, activatedExtensions(this.options.extensions, options.extensions));
   }
+
+  /**
+   * Where every failure leaves the client, the one place it becomes an
+   * A2AError: transports raise the A2AErrors they can name better (with the
+   * URL, the server's reason) and pass the rest on as they are.
+   */
+  private readonly failed = (e: unknown): A2AError => toA2AError(e, this.binding);
 
   private async unary<I extends DescMessage, O extends DescMessage>(
     method: DescMethodUnary<I, O>,
@@ -195,11 +208,11 @@ export class A2AClient {
         options.signal,
         options.timeoutMs,
         this.headers(options),
-        this.prepare(request, options),
+        this.prepare(method, request, options),
       );
       return res.message;
     } catch (e) {
-      throw toA2AError(e, this.binding);
+      throw this.failed(e);
     }
   }
 
@@ -221,8 +234,9 @@ export class A2AClient {
         subscribe: (id, state) => {
           // Servers that number their events can continue after the last one seen.
           const headers = new Headers(options.headers);
-          if (state.lastEventId !== undefined) headers.set("Last-Event-ID", state.lastEventId);
-          return this.stream(A2AService.method.subscribeToTask, { id }, { ...options, headers }, state);
+          if (state.lastEventId !== undefined) headers.set(LAST_EVENT_ID, state.lastEventId);
+          const method = A2AService.method.subscribeToTask;
+          return this.stream(method, this.prepare(method, { id }, options), { ...options, headers }, state);
         },
         getTask: (id) => this.getTask({ id }, reads),
         // Loaded on the first drop before a task id: most streams never need it.
@@ -238,6 +252,7 @@ export class A2AClient {
     );
   }
 
+  /** Opens a stream of `request`, already prepared (see `prepare`). */
   private stream<I extends DescMessage, O extends DescMessage>(
     method: DescMethodStreaming<I, O>,
     request: MessageInitShape<I>,
@@ -253,11 +268,11 @@ export class A2AClient {
         options.signal,
         options.timeoutMs,
         this.headers(options),
-        single(this.prepare(request, options)),
+        single(request),
         state === undefined ? undefined : createContextValues().set(streamStateKey, state),
       );
       return res.message;
     };
-    return new LazyStream(open, (e) => toA2AError(e, this.binding), watch);
+    return new LazyStream(open, this.failed, watch);
   }
 }

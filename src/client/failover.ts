@@ -4,13 +4,15 @@
  * fallback is allowed, the next suitable candidate is tried and, if it
  * works, kept for later calls.
  */
-import type { DescMessage, DescMethodStreaming, DescMethodUnary, MessageInitShape } from "@bufbuild/protobuf";
-import type { ContextValues, StreamResponse, UnaryResponse } from "@connectrpc/connect";
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import type { Transport } from "@connectrpc/connect";
 import { A2AError, AbortedError, CallTimeoutError, ConnectionError, ServerError, VersionNotSupportedError } from "../errors/family.js";
 import { toA2AError } from "../errors/classify.js";
 import { type Binding } from "../protocol/bindings.js";
+import { compareVersions } from "../protocol/version.js";
+import { SENDS, withTenant } from "../call/request.js";
 import type { A2ATransport } from "../call/transport.js";
-import { single, uuid } from "../util.js";
+import { single } from "../util.js";
 import type { Candidate } from "./select.js";
 
 /**
@@ -33,8 +35,12 @@ export interface FailoverSettings {
   onSwitch?: ((from: Candidate, to: Candidate, because: A2AError) => void) | undefined;
 }
 
-const SENDS = new Set(["SendMessage", "SendStreamingMessage"]);
-
+/**
+ * A transport over several interfaces of one agent (see the module
+ * comment). Each attempt's request carries the tenant of the interface it
+ * goes to; the rest of what a request carries (its message id, given once
+ * so that a message sent again is the same message) is the A2AClient's.
+ */
 export class FailoverTransport implements A2ATransport {
   private index = 0;
   private readonly transports = new Map<number, A2ATransport>();
@@ -53,34 +59,20 @@ export class FailoverTransport implements A2ATransport {
     return this.current.binding;
   }
 
-  unary<I extends DescMessage, O extends DescMessage>(
-    method: DescMethodUnary<I, O>,
-    signal: AbortSignal | undefined,
-    timeoutMs: number | undefined,
-    header: HeadersInit | undefined,
-    input: MessageInitShape<I>,
-    contextValues?: ContextValues,
-  ): Promise<UnaryResponse<I, O>> {
-    const request = withMessageId(method.name, input);
-    return this.run(method.name, signal, (t, c) => t.unary(method, signal, timeoutMs, header, withTenant(request, c), contextValues));
-  }
+  /** A unary call on the interface in use, moving on as the module comment says. */
+  readonly unary: Transport["unary"] = (method, signal, timeoutMs, header, input, contextValues) =>
+    this.run(method.name, signal, (t, c) => t.unary(method, signal, timeoutMs, header, withTenant(input, c.interface.tenant), contextValues));
 
-  async stream<I extends DescMessage, O extends DescMessage>(
-    method: DescMethodStreaming<I, O>,
-    signal: AbortSignal | undefined,
-    timeoutMs: number | undefined,
-    header: HeadersInit | undefined,
-    input: AsyncIterable<MessageInitShape<I>>,
-    contextValues?: ContextValues,
-  ): Promise<StreamResponse<I, O>> {
+  /** A streaming call on the interface in use, moving on as the module comment says. */
+  readonly stream: Transport["stream"] = async (method, signal, timeoutMs, header, input, contextValues) => {
     // A2A streams are server-streaming: one request, which may be sent again.
-    let request: MessageInitShape<I> | undefined;
+    let request: MessageInitShape<typeof method.input> | undefined;
     for await (const m of input) request = m;
-    const req = withMessageId(method.name, request ?? ({} as MessageInitShape<I>));
+    const req = request ?? ({} as NonNullable<typeof request>);
     return this.run(method.name, signal, (t, c) =>
-      t.stream(method, signal, timeoutMs, header, single(withTenant(req, c)), contextValues),
+      t.stream(method, signal, timeoutMs, header, single(withTenant(req, c.interface.tenant)), contextValues),
     );
-  }
+  };
 
   private transportOf(i: number): A2ATransport {
     let t = this.transports.get(i);
@@ -103,6 +95,9 @@ export class FailoverTransport implements A2ATransport {
         if (i !== this.index) this.index = i;
         return result;
       } catch (e) {
+        // Whether to move on depends on what the failure is: it is named
+        // here, against the interface that failed (the client passes an
+        // A2AError on as it is).
         const error = toA2AError(e, candidate.binding);
         const next = signal?.aborted || tried.size >= maxAttempts ? undefined : this.nextCandidate(i, error, methodName, tried);
         if (next === undefined) {
@@ -158,22 +153,3 @@ function answered(error: A2AError): boolean {
   return !noAnswer && !(error instanceof VersionNotSupportedError) && !unreachable(error, false);
 }
 
-/** Orders Major.Minor versions: negative when `a` is older than `b`, 0 when equal. */
-export function compareVersions(a: string, b: string): number {
-  const [am = 0, an = 0] = a.split(".").map(Number);
-  const [bm = 0, bn = 0] = b.split(".").map(Number);
-  return am - bm || an - bn;
-}
-
-function withTenant<T>(request: T, candidate: Candidate): T {
-  // Spec 8.3.2 rule 4: exactly the interface's tenant, or none.
-  return { ...request, tenant: candidate.interface.tenant } as T;
-}
-
-/** A message sent twice must be recognisable as one: give it an id once. */
-function withMessageId<T>(methodName: string, request: T): T {
-  if (!SENDS.has(methodName)) return request;
-  const message = (request as { message?: { messageId?: string } }).message;
-  if (!message || message.messageId) return request;
-  return { ...request, message: { ...message, messageId: uuid() } } as T;
-}

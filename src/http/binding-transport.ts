@@ -9,15 +9,14 @@ import {
   type DescMessage,
   type DescMethod,
   type DescMethodStreaming,
-  type DescMethodUnary,
   type JsonValue,
   type MessageInitShape,
   type MessageShape,
 } from "@bufbuild/protobuf";
-import { createContextValues, type ContextValues, type StreamResponse, type UnaryResponse } from "@connectrpc/connect";
+import { createContextValues } from "@connectrpc/connect";
 import type { UniversalClientFn, UniversalClientResponse } from "@connectrpc/connect/protocol";
 import { A2AError, CallTimeoutError, ProtocolError } from "../errors/family.js";
-import { errorFromServer, toA2AError } from "../errors/classify.js";
+import { errorFromServer } from "../errors/classify.js";
 import { isRecord } from "../util.js";
 import { parseRetryAfter } from "./retry-after.js";
 import { type Binding } from "../protocol/bindings.js";
@@ -25,24 +24,18 @@ import { createFetchHttpClient } from "./fetch-client.js";
 import { idleBeforeResponse, withIdleTimeout } from "./idle.js";
 import { withRedirectRule } from "./redirects.js";
 import type { VerbChoice } from "../bindings/http-json/verb-fallback.js";
-import {
-  DEFAULT_IDLE_TIMEOUT_MS,
-  DEFAULT_MAX_EVENT_BYTES,
-  DEFAULT_MAX_RESPONSE_BYTES,
-  DEFAULT_TIMEOUT_MS,
-  mergeHeaders,
-  serviceHeaders,
-  timeoutOrNone,
-  type HttpTransportOptions,
-} from "../call/options.js";
+import { DEFAULT_MAX_EVENT_BYTES, DEFAULT_MAX_RESPONSE_BYTES, mergeHeaders, serviceHeaders, type HttpTransportOptions } from "../call/options.js";
+import { timeoutFor } from "../call/timeouts.js";
 import { runStreaming, runUnary } from "./run-call.js";
 import { decodeSseBatches, type SseEvent } from "./sse.js";
 import { streamStateKey, type StreamState } from "../call/stream-state.js";
 import { messageFromJson } from "../protocol/proto-json.js";
-import { concatBytes, isJsonContentType, safeUrl, single } from "../util.js";
+import { isJsonContentType, safeUrl, single } from "../util.js";
 import { checkedResponse } from "../call/response-shape.js";
 import { keepReceivedJson, keepsReceivedJson } from "./received-json.js";
 import type { A2ATransport } from "../call/transport.js";
+import { discard, failureAt, isProblemType, looksLikeJson, readText, tryParse } from "./body.js";
+import { DecodedEvents } from "./decoded-events.js";
 
 /** One HTTP exchange as a binding lays it out. */
 export interface HttpPlan {
@@ -97,11 +90,7 @@ export interface BindingCodec {
   toProtoJson?(method: DescMethod, json: unknown): unknown;
 }
 
-/** What a decoded event is replaced with in its batch. */
-const DECODED: SseEvent = { event: undefined, data: "", id: undefined };
 const encoder = new TextEncoder();
-// Whole bodies are decoded in one go, so one decoder serves every call.
-const utf8 = new TextDecoder();
 
 /** A connect Transport for an HTTP binding, from its codec and the transport options. */
 export function createHttpBindingTransport(options: HttpTransportOptions, codec: BindingCodec): A2ATransport {
@@ -110,11 +99,11 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
   const defaults = serviceHeaders(options);
   const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const maxEventBytes = options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES;
-  const idleMs = timeoutOrNone(options.idleTimeoutMs, DEFAULT_IDLE_TIMEOUT_MS);
+  const idleMs = timeoutFor("idle", undefined, options.idleTimeoutMs);
   const binding = codec.binding;
 
-  function prepare<I extends DescMessage>(method: DescMethod, input: MessageInitShape<I>, header: HeadersInit | undefined, stream: boolean) {
-    const message = create(method.input, input) as MessageShape<I>;
+  function prepare<I extends DescMessage>(method: DescMethod & { readonly input: I }, input: MessageInitShape<I> | undefined, header: HeadersInit | undefined, stream: boolean) {
+    const message = create(method.input, input);
     const plan = codec.plan(method, message);
     const h = mergeHeaders(defaults, header);
     h.set("Accept", stream ? "text/event-stream" : codec.accept);
@@ -162,7 +151,7 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
     } catch (e) {
       // An abort is reported by the call runner (run-call.ts) from the signal.
       if (req.signal.aborted) throw e;
-      throw toA2AError(e, binding, url);
+      throw failureAt(e, binding, url);
     }
   }
 
@@ -253,24 +242,17 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
     };
     const onRetry = state && ((ms: number) => void (state.retryMs = ms));
     const batches = decodeSseBatches(body, { maxEventBytes, binding, onRetry });
-    return new DecodedEvents(batches, decode, (e) => idle ?? (e instanceof A2AError ? e : toA2AError(e, binding, f.url)));
+    return new DecodedEvents(batches, decode, (e) => idle ?? failureAt(e, binding, f.url));
   }
 
   return {
     binding,
-    async unary<I extends DescMessage, O extends DescMessage>(
-      method: DescMethodUnary<I, O>,
-      signal: AbortSignal | undefined,
-      timeoutMs: number | undefined,
-      header: HeadersInit | undefined,
-      input: MessageInitShape<I>,
-      contextValues?: ContextValues,
-    ): Promise<UnaryResponse<I, O>> {
+    async unary(method, signal, timeoutMs, header, input, contextValues) {
       const first = prepare(method, input, header, false);
-      return runUnary<I, O>({
+      return runUnary({
         interceptors: options.interceptors,
         signal,
-        timeoutMs: timeoutOrNone(timeoutMs ?? options.timeoutMs, DEFAULT_TIMEOUT_MS),
+        timeoutMs: timeoutFor("unary", timeoutMs, options.timeoutMs),
         req: {
           stream: false,
           service: method.parent,
@@ -299,27 +281,19 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
       });
     },
 
-    async stream<I extends DescMessage, O extends DescMessage>(
-      method: DescMethodStreaming<I, O>,
-      signal: AbortSignal | undefined,
-      timeoutMs: number | undefined,
-      header: HeadersInit | undefined,
-      input: AsyncIterable<MessageInitShape<I>>,
-      contextValues?: ContextValues,
-    ): Promise<StreamResponse<I, O>> {
+    async stream(method, signal, timeoutMs, header, input, contextValues) {
       // A2A's streaming methods are server-streaming: exactly one request.
-      let only: MessageInitShape<I> | undefined;
+      let only: MessageInitShape<typeof method.input> | undefined;
       for await (const m of input) only = m;
-      const first = prepare(method, only ?? ({} as MessageInitShape<I>), header, true);
+      const first = prepare(method, only, header, true);
       // The call's own controller, so that a stream gone idle can be cut.
       const controller = new AbortController();
-      return runStreaming<I, O>({
+      return runStreaming({
         interceptors: options.interceptors,
         signal,
         controller,
-        // Streams get no deadline unless the caller asks for one; the idle
-        // timeout guards against a silent server instead.
-        timeoutMs: timeoutMs !== undefined && timeoutMs > 0 ? timeoutMs : undefined,
+        // The idle timeout guards against a silent server instead of a deadline.
+        timeoutMs: timeoutFor("stream", timeoutMs),
         req: {
           stream: true,
           service: method.parent,
@@ -345,7 +319,7 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
             const f = facts(res, url);
             const ok = res.status >= 200 && res.status < 300;
             const type = res.header.get("Content-Type") ?? "";
-            let out: AsyncIterable<MessageShape<O>>;
+            let out: AsyncIterable<MessageShape<typeof method.output>>;
             if (ok && type.startsWith("text/event-stream")) {
               const state = req.contextValues.get(streamStateKey);
               // What the events keep for as long as the stream is open: not the
@@ -369,7 +343,7 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
         },
       });
     },
-  };
+  } satisfies A2ATransport;
 }
 
 /** `url` with the query parameters that `modified` has and `original` has not. */
@@ -386,39 +360,6 @@ function withAddedQuery(url: string, original: string, modified: string): string
   }
 }
 
-async function discard(body: AsyncIterable<Uint8Array>): Promise<void> {
-  await body[Symbol.asyncIterator]().return?.();
-}
-
-async function readText(body: AsyncIterable<Uint8Array>, maxBytes: number, binding: Binding, url: string): Promise<string> {
-  try {
-    const tooLarge = () => new ProtocolError(`response body from ${safeUrl(url)} larger than ${maxBytes} bytes`, { binding });
-    return utf8.decode(await concatBytes(body, maxBytes, tooLarge));
-  } catch (e) {
-    // A connection lost in the middle of the body is a ConnectionError, as
-    // one lost before the response is.
-    throw toA2AError(e, binding, url);
-  }
-}
-
-/** `application/problem+json`, with or without parameters. */
-function isProblemType(type: string): boolean {
-  return type.split(";")[0]!.trim().toLowerCase() === "application/problem+json";
-}
-
-function looksLikeJson(text: string): boolean {
-  const c = text.trimStart()[0];
-  return c === "{" || c === "[";
-}
-
-function tryParse(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
 /** Error facts from a server error response that is not a JSON error document. */
 export function genericHttpError(json: unknown, f: ResponseFacts): A2AError {
   return errorFromServer({
@@ -429,85 +370,4 @@ export function genericHttpError(json: unknown, f: ResponseFacts): A2AError {
     retryAfterMs: f.retryAfterMs,
     url: f.url,
   });
-}
-
-/**
- * The messages of an event stream, each decoded when the reader asks for it.
- * An iterator rather than an async generator: events come in batches (what
- * one chunk held), and all but the first of a batch are handed over without
- * the extra turns a generator takes per message.
- */
-class DecodedEvents<T> implements AsyncIterableIterator<T> {
-  private batch: SseEvent[] = [];
-  private at = 0;
-  private over = false;
-
-  constructor(
-    private readonly batches: AsyncIterator<SseEvent[]>,
-    private readonly decode: (e: SseEvent) => T,
-    /** What to report for an error met while reading or decoding. */
-    private readonly reported: (e: unknown) => unknown,
-  ) {}
-
-  [Symbol.asyncIterator](): this {
-    return this;
-  }
-
-  next(): Promise<IteratorResult<T>> {
-    if (this.over) return Promise.resolve({ done: true, value: undefined });
-    if (this.at < this.batch.length) {
-      try {
-        return Promise.resolve(this.take());
-      } catch (e) {
-        return Promise.reject(this.failed(e));
-      }
-    }
-    return this.batches.next().then(this.refill, this.readFailed);
-  }
-
-  async return(): Promise<IteratorResult<T>> {
-    if (!this.over) {
-      this.over = true;
-      this.batch = [];
-      await this.batches.return?.();
-    }
-    return { done: true, value: undefined };
-  }
-
-  private readonly refill = (r: IteratorResult<SseEvent[]>): IteratorResult<T> => {
-    if (r.done) {
-      this.over = true;
-      return { done: true, value: undefined };
-    }
-    this.batch = r.value;
-    this.at = 0;
-    try {
-      return this.take();
-    } catch (e) {
-      throw this.failed(e);
-    }
-  };
-
-  private take(): IteratorResult<T> {
-    const i = this.at++;
-    const value = this.decode(this.batch[i]!);
-    // The reader has the message; the event's text (a slice of the whole
-    // chunk it came in) need not wait here with it.
-    this.batch[i] = DECODED;
-    return { done: false, value };
-  }
-
-  /** A message could not be decoded: the stream ends, and its body is closed. */
-  private failed(e: unknown): unknown {
-    this.over = true;
-    this.batch = [];
-    this.batches.return?.().catch(() => {});
-    return this.reported(e);
-  }
-
-  /** Reading failed: the stream ends; the batches have closed the body themselves. */
-  private readonly readFailed = (e: unknown): never => {
-    this.over = true;
-    throw this.reported(e);
-  };
 }

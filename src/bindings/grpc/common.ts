@@ -6,15 +6,16 @@
  * streams, cut connections reported as `ConnectionError`, and error statuses
  * classified by their `google.rpc.ErrorInfo` reason.
  */
-import type { DescMessage, DescMethod, DescMethodStreaming, DescMethodUnary, MessageInitShape } from "@bufbuild/protobuf";
-import { ConnectError, type ContextValues, type StreamResponse, type Transport, type UnaryResponse } from "@connectrpc/connect";
+import type { DescMethod } from "@bufbuild/protobuf";
+import { ConnectError, type StreamResponse, type Transport, type UnaryResponse } from "@connectrpc/connect";
 import { ErrorInfoSchema } from "../../../gen/google/rpc/error_details_pb.js";
-import { CallTimeoutError, type A2AError } from "../../errors/family.js";
-import { fromConnectError } from "../../errors/classify.js";
+import { CallTimeoutError, ConnectionError, type A2AError } from "../../errors/family.js";
+import { fromConnectError, toA2AError } from "../../errors/classify.js";
 import { idleBeforeResponse, withIdleTimeout } from "../../http/idle.js";
 import { checkedResponse } from "../../call/response-shape.js";
 import { CallSignal } from "../../http/run-call.js";
-import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_TIMEOUT_MS, mergeHeaders, serviceHeaders, timeoutOrNone, type TransportOptions } from "../../call/options.js";
+import { mergeHeaders, serviceHeaders, type TransportOptions } from "../../call/options.js";
+import { timeoutFor } from "../../call/timeouts.js";
 import type { A2ATransport } from "../../call/transport.js";
 import { safeUrl } from "../../util.js";
 
@@ -43,7 +44,7 @@ export interface GrpcCallTarget {
 /** Wraps a connect gRPC (or gRPC-web) transport with what the A2A gRPC binding adds (see above). */
 export function a2aGrpcTransport(inner: Transport, options: TransportOptions, cut: CutConnection, target: GrpcCallTarget): A2ATransport {
   const defaults = serviceHeaders(options);
-  const idleMs = timeoutOrNone(options.idleTimeoutMs, DEFAULT_IDLE_TIMEOUT_MS);
+  const idleMs = timeoutFor("idle", undefined, options.idleTimeoutMs);
   /** The error of a call that failed with `e`, once `call` is over. */
   const failure = (call: CallSignal, e: unknown): unknown => {
     // Aborted (by the caller or the deadline): reported from the signal, as the runner does.
@@ -53,18 +54,11 @@ export function a2aGrpcTransport(inner: Transport, options: TransportOptions, cu
   };
   return {
     binding: "GRPC",
-    async unary<I extends DescMessage, O extends DescMessage>(
-      method: DescMethodUnary<I, O>,
-      signal: AbortSignal | undefined,
-      timeoutMs: number | undefined,
-      header: HeadersInit | undefined,
-      input: MessageInitShape<I>,
-      contextValues?: ContextValues,
-    ): Promise<UnaryResponse<I, O>> {
-      // connect takes 0 as "no deadline".
-      const timeout = timeoutOrNone(timeoutMs ?? options.timeoutMs, DEFAULT_TIMEOUT_MS) ?? 0;
+    async unary(method, signal, timeoutMs, header, input, contextValues) {
+      // Decided here; the transport below takes it as given.
+      const timeout = timeoutFor("unary", timeoutMs, options.timeoutMs);
       const headers = mergeHeaders(defaults, header);
-      let res: UnaryResponse<I, O>;
+      let res: UnaryResponse<typeof method.input, typeof method.output>;
       if (target.guarded) {
         try {
           res = await inner.unary(method, signal, timeout, headers, input, contextValues);
@@ -72,7 +66,7 @@ export function a2aGrpcTransport(inner: Transport, options: TransportOptions, cu
           throw signal?.aborted ? e : (cut(e) ?? statusError(e));
         }
       } else {
-        const call = new CallSignal(signal, timeout || undefined, target.url);
+        const call = new CallSignal(signal, timeout, target.url);
         try {
           res = await call.race(inner.unary(method, call.signal, timeout, headers, input, contextValues));
           call.release();
@@ -83,18 +77,11 @@ export function a2aGrpcTransport(inner: Transport, options: TransportOptions, cu
       checkedResponse(method, res.message, GRPC_FACTS);
       return res;
     },
-    async stream<I extends DescMessage, O extends DescMessage>(
-      method: DescMethodStreaming<I, O>,
-      signal: AbortSignal | undefined,
-      timeoutMs: number | undefined,
-      header: HeadersInit | undefined,
-      input: AsyncIterable<MessageInitShape<I>>,
-      contextValues?: ContextValues,
-    ): Promise<StreamResponse<I, O>> {
+    async stream(method, signal, timeoutMs, header, input, contextValues) {
       // Our own controller under the caller's, so an idle stream can be cut.
-      // No deadline for streams unless the caller sets one.
       const controller = new AbortController();
-      const call = new CallSignal(signal, timeoutMs !== undefined && timeoutMs > 0 ? timeoutMs : undefined, target.url, controller);
+      const deadline = timeoutFor("stream", timeoutMs);
+      const call = new CallSignal(signal, deadline, target.url, controller);
       let idle: CallTimeoutError | undefined;
       const goneIdle = (what: string) => {
         idle = new CallTimeoutError(`${what} from ${safeUrl(target.url)} for ${idleMs} ms`, { binding: "GRPC", kind: "idle" });
@@ -103,10 +90,9 @@ export function a2aGrpcTransport(inner: Transport, options: TransportOptions, cu
       // Silence counts from the moment the request is sent, not from the
       // response headers: a server may accept the stream and say nothing.
       const stopWaiting = idleBeforeResponse(idleMs, () => goneIdle("no response"));
-      let res: StreamResponse<I, O>;
+      let res: StreamResponse<typeof method.input, typeof method.output>;
       try {
-        // 0 = no deadline for connect.
-        res = await call.race(inner.stream(method, call.signal, timeoutMs ?? 0, mergeHeaders(defaults, header), input, contextValues));
+        res = await call.race(inner.stream(method, call.signal, deadline, mergeHeaders(defaults, header), input, contextValues));
       } catch (e) {
         throw idle ?? failure(call, e);
       } finally {
@@ -115,7 +101,7 @@ export function a2aGrpcTransport(inner: Transport, options: TransportOptions, cu
       const message = withIdleTimeout(res.message, idleMs, () => goneIdle("no message on the stream"), call.signal);
       return { ...res, message: streamErrors(method, message, call, () => idle, failure) };
     },
-  };
+  } satisfies A2ATransport;
 }
 
 /**
@@ -144,6 +130,17 @@ async function* streamErrors<T extends object>(
   } finally {
     if (!failed) call.finish();
   }
+}
+
+/**
+ * The ConnectionError that `cause`, what a protocol found below gRPC (a
+ * socket error, fetch's TypeError), is, or undefined when it is something
+ * else. The gRPC binding's one conversion: it keeps the kind of a
+ * connection never made (refused, dns), which failover relies on.
+ */
+export function connectionFailure(cause: unknown): ConnectionError | undefined {
+  const failure = toA2AError(cause, "GRPC");
+  return failure instanceof ConnectionError ? failure : undefined;
 }
 
 /** An error status, classified by the ErrorInfo among its details. */

@@ -13,20 +13,11 @@
  * server carries `grpc-status` in its metadata; a stream or connection lost
  * before the status is `Unavailable`.
  */
-import { create, toBinary, type DescMessage, type MessageInitShape, type MessageShape } from "@bufbuild/protobuf";
-import {
-  Code,
-  ConnectError,
-  createContextValues,
-  type ContextValues,
-  type Interceptor,
-  type StreamResponse,
-  type Transport,
-  type UnaryResponse,
-} from "@connectrpc/connect";
-import type { DescMethodStreaming, DescMethodUnary } from "@bufbuild/protobuf";
+import { create, toBinary, type MessageShape } from "@bufbuild/protobuf";
+import { Code, ConnectError, createContextValues, type Interceptor, type Transport } from "@connectrpc/connect";
 import { constants, type ClientHttp2Stream, type OutgoingHttpHeaders } from "node:http2";
 import { runStreaming, runUnary } from "../../http/run-call.js";
+import { timeoutFor } from "../../call/timeouts.js";
 import { SessionKeeper } from "./h2-session.js";
 import { mapAsync } from "../../util.js";
 import { encodeFrame, metadataOf } from "./wire.js";
@@ -74,17 +65,13 @@ export function createH2GrpcTransport(options: H2GrpcTransportOptions): Transpor
     return stream;
   }
 
+  // The gRPC binding above (common.ts) has decided each call's deadline
+  // (call/timeouts.ts); here it is taken as given, as connect's transports
+  // take theirs: none when 0 or absent, which is the rule for a stream.
   return {
-    unary<I extends DescMessage, O extends DescMessage>(
-      method: DescMethodUnary<I, O>,
-      signal: AbortSignal | undefined,
-      timeoutMs: number | undefined,
-      header: HeadersInit | undefined,
-      input: MessageInitShape<I>,
-      contextValues?: ContextValues,
-    ): Promise<UnaryResponse<I, O>> {
-      const deadline = timeoutMs !== undefined && timeoutMs > 0 ? timeoutMs : undefined;
-      return runUnary<I, O>({
+    unary(method, signal, timeoutMs, header, input, contextValues) {
+      const deadline = timeoutFor("stream", timeoutMs);
+      return runUnary({
         interceptors,
         signal,
         timeoutMs: deadline,
@@ -114,16 +101,9 @@ export function createH2GrpcTransport(options: H2GrpcTransportOptions): Transpor
       });
     },
 
-    stream<I extends DescMessage, O extends DescMessage>(
-      method: DescMethodStreaming<I, O>,
-      signal: AbortSignal | undefined,
-      timeoutMs: number | undefined,
-      header: HeadersInit | undefined,
-      input: AsyncIterable<MessageInitShape<I>>,
-      contextValues?: ContextValues,
-    ): Promise<StreamResponse<I, O>> {
-      const deadline = timeoutMs !== undefined && timeoutMs > 0 ? timeoutMs : undefined;
-      return runStreaming<I, O>({
+    stream(method, signal, timeoutMs, header, input, contextValues) {
+      const deadline = timeoutFor("stream", timeoutMs);
+      return runStreaming({
         interceptors,
         signal,
         timeoutMs: deadline,
@@ -139,7 +119,7 @@ export function createH2GrpcTransport(options: H2GrpcTransportOptions): Transpor
         },
         next: async (req) => {
           // A2A's streaming methods are server-streaming: one request message.
-          let only: MessageShape<I> | undefined;
+          let only: MessageShape<typeof method.input> | undefined;
           for await (const m of req.message) only = m;
           const body = encodeFrame(toBinary(method.input, create(method.input, only)));
           const stream = await send(req.url, req.header, body, req.signal);
@@ -156,7 +136,7 @@ export function createH2GrpcTransport(options: H2GrpcTransportOptions): Transpor
         },
       });
     },
-  };
+  } satisfies Transport;
 }
 
 /** The request's headers as interceptors see them: the caller's, and gRPC's own. */

@@ -7,8 +7,7 @@
  */
 import { Code, ConnectError } from "@connectrpc/connect";
 import { ConnectionError } from "../../errors/family.js";
-import { toA2AError } from "../../errors/classify.js";
-import { a2aGrpcTransport } from "./common.js";
+import { a2aGrpcTransport, connectionFailure } from "./common.js";
 import { grpcBaseUrl } from "./url.js";
 import { createH2GrpcTransport } from "./h2.js";
 import type { TransportOptions } from "../../call/options.js";
@@ -64,8 +63,8 @@ export function createGrpcTransport(options: GrpcTransportOptions): A2ATransport
 function asConnectionError(e: unknown): ConnectionError | undefined {
   const cut = e instanceof ConnectError && !e.metadata.has("grpc-status") && e.code === Code.Unavailable;
   if (!cut) return undefined;
-  const below = e.cause instanceof Error ? toA2AError(e.cause, "GRPC") : undefined;
-  const kind = below instanceof ConnectionError ? below.kind : "reset";
+  const below = e.cause instanceof Error ? connectionFailure(e.cause) : undefined;
+  const kind = below?.kind ?? "reset";
   const what = kind === "reset" || kind === "network" ? "was cut" : `failed (${kind})`;
   return new ConnectionError(`the gRPC connection ${what}: ${e.rawMessage}`, { binding: "GRPC", kind, grpcCode: e.code, cause: e });
 }

@@ -8,8 +8,7 @@
 import { ConnectError, type Interceptor } from "@connectrpc/connect";
 import { createGrpcWebTransport as createConnectGrpcWebTransport } from "@connectrpc/connect-web";
 import { ConnectionError, RedirectRefusedError, type A2AError } from "../../errors/family.js";
-import { toA2AError } from "../../errors/classify.js";
-import { a2aGrpcTransport } from "./common.js";
+import { a2aGrpcTransport, connectionFailure } from "./common.js";
 import { grpcBaseUrl } from "./url.js";
 import { isRedirectStatus, redirectTarget } from "../../http/redirect-target.js";
 import { rejectWithoutSent } from "../../http/run-call.js";
@@ -96,10 +95,7 @@ function refusingRedirects(fetchFn: typeof fetch): typeof fetch {
 function cutConnection(e: unknown): A2AError | undefined {
   if (!(e instanceof ConnectError) || e.metadata.has("grpc-status")) return undefined;
   if (e.cause instanceof RedirectRefusedError) return e.cause;
-  if (e.cause instanceof TypeError) {
-    const failure = toA2AError(e.cause, "GRPC");
-    return failure instanceof ConnectionError ? failure : undefined;
-  }
+  if (e.cause instanceof TypeError) return connectionFailure(e.cause);
   if (e.rawMessage === "missing trailer") {
     return new ConnectionError("the gRPC-web response ended before its status", { binding: "GRPC", kind: "reset", grpcCode: e.code, cause: e });
   }

@@ -1,0 +1,56 @@
+/**
+ * Reading the body of an HTTP binding's response: whole (bounded), or
+ * given up; and what a failure below the binding (the network, the HTTP
+ * client) is reported as.
+ */
+import { ProtocolError, type A2AError } from "../errors/family.js";
+import { toA2AError } from "../errors/classify.js";
+import type { Binding } from "../protocol/bindings.js";
+import { concatBytes, safeUrl } from "../util.js";
+
+// Whole bodies are decoded in one go, so one decoder serves every call.
+const utf8 = new TextDecoder();
+
+/**
+ * `e` as an A2AError naming `url`. The HTTP bindings' one conversion: the
+ * client converts what reaches it, but only here is the URL known, which a
+ * ConnectionError or a malformed response names (origin and path only).
+ */
+export const failureAt: (e: unknown, binding: Binding, url: string) => A2AError = toA2AError;
+
+/** Closes a body nobody reads. */
+export async function discard(body: AsyncIterable<Uint8Array>): Promise<void> {
+  await body[Symbol.asyncIterator]().return?.();
+}
+
+/** A whole body as text, failing with ProtocolError past `maxBytes`. */
+export async function readText(body: AsyncIterable<Uint8Array>, maxBytes: number, binding: Binding, url: string): Promise<string> {
+  try {
+    const tooLarge = () => new ProtocolError(`response body from ${safeUrl(url)} larger than ${maxBytes} bytes`, { binding });
+    return utf8.decode(await concatBytes(body, maxBytes, tooLarge));
+  } catch (e) {
+    // A connection lost in the middle of the body is a ConnectionError, as
+    // one lost before the response is.
+    throw failureAt(e, binding, url);
+  }
+}
+
+/** `application/problem+json`, with or without parameters. */
+export function isProblemType(type: string): boolean {
+  return type.split(";")[0]!.trim().toLowerCase() === "application/problem+json";
+}
+
+/** Whether a body of no JSON content type still looks like a JSON document. */
+export function looksLikeJson(text: string): boolean {
+  const c = text.trimStart()[0];
+  return c === "{" || c === "[";
+}
+
+/** The JSON value of `text`, or undefined when it is not JSON. */
+export function tryParse(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
