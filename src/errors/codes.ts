@@ -5,10 +5,9 @@
  * and two copies of this package in one app, where `instanceof` does not.
  * Codes are public API: a renamed code is a breaking change.
  *
- * This file holds facts only, and imports no error class, so every part of
- * the client can read them without a cycle through the family.
+ * This file holds facts only and imports nothing, so every part of the
+ * client can read them without a cycle through the family.
  */
-import { Code } from "@connectrpc/connect";
 
 /**
  * The `code` of each `A2AError` class. The errors of the A2A specification
@@ -60,6 +59,9 @@ interface StatusFacts {
   readonly retryAfterMs?: number | undefined;
 }
 
+/** gRPC `RESOURCE_EXHAUSTED` (as `@connectrpc/connect`'s `Code` numbers it). */
+const RESOURCE_EXHAUSTED = 8;
+
 /** 502, 503, 504: a gateway, or the server, says the service is away for now. */
 export function isGatewayStatus(status: number | undefined): boolean {
   return status === 502 || status === 503 || status === 504;
@@ -88,7 +90,7 @@ export function isTransient(code: A2AErrorCode, e: StatusFacts): boolean {
       return false;
     case "SERVER_ERROR":
       // A rate limit (gRPC says RESOURCE_EXHAUSTED), or a service away for now.
-      if (e.httpStatus === 429 || isGatewayStatus(e.httpStatus) || e.grpcCode === Code.ResourceExhausted) return true;
+      if (e.httpStatus === 429 || isGatewayStatus(e.httpStatus) || e.grpcCode === RESOURCE_EXHAUSTED) return true;
   }
   return asksToRetryLater(e);
 }
