@@ -18,6 +18,7 @@ export { createGrpcWebTransport, type GrpcWebTransportOptions } from "./bindings
 export type { A2ATransport } from "./call/transport.js";
 export type { HttpTransportOptions, TransportOptions } from "./call/options.js";
 export * from "./errors/family.js";
+export type { A2AErrorCode } from "./errors/codes.js";
 export { errorFromServer, fromConnectError, reasonFromDetails, toA2AError, type ServerErrorFacts } from "./errors/classify.js";
 export type { Binding } from "./protocol/bindings.js";
 export { isRecord } from "./util.js";

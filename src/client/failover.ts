@@ -6,7 +6,8 @@
  */
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { Transport } from "@connectrpc/connect";
-import { A2AError, AbortedError, CallTimeoutError, ConnectionError, ServerError, VersionNotSupportedError } from "../errors/family.js";
+import { A2AError, VersionNotSupportedError, type ConnectionError } from "../errors/family.js";
+import { isGatewayStatus } from "../errors/codes.js";
 import { toA2AError } from "../errors/classify.js";
 import { type Binding } from "../protocol/bindings.js";
 import { compareVersions } from "../protocol/version.js";
@@ -138,18 +139,31 @@ export class FailoverTransport implements A2ATransport {
 
 /**
  * Whether a failure means the interface could not be reached, so another may
- * be tried. A message is only sent again where it cannot have arrived: the
- * connection was refused or the host not found.
+ * be tried. Only transient failures qualify (`A2AError.transient`), and of
+ * those the ones that say the interface is away, not slow: a failed
+ * connection, or a 502/503/504 naming no A2A error (a gateway answered for
+ * an agent that did not). A message is only sent again where it cannot have
+ * arrived: the connection was refused or the host not found.
  */
 function unreachable(error: A2AError, isSend: boolean): boolean {
-  if (error instanceof ConnectionError) return error.kind === "refused" || error.kind === "dns" || !isSend;
-  const gateway = error.httpStatus === 502 || error.httpStatus === 503 || error.httpStatus === 504;
-  return !isSend && gateway && error instanceof ServerError && error.reason === undefined;
+  if (!error.transient) return false;
+  if (error.code === "CONNECTION_FAILED") {
+    const { kind } = error as ConnectionError;
+    return kind === "refused" || kind === "dns" || !isSend;
+  }
+  return !isSend && error.code === "SERVER_ERROR" && error.reason === undefined && isGatewayStatus(error.httpStatus);
 }
 
 /** The interface was reached and spoke the version asked for. */
 function answered(error: A2AError): boolean {
-  const noAnswer = error instanceof ConnectionError || error instanceof CallTimeoutError || error instanceof AbortedError;
-  return !noAnswer && !(error instanceof VersionNotSupportedError) && !unreachable(error, false);
+  switch (error.code) {
+    // No answer at all, or an answer in another version.
+    case "CONNECTION_FAILED":
+    case "CALL_TIMEOUT":
+    case "ABORTED":
+    case "VERSION_NOT_SUPPORTED":
+      return false;
+  }
+  return !unreachable(error, false);
 }
 

@@ -15,7 +15,8 @@
  * for, one that stays away is given up on.
  */
 import { TaskState, type StreamResponse, type Task } from "../../gen/lf/a2a/v1/a2a_pb.js";
-import { A2AError, AbortedError, CallTimeoutError, ConnectionError, StreamResumeError, UnsupportedOperationError } from "../errors/family.js";
+import { A2AError, AbortedError, StreamResumeError, UnsupportedOperationError, type CallTimeoutError } from "../errors/family.js";
+import { asksToRetryLater } from "../errors/codes.js";
 import { toA2AError } from "../errors/classify.js";
 import { type Binding } from "../protocol/bindings.js";
 import { isInterrupted, isTerminal } from "../protocol/messages.js";
@@ -248,7 +249,7 @@ async function* resumption(io: ResumeIo, options: ResumeOptions): AsyncGenerator
       // A task that ended between GetTask and the resubscribe cannot be
       // subscribed to (spec: UnsupportedOperationError): GetTask tells.
       if (resubscribed && first && drop instanceof UnsupportedOperationError) refused = drop;
-      else if (!isDrop(drop) && drop !== unreachable) throw drop;
+      else if (!isDrop(drop, false) && drop !== unreachable) throw drop;
     }
     if (io.signal?.aborted) throw new AbortedError("the stream was aborted", { binding: io.binding() });
     const now = performance.now();
@@ -325,14 +326,14 @@ async function* resumption(io: ResumeIo, options: ResumeOptions): AsyncGenerator
 }
 
 /**
- * The error as an A2AError when it means the agent could not be reached
- * (worth another attempt), undefined when the agent answered. A call that
- * outlives its timeout went to a dead connection as surely as a reset one.
+ * The error of a lookup (GetTask, or the search for a task the message
+ * started) as an A2AError when it means the agent could not be reached
+ * (worth another attempt), undefined when the agent answered.
  */
 function unreachableError(e: unknown, binding: Binding): A2AError | undefined {
   const err = toA2AError(e, binding);
-  if (err instanceof AbortedError) throw err;
-  return isDrop(err) || err instanceof CallTimeoutError ? err : undefined;
+  if (err.code === "ABORTED") throw err;
+  return isDrop(err, true) ? err : undefined;
 }
 
 /**
@@ -414,14 +415,21 @@ function settles(event: StreamResponse, state: TaskState | undefined, taskId: st
   return event.payload.case === "message" && taskId === undefined;
 }
 
-function isDrop(e: A2AError): boolean {
-  return (
-    e instanceof ConnectionError ||
-    e instanceof EndedEarly ||
-    (e instanceof CallTimeoutError && e.kind === "idle") ||
-    // The server is up but asks to come back later.
-    ((e.httpStatus === 503 || e.httpStatus === 429) && e.retryAfterMs !== undefined)
-  );
+/**
+ * Whether a failure is a drop worth another attempt: a stream that ended
+ * early, or a transient failure (`A2AError.transient`) of the kinds that
+ * resumption waits out: a failed connection, a silent stream, and a server
+ * that asked to be called again (429 or 503 with `Retry-After`). A stream's
+ * own deadline is its end, but a lookup that outlives its timeout went to a
+ * dead connection as surely as a reset one. Not a gateway's 5xx without
+ * `Retry-After`, nor a resumption that has given up.
+ */
+function isDrop(e: A2AError, lookup: boolean): boolean {
+  if (e instanceof EndedEarly) return true;
+  if (!e.transient) return false;
+  if (e.code === "CONNECTION_FAILED") return true;
+  if (e.code === "CALL_TIMEOUT" && (lookup || (e as CallTimeoutError).kind === "idle")) return true;
+  return asksToRetryLater(e);
 }
 
 /**

@@ -35,13 +35,18 @@ import {
   type A2AErrorInit,
   type ConnectionFailure,
 } from "./family.js";
+import type { A2AErrorCode } from "./codes.js";
 
 // --- Classification ------------------------------------------------------------
 
-type ErrorClass = new (message: string, init: A2AErrorInit) => A2AError;
+/** An error class the server names; `code` is the ErrorInfo reason it is sent with. */
+interface ErrorClass {
+  new (message: string, init: A2AErrorInit): A2AError;
+  readonly code: A2AErrorCode;
+}
 
+/** A class the server may name by its reason (the class's code) or its JSON-RPC code. */
 interface Known {
-  reason: string;
   jsonRpc: number;
   cls: ErrorClass;
 }
@@ -50,26 +55,26 @@ interface Known {
 // accepted as VersionNotSupported in the reason-less fallback below only via
 // the reason: peers of different revisions reuse codes, the reason is stable.
 const A2A_ERRORS: readonly Known[] = [
-  { reason: "TASK_NOT_FOUND", jsonRpc: -32001, cls: TaskNotFoundError },
-  { reason: "TASK_NOT_CANCELABLE", jsonRpc: -32002, cls: TaskNotCancelableError },
-  { reason: "PUSH_NOTIFICATION_NOT_SUPPORTED", jsonRpc: -32003, cls: PushNotificationNotSupportedError },
-  { reason: "UNSUPPORTED_OPERATION", jsonRpc: -32004, cls: UnsupportedOperationError },
-  { reason: "CONTENT_TYPE_NOT_SUPPORTED", jsonRpc: -32005, cls: ContentTypeNotSupportedError },
-  { reason: "INVALID_AGENT_RESPONSE", jsonRpc: -32006, cls: InvalidAgentResponseError },
-  { reason: "EXTENDED_AGENT_CARD_NOT_CONFIGURED", jsonRpc: -32007, cls: ExtendedAgentCardNotConfiguredError },
-  { reason: "EXTENSION_SUPPORT_REQUIRED", jsonRpc: -32008, cls: ExtensionSupportRequiredError },
-  { reason: "VERSION_NOT_SUPPORTED", jsonRpc: -32009, cls: VersionNotSupportedError },
+  { jsonRpc: -32001, cls: TaskNotFoundError },
+  { jsonRpc: -32002, cls: TaskNotCancelableError },
+  { jsonRpc: -32003, cls: PushNotificationNotSupportedError },
+  { jsonRpc: -32004, cls: UnsupportedOperationError },
+  { jsonRpc: -32005, cls: ContentTypeNotSupportedError },
+  { jsonRpc: -32006, cls: InvalidAgentResponseError },
+  { jsonRpc: -32007, cls: ExtendedAgentCardNotConfiguredError },
+  { jsonRpc: -32008, cls: ExtensionSupportRequiredError },
+  { jsonRpc: -32009, cls: VersionNotSupportedError },
 ];
 
 // JSON-RPC's standard errors, by code and by the ErrorInfo reason servers
 // attach to them on every binding (the official SDK sends INVALID_PARAMS
 // with an HTTP+JSON 400 and a gRPC INVALID_ARGUMENT alike).
 const STANDARD_ERRORS: readonly Known[] = [
-  { reason: "PARSE_ERROR", jsonRpc: -32700, cls: JsonRpcParseError },
-  { reason: "INVALID_REQUEST", jsonRpc: -32600, cls: InvalidRequestError },
-  { reason: "METHOD_NOT_FOUND", jsonRpc: -32601, cls: MethodNotFoundError },
-  { reason: "INVALID_PARAMS", jsonRpc: -32602, cls: InvalidParamsError },
-  { reason: "INTERNAL_ERROR", jsonRpc: -32603, cls: InternalError },
+  { jsonRpc: -32700, cls: JsonRpcParseError },
+  { jsonRpc: -32600, cls: InvalidRequestError },
+  { jsonRpc: -32601, cls: MethodNotFoundError },
+  { jsonRpc: -32602, cls: InvalidParamsError },
+  { jsonRpc: -32603, cls: InternalError },
 ];
 
 const KNOWN_ERRORS: readonly Known[] = [...A2A_ERRORS, ...STANDARD_ERRORS];
@@ -132,7 +137,7 @@ export function errorFromServer(facts: ServerErrorFacts): A2AError {
 
   // 1. What the error is, by name: the ErrorInfo reason (or problem type).
   const reason = init.reason ?? reasonFromProblemType(problemType);
-  const byReason = reason === undefined ? undefined : KNOWN_ERRORS.find((k) => k.reason === reason);
+  const byReason = reason === undefined ? undefined : KNOWN_ERRORS.find((k) => k.cls.code === reason);
   if (byReason) return new byReason.cls(message, { ...init, reason });
 
   // 2. The JSON-RPC code.

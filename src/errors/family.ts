@@ -14,6 +14,7 @@
 
 import type { VerificationResult } from "../trust/result.js";
 import type { Binding } from "../protocol/bindings.js";
+import { isTransient, type A2AErrorCode } from "./codes.js";
 
 /** What an `A2AError` is built from; every field may be left out. */
 export interface A2AErrorInit {
@@ -37,10 +38,33 @@ export interface A2AErrorInit {
 
 /**
  * Base class of every error the client throws. The subclass says what went
- * wrong; the fields say how the error arrived, so one `catch` works the same
- * whatever the binding.
+ * wrong, and so does its `code`; the fields say how the error arrived, so
+ * one `catch` works the same whatever the binding. `transient` says whether
+ * trying again later may help.
  */
 export class A2AError extends Error {
+  /**
+   * The stable code of this class (see `A2AErrorCode`), the same on every
+   * instance. A subclass without a code of its own has its parent's.
+   */
+  static readonly code: A2AErrorCode = "UNKNOWN";
+
+  /**
+   * The stable code of the error's class (`TASK_NOT_FOUND`, `CONNECTION_FAILED`
+   * ...): public API that survives minification and two copies of this
+   * package, where the class name and `instanceof` do not.
+   */
+  readonly code: A2AErrorCode;
+  /**
+   * Whether the same call may succeed if made again later: true for a failed
+   * connection, a timeout, a resumption that gave up, a server error of no
+   * known name with 429, 502, 503 or 504 (or gRPC `RESOURCE_EXHAUSTED`), and
+   * any error but an abort that came with a 429 or 503 and `Retry-After`.
+   * False for everything that says something about the request, the card or
+   * the caller, and for an abort. It says nothing of whether sending a
+   * message again is safe: one that may have arrived may run twice.
+   */
+  readonly transient: boolean;
   /** The binding of the call that failed, when the error came from one. */
   readonly binding: Binding | undefined;
   /** HTTP status of the response that carried the error, if any. */
@@ -59,6 +83,8 @@ export class A2AError extends Error {
   constructor(message: string, init: A2AErrorInit = {}) {
     super(message, init.cause === undefined ? undefined : { cause: init.cause });
     this.name = new.target.name;
+    this.code = new.target.code;
+    this.transient = isTransient(this.code, init);
     this.binding = init.binding;
     this.httpStatus = init.httpStatus;
     this.grpcCode = init.grpcCode;
@@ -72,51 +98,80 @@ export class A2AError extends Error {
 // --- Errors the A2A specification defines (section 3.3.2) -----------------
 
 /** `TASK_NOT_FOUND`: no such task, or not one the caller may see. */
-export class TaskNotFoundError extends A2AError {}
+export class TaskNotFoundError extends A2AError {
+  static override readonly code = "TASK_NOT_FOUND";
+}
 /** `TASK_NOT_CANCELABLE`: the task cannot be canceled in its current state. */
-export class TaskNotCancelableError extends A2AError {}
+export class TaskNotCancelableError extends A2AError {
+  static override readonly code = "TASK_NOT_CANCELABLE";
+}
 /**
  * `PUSH_NOTIFICATION_NOT_SUPPORTED`: the agent takes no push configs. A
  * session throws it before any request when the card says so.
  */
-export class PushNotificationNotSupportedError extends A2AError {}
+export class PushNotificationNotSupportedError extends A2AError {
+  static override readonly code = "PUSH_NOTIFICATION_NOT_SUPPORTED";
+}
 /** `UNSUPPORTED_OPERATION`: the agent, or the protocol version in use, cannot do this. */
-export class UnsupportedOperationError extends A2AError {}
+export class UnsupportedOperationError extends A2AError {
+  static override readonly code: A2AErrorCode = "UNSUPPORTED_OPERATION";
+}
 /** `CONTENT_TYPE_NOT_SUPPORTED`: a part's media type is not one the agent accepts. */
-export class ContentTypeNotSupportedError extends A2AError {}
+export class ContentTypeNotSupportedError extends A2AError {
+  static override readonly code = "CONTENT_TYPE_NOT_SUPPORTED";
+}
 /** `INVALID_AGENT_RESPONSE`: an agent answered in a way the protocol does not allow. */
-export class InvalidAgentResponseError extends A2AError {}
+export class InvalidAgentResponseError extends A2AError {
+  static override readonly code = "INVALID_AGENT_RESPONSE";
+}
 /** `EXTENDED_AGENT_CARD_NOT_CONFIGURED`: the agent has no extended card to give. */
-export class ExtendedAgentCardNotConfiguredError extends A2AError {}
+export class ExtendedAgentCardNotConfiguredError extends A2AError {
+  static override readonly code = "EXTENDED_AGENT_CARD_NOT_CONFIGURED";
+}
 /**
  * `EXTENSION_SUPPORT_REQUIRED`: the agent requires an extension the client
  * did not activate. `connect()` throws it before any call when the card
  * marks an extension `required`.
  */
-export class ExtensionSupportRequiredError extends A2AError {}
+export class ExtensionSupportRequiredError extends A2AError {
+  static override readonly code = "EXTENSION_SUPPORT_REQUIRED";
+}
 /** `VERSION_NOT_SUPPORTED`: the agent does not speak the A2A version sent in `A2A-Version`. */
-export class VersionNotSupportedError extends A2AError {}
+export class VersionNotSupportedError extends A2AError {
+  static override readonly code = "VERSION_NOT_SUPPORTED";
+}
 
 // --- JSON-RPC 2.0 standard errors ------------------------------------------
 
 /** JSON-RPC -32700: the server could not parse the request as JSON. */
-export class JsonRpcParseError extends A2AError {}
+export class JsonRpcParseError extends A2AError {
+  static override readonly code = "PARSE_ERROR";
+}
 /** JSON-RPC -32600: the request is not a valid JSON-RPC request. */
-export class InvalidRequestError extends A2AError {}
+export class InvalidRequestError extends A2AError {
+  static override readonly code = "INVALID_REQUEST";
+}
 /** JSON-RPC -32601 (gRPC `UNIMPLEMENTED`): the server has no such method. */
-export class MethodNotFoundError extends A2AError {}
+export class MethodNotFoundError extends A2AError {
+  static override readonly code = "METHOD_NOT_FOUND";
+}
 /**
  * JSON-RPC -32602 (gRPC `INVALID_ARGUMENT`): the request's parameters are
  * invalid. Also thrown before any request by the client's own checks.
  */
-export class InvalidParamsError extends A2AError {}
+export class InvalidParamsError extends A2AError {
+  static override readonly code = "INVALID_PARAMS";
+}
 /** JSON-RPC -32603: the server failed while handling the request. */
-export class InternalError extends A2AError {}
+export class InternalError extends A2AError {
+  static override readonly code = "INTERNAL_ERROR";
+}
 
 // --- Access ------------------------------------------------------------------
 
 /** 401 / UNAUTHENTICATED: credentials missing, expired or wrong. */
 export class AuthenticationError extends A2AError {
+  static override readonly code = "UNAUTHENTICATED";
   /** The `WWW-Authenticate` challenge, when the server sent one. */
   readonly challenge: string | undefined;
   constructor(message: string, init: A2AErrorInit & { challenge?: string | undefined } = {}) {
@@ -126,15 +181,22 @@ export class AuthenticationError extends A2AError {
 }
 
 /** 403 / PERMISSION_DENIED: authenticated, but not allowed. */
-export class AuthorizationError extends A2AError {}
+export class AuthorizationError extends A2AError {
+  static override readonly code = "PERMISSION_DENIED";
+}
 
 // --- Failures below the protocol ---------------------------------------------
 
 /** How a connection failed: refused, reset, name resolution, or another network error. */
 export type ConnectionFailure = "refused" | "reset" | "dns" | "network";
 
-/** The request did not get a complete response: refused, reset, DNS, other. */
+/**
+ * The request did not get a complete response: refused, reset, DNS, other.
+ * Always transient, whatever the `kind`: a host that is away or a name that
+ * does not resolve now may be back later.
+ */
 export class ConnectionError extends A2AError {
+  static override readonly code = "CONNECTION_FAILED";
   /** How the connection failed. */
   readonly kind: ConnectionFailure;
   constructor(message: string, init: A2AErrorInit & { kind: ConnectionFailure }) {
@@ -145,11 +207,13 @@ export class ConnectionError extends A2AError {
 
 /**
  * A unary call outlived its timeout ("deadline"), or a stream received no
- * bytes for its idle timeout ("idle"). Not named `TimeoutError`: that name is
+ * bytes for its idle timeout ("idle"). Always transient: a slow or silent
+ * server may answer in time later. Not named `TimeoutError`: that name is
  * reserved by the platform's DOMException and treated specially by fetch and
  * connect.
  */
 export class CallTimeoutError extends A2AError {
+  static override readonly code = "CALL_TIMEOUT";
   /** `"deadline"`: the call outlived `timeoutMs`; `"idle"`: the stream was silent for `idleTimeoutMs`. */
   readonly kind: "deadline" | "idle";
   constructor(message: string, init: A2AErrorInit & { kind?: "deadline" | "idle" } = {}) {
@@ -158,22 +222,33 @@ export class CallTimeoutError extends A2AError {
   }
 }
 
-/** The caller's AbortSignal fired. */
-export class AbortedError extends A2AError {}
+/** The caller's AbortSignal fired (or a gRPC server cancelled the call). Never transient: it is a decision, not a fault. */
+export class AbortedError extends A2AError {
+  static override readonly code = "ABORTED";
+}
 
 /**
  * The server answered, but not in a form the binding allows: malformed JSON,
  * a wrong content type, a body of the wrong shape, or one over a size limit.
  */
-export class ProtocolError extends A2AError {}
+export class ProtocolError extends A2AError {
+  static override readonly code = "PROTOCOL_ERROR";
+}
 
-/** The server reported an error that has no more specific class here. */
-export class ServerError extends A2AError {}
+/**
+ * The server reported an error that has no more specific class here.
+ * Transient with HTTP 429, 502, 503 or 504, or gRPC `RESOURCE_EXHAUSTED`:
+ * a rate limit, or a gateway whose agent is away for now.
+ */
+export class ServerError extends A2AError {
+  static override readonly code = "SERVER_ERROR";
+}
 
 // --- Agent Card discovery ------------------------------------------------------
 
 /** No Agent Card at any of the locations tried. */
 export class AgentCardNotFoundError extends A2AError {
+  static override readonly code = "AGENT_CARD_NOT_FOUND";
   /** Every URL tried, in order. */
   readonly tried: readonly string[];
   constructor(message: string, init: A2AErrorInit & { tried: readonly string[] }) {
@@ -194,6 +269,7 @@ export type InvalidCardProblem =
 
 /** A document was found where a card should be, but it is not a valid Agent Card. */
 export class InvalidAgentCardError extends A2AError {
+  static override readonly code = "INVALID_AGENT_CARD";
   /** What is wrong with the document. */
   readonly problem: InvalidCardProblem;
   /** For "missing-fields": the JSON path of every REQUIRED field that is absent. */
@@ -206,7 +282,9 @@ export class InvalidAgentCardError extends A2AError {
 }
 
 /** A redirect that the caller's redirect policy does not allow. */
-export class RedirectRefusedError extends A2AError {}
+export class RedirectRefusedError extends A2AError {
+  static override readonly code = "REDIRECT_REFUSED";
+}
 
 // --- Agent Card signatures -------------------------------------------------------
 
@@ -215,6 +293,7 @@ export class RedirectRefusedError extends A2AError {}
  * one was required and the card has none. `result` says, per signature, why.
  */
 export class AgentCardVerificationError extends A2AError {
+  static override readonly code = "AGENT_CARD_VERIFICATION_FAILED";
   /** The outcome of verification, with the failure of each signature. */
   readonly result: VerificationResult;
   constructor(message: string, init: A2AErrorInit & { result: VerificationResult }) {
@@ -227,6 +306,7 @@ export class AgentCardVerificationError extends A2AError {
 
 /** None of the card's interfaces can be used by this client here. */
 export class NoCompatibleInterfaceError extends A2AError {
+  static override readonly code = "NO_COMPATIBLE_INTERFACE";
   /** Each interface of the card and why it was passed over. */
   readonly passedOver: ReadonlyArray<{
     /** The interface's URL. */
@@ -249,9 +329,11 @@ export class NoCompatibleInterfaceError extends A2AError {
 /**
  * A stream dropped and could not be resumed within the time and attempts
  * allowed, or, with `resume: false`, ended before its task reached a final
- * or interrupted state (then `attempts` is 0).
+ * or interrupted state (then `attempts` is 0). Transient: the agent may be
+ * back, and the task may be followed again with `subscribeToTask`.
  */
 export class StreamResumeError extends A2AError {
+  static override readonly code = "STREAM_RESUME_FAILED";
   /** The task the stream followed, if it was known. */
   readonly taskId: string | undefined;
   /** Reconnection attempts made after the last event. */
@@ -276,6 +358,7 @@ export class StreamResumeError extends A2AError {
  * handles the server's error handles this one too.
  */
 export class TaskTerminalError extends UnsupportedOperationError {
+  static override readonly code = "TASK_TERMINAL";
   /** The task the message was for. */
   readonly taskId: string;
   /** Its terminal state (a `TaskState` value). */

@@ -1,0 +1,61 @@
+/**
+ * Error codes and the transient fact against the real peer, on every
+ * binding: what a server reports and what the network does arrive with the
+ * same `code` and `transient` whatever carried the call.
+ */
+import { createServer } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startLocalAgent, type LocalAgent } from "../../demo/agent.js";
+import { A2AError, userMessage, type Binding } from "../../src/index.js";
+import { BINDINGS, clientFor } from "../support/bindings.js";
+
+let agent: LocalAgent;
+beforeAll(async () => {
+  agent = await startLocalAgent();
+});
+afterAll(() => agent?.close());
+
+async function failure(p: Promise<unknown>): Promise<A2AError> {
+  const e = await p.then(
+    () => undefined,
+    (err: unknown) => err,
+  );
+  expect(e).toBeInstanceOf(A2AError);
+  return e as A2AError;
+}
+
+/** A 127.0.0.1 port nobody listens on. */
+async function deadPort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
+  const port = (s.address() as { port: number }).port;
+  await new Promise<void>((r) => s.close(() => r()));
+  return port;
+}
+
+describe.each(BINDINGS)("%s", (binding: Binding) => {
+  it("an unknown task is TASK_NOT_FOUND, not transient", async () => {
+    const e = await failure(clientFor(binding, agent).getTask({ id: "no-such-task" }));
+    expect({ code: e.code, transient: e.transient, binding: e.binding }).toEqual({ code: "TASK_NOT_FOUND", transient: false, binding });
+  });
+
+  it("canceling a task that has ended is TASK_NOT_CANCELABLE, not transient", async () => {
+    const client = clientFor(binding, agent);
+    const res = await client.sendMessage({ message: userMessage("count 1") });
+    const id = res.payload.case === "task" ? res.payload.value.id : "";
+    const e = await failure(client.cancelTask({ id }));
+    expect({ code: e.code, transient: e.transient }).toEqual({ code: "TASK_NOT_CANCELABLE", transient: false });
+  });
+
+  it("a refused connection is CONNECTION_FAILED, transient", async () => {
+    const port = await deadPort();
+    const dead: LocalAgent = {
+      ...agent,
+      jsonRpcUrl: `http://127.0.0.1:${port}/a2a/jsonrpc`,
+      restUrl: `http://127.0.0.1:${port}/a2a/rest`,
+      grpcAddress: `http://127.0.0.1:${port}`,
+    };
+    const e = await failure(clientFor(binding, dead, { timeoutMs: 5_000 }).getTask({ id: "t" }));
+    expect({ code: e.code, transient: e.transient }).toEqual({ code: "CONNECTION_FAILED", transient: true });
+  });
+});
