@@ -35,6 +35,7 @@ export interface FailoverSettings {
 
 const SENDS = new Set(["SendMessage", "SendStreamingMessage"]);
 
+/** The transport of a session from `connect()`: one interface in use, the next candidates for failover and version fallback. */
 export class FailoverTransport implements A2ATransport {
   private index = 0;
   private readonly transports = new Map<number, A2ATransport>();
