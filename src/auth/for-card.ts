@@ -4,8 +4,7 @@ import type { AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { onDemand } from "../util.js";
 import type { AuthCredentials, AuthPlanOptions } from "./plan.js";
 
-/** auth/plan.ts, which `connect(url, { auth })` also loads from here. */
-export const loadAuthPlan = onDemand(() => import("./plan.js"));
+const loadAuthPlan = onDemand(() => import("./plan.js"));
 
 /**
  * The interceptors that satisfy a card's requirements with `auth`, as

@@ -40,7 +40,12 @@ export type TransportFactories = Readonly<Partial<Record<string, TransportFactor
 /** The options a transport is created with for one interface of the card. */
 export const forInterface = (c: Candidate, s: TransportSettings) => ({ ...s, baseUrl: c.interface.url, protocolVersion: c.version });
 
-const registry: Record<string, TransportFactory | undefined> = {
+/**
+ * The factories of every binding this runtime has: JSON-RPC and HTTP+JSON,
+ * and gRPC over HTTP/2 once `a2a-connect/node` is imported. A live view:
+ * read it when a call is made, not once at import.
+ */
+export const transportFactories: TransportFactories = {
   "JSONRPC@1.0": (c, s) => createJsonRpcTransport(forInterface(c, s)),
   "HTTP+JSON@1.0": (c, s) => createRestTransport(forInterface(c, s)),
   // Agents on A2A 0.3: the same 1.0 types, translated on the wire; the
@@ -50,12 +55,6 @@ const registry: Record<string, TransportFactory | undefined> = {
   // "GRPC@1.0" and "GRPC@0.3": registered by src/node-runtime.ts.
 };
 
-/**
- * The factories of every binding this runtime has: JSON-RPC and HTTP+JSON,
- * and gRPC over HTTP/2 once `a2a-connect/node` is imported. A live view:
- * read it when a call is made, not once at import.
- */
-export const transportFactories: TransportFactories = registry;
 
 /**
  * Adds factories to the registry, or replaces registered ones. Called at
@@ -63,7 +62,7 @@ export const transportFactories: TransportFactories = registry;
  * every caller in the process.
  */
 export function registerTransports(factories: TransportFactories): void {
-  Object.assign(registry, factories);
+  Object.assign(transportFactories, factories);
 }
 
 /** The GRPC interfaces of both versions over the gRPC-web transport a caller gave. */

@@ -19,7 +19,6 @@ import {
 } from "../bindings/registry.js";
 import type { A2ATransport } from "../call/transport.js";
 import type { AuthCredentials } from "../auth/plan.js";
-import { loadAuthPlan } from "../auth/for-card.js";
 import { A2AClient } from "./client.js";
 import { FailoverTransport, type VersionFallback } from "./failover.js";
 import { rankInterfaces } from "./select.js";
@@ -100,7 +99,7 @@ export function createConnect(defaultFactories: TransportFactories) {
     let usable = supports;
     if (options.auth) {
       // Loaded only by apps that authenticate this way.
-      const { planAuth } = await loadAuthPlan();
+      const { planAuth } = await import("../auth/plan.js");
       const plan = planAuth(card, options.auth, { fetch: options.fetch });
       // Innermost, so that the app's interceptors see one call, retry included.
       settings = { ...settings, interceptors: [...(settings.interceptors ?? []), ...plan.interceptors] };
