@@ -8,7 +8,7 @@
  * @module a2a-connect/toolkit
  */
 export { createConnect } from "./client/connect.js";
-export { transportFactories, type TransportFactories, type TransportFactory } from "./bindings/registry.js";
+export { registeredTransports, type TransportFactories, type TransportFactory } from "./bindings/registry.js";
 export type { Selection } from "./client/session.js";
 export type { FailoverTransport } from "./client/failover.js";
 export { lazyTransport } from "./call/lazy.js";

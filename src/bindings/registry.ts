@@ -42,8 +42,9 @@ export const forInterface = (c: Candidate, s: TransportSettings) => ({ ...s, bas
 
 /**
  * The factories of every binding this runtime has: JSON-RPC and HTTP+JSON,
- * and gRPC over HTTP/2 once `a2a-connect/node` is imported. A live view:
- * read it when a call is made, not once at import.
+ * and gRPC over HTTP/2 once `a2a-connect/node` is imported. `connect()`
+ * reads it when called, not once at import. Not exported from the entries
+ * (callers get a copy: `registeredTransports`).
  */
 export const transportFactories: TransportFactories = {
   "JSONRPC@1.0": (c, s) => createJsonRpcTransport(forInterface(c, s)),
@@ -55,6 +56,14 @@ export const transportFactories: TransportFactories = {
   // "GRPC@1.0" and "GRPC@0.3": registered by src/node-runtime.ts.
 };
 
+/**
+ * A frozen copy of the registered factories (see `connect`), to pass to
+ * `createConnect` with factories of one's own, e.g.
+ * `createConnect({ ...registeredTransports(), "JSONRPC@1.0": mine })`.
+ */
+export function registeredTransports(): TransportFactories {
+  return Object.freeze({ ...transportFactories });
+}
 
 /**
  * Adds factories to the registry, or replaces registered ones. Called at

@@ -78,7 +78,7 @@ export type ConnectTarget = string | URL | AgentCard | ResolvedAgentCard;
 
 /**
  * Makes a `connect()` that builds transports with the given factories
- * instead of the registered ones (`transportFactories`), for a runtime or a
+ * instead of the registered ones (see `registeredTransports`), for a runtime or a
  * tool that needs transports of its own.
  */
 export function createConnect(defaultFactories: TransportFactories) {

@@ -10,6 +10,7 @@ import {
   AgentCardSchema,
   MemoryCardStore,
   NoCompatibleInterfaceError,
+  type A2AError,
   connect as connectHttpOnly,
   resolveAgentCard,
   type AgentInterface,
@@ -17,7 +18,7 @@ import {
   type ConnectOptions,
   type ResolvedAgentCard,
 } from "../../src/index.js";
-import { transportFactories } from "../../src/toolkit.js";
+import { registeredTransports } from "../../src/toolkit.js";
 import { PEERS, agentsOfPeers } from "../support/peers.js";
 
 const agentOf = agentsOfPeers();
@@ -42,7 +43,7 @@ function withInterfaces(interfaces: AgentInterface[]): ResolvedAgentCard {
 const real = (binding: Binding) => resolved.card.supportedInterfaces.find((i) => i.protocolBinding === binding)!;
 
 it("without the Node entry, the registry has the HTTP bindings only", () => {
-  expect(Object.keys(transportFactories).sort()).toEqual(["HTTP+JSON@0.3", "HTTP+JSON@1.0", "JSONRPC@0.3", "JSONRPC@1.0"]);
+  expect(Object.keys(registeredTransports()).sort()).toEqual(["HTTP+JSON@0.3", "HTTP+JSON@1.0", "JSONRPC@0.3", "JSONRPC@1.0"]);
 });
 
 describe.each(PEERS)("selection ($label)", (sdk) => {
@@ -60,5 +61,13 @@ describe.each(PEERS)("selection ($label)", (sdk) => {
     const e = await connectHttpOnly(withInterfaces([real("GRPC")]), trusting()).catch((err: unknown) => err);
     expect(e).toBeInstanceOf(NoCompatibleInterfaceError);
     expect((e as NoCompatibleInterfaceError).passedOver).toHaveLength(1);
+  });
+
+  // From grpc-web.test.ts, whose file also imports the Node entry.
+  it("without it, the browser-safe entry passes GRPC interfaces over and says how to use them", async () => {
+    const card = withInterfaces([real("GRPC")]).card;
+    const e = await connectHttpOnly(card).catch((err: unknown) => err);
+    expect(e).toBeInstanceOf(NoCompatibleInterfaceError);
+    expect((e as A2AError).message).toMatch(/grpcWeb: createGrpcWebTransport/);
   });
 });

@@ -15,8 +15,14 @@ describe("one connect", () => {
     expect(node.connect).toBe(root.connect);
   });
 
+  it("the registered factories are handed out as a frozen copy: no caller changes another's connect", () => {
+    const copy = toolkit.registeredTransports();
+    expect(Object.isFrozen(copy)).toBe(true);
+    expect(copy).not.toBe(toolkit.registeredTransports());
+  });
+
   it("importing the Node entry registers gRPC over HTTP/2 with it", () => {
-    expect(Object.keys(toolkit.transportFactories).sort()).toEqual([
+    expect(Object.keys(toolkit.registeredTransports()).sort()).toEqual([
       "GRPC@0.3",
       "GRPC@1.0",
       "HTTP+JSON@0.3",
@@ -99,7 +105,7 @@ describe("curated exports", () => {
   });
 
   it("the toolkit has the tier for transports and tools", () => {
-    expect(Object.keys(toolkit).sort()).toEqual(["cardUrlCandidates", "createConnect", "lazyTransport", "parseCard", "toA2AError", "transportFactories"]);
+    expect(Object.keys(toolkit).sort()).toEqual(["cardUrlCandidates", "createConnect", "lazyTransport", "parseCard", "registeredTransports", "toA2AError"]);
   });
 });
 
