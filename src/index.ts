@@ -4,56 +4,99 @@
  * some apps need is loaded on demand (card verification, the 0.3 wire) or
  * bundled only when imported (gRPC-web). `a2a-connect/trust` verifies and
  * signs cards; `a2a-connect/node` adds what only Node can do (gRPC over
- * HTTP/2).
+ * HTTP/2); `a2a-connect/toolkit` has what transports and tools are built
+ * from.
+ *
+ * This is the application API: each name below is listed on purpose, and
+ * helpers of the implementation are not exported.
  *
  * @module a2a-connect
  */
+// The generated A2A types and schemas, all of them.
 export * from "../gen/lf/a2a/v1/a2a_pb.js";
+
+// The client and the transports.
 export { A2AClient, type CallOptions, type ClientOptions, type StreamCallOptions } from "./client/client.js";
 export { createJsonRpcTransport, type JsonRpcTransportOptions } from "./bindings/jsonrpc/transport.js";
 export { createRestTransport, type RestTransportOptions } from "./bindings/http-json/transport.js";
 export { createJsonRpcTransportV03, createRestTransportV03 } from "./v0_3/lazy.js";
-export { createFetchHttpClient } from "./http/fetch-client.js";
 export { createGrpcWebTransport, type GrpcWebTransportOptions } from "./bindings/grpc/web.js";
+export { createFetchHttpClient } from "./http/fetch-client.js";
 export type { A2ATransport } from "./call/transport.js";
 export type { HttpTransportOptions, TransportOptions } from "./call/options.js";
-export * from "./errors/family.js";
-export type { A2AErrorCode } from "./errors/codes.js";
-export { errorFromServer, fromConnectError, reasonFromDetails, toA2AError, type ServerErrorFacts } from "./errors/classify.js";
-export type { Binding } from "./protocol/bindings.js";
-export { isRecord } from "./util.js";
-export { parseRetryAfter } from "./http/retry-after.js";
-export * from "./protocol/messages.js";
+
+// Errors.
 export {
-  resolveAgentCard,
-  cardUrlCandidates,
-  parseCard,
-  type ResolveOptions,
-  type ResolvedAgentCard,
-  type ParsedAgentCard,
-} from "./discovery/resolve.js";
+  A2AError,
+  TaskNotFoundError,
+  TaskNotCancelableError,
+  PushNotificationNotSupportedError,
+  UnsupportedOperationError,
+  ContentTypeNotSupportedError,
+  InvalidAgentResponseError,
+  ExtendedAgentCardNotConfiguredError,
+  ExtensionSupportRequiredError,
+  VersionNotSupportedError,
+  JsonRpcParseError,
+  InvalidRequestError,
+  MethodNotFoundError,
+  InvalidParamsError,
+  InternalError,
+  AuthenticationError,
+  AuthorizationError,
+  ConnectionError,
+  CallTimeoutError,
+  AbortedError,
+  ProtocolError,
+  ServerError,
+  AgentCardNotFoundError,
+  InvalidAgentCardError,
+  RedirectRefusedError,
+  AgentCardVerificationError,
+  NoCompatibleInterfaceError,
+  StreamResumeError,
+  TaskTerminalError,
+  type A2AErrorInit,
+  type ConnectionFailure,
+  type InvalidCardProblem,
+} from "./errors/family.js";
+export type { A2AErrorCode } from "./errors/codes.js";
+
+// Messages.
+export {
+  text,
+  data,
+  fileUrl,
+  fileBytes,
+  userMessage,
+  isTerminal,
+  isInterrupted,
+  textOf,
+  type PartOptions,
+  type MessageOptions,
+} from "./protocol/messages.js";
+// Discovery. Verifying and signing cards are in "a2a-connect/trust";
+// discovery loads them on demand. Their option and result types are here too.
+export { resolveAgentCard, type ResolveOptions, type ResolvedAgentCard } from "./discovery/resolve.js";
 export { MemoryCardStore, type CardStore, type StoredCard } from "./discovery/cache.js";
 export type { RedirectPolicy, DocumentFetchOptions } from "./discovery/fetch-document.js";
-// Verifying and signing cards are in "a2a-connect/trust"; discovery loads
-// them on demand. Their option and result types are here too.
 export type { VerifyOptions, VerifyPolicy, VerificationKey, KeyStore, KeyLookup, JkuOptions, SignOptions } from "./trust/options.js";
 export type { VerificationResult, VerificationFailure, VerificationFailureCode } from "./trust/result.js";
 export type { JwksCacheOptions } from "./trust/jwks-cache.js";
+
+// Sessions, tasks, streams that survive disconnects.
 export { AgentSession, type SessionOptions } from "./client/session.js";
 export { TaskTracker } from "./client/tracker.js";
 export { isResumeSnapshot, type ResumeOptions } from "./client/resume.js";
-export { connect } from "./bindings/registry.js";
-export {
-  createConnect,
-  type ConnectOptions,
-  type ConnectTarget,
-  type TransportFactories,
-  type TransportFactory,
-  type TransportSettings,
-} from "./client/connect.js";
-export { BINDINGS, rankInterfaces, type Candidate, type PassedOver, type SelectionRules } from "./client/select.js";
-export { FailoverTransport, type VersionFallback } from "./client/failover.js";
-export type { Selection } from "./client/session.js";
+
+// Connecting and sessions.
+export { connect, type ConnectOptions, type ConnectTarget } from "./client/connect.js";
+export type { TransportSettings } from "./bindings/registry.js";
+export type { Candidate } from "./client/select.js";
+export type { VersionFallback } from "./client/failover.js";
+export { BINDINGS, type Binding } from "./protocol/bindings.js";
+
+// Conversations and pagination.
 export { replyTo, followUp, assertAcceptsMessages, type MessageContent, type TurnOptions } from "./client/conversation.js";
 export {
   listTasksPages,
@@ -66,6 +109,8 @@ export {
   type ListTasksInit,
   type ListPushConfigsInit,
 } from "./client/paginate.js";
+
+// Observability.
 export {
   loggingInterceptor,
   traceparentInterceptor,
@@ -75,23 +120,15 @@ export {
   type LoggingOptions,
   type TraceContext,
 } from "./observability.js";
-export {
-  createPushReceiver,
-  constantTimeEqual,
-  type PushReceiver,
-  type PushReceiverOptions,
-} from "./push/receiver.js";
+
+// Push notifications.
+export { createPushReceiver, constantTimeEqual, type PushReceiver, type PushReceiverOptions } from "./push/receiver.js";
+
 // Auth: each function loads its implementation on first use.
-export {
-  bearerAuth,
-  basicAuth,
-  apiKeyAuth,
-  httpAuth,
-  clientCredentialsProvider,
-  discoveredTokenProvider,
-  discoverTokenEndpoint,
-  authInterceptors,
-} from "./auth/lazy.js";
+export { bearerAuth, httpAuth, basicAuth, apiKeyAuth } from "./auth/schemes.js";
+export { clientCredentialsProvider, discoveredTokenProvider, discoverTokenEndpoint } from "./auth/providers.js";
+export { authInterceptors } from "./auth/for-card.js";
+export { authRequired, type AuthRequired } from "./auth/required.js";
 export type { TokenProvider, TokenSource, ApiKeyOptions, BasicCredentials } from "./auth/interceptors.js";
 export type { ClientCredentialsOptions, ClientCredentialsProviderOptions, DiscoveredProviderOptions } from "./auth/oauth.js";
 export type {
@@ -104,4 +141,3 @@ export type {
   ClientCredential,
   ExternalCredential,
 } from "./auth/plan.js";
-export { authRequired, type AuthRequired } from "./auth/required.js";

@@ -188,20 +188,16 @@ function tokenCredential(source: TokenSource, format: (token: string) => string,
   };
 }
 
-/**
- * `Authorization: Bearer <token>`. `token` is a string, a function returning
- * one (asked on every call and once more after a rejection), or a
- * TokenProvider such as `clientCredentialsProvider`.
- */
-export function bearerAuth(token: TokenSource): Interceptor {
+/** `bearerAuth` (documented in auth/schemes.ts). */
+export function bearerInterceptor(token: TokenSource): Interceptor {
   return credentialInterceptor(
     tokenCredential(token, (t) => `Bearer ${t}`, "bearer auth"),
     "bearer auth",
   );
 }
 
-/** `Authorization: <scheme> <token>`, for HTTP authentication schemes other than Basic and Bearer. */
-export function httpAuth(scheme: string, token: TokenSource): Interceptor {
+/** `httpAuth` (documented in auth/schemes.ts). */
+export function httpSchemeInterceptor(scheme: string, token: TokenSource): Interceptor {
   if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(scheme)) throw new TypeError(`"${scheme}" is not an HTTP authentication scheme name`);
   return credentialInterceptor(tokenCredential(token, (t) => `${scheme} ${t}`, `${scheme} auth`), `${scheme} auth`);
 }
@@ -219,8 +215,8 @@ function base64Utf8(text: string): string {
   return base64(new TextEncoder().encode(text));
 }
 
-/** HTTP Basic: `Authorization: Basic base64(username:password)`. */
-export function basicAuth(credentials: BasicCredentials): Interceptor {
+/** `basicAuth` (documented in auth/schemes.ts). */
+export function basicInterceptor(credentials: BasicCredentials): Interceptor {
   const { username, password } = credentials;
   if (typeof username !== "string" || typeof password !== "string") throw new TypeError("basic auth: give { username, password }");
   if (username.includes(":")) throw new TypeError("basic auth: a username cannot contain a colon");
@@ -247,14 +243,8 @@ export interface ApiKeyOptions {
   value: string | (() => string | Promise<string>);
 }
 
-/**
- * An API key in a header, a query parameter or a cookie. A query key is
- * refused on gRPC, which has no query (the call fails with
- * AuthenticationError). A cookie is sent as a `Cookie` header, which Node
- * sends and browsers drop: in a browser, cookies are the browser's (use
- * `credentials: "include"` in a custom fetch and let the browser send them).
- */
-export function apiKeyAuth(options: ApiKeyOptions): Interceptor {
+/** `apiKeyAuth` (documented in auth/schemes.ts). */
+export function apiKeyInterceptor(options: ApiKeyOptions): Interceptor {
   const { location, name, value } = options;
   if (location !== "header" && location !== "query" && location !== "cookie") {
     throw new TypeError(`API key location must be "header", "query" or "cookie", got "${String(location)}"`);

@@ -9,7 +9,7 @@ import { AuthenticationError, RedirectRefusedError } from "../errors/family.js";
 import { toA2AError } from "../errors/classify.js";
 import { fetchJsonDocument, readLimited } from "../discovery/fetch-document.js";
 import { isRedirectStatus } from "../http/redirect-target.js";
-import { base64, isJsonContentType, safeUrl, unlessAborted } from "../util.js";
+import { base64, isJsonContentType, onDemand, safeUrl, unlessAborted } from "../util.js";
 import type { TokenProvider } from "./interceptors.js";
 import { opaque, redactSecrets } from "./redact.js";
 
@@ -82,31 +82,23 @@ interface Cached {
   expires: number;
 }
 
-/** A client credentials token provider for a known token endpoint. */
-export function clientCredentialsProvider(options: ClientCredentialsProviderOptions): TokenProvider {
+/** `clientCredentialsProvider` (documented in auth/providers.ts). */
+export function clientCredentialsTokens(options: ClientCredentialsProviderOptions): TokenProvider {
   const tokenUrl = options.tokenUrl;
   return tokenProvider(options, async () => checkEndpoint(tokenUrl, "the token URL").href, `OAuth 2.0 client credentials at ${safeUrl(tokenUrl)}`);
 }
 
 /**
- * A client credentials token provider whose token endpoint comes from an
- * OpenID Connect discovery document or authorization server metadata. The
- * document is fetched on first use and kept (fetched again if that failed).
+ * `discoveredTokenProvider` (documented in auth/providers.ts). The document
+ * is fetched on first use and kept (fetched again if that failed).
  */
-export function discoveredTokenProvider(options: DiscoveredProviderOptions): TokenProvider {
-  let endpoint: Promise<string> | undefined;
-  const find = () => {
-    endpoint ??= discoverTokenEndpoint(options.discoveryUrl, options).catch((e: unknown) => {
-      endpoint = undefined;
-      throw e;
-    });
-    return endpoint;
-  };
+export function discoveredTokens(options: DiscoveredProviderOptions): TokenProvider {
+  const find = onDemand(() => findTokenEndpoint(options.discoveryUrl, options));
   return tokenProvider(options, find, `OAuth 2.0 client credentials via ${safeUrl(options.discoveryUrl)}`);
 }
 
-/** The `token_endpoint` of an OpenID Connect discovery document or RFC 8414 metadata. */
-export async function discoverTokenEndpoint(
+/** `discoverTokenEndpoint` (documented in auth/providers.ts). */
+export async function findTokenEndpoint(
   discoveryUrl: string,
   options: Pick<ClientCredentialsOptions, "fetch" | "timeoutMs"> = {},
 ): Promise<string> {

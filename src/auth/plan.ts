@@ -6,8 +6,8 @@
 import type { Interceptor } from "@connectrpc/connect";
 import type { AgentCard, SecurityRequirement, SecurityScheme } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { AuthenticationError } from "../errors/family.js";
-import { apiKeyAuth, basicAuth, bearerAuth, httpAuth, type TokenSource } from "./interceptors.js";
-import { clientCredentialsProvider, discoveredTokenProvider, type ClientCredentialsOptions } from "./oauth.js";
+import { apiKeyInterceptor, basicInterceptor, bearerInterceptor, httpSchemeInterceptor, type TokenSource } from "./interceptors.js";
+import { clientCredentialsTokens, discoveredTokens, type ClientCredentialsOptions } from "./oauth.js";
 
 /** A bearer token (HTTP bearer, OAuth 2.0 or OpenID Connect schemes; other HTTP schemes send it with their name). */
 export interface TokenCredential {
@@ -145,40 +145,40 @@ export function planAuth(card: AgentCard, auth: AuthCredentials, options: AuthPl
           throw new AuthenticationError(`the card's scheme "${name}" puts its API key in an unknown place ("${scheme.value.location}")`);
         }
         if (location === "query") grpcUnsupported = `the API key of scheme "${name}" goes in the URL query, which gRPC does not have`;
-        interceptors.push(apiKeyAuth({ location, name: scheme.value.name, value: (credential as ApiKeyCredential).value }));
+        interceptors.push(apiKeyInterceptor({ location, name: scheme.value.name, value: (credential as ApiKeyCredential).value }));
         break;
       }
       case "httpAuthSecurityScheme": {
         const kind = scheme.value.scheme.toLowerCase();
         if (kind === "basic") {
           if (!has(credential, "username") || !has(credential, "password")) throw wrong("{ username, password }");
-          interceptors.push(basicAuth(credential as BasicCredential));
+          interceptors.push(basicInterceptor(credential as BasicCredential));
         } else {
           if (!has(credential, "token")) throw wrong("{ token }");
           const token = (credential as TokenCredential).token;
-          interceptors.push(kind === "bearer" ? bearerAuth(token) : httpAuth(scheme.value.scheme, token));
+          interceptors.push(kind === "bearer" ? bearerInterceptor(token) : httpSchemeInterceptor(scheme.value.scheme, token));
         }
         break;
       }
       case "oauth2SecurityScheme":
       case "openIdConnectSecurityScheme": {
         if (has(credential, "token")) {
-          interceptors.push(bearerAuth((credential as TokenCredential).token));
+          interceptors.push(bearerInterceptor((credential as TokenCredential).token));
           break;
         }
         if (!has(credential, "clientId") || !has(credential, "clientSecret")) throw wrong("{ clientId, clientSecret } or { token }");
         const c = credential as ClientCredential;
         const common = { ...c, scopes: [...scopes, ...(c.scopes ?? [])], fetch: options.fetch };
         if (c.tokenUrl) {
-          interceptors.push(bearerAuth(clientCredentialsProvider({ ...common, tokenUrl: c.tokenUrl })));
+          interceptors.push(bearerInterceptor(clientCredentialsTokens({ ...common, tokenUrl: c.tokenUrl })));
         } else if (scheme.case === "openIdConnectSecurityScheme") {
-          interceptors.push(bearerAuth(discoveredTokenProvider({ ...common, discoveryUrl: scheme.value.openIdConnectUrl })));
+          interceptors.push(bearerInterceptor(discoveredTokens({ ...common, discoveryUrl: scheme.value.openIdConnectUrl })));
         } else {
           const flow = scheme.value.flows?.flow;
           if (flow?.case === "clientCredentials" && flow.value.tokenUrl) {
-            interceptors.push(bearerAuth(clientCredentialsProvider({ ...common, tokenUrl: flow.value.tokenUrl })));
+            interceptors.push(bearerInterceptor(clientCredentialsTokens({ ...common, tokenUrl: flow.value.tokenUrl })));
           } else if (scheme.value.oauth2MetadataUrl) {
-            interceptors.push(bearerAuth(discoveredTokenProvider({ ...common, discoveryUrl: scheme.value.oauth2MetadataUrl })));
+            interceptors.push(bearerInterceptor(discoveredTokens({ ...common, discoveryUrl: scheme.value.oauth2MetadataUrl })));
           } else {
             throw new AuthenticationError(
               `the card's OAuth 2.0 scheme "${name}" offers no client credentials flow${flow?.case ? ` (only ${flow.case})` : ""}: get a token another way and give { token }`,
@@ -192,9 +192,4 @@ export function planAuth(card: AgentCard, auth: AuthCredentials, options: AuthPl
     }
   }
   return { schemes: chosen.map((c) => c.name), interceptors, grpcUnsupported };
-}
-
-/** The interceptors `planAuth` chooses, e.g. for a skill's own requirements: `{ requirements: skill.securityRequirements }`. */
-export function authInterceptors(card: AgentCard, auth: AuthCredentials, options: AuthPlanOptions = {}): Interceptor[] {
-  return planAuth(card, auth, options).interceptors;
 }

@@ -3,9 +3,7 @@
  * shares the global flags; each adds its own options and positionals.
  */
 import { parseArgs, type ParseArgsConfig } from "node:util";
-import type { Binding } from "../protocol/bindings.js";
-
-const BINDINGS: readonly Binding[] = ["JSONRPC", "HTTP+JSON", "GRPC"];
+import { BINDINGS, type Binding } from "../protocol/bindings.js";
 
 /** A mistake in how the CLI was called: exit code 2, with a hint. */
 export class UsageError extends Error {

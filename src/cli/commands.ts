@@ -10,20 +10,18 @@ import {
   StreamResponseSchema,
   TaskPushNotificationConfigSchema,
   TaskSchema,
-  TaskTracker,
-  connect,
-  data,
-  fileBytes,
-  isResumeSnapshot,
-  resolveAgentCard,
-  text,
-  userMessage,
-  type AgentSession,
-  type ConnectOptions,
   type Part,
   type StreamResponse,
   type TaskPushNotificationConfig,
-} from "../node.js";
+} from "../../gen/lf/a2a/v1/a2a_pb.js";
+// The CLI runs in Node: gRPC over HTTP/2 and the node:http client for `connect`.
+import "../node-runtime.js";
+import { connect, type ConnectOptions } from "../client/connect.js";
+import type { AgentSession } from "../client/session.js";
+import { TaskTracker } from "../client/tracker.js";
+import { isResumeSnapshot } from "../client/resume.js";
+import { resolveAgentCard } from "../discovery/resolve.js";
+import { data, fileBytes, text, userMessage } from "../protocol/messages.js";
 import { UsageError, intOption, type CommandName, type GlobalFlags } from "./args.js";
 import { describeEvent, paintState, partsText, printCard, printMessage, printPushConfig, printTask } from "./format.js";
 import type { Output } from "./output.js";

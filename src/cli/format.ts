@@ -11,8 +11,8 @@ import {
   type StreamResponse,
   type Task,
   type TaskPushNotificationConfig,
-  type VerificationResult,
-} from "../node.js";
+} from "../../gen/lf/a2a/v1/a2a_pb.js";
+import type { VerificationResult } from "../trust/result.js";
 import type { Output } from "./output.js";
 
 /** A task state's name, e.g. `COMPLETED`. */

@@ -7,29 +7,22 @@
 import { isMessage } from "@bufbuild/protobuf";
 import { AgentCardSchema, type AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { ExtensionSupportRequiredError, NoCompatibleInterfaceError } from "../errors/family.js";
-import { type Binding } from "../protocol/bindings.js";
+import type { Binding } from "../protocol/bindings.js";
 import { resolveAgentCard, verifyWithPolicy, type ResolveOptions, type ResolvedAgentCard } from "../discovery/resolve.js";
 import type { GrpcWebTransportOptions } from "../bindings/grpc/web.js";
-import { lazyTransport } from "../call/lazy.js";
-import type { HttpTransportOptions } from "../call/options.js";
+import {
+  grpcWebFactories,
+  supportIn,
+  transportFactories,
+  type TransportFactories,
+  type TransportSettings,
+} from "../bindings/registry.js";
 import type { A2ATransport } from "../call/transport.js";
 import type { AuthCredentials } from "../auth/plan.js";
 import { A2AClient } from "./client.js";
 import { FailoverTransport, type VersionFallback } from "./failover.js";
-import { rankInterfaces, type Candidate } from "./select.js";
+import { rankInterfaces } from "./select.js";
 import { AgentSession } from "./session.js";
-
-/** Transport options that apply to every interface a session may use. */
-export type TransportSettings = Omit<HttpTransportOptions, "baseUrl" | "protocolVersion" | "extensions"> & {
-  /** gRPC and gRPC-web only: see GrpcTransportOptions.tls. */
-  tls?: boolean | undefined;
-};
-
-/** Builds the transport for one interface. */
-export type TransportFactory = (candidate: Candidate, settings: TransportSettings) => A2ATransport;
-
-/** Factories keyed by `binding@version`, e.g. `"JSONRPC@1.0"`. */
-export type TransportFactories = Readonly<Partial<Record<string, TransportFactory>>>;
 
 /** Options of `connect()`: discovery and verification, interface choice, and transport settings. */
 export interface ConnectOptions extends ResolveOptions {
@@ -83,37 +76,15 @@ export interface ConnectOptions extends ResolveOptions {
 /** What `connect()` starts from: the agent's URL, a parsed card, or a `resolveAgentCard` result. */
 export type ConnectTarget = string | URL | AgentCard | ResolvedAgentCard;
 
-/** The GRPC interfaces of both versions over the gRPC-web transport a caller gave. */
-function grpcWebFactories(create: (options: GrpcWebTransportOptions) => A2ATransport): TransportFactories {
-  return {
-    "GRPC@1.0": (c, s) => create({ ...s, baseUrl: c.interface.url, protocolVersion: c.version }),
-    // The 0.3 translation is loaded when such an agent is first called.
-    "GRPC@0.3": (c, s) =>
-      lazyTransport("GRPC", async () =>
-        (await import("../v0_3/transports.js")).grpcTransportV03(create, {
-          ...s,
-          baseUrl: c.interface.url,
-          protocolVersion: c.version,
-        }),
-      ),
-  };
-}
-
 /**
- * Makes a `connect()` that builds transports with the given factories. The
- * entries export theirs (HTTP bindings only, or with gRPC in Node); this is
- * for a runtime that needs transports of its own.
+ * Makes a `connect()` that builds transports with the given factories
+ * instead of the registered ones (see `registeredTransports`), for a runtime or a
+ * tool that needs transports of its own.
  */
 export function createConnect(defaultFactories: TransportFactories) {
   return async function connect(target: ConnectTarget, options: ConnectOptions = {}): Promise<AgentSession> {
     const factories = options.grpcWeb ? { ...defaultFactories, ...grpcWebFactories(options.grpcWeb) } : defaultFactories;
-    const supports = (binding: Binding, version: string): true | string => {
-      if (factories[`${binding}@${version}`]) return true;
-      if (binding === "GRPC" && !Object.keys(factories).some((k) => k.startsWith("GRPC@"))) {
-        return "gRPC needs HTTP/2 gRPC, which this entry does not include (use connect from a2a-connect/node; browsers reach a gRPC agent through a gRPC-web proxy: connect with grpcWeb: createGrpcWebTransport)";
-      }
-      return `no ${binding} transport for A2A ${version}`;
-    };
+    const supports = supportIn(factories);
 
     const resolved = await resolveTarget(target, options);
     const card = resolved.card;
@@ -177,3 +148,12 @@ async function resolveTarget(target: ConnectTarget, options: ConnectOptions): Pr
   }
   return target;
 }
+
+/**
+ * Resolves an agent's card, chooses an interface and returns a session whose
+ * client fails over between the card's interfaces. One function for every
+ * runtime: it builds the bindings registered here, JSON-RPC and HTTP+JSON
+ * (on `fetch`), and once `a2a-connect/node` is imported, gRPC over HTTP/2
+ * and JSON-RPC and HTTP+JSON over a keep-alive `node:http` client.
+ */
+export const connect = createConnect(transportFactories);

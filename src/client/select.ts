@@ -15,7 +15,7 @@
  * fallback, in the same order.
  */
 import type { AgentInterface } from "../../gen/lf/a2a/v1/a2a_pb.js";
-import type { Binding } from "../protocol/bindings.js";
+import { BINDINGS, type Binding } from "../protocol/bindings.js";
 
 /** An interface of the card this client can use, as ranked. */
 export interface Candidate {
@@ -47,8 +47,6 @@ export interface SelectionRules {
   supports(binding: Binding, version: string): true | string;
 }
 
-/** Every binding this client speaks, as Agent Cards spell them. */
-export const BINDINGS: readonly Binding[] = ["JSONRPC", "HTTP+JSON", "GRPC"];
 /** The versions the client speaks when not told otherwise. */
 export const DEFAULT_PROTOCOL_VERSIONS: readonly string[] = ["1.0", "0.3"];
 

@@ -12,11 +12,9 @@ import {
   AgentInterfaceSchema,
   ExtensionSupportRequiredError,
   MemoryCardStore,
-  NoCompatibleInterfaceError,
   ServerError,
   TaskNotFoundError,
   TaskState,
-  connect as connectHttpOnly,
   resolveAgentCard,
   userMessage,
   type AgentInterface,
@@ -81,20 +79,7 @@ describe.each(PEERS)("selection ($label)", (sdk) => {
     const events = await collect(session.client.sendStreamingMessage({ message: userMessage("count 2") }));
     expect(events.at(-1)?.payload.case).toBe("statusUpdate");
   });
-
-  it("the browser-safe entry passes gRPC over and says why", async () => {
-    const session = await connectHttpOnly(agent.origin, trusting({ preferredBindings: ["GRPC"] }));
-    expect(session.client.binding).toBe("JSONRPC");
-    expect(session.passedOver).toEqual([
-      expect.objectContaining({ binding: "GRPC", reason: expect.stringMatching(/a2a-connect\/node/) }),
-    ]);
-  });
-
-  it("fails clearly when no interface is usable", async () => {
-    const e = await connectHttpOnly(withInterfaces([real("GRPC")]), trusting()).catch((err: unknown) => err);
-    expect(e).toBeInstanceOf(NoCompatibleInterfaceError);
-    expect((e as NoCompatibleInterfaceError).passedOver).toHaveLength(1);
-  });
+  // The browser-safe entry without the Node entry: connect-browser-safe.test.ts.
 });
 
 describe.each(PEERS)("failover ($label)", (sdk) => {

@@ -336,12 +336,5 @@ describe("connect() with gRPC-web", () => {
     expect(session.interface?.interface.url).toBe(proxy.url);
     expect(proxy.calls.length).toBe(before + 1);
   });
-
-  it("without it, the browser-safe entry passes GRPC interfaces over and says how to use them", async () => {
-    const card = cardBehindProxy();
-    card.supportedInterfaces = card.supportedInterfaces.filter((i) => i.protocolBinding === "GRPC");
-    const e = await connect(card).catch((err: unknown) => err);
-    expect(e).toBeInstanceOf(NoCompatibleInterfaceError);
-    expect((e as A2AError).message).toMatch(/grpcWeb: createGrpcWebTransport/);
-  });
+  // Without it, the browser-safe entry passes GRPC interfaces over: connect-browser-safe.test.ts.
 });

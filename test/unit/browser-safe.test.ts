@@ -1,6 +1,6 @@
 /**
  * The browser-safe entries stay browser-safe: everything reachable from
- * src/index.ts and src/trust.ts (dynamic imports included) is bundled for
+ * src/index.ts, src/trust.ts and src/toolkit.ts (dynamic imports included) is bundled for
  * the browser, and the bundle may neither import a Node built-in nor use
  * Node's `Buffer`. And verification stays lazy: an app that imports the
  * whole root entry loads no JOSE or canonicalization code at start.
@@ -38,7 +38,7 @@ function nodeImports(meta: Metafile): string[] {
   );
 }
 
-describe.each(["src/index.ts", "src/trust.ts"])("%s", (entry) => {
+describe.each(["src/index.ts", "src/trust.ts", "src/toolkit.ts"])("%s", (entry) => {
   it("imports no Node built-in, directly or through a dependency", async () => {
     const { metafile } = await bundle(entry, false);
     expect(nodeImports(metafile)).toEqual([]);

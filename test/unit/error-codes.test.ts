@@ -36,10 +36,9 @@ import {
   TaskTerminalError,
   UnsupportedOperationError,
   VersionNotSupportedError,
-  errorFromServer,
-  toA2AError,
   type A2AErrorCode,
 } from "../../src/index.js";
+import { errorFromServer, toA2AError } from "../../src/errors/classify.js";
 import { exitCodeOf } from "../../src/cli/classify.js";
 import { EXIT_CODE_TABLE } from "../../src/cli/exit-codes.js";
 

@@ -12,10 +12,10 @@ import {
   InvalidAgentCardError,
   MemoryCardStore,
   RedirectRefusedError,
-  cardUrlCandidates,
   resolveAgentCard,
   type ResolveOptions,
 } from "../../src/index.js";
+import { cardUrlCandidates } from "../../src/toolkit.js";
 import { JwksCache } from "../../src/trust.js";
 import { cardJson, cardJsonV03, keyPair, signJson, type TestKeyPair } from "../support/cards.js";
 import { sendJson, startFakeServer, type FakeServer } from "../support/fake-server.js";

@@ -4,7 +4,8 @@
 import { create } from "@bufbuild/protobuf";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { AgentInterfaceSchema, rankInterfaces, type AgentInterface, type Binding, type SelectionRules } from "../../src/index.js";
+import { AgentInterfaceSchema, type AgentInterface, type Binding } from "../../src/index.js";
+import { rankInterfaces, type SelectionRules } from "../../src/client/select.js";
 
 const iface = (protocolBinding: string, protocolVersion: string, url = `https://a.example/${protocolBinding}/${protocolVersion}`, tenant = "") =>
   create(AgentInterfaceSchema, { url, protocolBinding, protocolVersion, tenant });

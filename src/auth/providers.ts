@@ -1,0 +1,44 @@
+/**
+ * OAuth 2.0 client credentials token providers, for `bearerAuth`. Each
+ * loads its implementation (auth/oauth.ts) on first use.
+ */
+import { onDemand } from "../util.js";
+import type { TokenProvider } from "./interceptors.js";
+import type { ClientCredentialsOptions, ClientCredentialsProviderOptions, DiscoveredProviderOptions } from "./oauth.js";
+
+type Implementation = typeof import("./oauth.js");
+
+const implementation = onDemand(() => import("./oauth.js"));
+
+/** A provider that makes its real one on its first token. */
+function loaded(make: (m: Implementation) => TokenProvider): TokenProvider {
+  let provider: TokenProvider | undefined;
+  const made = onDemand(async () => (provider = make(await implementation())));
+  return {
+    token: async () => (await made()).token(),
+    // Before the first token there is nothing to invalidate.
+    invalidate: (stale) => provider?.invalidate(stale),
+  };
+}
+
+/**
+ * OAuth 2.0 client credentials at a token endpoint: tokens cached until
+ * shortly before they expire (10% of their lifetime, at most 30 s),
+ * concurrent callers sharing one request, a rejected token replaced.
+ */
+export function clientCredentialsProvider(options: ClientCredentialsProviderOptions): TokenProvider {
+  return loaded((m) => m.clientCredentialsTokens(options));
+}
+
+/** As `clientCredentialsProvider`, with the token endpoint from an OpenID Connect discovery document or RFC 8414 metadata. */
+export function discoveredTokenProvider(options: DiscoveredProviderOptions): TokenProvider {
+  return loaded((m) => m.discoveredTokens(options));
+}
+
+/** The `token_endpoint` of an OpenID Connect discovery document or RFC 8414 metadata (https, or http on loopback). */
+export async function discoverTokenEndpoint(
+  discoveryUrl: string,
+  options: Pick<ClientCredentialsOptions, "fetch" | "timeoutMs"> = {},
+): Promise<string> {
+  return (await implementation()).findTokenEndpoint(discoveryUrl, options);
+}
