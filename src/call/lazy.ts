@@ -6,18 +6,12 @@
  */
 import type { Binding } from "../protocol/bindings.js";
 import type { A2ATransport } from "./transport.js";
+import { onDemand } from "../util.js";
 
 /** A transport of `binding` that calls `load` on its first call and delegates to what it returns. */
 export function lazyTransport(binding: Binding, load: () => Promise<A2ATransport>): A2ATransport {
-  let loading: Promise<A2ATransport> | undefined;
-  const transport = () => {
-    // A failed load (a chunk that could not be fetched) is tried again on the next call.
-    loading ??= load().catch((e: unknown) => {
-      loading = undefined;
-      throw e;
-    });
-    return loading;
-  };
+  // A failed load (a chunk that could not be fetched) is tried again on the next call.
+  const transport = onDemand(load);
   return {
     binding,
     async unary(method, signal, timeoutMs, header, input, contextValues) {

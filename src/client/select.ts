@@ -16,6 +16,7 @@
  */
 import type { AgentInterface } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { BINDINGS, type Binding } from "../protocol/bindings.js";
+import { parseVersion } from "../protocol/version.js";
 
 /** An interface of the card this client can use, as ranked. */
 export interface Candidate {
@@ -50,12 +51,6 @@ export interface SelectionRules {
 /** The versions the client speaks when not told otherwise. */
 export const DEFAULT_PROTOCOL_VERSIONS: readonly string[] = ["1.0", "0.3"];
 
-/** "1.0.1" -> "1.0"; undefined when it is not a version. */
-export function versionOf(v: string): string | undefined {
-  const m = /^\s*(\d+)\.(\d+)/.exec(v);
-  return m ? `${Number(m[1])}.${Number(m[2])}` : undefined;
-}
-
 /**
  * Sorts a card's interfaces into those this client can use, best first, and
  * those it passes over, by the rule of spec 8.3.2 (see `connect()`).
@@ -69,12 +64,12 @@ export function rankInterfaces(
   /** The other interfaces, each with the reason. */
   passedOver: PassedOver[];
 } {
-  const versions = (rules.protocolVersions ?? DEFAULT_PROTOCOL_VERSIONS).map((v) => versionOf(v) ?? v);
+  const versions = (rules.protocolVersions ?? DEFAULT_PROTOCOL_VERSIONS).map((v) => parseVersion(v) ?? v);
   const passedOver: PassedOver[] = [];
   const usable: Array<Candidate & { position: number }> = [];
   interfaces.forEach((iface, position) => {
     const binding = BINDINGS.find((b) => b === iface.protocolBinding.trim().toUpperCase());
-    const version = versionOf(iface.protocolVersion);
+    const version = parseVersion(iface.protocolVersion);
     let reason: string | undefined;
     if (!iface.url) reason = "it has no URL";
     else if (!binding) reason = `binding "${iface.protocolBinding}" is not one this client speaks`;
@@ -101,7 +96,7 @@ export function rankInterfaces(
     };
   };
   const bindingRank = rankBy(rules.preferredBindings);
-  const versionRank = rankBy(rules.preferredVersions?.map((v) => versionOf(v) ?? v));
+  const versionRank = rankBy(rules.preferredVersions?.map((v) => parseVersion(v) ?? v));
   usable.sort(
     (a, b) =>
       bindingRank(a.binding) - bindingRank(b.binding) || versionRank(a.version) - versionRank(b.version) || a.position - b.position,

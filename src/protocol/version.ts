@@ -4,11 +4,24 @@
  * compared by (a patch number never changes the wire).
  */
 
+/** Major.Minor at the start of a version string, after any whitespace. */
+const MAJOR_MINOR = /^\s*(\d+)\.(\d+)/;
+
 /** "1.0.3" -> "1.0": the A2A-Version header carries Major.Minor only. */
 export function majorMinor(version: string): string {
-  const m = /^(\d+)\.(\d+)/.exec(version.trim());
+  const m = MAJOR_MINOR.exec(version);
   if (!m) throw new TypeError(`protocol version must look like "1.0", got "${version}"`);
   return `${m[1]}.${m[2]}`;
+}
+
+/**
+ * "1.0.1" -> "1.0", numbers normalised ("01.00" -> "1.0"); undefined when
+ * `version` is not a version. For comparing versions a card lists with
+ * those a caller names.
+ */
+export function parseVersion(version: string): string | undefined {
+  const m = MAJOR_MINOR.exec(version);
+  return m ? `${Number(m[1])}.${Number(m[2])}` : undefined;
 }
 
 /** Orders Major.Minor versions: negative when `a` is older than `b`, 0 when equal. */

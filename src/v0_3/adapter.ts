@@ -9,18 +9,11 @@
  * 1.0 transport, and what they change (headers, the request message) is what
  * gets translated and sent. The 0.3 transport underneath runs without them.
  */
-import {
-  create,
-  type DescMessage,
-  type DescMethod,
-  type DescMethodStreaming,
-  type DescMethodUnary,
-  type MessageInitShape,
-  type MessageShape,
-} from "@bufbuild/protobuf";
-import { createContextValues, type ContextValues, type Interceptor, type StreamResponse, type UnaryResponse } from "@connectrpc/connect";
+import { create, type DescMessage, type DescMethod, type DescMethodStreaming, type DescMethodUnary, type MessageShape } from "@bufbuild/protobuf";
+import { type ContextValues, type Interceptor, type StreamRequest, type UnaryRequest } from "@connectrpc/connect";
 import { mergeHeaders } from "../call/options.js";
 import { runStreaming, runUnary } from "../http/run-call.js";
+import { callRequest } from "../http/call-request.js";
 import { mapAsync, single } from "../util.js";
 import type { A2ATransport } from "../call/transport.js";
 import { checkedResponse } from "../call/response-shape.js";
@@ -48,35 +41,35 @@ export interface V03AdapterOptions {
 /** `inner` speaks the 0.3 service; the result accepts calls for the 1.0 service. */
 export function adaptV03Transport(inner: A2ATransport, options: V03AdapterOptions): A2ATransport {
   const binding = inner.binding;
+
+  /**
+   * The request interceptors see: the 1.0 method and message, at the URL
+   * and HTTP method of the 0.3 method that carries it.
+   */
+  function outerRequest<R extends UnaryRequest | StreamRequest>(
+    stream: R["stream"],
+    method: R["method"],
+    carrier: DescMethod,
+    header: HeadersInit | undefined,
+    contextValues: ContextValues | undefined,
+    message: R["message"],
+  ): Omit<R, "signal"> {
+    const target = options.describe(carrier);
+    return callRequest<R>(stream, method, target.requestMethod, target.url, mergeHeaders(options.defaults, header), contextValues, message);
+  }
+
   return {
     binding,
 
-    async unary<I extends DescMessage, O extends DescMessage>(
-      method: DescMethodUnary<I, O>,
-      signal: AbortSignal | undefined,
-      timeoutMs: number | undefined,
-      header: HeadersInit | undefined,
-      input: MessageInitShape<I>,
-      contextValues?: ContextValues,
-    ): Promise<UnaryResponse<I, O>> {
+    async unary(method, signal, timeoutMs, header, input, contextValues) {
       // Before anything else: an operation 0.3 lacks makes no request at all.
       const op = v03OperationFor(method, binding);
-      const target = options.describe(op.method);
-      return runUnary<I, O>({
+      return runUnary({
         interceptors: options.interceptors,
         signal,
         // The 0.3 transport applies the timeout (and its default) itself.
         timeoutMs: undefined,
-        req: {
-          stream: false,
-          service: method.parent,
-          method,
-          requestMethod: target.requestMethod,
-          url: target.url,
-          header: mergeHeaders(options.defaults, header),
-          contextValues: contextValues ?? createContextValues(),
-          message: create(method.input, input),
-        },
+        req: outerRequest(false, method, op.method, header, contextValues, create(method.input, input)),
         next: async (req) => {
           const request = req.message as MessageShape<DescMessage>;
           const res = await inner.unary(
@@ -87,7 +80,7 @@ export function adaptV03Transport(inner: A2ATransport, options: V03AdapterOption
             op.request(request),
             req.contextValues,
           );
-          const translate = (m: MessageShape<DescMessage>) => checkedResponse(method, op.response(m, request) as MessageShape<O>, { binding });
+          const translate = (m: MessageShape<DescMessage>) => checkedResponse(method, op.response(m, request) as MessageShape<typeof method.output>, { binding });
           const message = translate(res.message);
           // The JSON a 0.3 card was read from stays with the 1.0 card, read again the same way.
           const received = receivedJsonOf(res.message);
@@ -97,30 +90,13 @@ export function adaptV03Transport(inner: A2ATransport, options: V03AdapterOption
       });
     },
 
-    async stream<I extends DescMessage, O extends DescMessage>(
-      method: DescMethodStreaming<I, O>,
-      signal: AbortSignal | undefined,
-      timeoutMs: number | undefined,
-      header: HeadersInit | undefined,
-      input: AsyncIterable<MessageInitShape<I>>,
-      contextValues?: ContextValues,
-    ): Promise<StreamResponse<I, O>> {
+    async stream(method, signal, timeoutMs, header, input, contextValues) {
       const op = v03OperationFor(method, binding);
-      const target = options.describe(op.method);
-      return runStreaming<I, O>({
+      return runStreaming({
         interceptors: options.interceptors,
         signal,
         timeoutMs: undefined,
-        req: {
-          stream: true,
-          service: method.parent,
-          method,
-          requestMethod: target.requestMethod,
-          url: target.url,
-          header: mergeHeaders(options.defaults, header),
-          contextValues: contextValues ?? createContextValues(),
-          message: mapAsync(input, (m) => create(method.input, m)),
-        },
+        req: outerRequest(true, method, op.method, header, contextValues, mapAsync(input, (m) => create(method.input, m))),
         next: async (req) => {
           // A2A's streaming methods are server-streaming: one request.
           let request: MessageShape<DescMessage> | undefined;
@@ -134,11 +110,11 @@ export function adaptV03Transport(inner: A2ATransport, options: V03AdapterOption
             single(op.request(request)),
             req.contextValues,
           );
-          const message = mapAsync(res.message, (e) => checkedResponse(method, op.response(e, request) as MessageShape<O>, { binding }));
+          const message = mapAsync(res.message, (e) => checkedResponse(method, op.response(e, request) as MessageShape<typeof method.output>, { binding }));
           return { stream: true, service: method.parent, method, header: res.header, trailer: res.trailer, message };
         },
       });
     },
-  };
+  } satisfies A2ATransport;
 }
 

@@ -13,7 +13,7 @@ import type { A2ATransport } from "../../src/call/transport.js";
 import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_TIMEOUT_MS, timeoutFor } from "../../src/call/timeouts.js";
 import { outgoingRequest } from "../../src/call/request.js";
 import { mergeHeaders, serviceHeaders, withExtensions } from "../../src/call/options.js";
-import { compareVersions, majorMinor } from "../../src/protocol/version.js";
+import { compareVersions, majorMinor, parseVersion } from "../../src/protocol/version.js";
 import { A2A_EXTENSIONS, A2A_VERSION } from "../../src/protocol/headers.js";
 
 /** A transport that records what each unary call is given, and answers with an empty result. */
@@ -112,6 +112,13 @@ describe("versions (protocol/version.ts)", () => {
   it("majorMinor keeps Major.Minor and refuses what is not a version", () => {
     expect(majorMinor(" 1.0.3 ")).toBe("1.0");
     expect(() => majorMinor("v1")).toThrow(TypeError);
+  });
+
+  it("parseVersion gives Major.Minor with its numbers normalised, or undefined for what is not a version", () => {
+    expect(parseVersion(" 01.00.3")).toBe("1.0");
+    expect(parseVersion("0.3")).toBe("0.3");
+    expect(parseVersion("v1")).toBeUndefined();
+    expect(parseVersion("")).toBeUndefined();
   });
 
   it("compareVersions orders by major, then minor", () => {

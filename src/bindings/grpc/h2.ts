@@ -13,10 +13,11 @@
  * server carries `grpc-status` in its metadata; a stream or connection lost
  * before the status is `Unavailable`.
  */
-import { create, toBinary, type MessageShape } from "@bufbuild/protobuf";
-import { Code, ConnectError, createContextValues, type Interceptor, type Transport } from "@connectrpc/connect";
+import { create, toBinary, type DescMethod, type MessageShape } from "@bufbuild/protobuf";
+import { Code, ConnectError, type Interceptor, type Transport } from "@connectrpc/connect";
 import { constants, type ClientHttp2Stream, type OutgoingHttpHeaders } from "node:http2";
 import { runStreaming, runUnary } from "../../http/run-call.js";
+import { callRequest } from "../../http/call-request.js";
 import { timeoutFor } from "../../call/timeouts.js";
 import { SessionKeeper } from "./h2-session.js";
 import { mapAsync } from "../../util.js";
@@ -44,6 +45,7 @@ export function createH2GrpcTransport(options: H2GrpcTransportOptions): Transpor
   const sessions = new SessionKeeper(origin, options);
   const { interceptors, readMaxBytes } = options;
   const originSlash = origin + "/";
+  const urlOf = (method: DescMethod) => `${base}/${method.parent.typeName}/${method.name}`;
 
   /** Opens the call's stream and sends its one request message. */
   async function send(reqUrl: string, header: Headers, body: Buffer, signal: AbortSignal): Promise<ClientHttp2Stream> {
@@ -75,16 +77,7 @@ export function createH2GrpcTransport(options: H2GrpcTransportOptions): Transpor
         interceptors,
         signal,
         timeoutMs: deadline,
-        req: {
-          stream: false,
-          service: method.parent,
-          method,
-          requestMethod: "POST",
-          url: `${base}/${method.parent.typeName}/${method.name}`,
-          header: requestHeader(header, deadline),
-          contextValues: contextValues ?? createContextValues(),
-          message: create(method.input, input),
-        },
+        req: callRequest(false, method, "POST", urlOf(method), requestHeader(header, deadline), contextValues, create(method.input, input)),
         next: async (req) => {
           const body = encodeFrame(toBinary(method.input, req.message));
           const stream = await send(req.url, req.header, body, req.signal);
@@ -107,16 +100,15 @@ export function createH2GrpcTransport(options: H2GrpcTransportOptions): Transpor
         interceptors,
         signal,
         timeoutMs: deadline,
-        req: {
-          stream: true,
-          service: method.parent,
+        req: callRequest(
+          true,
           method,
-          requestMethod: "POST",
-          url: `${base}/${method.parent.typeName}/${method.name}`,
-          header: requestHeader(header, deadline),
-          contextValues: contextValues ?? createContextValues(),
-          message: mapAsync(input, (m) => create(method.input, m)),
-        },
+          "POST",
+          urlOf(method),
+          requestHeader(header, deadline),
+          contextValues,
+          mapAsync(input, (m) => create(method.input, m)),
+        ),
         next: async (req) => {
           // A2A's streaming methods are server-streaming: one request message.
           let only: MessageShape<typeof method.input> | undefined;

@@ -16,19 +16,28 @@ export type JsonRpcTransportOptions = HttpTransportOptions;
 
 /** A transport for an A2A 1.0 JSON-RPC interface. */
 export function createJsonRpcTransport(options: JsonRpcTransportOptions): A2ATransport {
-  return createHttpBindingTransport(options, jsonRpcCodec(options.baseUrl));
+  return createHttpBindingTransport(
+    options,
+    // PascalCase method names, the same as the proto's (spec 9.1).
+    jsonRpcCodec(options.baseUrl, (envelope, method, message) => envelope.request(method.name, toJson(method.input, message))),
+  );
 }
 
-function jsonRpcCodec(url: string): BindingCodec {
+/**
+ * The codec of a JSON-RPC transport POSTing to `url`: the 1.0 binding and
+ * the 0.3 one share the envelope and differ in how a call becomes a request
+ * (`plan`, given the envelope).
+ */
+export function jsonRpcCodec(
+  url: string,
+  plan: (envelope: JsonRpcEnvelope, method: DescMethod, message: MessageShape<DescMessage>) => HttpPlan,
+): BindingCodec {
   const envelope = jsonRpcEnvelope(url);
   return {
     binding: "JSONRPC",
     contentType: "application/json",
     accept: "application/json",
-    plan(method: DescMethod, message: MessageShape<DescMessage>): HttpPlan {
-      // PascalCase method names, the same as the proto's (spec 9.1).
-      return envelope.request(method.name, toJson(method.input, message));
-    },
+    plan: (method, message) => plan(envelope, method, message),
     result: envelope.result,
     error: envelope.error,
   };

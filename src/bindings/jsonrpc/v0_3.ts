@@ -5,12 +5,12 @@
  * results come back as 1.0 messages. The payload shapes live in
  * ./v0_3-shapes.ts, over the one 0.3 translation of meaning in ../../v0_3/.
  */
-import { toJson, type DescMessage, type DescMethod, type JsonValue, type MessageShape } from "@bufbuild/protobuf";
+import { toJson, type JsonValue } from "@bufbuild/protobuf";
 import type { UniversalClientFn } from "@connectrpc/connect/protocol";
 import { UnsupportedOperationError } from "../../errors/family.js";
 import { createFetchHttpClient } from "../../http/fetch-client.js";
-import { createHttpBindingTransport, type BindingCodec, type HttpPlan } from "../../http/binding-transport.js";
-import { jsonRpcEnvelope } from "./transport.js";
+import { createHttpBindingTransport, type BindingCodec } from "../../http/binding-transport.js";
+import { jsonRpcCodec } from "./transport.js";
 import type { HttpTransportOptions } from "../../call/options.js";
 import type { A2ATransport } from "../../call/transport.js";
 import { v03Row } from "../../v0_3/methods.js";
@@ -37,12 +37,8 @@ export function createJsonRpcTransportV03(options: HttpTransportOptions): A2ATra
 }
 
 function jsonRpcCodecV03(url: string): BindingCodec {
-  const envelope = jsonRpcEnvelope(url);
   return {
-    binding: "JSONRPC",
-    contentType: "application/json",
-    accept: "application/json",
-    plan(method: DescMethod, message: MessageShape<DescMessage>): HttpPlan {
+    ...jsonRpcCodec(url, (envelope, method, message) => {
       const call = v03Row<JsonRpcV03Call>(V03_CALLS, method);
       if (call === undefined) {
         throw new UnsupportedOperationError(`the agent speaks A2A 0.3, which has no ${method.name} operation`, {
@@ -51,9 +47,7 @@ function jsonRpcCodecV03(url: string): BindingCodec {
       }
       const params = call.params(toJson(method.input, message) as Record<string, unknown>);
       return envelope.request(call.method, params as JsonValue | undefined);
-    },
-    result: envelope.result,
-    error: envelope.error,
+    }),
     toProtoJson: (method, json) => {
       // plan() refused every method without a row before a request was made.
       const call = v03Row<JsonRpcV03Call>(V03_CALLS, method);
