@@ -87,7 +87,8 @@ export type { JwksCacheOptions } from "./trust/jwks-cache.js";
 // Sessions, tasks, streams that survive disconnects.
 export { AgentSession, type SessionOptions } from "./client/session.js";
 export { TaskTracker } from "./client/tracker.js";
-export { isResumeSnapshot, type ResumeOptions } from "./client/resume.js";
+export { isResumeSnapshot } from "./client/task-events.js";
+export type { ResumeOptions } from "./client/resume-policy.js";
 
 // Connecting and sessions.
 export { connect, type ConnectOptions, type ConnectTarget } from "./client/connect.js";

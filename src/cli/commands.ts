@@ -19,7 +19,7 @@ import "../node-runtime.js";
 import { connect, type ConnectOptions } from "../client/connect.js";
 import type { AgentSession } from "../client/session.js";
 import { TaskTracker } from "../client/tracker.js";
-import { isResumeSnapshot } from "../client/resume.js";
+import { isResumeSnapshot } from "../client/task-events.js";
 import { resolveAgentCard } from "../discovery/resolve.js";
 import { data, fileBytes, text, userMessage } from "../protocol/messages.js";
 import { UsageError, intOption, type CommandName, type GlobalFlags } from "./args.js";

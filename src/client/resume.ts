@@ -13,62 +13,21 @@
  * message is neither lost nor run twice. Attempts go on for a time budget
  * after the drop, not a count: an agent that restarts for a deploy is waited
  * for, one that stays away is given up on.
+ *
+ * This file is the loop; what it applies lives beside it: the options,
+ * drops and backoff in resume-policy.ts, what events say about their task
+ * in task-events.ts, and the iterator that passes events on in
+ * resume-pump.ts.
  */
-import { TaskState, type StreamResponse, type Task } from "../../gen/lf/a2a/v1/a2a_pb.js";
-import { A2AError, AbortedError, StreamResumeError, UnsupportedOperationError, type CallTimeoutError } from "../errors/family.js";
-import { asksToRetryLater } from "../errors/codes.js";
+import type { StreamResponse, Task, TaskState } from "../../gen/lf/a2a/v1/a2a_pb.js";
+import { A2AError, AbortedError, StreamResumeError, UnsupportedOperationError } from "../errors/family.js";
 import { toA2AError } from "../errors/classify.js";
 import { type Binding } from "../protocol/bindings.js";
-import { isInterrupted, isTerminal } from "../protocol/messages.js";
 import type { StreamState } from "../call/stream-state.js";
 import type { SentLookup } from "./find-sent.js";
-import type { StreamWatch } from "./lazy-stream.js";
-
-/** How a stream resumes after a drop. */
-export interface ResumeOptions {
-  /**
-   * How long reconnection goes on after a drop, without an event of progress
-   * in between, before the stream fails with StreamResumeError. Default
-   * 60 000 ms: an agent away for 30 s (a restart, a deploy) is resumed.
-   */
-  maxElapsedMs?: number | undefined;
-  /** Reconnection attempts allowed in a row, without an event in between. Default: no limit but `maxElapsedMs`. */
-  maxAttempts?: number | undefined;
-  /**
-   * Delays between attempts: exponential, with equal jitter (each delay is
-   * between half its ceiling and the ceiling), never below what the server
-   * asked (SSE `retry:`, `Retry-After`) up to `maxMs`.
-   */
-  backoff?:
-    | {
-        /** First delay ceiling. Default 250 ms. */
-        initialMs?: number | undefined;
-        /** Largest delay ceiling, and the most a server's `retry:` or `Retry-After` can make the client wait. Default 10 000 ms. */
-        maxMs?: number | undefined;
-        /** Growth per attempt. Default 2. */
-        multiplier?: number | undefined;
-      }
-    | undefined;
-  /**
-   * When a SendStreamingMessage drops before its task id is known and the
-   * agent cannot tell whether the message started a task (no ListTasks, no
-   * history, too many tasks to look through), send the message again (with
-   * the same messageId, so an agent that de-duplicates recognises it).
-   * Default false: the drop is reported. Where the agent can tell, the
-   * message is resent only when it started no task, whatever this says.
-   */
-  resendBeforeTask?: boolean | undefined;
-}
-
-/** The defaults of ResumeOptions, in one place. */
-const DEFAULTS = { maxElapsedMs: 60_000, initialMs: 250, maxMs: 10_000, multiplier: 2 } as const;
-
-const resumeSnapshots = new WeakSet<StreamResponse>();
-
-/** Whether an event is a task snapshot that follows a reconnection: state before it may be stale, rebase on it. */
-export function isResumeSnapshot(event: StreamResponse): boolean {
-  return resumeSnapshots.has(event);
-}
+import { Resumption, type Outcome, type Step } from "./resume-pump.js";
+import { checkOptions, DEFAULTS, delay, EndedEarly, isDrop, unreachableError, type ResumeOptions } from "./resume-policy.js";
+import { resumeSnapshots, settledTask, settles, snapshotOf, stateOf, taskIdOf } from "./task-events.js";
 
 /** How to open the streams and read the task, with per-stream state. */
 export interface ResumeIo {
@@ -92,8 +51,6 @@ export interface ResumeIo {
   findSent?: (() => Promise<SentLookup>) | undefined;
 }
 
-class EndedEarly extends A2AError {}
-
 /**
  * The events of `io.open`, carried on across drops by GetTask and
  * SubscribeToTask as described at the top of this file.
@@ -101,109 +58,6 @@ class EndedEarly extends A2AError {}
 export function resumable(io: ResumeIo, options: ResumeOptions): AsyncIterable<StreamResponse> {
   checkOptions(options);
   return { [Symbol.asyncIterator]: () => new Resumption(resumption(io, options)) };
-}
-
-/** Numbers that would make the backoff spin, stall or never end are refused up front. */
-function checkOptions(options: ResumeOptions): void {
-  const b = options.backoff ?? {};
-  const numbers: Array<[string, number | undefined, number]> = [
-    ["maxElapsedMs", options.maxElapsedMs, 0],
-    ["maxAttempts", options.maxAttempts, 0],
-    ["backoff.initialMs", b.initialMs, 0],
-    ["backoff.maxMs", b.maxMs, 0],
-    ["backoff.multiplier", b.multiplier, 1],
-  ];
-  for (const [name, value, min] of numbers) {
-    if (value === undefined) continue;
-    const finite = name === "maxAttempts" ? !Number.isNaN(value) : Number.isFinite(value);
-    if (typeof value !== "number" || !finite || value < min) {
-      throw new TypeError(`resume.${name} must be a ${name === "maxAttempts" ? "" : "finite "}number of at least ${min}, got ${String(value)}`);
-    }
-  }
-}
-
-/** What the resumption logic asks of the iterator that drives it: pass one event on, or a stream's events. */
-type Step = { event: StreamResponse; pipe?: undefined } | { pipe: Pipe };
-
-interface Pipe {
-  it: AsyncIterator<StreamResponse>;
-  /** Takes note of an event passed on; true when the stream has nothing more to say. */
-  seen(event: StreamResponse): boolean;
-}
-
-/** How a piped stream ended: it settled the task, it ended, or it failed. */
-type Outcome = { settled: true } | { settled?: undefined; error?: unknown; failed: boolean };
-
-const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
-
-/**
- * Passes a healthy stream's events straight on, one promise per event, and
- * runs the resumption logic (a generator) only between streams: a stream of
- * many events would otherwise pay for a generator's suspension on every one.
- */
-class Resumption implements AsyncIterator<StreamResponse> {
-  private pipe: Pipe | undefined;
-  private settled = false;
-  private done = false;
-
-  constructor(private readonly logic: AsyncGenerator<Step, void, Outcome | undefined>) {}
-
-  next(): Promise<IteratorResult<StreamResponse>> {
-    const pipe = this.pipe;
-    // The common case, kept to one promise: a healthy stream's next event.
-    if (pipe !== undefined && !this.settled && !this.done) return pipe.it.next().then(this.passOn, this.pipeFailed);
-    return this.advance(undefined);
-  }
-
-  private readonly passOn = (r: IteratorResult<StreamResponse>): IteratorResult<StreamResponse> | Promise<IteratorResult<StreamResponse>> => {
-    if (r.done) {
-      this.pipe = undefined;
-      return this.advance({ failed: false });
-    }
-    const pipe = this.pipe;
-    if (pipe !== undefined) this.settled = pipe.seen(r.value);
-    return r;
-  };
-
-  private readonly pipeFailed = (e: unknown): Promise<IteratorResult<StreamResponse>> => {
-    this.pipe = undefined;
-    return this.advance({ error: e, failed: true });
-  };
-
-  /** Runs the resumption logic: once a stream has ended or failed, or has settled the task. */
-  private async advance(outcome: Outcome | undefined): Promise<IteratorResult<StreamResponse>> {
-    if (this.done) return DONE;
-    const pipe = this.pipe;
-    if (pipe !== undefined && this.settled) {
-      this.pipe = undefined;
-      await pipe.it.return?.();
-      outcome = { settled: true };
-    }
-    let step: IteratorResult<Step, void>;
-    try {
-      step = await this.logic.next(outcome);
-    } catch (e) {
-      this.done = true;
-      throw e;
-    }
-    if (step.done) {
-      this.done = true;
-      return DONE;
-    }
-    if (!step.value.pipe) return { done: false, value: step.value.event };
-    this.pipe = step.value.pipe;
-    this.settled = false;
-    return this.next();
-  }
-
-  async return(): Promise<IteratorResult<StreamResponse>> {
-    this.done = true;
-    const pipe = this.pipe;
-    this.pipe = undefined;
-    await pipe?.it.return?.();
-    await this.logic.return(undefined);
-    return DONE;
-  }
 }
 
 async function* resumption(io: ResumeIo, options: ResumeOptions): AsyncGenerator<Step, void, Outcome | undefined> {
@@ -325,127 +179,7 @@ async function* resumption(io: ResumeIo, options: ResumeOptions): AsyncGenerator
   }
 }
 
-/**
- * The error of a lookup (GetTask, or the search for a task the message
- * started) as an A2AError when it means the agent could not be reached
- * (worth another attempt), undefined when the agent answered.
- */
-function unreachableError(e: unknown, binding: Binding): A2AError | undefined {
-  const err = toA2AError(e, binding);
-  if (err.code === "ABORTED") throw err;
-  return isDrop(err, true) ? err : undefined;
-}
-
-/**
- * `resume: false`: a stream that ends before its task reached a final or
- * interrupted state (or before a direct reply) is reported, not passed off
- * as complete. Looks at each event without allocating.
- */
-export class EndWatch implements StreamWatch<StreamResponse> {
-  private state: TaskState | undefined;
-  private settled = false;
-
-  constructor(
-    private taskId: string | undefined,
-    private readonly binding: () => Binding,
-  ) {}
-
-  seen(event: StreamResponse): void {
-    this.taskId ??= taskIdOf(event);
-    const state = stateOf(event);
-    if (state !== undefined) {
-      this.state = state;
-      this.settled = isTerminal(state) || isInterrupted(state);
-    } else if (event.payload.case === "message" && this.taskId === undefined) this.settled = true;
-  }
-
-  ended(): StreamResumeError | undefined {
-    const { taskId, state } = this;
-    // UNSPECIFIED is also what a state newer than this client reads as: it
-    // may be final, so it is not called early.
-    if (this.settled || state === TaskState.UNSPECIFIED) return undefined;
-    const where =
-      taskId === undefined
-        ? "the stream ended before naming a task"
-        : `the stream of task ${taskId} ended ${state === undefined ? "before reporting a state" : `in state TASK_STATE_${TaskState[state]}`}`;
-    return new StreamResumeError(`${where}, before the task reached a final or interrupted state (resume: false)`, {
-      binding: this.binding(),
-      taskId,
-      attempts: 0,
-      state,
-    });
-  }
-}
-
-/** The task, if it has ended or waits on the caller. */
-function settledTask(task: Task): Task | undefined {
-  const state = task.status?.state;
-  return state !== undefined && (isTerminal(state) || isInterrupted(state)) ? task : undefined;
-}
-
-/** A task from GetTask as the stream's closing event, marked as a resume snapshot. */
-function snapshotOf(task: Task): StreamResponse {
-  const last: StreamResponse = { $typeName: "lf.a2a.v1.StreamResponse", payload: { case: "task", value: task } };
-  resumeSnapshots.add(last);
-  return last;
-}
-
-function taskIdOf(event: StreamResponse): string | undefined {
-  const p = event.payload;
-  switch (p.case) {
-    case "task":
-      return p.value.id;
-    case "statusUpdate":
-    case "artifactUpdate":
-      return p.value.taskId;
-    default:
-      return undefined;
-  }
-}
-
-/** The task state an event reports, if it reports one. */
-function stateOf(event: StreamResponse): TaskState | undefined {
-  const p = event.payload;
-  return p.case === "task" ? p.value.status?.state : p.case === "statusUpdate" ? p.value.status?.state : undefined;
-}
-
-/** The stream has nothing more to say: a final or interrupted state (as the event reports it), or a direct reply. */
-function settles(event: StreamResponse, state: TaskState | undefined, taskId: string | undefined): boolean {
-  if (state !== undefined) return isTerminal(state) || isInterrupted(state);
-  return event.payload.case === "message" && taskId === undefined;
-}
-
-/**
- * Whether a failure is a drop worth another attempt: a stream that ended
- * early, or a transient failure (`A2AError.transient`) of the kinds that
- * resumption waits out: a failed connection, a silent stream, and a server
- * that asked to be called again (429 or 503 with `Retry-After`). A stream's
- * own deadline is its end, but a lookup that outlives its timeout went to a
- * dead connection as surely as a reset one. Not a gateway's 5xx without
- * `Retry-After`, nor a resumption that has given up.
- */
-function isDrop(e: A2AError, lookup: boolean): boolean {
-  if (e instanceof EndedEarly) return true;
-  if (!e.transient) return false;
-  if (e.code === "CONNECTION_FAILED") return true;
-  if (e.code === "CALL_TIMEOUT" && (lookup || (e as CallTimeoutError).kind === "idle")) return true;
-  return asksToRetryLater(e);
-}
-
-/**
- * Exponential backoff with equal jitter: between half the ceiling and the
- * ceiling, so that attempts spread over the budget rather than all landing in
- * its first second, yet clients dropped together do not come back together.
- * A server's hint is a floor, capped at maxMs: no `retry: 86400000` parks
- * the stream for a day.
- */
-function delay(attempt: number, options: ResumeOptions, floorMs: number): number {
-  const b = options.backoff ?? {};
-  const maxMs = b.maxMs ?? DEFAULTS.maxMs;
-  const ceiling = Math.min(maxMs, (b.initialMs ?? DEFAULTS.initialMs) * (b.multiplier ?? DEFAULTS.multiplier) ** (attempt - 1));
-  return Math.max(Math.min(floorMs, maxMs), ceiling / 2 + (Math.random() * ceiling) / 2);
-}
-
+/** Waits `ms` between attempts; the caller's signal cuts the wait short. */
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(new AbortedError("the stream was aborted"));

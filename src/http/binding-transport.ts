@@ -19,11 +19,10 @@ import { A2AError, CallTimeoutError, ProtocolError } from "../errors/family.js";
 import { errorFromServer } from "../errors/classify.js";
 import { isRecord } from "../util.js";
 import { parseRetryAfter } from "./retry-after.js";
-import { type Binding } from "../protocol/bindings.js";
 import { createFetchHttpClient } from "./fetch-client.js";
 import { idleBeforeResponse, withIdleTimeout } from "./idle.js";
 import { withRedirectRule } from "./redirects.js";
-import type { VerbChoice } from "../bindings/http-json/verb-fallback.js";
+import type { BindingCodec, HttpPlan, ResponseFacts } from "./codec.js";
 import { DEFAULT_MAX_EVENT_BYTES, DEFAULT_MAX_RESPONSE_BYTES, mergeHeaders, serviceHeaders, type HttpTransportOptions } from "../call/options.js";
 import { timeoutFor } from "../call/timeouts.js";
 import { runStreaming, runUnary } from "./run-call.js";
@@ -37,58 +36,8 @@ import type { A2ATransport } from "../call/transport.js";
 import { discard, failureAt, isProblemType, looksLikeJson, readText, tryParse } from "./body.js";
 import { DecodedEvents } from "./decoded-events.js";
 
-/** One HTTP exchange as a binding lays it out. */
-export interface HttpPlan {
-  /** The full request URL, query included. */
-  url: string;
-  /** The HTTP method. */
-  method: "GET" | "POST" | "DELETE";
-  /** JSON body; undefined for GET and DELETE. */
-  body?: JsonValue | undefined;
-  /** What a response must echo (the JSON-RPC request id). */
-  id?: number | undefined;
-}
-
-/** Facts about a response that error mapping needs. */
-export interface ResponseFacts {
-  /** The binding that received the response. */
-  binding: Binding;
-  /** The response's HTTP status. */
-  httpStatus: number;
-  /** The response's `WWW-Authenticate`, if any. */
-  challenge: string | undefined;
-  /** The response's `Retry-After`, in milliseconds. */
-  retryAfterMs?: number | undefined;
-  /** The URL the request went to, for messages (which name its origin and path only). */
-  url: string;
-}
-
-/** How one HTTP binding lays out calls and reads answers; the transport does the rest. */
-export interface BindingCodec {
-  /** The binding this codec speaks. */
-  readonly binding: Binding;
-  /** `Content-Type` of request bodies. */
-  readonly contentType: string;
-  /** `Accept` of unary requests. */
-  readonly accept: string;
-  /** The HTTP exchange for a call of `method` with `message`. */
-  plan(method: DescMethod, message: MessageShape<DescMessage>): HttpPlan;
-  /** The result JSON of a successful response body; throws the error it carries. */
-  result(json: unknown, plan: HttpPlan, facts: ResponseFacts): unknown;
-  /** The error an unsuccessful response or an `event: error` frame describes. */
-  error(json: unknown, facts: ResponseFacts): A2AError;
-  /**
-   * For a call whose HTTP verb servers disagree on (see verb-fallback.ts):
-   * what was learned and the other verb; undefined for every other call.
-   */
-  verbChoice?(method: DescMethod, message: MessageShape<DescMessage>, plan: HttpPlan): VerbChoice | undefined;
-  /**
-   * Rewrites a result's JSON (what `result` returned, or one stream event's)
-   * into the ProtoJSON of the method's output, for a binding whose wire
-   * shapes are not the proto's. Absent: the JSON is parsed as it is.
-   */
-  toProtoJson?(method: DescMethod, json: unknown): unknown;
-}
+// The codec types live in codec.ts; the JSON-RPC codecs import them from here, with the transport.
+export type { BindingCodec, HttpPlan, ResponseFacts } from "./codec.js";
 
 const encoder = new TextEncoder();
 
@@ -144,9 +93,8 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
         if (!choice.learned) choice.remember(plan.method);
         return { res, plan, url };
       }
-      // Loaded when first needed: most agents route the verb tried first.
-      const { settleVerb } = await import("../bindings/http-json/verb-fallback.js");
-      const settled = await settleVerb(choice, plan, res, { send: exchange, rejection: (r) => rejection(r, facts(r, url)) });
+      // The codec loads the fallback when first needed: most agents route the verb tried first.
+      const settled = await (await codec.verbFallback!()).settleVerb(choice, plan, res, { send: exchange, rejection: (r) => rejection(r, facts(r, url)) });
       return { ...settled, url };
     } catch (e) {
       // An abort is reported by the call runner (run-call.ts) from the signal.

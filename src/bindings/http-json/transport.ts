@@ -1,5 +1,5 @@
 /**
- * The HTTP+JSON binding (spec section 11): verbs and paths from the proto's
+ * The HTTP+JSON binding (spec section 11): settleVerbs and paths from the proto's
  * `google.api.http` options, GET/DELETE parameters as camelCase query
  * parameters (11.5), SSE for the streaming methods.
  */
@@ -7,11 +7,11 @@ import { toJson, type DescMessage, type DescMethod, type JsonObject, type Messag
 import { errorFromServer } from "../../errors/classify.js";
 import { isRecord } from "../../util.js";
 import { type A2AError } from "../../errors/family.js";
-import { createHttpBindingTransport, genericHttpError, type BindingCodec, type HttpPlan, type ResponseFacts } from "../../http/binding-transport.js";
+import { createHttpBindingTransport, genericHttpError } from "../../http/binding-transport.js";
+import type { BindingCodec, HttpPlan, ResponseFacts, VerbChoice } from "../../http/codec.js";
 import type { HttpTransportOptions } from "../../call/options.js";
 import { expandPath, routesOf, type MethodRoutes, type Verb } from "./routes.js";
 import type { A2ATransport } from "../../call/transport.js";
-import type { VerbChoice } from "./verb-fallback.js";
 
 /** Options of the HTTP+JSON transport; `baseUrl` is the interface URL the routes go under. */
 export type RestTransportOptions = HttpTransportOptions;
@@ -37,7 +37,7 @@ export function createRestTransportWithRoutes(
   return createHttpBindingTransport(options, restCodec(options.baseUrl, routes, subscribeVerb));
 }
 
-/** How many tenants' learned subscribe verbs one transport keeps; the oldest goes beyond that. */
+/** How many tenants' learned subscribe settleVerbs one transport keeps; the oldest goes beyond that. */
 const MAX_LEARNED_VERBS = 64;
 
 function restCodec(baseUrl: string, routesOf: (method: DescMethod) => MethodRoutes, subscribeVerb: Verb): BindingCodec {
@@ -100,6 +100,8 @@ function restCodec(baseUrl: string, routesOf: (method: DescMethod) => MethodRout
         },
       };
     },
+    // Loaded on demand: only a server that refuses the verb tried first needs it.
+    verbFallback: () => import("./verb-fallback.js"),
     result(json: unknown, _plan: HttpPlan, facts: ResponseFacts): unknown {
       // Some servers put an error object into a stream frame.
       if (isRecord(json) && isRecord(json.error) && Object.keys(json).length === 1) throw restError(json, facts);

@@ -10,27 +10,7 @@
  */
 import type { UniversalClientResponse } from "@connectrpc/connect/protocol";
 import type { A2AError } from "../../errors/family.js";
-import type { HttpPlan } from "../../http/binding-transport.js";
-
-/** The verb question of one call, as the codec sees it. */
-export interface VerbChoice {
-  /** Whether the plan's verb was learned from an earlier answer of this interface. */
-  readonly learned: boolean;
-  /** The same call with the other verb. */
-  other(): HttpPlan;
-  /** Records the verb the server routes, for the calls that follow. */
-  remember(verb: HttpPlan["method"]): void;
-  /** Drops what was learned: the server stopped routing that verb. */
-  forget(): void;
-}
-
-/** What the transport lends for the exchange. */
-export interface VerbExchangeIo {
-  /** Sends one request for `plan`. */
-  send(plan: HttpPlan): Promise<UniversalClientResponse>;
-  /** Reads an unsuccessful response to the end: the error it describes. */
-  rejection(res: UniversalClientResponse): Promise<A2AError>;
-}
+import type { HttpPlan, VerbChoice, VerbExchangeIo } from "../../http/codec.js";
 
 /** Statuses with which a server may be saying it has no route for the verb. */
 const MAYBE_UNROUTED: ReadonlySet<number> = new Set([404, 405, 501]);

@@ -1,0 +1,92 @@
+/**
+ * The iterator a resumable stream hands out: it passes a healthy stream's
+ * events straight on and wakes the resumption loop (resume.ts) only
+ * between streams, so a long stream costs no more per event than one
+ * without resumption.
+ */
+import type { StreamResponse } from "../../gen/lf/a2a/v1/a2a_pb.js";
+
+/** What the resumption logic asks of the iterator that drives it: pass one event on, or a stream's events. */
+export type Step = { event: StreamResponse; pipe?: undefined } | { pipe: Pipe };
+
+/** A stream whose events are passed on as they come. */
+export interface Pipe {
+  it: AsyncIterator<StreamResponse>;
+  /** Takes note of an event passed on; true when the stream has nothing more to say. */
+  seen(event: StreamResponse): boolean;
+}
+
+/** How a piped stream ended: it settled the task, it ended, or it failed. */
+export type Outcome = { settled: true } | { settled?: undefined; error?: unknown; failed: boolean };
+
+const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
+
+/**
+ * Passes a healthy stream's events straight on, one promise per event, and
+ * runs the resumption logic (a generator) only between streams: a stream of
+ * many events would otherwise pay for a generator's suspension on every one.
+ */
+export class Resumption implements AsyncIterator<StreamResponse> {
+  private pipe: Pipe | undefined;
+  private settled = false;
+  private done = false;
+
+  constructor(private readonly logic: AsyncGenerator<Step, void, Outcome | undefined>) {}
+
+  next(): Promise<IteratorResult<StreamResponse>> {
+    const pipe = this.pipe;
+    // The common case, kept to one promise: a healthy stream's next event.
+    if (pipe !== undefined && !this.settled && !this.done) return pipe.it.next().then(this.passOn, this.pipeFailed);
+    return this.advance(undefined);
+  }
+
+  private readonly passOn = (r: IteratorResult<StreamResponse>): IteratorResult<StreamResponse> | Promise<IteratorResult<StreamResponse>> => {
+    if (r.done) {
+      this.pipe = undefined;
+      return this.advance({ failed: false });
+    }
+    const pipe = this.pipe;
+    if (pipe !== undefined) this.settled = pipe.seen(r.value);
+    return r;
+  };
+
+  private readonly pipeFailed = (e: unknown): Promise<IteratorResult<StreamResponse>> => {
+    this.pipe = undefined;
+    return this.advance({ error: e, failed: true });
+  };
+
+  /** Runs the resumption logic: once a stream has ended or failed, or has settled the task. */
+  private async advance(outcome: Outcome | undefined): Promise<IteratorResult<StreamResponse>> {
+    if (this.done) return DONE;
+    const pipe = this.pipe;
+    if (pipe !== undefined && this.settled) {
+      this.pipe = undefined;
+      await pipe.it.return?.();
+      outcome = { settled: true };
+    }
+    let step: IteratorResult<Step, void>;
+    try {
+      step = await this.logic.next(outcome);
+    } catch (e) {
+      this.done = true;
+      throw e;
+    }
+    if (step.done) {
+      this.done = true;
+      return DONE;
+    }
+    if (!step.value.pipe) return { done: false, value: step.value.event };
+    this.pipe = step.value.pipe;
+    this.settled = false;
+    return this.next();
+  }
+
+  async return(): Promise<IteratorResult<StreamResponse>> {
+    this.done = true;
+    const pipe = this.pipe;
+    this.pipe = undefined;
+    await pipe?.it.return?.();
+    await this.logic.return(undefined);
+    return DONE;
+  }
+}
