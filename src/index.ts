@@ -93,9 +93,8 @@ export type { ResumeOptions } from "./client/resume-policy.js";
 // Connecting and sessions.
 export { connect, type ConnectOptions, type ConnectTarget } from "./client/connect.js";
 export type { TransportSettings } from "./bindings/registry.js";
-export type { Candidate } from "./client/select.js";
 export type { VersionFallback } from "./client/failover.js";
-export { BINDINGS, type Binding } from "./protocol/bindings.js";
+export { BINDINGS, type Binding, type Candidate } from "./protocol/bindings.js";
 
 // Conversations and pagination.
 export { replyTo, followUp, assertAcceptsMessages, type MessageContent, type TurnOptions } from "./client/conversation.js";

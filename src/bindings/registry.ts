@@ -23,7 +23,7 @@ import { lazyTransport } from "../call/lazy.js";
 import type { HttpTransportOptions } from "../call/options.js";
 import type { A2ATransport } from "../call/transport.js";
 import type { Binding } from "../protocol/bindings.js";
-import type { Candidate } from "../client/select.js";
+import type { Candidate } from "../protocol/bindings.js";
 
 /** Transport options that apply to every interface a session may use. */
 export type TransportSettings = Omit<HttpTransportOptions, "baseUrl" | "protocolVersion" | "extensions"> & {

@@ -14,7 +14,7 @@ import { compareVersions } from "../protocol/version.js";
 import { SENDS, withTenant } from "../call/request.js";
 import type { A2ATransport } from "../call/transport.js";
 import { single } from "../util.js";
-import type { Candidate } from "./select.js";
+import type { Candidate } from "../protocol/bindings.js";
 
 /**
  * What to do when an interface rejects its protocol version: `"off"` fails,

@@ -15,18 +15,8 @@
  * fallback, in the same order.
  */
 import type { AgentInterface } from "../../gen/lf/a2a/v1/a2a_pb.js";
-import { BINDINGS, type Binding } from "../protocol/bindings.js";
+import { BINDINGS, type Binding, type Candidate } from "../protocol/bindings.js";
 import { parseVersion } from "../protocol/version.js";
-
-/** An interface of the card this client can use, as ranked. */
-export interface Candidate {
-  /** The interface as the card lists it. */
-  interface: AgentInterface;
-  /** Its binding, normalised to one this client knows. */
-  binding: Binding;
-  /** Major.Minor of the interface's protocolVersion. */
-  version: string;
-}
 
 /** An interface of the card this client will not use, and why. */
 export interface PassedOver {

@@ -11,7 +11,7 @@ import type { VerifyOptions, VerifyPolicy } from "../trust/options.js";
 import type { VerificationResult } from "../trust/result.js";
 import type { A2AClient, CallOptions } from "./client.js";
 import type { FailoverTransport } from "./failover.js";
-import type { Candidate } from "./select.js";
+import type { Candidate } from "../protocol/bindings.js";
 
 /** How an `AgentSession` treats the extended card, and how its interface was chosen. */
 export interface SessionOptions {

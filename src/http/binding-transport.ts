@@ -36,9 +36,6 @@ import type { A2ATransport } from "../call/transport.js";
 import { discard, failureAt, isProblemType, looksLikeJson, readText, tryParse } from "./body.js";
 import { DecodedEvents } from "./decoded-events.js";
 
-// The codec types live in codec.ts; the JSON-RPC codecs import them from here, with the transport.
-export type { BindingCodec, HttpPlan, ResponseFacts } from "./codec.js";
-
 const encoder = new TextEncoder();
 
 /** A connect Transport for an HTTP binding, from its codec and the transport options. */

@@ -1,3 +1,5 @@
+import type { AgentInterface } from "../../gen/lf/a2a/v1/a2a_pb.js";
+
 /**
  * Every binding this client speaks, as Agent Cards spell them. Which of them
  * this runtime can build, and on which protocol versions, the transport
@@ -7,3 +9,13 @@ export const BINDINGS = ["JSONRPC", "HTTP+JSON", "GRPC"] as const;
 
 /** The protocol bindings of A2A 1.0, spelled as Agent Cards spell them. */
 export type Binding = (typeof BINDINGS)[number];
+
+/** An interface of the card this client can use, as ranked. */
+export interface Candidate {
+  /** The interface as the card lists it. */
+  interface: AgentInterface;
+  /** Its binding, normalised to one this client knows. */
+  binding: Binding;
+  /** Major.Minor of the interface's protocolVersion. */
+  version: string;
+}

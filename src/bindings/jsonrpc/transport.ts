@@ -7,7 +7,8 @@ import { toJson, type DescMessage, type DescMethod, type JsonObject, type JsonVa
 import { ProtocolError, type A2AError } from "../../errors/family.js";
 import { errorFromServer } from "../../errors/classify.js";
 import { isRecord } from "../../util.js";
-import { createHttpBindingTransport, genericHttpError, type BindingCodec, type HttpPlan, type ResponseFacts } from "../../http/binding-transport.js";
+import { createHttpBindingTransport, genericHttpError } from "../../http/binding-transport.js";
+import type { BindingCodec, HttpPlan, ResponseFacts } from "../../http/codec.js";
 import type { HttpTransportOptions } from "../../call/options.js";
 import type { A2ATransport } from "../../call/transport.js";
 
