@@ -46,7 +46,9 @@ function writeStream(stream: http2.ServerHttp2Stream, answers: CannedGrpcAnswers
   const pump = () => {
     while (left > 0) {
       const count = Math.min(left, BLOCK);
-      const ok = stream.write(count === BLOCK ? block : Buffer.concat(Array.from({ length: count }, (_, i) => frame(events[i % events.length]!))));
+      const ok = stream.write(
+        count === BLOCK ? block : Buffer.concat(Array.from({ length: count }, (_, i) => frame(events[i % events.length]!))),
+      );
       left -= count;
       if (!ok) {
         stream.once("drain", pump);

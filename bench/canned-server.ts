@@ -75,7 +75,10 @@ function frames(events: unknown[], wrap: (e: unknown) => unknown): Buffer {
 function stream(res: ServerResponse, n: number, wrap: (e: unknown) => unknown): void {
   res.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" });
   const body = n - 1;
-  const block = frames(Array.from({ length: BLOCK }, (_, i) => eventAt(i)), wrap);
+  const block = frames(
+    Array.from({ length: BLOCK }, (_, i) => eventAt(i)),
+    wrap,
+  );
   let left = body;
   const pump = () => {
     while (left > 0) {
@@ -84,7 +87,12 @@ function stream(res: ServerResponse, n: number, wrap: (e: unknown) => unknown): 
         ok = res.write(block);
         left -= BLOCK;
       } else {
-        ok = res.write(frames(Array.from({ length: left }, (_, i) => eventAt(i)), wrap));
+        ok = res.write(
+          frames(
+            Array.from({ length: left }, (_, i) => eventAt(i)),
+            wrap,
+          ),
+        );
         left = 0;
       }
       if (!ok) {

@@ -83,7 +83,9 @@ export async function createBenchClient(name: ClientName, binding: BindingName, 
         defaultOutputModes: ["text/plain"],
         skills: [],
       };
-      const factory = new ClientFactory({ transports: [new JsonRpcTransportFactory(), new RestTransportFactory(), new GrpcTransportFactory()] });
+      const factory = new ClientFactory({
+        transports: [new JsonRpcTransportFactory(), new RestTransportFactory(), new GrpcTransportFactory()],
+      });
       const client = await factory.createFromAgentCard(card as never);
       // Complete as the SDK's types require (its gRPC encoder needs every field).
       const request = (): SdkSendMessageRequest => ({
@@ -143,7 +145,15 @@ function rawClient(url: string, binding: BindingName): BenchClient {
   const message = () => ({ messageId: crypto.randomUUID(), role: "ROLE_USER", parts: [{ text: "hello" }] });
   const request = (stream: boolean): [string, string] =>
     binding === "JSONRPC"
-      ? [target.pathname, JSON.stringify({ jsonrpc: "2.0", id: ++id, method: stream ? "SendStreamingMessage" : "SendMessage", params: { message: message() } })]
+      ? [
+          target.pathname,
+          JSON.stringify({
+            jsonrpc: "2.0",
+            id: ++id,
+            method: stream ? "SendStreamingMessage" : "SendMessage",
+            params: { message: message() },
+          }),
+        ]
       : [`${target.pathname}/message:${stream ? "stream" : "send"}`, JSON.stringify({ message: message() })];
   return {
     async send() {

@@ -138,7 +138,13 @@ async function withWorkers<T>(binding: BindingName, url: string, events: number,
 }
 
 /** Starts one worker per client at once (their start-up overlaps; none runs until asked); if one fails, stops the others. */
-async function startWorkers(clients: readonly ClientName[], binding: BindingName, url: string, events: number, flags: string[] = []): Promise<Worker[]> {
+async function startWorkers(
+  clients: readonly ClientName[],
+  binding: BindingName,
+  url: string,
+  events: number,
+  flags: string[] = [],
+): Promise<Worker[]> {
   const started = await Promise.allSettled(clients.map((c) => Worker.start(c, binding, url, events, flags)));
   const workers = started.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []));
   const failed = started.find((s) => s.status === "rejected");
@@ -187,14 +193,20 @@ function table(rows: Row[], unit: string): string {
         sdk ? ratio(median(r.cpu) / median(sdk.cpu)) : "",
         raw ? ratio(median(r.rate) / median(raw.rate)) : "",
         "",
-      ].join(" | ").trim(),
+      ]
+        .join(" | ")
+        .trim(),
     );
   }
   return out.join("\n");
 }
 
 /** The row of `client` measured alongside `r` (same binding, same concurrency). */
-function peer<R extends { binding: BindingName; client: ClientName; concurrency?: number }>(rows: R[], r: R, client: ClientName): R | undefined {
+function peer<R extends { binding: BindingName; client: ClientName; concurrency?: number }>(
+  rows: R[],
+  r: R,
+  client: ClientName,
+): R | undefined {
   return rows.find((o) => o.binding === r.binding && o.concurrency === r.concurrency && o.client === client);
 }
 
@@ -242,7 +254,10 @@ async function manyStreams(binding: BindingName, ports: { port: number; grpcPort
     clock(),
     `B4a ${binding}`.padEnd(18),
     rows
-      .map((r) => `${r.client} heap ${mb(median(r.runs.map((m) => m.peakHeap)))} MB rss ${mb(median(r.runs.map((m) => m.peakRss)))} MB open ${Math.min(...r.runs.map((m) => m.maxOpen))}`)
+      .map(
+        (r) =>
+          `${r.client} heap ${mb(median(r.runs.map((m) => m.peakHeap)))} MB rss ${mb(median(r.runs.map((m) => m.peakRss)))} MB open ${Math.min(...r.runs.map((m) => m.maxOpen))}`,
+      )
       .join("  "),
   );
   for (const r of rows) {
@@ -279,7 +294,9 @@ function manyTable(rows: ManyRow[]): string {
         vs((m) => m.liveHeapAllOpen),
         vs((m) => m.peakRss),
         "",
-      ].join(" | ").trim(),
+      ]
+        .join(" | ")
+        .trim(),
     );
   }
   return out.join("\n");
@@ -329,7 +346,9 @@ function longTable(binding: BindingName, rows: LongRow[]): string {
         m.bytesPerEvent === null ? "–" : isFlat(m) ? "yes" : "no",
         mb(m.peakRss),
         "",
-      ].join(" | ").trim(),
+      ]
+        .join(" | ")
+        .trim(),
     ),
   ].join("\n");
 }
@@ -351,7 +370,10 @@ function goalChecks(r: Results): GoalCheck[] {
   const add = (goal: string, row: { client: ClientName; binding: BindingName }, x: number, met: boolean) =>
     checks.push({ goal, client: row.client, binding: row.binding, value: ratio(x), met });
   const ours = (row: { client: ClientName }) => row.client.startsWith("ours");
-  for (const [bench, rows] of [["B1", r.b1], ["B1o", r.b1o]] as const) {
+  for (const [bench, rows] of [
+    ["B1", r.b1],
+    ["B1o", r.b1o],
+  ] as const) {
     for (const row of rows.filter((o) => ours(o) && o.concurrency === 16)) {
       const sdk = peer(rows, row, "sdk");
       if (!sdk) continue;

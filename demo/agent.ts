@@ -38,13 +38,7 @@ import {
   InMemoryTaskStore,
   UnauthenticatedUser,
 } from "@a2a-js/sdk/server";
-import type {
-  AgentExecutor,
-  ExecutionEventBus,
-  RequestContext,
-  ServerCallContext,
-  User,
-} from "@a2a-js/sdk/server";
+import type { AgentExecutor, ExecutionEventBus, RequestContext, ServerCallContext, User } from "@a2a-js/sdk/server";
 import { A2AError } from "@a2a-js/sdk/errors";
 import { agentCardHandler, jsonRpcHandler, restHandler } from "@a2a-js/sdk/server/express";
 import { A2AService, grpcService } from "@a2a-js/sdk/server/grpc";
@@ -183,7 +177,12 @@ function parseCommand(text: string): Command {
   // stream can be cut while the task is still running.
   const count = /^count(?:\s+(\d+))?(?:\s+every\s+(\d+))?(\s+wide)?$/.exec(trimmed);
   if (count) {
-    return { kind: "count", n: count[1] === undefined ? 3 : Number(count[1]), everyMs: Number(count[2] ?? 0), wide: count[3] !== undefined };
+    return {
+      kind: "count",
+      n: count[1] === undefined ? 3 : Number(count[1]),
+      everyMs: Number(count[2] ?? 0),
+      wide: count[3] !== undefined,
+    };
   }
   switch (trimmed) {
     case "hold":
@@ -616,14 +615,12 @@ export async function startLocalAgent(options: LocalAgentOptions = {}): Promise<
     // A function provider decides per call. (Given a plain AgentCard instead,
     // the SDK returns it only when context.user.isAuthenticated and falls back
     // to the public card otherwise.)
-    async (context: ServerCallContext) =>
-      token === undefined || context.user?.isAuthenticated ? extendedCard : card,
+    async (context: ServerCallContext) => (token === undefined || context.user?.isAuthenticated ? extendedCard : card),
   );
 
   const echo = options.echoRejectedCredentials;
   const httpUser = async (req: Request): Promise<User> => userFor(req.header("authorization"), token, sdk, echo);
-  const grpcUser = async (call: { metadata: Metadata }): Promise<User> =>
-    userFor(grpcAuthorization(call.metadata), token, sdk, echo);
+  const grpcUser = async (call: { metadata: Metadata }): Promise<User> => userFor(grpcAuthorization(call.metadata), token, sdk, echo);
 
   // The SDK routers parse their own bodies: nothing else that reads one goes
   // in front of them (the CORS handler only sets headers).

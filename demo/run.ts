@@ -114,12 +114,17 @@ async function streamThroughCut(agent: LocalAgent, binding: Binding): Promise<vo
   say(`${binding} stream "count 6 every 50" through a proxy that cuts the first connection:`);
   const started = Date.now();
   try {
-    for await (const event of client.sendStreamingMessage({ message: userMessage("count 6 every 50") }, { resume: { backoff: { initialMs: 50 } } })) {
+    for await (const event of client.sendStreamingMessage(
+      { message: userMessage("count 6 every 50") },
+      { resume: { backoff: { initialMs: 50 } } },
+    )) {
       if (isResumeSnapshot(event)) {
         say(`  ${dim("-- connection cut by the proxy; resumed with GetTask + SubscribeToTask --")}`);
       }
       tracker.apply(event);
-      const mark = isResumeSnapshot(event) ? ` ${dim("(resume snapshot: " + (tracker.task ? textOf(tracker.task, " ") || "no chunks" : "") + ")")}` : "";
+      const mark = isResumeSnapshot(event)
+        ? ` ${dim("(resume snapshot: " + (tracker.task ? textOf(tracker.task, " ") || "no chunks" : "") + ")")}`
+        : "";
       say(`  ${dim(`+${String(Date.now() - started).padStart(3)}ms`)} ${describeEvent(event)}${mark}`);
     }
   } finally {
@@ -127,7 +132,9 @@ async function streamThroughCut(agent: LocalAgent, binding: Binding): Promise<vo
   }
   const server = await new A2AClient(createJsonRpcTransport({ baseUrl: agent.jsonRpcUrl })).getTask({ id: tracker.task!.id });
   const same = textOf(server, " ") === textOf(tracker.task!, " ") && server.status?.state === tracker.task!.status?.state;
-  say(`  accumulated "${textOf(tracker.task!, " ")}" ${stateName(tracker.task!.status?.state)}: ${same ? "equals the server's task" : "DIFFERS from the server's task"}`);
+  say(
+    `  accumulated "${textOf(tracker.task!, " ")}" ${stateName(tracker.task!.status?.state)}: ${same ? "equals the server's task" : "DIFFERS from the server's task"}`,
+  );
   if (!same) throw new Error("the resumed stream lost or repeated events");
 }
 
@@ -164,7 +171,9 @@ try {
   // before it replaces the public card.
   const extended = await session.extendedCard();
   say(bold("\n== extended card"));
-  say(`extended card       -> ${extended.skills.length} skills (public: ${session.publicCard.skills.length}), kid "${session.extendedCardVerification?.kid}"`);
+  say(
+    `extended card       -> ${extended.skills.length} skills (public: ${session.publicCard.skills.length}), kid "${session.extendedCardVerification?.kid}"`,
+  );
   // An agent still on A2A 0.3: same calls, same 1.0 types.
   const legacy = await startLocalAgent({ versions: ["0.3"] });
   try {
@@ -173,7 +182,9 @@ try {
     say(`connect             -> ${old.interface!.binding} ${old.interface!.version} (the card offers only 0.3)`);
     const res = await old.client.sendMessage({ message: userMessage("count 2") });
     if (res.payload.case === "task") {
-      say(`send "count 2"       -> task ${short(res.payload.value.id)} ${stateName(res.payload.value.status?.state)}, artifact "${textOf(res.payload.value, " ")}"`);
+      say(
+        `send "count 2"       -> task ${short(res.payload.value.id)} ${stateName(res.payload.value.status?.state)}, artifact "${textOf(res.payload.value, " ")}"`,
+      );
     }
   } finally {
     await legacy.close();

@@ -37,8 +37,11 @@ try {
   const failures: string[] = [];
   for (const result of results) {
     if (result.status === "rejected") failures.push(String(result.reason));
-    else if (result.value.task.status?.state !== TaskState.COMPLETED) failures.push(`${result.value.agent}: ${TaskState[result.value.task.status!.state]}`);
-    else for (const artifact of result.value.task.artifacts) merged.push({ from: `${result.value.agent} (${result.value.binding})`, artifact });
+    else if (result.value.task.status?.state !== TaskState.COMPLETED)
+      failures.push(`${result.value.agent}: ${TaskState[result.value.task.status!.state]}`);
+    else
+      for (const artifact of result.value.task.artifacts)
+        merged.push({ from: `${result.value.agent} (${result.value.binding})`, artifact });
   }
 
   console.log(`\nreport: ${merged.length} artifacts from ${results.length - failures.length} of ${results.length} agents`);

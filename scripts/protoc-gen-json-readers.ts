@@ -87,8 +87,7 @@ function parseOptions(rawOptions: { key: string; value: string }[]): Options {
   for (const { key, value } of rawOptions) {
     if (key !== "roots") {
       throw new Error(
-        `unknown option "${key}"` +
-          (key.includes(".") ? ": give each root its own roots= entry, buf joins entries with commas" : ""),
+        `unknown option "${key}"` + (key.includes(".") ? ": give each root its own roots= entry, buf joins entries with commas" : ""),
       );
     }
     if (!/^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/.test(value)) {
@@ -174,9 +173,7 @@ function needsPrototypeChain(message: DescMessage): boolean {
 
 /** An enum value with a custom JSON name is read by another name: fromJson decides. */
 function enumHasCustomJsonNames(desc: DescEnum): boolean {
-  return desc.values.some((value) =>
-    (value.proto.options?.$unknown ?? []).some((field) => field.no === ENUM_VALUE_JSON_NAME_EXTENSION),
-  );
+  return desc.values.some((value) => (value.proto.options?.$unknown ?? []).some((field) => field.no === ENUM_VALUE_JSON_NAME_EXTENSION));
 }
 
 /** The kind of one value: a singular field's, a list item's or a map value's. */
@@ -323,9 +320,7 @@ function readKey(key: string): string {
 
 /** Whether the JSON has a key. */
 function hasKey(key: string): string {
-  return key in Object.prototype
-    ? `Object.hasOwn(json, ${JSON.stringify(key)})`
-    : `${property("json", key)} !== undefined`;
+  return key in Object.prototype ? `Object.hasOwn(json, ${JSON.stringify(key)})` : `${property("json", key)} !== undefined`;
 }
 
 function upperFirst(name: string): string {
@@ -733,13 +728,7 @@ class ReaderFile {
   ) {
     this.f = schema.generateFile(`${file.name}_json_readers.ts`);
     this.messages = reachableMessages(schema, roots);
-    this.moduleNames = new NameScope([
-      ...HELPER_NAMES,
-      ...HELPER_INNER_NAMES,
-      "jsonReaders",
-      "JsonReader",
-      ...this.importedNames(),
-    ]);
+    this.moduleNames = new NameScope([...HELPER_NAMES, ...HELPER_INNER_NAMES, "jsonReaders", "JsonReader", ...this.importedNames()]);
     for (const message of this.messages) {
       const name = upperFirst(typeNameInFile(message, file));
       this.readerNames.set(message, {
@@ -827,12 +816,7 @@ class ReaderFile {
   private printPublicReader(message: DescMessage): void {
     const f = this.f;
     f.print`/** Reads ${message.typeName}, or returns undefined: then use fromJson. */`;
-    f.print(
-      f.export("function", this.publicReaderName(message)),
-      `(json: unknown): `,
-      f.importShape(message),
-      ` | undefined {`,
-    );
+    f.print(f.export("function", this.publicReaderName(message)), `(json: unknown): `, f.importShape(message), ` | undefined {`);
     f.print`  return ${this.depthReaderName(message)}(json, 1);`;
     f.print`}`;
   }
@@ -925,13 +909,7 @@ class ReaderFile {
   }
 
   /** Reads one field into `variable`; for a late field, leaves it undefined when absent. */
-  private fieldReader(
-    field: DescField,
-    variable: string,
-    jsonVariable: string,
-    late: boolean,
-    countLateKeys: boolean,
-  ): Line[] {
+  private fieldReader(field: DescField, variable: string, jsonVariable: string, late: boolean, countLateKeys: boolean): Line[] {
     const lines: Line[] = [[]];
     lines.push([`  const ${jsonVariable} = ${readKey(field.jsonName)};`]);
     if (field.fieldKind === "list") {

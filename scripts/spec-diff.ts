@@ -282,7 +282,12 @@ class Differ {
       this.attr(label, i === 0 ? "http" : `http additional_bindings[${i - 1}]`, ra[i] ?? "none", rb[i] ?? "none");
     }
     const sig = (m: MethodDescriptorProto) => (m.options ? getExtension(m.options, method_signature) : []);
-    this.attr(label, "method_signature", sig(a).map((x) => `"${x}"`), sig(b).map((x) => `"${x}"`));
+    this.attr(
+      label,
+      "method_signature",
+      sig(a).map((x) => `"${x}"`),
+      sig(b).map((x) => `"${x}"`),
+    );
     // Connect clients may use GET for NO_SIDE_EFFECTS methods.
     const idem = (m: MethodDescriptorProto) => MethodOptions_IdempotencyLevel[m.options?.idempotencyLevel ?? 0];
     this.attr(label, "idempotency_level", idem(a), idem(b));
@@ -417,9 +422,7 @@ function httpRules(m: MethodDescriptorProto): string[] {
 function formatRule(r: HttpRule): string {
   const p = r.pattern;
   const route =
-    p.case === undefined ? "(no verb)"
-    : p.case === "custom" ? `${p.value.kind} ${p.value.path}`
-    : `${p.case.toUpperCase()} ${p.value}`;
+    p.case === undefined ? "(no verb)" : p.case === "custom" ? `${p.value.kind} ${p.value.path}` : `${p.case.toUpperCase()} ${p.value}`;
   let s = route;
   if (r.body) s += ` body=${r.body}`;
   if (r.responseBody) s += ` response_body=${r.responseBody}`;

@@ -199,7 +199,10 @@ export function bearerInterceptor(token: TokenSource): Interceptor {
 /** `httpAuth` (documented in auth/schemes.ts). */
 export function httpSchemeInterceptor(scheme: string, token: TokenSource): Interceptor {
   if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(scheme)) throw new TypeError(`"${scheme}" is not an HTTP authentication scheme name`);
-  return credentialInterceptor(tokenCredential(token, (t) => `${scheme} ${t}`, `${scheme} auth`), `${scheme} auth`);
+  return credentialInterceptor(
+    tokenCredential(token, (t) => `${scheme} ${t}`, `${scheme} auth`),
+    `${scheme} auth`,
+  );
 }
 
 /** A user name and password for HTTP Basic. */
@@ -259,9 +262,12 @@ export function apiKeyInterceptor(options: ApiKeyOptions): Interceptor {
     {
       async apply(req) {
         if (location === "query" && isGrpc(req)) {
-          throw new AuthenticationError(`the API key "${name}" goes in the URL query, which gRPC does not have: use a JSON-RPC or HTTP+JSON interface`, {
-            binding: "GRPC",
-          });
+          throw new AuthenticationError(
+            `the API key "${name}" goes in the URL query, which gRPC does not have: use a JSON-RPC or HTTP+JSON interface`,
+            {
+              binding: "GRPC",
+            },
+          );
         }
         const key = await read();
         if (location === "header") {
@@ -288,4 +294,3 @@ export function apiKeyInterceptor(options: ApiKeyOptions): Interceptor {
     `API key auth (${location} ${name})`,
   );
 }
-

@@ -85,7 +85,11 @@ interface Cached {
 /** `clientCredentialsProvider` (documented in auth/providers.ts). */
 export function clientCredentialsTokens(options: ClientCredentialsProviderOptions): TokenProvider {
   const tokenUrl = options.tokenUrl;
-  return tokenProvider(options, async () => checkEndpoint(tokenUrl, "the token URL").href, `OAuth 2.0 client credentials at ${safeUrl(tokenUrl)}`);
+  return tokenProvider(
+    options,
+    async () => checkEndpoint(tokenUrl, "the token URL").href,
+    `OAuth 2.0 client credentials at ${safeUrl(tokenUrl)}`,
+  );
 }
 
 /**
@@ -235,17 +239,30 @@ async function requestToken(
     // Raced against the timeout: a fetch that ignores its signal would hold
     // this shared request, and every call waiting for a token, for good.
     const res = await unlessAborted(
-      fetchFn(tokenUrl, { method: "POST", headers, body: form.toString(), redirect: "manual", credentials: "omit", signal: controller.signal }),
+      fetchFn(tokenUrl, {
+        method: "POST",
+        headers,
+        body: form.toString(),
+        redirect: "manual",
+        credentials: "omit",
+        signal: controller.signal,
+      }),
       controller.signal,
     );
     if (res.type === "opaqueredirect" || isRedirectStatus(res.status)) {
       await res.body?.cancel().catch(() => {});
-      throw new RedirectRefusedError(`it answered with a redirect${res.status ? ` (HTTP ${res.status})` : ""}, and the client secret goes to the token URL only`);
+      throw new RedirectRefusedError(
+        `it answered with a redirect${res.status ? ` (HTTP ${res.status})` : ""}, and the client secret goes to the token URL only`,
+      );
     }
     status = res.status;
     type = res.headers.get("Content-Type");
     text = await unlessAborted(
-      readLimited(res, MAX_TOKEN_RESPONSE_BYTES, () => new AuthenticationError(`the token response is larger than ${MAX_TOKEN_RESPONSE_BYTES} bytes`)),
+      readLimited(
+        res,
+        MAX_TOKEN_RESPONSE_BYTES,
+        () => new AuthenticationError(`the token response is larger than ${MAX_TOKEN_RESPONSE_BYTES} bytes`),
+      ),
       controller.signal,
     );
   } catch (e) {
@@ -274,7 +291,9 @@ async function requestToken(
   if (typeof token !== "string" || token === "") throw new AuthenticationError(`the token endpoint ${where} sent no access_token`);
   const tokenType = json.token_type;
   if (typeof tokenType === "string" && tokenType.toLowerCase() !== "bearer") {
-    throw new AuthenticationError(`the token endpoint ${where} issued a "${quoted(tokenType, 40)}" token; only Bearer tokens are supported`);
+    throw new AuthenticationError(
+      `the token endpoint ${where} issued a "${quoted(tokenType, 40)}" token; only Bearer tokens are supported`,
+    );
   }
   const expires = typeof json.expires_in === "string" ? Number(json.expires_in) : json.expires_in;
   const lifetimeMs = typeof expires === "number" && Number.isFinite(expires) && expires > 0 ? expires * 1000 : undefined;

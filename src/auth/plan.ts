@@ -104,7 +104,8 @@ const has = (c: Credential, key: string): boolean => typeof c === "object" && c 
 export function planAuth(card: AgentCard, auth: AuthCredentials, options: AuthPlanOptions = {}): AuthPlan {
   const requirements = options.requirements ?? card.securityRequirements;
   const declared = card.securitySchemes;
-  const given = (name: string) => Object.prototype.hasOwnProperty.call(auth, name) && auth[name] !== undefined && declared[name] !== undefined;
+  const given = (name: string) =>
+    Object.prototype.hasOwnProperty.call(auth, name) && auth[name] !== undefined && declared[name] !== undefined;
 
   let chosen: Array<{ name: string; scopes: string[] }>;
   if (requirements.length === 0) {
@@ -117,7 +118,11 @@ export function planAuth(card: AgentCard, auth: AuthCredentials, options: AuthPl
     const anonymous = requirements.some((r) => names(r).length === 0);
     if (!full && !anonymous) {
       const asks = requirements
-        .map((r) => names(r).map((n) => `${n} (${describe(declared[n])})`).join(" + "))
+        .map((r) =>
+          names(r)
+            .map((n) => `${n} (${describe(declared[n])})`)
+            .join(" + "),
+        )
         .join("; or ");
       const have = Object.keys(auth).filter((n) => auth[n] !== undefined);
       throw new AuthenticationError(

@@ -104,7 +104,9 @@ function headersFrom(init: HeadersInit | undefined, where: string): Headers {
         new Headers([[name, value]]);
       } catch {
         const valid = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(String(name));
-        throw new TypeError(`${where}: ${valid ? `the value of "${name}" is not a valid header value (not shown)` : "a header name is not valid (not shown)"}`);
+        throw new TypeError(
+          `${where}: ${valid ? `the value of "${name}" is not a valid header value (not shown)` : "a header name is not valid (not shown)"}`,
+        );
       }
     }
     throw new TypeError(`${where}: not valid headers`);
@@ -113,5 +115,12 @@ function headersFrom(init: HeadersInit | undefined, where: string): Headers {
 
 /** Comma-joined, trimmed, without duplicates or empties. */
 export function joinExtensions(...lists: ReadonlyArray<readonly string[]>): string {
-  return [...new Set(lists.flat().map((s) => s.trim()).filter(Boolean))].join(",");
+  return [
+    ...new Set(
+      lists
+        .flat()
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+  ].join(",");
 }

@@ -21,6 +21,11 @@ export type TimeoutKind = "unary" | "stream" | "idle";
  * the transport's option (`timeoutMs`, or `idleTimeoutMs` for "idle").
  */
 export function timeoutFor(kind: TimeoutKind, callMs: number | undefined, transportMs?: number | undefined): number | undefined {
-  const ms = kind === "stream" ? callMs : kind === "unary" ? (callMs ?? transportMs ?? DEFAULT_TIMEOUT_MS) : (transportMs ?? DEFAULT_IDLE_TIMEOUT_MS);
+  const ms =
+    kind === "stream"
+      ? callMs
+      : kind === "unary"
+        ? (callMs ?? transportMs ?? DEFAULT_TIMEOUT_MS)
+        : (transportMs ?? DEFAULT_IDLE_TIMEOUT_MS);
   return ms! > 0 ? ms : undefined;
 }

@@ -46,7 +46,12 @@ export const COMMAND_OPTIONS = {
     task: { type: "string" },
   },
   "task get": { history: { type: "string" } },
-  "task list": { context: { type: "string" }, "page-size": { type: "string" }, "page-token": { type: "string" }, history: { type: "string" } },
+  "task list": {
+    context: { type: "string" },
+    "page-size": { type: "string" },
+    "page-token": { type: "string" },
+    history: { type: "string" },
+  },
   "task cancel": {},
   "task subscribe": {},
   "push create": { "push-url": { type: "string" }, "push-token": { type: "string" } },
@@ -158,7 +163,8 @@ export function parseCommandLine(argv: readonly string[]): Parsed {
       if (wantsHelp(argv)) return { kind: "help", command: first };
       throw new UsageError(`"${first}" needs a subcommand: ${subs.join(", ")}`, first);
     }
-    if (!subs.includes(second)) throw new UsageError(`unknown subcommand "${first} ${second}" (expected one of: ${subs.join(", ")})`, first);
+    if (!subs.includes(second))
+      throw new UsageError(`unknown subcommand "${first} ${second}" (expected one of: ${subs.join(", ")})`, first);
     command = `${first} ${second}`;
     rest = argv.slice(2);
   } else if (first in COMMAND_OPTIONS) {
@@ -189,11 +195,17 @@ export function parseCommandLine(argv: readonly string[]): Parsed {
 
   const spec = POSITIONALS[name];
   if (positionals.length < spec.required.length) {
-    const missing = spec.required.slice(positionals.length).map((p) => `<${p}>`).join(" ");
+    const missing = spec.required
+      .slice(positionals.length)
+      .map((p) => `<${p}>`)
+      .join(" ");
     throw new UsageError(`missing ${missing}`, name);
   }
   if (positionals.length > spec.required.length + spec.optional.length) {
-    throw new UsageError(`too many arguments (expected ${[...spec.required.map((p) => `<${p}>`), ...spec.optional.map((p) => `[${p}]`)].join(" ")})`, name);
+    throw new UsageError(
+      `too many arguments (expected ${[...spec.required.map((p) => `<${p}>`), ...spec.optional.map((p) => `[${p}]`)].join(" ")})`,
+      name,
+    );
   }
   const args: Record<string, string> = {};
   [...spec.required, ...spec.optional].forEach((p, i) => {
@@ -227,7 +239,10 @@ function globalFlags(values: Record<string, unknown>, command: string): GlobalFl
   if (binding !== undefined && !(BINDINGS as readonly string[]).includes(binding)) {
     throw new UsageError(`--binding must be one of ${BINDINGS.join(", ")}`, command);
   }
-  const versions = (values["a2a-version"] as string[] | undefined)?.flatMap((v) => v.split(",")).map((v) => v.trim()).filter(Boolean);
+  const versions = (values["a2a-version"] as string[] | undefined)
+    ?.flatMap((v) => v.split(","))
+    .map((v) => v.trim())
+    .filter(Boolean);
   if (versions?.some((v) => !/^\d+\.\d+(\.\d+)?$/.test(v))) {
     throw new UsageError(`--a2a-version takes versions like 1.0 or 0.3`, command);
   }

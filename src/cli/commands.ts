@@ -201,7 +201,10 @@ async function follow(ctx: CommandContext, events: AsyncIterable<StreamResponse>
   if (out.json) return;
   const task = tracker.task;
   if (task) {
-    const artifacts = task.artifacts.map((a) => partsText(a.parts)).filter(Boolean).join(" | ");
+    const artifacts = task.artifacts
+      .map((a) => partsText(a.parts))
+      .filter(Boolean)
+      .join(" | ");
     out.line(`${out.bold("task")} ${task.id} ${paintState(out, task.status?.state)}${artifacts ? `: ${artifacts}` : ""}`);
   } else if (direct?.payload.case === "message") {
     out.line(`${out.bold("message")} ${partsText(direct.payload.value.parts)}`);
@@ -237,7 +240,9 @@ export async function taskList(ctx: CommandContext): Promise<void> {
   if (res.tasks.length === 0) out.line(out.dim("no tasks"));
   for (const t of res.tasks) {
     const summary = partsText(t.artifacts.flatMap((a) => a.parts));
-    out.line(`${t.id}  ${paintState(out, t.status?.state, 14)}  ${out.dim(`context ${t.contextId}`)}${summary ? `  ${truncate(summary, 60)}` : ""}`);
+    out.line(
+      `${t.id}  ${paintState(out, t.status?.state, 14)}  ${out.dim(`context ${t.contextId}`)}${summary ? `  ${truncate(summary, 60)}` : ""}`,
+    );
   }
   if (res.nextPageToken) out.line(out.dim(`next page: --page-token ${res.nextPageToken}`));
 }
@@ -289,7 +294,10 @@ export async function pushCreate(ctx: CommandContext): Promise<void> {
 /** `a2a push get`: one of a task's webhook configs. */
 export async function pushGet(ctx: CommandContext): Promise<void> {
   const session = await open(ctx);
-  const config = await session.client.getTaskPushNotificationConfig({ taskId: ctx.args.taskId!, id: ctx.args.configId! }, { signal: ctx.signal });
+  const config = await session.client.getTaskPushNotificationConfig(
+    { taskId: ctx.args.taskId!, id: ctx.args.configId! },
+    { signal: ctx.signal },
+  );
   if (ctx.out.json) return ctx.out.jsonLine(pushJson(config), true);
   printPushConfig(ctx.out, config);
 }

@@ -57,18 +57,29 @@ export function partText(part: Part): string {
 
 /** Parts on one line, separated by spaces. */
 export function partsText(parts: readonly Part[]): string {
-  return parts.map(partText).filter((s) => s !== "").join(" ");
+  return parts
+    .map(partText)
+    .filter((s) => s !== "")
+    .join(" ");
 }
 
 /** A card for people: name, interfaces, skills, capabilities, and how it verified. */
-export function printCard(out: Output, card: AgentCard, source: { url: string; shape: string }, verification: VerificationResult | undefined): void {
+export function printCard(
+  out: Output,
+  card: AgentCard,
+  source: { url: string; shape: string },
+  verification: VerificationResult | undefined,
+): void {
   out.line(`${out.bold(card.name)}${card.version ? ` ${out.dim(`v${card.version}`)}` : ""}`);
   if (card.description) out.line(`  ${card.description}`);
-  if (card.provider) out.line(`  ${out.dim("provider")} ${card.provider.organization}${card.provider.url ? ` (${card.provider.url})` : ""}`);
+  if (card.provider)
+    out.line(`  ${out.dim("provider")} ${card.provider.organization}${card.provider.url ? ` (${card.provider.url})` : ""}`);
   out.line(`  ${out.dim("card")} ${source.url}${source.shape !== "1.0" ? ` (A2A ${source.shape} card, shown in the 1.0 shape)` : ""}`);
   out.line(out.bold("interfaces"));
   for (const i of card.supportedInterfaces) {
-    out.line(`  ${i.protocolBinding.padEnd(9)} ${i.protocolVersion.padEnd(4)} ${i.url}${i.tenant ? ` ${out.dim(`tenant ${i.tenant}`)}` : ""}`);
+    out.line(
+      `  ${i.protocolBinding.padEnd(9)} ${i.protocolVersion.padEnd(4)} ${i.url}${i.tenant ? ` ${out.dim(`tenant ${i.tenant}`)}` : ""}`,
+    );
   }
   const caps = card.capabilities;
   const flags = [

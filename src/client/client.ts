@@ -154,10 +154,7 @@ export class A2AClient implements ServiceOperations<M> {
   }
 
   /** Gets one of a task's webhook configs by id. */
-  getTaskPushNotificationConfig(
-    request: Req<"getTaskPushNotificationConfig">,
-    options?: CallOptions,
-  ): Promise<TaskPushNotificationConfig> {
+  getTaskPushNotificationConfig(request: Req<"getTaskPushNotificationConfig">, options?: CallOptions): Promise<TaskPushNotificationConfig> {
     return this.unary(A2AService.method.getTaskPushNotificationConfig, request, options);
   }
 

@@ -10,13 +10,7 @@ import { ExtensionSupportRequiredError, NoCompatibleInterfaceError } from "../er
 import type { Binding } from "../protocol/bindings.js";
 import { resolveAgentCard, verifyWithPolicy, type ResolveOptions, type ResolvedAgentCard } from "../discovery/resolve.js";
 import type { GrpcWebTransportOptions } from "../bindings/grpc/web.js";
-import {
-  grpcWebFactories,
-  supportIn,
-  transportFactories,
-  type TransportFactories,
-  type TransportSettings,
-} from "../bindings/registry.js";
+import { grpcWebFactories, supportIn, transportFactories, type TransportFactories, type TransportSettings } from "../bindings/registry.js";
 import type { A2ATransport } from "../call/transport.js";
 import type { AuthCredentials } from "../auth/plan.js";
 import { A2AClient } from "./client.js";

@@ -62,7 +62,9 @@ export class FailoverTransport implements A2ATransport {
 
   /** A unary call on the interface in use, moving on as the module comment says. */
   readonly unary: Transport["unary"] = (method, signal, timeoutMs, header, input, contextValues) =>
-    this.run(method.name, signal, (t, c) => t.unary(method, signal, timeoutMs, header, withTenant(input, c.interface.tenant), contextValues));
+    this.run(method.name, signal, (t, c) =>
+      t.unary(method, signal, timeoutMs, header, withTenant(input, c.interface.tenant), contextValues),
+    );
 
   /** A streaming call on the interface in use, moving on as the module comment says. */
   readonly stream: Transport["stream"] = async (method, signal, timeoutMs, header, input, contextValues) => {
@@ -84,7 +86,11 @@ export class FailoverTransport implements A2ATransport {
     return t;
   }
 
-  private async run<R>(methodName: string, signal: AbortSignal | undefined, call: (t: A2ATransport, c: Candidate) => Promise<R>): Promise<R> {
+  private async run<R>(
+    methodName: string,
+    signal: AbortSignal | undefined,
+    call: (t: A2ATransport, c: Candidate) => Promise<R>,
+  ): Promise<R> {
     const { candidates, maxAttempts } = this.settings;
     const tried = new Set<number>();
     let i = this.index;
@@ -166,4 +172,3 @@ function answered(error: A2AError): boolean {
   }
   return !unreachable(error, false);
 }
-

@@ -83,7 +83,12 @@ export function listTasksPages(
   request: ListTasksInit = {},
   options: CallOptions = {},
 ): AsyncGenerator<ListTasksResponse, void, undefined> {
-  return pages(request, options, () => client.binding, (r, o) => client.listTasks(r, o));
+  return pages(
+    request,
+    options,
+    () => client.binding,
+    (r, o) => client.listTasks(r, o),
+  );
 }
 
 /** Every task `ListTasks` returns for `request`, across pages, in the agent's order. */
@@ -101,7 +106,12 @@ export function listTaskPushNotificationConfigsPages(
   request: ListPushConfigsInit,
   options: CallOptions = {},
 ): AsyncGenerator<ListTaskPushNotificationConfigsResponse, void, undefined> {
-  return pages(request, options, () => client.binding, (r, o) => client.listTaskPushNotificationConfigs(r, o));
+  return pages(
+    request,
+    options,
+    () => client.binding,
+    (r, o) => client.listTaskPushNotificationConfigs(r, o),
+  );
 }
 
 /** Every push notification config of a task, across pages. */

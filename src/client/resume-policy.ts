@@ -65,7 +65,9 @@ export function checkOptions(options: ResumeOptions): void {
     if (value === undefined) continue;
     const finite = name === "maxAttempts" ? !Number.isNaN(value) : Number.isFinite(value);
     if (typeof value !== "number" || !finite || value < min) {
-      throw new TypeError(`resume.${name} must be a ${name === "maxAttempts" ? "" : "finite "}number of at least ${min}, got ${String(value)}`);
+      throw new TypeError(
+        `resume.${name} must be a ${name === "maxAttempts" ? "" : "finite "}number of at least ${min}, got ${String(value)}`,
+      );
     }
   }
 }

@@ -40,7 +40,9 @@ export class Resumption implements AsyncIterator<StreamResponse> {
     return this.advance(undefined);
   }
 
-  private readonly passOn = (r: IteratorResult<StreamResponse>): IteratorResult<StreamResponse> | Promise<IteratorResult<StreamResponse>> => {
+  private readonly passOn = (
+    r: IteratorResult<StreamResponse>,
+  ): IteratorResult<StreamResponse> | Promise<IteratorResult<StreamResponse>> => {
     if (r.done) {
       this.pipe = undefined;
       return this.advance({ failed: false });

@@ -88,8 +88,7 @@ export function rankInterfaces(
   const bindingRank = rankBy(rules.preferredBindings);
   const versionRank = rankBy(rules.preferredVersions?.map((v) => parseVersion(v) ?? v));
   usable.sort(
-    (a, b) =>
-      bindingRank(a.binding) - bindingRank(b.binding) || versionRank(a.version) - versionRank(b.version) || a.position - b.position,
+    (a, b) => bindingRank(a.binding) - bindingRank(b.binding) || versionRank(a.version) - versionRank(b.version) || a.position - b.position,
   );
   return { candidates: usable.map(({ position: _p, ...c }) => c), passedOver };
 }

@@ -163,10 +163,9 @@ function withPushCheck(client: A2AClient, card: () => AgentCard): A2AClient {
       value: (...args: unknown[]): Promise<unknown> => {
         if (card().capabilities?.pushNotifications !== true) {
           return Promise.reject(
-            new PushNotificationNotSupportedError(
-              "the agent's card does not declare push notifications (capabilities.pushNotifications)",
-              { reason: "PUSH_NOTIFICATION_NOT_SUPPORTED" },
-            ),
+            new PushNotificationNotSupportedError("the agent's card does not declare push notifications (capabilities.pushNotifications)", {
+              reason: "PUSH_NOTIFICATION_NOT_SUPPORTED",
+            }),
           );
         }
         return call.apply(client, args);

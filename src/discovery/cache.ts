@@ -166,7 +166,16 @@ function parseDirectives(value: string): Map<string, string> {
   for (const part of value.split(",")) {
     const eq = part.indexOf("=");
     const name = (eq < 0 ? part : part.slice(0, eq)).trim().toLowerCase();
-    if (name) out.set(name, eq < 0 ? "" : part.slice(eq + 1).trim().replace(/^"(.*)"$/, "$1"));
+    if (name)
+      out.set(
+        name,
+        eq < 0
+          ? ""
+          : part
+              .slice(eq + 1)
+              .trim()
+              .replace(/^"(.*)"$/, "$1"),
+      );
   }
   return out;
 }

@@ -69,7 +69,10 @@ export async function fetchJsonDocument(url: string, options: DocumentFetchOptio
   const timeoutMs = options.timeoutMs ?? 10_000;
   const invalid = options.invalid ?? ((problem, message) => new InvalidAgentCardError(message, { problem }));
   const { controller, unlink } = followSignal(options.signal, () => new AbortedError("the request was aborted"));
-  const timer = setTimeout(() => controller.abort(new CallTimeoutError(`no complete answer from ${originOf(url)} within ${timeoutMs} ms`)), timeoutMs);
+  const timer = setTimeout(
+    () => controller.abort(new CallTimeoutError(`no complete answer from ${originOf(url)} within ${timeoutMs} ms`)),
+    timeoutMs,
+  );
   try {
     const redirects: string[] = [];
     const res = await followRedirects(fetchFn, url, options, controller.signal, redirects);

@@ -43,7 +43,12 @@ const signedOrigins = new Set<string>();
 const MAX_SIGNED_ORIGINS = 1024;
 
 /** Verifies a resolved card under the caller's policy and options, or throws AgentCardVerificationError. */
-export async function verifyResolved(received: ReceivedCard, url: string, policy: VerifyPolicy, request: Exchange): Promise<VerificationResult | undefined> {
+export async function verifyResolved(
+  received: ReceivedCard,
+  url: string,
+  policy: VerifyPolicy,
+  request: Exchange,
+): Promise<VerificationResult | undefined> {
   const verification = request.verification ?? {};
   const origin = `${new URL(url).origin}${request.fetch === undefined ? "" : `\n#${identityOf(request.fetch)}`}`;
   if (!received.signed && policy === "if-present") {

@@ -13,15 +13,7 @@ import type { JsonValue } from "@bufbuild/protobuf";
 import { AgentCardSchema, type AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { A2AError, AbortedError, AgentCardNotFoundError, CallTimeoutError, InvalidAgentCardError } from "../errors/family.js";
 import { isRecord } from "../util.js";
-import {
-  MemoryCardStore,
-  fresh,
-  revalidated,
-  revalidationHeaders,
-  storable,
-  storedCard,
-  type StoredCard,
-} from "./cache.js";
+import { MemoryCardStore, fresh, revalidated, revalidationHeaders, storable, storedCard, type StoredCard } from "./cache.js";
 import { cardV03ToV1, isV03Card } from "../v0_3/card.js";
 import { checkRedirectChain, fetchJsonDocument, originOf } from "./fetch-document.js";
 import { findDuplicateKey } from "./json.js";
@@ -102,7 +94,10 @@ async function resolveUncoalesced(url: string, headers: Headers, headerKey: stri
     if (s?.aborted) stop();
     else s?.addEventListener("abort", stop, { once: true });
   }
-  const timer = setTimeout(() => controller.abort(new CallTimeoutError(`no verified Agent Card from ${originOf(url)} within ${timeoutMs} ms`)), timeoutMs);
+  const timer = setTimeout(
+    () => controller.abort(new CallTimeoutError(`no verified Agent Card from ${originOf(url)} within ${timeoutMs} ms`)),
+    timeoutMs,
+  );
   const call: Exchange = { ...options, signal: controller.signal, deadline };
   try {
     const tried: string[] = [];
@@ -138,7 +133,8 @@ async function resolveAt(url: string, headers: Headers, headerKey: string, optio
   // A store may hold entries of another shape (an older version's), and
   // entries fetched in a way this caller's rules would not have allowed:
   // those are misses.
-  const cached = stored && typeof stored.receivedAt === "number" && isRecord(stored.headers) && obtainable(stored, url, options) ? stored : undefined;
+  const cached =
+    stored && typeof stored.receivedAt === "number" && isRecord(stored.headers) && obtainable(stored, url, options) ? stored : undefined;
 
   if (cached && fresh(cached, headers)) {
     return finish(cached, "hit", options);
@@ -248,7 +244,11 @@ async function finish(entry: StoredCard, cache: ResolvedAgentCard["cache"], opti
 }
 
 /** Verifies a card under a policy; undefined when the policy asks for nothing. */
-export async function verifyWithPolicy(card: AgentCard, policy: VerifyPolicy, options: VerifyOptions): Promise<VerificationResult | undefined> {
+export async function verifyWithPolicy(
+  card: AgentCard,
+  policy: VerifyPolicy,
+  options: VerifyOptions,
+): Promise<VerificationResult | undefined> {
   if (policy === "off" || (policy === "if-present" && card.signatures.length === 0)) return undefined;
   // Loaded on demand: code that never verifies does not carry jose.
   const { applyVerifyPolicy } = await import("../trust/verify.js");
@@ -265,7 +265,10 @@ export function parseCard(text: string, url: string): ParsedAgentCard {
   try {
     json = JSON.parse(text);
   } catch (e) {
-    throw new InvalidAgentCardError(`the Agent Card at ${url} is not valid JSON: ${(e as Error).message}`, { problem: "malformed-json", cause: e });
+    throw new InvalidAgentCardError(`the Agent Card at ${url} is not valid JSON: ${(e as Error).message}`, {
+      problem: "malformed-json",
+      cause: e,
+    });
   }
   const duplicate = findDuplicateKey(text);
   if (duplicate) {

@@ -109,7 +109,11 @@ function reasonFromProblemType(type: string | undefined): string | undefined {
   if (!type) return undefined;
   const last = type.split(/[/#:]/).filter(Boolean).pop();
   if (!last) return undefined;
-  return last.replace(/Error$/, "").replace(/([a-z])([A-Z])/g, "$1_$2").replace(/-/g, "_").toUpperCase();
+  return last
+    .replace(/Error$/, "")
+    .replace(/([a-z])([A-Z])/g, "$1_$2")
+    .replace(/-/g, "_")
+    .toUpperCase();
 }
 
 /** What a binding learned from an error response, for `errorFromServer` to classify. */
@@ -257,7 +261,11 @@ export function toA2AError(e: unknown, binding?: Binding, url?: string): A2AErro
  * (which takes the google.rpc schema, so only they carry that code) and
  * classify their errors here.
  */
-export function fromConnectError(e: ConnectError, binding: Binding | undefined, info?: Pick<ErrorInfo, "reason" | "domain" | "metadata">): A2AError {
+export function fromConnectError(
+  e: ConnectError,
+  binding: Binding | undefined,
+  info?: Pick<ErrorInfo, "reason" | "domain" | "metadata">,
+): A2AError {
   if (e.code === Code.Canceled) return new AbortedError("the call was aborted", { binding, grpcCode: e.code, cause: e });
   if (e.code === Code.DeadlineExceeded) {
     // The runners' message names the URL and the deadline.
@@ -281,4 +289,3 @@ export function fromConnectError(e: ConnectError, binding: Binding | undefined, 
     cause: e,
   });
 }
-

@@ -23,7 +23,13 @@ import { createFetchHttpClient } from "./fetch-client.js";
 import { idleBeforeResponse, withIdleTimeout } from "./idle.js";
 import { withRedirectRule } from "./redirects.js";
 import type { BindingCodec, HttpPlan, ResponseFacts } from "./codec.js";
-import { DEFAULT_MAX_EVENT_BYTES, DEFAULT_MAX_RESPONSE_BYTES, mergeHeaders, serviceHeaders, type HttpTransportOptions } from "../call/options.js";
+import {
+  DEFAULT_MAX_EVENT_BYTES,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  mergeHeaders,
+  serviceHeaders,
+  type HttpTransportOptions,
+} from "../call/options.js";
 import { timeoutFor } from "../call/timeouts.js";
 import { runStreaming, runUnary } from "./run-call.js";
 import { decodeSseBatches, type SseEvent } from "./sse.js";
@@ -48,7 +54,12 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
   const idleMs = timeoutFor("idle", undefined, options.idleTimeoutMs);
   const binding = codec.binding;
 
-  function prepare<I extends DescMessage>(method: DescMethod & { readonly input: I }, input: MessageInitShape<I> | undefined, header: HeadersInit | undefined, stream: boolean) {
+  function prepare<I extends DescMessage>(
+    method: DescMethod & { readonly input: I },
+    input: MessageInitShape<I> | undefined,
+    header: HeadersInit | undefined,
+    stream: boolean,
+  ) {
     const message = create(method.input, input);
     const plan = codec.plan(method, message);
     const h = mergeHeaders(defaults, header);
@@ -91,7 +102,10 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
         return { res, plan, url };
       }
       // The codec loads the fallback when first needed: most agents route the verb tried first.
-      const settled = await (await codec.verbFallback!()).settleVerb(choice, plan, res, { send: exchange, rejection: (r) => rejection(r, facts(r, url)) });
+      const settled = await (await codec.verbFallback!()).settleVerb(choice, plan, res, {
+        send: exchange,
+        rejection: (r) => rejection(r, facts(r, url)),
+      });
       return { ...settled, url };
     } catch (e) {
       // An abort is reported by the call runner (run-call.ts) from the signal.
@@ -130,7 +144,10 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
     }
     // An RFC 9457 problem document describes a failure, whatever the status says.
     if (type !== null && isProblemType(type)) {
-      throw new ProtocolError(`HTTP ${res.status} from ${safeUrl(f.url)} with a problem document (${type.split(";")[0]}) as its result`, where);
+      throw new ProtocolError(
+        `HTTP ${res.status} from ${safeUrl(f.url)} with a problem document (${type.split(";")[0]}) as its result`,
+        where,
+      );
     }
     // No body (a 204, or an empty 200) parses as the defaults, which the
     // response's shape check then finds incomplete for anything but Empty.
@@ -277,7 +294,10 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
               out = single(parse(method, codec.result(json, plan, f), res.status));
             } else {
               await discard(res.body);
-              throw new ProtocolError(`expected an event stream from ${safeUrl(url)}, got content type "${type}"`, { binding, httpStatus: res.status });
+              throw new ProtocolError(`expected an event stream from ${safeUrl(url)}, got content type "${type}"`, {
+                binding,
+                httpStatus: res.status,
+              });
             }
             return { stream: true, service: method.parent, method, header: res.header, trailer: res.trailer, message: out };
           } catch (e) {

@@ -95,5 +95,10 @@ export interface VerbFallback {
    * success, or an error read as usual), or throws the error that ends the
    * call. At most one more request is sent.
    */
-  settleVerb(choice: VerbChoice, plan: HttpPlan, res: UniversalClientResponse, io: VerbExchangeIo): Promise<{ res: UniversalClientResponse; plan: HttpPlan }>;
+  settleVerb(
+    choice: VerbChoice,
+    plan: HttpPlan,
+    res: UniversalClientResponse,
+    io: VerbExchangeIo,
+  ): Promise<{ res: UniversalClientResponse; plan: HttpPlan }>;
 }

@@ -104,7 +104,9 @@ function exchange(request: http.ClientRequest, signal: AbortSignal | undefined, 
     // one it destroys the socket and the request never settles.
     request.on("upgrade", (_res: http.IncomingMessage, socket: Duplex) => {
       socket.destroy();
-      fail(new ProtocolError(`${safeUrl(url)} answered 101 Switching Protocols; an A2A call does not switch protocols`, { httpStatus: 101 }));
+      fail(
+        new ProtocolError(`${safeUrl(url)} answered 101 Switching Protocols; an A2A call does not switch protocols`, { httpStatus: 101 }),
+      );
     });
   });
 }

@@ -15,7 +15,12 @@ const MAX_REDIRECTS = 5;
  * The request body is sent again: the bindings give it as a re-iterable
  * single buffer (`single()`).
  */
-export async function follow(client: UniversalClientFn, req: UniversalClientRequest, res: UniversalClientResponse, binding: Binding): Promise<UniversalClientResponse> {
+export async function follow(
+  client: UniversalClientFn,
+  req: UniversalClientRequest,
+  res: UniversalClientResponse,
+  binding: Binding,
+): Promise<UniversalClientResponse> {
   const first = new URL(req.url);
   let current = first;
   for (let hop = 0; isRedirectStatus(res.status); hop++) {

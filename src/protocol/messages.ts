@@ -69,12 +69,7 @@ export function userMessage(content: string | Part | ReadonlyArray<string | Part
   });
 }
 
-const TERMINAL: ReadonlySet<TaskState> = new Set([
-  TaskState.COMPLETED,
-  TaskState.FAILED,
-  TaskState.CANCELED,
-  TaskState.REJECTED,
-]);
+const TERMINAL: ReadonlySet<TaskState> = new Set([TaskState.COMPLETED, TaskState.FAILED, TaskState.CANCELED, TaskState.REJECTED]);
 const INTERRUPTED: ReadonlySet<TaskState> = new Set([TaskState.INPUT_REQUIRED, TaskState.AUTH_REQUIRED]);
 
 /** The task has ended for good: completed, failed, canceled or rejected. */
@@ -90,7 +85,5 @@ export function isInterrupted(state: TaskState): boolean {
 /** The text parts of a message, artifact or a task's artifacts, joined. */
 export function textOf(source: Message | Artifact | Task, separator = ""): string {
   const parts = "artifacts" in source ? source.artifacts.flatMap((a) => a.parts) : source.parts;
-  return parts
-    .flatMap((p) => (p.content.case === "text" ? [p.content.value] : []))
-    .join(separator);
+  return parts.flatMap((p) => (p.content.case === "text" ? [p.content.value] : [])).join(separator);
 }

@@ -9,20 +9,14 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { createPushReceiver, type PushReceiver, type PushReceiverOptions } from "./receiver.js";
 
 /** A `(req, res) => void` listener for a receiver, or for one made from these options. */
-export function createNodePushHandler(
-  receiver: PushReceiver | PushReceiverOptions,
-): (req: IncomingMessage, res: ServerResponse) => void {
+export function createNodePushHandler(receiver: PushReceiver | PushReceiverOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const { handle } = "handle" in receiver ? receiver : createPushReceiver(receiver);
   return (req, res) => {
     void respond(handle, req, res);
   };
 }
 
-async function respond(
-  handle: PushReceiver["handle"],
-  req: IncomingMessage,
-  res: ServerResponse,
-): Promise<void> {
+async function respond(handle: PushReceiver["handle"], req: IncomingMessage, res: ServerResponse): Promise<void> {
   try {
     const response = await handle(toRequest(req));
     const headers: Record<string, string> = {};

@@ -43,8 +43,11 @@ export function prepare(options: VerifyOptions): Context {
   const algorithms = new Set(options.algorithms ?? DEFAULT_ALGORITHMS);
   for (const alg of algorithms) {
     if (!(alg in ALGORITHMS)) {
-      const why = alg === "none" || /^HS\d+$/.test(alg) ? "it is not an asymmetric signature algorithm" : "it is not a supported JWS algorithm";
-      throw new TypeError(`algorithm "${alg}" cannot be allowed for Agent Card signatures: ${why}; choose from ${DEFAULT_ALGORITHMS.join(", ")}`);
+      const why =
+        alg === "none" || /^HS\d+$/.test(alg) ? "it is not an asymmetric signature algorithm" : "it is not a supported JWS algorithm";
+      throw new TypeError(
+        `algorithm "${alg}" cannot be allowed for Agent Card signatures: ${why}; choose from ${DEFAULT_ALGORITHMS.join(", ")}`,
+      );
     }
   }
   let cardOrigin: string | undefined;

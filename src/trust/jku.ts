@@ -16,7 +16,12 @@ import { isPlainObject } from "./values.js";
 const MAX_REDIRECTS = 3;
 
 /** The key set at a signature's `jku`, cached or fetched under `rules`: its URL as checked, its keys, and until when (epoch ms) they may be used. */
-export async function keySetAt(jku: string, kid: string, rules: JkuRules, ctx: Context): Promise<{ url: string; keys: readonly JWK[]; validUntil: number }> {
+export async function keySetAt(
+  jku: string,
+  kid: string,
+  rules: JkuRules,
+  ctx: Context,
+): Promise<{ url: string; keys: readonly JWK[]; validUntil: number }> {
   const url = checkJkuUrl(jku, rules, "jku_not_allowed");
   const set = await rules.cache.keysFor(url, kid, keySetRequest(rules, ctx), () => fetchJwks(url, rules, ctx));
   return { url, keys: set.keys, validUntil: set.validUntil };
@@ -30,7 +35,10 @@ function checkJkuUrl(raw: string, rules: JkuRules, code: "jku_not_allowed" | "jk
     throw new Rejection(code, `jku "${clip(raw)}" is not an absolute URL`);
   }
   if (url.protocol !== "https:" && !(rules.allowHttp && url.protocol === "http:")) {
-    throw new Rejection(code === "jku_redirect" ? code : "jku_insecure", `${clip(url.origin === "null" ? url.protocol : url.origin)} is not https`);
+    throw new Rejection(
+      code === "jku_redirect" ? code : "jku_insecure",
+      `${clip(url.origin === "null" ? url.protocol : url.origin)} is not https`,
+    );
   }
   if (url.username !== "" || url.password !== "") throw new Rejection(code, "a jku must not carry credentials");
   if (!rules.allowedOrigins.has(url.origin)) {

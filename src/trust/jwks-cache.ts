@@ -78,7 +78,12 @@ export class JwksCache {
   }
 
   /** @internal The keys at `url`, and until when (epoch ms) they may be used. */
-  async keysFor(url: string, kid: string, request: KeySetRequest, load: () => Promise<FetchedKeySet>): Promise<{ keys: readonly JWK[]; validUntil: number }> {
+  async keysFor(
+    url: string,
+    kid: string,
+    request: KeySetRequest,
+    load: () => Promise<FetchedKeySet>,
+  ): Promise<{ keys: readonly JWK[]; validUntil: number }> {
     const key = `${request.fetchId}\n${url}`;
     const flight = `${key}\n${request.rulesKey}`;
     const pending = this.#inflight.get(flight);

@@ -25,7 +25,8 @@ export function signatureOf(raw: unknown): SignatureMembers {
   if (!isPlainObject(raw)) throw new Rejection("malformed_header", "the signature is not a JSON object");
   if (typeof raw.protected !== "string") throw new Rejection("malformed_header", "the signature has no protected header string");
   if (typeof raw.signature !== "string") throw new Rejection("malformed_signature", "the signature member is not a string");
-  if (raw.header !== undefined && !isPlainObject(raw.header)) throw new Rejection("malformed_header", "the unprotected header is not an object");
+  if (raw.header !== undefined && !isPlainObject(raw.header))
+    throw new Rejection("malformed_header", "the unprotected header is not an object");
   return { protected: raw.protected, signature: raw.signature, header: raw.header as JsonObject | undefined };
 }
 
@@ -42,7 +43,11 @@ export interface SignatureHeader {
  * against the allowed algorithms; `onKid` learns the `kid` as soon as it is
  * read, so that a failure can name it.
  */
-export function checkHeaders(sig: SignatureMembers | AgentCardSignature, algorithms: ReadonlySet<string>, onKid: (kid: string) => void): SignatureHeader {
+export function checkHeaders(
+  sig: SignatureMembers | AgentCardSignature,
+  algorithms: ReadonlySet<string>,
+  onKid: (kid: string) => void,
+): SignatureHeader {
   const header = decodeProtectedHeader(sig.protected);
   const unprotected: JsonObject = sig.header ?? {};
   if (typeof header.kid === "string") onKid(header.kid);
@@ -50,7 +55,8 @@ export function checkHeaders(sig: SignatureMembers | AgentCardSignature, algorit
   // RFC 7515 section 7.2.1: the two header objects must be disjoint, so a
   // parameter cannot say one thing protected and another unprotected.
   for (const name of Object.keys(unprotected)) {
-    if (Object.hasOwn(header, name)) throw new Rejection("header_conflict", `"${name}" is in both the protected and the unprotected header`);
+    if (Object.hasOwn(header, name))
+      throw new Rejection("header_conflict", `"${name}" is in both the protected and the unprotected header`);
   }
 
   const alg = header.alg;
@@ -66,12 +72,18 @@ export function checkHeaders(sig: SignatureMembers | AgentCardSignature, algorit
   const kid = header.kid;
   if (typeof kid !== "string" || kid === "") throw new Rejection("missing_kid", "the protected header has no kid");
 
-  if (!isBase64url(sig.signature) || sig.signature === "") throw new Rejection("malformed_signature", "the signature is empty or not base64url");
+  if (!isBase64url(sig.signature) || sig.signature === "")
+    throw new Rejection("malformed_signature", "the signature is empty or not base64url");
   return { header, alg, kid };
 }
 
 /** Verifies `sig` over one base64url payload with `key`; throws what jose throws (see {@link joseRejection}). */
-export async function verifyJws(sig: SignatureMembers | AgentCardSignature, payload: string, key: CryptoKey | JWK, alg: string): Promise<void> {
+export async function verifyJws(
+  sig: SignatureMembers | AgentCardSignature,
+  payload: string,
+  key: CryptoKey | JWK,
+  alg: string,
+): Promise<void> {
   const jws = { protected: sig.protected, payload, signature: sig.signature, ...(sig.header === undefined ? {} : { header: sig.header }) };
   await flattenedVerify(jws, key, { algorithms: [alg] });
 }
@@ -79,7 +91,8 @@ export async function verifyJws(sig: SignatureMembers | AgentCardSignature, payl
 /** What jose threw, as the Rejection it means. */
 export function joseRejection(e: unknown): Rejection {
   if (e instanceof Rejection) return e;
-  if (e instanceof joseErrors.JWSSignatureVerificationFailed) return new Rejection("signature_invalid", "the signature does not match the card");
+  if (e instanceof joseErrors.JWSSignatureVerificationFailed)
+    return new Rejection("signature_invalid", "the signature does not match the card");
   if (e instanceof joseErrors.JOSEAlgNotAllowed) return new Rejection("alg_not_allowed", errorMessage(e));
   if (e instanceof joseErrors.JWSInvalid) return new Rejection("malformed_header", errorMessage(e));
   return new Rejection("key_invalid", `the key cannot be used: ${errorMessage(e)}`);
@@ -100,11 +113,17 @@ function decodeProtectedHeader(encoded: string): Record<string, unknown> {
 function checkCritical(header: Record<string, unknown>, unprotected: JsonObject): void {
   // The payload is always the base64url-encoded canonical card; an unencoded
   // payload (RFC 7797) would sign different bytes.
-  if (header.b64 === false || unprotected.b64 === false) throw new Rejection("unencoded_payload", "unencoded payload (b64: false) is not allowed");
+  if (header.b64 === false || unprotected.b64 === false)
+    throw new Rejection("unencoded_payload", "unencoded payload (b64: false) is not allowed");
   if (unprotected.crit !== undefined) throw new Rejection("crit_unsupported", "crit must be in the protected header");
   const crit = header.crit;
   if (crit === undefined) return;
-  if (!Array.isArray(crit) || crit.length === 0 || crit.some((c) => typeof c !== "string" || c === "") || new Set(crit).size !== crit.length) {
+  if (
+    !Array.isArray(crit) ||
+    crit.length === 0 ||
+    crit.some((c) => typeof c !== "string" || c === "") ||
+    new Set(crit).size !== crit.length
+  ) {
     throw new Rejection("crit_unsupported", "crit must be a non-empty list of distinct parameter names");
   }
   for (const name of crit as string[]) {

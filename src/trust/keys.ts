@@ -34,7 +34,10 @@ export async function findKeys(kid: string, header: Record<string, unknown>, ctx
   }
   const jku = header.jku;
   if (jku === undefined) {
-    throw new Rejection("key_not_found", `no trusted key for kid "${clip(kid)}"${ctx.keys === undefined ? " (no key store given)" : ""} and no jku`);
+    throw new Rejection(
+      "key_not_found",
+      `no trusted key for kid "${clip(kid)}"${ctx.keys === undefined ? " (no key store given)" : ""} and no jku`,
+    );
   }
   if (typeof jku !== "string") throw new Rejection("malformed_header", "jku is not a string");
   if (ctx.jku === false) {
@@ -71,23 +74,31 @@ export function usableKey(candidate: unknown, kid: string, alg: string, now: num
   const spec = ALGORITHMS[alg]!;
   if (isCryptoKey(candidate)) {
     if (candidate.type !== "public") throw new Rejection("key_invalid", `the CryptoKey for kid "${clip(kid)}" is not a public key`);
-    if (!candidate.usages.includes("verify")) throw new Rejection("key_ops_no_verify", `the CryptoKey for kid "${clip(kid)}" is not usable to verify`);
+    if (!candidate.usages.includes("verify"))
+      throw new Rejection("key_ops_no_verify", `the CryptoKey for kid "${clip(kid)}" is not usable to verify`);
     const a = candidate.algorithm as KeyAlgorithm;
-    if (!servesAlgorithm(spec, a)) throw new Rejection("key_alg_mismatch", `the CryptoKey for kid "${clip(kid)}" is a ${a.name} key, not one for ${alg}`);
+    if (!servesAlgorithm(spec, a))
+      throw new Rejection("key_alg_mismatch", `the CryptoKey for kid "${clip(kid)}" is a ${a.name} key, not one for ${alg}`);
     return candidate;
   }
   if (!isPlainObject(candidate) || typeof candidate.kty !== "string") {
     throw new Rejection("key_invalid", `the key for kid "${clip(kid)}" is neither a JWK nor a CryptoKey`);
   }
   const jwk = candidate as JWK & { exp?: unknown; nbf?: unknown };
-  if (jwk.kid !== undefined && jwk.kid !== kid) throw new Rejection("kid_mismatch", `the key stored under kid "${clip(kid)}" has kid "${clip(String(jwk.kid))}"`);
-  if (jwk.use !== undefined && jwk.use !== "sig") throw new Rejection("key_use_not_sig", `the key "${clip(kid)}" has use "${clip(String(jwk.use))}", not "sig"`);
+  if (jwk.kid !== undefined && jwk.kid !== kid)
+    throw new Rejection("kid_mismatch", `the key stored under kid "${clip(kid)}" has kid "${clip(String(jwk.kid))}"`);
+  if (jwk.use !== undefined && jwk.use !== "sig")
+    throw new Rejection("key_use_not_sig", `the key "${clip(kid)}" has use "${clip(String(jwk.use))}", not "sig"`);
   if (jwk.key_ops !== undefined && !(Array.isArray(jwk.key_ops) && jwk.key_ops.includes("verify"))) {
     throw new Rejection("key_ops_no_verify", `the key_ops of key "${clip(kid)}" do not include "verify"`);
   }
-  if (jwk.alg !== undefined && jwk.alg !== alg) throw new Rejection("key_alg_mismatch", `the key "${clip(kid)}" is for alg "${clip(String(jwk.alg))}", the signature uses "${alg}"`);
+  if (jwk.alg !== undefined && jwk.alg !== alg)
+    throw new Rejection("key_alg_mismatch", `the key "${clip(kid)}" is for alg "${clip(String(jwk.alg))}", the signature uses "${alg}"`);
   if (jwk.kty !== spec.kty || (spec.crv !== undefined && jwk.crv !== spec.crv)) {
-    throw new Rejection("key_alg_mismatch", `the key "${clip(kid)}" (${clip(String(jwk.kty))}${jwk.crv ? ` ${clip(String(jwk.crv))}` : ""}) cannot verify ${alg}`);
+    throw new Rejection(
+      "key_alg_mismatch",
+      `the key "${clip(kid)}" (${clip(String(jwk.kty))}${jwk.crv ? ` ${clip(String(jwk.crv))}` : ""}) cannot verify ${alg}`,
+    );
   }
   // JWKs have no standard validity period; keys that state one are held to
   // it, since an expired key must not be used (section 8.4.3).

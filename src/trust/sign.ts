@@ -28,7 +28,8 @@ export async function signAgentCard(card: AgentCard, key: CryptoKey | JWK, optio
     signingKey = key;
   } else {
     if (!isPlainObject(key) || typeof key.d !== "string") throw new TypeError("signing needs a private JWK (with d)");
-    if (key.kty !== spec.kty || (spec.crv !== undefined && key.crv !== spec.crv)) throw new TypeError(`a ${String(key.kty)} key cannot sign ${alg}`);
+    if (key.kty !== spec.kty || (spec.crv !== undefined && key.crv !== spec.crv))
+      throw new TypeError(`a ${String(key.kty)} key cannot sign ${alg}`);
     // jose freezes the JWK objects it is given; the caller's stays untouched.
     signingKey = { ...key };
   }

@@ -99,7 +99,11 @@ export function assertVerified(result: VerificationResult): void {
  *
  * Throws {@link AgentCardVerificationError} when the policy is not met.
  */
-export async function applyVerifyPolicy(card: AgentCard | ReceivedAgentCard, policy: VerifyPolicy, options: VerifyOptions = {}): Promise<VerificationResult> {
+export async function applyVerifyPolicy(
+  card: AgentCard | ReceivedAgentCard,
+  policy: VerifyPolicy,
+  options: VerifyOptions = {},
+): Promise<VerificationResult> {
   if (policy !== "off" && policy !== "if-present" && policy !== "required") {
     throw new TypeError(`unknown verification policy "${String(policy)}": use "off", "if-present" or "required"`);
   }
@@ -124,7 +128,12 @@ interface Verified {
 }
 
 /** Checks one signature against every key found for its `kid` and every payload it may sign; throws the Rejection that says most. */
-async function checkSignature(sig: SignatureMembers | AgentCardSignature, payloads: readonly string[], ctx: Context, onKid: (kid: string) => void): Promise<Verified> {
+async function checkSignature(
+  sig: SignatureMembers | AgentCardSignature,
+  payloads: readonly string[],
+  ctx: Context,
+  onKid: (kid: string) => void,
+): Promise<Verified> {
   const { header, alg, kid } = checkHeaders(sig, ctx.algorithms, onKid);
   const found = await findKeys(kid, header, ctx);
   let firstProblem: Rejection | undefined;

@@ -9,7 +9,14 @@
  * 1.0 transport, and what they change (headers, the request message) is what
  * gets translated and sent. The 0.3 transport underneath runs without them.
  */
-import { create, type DescMessage, type DescMethod, type DescMethodStreaming, type DescMethodUnary, type MessageShape } from "@bufbuild/protobuf";
+import {
+  create,
+  type DescMessage,
+  type DescMethod,
+  type DescMethodStreaming,
+  type DescMethodUnary,
+  type MessageShape,
+} from "@bufbuild/protobuf";
 import { type ContextValues, type Interceptor, type StreamRequest, type UnaryRequest } from "@connectrpc/connect";
 import { mergeHeaders } from "../call/options.js";
 import { runStreaming, runUnary } from "../http/run-call.js";
@@ -80,7 +87,8 @@ export function adaptV03Transport(inner: A2ATransport, options: V03AdapterOption
             op.request(request),
             req.contextValues,
           );
-          const translate = (m: MessageShape<DescMessage>) => checkedResponse(method, op.response(m, request) as MessageShape<typeof method.output>, { binding });
+          const translate = (m: MessageShape<DescMessage>) =>
+            checkedResponse(method, op.response(m, request) as MessageShape<typeof method.output>, { binding });
           const message = translate(res.message);
           // The JSON a 0.3 card was read from stays with the 1.0 card, read again the same way.
           const received = receivedJsonOf(res.message);
@@ -96,7 +104,14 @@ export function adaptV03Transport(inner: A2ATransport, options: V03AdapterOption
         interceptors: options.interceptors,
         signal,
         timeoutMs: undefined,
-        req: outerRequest(true, method, op.method, header, contextValues, mapAsync(input, (m) => create(method.input, m))),
+        req: outerRequest(
+          true,
+          method,
+          op.method,
+          header,
+          contextValues,
+          mapAsync(input, (m) => create(method.input, m)),
+        ),
         next: async (req) => {
           // A2A's streaming methods are server-streaming: one request.
           let request: MessageShape<DescMessage> | undefined;
@@ -110,11 +125,12 @@ export function adaptV03Transport(inner: A2ATransport, options: V03AdapterOption
             single(op.request(request)),
             req.contextValues,
           );
-          const message = mapAsync(res.message, (e) => checkedResponse(method, op.response(e, request) as MessageShape<typeof method.output>, { binding }));
+          const message = mapAsync(res.message, (e) =>
+            checkedResponse(method, op.response(e, request) as MessageShape<typeof method.output>, { binding }),
+          );
           return { stream: true, service: method.parent, method, header: res.header, trailer: res.trailer, message };
         },
       });
     },
   } satisfies A2ATransport;
 }
-

@@ -38,5 +38,7 @@ export function agentCardFromV03(c: V03.AgentCard): V1.AgentCard {
 /** A requirement's ProtoJSON as the 0.3 card schema writes it: scheme name -> scopes. */
 function requirementJson(req: unknown): JsonObject {
   const schemes = isRecord(req) && isRecord(req.schemes) ? req.schemes : {};
-  return Object.fromEntries(Object.entries(schemes).map(([name, scopes]) => [name, isRecord(scopes) && Array.isArray(scopes.list) ? scopes.list : []]));
+  return Object.fromEntries(
+    Object.entries(schemes).map(([name, scopes]) => [name, isRecord(scopes) && Array.isArray(scopes.list) ? scopes.list : []]),
+  );
 }

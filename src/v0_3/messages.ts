@@ -50,9 +50,11 @@ export function partFromV03(part: V03.Part): V1.Part {
     case "file": {
       const f = p.value.file;
       const content =
-        f.case === "fileWithUri" ? { case: "url" as const, value: f.value }
-        : f.case === "fileWithBytes" ? { case: "raw" as const, value: f.value }
-        : undefined;
+        f.case === "fileWithUri"
+          ? { case: "url" as const, value: f.value }
+          : f.case === "fileWithBytes"
+            ? { case: "raw" as const, value: f.value }
+            : undefined;
       return create(V1.PartSchema, { content, mediaType: p.value.mimeType });
     }
     case "data":
@@ -193,4 +195,3 @@ export function sendMessageResponseFromV03(r: V03.SendMessageResponse, historyLe
       return create(V1.SendMessageResponseSchema);
   }
 }
-

@@ -30,4 +30,3 @@ export function parsePushConfigName(name: string):
   const m = CONFIG_NAME.exec(name);
   return m ? { taskId: m[1]!, configId: m[2]! } : undefined;
 }
-

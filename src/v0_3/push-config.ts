@@ -81,10 +81,12 @@ export function pushConfigFromV03(c: V03.TaskPushNotificationConfig, taskId: str
 }
 
 /** A 0.3 list of push configs as a 1.0 response; `taskId` is the request's. */
-export function listPushConfigsFromV03(r: V03.ListTaskPushNotificationConfigResponse, taskId: string): V1.ListTaskPushNotificationConfigsResponse {
+export function listPushConfigsFromV03(
+  r: V03.ListTaskPushNotificationConfigResponse,
+  taskId: string,
+): V1.ListTaskPushNotificationConfigsResponse {
   return create(V1.ListTaskPushNotificationConfigsResponseSchema, {
     configs: r.configs.map((c) => pushConfigFromV03(c, taskId)),
     nextPageToken: r.nextPageToken,
   });
 }
-

@@ -35,7 +35,13 @@ import { agentCardFromV03 } from "./card-proto.js";
 import { blockingV03, messageToV03, sendMessageResponseFromV03, streamResponseFromV03, taskFromV03 } from "./messages.js";
 import { V03_LACKS, v03LacksReason, v03Row, type A2AMethodName, type V03Lacking, type V03MethodTable } from "./methods.js";
 import { taskName, pushConfigName } from "./names.js";
-import { createPushConfigRequestToV03, listPushConfigsFromV03, listPushConfigsRequestToV03, pushConfigFromV03, pushConfigToV03 } from "./push-config.js";
+import {
+  createPushConfigRequestToV03,
+  listPushConfigsFromV03,
+  listPushConfigsRequestToV03,
+  pushConfigFromV03,
+  pushConfigToV03,
+} from "./push-config.js";
 
 // ---------------------------------------------------------------------------
 // Operations
@@ -207,4 +213,3 @@ export function cancelTaskRequestToV03(r: V1.CancelTaskRequest): V03.CancelTaskR
 export function subscribeToTaskRequestToV03(r: V1.SubscribeToTaskRequest): V03.TaskSubscriptionRequest {
   return create(V03.TaskSubscriptionRequestSchema, { name: taskName(r.id) });
 }
-

@@ -70,7 +70,10 @@ function describe(e: unknown): string {
 }
 
 const artifacts = (task: Task | undefined) =>
-  (task?.artifacts ?? []).map((a: Artifact) => ({ artifactId: a.artifactId, parts: a.parts.map((p) => (p.content.case === "text" ? p.content.value : p.content.case)) }));
+  (task?.artifacts ?? []).map((a: Artifact) => ({
+    artifactId: a.artifactId,
+    parts: a.parts.map((p) => (p.content.case === "text" ? p.content.value : p.content.case)),
+  }));
 
 async function main(): Promise<void> {
   results.environment = { pageOrigin: location.origin, agentOrigin: new URL(agent).origin };
@@ -141,7 +144,11 @@ async function main(): Promise<void> {
       binding,
       events,
       snapshots,
-      tracked: { state: TaskState[tracker.task?.status?.state ?? TaskState.UNSPECIFIED], artifacts: artifacts(tracker.task), text: textOf(tracker.task!) },
+      tracked: {
+        state: TaskState[tracker.task?.status?.state ?? TaskState.UNSPECIFIED],
+        artifacts: artifacts(tracker.task),
+        text: textOf(tracker.task!),
+      },
       server: { state: TaskState[server.status?.state ?? TaskState.UNSPECIFIED], artifacts: artifacts(server), text: textOf(server) },
     };
   });
@@ -160,7 +167,12 @@ async function main(): Promise<void> {
       await moved.sendMessage({ message: userMessage("hi") });
       return { thrown: false };
     } catch (e) {
-      return { thrown: true, isRedirectRefusedError: e instanceof RedirectRefusedError, name: e instanceof Error ? e.name : typeof e, message: String((e as Error).message) };
+      return {
+        thrown: true,
+        isRedirectRefusedError: e instanceof RedirectRefusedError,
+        name: e instanceof Error ? e.name : typeof e,
+        message: String((e as Error).message),
+      };
     }
   });
 

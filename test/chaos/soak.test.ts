@@ -235,7 +235,14 @@ function partTexts(task: Task | undefined): string[] {
   return (task?.artifacts ?? []).flatMap((a) => a.parts.map((p) => (p.content.case === "text" ? p.content.value : "<not text>")));
 }
 
-async function runTask(binding: Binding, index: number, agent: LocalAgent, targets: Targets, profile: Profile, direct: A2AClient): Promise<Outcome> {
+async function runTask(
+  binding: Binding,
+  index: number,
+  agent: LocalAgent,
+  targets: Targets,
+  profile: Profile,
+  direct: A2AClient,
+): Promise<Outcome> {
   const plan = planTask(binding, index, profile);
   const started = performance.now();
   const problems: string[] = [];
@@ -312,7 +319,8 @@ async function runTask(binding: Binding, index: number, agent: LocalAgent, targe
     if (mine.status?.state !== server.status?.state) {
       problems.push(`final state ${TaskState[mine.status?.state ?? 0]}, server has ${TaskState[server.status?.state ?? 0]}`);
     }
-    const same = mine.artifacts.length === server.artifacts.length && mine.artifacts.every((a, i) => equals(ArtifactSchema, a, server.artifacts[i]!));
+    const same =
+      mine.artifacts.length === server.artifacts.length && mine.artifacts.every((a, i) => equals(ArtifactSchema, a, server.artifacts[i]!));
     if (!same) problems.push(`artifacts differ: ${JSON.stringify(partTexts(mine))} vs server ${JSON.stringify(partTexts(server))}`);
     const expected = Array.from({ length: plan.chunks }, (_, i) => chunkText(i + 1));
     if (JSON.stringify(partTexts(mine)) !== JSON.stringify(expected)) problems.push(`chunks ${JSON.stringify(partTexts(mine))}`);
@@ -412,7 +420,11 @@ function resources(): Resources {
 /** Kinds of resource (by name) of which there are more now than in `base`. */
 function extra(base: Resources): Resources {
   const now = resources();
-  return Object.fromEntries(Object.entries(now).filter(([k, n]) => n > (base[k] ?? 0)).map(([k, n]) => [k, n - (base[k] ?? 0)]));
+  return Object.fromEntries(
+    Object.entries(now)
+      .filter(([k, n]) => n > (base[k] ?? 0))
+      .map(([k, n]) => [k, n - (base[k] ?? 0)]),
+  );
 }
 
 /** Each binding's share of time: generous (200 tasks take a few seconds), but a bound. */

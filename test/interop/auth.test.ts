@@ -95,7 +95,13 @@ describe.each(PEERS)("$label quoting the credentials it rejects", (sdk) => {
     expect((e as Error).message).toContain("***");
     const err = e as A2AError;
     const shown = [err.message, String(err), err.stack ?? "", JSON.stringify(err), inspect(err, { depth: Infinity, showHidden: true })];
-    const forms = [SECRET, encodeURI(SECRET), encodeURIComponent(SECRET), JSON.stringify(SECRET).slice(1, -1), Buffer.from(SECRET).toString("base64").slice(0, -2)];
+    const forms = [
+      SECRET,
+      encodeURI(SECRET),
+      encodeURIComponent(SECRET),
+      JSON.stringify(SECRET).slice(1, -1),
+      Buffer.from(SECRET).toString("base64").slice(0, -2),
+    ];
     for (const text of shown) for (const f of forms) expect(text).not.toContain(f);
   }
 
@@ -107,7 +113,11 @@ describe.each(PEERS)("$label quoting the credentials it rejects", (sdk) => {
   const APP_SET: ReadonlyArray<[string, TransportOverrides, { headers?: HeadersInit }]> = [
     ["transport headers", { headers: { Authorization: `Bearer ${SECRET}` } }, {}],
     ["call headers", {}, { headers: { Authorization: `Bearer ${SECRET}` } }],
-    ["the app's own interceptor", { interceptors: [(next) => (req) => (req.header.set("Authorization", `Bearer ${SECRET}`), next(req))] }, {}],
+    [
+      "the app's own interceptor",
+      { interceptors: [(next) => (req) => (req.header.set("Authorization", `Bearer ${SECRET}`), next(req))] },
+      {},
+    ],
   ];
   describe.each(APP_SET)("a bearer token the application sets itself, through %s", (_how, overrides, call) => {
     it.each(BINDINGS)("%s: the error shows no form of it on any surface", async (binding) => {

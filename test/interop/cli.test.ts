@@ -83,7 +83,13 @@ describe("a2a --help and usage errors", () => {
       a2a(["push", "create", "http://127.0.0.1:1", "t", "-h"]),
     ]);
     expect(main.code).toBe(0);
-    for (const s of ["card <url>", "send <url> <text>", "stream <url> <text>", "task get|list|cancel|subscribe", "push create|get|list|delete"]) {
+    for (const s of [
+      "card <url>",
+      "send <url> <text>",
+      "stream <url> <text>",
+      "task get|list|cancel|subscribe",
+      "push create|get|list|delete",
+    ]) {
       expect(main.stdout).toContain(s);
     }
     for (const s of ["--binding JSONRPC|HTTP+JSON|GRPC", "--a2a-version", "--header", "--token", "--json", "Exit codes:"]) {
@@ -149,7 +155,12 @@ describe("a2a card", () => {
     expect(withJku.stdout).toContain(`verified: kid ${agent.signingKid}, ES256, key from key set ${agent.jwksUrl}`);
 
     expect(json.code).toBe(0);
-    const card = JSON.parse(json.stdout) as { name: string; supportedInterfaces: unknown[]; signatures: unknown[]; skills: Array<{ id: string }> };
+    const card = JSON.parse(json.stdout) as {
+      name: string;
+      supportedInterfaces: unknown[];
+      signatures: unknown[];
+      skills: Array<{ id: string }>;
+    };
     expect(card.name).toBe("a2a-connect local agent");
     expect(card.supportedInterfaces).toHaveLength(3);
     expect(card.signatures).toHaveLength(1);
@@ -198,7 +209,11 @@ describe("a2a send", () => {
 
     expect(json.code).toBe(0);
     const res = JSON.parse(json.stdout) as {
-      task: { status: { state: string }; artifacts: Array<{ parts: Array<{ text?: string }> }>; history: Array<{ parts: Array<Record<string, unknown>> }> };
+      task: {
+        status: { state: string };
+        artifacts: Array<{ parts: Array<{ text?: string }> }>;
+        history: Array<{ parts: Array<Record<string, unknown>> }>;
+      };
     };
     expect(res.task.status.state).toBe("TASK_STATE_COMPLETED");
     expect(res.task.artifacts[0]!.parts[0]!.text).toBe("chunk-1");
@@ -209,7 +224,16 @@ describe("a2a send", () => {
   });
 
   it("exits 5 when the agent cannot be reached, without printing secrets in the error", async () => {
-    const down = await a2a(["send", "http://127.0.0.1:9/", "echo hi", "--token", SECRET.token, "--header", `X-Api-Key: ${SECRET.header}`, "--json"]);
+    const down = await a2a([
+      "send",
+      "http://127.0.0.1:9/",
+      "echo hi",
+      "--token",
+      SECRET.token,
+      "--header",
+      `X-Api-Key: ${SECRET.header}`,
+      "--json",
+    ]);
     expect(down.code).toBe(5);
     expect(down.stdout).toBe("");
     expect(JSON.parse(down.stderr)).toMatchObject({ error: { name: "ConnectionError", exitCode: 5 } });
@@ -238,7 +262,10 @@ describe("a2a stream", () => {
     expect(human.lines.at(-1)!.text).toMatch(/^task \S+ COMPLETED: chunk-1 chunk-2 chunk-3$/);
 
     expect(json.code).toBe(0);
-    const lines = json.stdout.trim().split("\n").map((l) => JSON.parse(l) as Record<string, { status?: { state: string } }>);
+    const lines = json.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, { status?: { state: string } }>);
     expect(Object.keys(lines[0]!)).toEqual(["task"]);
     expect(lines.at(-1)!.statusUpdate!.status!.state).toBe("TASK_STATE_COMPLETED");
     expect(lines.filter((l) => l.artifactUpdate)).toHaveLength(2);
@@ -246,7 +273,9 @@ describe("a2a stream", () => {
 
   it("resumes a stream whose connection is cut, and says so", async () => {
     // A card whose only interface is behind a proxy that resets the first connection mid-stream.
-    const proxy: ChaosProxy = await startChaosProxy(Number(new URL(agent.origin).port), (i) => (i === 0 ? { cutAfter: 1400, fault: "reset" } : {}));
+    const proxy: ChaosProxy = await startChaosProxy(Number(new URL(agent.origin).port), (i) =>
+      i === 0 ? { cutAfter: 1400, fault: "reset" } : {},
+    );
     const card = (await (await fetch(agent.cardUrl)).json()) as Record<string, unknown>;
     delete card.signatures;
     card.supportedInterfaces = [{ url: `http://127.0.0.1:${proxy.port}/a2a/jsonrpc`, protocolBinding: "JSONRPC", protocolVersion: "1.0" }];
@@ -284,7 +313,18 @@ describe("a2a task and a2a push", () => {
     const [get, list, created, missing] = await Promise.all([
       a2a(["task", "get", agent.origin, task.id, "--history", "1"]),
       a2a(["task", "list", agent.origin, "--context", task.contextId, "--json"]),
-      a2a(["push", "create", agent.origin, task.id, "cfg-1", "--push-url", "https://hooks.example.com/a2a", "--push-token", "push-secret-9", "--json"]),
+      a2a([
+        "push",
+        "create",
+        agent.origin,
+        task.id,
+        "cfg-1",
+        "--push-url",
+        "https://hooks.example.com/a2a",
+        "--push-token",
+        "push-secret-9",
+        "--json",
+      ]),
       a2a(["task", "get", agent.origin, "no-such-task"]),
     ]);
     expect(get.code).toBe(0);

@@ -31,7 +31,11 @@ function usePeer(sdk: ServerSdk): void {
   });
 }
 
-const trusting = (extra: ConnectOptions = {}): ConnectOptions => ({ cache: new MemoryCardStore(), verification: { keys: agent.jwks }, ...extra });
+const trusting = (extra: ConnectOptions = {}): ConnectOptions => ({
+  cache: new MemoryCardStore(),
+  verification: { keys: agent.jwks },
+  ...extra,
+});
 
 function withInterfaces(interfaces: AgentInterface[]): ResolvedAgentCard {
   const card = clone(AgentCardSchema, resolved.card);
@@ -52,9 +56,7 @@ describe.each(PEERS)("selection ($label)", (sdk) => {
   it("the browser-safe entry passes gRPC over and says why", async () => {
     const session = await connectHttpOnly(agent.origin, trusting({ preferredBindings: ["GRPC"] }));
     expect(session.client.binding).toBe("JSONRPC");
-    expect(session.passedOver).toEqual([
-      expect.objectContaining({ binding: "GRPC", reason: expect.stringMatching(/a2a-connect\/node/) }),
-    ]);
+    expect(session.passedOver).toEqual([expect.objectContaining({ binding: "GRPC", reason: expect.stringMatching(/a2a-connect\/node/) })]);
   });
 
   it("fails clearly when no interface is usable", async () => {

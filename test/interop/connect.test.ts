@@ -38,7 +38,11 @@ function usePeer(sdk: ServerSdk): void {
   });
 }
 
-const trusting = (extra: ConnectOptions = {}): ConnectOptions => ({ cache: new MemoryCardStore(), verification: { keys: agent.jwks }, ...extra });
+const trusting = (extra: ConnectOptions = {}): ConnectOptions => ({
+  cache: new MemoryCardStore(),
+  verification: { keys: agent.jwks },
+  ...extra,
+});
 
 /** The agent's card with other interfaces, as if the agent had published it (signatures are not checked here). */
 function withInterfaces(interfaces: AgentInterface[]): ResolvedAgentCard {
@@ -86,7 +90,11 @@ describe.each(PEERS)("failover ($label)", (sdk) => {
   usePeer(sdk);
 
   it("moves to the next interface when the first refuses connections, keeps the message id, and stays there", async () => {
-    const dead = create(AgentInterfaceSchema, { url: `http://127.0.0.1:${await deadPort()}/rpc`, protocolBinding: "JSONRPC", protocolVersion: "1.0" });
+    const dead = create(AgentInterfaceSchema, {
+      url: `http://127.0.0.1:${await deadPort()}/rpc`,
+      protocolBinding: "JSONRPC",
+      protocolVersion: "1.0",
+    });
     const session = await connect(withInterfaces([dead, real("HTTP+JSON"), real("GRPC")]), trusting());
     expect(session.interface?.interface.url).toBe(dead.url);
     const message = userMessage("count 1");
@@ -100,7 +108,11 @@ describe.each(PEERS)("failover ($label)", (sdk) => {
   });
 
   it("fails over in card order: after a dead JSONRPC entry comes the next entry, not the next JSONRPC one", async () => {
-    const dead = create(AgentInterfaceSchema, { url: `http://127.0.0.1:${await deadPort()}/rpc`, protocolBinding: "JSONRPC", protocolVersion: "1.0" });
+    const dead = create(AgentInterfaceSchema, {
+      url: `http://127.0.0.1:${await deadPort()}/rpc`,
+      protocolBinding: "JSONRPC",
+      protocolVersion: "1.0",
+    });
     const session = await connect(withInterfaces([dead, real("HTTP+JSON"), real("JSONRPC")]), trusting());
     expect(session.candidates.map((c) => c.interface.url)).toEqual([dead.url, agent.restUrl, agent.jsonRpcUrl]);
     const res = await session.client.sendMessage({ message: userMessage("count 1") });
@@ -128,7 +140,8 @@ describe.each(PEERS)("failover ($label)", (sdk) => {
 
   it("stops after maxAttempts", async () => {
     const port = await deadPort();
-    const dead = (n: number) => create(AgentInterfaceSchema, { url: `http://127.0.0.1:${port}/${n}`, protocolBinding: "JSONRPC", protocolVersion: "1.0" });
+    const dead = (n: number) =>
+      create(AgentInterfaceSchema, { url: `http://127.0.0.1:${port}/${n}`, protocolBinding: "JSONRPC", protocolVersion: "1.0" });
     const session = await connect(withInterfaces([dead(1), dead(2), real("JSONRPC")]), trusting({ maxAttempts: 2 }));
     await expect(session.client.getTask({ id: "x" })).rejects.toMatchObject({ name: "ConnectionError", kind: "refused" });
   });
@@ -168,10 +181,13 @@ describe.each(PEERS)("extensions ($label)", (sdk) => {
 
   it("activated extensions travel in A2A-Extensions and Message.extensions", async () => {
     const seen: string[] = [];
-    const session = await connect(requiring(), trusting({
-      extensions: [EXT],
-      transport: { interceptors: [(next) => (req) => (seen.push(req.header.get("A2A-Extensions") ?? ""), next(req))] },
-    }));
+    const session = await connect(
+      requiring(),
+      trusting({
+        extensions: [EXT],
+        transport: { interceptors: [(next) => (req) => (seen.push(req.header.get("A2A-Extensions") ?? ""), next(req))] },
+      }),
+    );
     const res = await session.client.sendMessage({ message: userMessage("count 1") });
     expect(seen).toEqual([EXT]);
     const task = res.payload.case === "task" ? res.payload.value : undefined;

@@ -6,17 +6,15 @@
 import { exportJWK, generateKeyPair, type JWK } from "jose";
 import { beforeAll, describe, expect, it } from "vitest";
 import { CURRENT_SDK, type LocalAgent } from "../../demo/agent.js";
-import {
-  AgentCardVerificationError,
-  MemoryCardStore,
-  resolveAgentCard,
-  type ResolveOptions,
-  type StoredCard,
-} from "../../src/index.js";
+import { AgentCardVerificationError, MemoryCardStore, resolveAgentCard, type ResolveOptions, type StoredCard } from "../../src/index.js";
 import { PEERS, agentsOfPeers } from "../support/peers.js";
 
 /** The agent signs its cards with a key published as a JWKS; trust that key. */
-const trusting = (extra: ResolveOptions = {}): ResolveOptions => ({ cache: new MemoryCardStore(), verification: { keys: agent.jwks }, ...extra });
+const trusting = (extra: ResolveOptions = {}): ResolveOptions => ({
+  cache: new MemoryCardStore(),
+  verification: { keys: agent.jwks },
+  ...extra,
+});
 
 const agentOf = agentsOfPeers();
 let agent: LocalAgent;
@@ -123,9 +121,12 @@ describe("callers with different trust share nothing that decides it", () => {
       return fetch(input, init);
     };
     const otherKid = { keys: [{ ...impostorKeys.keys[0]!, kid: "another-kid" }] };
-    const e = await resolveAgentCard(agent.origin, { cache: new MemoryCardStore(), fetch: counting, verify: "required", verification: { keys: otherKid } }).catch(
-      (err: unknown) => err,
-    );
+    const e = await resolveAgentCard(agent.origin, {
+      cache: new MemoryCardStore(),
+      fetch: counting,
+      verify: "required",
+      verification: { keys: otherKid },
+    }).catch((err: unknown) => err);
     expect((e as AgentCardVerificationError).result.failures.map((f) => f.code)).toEqual(["jku_not_allowed"]);
     expect(seen).toEqual([agent.cardUrl]);
     const asked = await resolveAgentCard(agent.origin, {

@@ -139,7 +139,11 @@ type Provoke = (binding: Binding) => Promise<unknown>;
 // the stated status, then the HTTP status).
 const TABLE: ReadonlyArray<[string, new (...a: never[]) => A2AError, Provoke]> = [
   ["unknown task", TaskNotFoundError, (b) => clientFor(b, current()).getTask({ id: "no-such-task" })],
-  ["unknown task on a stream", TaskNotFoundError, (b) => collect(clientFor(b, current()).subscribeToTask({ id: "no-such-task" }, { resume: false }))],
+  [
+    "unknown task on a stream",
+    TaskNotFoundError,
+    (b) => collect(clientFor(b, current()).subscribeToTask({ id: "no-such-task" }, { resume: false })),
+  ],
   ["pageSize out of range", InvalidParamsError, (b) => clientFor(b, current()).listTasks({ pageSize: 1000 })],
   [
     "cancel of a finished task",

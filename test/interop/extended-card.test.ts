@@ -93,20 +93,23 @@ describe.each(peerCases(BINDINGS))("$label", ({ sdk, binding }) => {
     expect(s.card).toBe(s.publicCard);
   });
 
-  it.each(["if-present", "off"] as const)("an unsigned extended card never replaces a verified public card (verify: %s)", async (verify) => {
-    // Strip the signatures on the way in: without them the card would pass "if-present" unchecked.
-    const strip: Interceptor = (next) => async (req) => {
-      const res = await next(req);
-      if (req.method.name === "GetExtendedAgentCard") (res.message as AgentCard).signatures = [];
-      return res;
-    };
-    const { s } = await session(binding, { headers: { Authorization: `Bearer ${TOKEN}` }, interceptors: [strip] }, { verify });
-    expect(s.verification?.verified).toBe(true);
-    const e = await s.extendedCard().catch((err: unknown) => err);
-    expect(e).toBeInstanceOf(AgentCardVerificationError);
-    expect((e as AgentCardVerificationError).result.failures.map((f) => f.code)).toEqual(["no_signatures"]);
-    expect(s.card).toBe(s.publicCard);
-  });
+  it.each(["if-present", "off"] as const)(
+    "an unsigned extended card never replaces a verified public card (verify: %s)",
+    async (verify) => {
+      // Strip the signatures on the way in: without them the card would pass "if-present" unchecked.
+      const strip: Interceptor = (next) => async (req) => {
+        const res = await next(req);
+        if (req.method.name === "GetExtendedAgentCard") (res.message as AgentCard).signatures = [];
+        return res;
+      };
+      const { s } = await session(binding, { headers: { Authorization: `Bearer ${TOKEN}` }, interceptors: [strip] }, { verify });
+      expect(s.verification?.verified).toBe(true);
+      const e = await s.extendedCard().catch((err: unknown) => err);
+      expect(e).toBeInstanceOf(AgentCardVerificationError);
+      expect((e as AgentCardVerificationError).result.failures.map((f) => f.code)).toEqual(["no_signatures"]);
+      expect(s.card).toBe(s.publicCard);
+    },
+  );
 });
 
 it("an agent without an extended card is not asked for one", async () => {

@@ -7,7 +7,14 @@
  * transport. The client under test is the browser-safe entry's gRPC-web
  * transport on fetch.
  */
-import { clone, type DescMessage, type DescMethodStreaming, type DescMethodUnary, type DescService, type MessageShape } from "@bufbuild/protobuf";
+import {
+  clone,
+  type DescMessage,
+  type DescMethodStreaming,
+  type DescMethodUnary,
+  type DescService,
+  type MessageShape,
+} from "@bufbuild/protobuf";
 import { Code, ConnectError, type HandlerContext, type Interceptor, type ServiceImpl } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { createServer, type Server } from "node:http";

@@ -53,13 +53,10 @@ beforeAll(async () => {
   httpProxy = createHttpServer((req, res) => {
     seen.push(req.headers);
     const target = new URL(agent.origin);
-    const out = httpRequest(
-      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
-      (up) => {
-        res.writeHead(up.statusCode ?? 502, up.headers);
-        up.pipe(res);
-      },
-    );
+    const out = httpRequest({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (up) => {
+      res.writeHead(up.statusCode ?? 502, up.headers);
+      up.pipe(res);
+    });
     out.on("error", () => res.destroy());
     req.pipe(out);
   });

@@ -134,8 +134,7 @@ describe.each(peerCases(BINDINGS))("$label", ({ sdk, binding }) => {
     await client.cancelTask({ id: task.id });
     for (let r = await stream.next(); !r.done; r = await stream.next()) seen.push(r.value);
     const last = seen.at(-1)!;
-    const finalState =
-      last.payload.case === "statusUpdate" ? last.payload.value.status?.state : (last.payload.value as Task).status?.state;
+    const finalState = last.payload.case === "statusUpdate" ? last.payload.value.status?.state : (last.payload.value as Task).status?.state;
     expect(finalState).toBe(TaskState.CANCELED);
   });
 

@@ -50,7 +50,10 @@ async function startWebhook(options: Parameters<typeof createPushReceiver>[0]): 
   const handler = createNodePushHandler(receiver);
   const deliveries: Webhook["deliveries"] = [];
   const server = createServer((req, res) => {
-    deliveries.push({ token: req.headers["x-a2a-notification-token"] !== undefined, authorization: req.headers.authorization !== undefined });
+    deliveries.push({
+      token: req.headers["x-a2a-notification-token"] !== undefined,
+      authorization: req.headers.authorization !== undefined,
+    });
     handler(req, res);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -162,12 +165,16 @@ describe.each(PEERS)("push notifications from $label", (sdk) => {
 });
 
 describe("our receiver's checks", () => {
-
   it("rejects deliveries with a wrong or missing token, or wrong credentials, with 401", async () => {
     const body = JSON.stringify({ statusUpdate: { taskId: "forged", contextId: "c", status: { state: "TASK_STATE_COMPLETED" } } });
     const send = (url: string, headers: Record<string, string>) =>
       fetch(url, { method: "POST", headers: { "Content-Type": "application/a2a+json", ...headers }, body });
-    const wrong: Record<string, string>[] = [{ "X-A2A-Notification-Token": "wrong" }, {}, { "X-A2A-Notification-Token": `${TOKEN}x` }, { "X-A2A-Notification-Token": TOKEN.slice(1) }];
+    const wrong: Record<string, string>[] = [
+      { "X-A2A-Notification-Token": "wrong" },
+      {},
+      { "X-A2A-Notification-Token": `${TOKEN}x` },
+      { "X-A2A-Notification-Token": TOKEN.slice(1) },
+    ];
     for (const headers of wrong) {
       const res = await send(withToken.url, headers);
       expect(res.status).toBe(401);
@@ -187,8 +194,12 @@ describe("our receiver's checks", () => {
     expect((await fetch(withToken.url)).status).toBe(405);
     expect((await fetch(withToken.url, { method: "POST", headers: { ...h, "Content-Type": "text/plain" }, body: "{}" })).status).toBe(415);
     const big = JSON.stringify({ statusUpdate: { taskId: "big", contextId: "x".repeat(1024 * 1024), status: {} } });
-    expect((await fetch(withToken.url, { method: "POST", headers: { ...h, "Content-Type": "application/json" }, body: big })).status).toBe(413);
-    expect((await fetch(withToken.url, { method: "POST", headers: { ...h, "Content-Type": "application/json" }, body: "{" })).status).toBe(400);
+    expect((await fetch(withToken.url, { method: "POST", headers: { ...h, "Content-Type": "application/json" }, body: big })).status).toBe(
+      413,
+    );
+    expect((await fetch(withToken.url, { method: "POST", headers: { ...h, "Content-Type": "application/json" }, body: "{" })).status).toBe(
+      400,
+    );
   });
 
   it("the node adapter stops reading a chunked body at the limit and answers 413", async () => {
@@ -255,8 +266,11 @@ describe("examples/webhook-receiver.ts", () => {
   it("runs a task against the local agent and prints what was pushed", async () => {
     const root = fileURLToPath(new URL("../..", import.meta.url));
     const { stdout, stderr } = await new Promise<{ stdout: string; stderr: string }>((resolve, reject) => {
-      execFile(process.execPath, ["--import", "tsx", "examples/webhook-receiver.ts"], { cwd: root, timeout: 15_000 }, (error, stdout, stderr) =>
-        error ? reject(error) : resolve({ stdout, stderr }),
+      execFile(
+        process.execPath,
+        ["--import", "tsx", "examples/webhook-receiver.ts"],
+        { cwd: root, timeout: 15_000 },
+        (error, stdout, stderr) => (error ? reject(error) : resolve({ stdout, stderr })),
       );
     });
     expect(stdout).toContain("pushed artifactUpdate: chunk-3");

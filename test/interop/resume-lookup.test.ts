@@ -41,7 +41,9 @@ function clientVia(binding: Binding, port: number | undefined, interceptors: Int
   }
   const base = binding === "JSONRPC" ? agent.jsonRpcUrl : agent.restUrl;
   const baseUrl = port === undefined ? base : base.replace(`:${portOf(agent.origin)}/`, `:${port}/`);
-  return new A2AClient(binding === "JSONRPC" ? createJsonRpcTransport({ baseUrl, ...common }) : createRestTransport({ baseUrl, ...common }));
+  return new A2AClient(
+    binding === "JSONRPC" ? createJsonRpcTransport({ baseUrl, ...common }) : createRestTransport({ baseUrl, ...common }),
+  );
 }
 
 /**

@@ -94,7 +94,14 @@ describe.each(peerCases(V03_BINDINGS))("$label over A2A 0.3", ({ sdk, binding })
   it("SendStreamingMessage delivers the events in order and ends at the terminal state", async () => {
     const events = await collect(client.sendStreamingMessage({ message: userMessage("count 3") }));
     expect(events.every((e) => e.$typeName === "lf.a2a.v1.StreamResponse")).toBe(true);
-    expect(events.map((e) => e.payload.case)).toEqual(["task", "statusUpdate", "artifactUpdate", "artifactUpdate", "artifactUpdate", "statusUpdate"]);
+    expect(events.map((e) => e.payload.case)).toEqual([
+      "task",
+      "statusUpdate",
+      "artifactUpdate",
+      "artifactUpdate",
+      "artifactUpdate",
+      "statusUpdate",
+    ]);
     const taskId = taskOf(events[0]!).id;
     const artifacts = events.flatMap((e) => (e.payload.case === "artifactUpdate" ? [e.payload.value] : []));
     expect(artifacts.map((a) => textOf(a.artifact!))).toEqual(["chunk-1", "chunk-2", "chunk-3"]);

@@ -79,9 +79,15 @@ describe.each(peerCases(BINDINGS))("an agent with only 0.3 interfaces, over $lab
   it("manages push notification configs", async () => {
     const held = taskOf(await session.client.sendMessage({ message: userMessage("hold"), configuration: { returnImmediately: true } }));
     try {
-      const created = await session.client.createTaskPushNotificationConfig({ taskId: held.id, url: "https://hooks.example.com/x", token: "t" });
+      const created = await session.client.createTaskPushNotificationConfig({
+        taskId: held.id,
+        url: "https://hooks.example.com/x",
+        token: "t",
+      });
       expect(created.taskId).toBe(held.id);
-      expect((await session.client.getTaskPushNotificationConfig({ taskId: held.id, id: created.id })).url).toBe("https://hooks.example.com/x");
+      expect((await session.client.getTaskPushNotificationConfig({ taskId: held.id, id: created.id })).url).toBe(
+        "https://hooks.example.com/x",
+      );
       expect((await session.client.listTaskPushNotificationConfigs({ taskId: held.id })).configs.map((c) => c.id)).toEqual([created.id]);
       await session.client.deleteTaskPushNotificationConfig({ taskId: held.id, id: created.id });
       expect((await session.client.listTaskPushNotificationConfigs({ taskId: held.id })).configs).toEqual([]);

@@ -32,7 +32,14 @@ export function trackTimers(from: RegExp): TimerTracker {
       // Destroy hooks are delivered from a queue: let it drain.
       await new Promise((r) => setImmediate(r));
       await new Promise((r) => setImmediate(r));
-      return [...timers.values()].filter((t) => t.timer.hasRef()).map((t) => t.where.split("\n").filter((l) => from.test(l)).join("\n"));
+      return [...timers.values()]
+        .filter((t) => t.timer.hasRef())
+        .map((t) =>
+          t.where
+            .split("\n")
+            .filter((l) => from.test(l))
+            .join("\n"),
+        );
     },
     stop() {
       hook.disable();

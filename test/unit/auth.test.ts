@@ -67,7 +67,12 @@ async function idpHandler(req: IncomingMessage, res: ServerResponse, body: strin
       return sendJson(res, 401, { error: "invalid_client", error_description: `bad client ${req.headers.authorization} ${secret}` });
     }
     issued++;
-    return sendJson(res, 200, { access_token: `tok-${issued}`, token_type: "Bearer", ...(expiresIn ? { expires_in: expiresIn } : {}), scope: form.get("scope") ?? "" });
+    return sendJson(res, 200, {
+      access_token: `tok-${issued}`,
+      token_type: "Bearer",
+      ...(expiresIn ? { expires_in: expiresIn } : {}),
+      scope: form.get("scope") ?? "",
+    });
   }
   res.statusCode = 404;
   res.end();
@@ -145,7 +150,9 @@ const SCHEMES = () => ({
   headerKey: { apiKeySecurityScheme: { location: "header", name: "X-API-Key" } },
   queryKey: { apiKeySecurityScheme: { location: "query", name: "api_key" } },
   cookieKey: { apiKeySecurityScheme: { location: "cookie", name: "session" } },
-  oauth: { oauth2SecurityScheme: { flows: { clientCredentials: { tokenUrl: `${idp.url}/token`, scopes: { read: "Read", write: "Write" } } } } },
+  oauth: {
+    oauth2SecurityScheme: { flows: { clientCredentials: { tokenUrl: `${idp.url}/token`, scopes: { read: "Read", write: "Write" } } } },
+  },
   oidc: { openIdConnectSecurityScheme: { openIdConnectUrl: `${idp.url}/.well-known/openid-configuration` } },
   mtls: { mtlsSecurityScheme: {} },
 });
@@ -167,8 +174,12 @@ function card(requirements: Array<Record<string, string[]>>, binding: Binding = 
   );
 }
 
-const session = (requirements: Array<Record<string, string[]>>, auth: AuthCredentials, binding: Binding = "JSONRPC", extra: ConnectOptions = {}) =>
-  connect(card(requirements, binding), { auth, ...extra });
+const session = (
+  requirements: Array<Record<string, string[]>>,
+  auth: AuthCredentials,
+  binding: Binding = "JSONRPC",
+  extra: ConnectOptions = {},
+) => connect(card(requirements, binding), { auth, ...extra });
 
 async function sendBoth(s: Awaited<ReturnType<typeof connect>>) {
   const res = await s.client.sendMessage({ message: userMessage("hi") });
@@ -209,17 +220,18 @@ describe.each(BINDINGS)("schemes over %s", (binding) => {
   });
 
   // Only HTTP+JSON has a verb to change.
-  if (binding === "HTTP+JSON") it("API key in the query, also when a 405 moves SubscribeToTask from POST to GET", async () => {
-    accept = (r) => new URL(r.url!, agent.url).searchParams.get("api_key") === "k-405";
-    const s = await session([{ queryKey: [] }], { queryKey: { value: "k-405" } }, binding);
-    const events = [];
-    for await (const e of s.client.subscribeToTask({ id: "task-1" }, { resume: false })) events.push(e);
-    expect(events).toHaveLength(1);
-    expect(agentRequests().map((r) => `${r.method} ${r.url}`)).toEqual([
-      "POST /rest/tasks/task-1:subscribe?api_key=k-405",
-      "GET /rest/tasks/task-1:subscribe?api_key=k-405",
-    ]);
-  });
+  if (binding === "HTTP+JSON")
+    it("API key in the query, also when a 405 moves SubscribeToTask from POST to GET", async () => {
+      accept = (r) => new URL(r.url!, agent.url).searchParams.get("api_key") === "k-405";
+      const s = await session([{ queryKey: [] }], { queryKey: { value: "k-405" } }, binding);
+      const events = [];
+      for await (const e of s.client.subscribeToTask({ id: "task-1" }, { resume: false })) events.push(e);
+      expect(events).toHaveLength(1);
+      expect(agentRequests().map((r) => `${r.method} ${r.url}`)).toEqual([
+        "POST /rest/tasks/task-1:subscribe?api_key=k-405",
+        "GET /rest/tasks/task-1:subscribe?api_key=k-405",
+      ]);
+    });
 
   it("API key in a cookie (Node sends the Cookie header)", async () => {
     accept = (r) => r.headers.cookie === "session=c%3B3";
@@ -243,7 +255,9 @@ describe.each(BINDINGS)("schemes over %s", (binding) => {
 
   it("OAuth 2.0 client credentials: a token from the card's tokenUrl, with the requirement's scopes", async () => {
     accept = (r) => r.headers.authorization === "Bearer tok-1";
-    await sendBoth(await session([{ oauth: ["read"] }], { oauth: { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, scopes: ["extra"] } }, binding));
+    await sendBoth(
+      await session([{ oauth: ["read"] }], { oauth: { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, scopes: ["extra"] } }, binding),
+    );
     expect(tokenRequests()).toHaveLength(1);
     const form = new URLSearchParams(tokenRequests()[0]!.body);
     expect(Object.fromEntries(form)).toEqual({ grant_type: "client_credentials", scope: "read extra" });
@@ -360,25 +374,36 @@ describe("client credentials provider", () => {
       clientAuth: "body",
       fetch: async (url, init) => {
         requests.push(String(init?.body));
-        return new Response(JSON.stringify({ access_token: "b", token_type: "bearer" }), { headers: { "Content-Type": "application/json" } });
+        return new Response(JSON.stringify({ access_token: "b", token_type: "bearer" }), {
+          headers: { "Content-Type": "application/json" },
+        });
       },
     });
     expect(await p.token()).toBe("b");
-    expect(Object.fromEntries(new URLSearchParams(requests[0]!))).toEqual({ grant_type: "client_credentials", client_id: CLIENT_ID, client_secret: CLIENT_SECRET });
+    expect(Object.fromEntries(new URLSearchParams(requests[0]!))).toEqual({
+      grant_type: "client_credentials",
+      client_id: CLIENT_ID,
+      client_secret: CLIENT_SECRET,
+    });
   });
 
   it("refuses an http token URL off loopback, and tokens that are not Bearer", async () => {
-    await expect(clientCredentialsProvider({ tokenUrl: "http://auth.example.com/token", clientId: "a", clientSecret: "b" }).token()).rejects.toThrow(
-      /must be https/,
-    );
+    await expect(
+      clientCredentialsProvider({ tokenUrl: "http://auth.example.com/token", clientId: "a", clientSecret: "b" }).token(),
+    ).rejects.toThrow(/must be https/);
     const p = provider({
-      fetch: async () => new Response(JSON.stringify({ access_token: "x", token_type: "DPoP" }), { headers: { "Content-Type": "application/json" } }),
+      fetch: async () =>
+        new Response(JSON.stringify({ access_token: "x", token_type: "DPoP" }), { headers: { "Content-Type": "application/json" } }),
     });
     await expect(p.token()).rejects.toThrow(/only Bearer tokens/);
   });
 
   it("OIDC discovery is fetched once", async () => {
-    const p = discoveredTokenProvider({ discoveryUrl: `${idp.url}/.well-known/openid-configuration`, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET });
+    const p = discoveredTokenProvider({
+      discoveryUrl: `${idp.url}/.well-known/openid-configuration`,
+      clientId: CLIENT_ID,
+      clientSecret: CLIENT_SECRET,
+    });
     expect(await p.token()).toBe("tok-1");
     p.invalidate("tok-1");
     expect(await p.token()).toBe("tok-2");
@@ -411,7 +436,12 @@ describe("401 handling", () => {
   });
 
   it("the building blocks on a transport of one's own: bearerAuth(clientCredentialsProvider(...))", async () => {
-    const provider = clientCredentialsProvider({ tokenUrl: `${idp.url}/token`, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, scopes: ["a"] });
+    const provider = clientCredentialsProvider({
+      tokenUrl: `${idp.url}/token`,
+      clientId: CLIENT_ID,
+      clientSecret: CLIENT_SECRET,
+      scopes: ["a"],
+    });
     const client = new A2AClient(createRestTransport({ baseUrl: `${agent.url}/rest`, interceptors: [bearerAuth(provider)] }));
     await client.getTask({ id: "task-1" });
     accept = (r) => r.headers.authorization === "Bearer tok-2";
@@ -431,7 +461,9 @@ describe("401 handling", () => {
   it("a fixed token is not retried; a function that gives the same token again is not either", async () => {
     accept = () => false;
     const fixed = await session([{ bearer: [] }], { bearer: { token: "fixed" } });
-    await expect(fixed.client.sendMessage({ message: userMessage("x") })).rejects.toMatchObject({ challenge: 'Bearer error="invalid_token"' });
+    await expect(fixed.client.sendMessage({ message: userMessage("x") })).rejects.toMatchObject({
+      challenge: 'Bearer error="invalid_token"',
+    });
     expect(agentRequests()).toHaveLength(1);
     agent.requests.length = 0;
     const same = await session([{ bearer: [] }], { bearer: { token: () => "same" } });
@@ -449,14 +481,30 @@ describe("gRPC shapes of a rejection (UNAUTHENTICATED, at the call or in the str
       contextValues: undefined,
     };
     return (stream
-      ? { ...base, stream: true, method: A2AService.method.sendStreamingMessage, message: (async function* () { yield { n: 1 }; })() }
+      ? {
+          ...base,
+          stream: true,
+          method: A2AService.method.sendStreamingMessage,
+          message: (async function* () {
+            yield { n: 1 };
+          })(),
+        }
       : { ...base, stream: false, method: A2AService.method.getTask, message: {} }) as unknown as UnaryRequest | StreamRequest;
   }
   const unauthenticated = () => new ConnectError("token expired", Code.Unauthenticated);
   function rotating() {
     let n = 0;
     const stale: string[] = [];
-    return { provider: { token: async () => `g-${n + 1}`, invalidate: (t: string) => { stale.push(t); n++; } }, stale };
+    return {
+      provider: {
+        token: async () => `g-${n + 1}`,
+        invalidate: (t: string) => {
+          stale.push(t);
+          n++;
+        },
+      },
+      stale,
+    };
   }
 
   it("unary: UNAUTHENTICATED renews the token and calls again", async () => {
@@ -502,7 +550,10 @@ describe("gRPC shapes of a rejection (UNAUTHENTICATED, at the call or in the str
       return out;
     };
     expect(await run()).toEqual(["e1", "e2"]);
-    expect(sent).toEqual([["Bearer g-1", { n: 1 }], ["Bearer g-2", { n: 1 }]]);
+    expect(sent).toEqual([
+      ["Bearer g-1", { n: 1 }],
+      ["Bearer g-2", { n: 1 }],
+    ]);
     sent.length = 0;
     failAfter = 1;
     const out = await run();
@@ -557,13 +608,15 @@ describe("requirements from the card", () => {
     expect(message).toContain("oauth (OAuth 2.0)");
     expect(message).toContain('bearer (HTTP Bearer) + headerKey (API key in header "X-API-Key")');
     expect(message).toContain("credentials were given for bearer");
-    expect(message).not.toContain("b\"");
+    expect(message).not.toContain('b"');
     expect(agent.requests).toHaveLength(0);
     expect(idp.requests).toHaveLength(0);
   });
 
   it("a credential that does not fit its scheme is refused at connect", async () => {
-    await expect(session([{ headerKey: [] }], { headerKey: { token: "t" } })).rejects.toThrow(/auth\.headerKey does not fit .*give \{ value \}/);
+    await expect(session([{ headerKey: [] }], { headerKey: { token: "t" } })).rejects.toThrow(
+      /auth\.headerKey does not fit .*give \{ value \}/,
+    );
     await expect(session([{ basic: [] }], { basic: { token: "t" } })).rejects.toThrow(/give \{ username, password \}/);
   });
 
@@ -602,7 +655,11 @@ describe("bundling", () => {
     const { join } = await import("node:path");
     const { repoRoot } = await import("../../scripts/size.js");
     const result = await build({
-      stdin: { contents: `import { connect } from "./src/index.ts"; export const run = (u) => connect(u);`, resolveDir: repoRoot, loader: "js" },
+      stdin: {
+        contents: `import { connect } from "./src/index.ts"; export const run = (u) => connect(u);`,
+        resolveDir: repoRoot,
+        loader: "js",
+      },
       absWorkingDir: repoRoot,
       bundle: true,
       splitting: true,
@@ -650,21 +707,34 @@ describe("secrets never appear in errors or in our objects", () => {
   const cases: Array<[string, Array<Record<string, string[]>>, AuthCredentials, string[]]> = [
     ["bearer", [{ bearer: [] }], { bearer: { token: "bearer-secret-1" } }, ["bearer-secret-1"]],
     ["header key", [{ headerKey: [] }], { headerKey: { value: "header-key-secret" } }, ["header-key-secret"]],
-    ["query key", [{ queryKey: [] }], { queryKey: { value: "query/key secret" } }, ["query/key secret", "query%2Fkey+secret", "query%2Fkey%20secret"]],
+    [
+      "query key",
+      [{ queryKey: [] }],
+      { queryKey: { value: "query/key secret" } },
+      ["query/key secret", "query%2Fkey+secret", "query%2Fkey%20secret"],
+    ],
     ["cookie key", [{ cookieKey: [] }], { cookieKey: { value: "cookie-secret" } }, ["cookie-secret"]],
-    ["basic", [{ basic: [] }], { basic: { username: "u", password: "basic-password" } }, ["basic-password", Buffer.from("u:basic-password").toString("base64")]],
+    [
+      "basic",
+      [{ basic: [] }],
+      { basic: { username: "u", password: "basic-password" } },
+      ["basic-password", Buffer.from("u:basic-password").toString("base64")],
+    ],
     ["oauth", [{ oauth: [] }], { oauth: { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET } }, [CLIENT_SECRET, "tok-1"]],
   ];
 
-  it.each(BINDINGS.flatMap((b) => cases.map((c) => [b, ...c] as const)))("%s, %s: an agent that echoes the request", async (binding, _name, reqs, auth, secrets) => {
-    accept = () => false;
-    echo = true;
-    const s = await session(reqs, auth, binding);
-    const e = await s.client.getTask({ id: "task-1" }).catch((x: unknown) => x);
-    // The agent did echo them.
-    expect(agentRequests().length).toBeGreaterThan(0);
-    await assertClean(e, secrets);
-  });
+  it.each(BINDINGS.flatMap((b) => cases.map((c) => [b, ...c] as const)))(
+    "%s, %s: an agent that echoes the request",
+    async (binding, _name, reqs, auth, secrets) => {
+      accept = () => false;
+      echo = true;
+      const s = await session(reqs, auth, binding);
+      const e = await s.client.getTask({ id: "task-1" }).catch((x: unknown) => x);
+      // The agent did echo them.
+      expect(agentRequests().length).toBeGreaterThan(0);
+      await assertClean(e, secrets);
+    },
+  );
 
   it("a token endpoint that refuses and echoes the credentials", async () => {
     refuseClient = true;
@@ -684,7 +754,9 @@ describe("secrets never appear in errors or in our objects", () => {
     const dead = await startFakeServer();
     const url = `${dead.url}/token`;
     await dead.close();
-    const e = await clientCredentialsProvider({ tokenUrl: url, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET }).token().catch((x: unknown) => x);
+    const e = await clientCredentialsProvider({ tokenUrl: url, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET })
+      .token()
+      .catch((x: unknown) => x);
     expect(e).toBeInstanceOf(AuthenticationError);
     await assertClean(e, [CLIENT_SECRET]);
   });
@@ -725,7 +797,9 @@ describe("authRequired", () => {
       statusUpdate: { taskId: "t2", contextId: "c2", status: { state: "TASK_STATE_AUTH_REQUIRED", message } },
     });
     expect(authRequired(event)).toMatchObject({ taskId: "t2", contextId: "c2" });
-    expect(authRequired(fromJson(StreamResponseSchema, { task: { id: "t3", contextId: "c3", status: { state: "TASK_STATE_AUTH_REQUIRED" } } }))).toEqual({
+    expect(
+      authRequired(fromJson(StreamResponseSchema, { task: { id: "t3", contextId: "c3", status: { state: "TASK_STATE_AUTH_REQUIRED" } } })),
+    ).toEqual({
       taskId: "t3",
       contextId: "c3",
       message: undefined,

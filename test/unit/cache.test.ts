@@ -28,7 +28,11 @@ describe("freshness", () => {
   });
 
   it("max-age wins over Expires; s-maxage is for shared caches and is not read", () => {
-    const e = entry({ "Cache-Control": "s-maxage=600, max-age=30", Date: new Date(T0).toUTCString(), Expires: new Date(T0 + 3_600_000).toUTCString() });
+    const e = entry({
+      "Cache-Control": "s-maxage=600, max-age=30",
+      Date: new Date(T0).toUTCString(),
+      Expires: new Date(T0 + 3_600_000).toUTCString(),
+    });
     expect(freshFor(e)).toBe(30);
     expect(freshFor(entry({ "Cache-Control": "s-maxage=600" }))).toBe(0);
   });
@@ -69,7 +73,9 @@ describe("storing and revalidating", () => {
     expect(storable(NONE, entry({ "Cache-Control": "no-store" }))).toBe(false);
     expect(storable(new Headers({ "Cache-Control": "no-store" }), entry({}))).toBe(false);
     expect(storable(NONE, entry({ Vary: "*" }))).toBe(false);
-    expect(storable(new Headers({ Authorization: "Bearer x" }), entry({ "Cache-Control": "private, max-age=60", Vary: "Authorization" }))).toBe(true);
+    expect(
+      storable(new Headers({ Authorization: "Bearer x" }), entry({ "Cache-Control": "private, max-age=60", Vary: "Authorization" })),
+    ).toBe(true);
   });
 
   it("asks with the entry's validators", () => {

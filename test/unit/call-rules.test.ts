@@ -17,7 +17,10 @@ import { compareVersions, majorMinor, parseVersion } from "../../src/protocol/ve
 import { A2A_EXTENSIONS, A2A_VERSION } from "../../src/protocol/headers.js";
 
 /** A transport that records what each unary call is given, and answers with an empty result. */
-function recording(): { transport: A2ATransport; calls: { request: Record<string, unknown>; header: Headers; timeoutMs: number | undefined }[] } {
+function recording(): {
+  transport: A2ATransport;
+  calls: { request: Record<string, unknown>; header: Headers; timeoutMs: number | undefined }[];
+} {
   const calls: { request: Record<string, unknown>; header: Headers; timeoutMs: number | undefined }[] = [];
   const transport = {
     binding: "JSONRPC",

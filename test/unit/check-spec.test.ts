@@ -85,11 +85,8 @@ function commentOnly(text: string): string {
 /** Runs the real command line, for the process exit code. */
 function cli(protoPath: string): Promise<Result> {
   return new Promise((done) => {
-    execFile(
-      process.execPath,
-      ["--import", "tsx", "scripts/check-spec.ts", protoPath],
-      { cwd: repoRoot },
-      (err, stdout) => done({ code: err ? Number(err.code) : 0, lines: stdout.trimEnd().split("\n") }),
+    execFile(process.execPath, ["--import", "tsx", "scripts/check-spec.ts", protoPath], { cwd: repoRoot }, (err, stdout) =>
+      done({ code: err ? Number(err.code) : 0, lines: stdout.trimEnd().split("\n") }),
     );
   });
 }
@@ -97,7 +94,11 @@ function cli(protoPath: string): Promise<Result> {
 /** Runs the command in-process, collecting its output. */
 async function run(protoPath: string): Promise<Result> {
   const lines: string[] = [];
-  const code = await checkSpec([protoPath], (l) => lines.push(l), (l) => lines.push(l));
+  const code = await checkSpec(
+    [protoPath],
+    (l) => lines.push(l),
+    (l) => lines.push(l),
+  );
   return { code, lines };
 }
 
@@ -117,12 +118,7 @@ beforeAll(async () => {
   };
   const paths = await Promise.all(cases.map((c, i) => write(`case${i}`, edit(ours, ...c.edit))));
   const commentPath = await write("comments", commentOnly(ours));
-  [self, comments, mutatedCli, ...mutated] = await Promise.all([
-    cli(ourProto),
-    run(commentPath),
-    cli(paths[0]!),
-    ...paths.map(run),
-  ]);
+  [self, comments, mutatedCli, ...mutated] = await Promise.all([cli(ourProto), run(commentPath), cli(paths[0]!), ...paths.map(run)]);
 });
 
 afterAll(async () => {

@@ -66,7 +66,9 @@ function behave(kind: Behaviour, socket: net.Socket, stream: boolean): (() => vo
       return undefined;
     case "endless": {
       // A body that keeps coming and never ends: JSON whitespace, or SSE comments.
-      socket.write(`HTTP/1.1 200 OK\r\nContent-Type: ${stream ? "text/event-stream" : "application/json"}\r\nTransfer-Encoding: chunked\r\n\r\n`);
+      socket.write(
+        `HTTP/1.1 200 OK\r\nContent-Type: ${stream ? "text/event-stream" : "application/json"}\r\nTransfer-Encoding: chunked\r\n\r\n`,
+      );
       const piece = stream ? "2\r\n:\n\r\n" : "1\r\n \r\n";
       const timer = setInterval(() => socket.write(piece), 5);
       return () => clearInterval(timer);
@@ -213,59 +215,73 @@ function expectFailure(error: unknown, behaviour: Behaviour, kind: ClientKind, t
 const WIRES_1_0: readonly Wire[] = ["JSONRPC", "HTTP+JSON"];
 const CLIENTS: readonly ClientKind[] = ["node:http", "fetch"];
 
-describe.each(WIRES_1_0.flatMap((w) => CLIENTS.map((c) => [w, c] as const)))("%s over %s: nothing the server does outlives the call", (wire, kind) => {
-  it.each(BEHAVIOURS)("unary, server %s: settles by timeoutMs and closes the socket", async (behaviour) => {
-    raw.behaviour = behaviour;
-    await withoutTimersLeft(async () => {
-      const { error, ms } = await settle(clientOf(wire, kind).getTask({ id: "t1" }, { timeoutMs: timeoutFor(behaviour) }));
-      expectFailure(error, behaviour, kind, "deadline", 60);
-      expect(ms).toBeLessThan(BOUND_MS);
-      await noSocketLeft();
+describe.each(WIRES_1_0.flatMap((w) => CLIENTS.map((c) => [w, c] as const)))(
+  "%s over %s: nothing the server does outlives the call",
+  (wire, kind) => {
+    it.each(BEHAVIOURS)("unary, server %s: settles by timeoutMs and closes the socket", async (behaviour) => {
+      raw.behaviour = behaviour;
+      await withoutTimersLeft(async () => {
+        const { error, ms } = await settle(clientOf(wire, kind).getTask({ id: "t1" }, { timeoutMs: timeoutFor(behaviour) }));
+        expectFailure(error, behaviour, kind, "deadline", 60);
+        expect(ms).toBeLessThan(BOUND_MS);
+        await noSocketLeft();
+      });
     });
-  });
 
-  it.each(BEHAVIOURS.filter((b) => b !== "endless"))("stream, server %s: settles by idleTimeoutMs and closes the socket", async (behaviour) => {
-    raw.behaviour = behaviour;
-    await withoutTimersLeft(async () => {
-      const client = clientOf(wire, kind, { idleTimeoutMs: timeoutFor(behaviour) });
-      const { error, ms } = await settle(drain(client.subscribeToTask({ id: "t1" }, { resume: false })));
-      expectFailure(error, behaviour, kind, "idle", 60);
-      expect(ms).toBeLessThan(BOUND_MS);
-      await noSocketLeft();
+    it.each(BEHAVIOURS.filter((b) => b !== "endless"))(
+      "stream, server %s: settles by idleTimeoutMs and closes the socket",
+      async (behaviour) => {
+        raw.behaviour = behaviour;
+        await withoutTimersLeft(async () => {
+          const client = clientOf(wire, kind, { idleTimeoutMs: timeoutFor(behaviour) });
+          const { error, ms } = await settle(drain(client.subscribeToTask({ id: "t1" }, { resume: false })));
+          expectFailure(error, behaviour, kind, "idle", 60);
+          expect(ms).toBeLessThan(BOUND_MS);
+          await noSocketLeft();
+        });
+      },
+    );
+
+    it("stream whose body never ends: settles by its timeoutMs, and by its signal", async () => {
+      raw.behaviour = "endless";
+      await withoutTimersLeft(async () => {
+        // Bytes keep coming, so the idle timeout (long here) never fires.
+        const client = clientOf(wire, kind, { idleTimeoutMs: 5000 });
+        const timed = await settle(drain(client.subscribeToTask({ id: "t1" }, { resume: false, timeoutMs: 80 })));
+        expectFailure(timed.error, "endless", kind, "deadline", 80);
+        expect(timed.ms).toBeLessThan(BOUND_MS);
+        await noSocketLeft();
+
+        const controller = new AbortController();
+        const stop = setTimeout(() => controller.abort(), 40);
+        const aborted = await settle(
+          drain(client.sendStreamingMessage({ message: userMessage("hi") }, { resume: false, signal: controller.signal })),
+        );
+        clearTimeout(stop);
+        expect(aborted.error).toBeInstanceOf(AbortedError);
+        expect(aborted.ms).toBeLessThan(BOUND_MS);
+        await noSocketLeft();
+      });
     });
-  });
 
-  it("stream whose body never ends: settles by its timeoutMs, and by its signal", async () => {
-    raw.behaviour = "endless";
-    await withoutTimersLeft(async () => {
-      // Bytes keep coming, so the idle timeout (long here) never fires.
-      const client = clientOf(wire, kind, { idleTimeoutMs: 5000 });
-      const timed = await settle(drain(client.subscribeToTask({ id: "t1" }, { resume: false, timeoutMs: 80 })));
-      expectFailure(timed.error, "endless", kind, "deadline", 80);
-      expect(timed.ms).toBeLessThan(BOUND_MS);
-      await noSocketLeft();
-
-      const controller = new AbortController();
-      const stop = setTimeout(() => controller.abort(), 40);
-      const aborted = await settle(drain(client.sendStreamingMessage({ message: userMessage("hi") }, { resume: false, signal: controller.signal })));
-      clearTimeout(stop);
-      expect(aborted.error).toBeInstanceOf(AbortedError);
-      expect(aborted.ms).toBeLessThan(BOUND_MS);
-      await noSocketLeft();
-    });
-  });
-
-  it.each(["silent", "headers", "informational"] as const)("unary, server %s: an aborted signal ends the call at once", async (behaviour) => {
-    raw.behaviour = behaviour;
-    const controller = new AbortController();
-    const stop = setTimeout(() => controller.abort(), 30);
-    const { error, ms } = await settle(clientOf(wire, kind).sendMessage({ message: userMessage("hi") }, { signal: controller.signal, timeoutMs: 0 }));
-    clearTimeout(stop);
-    if (!(behaviour === "informational" && kind === "fetch" && !(error instanceof AbortedError))) expect(error).toBeInstanceOf(AbortedError);
-    expect(ms).toBeLessThan(BOUND_MS);
-    await noSocketLeft();
-  });
-});
+    it.each(["silent", "headers", "informational"] as const)(
+      "unary, server %s: an aborted signal ends the call at once",
+      async (behaviour) => {
+        raw.behaviour = behaviour;
+        const controller = new AbortController();
+        const stop = setTimeout(() => controller.abort(), 30);
+        const { error, ms } = await settle(
+          clientOf(wire, kind).sendMessage({ message: userMessage("hi") }, { signal: controller.signal, timeoutMs: 0 }),
+        );
+        clearTimeout(stop);
+        if (!(behaviour === "informational" && kind === "fetch" && !(error instanceof AbortedError)))
+          expect(error).toBeInstanceOf(AbortedError);
+        expect(ms).toBeLessThan(BOUND_MS);
+        await noSocketLeft();
+      },
+    );
+  },
+);
 
 describe.each(["JSONRPC 0.3", "HTTP+JSON 0.3"] as const)("%s (the same runner)", (wire) => {
   it.each(["upgrade", "headers"] as const)("unary and stream, server %s: settle by their timeouts", async (behaviour) => {
@@ -345,11 +361,15 @@ describe.each(WIRES_1_0)("%s with an HTTP client that ignores its signal", (wire
       // No idle timeout: only the signal can end it.
       const controller = new AbortController();
       const stop = setTimeout(() => controller.abort(), 20);
-      const aborted = await settle(drain(clientWith(sse, { idleTimeoutMs: 0 }).subscribeToTask({ id: "t1" }, { resume: false, signal: controller.signal })));
+      const aborted = await settle(
+        drain(clientWith(sse, { idleTimeoutMs: 0 }).subscribeToTask({ id: "t1" }, { resume: false, signal: controller.signal })),
+      );
       clearTimeout(stop);
       expect(aborted.error).toBeInstanceOf(AbortedError);
 
-      const deadline = await settle(drain(clientWith(sse, { idleTimeoutMs: 0 }).subscribeToTask({ id: "t1" }, { resume: false, timeoutMs: 30 })));
+      const deadline = await settle(
+        drain(clientWith(sse, { idleTimeoutMs: 0 }).subscribeToTask({ id: "t1" }, { resume: false, timeoutMs: 30 })),
+      );
       expect(deadline.error).toBeInstanceOf(CallTimeoutError);
       expect((deadline.error as CallTimeoutError).kind).toBe("deadline");
     });
@@ -357,14 +377,21 @@ describe.each(WIRES_1_0)("%s with an HTTP client that ignores its signal", (wire
 });
 
 it("a reader that stops early is not held by a body that never finishes closing", async () => {
-  const event = new TextEncoder().encode(`data: ${JSON.stringify({ task: { id: "t1", contextId: "c1", status: { state: "TASK_STATE_WORKING" } } })}\n\n`);
+  const event = new TextEncoder().encode(
+    `data: ${JSON.stringify({ task: { id: "t1", contextId: "c1", status: { state: "TASK_STATE_WORKING" } } })}\n\n`,
+  );
   const body: AsyncIterable<Uint8Array> = {
     [Symbol.asyncIterator]: () => ({
       next: async () => ({ done: false, value: event }),
       return: () => new Promise<IteratorResult<Uint8Array>>(() => {}),
     }),
   };
-  const httpClient: UniversalClientFn = async () => ({ status: 200, header: new Headers({ "Content-Type": "text/event-stream" }), body, trailer: new Headers() });
+  const httpClient: UniversalClientFn = async () => ({
+    status: 200,
+    header: new Headers({ "Content-Type": "text/event-stream" }),
+    body,
+    trailer: new Headers(),
+  });
   const client = new A2AClient(createRestTransport({ baseUrl: "http://127.0.0.1:9", httpClient }));
   let seen = 0;
   const read = (async () => {
@@ -378,7 +405,8 @@ it("a reader that stops early is not held by a body that never finishes closing"
 
 describe("gRPC-web (connect's runner over fetch) with a fetch that ignores its signal", () => {
   const fetchNever = (() => new Promise<Response>(() => {})) as typeof fetch;
-  const client = (idleTimeoutMs?: number) => new A2AClient(createGrpcWebTransport({ baseUrl: "http://127.0.0.1:9", fetch: fetchNever, idleTimeoutMs }));
+  const client = (idleTimeoutMs?: number) =>
+    new A2AClient(createGrpcWebTransport({ baseUrl: "http://127.0.0.1:9", fetch: fetchNever, idleTimeoutMs }));
 
   it("unary: the deadline and the signal end the call", async () => {
     await withoutTimersLeft(async () => {
@@ -433,7 +461,13 @@ describe("what a call awaits before its request: token fetches, pages", () => {
 
   it("a token request whose fetch ignores its signal fails by the provider's timeout instead of holding every later call", async () => {
     const fetchNever = (() => new Promise<Response>(() => {})) as typeof fetch;
-    const provider = clientCredentialsProvider({ tokenUrl: "http://127.0.0.1:9/token", clientId: "id", clientSecret: "secret", timeoutMs: 40, fetch: fetchNever });
+    const provider = clientCredentialsProvider({
+      tokenUrl: "http://127.0.0.1:9/token",
+      clientId: "id",
+      clientSecret: "secret",
+      timeoutMs: 40,
+      fetch: fetchNever,
+    });
     const { error, ms } = await settle(provider.token());
     expect(error).toBeInstanceOf(AuthenticationError);
     expect((error as Error).message).toContain("no answer within 40 ms");

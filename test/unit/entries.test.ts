@@ -105,7 +105,14 @@ describe("curated exports", () => {
   });
 
   it("the toolkit has the tier for transports and tools", () => {
-    expect(Object.keys(toolkit).sort()).toEqual(["cardUrlCandidates", "createConnect", "lazyTransport", "parseCard", "registeredTransports", "toA2AError"]);
+    expect(Object.keys(toolkit).sort()).toEqual([
+      "cardUrlCandidates",
+      "createConnect",
+      "lazyTransport",
+      "parseCard",
+      "registeredTransports",
+      "toA2AError",
+    ]);
   });
 });
 

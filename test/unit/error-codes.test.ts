@@ -158,7 +158,12 @@ describe("error codes", () => {
 
   it("code and transient show in JSON and in inspect", () => {
     const e = new ConnectionError("connection refused", { kind: "refused" });
-    expect(JSON.parse(JSON.stringify(e))).toMatchObject({ name: "ConnectionError", code: "CONNECTION_FAILED", transient: true, kind: "refused" });
+    expect(JSON.parse(JSON.stringify(e))).toMatchObject({
+      name: "ConnectionError",
+      code: "CONNECTION_FAILED",
+      transient: true,
+      kind: "refused",
+    });
     const shown = inspect(new TaskNotFoundError("gone"));
     expect(shown).toContain("code: 'TASK_NOT_FOUND'");
     expect(shown).toContain("transient: false");

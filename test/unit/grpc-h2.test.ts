@@ -38,9 +38,12 @@ function transport(options: Partial<H2GrpcTransportOptions> = {}): Transport {
   });
 }
 
-
 const task = (id: string) => toBinary(TaskSchema, create(TaskSchema, { id }));
-const event = (id: string) => toBinary(StreamResponseSchema, create(StreamResponseSchema, { payload: { case: "task", value: { id, contextId: "c1", status: { state: TaskState.WORKING } } } }));
+const event = (id: string) =>
+  toBinary(
+    StreamResponseSchema,
+    create(StreamResponseSchema, { payload: { case: "task", value: { id, contextId: "c1", status: { state: TaskState.WORKING } } } }),
+  );
 
 /** Headers, then each chunk as a write of its own (each waited for), then grpc-status 0. */
 async function replyInChunks(stream: ServerHttp2Stream, chunks: Buffer[]): Promise<void> {
@@ -122,8 +125,19 @@ describe("frames", () => {
 describe("gRPC over node:http2 against a bare server", () => {
   it("sends POST to the method's path under the base URL's prefix, with gRPC's headers and the caller's, minus connection headers", async () => {
     srv.handler = (stream) => reply(stream, frame(task("t1")));
-    const t = createH2GrpcTransport({ baseUrl: `http://127.0.0.1:${srv.port}/prefix/`, readMaxBytes: 1024, pingIntervalMs: 15_000, pingTimeoutMs: 10_000 });
-    const res = await t.unary(getTask, undefined, undefined, { "x-custom": "yes", connection: "keep-alive", "keep-alive": "5" }, { id: "t1" });
+    const t = createH2GrpcTransport({
+      baseUrl: `http://127.0.0.1:${srv.port}/prefix/`,
+      readMaxBytes: 1024,
+      pingIntervalMs: 15_000,
+      pingTimeoutMs: 10_000,
+    });
+    const res = await t.unary(
+      getTask,
+      undefined,
+      undefined,
+      { "x-custom": "yes", connection: "keep-alive", "keep-alive": "5" },
+      { id: "t1" },
+    );
     expect(res.message.id).toBe("t1");
     const { headers, body } = srv.calls[0]!;
     expect(headers).toMatchObject({ ":method": "POST", ":path": "/prefix/lf.a2a.v1.A2AService/GetTask", ":scheme": "http" });
@@ -153,7 +167,11 @@ describe("gRPC over node:http2 against a bare server", () => {
   it("reads a stream sent one byte per DATA chunk, and several messages in one chunk", async () => {
     const bytes = Buffer.concat(["a", "b", "c"].map((id) => frame(event(id))));
     const t = transport();
-    srv.handler = (stream) => void replyInChunks(stream, [...bytes].map((b) => Buffer.of(b)));
+    srv.handler = (stream) =>
+      void replyInChunks(
+        stream,
+        [...bytes].map((b) => Buffer.of(b)),
+      );
     expect(await ids(subscribe(t))).toEqual(["a", "b", "c"]);
     srv.handler = (stream) => reply(stream, bytes);
     expect(await ids(subscribe(t))).toEqual(["a", "b", "c"]);
@@ -172,7 +190,11 @@ describe("gRPC over node:http2 against a bare server", () => {
   it("a trailers-only error: the status, its metadata with grpc-status, and the details from grpc-status-details-bin", async () => {
     const t = transport();
     srv.handler = (stream) =>
-      trailersOnly(stream, { "grpc-status": "5", "grpc-message": "no such task", "grpc-status-details-bin": statusDetails(5, "TASK_NOT_FOUND") });
+      trailersOnly(stream, {
+        "grpc-status": "5",
+        "grpc-message": "no such task",
+        "grpc-status-details-bin": statusDetails(5, "TASK_NOT_FOUND"),
+      });
     for (const call of [() => unary(t), () => subscribe(t)]) {
       const e = await failure(call());
       expect(e.code).toBe(Code.NotFound);
@@ -439,31 +461,37 @@ describe("every gRPC call ends by its deadline or its signal, whatever the serve
     }
   };
 
-  it.each(["silent", "headers", "endless", "informational"] as const)("unary, server %s: CallTimeoutError by timeoutMs naming URL and duration; the stream is cancelled", async (behaviour) => {
-    await noTimers(async () => {
-      const closed = behave(behaviour, true);
-      const { error, ms } = await settle(client().getTask({ id: "t1" }, { timeoutMs: 60 }));
-      expect(error).toBeInstanceOf(CallTimeoutError);
-      expect(error).toMatchObject({ kind: "deadline", binding: "GRPC" });
-      expect((error as Error).message).toContain(base());
-      expect((error as Error).message).toContain("60 ms");
-      expect(ms).toBeLessThan(1500);
-      await closed();
-    });
-  });
+  it.each(["silent", "headers", "endless", "informational"] as const)(
+    "unary, server %s: CallTimeoutError by timeoutMs naming URL and duration; the stream is cancelled",
+    async (behaviour) => {
+      await noTimers(async () => {
+        const closed = behave(behaviour, true);
+        const { error, ms } = await settle(client().getTask({ id: "t1" }, { timeoutMs: 60 }));
+        expect(error).toBeInstanceOf(CallTimeoutError);
+        expect(error).toMatchObject({ kind: "deadline", binding: "GRPC" });
+        expect((error as Error).message).toContain(base());
+        expect((error as Error).message).toContain("60 ms");
+        expect(ms).toBeLessThan(1500);
+        await closed();
+      });
+    },
+  );
 
-  it.each(["silent", "informational"] as const)("a stream whose server accepts it and never sends headers (%s) fails by idleTimeoutMs, counted from the request", async (behaviour) => {
-    await noTimers(async () => {
-      const closed = behave(behaviour, false);
-      const { error, ms } = await settle(drain(client({ idleTimeoutMs: 60 }).subscribeToTask({ id: "t1" }, { resume: false })));
-      expect(error).toBeInstanceOf(CallTimeoutError);
-      expect(error).toMatchObject({ kind: "idle", binding: "GRPC" });
-      expect((error as Error).message).toContain(base());
-      expect((error as Error).message).toContain("60 ms");
-      expect(ms).toBeLessThan(1500);
-      await closed();
-    });
-  });
+  it.each(["silent", "informational"] as const)(
+    "a stream whose server accepts it and never sends headers (%s) fails by idleTimeoutMs, counted from the request",
+    async (behaviour) => {
+      await noTimers(async () => {
+        const closed = behave(behaviour, false);
+        const { error, ms } = await settle(drain(client({ idleTimeoutMs: 60 }).subscribeToTask({ id: "t1" }, { resume: false })));
+        expect(error).toBeInstanceOf(CallTimeoutError);
+        expect(error).toMatchObject({ kind: "idle", binding: "GRPC" });
+        expect((error as Error).message).toContain(base());
+        expect((error as Error).message).toContain("60 ms");
+        expect(ms).toBeLessThan(1500);
+        await closed();
+      });
+    },
+  );
 
   it("a stream with headers and then silence fails by idleTimeoutMs", async () => {
     await noTimers(async () => {
@@ -513,7 +541,9 @@ describe("every gRPC call ends by its deadline or its signal, whatever the serve
       closed = behave("silent", false);
       const controller = new AbortController();
       const stop = setTimeout(() => controller.abort(), 30);
-      const aborted = await settle(drain(client({ idleTimeoutMs: 0 }).subscribeToTask({ id: "t1" }, { resume: false, signal: controller.signal })));
+      const aborted = await settle(
+        drain(client({ idleTimeoutMs: 0 }).subscribeToTask({ id: "t1" }, { resume: false, signal: controller.signal })),
+      );
       clearTimeout(stop);
       expect(aborted.error).toBeInstanceOf(AbortedError);
       await closed();

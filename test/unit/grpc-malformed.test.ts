@@ -25,7 +25,6 @@ import { trackTimers } from "../support/timers.js";
 
 const srv = useFakeGrpcServer();
 
-
 function reply(stream: ServerHttp2Stream, message: Uint8Array, trailers: Record<string, string> = { "grpc-status": "0" }): void {
   stream.respond({ ":status": 200, "content-type": "application/grpc" }, { waitForTrailers: true });
   stream.on("wantTrailers", () => stream.sendTrailers(trailers));
@@ -153,7 +152,9 @@ describe("gRPC against a raw HTTP/2 server", () => {
     expect(e.binding).toBe("GRPC");
     expect(e.message).toMatch(/GetTask.*REQUIRED field "id"/);
     srv.handler = (stream) => reply(stream, new Uint8Array(0));
-    const sent = await failure(client().sendMessage({ message: { messageId: "m", role: 1, parts: [{ content: { case: "text", value: "x" } }] } }));
+    const sent = await failure(
+      client().sendMessage({ message: { messageId: "m", role: 1, parts: [{ content: { case: "text", value: "x" } }] } }),
+    );
     expect(sent).toBeInstanceOf(ProtocolError);
     expect(sent.message).toMatch(/SendMessage.*one of task, message/);
   });
@@ -163,7 +164,9 @@ describe("gRPC against a raw HTTP/2 server", () => {
     srv.handler = (stream) => {
       gone = new Promise((resolve) => stream.once("close", () => resolve()));
       stream.respond({ ":status": 200, "content-type": "application/grpc" });
-      stream.write(frame(toBinary(StreamResponseSchema, create(StreamResponseSchema, { payload: { case: "task", value: { id: "t1", status: {} } } }))));
+      stream.write(
+        frame(toBinary(StreamResponseSchema, create(StreamResponseSchema, { payload: { case: "task", value: { id: "t1", status: {} } } }))),
+      );
       stream.write(frame(new Uint8Array(0)));
     };
     const items: unknown[] = [];
@@ -182,7 +185,9 @@ describe("gRPC against a raw HTTP/2 server", () => {
     srv.handler = (stream) => {
       stream.respond({ ":status": 200, "content-type": "application/grpc" }, { waitForTrailers: true });
       stream.on("wantTrailers", () => stream.sendTrailers({ "grpc-status": "0" }));
-      stream.write(frame(toBinary(StreamResponseSchema, create(StreamResponseSchema, { payload: { case: "task", value: { id: "t1", status: {} } } }))));
+      stream.write(
+        frame(toBinary(StreamResponseSchema, create(StreamResponseSchema, { payload: { case: "task", value: { id: "t1", status: {} } } }))),
+      );
       stream.end(frame(GARBAGE));
     };
     const items: unknown[] = [];
@@ -200,7 +205,9 @@ describe("gRPC against a raw HTTP/2 server", () => {
     srv.handler = (stream) => {
       gone = new Promise((resolve) => stream.once("close", () => resolve()));
       stream.respond({ ":status": 200, "content-type": "application/grpc" });
-      stream.write(frame(toBinary(StreamResponseSchema, create(StreamResponseSchema, { payload: { case: "task", value: { id: "t1", status: {} } } }))));
+      stream.write(
+        frame(toBinary(StreamResponseSchema, create(StreamResponseSchema, { payload: { case: "task", value: { id: "t1", status: {} } } }))),
+      );
     };
     const timers = trackTimers(/[/\\]src[/\\]/);
     try {

@@ -164,7 +164,11 @@ describe.each(HTTP_BINDINGS)("headers (%s)", (binding) => {
     const client = clientOf(binding, { extensions: ["urn:a", "urn:b"], headers: { "X-Default": "d" } });
     await client.getTask({ id: "t1" }, { extensions: ["urn:b", "urn:c"], headers: { "X-Trace": "abc" } });
     const h = srv.requests[0]!.headers;
-    expect(String(h["a2a-extensions"]).split(",").map((s) => s.trim())).toEqual(["urn:a", "urn:b", "urn:c"]);
+    expect(
+      String(h["a2a-extensions"])
+        .split(",")
+        .map((s) => s.trim()),
+    ).toEqual(["urn:a", "urn:b", "urn:c"]);
     expect(h["x-trace"]).toBe("abc");
     expect(h["x-default"]).toBe("d");
     expect(h["a2a-version"]).toBe("1.0");
@@ -193,7 +197,10 @@ describe("HTTP+JSON request shape", () => {
     srv.handle(answer("HTTP+JSON", TASK));
     await clientOf("HTTP+JSON", { baseUrl: `${srv.url}/a2a/?key=k%201#frag` }).getTask({ id: "t1", historyLength: 2 });
     await clientOf("HTTP+JSON", { baseUrl: `${srv.url}/a2a?key=k` }).cancelTask({ id: "t1" });
-    expect(srv.requests.map((r) => `${r.method} ${r.url}`)).toEqual(["GET /a2a/tasks/t1?key=k%201&historyLength=2", "POST /a2a/tasks/t1:cancel?key=k"]);
+    expect(srv.requests.map((r) => `${r.method} ${r.url}`)).toEqual([
+      "GET /a2a/tasks/t1?key=k%201&historyLength=2",
+      "POST /a2a/tasks/t1:cancel?key=k",
+    ]);
   });
 
   it("ListTasks puts its filters in the query", async () => {
@@ -293,7 +300,12 @@ describe("HTTP+JSON SubscribeToTask", () => {
     { name: "GET only, POST answered 405", accepts: ["GET"], refusal: "405", first: ["POST", "GET"] },
     { name: "GET only, POST answered with a bare 404", accepts: ["GET"], refusal: "bare 404", first: ["POST", "GET"] },
     { name: "POST only, GET answered 405", accepts: ["POST"], refusal: "405", first: ["POST"] },
-    { name: "POST only, GET answered 404 TASK_NOT_FOUND for <id>:subscribe", accepts: ["POST"], refusal: "404 naming <id>:subscribe", first: ["POST"] },
+    {
+      name: "POST only, GET answered 404 TASK_NOT_FOUND for <id>:subscribe",
+      accepts: ["POST"],
+      refusal: "404 naming <id>:subscribe",
+      first: ["POST"],
+    },
     { name: "GET and POST", accepts: ["GET", "POST"], refusal: "405", first: ["POST"] },
   ];
 
@@ -387,12 +399,7 @@ describe("HTTP+JSON SubscribeToTask", () => {
       expect(error).toBeInstanceOf(A2AError);
       expect(error).toMatchObject({ binding: "HTTP+JSON", httpStatus: 404 });
     }
-    expect(seen()).toEqual([
-      "POST /tasks/t1:subscribe",
-      "GET /tasks/t1:subscribe",
-      "POST /tasks/t2:subscribe",
-      "GET /tasks/t2:subscribe",
-    ]);
+    expect(seen()).toEqual(["POST /tasks/t1:subscribe", "GET /tasks/t1:subscribe", "POST /tasks/t2:subscribe", "GET /tasks/t2:subscribe"]);
   });
 
   it("an answer that says nothing about routes (401, 500) ends the call without a retry", async () => {
@@ -409,9 +416,7 @@ describe("HTTP+JSON SubscribeToTask", () => {
 
   it("each tenant learns its own verb, behind one transport", async () => {
     // A gateway that sends tenant "a" to a GET-only server and "b" to a POST-only one.
-    srv.handle((req, res, body) =>
-      subscribeServer(req.url!.startsWith("/a/") ? ["GET"] : ["POST"], "405")(req, res, body),
-    );
+    srv.handle((req, res, body) => subscribeServer(req.url!.startsWith("/a/") ? ["GET"] : ["POST"], "405")(req, res, body));
     const transport = createRestTransport({ baseUrl: srv.url });
     const a = new A2AClient(transport, { tenant: "a" });
     const b = new A2AClient(transport, { tenant: "b" });
@@ -595,7 +600,9 @@ describe.each(HTTP_BINDINGS)("answers of the wrong shape (%s)", (binding) => {
   });
 
   it("SendMessage answered with a 200 application/problem+json document", async () => {
-    srv.handle((_req, res) => sendJson(res, 200, { type: "about:blank", title: "Oops", status: 500 }, { "Content-Type": "application/problem+json" }));
+    srv.handle((_req, res) =>
+      sendJson(res, 200, { type: "about:blank", title: "Oops", status: 500 }, { "Content-Type": "application/problem+json" }),
+    );
     const e = await protocolError(send(), /problem/);
     expect(e.httpStatus).toBe(200);
   });
@@ -693,14 +700,20 @@ describe("JSON-RPC envelopes must answer this request in JSON-RPC 2.0", () => {
 
 describe.each(HTTP_BINDINGS)("a 404 without an A2A error body (%s)", (binding) => {
   const pages: Array<[string, (res: ServerResponse) => void]> = [
-    ["a framework's HTML page", (res) => {
-      res.writeHead(404, { "Content-Type": "text/html; charset=utf-8" });
-      res.end("<!DOCTYPE html><pre>Cannot POST /nope</pre>");
-    }],
-    ["an empty body", (res) => {
-      res.writeHead(404);
-      res.end();
-    }],
+    [
+      "a framework's HTML page",
+      (res) => {
+        res.writeHead(404, { "Content-Type": "text/html; charset=utf-8" });
+        res.end("<!DOCTYPE html><pre>Cannot POST /nope</pre>");
+      },
+    ],
+    [
+      "an empty body",
+      (res) => {
+        res.writeHead(404);
+        res.end();
+      },
+    ],
     ["a JSON body that is no A2A error", (res) => sendJson(res, 404, { message: "Not Found", path: "/nope" })],
   ];
   it.each(pages)("%s -> MethodNotFoundError naming the URL, not TaskNotFoundError", async (_what, page) => {
@@ -738,7 +751,12 @@ describe("HTTP+JSON errors: reason, then the body's status, then the HTTP status
   const status = (code: number, name: string, details: unknown[] = []) => ({ error: { code, status: name, message: "m", details } });
   const info = (reason: string) => ({ "@type": ERROR_INFO, reason, domain: "a2a-protocol.org" });
   const cases: Array<[string, number, unknown, new (...a: never[]) => A2AError]> = [
-    ["INVALID_ARGUMENT + INVALID_PARAMS (the official server's pageSize answer)", 400, status(400, "INVALID_ARGUMENT", [info("INVALID_PARAMS")]), InvalidParamsError],
+    [
+      "INVALID_ARGUMENT + INVALID_PARAMS (the official server's pageSize answer)",
+      400,
+      status(400, "INVALID_ARGUMENT", [info("INVALID_PARAMS")]),
+      InvalidParamsError,
+    ],
     ["INVALID_ARGUMENT without a reason", 400, status(400, "INVALID_ARGUMENT"), InvalidParamsError],
     ["a reason beats the status", 400, status(400, "INVALID_ARGUMENT", [info("CONTENT_TYPE_NOT_SUPPORTED")]), ContentTypeNotSupportedError],
     ["NOT_FOUND + TASK_NOT_FOUND", 404, status(404, "NOT_FOUND", [info("TASK_NOT_FOUND")]), TaskNotFoundError],
@@ -747,7 +765,12 @@ describe("HTTP+JSON errors: reason, then the body's status, then the HTTP status
     ["METHOD_NOT_FOUND reason", 404, status(404, "NOT_FOUND", [info("METHOD_NOT_FOUND")]), MethodNotFoundError],
     ["INTERNAL_ERROR reason", 500, status(500, "INTERNAL", [info("INTERNAL_ERROR")]), InternalError],
     ["UNAUTHENTICATED on a 400", 400, status(400, "UNAUTHENTICATED"), AuthenticationError],
-    ["TASK_NOT_FOUND reason on a 400 (a reason wins over the HTTP status)", 400, status(400, "FAILED_PRECONDITION", [info("TASK_NOT_FOUND")]), TaskNotFoundError],
+    [
+      "TASK_NOT_FOUND reason on a 400 (a reason wins over the HTTP status)",
+      400,
+      status(400, "FAILED_PRECONDITION", [info("TASK_NOT_FOUND")]),
+      TaskNotFoundError,
+    ],
   ];
   it.each(cases)("%s", async (_what, code, body, cls) => {
     srv.handle((_req, res) => sendJson(res, code, body));
@@ -954,7 +977,9 @@ describe.each(HTTP_BINDINGS)("timeouts and aborts (%s)", (binding) => {
     const timers = trackTimers(SRC);
     try {
       const controller = new AbortController();
-      const it = clientOf(binding).subscribeToTask({ id: "t1" }, { ...RAW, signal: controller.signal })[Symbol.asyncIterator]();
+      const it = clientOf(binding)
+        .subscribeToTask({ id: "t1" }, { ...RAW, signal: controller.signal })
+        [Symbol.asyncIterator]();
       const first = await it.next();
       expect(first.done).toBe(false);
       controller.abort();
@@ -1109,36 +1134,41 @@ describe.each(HTTP_BINDINGS)("maxResponseBytes does not depend on how the body i
   it("fails iff the body has more bytes than the limit, for any split (property)", async () => {
     const { default: fc } = await import("fast-check");
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 0, max: 300 }), fc.integer({ min: 60, max: 400 }), fc.array(fc.nat(), { maxLength: 12 }), async (pad, max, offsets) => {
-        const client = (body: string): A2AClient => {
-          const bytes = new TextEncoder().encode(body);
-          const points = [...new Set(offsets.map((o) => o % (bytes.length + 1)))].sort((a, b) => a - b);
-          const httpClient = async () => ({
-            status: 200,
-            header: new Headers({ "Content-Type": "application/json" }),
-            trailer: new Headers(),
-            body: (async function* () {
-              let at = 0;
-              for (const p of [...points, bytes.length]) {
-                yield bytes.subarray(at, p);
-                at = p;
-              }
-            })(),
-          });
-          const options = { baseUrl: "http://127.0.0.1:9/a2a", httpClient, maxResponseBytes: max };
-          return new A2AClient(binding === "JSONRPC" ? createJsonRpcTransport(options) : createRestTransport(options));
-        };
-        const task = { ...TASK, metadata: { pad: "é".repeat(pad) } };
-        const body = JSON.stringify(binding === "JSONRPC" ? { jsonrpc: "2.0", id: 1, result: task } : task);
-        const size = new TextEncoder().encode(body).length;
-        const got = await client(body)
-          .getTask({ id: "t1" })
-          .then(
-            () => "ok",
-            (e: unknown) => (e instanceof ProtocolError && /larger than/.test(e.message) ? "too large" : String(e)),
-          );
-        expect(got).toBe(size > max ? "too large" : "ok");
-      }),
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: 300 }),
+        fc.integer({ min: 60, max: 400 }),
+        fc.array(fc.nat(), { maxLength: 12 }),
+        async (pad, max, offsets) => {
+          const client = (body: string): A2AClient => {
+            const bytes = new TextEncoder().encode(body);
+            const points = [...new Set(offsets.map((o) => o % (bytes.length + 1)))].sort((a, b) => a - b);
+            const httpClient = async () => ({
+              status: 200,
+              header: new Headers({ "Content-Type": "application/json" }),
+              trailer: new Headers(),
+              body: (async function* () {
+                let at = 0;
+                for (const p of [...points, bytes.length]) {
+                  yield bytes.subarray(at, p);
+                  at = p;
+                }
+              })(),
+            });
+            const options = { baseUrl: "http://127.0.0.1:9/a2a", httpClient, maxResponseBytes: max };
+            return new A2AClient(binding === "JSONRPC" ? createJsonRpcTransport(options) : createRestTransport(options));
+          };
+          const task = { ...TASK, metadata: { pad: "é".repeat(pad) } };
+          const body = JSON.stringify(binding === "JSONRPC" ? { jsonrpc: "2.0", id: 1, result: task } : task);
+          const size = new TextEncoder().encode(body).length;
+          const got = await client(body)
+            .getTask({ id: "t1" })
+            .then(
+              () => "ok",
+              (e: unknown) => (e instanceof ProtocolError && /larger than/.test(e.message) ? "too large" : String(e)),
+            );
+          expect(got).toBe(size > max ? "too large" : "ok");
+        },
+      ),
       { numRuns: 150 },
     );
   });

@@ -116,10 +116,7 @@ const artifact = {
   artifactId: "art-1",
   name: "itinerary",
   description: "A three-day plan",
-  parts: [
-    { text: "Day 1: Alfama.", metadata: { language: "en" } },
-    { data: [1, "two", true, null, { three: [3] }] },
-  ],
+  parts: [{ text: "Day 1: Alfama.", metadata: { language: "en" } }, { data: [1, "two", true, null, { three: [3] }] }],
   metadata: { version: 2 },
   extensions: ["https://example.com/ext/artifact-hash/v1"],
 };
@@ -152,14 +149,24 @@ const statusUpdates = [
 const artifactUpdates = [
   { taskId: "task-1", contextId: "ctx-1", artifact: { artifactId: "art-1", parts: [{ text: "x".repeat(1000) }] } },
   { taskId: "task-1", contextId: "ctx-1", artifact, append: true, lastChunk: false },
-  { taskId: "task-1", contextId: "ctx-1", artifact: { artifactId: "art-1", parts: [{ text: "…and done. 😀" }] }, append: true, lastChunk: true },
+  {
+    taskId: "task-1",
+    contextId: "ctx-1",
+    artifact: { artifactId: "art-1", parts: [{ text: "…and done. 😀" }] },
+    append: true,
+    lastChunk: true,
+  },
   {
     taskId: "task-1",
     contextId: "ctx-1",
     artifact: { artifactId: "art-3", parts: [{ url: "https://example.com/a.csv", filename: "a.csv" }] },
     metadata: { source: "export", rows: 120 },
   },
-  { taskId: "task-1", contextId: "ctx-1", artifact: { artifactId: "art-4", parts: [{ data: "a plain string" }, { data: 42 }, { data: false }] } },
+  {
+    taskId: "task-1",
+    contextId: "ctx-1",
+    artifact: { artifactId: "art-4", parts: [{ data: "a plain string" }, { data: 42 }, { data: false }] },
+  },
 ];
 
 interface Root {
@@ -488,8 +495,7 @@ const edgeCases: Record<string, Case[]> = {
 };
 
 describe("generated JSON readers on edge cases", () => {
-  const check = ({ root, text }: Case, label: string): Outcome =>
-    checkContract(root.schema, root.reader, parse(text), `${label}: ${text}`);
+  const check = ({ root, text }: Case, label: string): Outcome => checkContract(root.schema, root.reader, parse(text), `${label}: ${text}`);
 
   for (const [name, cases] of Object.entries(edgeCases)) {
     it(name, () => {

@@ -16,7 +16,14 @@ function fakeTransport(calls: unknown[][]): A2ATransport {
     async unary(...args: unknown[]) {
       calls.push(args);
       const method = args[0] as typeof A2AService.method.getTask;
-      return { stream: false, service: A2AService, method, header: new Headers(), trailer: new Headers(), message: create(TaskSchema, { id: "t" }) };
+      return {
+        stream: false,
+        service: A2AService,
+        method,
+        header: new Headers(),
+        trailer: new Headers(),
+        message: create(TaskSchema, { id: "t" }),
+      };
     },
     async stream() {
       throw new Error("not used");

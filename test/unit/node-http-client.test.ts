@@ -1,10 +1,21 @@
 import { createServer, type Server } from "node:http";
 import { createServer as createNetServer, type AddressInfo, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { A2AClient, AbortedError, ConnectionError, ProtocolError, createJsonRpcTransport, createNodeHttpClient, createRestTransport, userMessage } from "../../src/node.js";
+import {
+  A2AClient,
+  AbortedError,
+  ConnectionError,
+  ProtocolError,
+  createJsonRpcTransport,
+  createNodeHttpClient,
+  createRestTransport,
+  userMessage,
+} from "../../src/node.js";
 
 const TASK = { id: "t-1", contextId: "c-1", status: { state: "TASK_STATE_WORKING" } };
-const update = (i: number) => ({ statusUpdate: { taskId: "t-1", contextId: "c-1", status: { state: "TASK_STATE_WORKING" }, metadata: { i } } });
+const update = (i: number) => ({
+  statusUpdate: { taskId: "t-1", contextId: "c-1", status: { state: "TASK_STATE_WORKING" }, metadata: { i } },
+});
 
 let server: Server;
 let base: string;

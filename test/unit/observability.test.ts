@@ -142,7 +142,11 @@ describe.each(["JSONRPC", "HTTP+JSON"] as const)("loggingInterceptor (%s)", (bin
       const base = binding === "JSONRPC" ? `${http.url}/rpc` : http.url;
       const baseUrl = `${base.replace("://", "://ann:pw-s3cr3t@")}?api_key=key-456`;
       const interceptors = [loggingInterceptor((e) => entries.push(e), { binding }), loggingInterceptor()];
-      const transport = (binding === "JSONRPC" ? createJsonRpcTransport : createRestTransport)({ baseUrl, interceptors, httpClient: createNodeHttpClient() });
+      const transport = (binding === "JSONRPC" ? createJsonRpcTransport : createRestTransport)({
+        baseUrl,
+        interceptors,
+        httpClient: createNodeHttpClient(),
+      });
       await new A2AClient(transport).getTask({ id: "t1" }).catch(() => {});
     } finally {
       info.mockRestore();
@@ -150,7 +154,8 @@ describe.each(["JSONRPC", "HTTP+JSON"] as const)("loggingInterceptor (%s)", (bin
     expect(entries).toHaveLength(1);
     expect(entries[0]!.host).toBe(`127.0.0.1:${http.port}`);
     expect(lines).toHaveLength(1);
-    for (const text of [JSON.stringify(entries), ...lines]) for (const s of ["ann", "pw-s3cr3t", "key-456", "api_key"]) expect(text).not.toContain(s);
+    for (const text of [JSON.stringify(entries), ...lines])
+      for (const s of ["ann", "pw-s3cr3t", "key-456", "api_key"]) expect(text).not.toContain(s);
   });
 
   it("logs the error class of a failed call", async () => {
@@ -179,7 +184,9 @@ describe.each(["JSONRPC", "HTTP+JSON"] as const)("loggingInterceptor (%s)", (bin
     const entries: CallLogEntry[] = [];
     const client = httpClient(binding, [loggingInterceptor((e) => entries.push(e))], { Authorization: SECRET });
     const events = [];
-    for await (const e of client.sendStreamingMessage({ message: { messageId: "m", parts: [{ content: { case: "text", value: "hi" } }] } })) {
+    for await (const e of client.sendStreamingMessage({
+      message: { messageId: "m", parts: [{ content: { case: "text", value: "hi" } }] },
+    })) {
       events.push(e);
       expect(entries).toEqual([]);
     }
@@ -253,7 +260,10 @@ describe("gRPC", () => {
     stream.on("data", () => undefined);
     stream.on("end", () => {
       // Trailers-only: TASK_NOT_FOUND as NOT_FOUND.
-      stream.respond({ ":status": 200, "content-type": "application/grpc", "grpc-status": "5", "grpc-message": "no task" }, { endStream: true });
+      stream.respond(
+        { ":status": 200, "content-type": "application/grpc", "grpc-status": "5", "grpc-message": "no task" },
+        { endStream: true },
+      );
     });
   });
   let address = "";
@@ -278,7 +288,11 @@ describe("gRPC", () => {
       createGrpcTransport({
         baseUrl: address,
         headers: { Authorization: SECRET },
-        interceptors: [loggingInterceptor((e) => entries.push(e)), traceparentInterceptor(() => ({ traceparent: tp, tracestate: "k=v" })), probe],
+        interceptors: [
+          loggingInterceptor((e) => entries.push(e)),
+          traceparentInterceptor(() => ({ traceparent: tp, tracestate: "k=v" })),
+          probe,
+        ],
       }),
     );
     await expect(client.getTask({ id: "t1" })).rejects.toBeInstanceOf(TaskNotFoundError);

@@ -43,9 +43,7 @@ describe("proto/a2a/v1/a2a.proto (A2A 0.3)", () => {
   });
 
   it("is compared fact by fact: a renamed enum value is reported", () => {
-    expect(renamed.wire).toEqual([
-      "enum value a2a.v1.TaskState.TASK_STATE_CANCELED: name TASK_STATE_CANCELED != TASK_STATE_CANCELLED",
-    ]);
+    expect(renamed.wire).toEqual(["enum value a2a.v1.TaskState.TASK_STATE_CANCELED: name TASK_STATE_CANCELED != TASK_STATE_CANCELLED"]);
   });
 
   it("keeps the specification's CreateTaskPushNotificationConfig route as written", () => {

@@ -191,7 +191,10 @@ describe("answers", () => {
 
   it("ignores unknown fields and enum values (a newer agent)", async () => {
     const receiver = createPushReceiver();
-    const body = JSON.stringify({ statusUpdate: { taskId: "t", contextId: "c", status: { state: "TASK_STATE_WORKING" }, future: 1 }, also: true });
+    const body = JSON.stringify({
+      statusUpdate: { taskId: "t", contextId: "c", status: { state: "TASK_STATE_WORKING" }, future: 1 },
+      also: true,
+    });
     expect((await receiver.handle(post(body))).status).toBe(204);
     const state = JSON.stringify({ statusUpdate: { taskId: "u", contextId: "c", status: { state: "TASK_STATE_NEW_IN_2027" } } });
     expect((await receiver.handle(post(state))).status).toBe(204);
@@ -280,7 +283,13 @@ describe("the task view", () => {
 
   it("keeps every chunk of a task delivered twice over in full", async () => {
     const receiver = createPushReceiver();
-    const seq = [snapshot("t1", TaskState.WORKING, 1000), chunk("t1", "a", false), chunk("t1", "b", true), chunk("t1", "c", true), status("t1", TaskState.COMPLETED, 2000)];
+    const seq = [
+      snapshot("t1", TaskState.WORKING, 1000),
+      chunk("t1", "a", false),
+      chunk("t1", "b", true),
+      chunk("t1", "c", true),
+      status("t1", TaskState.COMPLETED, 2000),
+    ];
     for (const e of seq) await deliver(receiver, e, e);
     expect(textOf(receiver.task("t1")!, ",")).toBe("a,b,c");
   });
@@ -321,10 +330,7 @@ describe("the task view", () => {
     const seen: (Task | undefined)[] = [];
     const receiver = createPushReceiver({ onEvent: (_e, t) => void seen.push(t) });
     await deliver(receiver, chunk("t1", "one", false), chunk("t2", "two", false));
-    await deliver(
-      receiver,
-      create(StreamResponseSchema, { payload: { case: "message", value: { messageId: "m", parts: [text("hi")] } } }),
-    );
+    await deliver(receiver, create(StreamResponseSchema, { payload: { case: "message", value: { messageId: "m", parts: [text("hi")] } } }));
     expect(textOf(receiver.task("t1")!)).toBe("one");
     expect(textOf(receiver.task("t2")!)).toBe("two");
     expect(seen.at(-1)).toBeUndefined();

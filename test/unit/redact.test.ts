@@ -45,7 +45,8 @@ const HEADER_SECRET = 'h3ad r&k=y+/"q\\%-tail';
 const b64 = (s: string) => Buffer.from(s, "utf8").toString("base64");
 const b64url = (s: string) => Buffer.from(s, "utf8").toString("base64url");
 const form = (s: string) => new URLSearchParams({ s }).toString().slice(2);
-const pythonJson = (s: string) => JSON.stringify(s).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+const pythonJson = (s: string) =>
+  JSON.stringify(s).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 
 /** Every form `secret` may take in an echo, to look for on the error. */
 function forms(secret: string): string[] {
@@ -93,8 +94,14 @@ describe("redactSecrets", () => {
     const echo = [...forms(SECRET), basicHeader, ...blobs].join(" | ");
     const info = create(ErrorInfoSchema, { reason: "ECHO", domain: "x", metadata: { sent: SECRET } });
     const status = toBinary(StatusSchema, create(StatusSchema, { code: 16, message: echo, details: [anyPack(ErrorInfoSchema, info)] }));
-    const metadata = new Headers({ "x-echo": encodeURIComponent(echo), "x-echo-b64": b64(echo), "grpc-status-details-bin": Buffer.from(status).toString("base64") });
-    const grpc = new ConnectError(echo, Code.Unauthenticated, metadata, [{ type: ErrorInfoSchema.typeName, value: toBinary(ErrorInfoSchema, info), debug: { echo } }] as never);
+    const metadata = new Headers({
+      "x-echo": encodeURIComponent(echo),
+      "x-echo-b64": b64(echo),
+      "grpc-status-details-bin": Buffer.from(status).toString("base64"),
+    });
+    const grpc = new ConnectError(echo, Code.Unauthenticated, metadata, [
+      { type: ErrorInfoSchema.typeName, value: toBinary(ErrorInfoSchema, info), debug: { echo } },
+    ] as never);
     const inner = new AggregateError([new TypeError(echo)], echo);
     const details = Object.freeze([Object.freeze({ "@type": "x", echo, [SECRET]: [echo, { deeper: echo }] })]);
     const e = new AuthenticationError(echo, { details, challenge: `Bearer error="${echo}"`, cause: grpc, httpStatus: 401 });
@@ -171,20 +178,35 @@ beforeAll(async () => {
   // and the challenge of a 401, as a careless agent might.
   agent = await startFakeServer((req: IncomingMessage, res: ServerResponse, body: string) => {
     const echo = JSON.stringify({ url: req.url, headers: req.headers });
-    const details = [{ "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: "ECHO", domain: "x", metadata: { echo, py: pythonJson(echo) } }];
+    const details = [
+      { "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: "ECHO", domain: "x", metadata: { echo, py: pythonJson(echo) } },
+    ];
     const challenge = `Bearer realm="${encodeURIComponent(echo)}" error="${b64(echo)}"`;
     if (req.url!.startsWith("/rpc")) {
       const id = (JSON.parse(body) as { id: number }).id;
       return sendJson(res, 200, { jsonrpc: "2.0", id, error: { code: -32603, message: `rejected ${echo}`, data: details } });
     }
-    return sendJson(res, 401, { error: { code: 16, status: "UNAUTHENTICATED", message: `rejected ${echo}`, details } }, { "WWW-Authenticate": challenge });
+    return sendJson(
+      res,
+      401,
+      { error: { code: 16, status: "UNAUTHENTICATED", message: `rejected ${echo}`, details } },
+      { "WWW-Authenticate": challenge },
+    );
   });
 });
 afterAll(() => agent.close());
 
 describe.each([
-  ["JSON-RPC", (i: Interceptor, http?: ReturnType<typeof createNodeHttpClient>) => createJsonRpcTransport({ baseUrl: `${agent.url}/rpc`, interceptors: [i], httpClient: http })],
-  ["HTTP+JSON", (i: Interceptor, http?: ReturnType<typeof createNodeHttpClient>) => createRestTransport({ baseUrl: `${agent.url}/rest`, interceptors: [i], httpClient: http })],
+  [
+    "JSON-RPC",
+    (i: Interceptor, http?: ReturnType<typeof createNodeHttpClient>) =>
+      createJsonRpcTransport({ baseUrl: `${agent.url}/rpc`, interceptors: [i], httpClient: http }),
+  ],
+  [
+    "HTTP+JSON",
+    (i: Interceptor, http?: ReturnType<typeof createNodeHttpClient>) =>
+      createRestTransport({ baseUrl: `${agent.url}/rest`, interceptors: [i], httpClient: http }),
+  ],
 ] as const)("an agent echoing the request over %s", (_binding, transport) => {
   it.each(CREDENTIALS)("%s: no form of the secret on the error, unary or stream", async (_name, credential, secrets) => {
     for (const http of [undefined, createNodeHttpClient()]) {
@@ -250,7 +272,11 @@ describe("a gRPC agent echoing the request", () => {
     srv.handler = (stream, call) => {
       stream.respond({ ":status": 200, "content-type": "application/grpc" }, { waitForTrailers: true });
       stream.on("wantTrailers", () =>
-        stream.sendTrailers({ "grpc-status": "13", "grpc-message": encodeURIComponent(`boom ${String(call.headers.authorization)}`), "x-echo": String(call.headers.authorization) }),
+        stream.sendTrailers({
+          "grpc-status": "13",
+          "grpc-message": encodeURIComponent(`boom ${String(call.headers.authorization)}`),
+          "x-echo": String(call.headers.authorization),
+        }),
       );
       stream.end();
     };
@@ -282,15 +308,23 @@ describe("a token endpoint echoing the request", () => {
   });
   afterAll(() => idp.close());
 
-  it.each(["basic", "body"] as const)("clientAuth %s: the secret, its form encoding and the Basic value appear nowhere", async (clientAuth) => {
-    const provider = clientCredentialsProvider({ tokenUrl: `${idp.url}/token`, clientId: "client 1&=", clientSecret: SECRET, clientAuth });
-    const e = await provider.token().catch((x: unknown) => x);
-    expect(e).toBeInstanceOf(AuthenticationError);
-    expect((e as Error).message).toContain("invalid_client");
-    const basicValue = b64(`${form("client 1&=")}:${form(SECRET)}`);
-    expectClean(e, [SECRET, `${form("client 1&=")}:${form(SECRET)}`]);
-    for (const text of surfaces(e)) expect(text).not.toContain(basicValue.slice(0, 20));
-  });
+  it.each(["basic", "body"] as const)(
+    "clientAuth %s: the secret, its form encoding and the Basic value appear nowhere",
+    async (clientAuth) => {
+      const provider = clientCredentialsProvider({
+        tokenUrl: `${idp.url}/token`,
+        clientId: "client 1&=",
+        clientSecret: SECRET,
+        clientAuth,
+      });
+      const e = await provider.token().catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(AuthenticationError);
+      expect((e as Error).message).toContain("invalid_client");
+      const basicValue = b64(`${form("client 1&=")}:${form(SECRET)}`);
+      expectClean(e, [SECRET, `${form("client 1&=")}:${form(SECRET)}`]);
+      for (const text of surfaces(e)) expect(text).not.toContain(basicValue.slice(0, 20));
+    },
+  );
 
   it("a token type that echoes the request, cut to 40 characters, shows no part of the Basic value", async () => {
     const provider = clientCredentialsProvider({ tokenUrl: `${idp.url}/type`, clientId: "c", clientSecret: SECRET });
@@ -346,12 +380,24 @@ const appInterceptor =
 const APP_CREDENTIALS: ReadonlyArray<[string, AppCredential]> = [
   ["transport headers: Authorization", { transport: { headers: { Authorization: `Bearer ${HEADER_SECRET}` } }, secrets: [HEADER_SECRET] }],
   ["transport headers: X-API-Key", { transport: { headers: { "X-API-Key": HEADER_SECRET } }, secrets: [HEADER_SECRET] }],
-  ["transport headers: a Cookie", { transport: { headers: { Cookie: `theme=dark; sid=${encodeURIComponent(SECRET)}` } }, secrets: [SECRET] }],
-  ["transport headers: Basic", { transport: { headers: { Authorization: `Basic ${b64(`ann:${SECRET}`)}` } }, secrets: [SECRET, `ann:${SECRET}`] }],
+  [
+    "transport headers: a Cookie",
+    { transport: { headers: { Cookie: `theme=dark; sid=${encodeURIComponent(SECRET)}` } }, secrets: [SECRET] },
+  ],
+  [
+    "transport headers: Basic",
+    { transport: { headers: { Authorization: `Basic ${b64(`ann:${SECRET}`)}` } }, secrets: [SECRET, `ann:${SECRET}`] },
+  ],
   ["call headers: Authorization", { call: { headers: { Authorization: `Token ${HEADER_SECRET}` } }, secrets: [HEADER_SECRET] }],
   ["call headers: a header of any name", { call: { headers: { "X-Org-Passphrase": HEADER_SECRET } }, secrets: [HEADER_SECRET] }],
-  ["an interceptor of the application's, in place", { transport: { interceptors: [appInterceptor("in place")] }, secrets: [HEADER_SECRET] }],
-  ["an interceptor of the application's, new headers", { transport: { interceptors: [appInterceptor("new request")] }, secrets: [HEADER_SECRET] }],
+  [
+    "an interceptor of the application's, in place",
+    { transport: { interceptors: [appInterceptor("in place")] }, secrets: [HEADER_SECRET] },
+  ],
+  [
+    "an interceptor of the application's, new headers",
+    { transport: { interceptors: [appInterceptor("new request")] }, secrets: [HEADER_SECRET] },
+  ],
 ];
 
 /** Cases for the bindings that have URLs with user info and queries. */
@@ -381,15 +427,18 @@ describe.each([
   ["JSON-RPC 0.3", "/rpc", createJsonRpcTransportV03],
   ["HTTP+JSON 0.3", "/rest", createRestTransportV03],
 ] as const)("an agent echoing what the application sent over %s", (_binding, path, create) => {
-  it.each([...APP_CREDENTIALS, ...URL_CREDENTIALS])("%s: no form of it on the error, unary or stream, fetch or node:http", async (_name, c) => {
-    for (const httpClient of [undefined, createNodeHttpClient()]) {
-      const transport = create({ baseUrl: baseUrlOf(agent.url, path, c), httpClient, ...c.transport });
-      for (const e of await failures(new A2AClient(transport), c)) {
-        expect(e).toBeInstanceOf(A2AError);
-        expectClean(e, c.secrets);
+  it.each([...APP_CREDENTIALS, ...URL_CREDENTIALS])(
+    "%s: no form of it on the error, unary or stream, fetch or node:http",
+    async (_name, c) => {
+      for (const httpClient of [undefined, createNodeHttpClient()]) {
+        const transport = create({ baseUrl: baseUrlOf(agent.url, path, c), httpClient, ...c.transport });
+        for (const e of await failures(new A2AClient(transport), c)) {
+          expect(e).toBeInstanceOf(A2AError);
+          expectClean(e, c.secrets);
+        }
       }
-    }
-  });
+    },
+  );
 });
 
 it("the echo does reach the error, masked: the agent's own words stay", async () => {

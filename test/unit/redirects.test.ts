@@ -68,7 +68,8 @@ function redirectTo(status: number, location: (req: IncomingMessage) => string) 
 
 /** The A2A answer of the agent's 1.0 interfaces. */
 function answer(req: IncomingMessage, res: ServerResponse, body: string) {
-  if (req.url!.startsWith("/rpc")) return sendJson(res, 200, { jsonrpc: "2.0", id: (JSON.parse(body) as { id: number }).id, result: { task: TASK } });
+  if (req.url!.startsWith("/rpc"))
+    return sendJson(res, 200, { jsonrpc: "2.0", id: (JSON.parse(body) as { id: number }).id, result: { task: TASK } });
   return sendJson(res, 200, req.method === "GET" ? TASK : { task: TASK });
 }
 
@@ -78,21 +79,28 @@ function client(make: Make, base: string, http: UniversalClientFn): A2AClient {
 
 describe.each(CLIENTS)("%s", (_name, http) => {
   describe.each(WIRES)("%s", (_wire, make, base) => {
-    it.each([301, 302, 303, 307, 308])("HTTP %i to another origin: RedirectRefusedError naming both origins; the other origin gets nothing", async (status) => {
-      agent.handle(redirectTo(status, (req) => `${other.url}${req.url}`));
-      const e = await client(make, base, http()).sendMessage({ message: userMessage("hi") }).catch((x: unknown) => x);
-      expect(e).toBeInstanceOf(RedirectRefusedError);
-      const err = e as RedirectRefusedError;
-      expect(err.message).toContain(agent.url);
-      expect(err.message).toContain(other.url);
-      expect(err.httpStatus).toBe(status);
-      expect(agent.requests).toHaveLength(1);
-      expect(other.requests).toHaveLength(0);
-    });
+    it.each([301, 302, 303, 307, 308])(
+      "HTTP %i to another origin: RedirectRefusedError naming both origins; the other origin gets nothing",
+      async (status) => {
+        agent.handle(redirectTo(status, (req) => `${other.url}${req.url}`));
+        const e = await client(make, base, http())
+          .sendMessage({ message: userMessage("hi") })
+          .catch((x: unknown) => x);
+        expect(e).toBeInstanceOf(RedirectRefusedError);
+        const err = e as RedirectRefusedError;
+        expect(err.message).toContain(agent.url);
+        expect(err.message).toContain(other.url);
+        expect(err.httpStatus).toBe(status);
+        expect(agent.requests).toHaveLength(1);
+        expect(other.requests).toHaveLength(0);
+      },
+    );
   });
 
   it.each([307, 308])("HTTP %i within the origin: followed with the same method, body and credentials", async (status) => {
-    agent.handle((req, res, body) => (req.url!.endsWith("/moved") ? answer(req, res, body) : redirectTo(status, (r) => `${r.url}/moved`)(req, res)));
+    agent.handle((req, res, body) =>
+      req.url!.endsWith("/moved") ? answer(req, res, body) : redirectTo(status, (r) => `${r.url}/moved`)(req, res),
+    );
     for (const [make, base] of [
       [createJsonRpcTransport, "/rpc"],
       [createRestTransport, "/rest"],
@@ -111,15 +119,21 @@ describe.each(CLIENTS)("%s", (_name, http) => {
   });
 
   it.each([301, 302, 303])("HTTP %i within the origin for a POST: RedirectRefusedError, not a body-less GET", async (status) => {
-    agent.handle((req, res, body) => (req.url!.endsWith("/moved") ? answer(req, res, body) : redirectTo(status, (r) => `${r.url}/moved`)(req, res)));
-    const e = await client(createJsonRpcTransport, "/rpc", http()).sendMessage({ message: userMessage("hi") }).catch((x: unknown) => x);
+    agent.handle((req, res, body) =>
+      req.url!.endsWith("/moved") ? answer(req, res, body) : redirectTo(status, (r) => `${r.url}/moved`)(req, res),
+    );
+    const e = await client(createJsonRpcTransport, "/rpc", http())
+      .sendMessage({ message: userMessage("hi") })
+      .catch((x: unknown) => x);
     expect(e).toBeInstanceOf(RedirectRefusedError);
     expect((e as Error).message).toMatch(/POST/);
     expect(agent.requests).toHaveLength(1);
   });
 
   it("a GET within the origin follows 302; more than 5 redirects are refused", async () => {
-    agent.handle((req, res, body) => (req.url!.startsWith("/new") ? answer(req, res, body) : redirectTo(302, (r) => `/new${r.url}`)(req, res)));
+    agent.handle((req, res, body) =>
+      req.url!.startsWith("/new") ? answer(req, res, body) : redirectTo(302, (r) => `/new${r.url}`)(req, res),
+    );
     const task = await client(createRestTransport, "/rest", http()).getTask({ id: "task-1" });
     expect(task.id).toBe("task-1");
     expect(agent.requests.map((r) => [r.method, r.url])).toEqual([
@@ -129,7 +143,9 @@ describe.each(CLIENTS)("%s", (_name, http) => {
 
     agent.requests.length = 0;
     agent.handle(redirectTo(307, (r) => `${r.url}x`));
-    const e = await client(createRestTransport, "/rest", http()).getTask({ id: "t" }).catch((x: unknown) => x);
+    const e = await client(createRestTransport, "/rest", http())
+      .getTask({ id: "t" })
+      .catch((x: unknown) => x);
     expect(e).toBeInstanceOf(RedirectRefusedError);
     expect((e as Error).message).toContain("more than 5 redirects");
     expect(agent.requests).toHaveLength(6);
@@ -137,7 +153,9 @@ describe.each(CLIENTS)("%s", (_name, http) => {
 
   it("a Location that is not a URL is refused", async () => {
     agent.handle(redirectTo(307, () => "http://[::1"));
-    const e = await client(createJsonRpcTransport, "/rpc", http()).sendMessage({ message: userMessage("hi") }).catch((x: unknown) => x);
+    const e = await client(createJsonRpcTransport, "/rpc", http())
+      .sendMessage({ message: userMessage("hi") })
+      .catch((x: unknown) => x);
     expect(e).toBeInstanceOf(RedirectRefusedError);
     expect(other.requests).toHaveLength(0);
   });
@@ -157,25 +175,31 @@ it("the fetch client asks fetch not to follow, and refuses the opaque redirect a
   expect(inits[0]!.redirect).toBe("manual");
 });
 
-it.each([302, 307, 308])("a token endpoint answering HTTP %i: AuthenticationError saying so; the client secret goes nowhere else", async (status) => {
-  agent.handle(redirectTo(status, () => `${other.url}/token`));
-  const provider = clientCredentialsProvider({ tokenUrl: `${agent.url}/token`, clientId: "c", clientSecret: "redirect-secret" });
-  const e = await provider.token().catch((x: unknown) => x);
-  expect(e).toBeInstanceOf(AuthenticationError);
-  expect((e as Error).message).toContain(`could not get an access token from ${agent.url}/token`);
-  expect((e as Error).message).toContain(`redirect (HTTP ${status})`);
-  expect(agent.requests).toHaveLength(1);
-  expect(other.requests).toHaveLength(0);
-});
+it.each([302, 307, 308])(
+  "a token endpoint answering HTTP %i: AuthenticationError saying so; the client secret goes nowhere else",
+  async (status) => {
+    agent.handle(redirectTo(status, () => `${other.url}/token`));
+    const provider = clientCredentialsProvider({ tokenUrl: `${agent.url}/token`, clientId: "c", clientSecret: "redirect-secret" });
+    const e = await provider.token().catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(AuthenticationError);
+    expect((e as Error).message).toContain(`could not get an access token from ${agent.url}/token`);
+    expect((e as Error).message).toContain(`redirect (HTTP ${status})`);
+    expect(agent.requests).toHaveLength(1);
+    expect(other.requests).toHaveLength(0);
+  },
+);
 
-it.each([302, 307, 308])("gRPC-web answered HTTP %i to another origin: RedirectRefusedError, not followed, not 'fetch failed'", async (status) => {
-  agent.handle(redirectTo(status, (req) => `${other.url}${req.url}`));
-  const c = new A2AClient(createGrpcWebTransport({ baseUrl: agent.url, interceptors: [bearerAuth(TOKEN)] }));
-  const e = await c.getTask({ id: "t" }).catch((x: unknown) => x);
-  expect(e).toBeInstanceOf(RedirectRefusedError);
-  expect((e as Error).message).toContain(agent.url);
-  expect((e as Error).message).toContain(other.url);
-  expect((e as RedirectRefusedError).binding).toBe("GRPC");
-  expect(agent.requests).toHaveLength(1);
-  expect(other.requests).toHaveLength(0);
-});
+it.each([302, 307, 308])(
+  "gRPC-web answered HTTP %i to another origin: RedirectRefusedError, not followed, not 'fetch failed'",
+  async (status) => {
+    agent.handle(redirectTo(status, (req) => `${other.url}${req.url}`));
+    const c = new A2AClient(createGrpcWebTransport({ baseUrl: agent.url, interceptors: [bearerAuth(TOKEN)] }));
+    const e = await c.getTask({ id: "t" }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(RedirectRefusedError);
+    expect((e as Error).message).toContain(agent.url);
+    expect((e as Error).message).toContain(other.url);
+    expect((e as RedirectRefusedError).binding).toBe("GRPC");
+    expect(agent.requests).toHaveLength(1);
+    expect(other.requests).toHaveLength(0);
+  },
+);

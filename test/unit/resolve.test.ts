@@ -331,7 +331,8 @@ describe("shared state never decides another caller's outcome", () => {
   beforeAll(async () => {
     key = await keyPair("ES256", "k1");
   });
-  const trusting = (extra: ResolveOptions = {}): ResolveOptions => fresh({ verify: "required", verification: { keys: { keys: [key.jwk] } }, ...extra });
+  const trusting = (extra: ResolveOptions = {}): ResolveOptions =>
+    fresh({ verify: "required", verification: { keys: { keys: [key.jwk] } }, ...extra });
 
   it("concurrent resolves with different redirect policies do not share a result", async () => {
     const s = await serve((req, res) => {
@@ -369,7 +370,9 @@ describe("shared state never decides another caller's outcome", () => {
   });
 
   it("a cached card larger than the caller's size limit is not served to it", async () => {
-    const s = await serve((_req, res) => sendJson(res, 200, cardJson({ description: "x".repeat(2000) }), { "Cache-Control": "max-age=600" }));
+    const s = await serve((_req, res) =>
+      sendJson(res, 200, cardJson({ description: "x".repeat(2000) }), { "Cache-Control": "max-age=600" }),
+    );
     const store = new MemoryCardStore();
     await resolveAgentCard(`${s.url}/c.json`, { cache: store });
     const e = await resolveAgentCard(`${s.url}/c.json`, { cache: store, maxBytes: 1000 }).catch((err: unknown) => err);
@@ -401,7 +404,10 @@ describe("shared state never decides another caller's outcome", () => {
       seen.push(String(input));
       return fetch(input, init);
     };
-    const r = await resolveAgentCard(`${s.url}/c.json`, fresh({ fetch: counting, verify: "required", verification: { jku: { allowHttp: true, cache: new JwksCache() } } }));
+    const r = await resolveAgentCard(
+      `${s.url}/c.json`,
+      fresh({ fetch: counting, verify: "required", verification: { jku: { allowHttp: true, cache: new JwksCache() } } }),
+    );
     expect(r.verification).toMatchObject({ verified: true, keySource: "jku" });
     expect(seen).toEqual([`${s.url}/c.json`, `${s.url}/jwks.json`]);
   });
@@ -465,7 +471,10 @@ describe("downgrades and newer cards", () => {
   });
 
   it("a newer agent's card, signed over fields this schema does not know, verifies; the card returned is parsed from it", async () => {
-    const signed = await signJson(cardJson({ trustTier: "gold", skills: [{ id: "s1", name: "Skill", description: "Does things", tags: ["t"], price: 3 }] }), key);
+    const signed = await signJson(
+      cardJson({ trustTier: "gold", skills: [{ id: "s1", name: "Skill", description: "Does things", tags: ["t"], price: 3 }] }),
+      key,
+    );
     const s = await serve((_req, res) => sendJson(res, 200, signed));
     const r = await resolveAgentCard(`${s.url}/c.json`, fresh({ verify: "required", verification: keys() }));
     expect(r.verification).toMatchObject({ verified: true, kid: "k1", keySource: "store" });

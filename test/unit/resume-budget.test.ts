@@ -151,7 +151,12 @@ describe("resumption budget (defaults)", () => {
 
   it("numbers that would spin or stall are refused up front", () => {
     const { io } = agent(0);
-    for (const bad of [{ maxElapsedMs: -1 }, { maxElapsedMs: Number.NaN }, { backoff: { maxMs: Infinity } }, { backoff: { multiplier: 0.5 } }]) {
+    for (const bad of [
+      { maxElapsedMs: -1 },
+      { maxElapsedMs: Number.NaN },
+      { backoff: { maxMs: Infinity } },
+      { backoff: { multiplier: 0.5 } },
+    ]) {
       expect(() => resumable(io, bad)).toThrow(TypeError);
     }
     expect(() => resumable(io, { maxElapsedMs: -1 })).toThrow(/resume\.maxElapsedMs/);

@@ -185,7 +185,11 @@ const messageIdOf = (binding: HttpBinding, body: string): string => {
   return (binding === "JSONRPC" ? json.params!.message : json.message!).messageId;
 };
 const stateOf = (e: StreamResponse | undefined) =>
-  e?.payload.case === "task" ? e.payload.value.status?.state : e?.payload.case === "statusUpdate" ? e.payload.value.status?.state : undefined;
+  e?.payload.case === "task"
+    ? e.payload.value.status?.state
+    : e?.payload.case === "statusUpdate"
+      ? e.payload.value.status?.state
+      : undefined;
 
 /** The delays the resumption's backoff asked for, in order. */
 function recordBackoff(): number[] {
@@ -193,7 +197,10 @@ function recordBackoff(): number[] {
   const real = globalThis.setTimeout;
   vi.spyOn(globalThis, "setTimeout").mockImplementation(((fn: () => void, ms?: number, ...rest: unknown[]) => {
     // Only the timers resume.ts sets itself, not those of the calls it makes.
-    const caller = (new Error().stack ?? "").split("\n").slice(1).find((l) => !/resume\.test\.ts|node_modules/.test(l));
+    const caller = (new Error().stack ?? "")
+      .split("\n")
+      .slice(1)
+      .find((l) => !/resume\.test\.ts|node_modules/.test(l));
     if (caller && /[/\\]src[/\\]client[/\\]resume\.ts/.test(caller)) delays.push(ms ?? 0);
     return real(fn, ms, ...rest);
   }) as typeof setTimeout);
@@ -385,7 +392,9 @@ describe.each(HTTP_BINDINGS)("resumption (%s)", (binding) => {
       get: (_c, r) => r.json(task("WORKING")),
       // Every resubscribe drops right after its snapshot: no progress, the attempts add up.
       subscribe: (c, r) =>
-        c.n < 4 ? r.stream([snapshotEvent("WORKING")], { then: "end" }) : r.stream([snapshotEvent("WORKING"), statusEvent("COMPLETED")], { then: "end" }),
+        c.n < 4
+          ? r.stream([snapshotEvent("WORKING")], { then: "end" })
+          : r.stream([snapshotEvent("WORKING"), statusEvent("COMPLETED")], { then: "end" }),
     });
     const resume = { maxAttempts: 5, backoff: { initialMs: 4, maxMs: 20, multiplier: 2 } };
     const { error } = await drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume }));
@@ -412,13 +421,18 @@ describe.each(HTTP_BINDINGS)("resumption (%s)", (binding) => {
   it("attempts count again from zero after an event that is progress", async () => {
     serve(binding, {
       send: (_c, r) => r.stream([snapshotEvent("SUBMITTED")], { then: "cut" }),
-      get: (c, r) => r.json(task("WORKING", Array.from({ length: c.n }, (_, i) => String(i)))),
+      get: (c, r) =>
+        r.json(
+          task(
+            "WORKING",
+            Array.from({ length: c.n }, (_, i) => String(i)),
+          ),
+        ),
       // Each resubscribe brings one new chunk, then drops; the fifth completes.
       subscribe: (c, r) =>
-        r.stream(
-          c.n < 4 ? [snapshotEvent("WORKING"), chunkEvent(String(c.n))] : [snapshotEvent("WORKING"), statusEvent("COMPLETED")],
-          { then: c.n % 2 ? "end" : "cut" },
-        ),
+        r.stream(c.n < 4 ? [snapshotEvent("WORKING"), chunkEvent(String(c.n))] : [snapshotEvent("WORKING"), statusEvent("COMPLETED")], {
+          then: c.n % 2 ? "end" : "cut",
+        }),
     });
     const { items, error } = await drain(
       clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: { ...FAST, maxAttempts: 1 } }),
@@ -484,7 +498,12 @@ describe.each(HTTP_BINDINGS)("resumption (%s)", (binding) => {
       // WORKING when asked, finished by the time of the resubscribe.
       get: (c, r) => r.json(c.n === 0 ? task("WORKING", ["1"]) : task("COMPLETED", ["1", "2"])),
       subscribe: (_c, r) =>
-        r.error({ code: -32004, httpStatus: binding === "JSONRPC" ? 200 : 400, reason: "UNSUPPORTED_OPERATION", message: "task is in a terminal state" }),
+        r.error({
+          code: -32004,
+          httpStatus: binding === "JSONRPC" ? 200 : 400,
+          reason: "UNSUPPORTED_OPERATION",
+          message: "task is in a terminal state",
+        }),
     });
     const { items, error } = await drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: FAST }));
     expect(error).toBeUndefined();
@@ -498,7 +517,12 @@ describe.each(HTTP_BINDINGS)("resumption (%s)", (binding) => {
     serve(binding, {
       ...dropOnce("cut"),
       subscribe: (_c, r) =>
-        r.error({ code: -32004, httpStatus: binding === "JSONRPC" ? 200 : 400, reason: "UNSUPPORTED_OPERATION", message: "no resubscribing here" }),
+        r.error({
+          code: -32004,
+          httpStatus: binding === "JSONRPC" ? 200 : 400,
+          reason: "UNSUPPORTED_OPERATION",
+          message: "no resubscribing here",
+        }),
     });
     const { error } = await drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: FAST }));
     expect(error).toBeInstanceOf(UnsupportedOperationError);
@@ -575,8 +599,10 @@ describe.each(HTTP_BINDINGS)("resumption (%s)", (binding) => {
 
   it("no task holds the message: it is sent again, once, with the same messageId", async () => {
     serve(binding, {
-      send: (c, r) => (c.n === 0 ? c.res.socket?.destroy() : r.stream([snapshotEvent("SUBMITTED"), statusEvent("COMPLETED")], { then: "end" })),
-      list: (_c, r) => r.json(page([{ ...task("COMPLETED"), id: "older", history: [{ messageId: "m-older", role: "ROLE_USER", parts: [] }] }])),
+      send: (c, r) =>
+        c.n === 0 ? c.res.socket?.destroy() : r.stream([snapshotEvent("SUBMITTED"), statusEvent("COMPLETED")], { then: "end" }),
+      list: (_c, r) =>
+        r.json(page([{ ...task("COMPLETED"), id: "older", history: [{ messageId: "m-older", role: "ROLE_USER", parts: [] }] }])),
     });
     const { items, error } = await drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: FAST }));
     expect(error).toBeUndefined();
@@ -602,7 +628,8 @@ describe.each(HTTP_BINDINGS)("resumption (%s)", (binding) => {
 
   it("no task in any state: sent again once; tasks in some state, none with the message, decide as well", async () => {
     serve(binding, {
-      send: (c, r) => (c.n === 0 ? c.res.socket?.destroy() : r.stream([snapshotEvent("SUBMITTED"), statusEvent("COMPLETED")], { then: "end" })),
+      send: (c, r) =>
+        c.n === 0 ? c.res.socket?.destroy() : r.stream([snapshotEvent("SUBMITTED"), statusEvent("COMPLETED")], { then: "end" }),
       list: (_c, r) => r.json(page([])),
     });
     const { error } = await drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: FAST }));
@@ -611,7 +638,9 @@ describe.each(HTTP_BINDINGS)("resumption (%s)", (binding) => {
     // Every state once, in lifecycle order, after the unfiltered listing.
     expect(calls.slice(1, 10).map((c) => listParams(c).status)).toEqual([
       undefined,
-      ...["SUBMITTED", "WORKING", "INPUT_REQUIRED", "AUTH_REQUIRED", "COMPLETED", "FAILED", "CANCELED", "REJECTED"].map((s) => `TASK_STATE_${s}`),
+      ...["SUBMITTED", "WORKING", "INPUT_REQUIRED", "AUTH_REQUIRED", "COMPLETED", "FAILED", "CANCELED", "REJECTED"].map(
+        (s) => `TASK_STATE_${s}`,
+      ),
     ]);
 
     // Only a state's listing shows tasks, and they keep no history: nobody can tell.
@@ -709,9 +738,7 @@ describe.each(HTTP_BINDINGS)("resumption (%s)", (binding) => {
       list: (_c, r) => unsupported(r),
     });
     const message = { role: userMessage("x").role, parts: [{ content: { case: "text" as const, value: "go" } }] };
-    const { error } = await drain(
-      clientOf(binding).sendStreamingMessage({ message }, { resume: { ...FAST, resendBeforeTask: true } }),
-    );
+    const { error } = await drain(clientOf(binding).sendStreamingMessage({ message }, { resume: { ...FAST, resendBeforeTask: true } }));
     expect(error).toBeUndefined();
     const ids = calls.filter((c) => c.kind === "send").map((c) => messageIdOf(binding, c.body));
     expect(ids).toHaveLength(3);
@@ -722,7 +749,8 @@ describe.each(HTTP_BINDINGS)("resumption (%s)", (binding) => {
   it("a server-reported error on the resubscribe is not retried", async () => {
     serve(binding, {
       ...dropOnce("cut"),
-      subscribe: (_c, r) => r.error({ code: -32001, httpStatus: binding === "JSONRPC" ? 200 : 404, reason: "TASK_NOT_FOUND", message: "gone" }),
+      subscribe: (_c, r) =>
+        r.error({ code: -32001, httpStatus: binding === "JSONRPC" ? 200 : 404, reason: "TASK_NOT_FOUND", message: "gone" }),
     });
     const { error } = await drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: FAST }));
     expect(error).toBeInstanceOf(TaskNotFoundError);
@@ -756,7 +784,9 @@ describe.each(HTTP_BINDINGS)("resumption (%s)", (binding) => {
     expect(sent.items).toHaveLength(3);
     expect(sent.error).toBeInstanceOf(StreamResumeError);
     expect(sent.error).toMatchObject({ taskId: "t1", state: TaskState.WORKING, attempts: 0, binding });
-    expect((sent.error as Error).message).toMatch(/task t1 ended in state TASK_STATE_WORKING, before the task reached a final or interrupted state/);
+    expect((sent.error as Error).message).toMatch(
+      /task t1 ended in state TASK_STATE_WORKING, before the task reached a final or interrupted state/,
+    );
     const watched = await drain(clientOf(binding).subscribeToTask({ id: "t1" }, { resume: false }));
     expect(watched.error).toMatchObject({ taskId: "t1", state: TaskState.WORKING });
     expect(kinds()).toEqual(["send", "subscribe"]);

@@ -67,7 +67,9 @@ function countedSignal() {
 
 /** Resolves with the signal's reason once it aborts. */
 const aborted = (signal: AbortSignal) =>
-  new Promise<unknown>((resolve) => (signal.aborted ? resolve(signal.reason) : signal.addEventListener("abort", () => resolve(signal.reason))));
+  new Promise<unknown>((resolve) =>
+    signal.aborted ? resolve(signal.reason) : signal.addEventListener("abort", () => resolve(signal.reason)),
+  );
 
 afterEach(() => {
   vi.useRealTimers();
@@ -214,7 +216,14 @@ describe("runStreaming", () => {
       req: streamReq(),
       next: async (req) => {
         requestSignal = req.signal;
-        return { stream: true as const, service: A2AService, method: subscribe, header: new Headers(), trailer: new Headers(), message: source as never };
+        return {
+          stream: true as const,
+          service: A2AService,
+          method: subscribe,
+          header: new Headers(),
+          trailer: new Headers(),
+          message: source as never,
+        };
       },
     });
     return { res, requestSignal: requestSignal! };
@@ -302,14 +311,24 @@ describe("a call ends by its deadline or its signal even when next never settles
     const { controller, listeners } = countedSignal();
     const aborted = runStreaming({ interceptors: [], signal: controller.signal, timeoutMs: undefined, req: streamReq(), next: never });
     controller.abort();
-    expect(await aborted.then(() => undefined, (x: unknown) => (x as ConnectError).code)).toBe(Code.Canceled);
+    expect(
+      await aborted.then(
+        () => undefined,
+        (x: unknown) => (x as ConnectError).code,
+      ),
+    ).toBe(Code.Canceled);
     expect(listeners()).toBe(0);
 
     const own = new AbortController();
     const idle = new Error("no response for 10 ms");
     const cut = runStreaming({ interceptors: [], signal: undefined, timeoutMs: undefined, controller: own, req: streamReq(), next: never });
     own.abort(idle);
-    expect(await cut.then(() => undefined, (x: unknown) => (x as ConnectError).cause)).toBe(idle);
+    expect(
+      await cut.then(
+        () => undefined,
+        (x: unknown) => (x as ConnectError).cause,
+      ),
+    ).toBe(idle);
   });
 
   it("streaming: a reader that returns while a read is pending ends the call instead of waiting for the server", async () => {
@@ -320,10 +339,11 @@ describe("a call ends by its deadline or its signal even when next never settles
     const source: AsyncIterable<unknown> = {
       [Symbol.asyncIterator]: () => ({
         next: (): Promise<IteratorResult<unknown>> => (read = aborted(requestSignal!).then((r) => Promise.reject(r))) as Promise<never>,
-        return: () => read.then(
-          () => ({ done: true as const, value: undefined }),
-          () => ({ done: true as const, value: undefined }),
-        ),
+        return: () =>
+          read.then(
+            () => ({ done: true as const, value: undefined }),
+            () => ({ done: true as const, value: undefined }),
+          ),
       }),
     };
     const res = await runStreaming({
@@ -333,7 +353,14 @@ describe("a call ends by its deadline or its signal even when next never settles
       req: streamReq(),
       next: async (req) => {
         requestSignal = req.signal;
-        return { stream: true as const, service: A2AService, method: subscribe, header: new Headers(), trailer: new Headers(), message: source as never };
+        return {
+          stream: true as const,
+          service: A2AService,
+          method: subscribe,
+          header: new Headers(),
+          trailer: new Headers(),
+          message: source as never,
+        };
       },
     });
     const it = res.message[Symbol.asyncIterator]();

@@ -7,8 +7,12 @@ import { describe, expect, it } from "vitest";
 import { AgentInterfaceSchema, type AgentInterface, type Binding } from "../../src/index.js";
 import { rankInterfaces, type SelectionRules } from "../../src/client/select.js";
 
-const iface = (protocolBinding: string, protocolVersion: string, url = `https://a.example/${protocolBinding}/${protocolVersion}`, tenant = "") =>
-  create(AgentInterfaceSchema, { url, protocolBinding, protocolVersion, tenant });
+const iface = (
+  protocolBinding: string,
+  protocolVersion: string,
+  url = `https://a.example/${protocolBinding}/${protocolVersion}`,
+  tenant = "",
+) => create(AgentInterfaceSchema, { url, protocolBinding, protocolVersion, tenant });
 
 const node: SelectionRules["supports"] = (b, v) => (["1.0", "0.3"].includes(v) ? true : `no ${b} ${v}`);
 const browser: SelectionRules["supports"] = (b, v) => (b === "GRPC" ? "no gRPC in browsers" : node(b, v));
@@ -45,8 +49,16 @@ describe("rankInterfaces", () => {
   });
 
   it("keeps card order across bindings too: entries of one binding are not pulled together", () => {
-    const card = [iface("JSONRPC", "1.0", "https://a.example/A"), iface("HTTP+JSON", "1.0"), iface("JSONRPC", "1.0", "https://a.example/C")];
-    expect(rank(card).candidates.map((c) => c.interface.url)).toEqual(["https://a.example/A", "https://a.example/HTTP+JSON/1.0", "https://a.example/C"]);
+    const card = [
+      iface("JSONRPC", "1.0", "https://a.example/A"),
+      iface("HTTP+JSON", "1.0"),
+      iface("JSONRPC", "1.0", "https://a.example/C"),
+    ];
+    expect(rank(card).candidates.map((c) => c.interface.url)).toEqual([
+      "https://a.example/A",
+      "https://a.example/HTTP+JSON/1.0",
+      "https://a.example/C",
+    ]);
   });
 
   it("ranks versions only when asked: preferredVersions, after preferredBindings", () => {

@@ -19,7 +19,11 @@ describe("bundle size", () => {
   it("core carries neither verification, gRPC-web nor the 0.3 wire", () => {
     const core = rows.get("core")!;
     const inputs = core.largest.map((i) => i.path);
-    expect(inputs.filter((p) => /node_modules\/(jose|canonicalize|@connectrpc\/connect-web)\/|src\/v0_3\/(translate|adapter)|gen\/a2a\//.test(p))).toEqual([]);
+    expect(
+      inputs.filter((p) =>
+        /node_modules\/(jose|canonicalize|@connectrpc\/connect-web)\/|src\/v0_3\/(translate|adapter)|gen\/a2a\//.test(p),
+      ),
+    ).toEqual([]);
   });
 
   it("verification and the 0.3 wire load on demand, and only for the apps that need them", () => {

@@ -97,7 +97,10 @@ describe("decodeSse", () => {
     );
     await fc.assert(
       fc.asyncProperty(
-        fc.oneof(fc.uint8Array({ maxLength: 300 }), fc.array(byte, { maxLength: 300 }).map((a) => Uint8Array.from(a))),
+        fc.oneof(
+          fc.uint8Array({ maxLength: 300 }),
+          fc.array(byte, { maxLength: 300 }).map((a) => Uint8Array.from(a)),
+        ),
         fc.array(fc.nat(), { maxLength: 20 }),
         fc.constantFrom(16, 64, BIG),
         async (bytes, offsets, maxEventBytes) => {
@@ -115,7 +118,10 @@ describe("decodeSse", () => {
 
   it("an event larger than maxEventBytes fails with ProtocolError (arriving in small chunks)", async () => {
     const bytes = encoder.encode(`data: ${"x".repeat(1000)}\n\n`);
-    const parts = cut(bytes, Array.from({ length: 100 }, (_, i) => i * 10));
+    const parts = cut(
+      bytes,
+      Array.from({ length: 100 }, (_, i) => i * 10),
+    );
     await expect(decodeAll(parts, 100)).rejects.toBeInstanceOf(ProtocolError);
   });
 
@@ -227,10 +233,21 @@ describe("decodeSse limits do not depend on how the bytes are split", () => {
 
   it("byte by byte gives what one chunk gives, at the edge of the limit", async () => {
     for (const n of [98, 99, 100, 101, 110, 116, 117, 200]) {
-      for (const text of [`data: ${"x".repeat(n)}\n\n`, `event: e\ndata: ${"x".repeat(n)}\n\n`, `: ${"c".repeat(n)}\n\ndata: after\n\n`, `data: ${"x".repeat(n)}`]) {
+      for (const text of [
+        `data: ${"x".repeat(n)}\n\n`,
+        `event: e\ndata: ${"x".repeat(n)}\n\n`,
+        `: ${"c".repeat(n)}\n\ndata: after\n\n`,
+        `data: ${"x".repeat(n)}`,
+      ]) {
         const bytes = encoder.encode(text);
         const whole = await outcome([bytes], 100);
-        expect(await outcome(Array.from(bytes, (b) => Uint8Array.of(b)), 100), `${n}: ${text.slice(0, 12)}`).toEqual(whole);
+        expect(
+          await outcome(
+            Array.from(bytes, (b) => Uint8Array.of(b)),
+            100,
+          ),
+          `${n}: ${text.slice(0, 12)}`,
+        ).toEqual(whole);
       }
     }
   });

@@ -24,13 +24,18 @@ function chunked(bytes: Uint8Array, cuts: number[]): string {
   return text;
 }
 
-const TEXT = "a é ✓ 𝄞 data: {\"text\":\"日本語 😀\"}\n\n";
+const TEXT = 'a é ✓ 𝄞 data: {"text":"日本語 😀"}\n\n';
 
 describe("Utf8Chunks", () => {
   it("decodes a text cut at any one byte, or at every byte, as one piece", () => {
     const bytes = new TextEncoder().encode(TEXT);
     for (let at = 0; at <= bytes.length; at++) expect(chunked(bytes, [at])).toBe(TEXT);
-    expect(chunked(bytes, Array.from({ length: bytes.length }, (_, i) => i))).toBe(TEXT);
+    expect(
+      chunked(
+        bytes,
+        Array.from({ length: bytes.length }, (_, i) => i),
+      ),
+    ).toBe(TEXT);
   });
 
   it("drops one BOM at the very start, however the chunks fall, and keeps any other", () => {

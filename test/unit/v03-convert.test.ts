@@ -3,14 +3,32 @@
  * mapping: requests as the 0.3 ProtoJSON (and binary) they become, responses
  * as the 1.0 messages they become, and the edge cases in between.
  */
-import { create, fromBinary, fromJson, toBinary, toJson, type DescMessage, type JsonObject, type JsonValue, type MessageShape } from "@bufbuild/protobuf";
+import {
+  create,
+  fromBinary,
+  fromJson,
+  toBinary,
+  toJson,
+  type DescMessage,
+  type JsonObject,
+  type JsonValue,
+  type MessageShape,
+} from "@bufbuild/protobuf";
 import { ValueSchema } from "@bufbuild/protobuf/wkt";
 import { describe, expect, it } from "vitest";
 import * as V03 from "../../gen/a2a/v1/a2a_pb.js";
 import * as V1 from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { UnsupportedOperationError } from "../../src/errors/family.js";
 import { agentCardFromV03 } from "../../src/v0_3/card-proto.js";
-import { messageFromV03, messageToV03, partFromV03, partToV03, sendMessageResponseFromV03, streamResponseFromV03, taskFromV03 } from "../../src/v0_3/messages.js";
+import {
+  messageFromV03,
+  messageToV03,
+  partFromV03,
+  partToV03,
+  sendMessageResponseFromV03,
+  streamResponseFromV03,
+  taskFromV03,
+} from "../../src/v0_3/messages.js";
 import { parsePushConfigName } from "../../src/v0_3/names.js";
 import { pushConfigFromV03 } from "../../src/v0_3/push-config.js";
 import { roleFromV03, roleToV03, taskStateFromV03 } from "../../src/v0_3/states.js";
@@ -153,9 +171,11 @@ describe("requests, 1.0 -> 0.3", () => {
 
   it("SendMessage: no cap is the largest int32, a cap of 0 is 0 (0.3 cannot leave it unset)", () => {
     const sent = (historyLength?: number) =>
-      (requestJson("sendMessage", { message, configuration: historyLength === undefined ? {} : { historyLength } }) as {
-        configuration: { historyLength?: number };
-      }).configuration.historyLength;
+      (
+        requestJson("sendMessage", { message, configuration: historyLength === undefined ? {} : { historyLength } }) as {
+          configuration: { historyLength?: number };
+        }
+      ).configuration.historyLength;
     expect(sent()).toBe(2147483647);
     expect(sent(-2)).toBe(2147483647);
     expect(sent(0)).toBeUndefined();
@@ -236,7 +256,9 @@ describe("parts", () => {
     expect(json(v1Part({ content: { case: "raw", value: bytes }, mediaType: "image/png", filename: "x.png" }))).toEqual({
       file: { fileWithBytes: "AAEC+v8=", mimeType: "image/png" },
     });
-    expect(json(v1Part({ content: { case: "url", value: "https://files.example/doc.pdf" }, mediaType: "application/pdf", filename: "doc.pdf" }))).toEqual({
+    expect(
+      json(v1Part({ content: { case: "url", value: "https://files.example/doc.pdf" }, mediaType: "application/pdf", filename: "doc.pdf" })),
+    ).toEqual({
       file: { fileWithUri: "https://files.example/doc.pdf", mimeType: "application/pdf" },
     });
     expect(json(v1Part({ content: { case: "url", value: "https://files.example/x" } }))).toEqual({
@@ -263,7 +285,9 @@ describe("parts", () => {
     ] as const) {
       const p = v1Part({ content: { case: "data", value: fromJson(ValueSchema, value as JsonValue) } });
       expect(() => partToV03(p)).toThrow(UnsupportedOperationError);
-      expect(() => partToV03(p)).toThrow(`the agent speaks A2A 0.3, which cannot express a data part holding ${what} (0.3 data parts are JSON objects)`);
+      expect(() => partToV03(p)).toThrow(
+        `the agent speaks A2A 0.3, which cannot express a data part holding ${what} (0.3 data parts are JSON objects)`,
+      );
     }
   });
 
@@ -307,8 +331,16 @@ describe("enums", () => {
   });
 
   it("maps roles both ways", () => {
-    expect([V1.Role.UNSPECIFIED, V1.Role.USER, V1.Role.AGENT].map(roleToV03)).toEqual([V03.Role.UNSPECIFIED, V03.Role.USER, V03.Role.AGENT]);
-    expect([V03.Role.UNSPECIFIED, V03.Role.USER, V03.Role.AGENT].map(roleFromV03)).toEqual([V1.Role.UNSPECIFIED, V1.Role.USER, V1.Role.AGENT]);
+    expect([V1.Role.UNSPECIFIED, V1.Role.USER, V1.Role.AGENT].map(roleToV03)).toEqual([
+      V03.Role.UNSPECIFIED,
+      V03.Role.USER,
+      V03.Role.AGENT,
+    ]);
+    expect([V03.Role.UNSPECIFIED, V03.Role.USER, V03.Role.AGENT].map(roleFromV03)).toEqual([
+      V1.Role.UNSPECIFIED,
+      V1.Role.USER,
+      V1.Role.AGENT,
+    ]);
   });
 
   it("reads values it does not know as UNSPECIFIED", () => {
@@ -495,7 +527,9 @@ describe("responses, 0.3 -> 1.0", () => {
     };
     expect(responseJson("createTaskPushNotificationConfig", config03, { taskId: "t-1" })).toEqual(config1);
     expect(responseJson("getTaskPushNotificationConfig", config03, { taskId: "t-1", id: "p-1" })).toEqual(config1);
-    expect(responseJson("listTaskPushNotificationConfigs", { configs: [config03, config03], nextPageToken: "n" }, { taskId: "t-1" })).toEqual({
+    expect(
+      responseJson("listTaskPushNotificationConfigs", { configs: [config03, config03], nextPageToken: "n" }, { taskId: "t-1" }),
+    ).toEqual({
       configs: [config1, config1],
       nextPageToken: "n",
     });
@@ -505,11 +539,17 @@ describe("responses, 0.3 -> 1.0", () => {
 
   it("push configs: the config id falls back to the name's, the task id to the request's", () => {
     const fromName = pushConfigFromV03(
-      fromJson(V03.TaskPushNotificationConfigSchema, { name: "tasks/t-9/pushNotificationConfigs/p-9", pushNotificationConfig: { url: "u" } }),
+      fromJson(V03.TaskPushNotificationConfigSchema, {
+        name: "tasks/t-9/pushNotificationConfigs/p-9",
+        pushNotificationConfig: { url: "u" },
+      }),
       "t-req",
     );
     expect([fromName.taskId, fromName.id, fromName.url]).toEqual(["t-9", "p-9", "u"]);
-    const odd = pushConfigFromV03(fromJson(V03.TaskPushNotificationConfigSchema, { name: "something/else", pushNotificationConfig: { id: "p", url: "u" } }), "t-req");
+    const odd = pushConfigFromV03(
+      fromJson(V03.TaskPushNotificationConfigSchema, { name: "something/else", pushNotificationConfig: { id: "p", url: "u" } }),
+      "t-req",
+    );
     expect([odd.taskId, odd.id]).toEqual(["t-req", "p"]);
     const bare = pushConfigFromV03(create(V03.TaskPushNotificationConfigSchema), "t-req");
     expect(toJson(V1.TaskPushNotificationConfigSchema, bare)).toEqual({ taskId: "t-req" });
@@ -544,7 +584,9 @@ describe("AgentCard, 0.3 -> 1.0", () => {
       code: {
         oauth2SecurityScheme: {
           description: "o",
-          flows: { authorizationCode: { authorizationUrl: "https://a/auth", tokenUrl: "https://a/token", refreshUrl: "https://a/r", scopes } },
+          flows: {
+            authorizationCode: { authorizationUrl: "https://a/auth", tokenUrl: "https://a/token", refreshUrl: "https://a/r", scopes },
+          },
           oauth2MetadataUrl: "https://a/.well-known/oauth-authorization-server",
         },
       },
@@ -598,7 +640,9 @@ describe("AgentCard, 0.3 -> 1.0", () => {
         code: {
           oauth2SecurityScheme: {
             description: "o",
-            flows: { authorizationCode: { authorizationUrl: "https://a/auth", tokenUrl: "https://a/token", refreshUrl: "https://a/r", scopes } },
+            flows: {
+              authorizationCode: { authorizationUrl: "https://a/auth", tokenUrl: "https://a/token", refreshUrl: "https://a/r", scopes },
+            },
             oauth2MetadataUrl: "https://a/.well-known/oauth-authorization-server",
           },
         },

@@ -282,7 +282,10 @@ describe("requests: 1.0 calls as 0.3 JSON-RPC", () => {
           },
         },
       },
-      { method: "tasks/pushNotificationConfig/set", params: { taskId: "t1", pushNotificationConfig: { url: "https://hooks.example.com/a2a" } } },
+      {
+        method: "tasks/pushNotificationConfig/set",
+        params: { taskId: "t1", pushNotificationConfig: { url: "https://hooks.example.com/a2a" } },
+      },
       { method: "tasks/pushNotificationConfig/get", params: { id: "t1", pushNotificationConfigId: "cfg-1" } },
       { method: "tasks/pushNotificationConfig/list", params: { id: "t1" } },
       { method: "tasks/pushNotificationConfig/delete", params: { id: "t1", pushNotificationConfigId: "cfg-1" } },
@@ -704,10 +707,18 @@ describe("0.3 JSON-RPC: answers of the wrong shape", () => {
     srv.handle(answer({}));
     await expect(client().sendMessage({ message: userMessage("hi") })).rejects.toThrow(ProtocolError);
     srv.handle(answer({ kind: "task", contextId: "c", status: { state: "working" } }));
-    const e = await client().getTask({ id: "t1" }).catch((x: unknown) => x);
+    const e = await client()
+      .getTask({ id: "t1" })
+      .catch((x: unknown) => x);
     expect(e).toBeInstanceOf(ProtocolError);
     expect((e as Error).message).toMatch(/GetTask.*"id"/);
-    srv.handle((_req, res, body) => sendJson(res, 200, { jsonrpc: "1.0", id: rpc(body).id, result: { kind: "task", id: "t1", contextId: "c", status: { state: "working" } } }));
+    srv.handle((_req, res, body) =>
+      sendJson(res, 200, {
+        jsonrpc: "1.0",
+        id: rpc(body).id,
+        result: { kind: "task", id: "t1", contextId: "c", status: { state: "working" } },
+      }),
+    );
     await expect(client().getTask({ id: "t1" })).rejects.toThrow(ProtocolError);
   });
 });

@@ -37,7 +37,12 @@ function answer(status: number, json: unknown): void {
 
 function last() {
   const r = srv.requests.at(-1)!;
-  return { method: r.method, url: r.url, body: r.body === "" ? undefined : (JSON.parse(r.body) as unknown), version: r.headers["a2a-version"] };
+  return {
+    method: r.method,
+    url: r.url,
+    body: r.body === "" ? undefined : (JSON.parse(r.body) as unknown),
+    version: r.headers["a2a-version"],
+  };
 }
 
 describe("HTTP+JSON over 0.3: requests", () => {
@@ -103,7 +108,14 @@ describe("HTTP+JSON over 0.3: requests", () => {
   });
 
   it("GetExtendedAgentCard reads /v1/card", async () => {
-    answer(200, { name: "agent", description: "d", version: "1", url: "https://a.example", protocolVersion: "0.3.0", supportsAuthenticatedExtendedCard: true });
+    answer(200, {
+      name: "agent",
+      description: "d",
+      version: "1",
+      url: "https://a.example",
+      protocolVersion: "0.3.0",
+      supportsAuthenticatedExtendedCard: true,
+    });
     const card = await client.getExtendedAgentCard();
     expect(card.capabilities?.extendedAgentCard).toBe(true);
     expect(card.supportedInterfaces.map((i) => [i.url, i.protocolBinding, i.protocolVersion])).toEqual([
@@ -123,7 +135,17 @@ describe("HTTP+JSON over 0.3: streams", () => {
     srv.handle((_req, res) => {
       startSse(res);
       res.write(sseFrame({ task: TASK }));
-      res.write(sseFrame({ artifactUpdate: { taskId: "t 1", contextId: "c1", artifact: { artifactId: "a", parts: [{ text: "x" }] }, append: true, lastChunk: true } }));
+      res.write(
+        sseFrame({
+          artifactUpdate: {
+            taskId: "t 1",
+            contextId: "c1",
+            artifact: { artifactId: "a", parts: [{ text: "x" }] },
+            append: true,
+            lastChunk: true,
+          },
+        }),
+      );
       res.end(sseFrame({ statusUpdate: { taskId: "t 1", contextId: "c1", status: { state: "TASK_STATE_CANCELLED" }, final: true } }));
     });
     const events = [];
@@ -138,7 +160,8 @@ describe("HTTP+JSON over 0.3: streams", () => {
   it("SubscribeToTask on a 0.3 server that routes only POST: GET once, then POST from then on", async () => {
     srv.handle((req, res) => {
       // `GET /v1/tasks/{id}` takes the whole "<id>:subscribe" as the task id.
-      if (req.method === "GET") return sendJson(res, 404, { code: -32001, message: `Task not found: ${decodeURIComponent(req.url!.split("/").at(-1)!)}` });
+      if (req.method === "GET")
+        return sendJson(res, 404, { code: -32001, message: `Task not found: ${decodeURIComponent(req.url!.split("/").at(-1)!)}` });
       startSse(res);
       res.write(sseFrame({ task: TASK }));
       res.end(sseFrame({ statusUpdate: { taskId: "t 1", contextId: "c1", status: { state: "TASK_STATE_COMPLETED" }, final: true } }));

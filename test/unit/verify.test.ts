@@ -162,7 +162,9 @@ describe("canonical form (section 8.4.1)", () => {
   it("adds every REQUIRED top-level field the fragment lacks, with its default, and nothing else", () => {
     const text = canonicalCardJson(parse(FRAGMENT));
     const canon = JSON.parse(text) as Record<string, unknown>;
-    const required = AgentCardSchema.fields.filter((f) => getOption(f, field_behavior).includes(FieldBehavior.REQUIRED)).map((f) => f.jsonName);
+    const required = AgentCardSchema.fields
+      .filter((f) => getOption(f, field_behavior).includes(FieldBehavior.REQUIRED))
+      .map((f) => f.jsonName);
     // Every field of the fragment is REQUIRED, so the output's keys are exactly the REQUIRED set.
     expect(Object.keys(canon).sort()).toEqual([...required].sort());
     const added = Object.keys(canon).filter((k) => !(k in FRAGMENT));
@@ -271,7 +273,15 @@ describe("sign and verify", () => {
     const text = JSON.stringify(toJson(AgentCardSchema, signed));
     expect(text).toContain('"ratio":1,');
     const reorder = (v: unknown): unknown =>
-      Array.isArray(v) ? v.map(reorder) : typeof v === "object" && v !== null ? Object.fromEntries(Object.entries(v).reverse().map(([k, x]) => [k, reorder(x)])) : v;
+      Array.isArray(v)
+        ? v.map(reorder)
+        : typeof v === "object" && v !== null
+          ? Object.fromEntries(
+              Object.entries(v)
+                .reverse()
+                .map(([k, x]) => [k, reorder(x)]),
+            )
+          : v;
     const variants = [
       text.replace("Café", "Caf\\u00e9").replaceAll("/", "\\/"),
       JSON.stringify(reorder(JSON.parse(text))),
@@ -334,7 +344,10 @@ describe("verification policy", () => {
   });
 
   it("assertVerified throws the typed error with the result", () => {
-    const result: VerificationResult = { verified: false, failures: [{ index: 1, kid: "k", code: "key_expired", reason: "the key expired" }] };
+    const result: VerificationResult = {
+      verified: false,
+      failures: [{ index: 1, kid: "k", code: "key_expired", reason: "the key expired" }],
+    };
     expect(() => assertVerified(result)).toThrow(AgentCardVerificationError);
     expect(() => assertVerified(result)).toThrow(/signature 1 \(kid "k"\): key_expired/);
     expect(() => assertVerified({ verified: true, failures: [] })).not.toThrow();
@@ -414,7 +427,12 @@ describe("hostile cards", () => {
   });
 
   it("11. crit naming an unknown parameter", async () => {
-    const c = await rawSign(card(), es.privateKey, { alg: "ES256", typ: "JOSE", kid: "es", "x-policy": 1, crit: ["x-policy"] }, { crit: { "x-policy": true } });
+    const c = await rawSign(
+      card(),
+      es.privateKey,
+      { alg: "ES256", typ: "JOSE", kid: "es", "x-policy": 1, crit: ["x-policy"] },
+      { crit: { "x-policy": true } },
+    );
     expectFailure(await verify(c), "crit_unsupported");
   });
 
@@ -455,8 +473,14 @@ describe("hostile cards", () => {
   it("17. a protected header that is not base64url, or not JSON", async () => {
     const good = (await signAgentCard(card(), es.privateKey, { kid: "es" })).signatures[0]!;
     expectFailure(await verify(withSignature(card(), { protected: "eyJ+/=", signature: good.signature })), "malformed_header");
-    expectFailure(await verify(withSignature(card(), { protected: base64url.encode("{alg: ES256"), signature: good.signature })), "malformed_header");
-    expectFailure(await verify(withSignature(card(), { protected: base64url.encode('["ES256"]'), signature: good.signature })), "malformed_header");
+    expectFailure(
+      await verify(withSignature(card(), { protected: base64url.encode("{alg: ES256"), signature: good.signature })),
+      "malformed_header",
+    );
+    expectFailure(
+      await verify(withSignature(card(), { protected: base64url.encode('["ES256"]'), signature: good.signature })),
+      "malformed_header",
+    );
   });
 
   it("18. typ other than JOSE", async () => {
@@ -644,7 +668,11 @@ describe("trusted keys pin", () => {
   it("with keys given, an unknown kid is not looked up at the card's jku", async () => {
     const c = await signAgentCard(card(), attacker.privateKey, { kid: "attacker", jku: "https://agent.example/jwks.json" });
     const seen: string[] = [];
-    const options = { keys: { keys: [es.jwk] }, cardUrl: "https://agent.example/.well-known/agent-card.json", fetch: keySetFetch([attacker.jwk], seen) };
+    const options = {
+      keys: { keys: [es.jwk] },
+      cardUrl: "https://agent.example/.well-known/agent-card.json",
+      fetch: keySetFetch([attacker.jwk], seen),
+    };
     const result = await verifyAgentCard(c, { ...options, jku: undefined });
     expectFailure(result, "jku_not_allowed");
     expect(result.failures[0]!.reason).toMatch(/jku is not consulted when keys are given/);
@@ -664,7 +692,11 @@ describe("the key set cache serves a set only to callers who could have fetched 
   it("a key set fetched through one caller's fetch is not served to a caller with another", async () => {
     const cache = new JwksCache();
     const c = await signAgentCard(card(), es.privateKey, { kid: "es", jku: "https://keys.example/jwks.json" });
-    const options = (f: typeof fetch): VerifyOptions => ({ cardUrl: "https://keys.example/.well-known/agent-card.json", jku: { cache }, fetch: f });
+    const options = (f: typeof fetch): VerifyOptions => ({
+      cardUrl: "https://keys.example/.well-known/agent-card.json",
+      jku: { cache },
+      fetch: f,
+    });
     expect((await verifyAgentCard(c, options(keySetFetch([es.jwk])))).verified).toBe(true);
     const seen: string[] = [];
     expectFailure(await verifyAgentCard(c, options(keySetFetch([], seen))), "key_not_found");
@@ -680,7 +712,10 @@ describe("the key set cache serves a set only to callers who could have fetched 
     // allows only the card's origin would not have accepted it.
     expectFailure(await verifyAgentCard(c, viaJku({ jku: { allowHttp: true, cache } })), "jku_redirect");
     // Nor one whose size limit is below the set's size.
-    const small = await verifyAgentCard(c, viaJku({ jku: { allowHttp: true, allowedOrigins: [home.url, elsewhere.url], maxBytes: 20, cache } }));
+    const small = await verifyAgentCard(
+      c,
+      viaJku({ jku: { allowHttp: true, allowedOrigins: [home.url, elsewhere.url], maxBytes: 20, cache } }),
+    );
     expectFailure(small, "jku_invalid_response");
     // A failure under strict rules is not remembered for the lenient caller.
     expect((await verifyAgentCard(c, lenient)).verified).toBe(true);
@@ -708,7 +743,10 @@ describe("cards as received (forward compatibility)", () => {
   });
 
   it("a card signed in the normalised form verifies as received; fields added after signing are neither covered nor kept", async () => {
-    const signed = toJson(AgentCardSchema, await signAgentCard(card({ description: "" }), es.privateKey, { kid: "es" })) as Record<string, unknown>;
+    const signed = toJson(AgentCardSchema, await signAgentCard(card({ description: "" }), es.privateKey, { kid: "es" })) as Record<
+      string,
+      unknown
+    >;
     expect(signed).not.toHaveProperty("description"); // ProtoJSON omits it; the normalised form has it
     expect((await verifyAgentCard(signed, { keys: store() })).verified).toBe(true);
     // Passes through the normalised form, which the added field is not part of.
@@ -718,7 +756,11 @@ describe("cards as received (forward compatibility)", () => {
 
   it("refuses received text that repeats a key or is not a JSON object", async () => {
     const signed = JSON.stringify(await signJson(NEWER, es));
-    expectFailure(await verifyAgentCard(signed.replace('{"name":', '{"name":"Evil","name":'), { keys: store() }), "canonicalization_failed", -1);
+    expectFailure(
+      await verifyAgentCard(signed.replace('{"name":', '{"name":"Evil","name":'), { keys: store() }),
+      "canonicalization_failed",
+      -1,
+    );
     expectFailure(await verifyAgentCard("[1]", { keys: store() }), "canonicalization_failed", -1);
     expectFailure(await verifyAgentCard("{", { keys: store() }), "canonicalization_failed", -1);
   });
@@ -727,9 +769,14 @@ describe("cards as received (forward compatibility)", () => {
     const signed = await signJson(NEWER, es);
     const sig = (signed.signatures as Record<string, unknown>[])[0]!;
     expectFailure(await verifyAgentCard({ ...signed, signatures: [{ ...sig, protected: 1 }] }, { keys: store() }), "malformed_header");
-    expectFailure(await verifyAgentCard({ ...signed, signatures: [{ ...sig, signature: null }] }, { keys: store() }), "malformed_signature");
+    expectFailure(
+      await verifyAgentCard({ ...signed, signatures: [{ ...sig, signature: null }] }, { keys: store() }),
+      "malformed_signature",
+    );
     // A `signatures` member that is not a list is no way to pass as unsigned.
-    await expect(applyVerifyPolicy({ ...signed, signatures: sig }, "if-present", { keys: store() })).rejects.toBeInstanceOf(AgentCardVerificationError);
+    await expect(applyVerifyPolicy({ ...signed, signatures: sig }, "if-present", { keys: store() })).rejects.toBeInstanceOf(
+      AgentCardVerificationError,
+    );
     await expect(applyVerifyPolicy(NEWER, "if-present", {})).resolves.toMatchObject({ skipped: true });
   });
 
@@ -766,7 +813,7 @@ describe("interop with @a2a-js/sdk", () => {
     }
   });
 
-  it("departs on an empty REQUIRED field: they omit description \"\", so neither side verifies the other", async () => {
+  it('departs on an empty REQUIRED field: they omit description "", so neither side verifies the other', async () => {
     const c = card({ description: "" });
     const theirText = sdk.canonicalizeAgentCard(toTheirs(c));
     const ourText = canonicalCardJson(c);
@@ -779,8 +826,15 @@ describe("interop with @a2a-js/sdk", () => {
   });
 
   it("departs on the specification's own example: they drop description and skills", () => {
-    const fragment = { name: "Example Agent", description: "", capabilities: { streaming: false, pushNotifications: false, extensions: [] }, skills: [] };
-    expect(sdk.canonicalizeAgentCard(sdk.AgentCard.fromJSON(fragment))).toBe('{"capabilities":{"pushNotifications":false,"streaming":false},"name":"Example Agent"}');
+    const fragment = {
+      name: "Example Agent",
+      description: "",
+      capabilities: { streaming: false, pushNotifications: false, extensions: [] },
+      skills: [],
+    };
+    expect(sdk.canonicalizeAgentCard(sdk.AgentCard.fromJSON(fragment))).toBe(
+      '{"capabilities":{"pushNotifications":false,"streaming":false},"name":"Example Agent"}',
+    );
   });
 
   it("departs inside Struct values: they drop empty strings there too", () => {

@@ -98,9 +98,7 @@ export class SessionKeeper {
     const ready = new Promise<TrackedSession>((resolve, reject) => {
       const failed = (e?: Error) => {
         if (this.dial?.session === session) this.dial = undefined;
-        reject(
-          new ConnectError(`cannot connect to ${this.origin}${e ? `: ${e.message}` : ""}`, Code.Unavailable, undefined, undefined, e),
-        );
+        reject(new ConnectError(`cannot connect to ${this.origin}${e ? `: ${e.message}` : ""}`, Code.Unavailable, undefined, undefined, e));
       };
       session.once("error", failed);
       session.once("close", failed);

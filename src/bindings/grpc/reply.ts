@@ -32,7 +32,8 @@ function endError(
 ): ConnectError | undefined {
   if (trailers) return frames.end() ?? statusError(trailers, header);
   if (header?.["grpc-status"] !== undefined) return frames.end() ?? statusError(header);
-  if (header && stream.rstCode === constants.NGHTTP2_NO_ERROR) return new ConnectError("protocol error: missing grpc-status", Code.Internal);
+  if (header && stream.rstCode === constants.NGHTTP2_NO_ERROR)
+    return new ConnectError("protocol error: missing grpc-status", Code.Internal);
   return connectionLost(cause);
 }
 

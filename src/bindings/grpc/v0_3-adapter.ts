@@ -19,10 +19,7 @@ export function grpcTransportV03<
     /** Use TLS; see `GrpcTransportOptions.tls`. */
     tls?: boolean | undefined;
   },
->(
-  create: (options: O) => A2ATransport,
-  options: O,
-): A2ATransport {
+>(create: (options: O) => A2ATransport, options: O): A2ATransport {
   const settings: O = { ...options, protocolVersion: options.protocolVersion ?? "0.3" };
   const inner = create({ ...settings, interceptors: undefined });
   const base = grpcBaseUrl(options.baseUrl, options.tls).replace(/\/+$/, "");

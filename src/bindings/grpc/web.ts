@@ -97,7 +97,12 @@ function cutConnection(e: unknown): A2AError | undefined {
   if (e.cause instanceof RedirectRefusedError) return e.cause;
   if (e.cause instanceof TypeError) return connectionFailure(e.cause);
   if (e.rawMessage === "missing trailer") {
-    return new ConnectionError("the gRPC-web response ended before its status", { binding: "GRPC", kind: "reset", grpcCode: e.code, cause: e });
+    return new ConnectionError("the gRPC-web response ended before its status", {
+      binding: "GRPC",
+      kind: "reset",
+      grpcCode: e.code,
+      cause: e,
+    });
   }
   return undefined;
 }

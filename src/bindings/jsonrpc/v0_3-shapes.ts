@@ -171,8 +171,7 @@ export function pushConfigV03(c: Json): Json {
     id: c.id,
     url: c.url ?? "",
     token: c.token,
-    authentication:
-      auth && compact({ schemes: schemesToV03(auth.scheme), credentials: auth.credentials }),
+    authentication: auth && compact({ schemes: schemesToV03(auth.scheme), credentials: auth.credentials }),
   });
 }
 
