@@ -484,7 +484,10 @@ const CORS_EXPOSED_HEADERS = "ETag, Retry-After, WWW-Authenticate";
 /** Allows the calling page's origin, and answers preflights itself. */
 function cors(req: Request, res: Response, next: NextFunction): void {
   const origin = req.header("origin");
-  if (origin === undefined) return next();
+  if (origin === undefined) {
+    next();
+    return;
+  }
   res.vary("Origin");
   res.setHeader("Access-Control-Allow-Origin", origin);
   res.setHeader("Access-Control-Expose-Headers", CORS_EXPOSED_HEADERS);

@@ -6,7 +6,7 @@
  */
 import type { Interceptor, StreamResponse, UnaryResponse } from "@connectrpc/connect";
 import { toA2AError } from "./errors/classify.js";
-import { type Binding } from "./protocol/bindings.js";
+import type { Binding } from "./protocol/bindings.js";
 import { isInterrupted, isTerminal } from "./protocol/messages.js";
 import type { StreamResponse as A2AStreamResponse } from "../gen/lf/a2a/v1/a2a_pb.js";
 

@@ -183,7 +183,13 @@ function tokenCredential(source: TokenSource, format: (token: string) => string,
       return { req, used: token };
     },
     // A fixed token cannot be renewed; a function is simply asked again.
-    renew: typeof source === "string" ? undefined : (used) => (isProvider(source) && source.invalidate(used), true),
+    renew:
+      typeof source === "string"
+        ? undefined
+        : (used) => {
+            if (isProvider(source)) source.invalidate(used);
+            return true;
+          },
     secrets: typeof source === "string" ? [source] : [],
   };
 }

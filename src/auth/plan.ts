@@ -104,8 +104,7 @@ const has = (c: Credential, key: string): boolean => typeof c === "object" && c 
 export function planAuth(card: AgentCard, auth: AuthCredentials, options: AuthPlanOptions = {}): AuthPlan {
   const requirements = options.requirements ?? card.securityRequirements;
   const declared = card.securitySchemes;
-  const given = (name: string) =>
-    Object.prototype.hasOwnProperty.call(auth, name) && auth[name] !== undefined && declared[name] !== undefined;
+  const given = (name: string) => Object.hasOwn(auth, name) && auth[name] !== undefined && declared[name] !== undefined;
 
   let chosen: Array<{ name: string; scopes: string[] }>;
   if (requirements.length === 0) {

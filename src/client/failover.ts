@@ -6,10 +6,10 @@
  */
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { Transport } from "@connectrpc/connect";
-import { A2AError, VersionNotSupportedError, type ConnectionError } from "../errors/family.js";
+import { type A2AError, VersionNotSupportedError, type ConnectionError } from "../errors/family.js";
 import { isGatewayStatus } from "../errors/codes.js";
 import { toA2AError } from "../errors/classify.js";
-import { type Binding } from "../protocol/bindings.js";
+import type { Binding } from "../protocol/bindings.js";
 import { compareVersions } from "../protocol/version.js";
 import { SENDS, withTenant } from "../call/request.js";
 import type { A2ATransport } from "../call/transport.js";

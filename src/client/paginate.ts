@@ -15,7 +15,7 @@ import type {
   TaskPushNotificationConfig,
 } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { AbortedError, InvalidAgentResponseError, InvalidParamsError } from "../errors/family.js";
-import { type Binding } from "../protocol/bindings.js";
+import type { Binding } from "../protocol/bindings.js";
 import type { A2AClient, CallOptions } from "./client.js";
 
 /** A `ListTasks` request as a plain object, every field optional. */

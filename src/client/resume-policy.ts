@@ -7,7 +7,7 @@
 import { A2AError, type CallTimeoutError } from "../errors/family.js";
 import { asksToRetryLater } from "../errors/codes.js";
 import { toA2AError } from "../errors/classify.js";
-import { type Binding } from "../protocol/bindings.js";
+import type { Binding } from "../protocol/bindings.js";
 
 /** How a stream resumes after a drop. */
 export interface ResumeOptions {

@@ -20,9 +20,9 @@
  * resume-pump.ts.
  */
 import type { StreamResponse, Task, TaskState } from "../../gen/lf/a2a/v1/a2a_pb.js";
-import { A2AError, AbortedError, StreamResumeError, UnsupportedOperationError } from "../errors/family.js";
+import { type A2AError, AbortedError, StreamResumeError, UnsupportedOperationError } from "../errors/family.js";
 import { toA2AError } from "../errors/classify.js";
-import { type Binding } from "../protocol/bindings.js";
+import type { Binding } from "../protocol/bindings.js";
 import type { StreamState } from "../call/stream-state.js";
 import type { SentLookup } from "./find-sent.js";
 import { Resumption, type Outcome, type Step } from "./resume-pump.js";

@@ -12,7 +12,7 @@
  * exceeds `maxEventBytes` plus room for a field name.
  */
 import { ProtocolError } from "../errors/family.js";
-import { type Binding } from "../protocol/bindings.js";
+import type { Binding } from "../protocol/bindings.js";
 import { Utf8Chunks } from "./utf8-chunks.js";
 
 /** Room for a field's name beside its value in one line: `event: ` is the longest the protocol uses. */

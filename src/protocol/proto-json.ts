@@ -29,5 +29,5 @@ export function installJsonReaders(byTypeName: Readonly<Record<string, JsonReade
 /** The message of type `schema` that `json` (a value from `JSON.parse`) describes; throws as `fromJson` does. */
 export function messageFromJson<S extends DescMessage>(schema: S, json: JsonValue): MessageShape<S> {
   const read = readers[schema.typeName];
-  return ((read && read(json)) as MessageShape<S> | undefined) ?? fromJson(schema, json, READ_OPTIONS);
+  return (read?.(json) as MessageShape<S> | undefined) ?? fromJson(schema, json, READ_OPTIONS);
 }

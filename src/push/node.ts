@@ -25,7 +25,7 @@ async function respond(handle: PushReceiver["handle"], req: IncomingMessage, res
     });
     const body = response.body ? new Uint8Array(await response.arrayBuffer()) : undefined;
     // A body left unread (too large, unauthorized) is not drained: the connection closes.
-    if (!req.complete) headers["connection"] = "close";
+    if (!req.complete) headers.connection = "close";
     res.writeHead(response.status, headers);
     res.end(body);
   } catch {

@@ -17,7 +17,7 @@ import {
   type DescMethodUnary,
   type MessageShape,
 } from "@bufbuild/protobuf";
-import { type ContextValues, type Interceptor, type StreamRequest, type UnaryRequest } from "@connectrpc/connect";
+import type { ContextValues, Interceptor, StreamRequest, UnaryRequest } from "@connectrpc/connect";
 import { mergeHeaders } from "../call/options.js";
 import { runStreaming, runUnary } from "../http/run-call.js";
 import { callRequest } from "../http/call-request.js";

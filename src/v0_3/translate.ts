@@ -30,7 +30,7 @@ import type { Empty } from "@bufbuild/protobuf/wkt";
 import * as V03 from "../../gen/a2a/v1/a2a_pb.js";
 import type * as V1 from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { UnsupportedOperationError } from "../errors/family.js";
-import { type Binding } from "../protocol/bindings.js";
+import type { Binding } from "../protocol/bindings.js";
 import { agentCardFromV03 } from "./card-proto.js";
 import { blockingV03, messageToV03, sendMessageResponseFromV03, streamResponseFromV03, taskFromV03 } from "./messages.js";
 import { V03_LACKS, v03LacksReason, v03Row, type A2AMethodName, type V03Lacking, type V03MethodTable } from "./methods.js";

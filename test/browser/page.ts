@@ -108,7 +108,7 @@ async function main(): Promise<void> {
     if (res.payload.case !== "task") throw new Error(`expected a task, got ${res.payload.case}`);
     const task = await client.getTask({ id: res.payload.value.id });
     const part = task.history.flatMap((m) => m.parts).find((p) => p.content.case === "raw");
-    if (!part || part.content.case !== "raw") throw new Error("the stored message has no raw part");
+    if (part?.content.case !== "raw") throw new Error("the stored message has no raw part");
     return {
       state: TaskState[task.status?.state ?? TaskState.UNSPECIFIED],
       isUint8Array: part.content.value instanceof Uint8Array,

@@ -20,7 +20,7 @@ import {
   userMessage,
   type Binding,
 } from "../../src/index.js";
-import { createGrpcTransport, createGrpcTransportV03 } from "../../src/node.js";
+import { createGrpcTransportV03 } from "../../src/node.js";
 import { BINDINGS, clientFor, collect } from "../support/bindings.js";
 import { agentsOfPeers, peerCases } from "../support/peers.js";
 

@@ -25,12 +25,10 @@ import { A2AService as A2AServiceV03 } from "../../gen/a2a/v1/a2a_pb.js";
 import { A2AService } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import {
   A2AClient,
-  A2AError,
   AgentCardSchema,
   CallTimeoutError,
   ConnectionError,
   MemoryCardStore,
-  NoCompatibleInterfaceError,
   TaskNotFoundError,
   TaskState,
   VersionNotSupportedError,

@@ -372,7 +372,7 @@ describe("client credentials provider", () => {
     const requests: string[] = [];
     const p = provider({
       clientAuth: "body",
-      fetch: async (url, init) => {
+      fetch: async (_url, init) => {
         requests.push(String(init?.body));
         return new Response(JSON.stringify({ access_token: "b", token_type: "bearer" }), {
           headers: { "Content-Type": "application/json" },

@@ -115,11 +115,3 @@ describe("curated exports", () => {
     ]);
   });
 });
-
-// Compile-time: names that are internal cannot be imported from the entries.
-// @ts-expect-error isRecord is internal
-import type { isRecord } from "../../src/index.js";
-// @ts-expect-error rankInterfaces is internal
-import type { rankInterfaces } from "../../src/index.js";
-// @ts-expect-error FailoverTransport is not in the root entry (the toolkit has its type)
-import type { FailoverTransport } from "../../src/index.js";

@@ -16,7 +16,7 @@ import { Code, ConnectError, type Transport } from "@connectrpc/connect";
 import { describe, expect, it } from "vitest";
 import { ErrorInfoSchema } from "../../gen/google/rpc/error_details_pb.js";
 import { StatusSchema } from "../../gen/google/rpc/status_pb.js";
-import { A2AService, StreamResponseSchema, SubscribeToTaskRequestSchema, TaskSchema, TaskState } from "../../gen/lf/a2a/v1/a2a_pb.js";
+import { A2AService, StreamResponseSchema, type SubscribeToTaskRequestSchema, TaskSchema, TaskState } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { A2AClient, AbortedError, CallTimeoutError, ConnectionError, createGrpcTransport } from "../../src/node.js";
 import { createH2GrpcTransport, type H2GrpcTransportOptions } from "../../src/bindings/grpc/h2.js";
 import { FrameReader } from "../../src/bindings/grpc/wire.js";

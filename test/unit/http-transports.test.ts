@@ -850,7 +850,7 @@ describe("errors on streams", () => {
       message: "speak 1.0",
       data: [{ "@type": ERROR_INFO, reason: "VERSION_NOT_SUPPORTED", domain: "a2a-protocol.org" }],
     };
-    srv.handle((req, res, body) => {
+    srv.handle((_req, res, body) => {
       if (JSON.parse(body).method === "GetTask") {
         sendJson(res, 200, { jsonrpc: "2.0", id: rpcId(body), error: rpcError });
         return;
@@ -1060,7 +1060,7 @@ describe.each(HTTP_BINDINGS)("credentials stay out of errors (%s)", (binding) =>
   /** Every own property, Errors in the cause chain included, as JSON; cycles cut. */
   function dump(e: unknown): string {
     const seen = new WeakSet<object>();
-    return JSON.stringify(e, function (_key, value: unknown) {
+    return JSON.stringify(e, (_key, value: unknown) => {
       if (typeof value !== "object" || value === null) return typeof value === "bigint" ? String(value) : value;
       if (seen.has(value)) return "[cycle]";
       seen.add(value);

@@ -239,7 +239,10 @@ describe("generated JSON readers on A2A 1.0 documents", () => {
     }
     // Unreachable from the roots, and no inherited keys.
     expect(jsonReaders[AgentCardSchema.typeName]).toBeUndefined();
+    // biome-ignore lint/complexity/useLiteralKeys: the keys are looked up as strings, as a type name would be
     expect(jsonReaders["toString"]).toBeUndefined();
+    // biome-ignore lint/complexity/useLiteralKeys: as above
+    // biome-ignore lint/suspicious/noProto: the inherited key must not be a reader
     expect(jsonReaders["__proto__"]).toBeUndefined();
   });
 });

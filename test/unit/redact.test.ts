@@ -282,7 +282,7 @@ describe("a gRPC agent echoing the request", () => {
     };
     const client = new A2AClient(createGrpcTransport({ baseUrl: `127.0.0.1:${srv.port}`, interceptors: [bearerAuth(HEADER_SECRET)] }));
     const e = await (async () => {
-      for await (const _ of client.sendStreamingMessage({ message: userMessage("hi") }, { resume: false })) continue;
+      for await (const _ of client.sendStreamingMessage({ message: userMessage("hi") }, { resume: false }));
     })().catch((x: unknown) => x);
     expect(e).toBeInstanceOf(A2AError);
     expect((e as Error).message).toContain("boom");

@@ -331,7 +331,7 @@ describe("shared state never decides another caller's outcome", () => {
   beforeAll(async () => {
     key = await keyPair("ES256", "k1");
   });
-  const trusting = (extra: ResolveOptions = {}): ResolveOptions =>
+  const _trusting = (extra: ResolveOptions = {}): ResolveOptions =>
     fresh({ verify: "required", verification: { keys: { keys: [key.jwk] } }, ...extra });
 
   it("concurrent resolves with different redirect policies do not share a result", async () => {

@@ -303,15 +303,13 @@ describe("TaskTracker property: a random task evolution", () => {
 
   it("a prefix, then a snapshot of a later point, then the events after it, folds into the final task", () => {
     const cutArb = evolutionArb.chain((evo) =>
-      fc
-        .integer({ min: 1, max: evo.events.length })
-        .chain((received) =>
-          fc.record({
-            evo: fc.constant(evo),
-            received: fc.constant(received),
-            at: fc.integer({ min: received - 1, max: evo.events.length - 1 }),
-          }),
-        ),
+      fc.integer({ min: 1, max: evo.events.length }).chain((received) =>
+        fc.record({
+          evo: fc.constant(evo),
+          received: fc.constant(received),
+          at: fc.integer({ min: received - 1, max: evo.events.length - 1 }),
+        }),
+      ),
     );
     fc.assert(
       fc.property(cutArb, ({ evo, received, at }) => {

@@ -6,7 +6,7 @@
 import { toJson, type DescMessage, type DescMethod, type JsonObject, type MessageShape } from "@bufbuild/protobuf";
 import { errorFromServer } from "../../errors/classify.js";
 import { isRecord } from "../../util.js";
-import { type A2AError } from "../../errors/family.js";
+import type { A2AError } from "../../errors/family.js";
 import { createHttpBindingTransport, genericHttpError } from "../../http/binding-transport.js";
 import type { BindingCodec, HttpPlan, ResponseFacts, VerbChoice } from "../../http/codec.js";
 import type { HttpTransportOptions } from "../../call/options.js";
