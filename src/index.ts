@@ -74,7 +74,9 @@ export {
   textOf,
   type PartOptions,
   type MessageOptions,
+  type TextSource,
 } from "./protocol/messages.js";
+export { taskIdOf } from "./protocol/events.js";
 // Discovery. Verifying and signing cards are in "a2a-connect/trust";
 // discovery loads them on demand. Their option and result types are here too.
 export { resolveAgentCard, type ResolveOptions, type ResolvedAgentCard } from "./discovery/resolve.js";

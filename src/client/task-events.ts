@@ -34,7 +34,12 @@ export function snapshotOf(task: Task): StreamResponse {
   return last;
 }
 
-/** The task an event is about; a message does not name one here (a direct reply has none). */
+/**
+ * The task an event is about, as the stream's bookkeeping needs it: unlike
+ * the public `taskIdOf` (protocol/events.ts), a message never names a task
+ * here, since a message on a stream is the agent's direct reply and ends it
+ * (see `settles`).
+ */
 export function taskIdOf(event: StreamResponse): string | undefined {
   const p = event.payload;
   switch (p.case) {

@@ -12,9 +12,14 @@ import {
   type Artifact,
   type Message,
   type Part,
+  type SendMessageResponse,
+  type StreamResponse,
   type Task,
+  type TaskArtifactUpdateEvent,
+  type TaskStatus,
+  type TaskStatusUpdateEvent,
 } from "../../gen/lf/a2a/v1/a2a_pb.js";
-import { uuid } from "../util.js";
+import { isRecord, uuid } from "../util.js";
 
 /** Optional metadata of a part. */
 export interface PartOptions {
@@ -82,8 +87,46 @@ export function isInterrupted(state: TaskState): boolean {
   return INTERRUPTED.has(state);
 }
 
-/** The text parts of a message, artifact or a task's artifacts, joined. */
-export function textOf(source: Message | Artifact | Task, separator = ""): string {
-  const parts = "artifacts" in source ? source.artifacts.flatMap((a) => a.parts) : source.parts;
-  return parts.flatMap((p) => (p.content.case === "text" ? [p.content.value] : [])).join(separator);
+/** Anything `textOf` reads text from. */
+export type TextSource = Message | Artifact | Task | TaskStatusUpdateEvent | TaskArtifactUpdateEvent | SendMessageResponse | StreamResponse;
+
+/**
+ * The text parts of a result or event, joined by `separator`:
+ * - a message or an artifact: its text parts;
+ * - a task: its artifacts' text parts, in order; when they have none, the
+ *   text of its status message (an agent that answers a question, asks for
+ *   input or explains a failure often says it there);
+ * - a status update: its status message's text; an artifact update: its artifact's;
+ * - a `SendMessageResponse` or a `StreamResponse`: the text of what it carries.
+ *
+ * Total: an empty or partial object (a field missing, an unknown payload)
+ * gives `""`, never an error.
+ */
+export function textOf(source: TextSource | undefined, separator = ""): string {
+  const out: string[] = [];
+  collect(source, out);
+  return out.join(separator);
+}
+
+function collect(source: unknown, out: string[]): void {
+  // A response or an artifact update wraps what holds the text: unwrap it first.
+  let at: unknown = source;
+  if (isRecord(at) && "payload" in at) at = (at.payload as { value?: unknown } | undefined)?.value;
+  if (isRecord(at) && "artifact" in at) at = at.artifact;
+  if (!isRecord(at)) return;
+  if ("artifacts" in at || "status" in at) {
+    // A task, or a status update (which has no artifacts).
+    if (Array.isArray(at.artifacts)) for (const a of at.artifacts) textParts((a as Partial<Artifact> | undefined)?.parts, out);
+    if (out.length === 0) textParts((at.status as Partial<TaskStatus> | undefined)?.message?.parts, out);
+  } else {
+    textParts(at.parts, out);
+  }
+}
+
+function textParts(parts: unknown, out: string[]): void {
+  if (!Array.isArray(parts)) return;
+  for (const p of parts as Array<Partial<Part> | undefined>) {
+    const c = p?.content;
+    if (c?.case === "text" && typeof c.value === "string") out.push(c.value);
+  }
 }

@@ -12,6 +12,7 @@ import { clone, toBinary, type JsonValue } from "@bufbuild/protobuf";
 import { StreamResponseSchema, TaskSchema, type StreamResponse, type Task } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import { TaskTracker } from "../client/tracker.js";
+import { taskIdOf } from "../protocol/events.js";
 import { messageFromJson } from "../protocol/proto-json.js";
 import { readerIterable } from "../http/fetch-client.js";
 import { concatBytes } from "../util.js";
@@ -250,20 +251,6 @@ async function readBody(request: Request, maxBytes: number): Promise<Uint8Array 
 }
 
 const TOO_LARGE = new RangeError("the body is larger than allowed");
-
-function taskIdOf(event: StreamResponse): string {
-  const p = event.payload;
-  switch (p.case) {
-    case "task":
-      return p.value.id;
-    case "message":
-    case "statusUpdate":
-    case "artifactUpdate":
-      return p.value.taskId;
-    default:
-      return "";
-  }
-}
 
 /**
  * Folds one delivery into the task's view: "again" when it is a redelivery
