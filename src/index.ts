@@ -77,6 +77,8 @@ export {
   type TextSource,
 } from "./protocol/messages.js";
 export { taskIdOf } from "./protocol/events.js";
+// Results and events as the spec's JSON, and back.
+export { toProtoJson, fromProtoJson, taskStateName, roleName } from "./protocol/serialize.js";
 // Discovery. Verifying and signing cards are in "a2a-connect/trust";
 // discovery loads them on demand. Their option and result types are here too.
 export { resolveAgentCard, type ResolveOptions, type ResolvedAgentCard } from "./discovery/resolve.js";

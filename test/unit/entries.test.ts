@@ -79,6 +79,15 @@ describe("the Node entry's registration survives bundling", () => {
     const { kept } = await bundle(`import { connect } from "a2a-connect"; export const run = (u) => connect(u);`);
     expect(kept.filter((i) => /node-runtime|a2a_json_readers|node-client|grpc\/transport/.test(i))).toEqual([]);
   });
+
+  it("an app of the root entry that never serializes carries no ProtoJSON helpers; one that does, does", async () => {
+    const without = await bundle(
+      `import { connect, textOf } from "a2a-connect"; export const run = async (u) => textOf(await connect(u));`,
+    );
+    expect(without.kept).not.toContain("src/protocol/serialize.ts");
+    const using = await bundle(`import { toProtoJson } from "a2a-connect"; export const run = (t) => toProtoJson(t);`);
+    expect(using.kept).toContain("src/protocol/serialize.ts");
+  });
 });
 
 describe("curated exports", () => {

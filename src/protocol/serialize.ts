@@ -1,0 +1,99 @@
+/**
+ * Results and events as the spec's JSON (ProtoJSON) and back, and the
+ * ProtoJSON names of the enums, so that an app prints, stores or sends
+ * them without importing `@bufbuild/protobuf` itself. The generated
+ * objects do not survive `JSON.stringify` as they are: timestamps are
+ * BigInt, oneofs are `{ case, value }`, enums are numbers.
+ *
+ * Nothing here runs until called, so an app that never serializes bundles
+ * none of it.
+ */
+import {
+  createRegistry,
+  toJson,
+  type DescMessage,
+  type JsonValue,
+  type Message,
+  type MessageShape,
+  type Registry,
+} from "@bufbuild/protobuf";
+import { file_lf_a2a_v1_a2a, RoleSchema, TaskStateSchema, type Role, type TaskState } from "../../gen/lf/a2a/v1/a2a_pb.js";
+import { InvalidParamsError } from "../errors/family.js";
+import { messageFromJson } from "./proto-json.js";
+
+// Every message type of the A2A schema, by full name; built on first use.
+let registry: Registry | undefined;
+
+function schemaOf(typeName: string): DescMessage | undefined {
+  registry ??= createRegistry(file_lf_a2a_v1_a2a);
+  return registry.getMessage(typeName);
+}
+
+/**
+ * Which field protobuf-es could not read or write, without the value it
+ * quotes after it (a push config's token, a credential): neither the
+ * message nor a `cause` carries what was in the field.
+ */
+function where(e: unknown): string {
+  const m = /cannot (?:en|de)code (?:field|message|enum) ([\w.]+)/.exec(e instanceof Error ? e.message : "");
+  return m ? `at ${m[1]}` : "malformed";
+}
+
+/**
+ * Any A2A result or event (a `Task`, `Message`, `StreamResponse`,
+ * `AgentCard`, ... any message of the A2A schema) as its ProtoJSON: the
+ * JSON the spec shows, ready for `JSON.stringify`. Its schema is found by
+ * its `$typeName`. Enums are written by name (`"TASK_STATE_COMPLETED"`,
+ * `"ROLE_AGENT"`), timestamps as RFC 3339 strings, bytes as base64,
+ * fields at their default value are left out.
+ *
+ * @throws InvalidParamsError when `value` is not a message of the A2A schema.
+ * @example
+ * const task = await client.getTask({ id });
+ * console.log(JSON.stringify(toProtoJson(task), null, 2));
+ */
+export function toProtoJson(value: Message): JsonValue {
+  const typeName: unknown = (value as { $typeName?: unknown } | null | undefined)?.$typeName;
+  const schema = typeof typeName === "string" ? schemaOf(typeName) : undefined;
+  if (schema === undefined) {
+    const what = typeof typeName === "string" ? `its $typeName "${typeName.slice(0, 100)}"` : "it has no $typeName";
+    throw new InvalidParamsError(`toProtoJson: not a message of the A2A schema (${what})`);
+  }
+  try {
+    return toJson(schema, value);
+  } catch (e) {
+    throw new InvalidParamsError(`toProtoJson: ${schema.typeName} cannot be written as ProtoJSON (${where(e)})`);
+  }
+}
+
+/**
+ * The message of type `schema` that `json` (ProtoJSON, e.g. from
+ * `JSON.parse` or from `toProtoJson`) describes: the inverse of
+ * `toProtoJson`. Fields it does not know are ignored, as the client does
+ * with servers' answers.
+ *
+ * @throws InvalidParamsError naming the type and the field when `json` does not describe one.
+ * @example
+ * const task = fromProtoJson(TaskSchema, JSON.parse(saved));
+ */
+export function fromProtoJson<S extends DescMessage>(schema: S, json: JsonValue): MessageShape<S> {
+  try {
+    return messageFromJson(schema, json);
+  } catch (e) {
+    throw new InvalidParamsError(`fromProtoJson: not a ${schema.typeName} (${where(e)})`);
+  }
+}
+
+/**
+ * The ProtoJSON name of a task state (`"TASK_STATE_COMPLETED"`), as
+ * `toProtoJson` writes it; a number the schema does not know is returned
+ * as its digits, as ProtoJSON writes it too.
+ */
+export function taskStateName(state: TaskState): string {
+  return TaskStateSchema.value[state]?.name ?? String(state);
+}
+
+/** The ProtoJSON name of a role (`"ROLE_USER"`, `"ROLE_AGENT"`); an unknown number as its digits. */
+export function roleName(role: Role): string {
+  return RoleSchema.value[role]?.name ?? String(role);
+}
