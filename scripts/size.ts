@@ -142,7 +142,7 @@ export interface SizeRow {
 async function packageEntries(): Promise<Plugin> {
   const pkg = JSON.parse(await readFile(join(repoRoot, "package.json"), "utf8")) as {
     name: string;
-    exports: Record<string, { import: string }>;
+    exports: Record<string, { default: string }>;
   };
   const escaped = pkg.name.replace(/[-/\\^$*+?.()|[\]{}]/g, "\\$&");
   return {
@@ -150,7 +150,7 @@ async function packageEntries(): Promise<Plugin> {
     setup(b) {
       b.onResolve({ filter: new RegExp(`^${escaped}(/.*)?$`) }, (args) => {
         const sub = `.${args.path.slice(pkg.name.length)}`;
-        const target = pkg.exports[sub]?.import;
+        const target = pkg.exports[sub]?.default;
         if (!target) return { errors: [{ text: `${args.path} is not exported by package.json` }] };
         // ./dist/src/x.js is compiled from ./src/x.ts
         return { path: join(repoRoot, target.replace(/^\.\/dist\//, "").replace(/\.js$/, ".ts")) };

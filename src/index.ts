@@ -125,6 +125,11 @@ export {
   type TraceContext,
 } from "./observability.js";
 
+// connect's types, for interceptors of one's own (passed as `interceptors`),
+// so that an app need not depend on @connectrpc/connect itself. Its
+// StreamResponse is left out: that name is the protocol's stream event here.
+export type { Interceptor, UnaryRequest, StreamRequest, UnaryResponse } from "@connectrpc/connect";
+
 // Push notifications.
 export { createPushReceiver, constantTimeEqual, type PushReceiver, type PushReceiverOptions } from "./push/receiver.js";
 

@@ -109,6 +109,18 @@ describe("curated exports", () => {
     }
   });
 
+  it("the root entry has connect's types for interceptors of one's own", () => {
+    // Type-level: `npm run typecheck` fails if the root stops exporting them.
+    const seen: string[] = [];
+    const interceptor: root.Interceptor = (next) => async (req: root.UnaryRequest | root.StreamRequest) => {
+      seen.push(req.url);
+      return next(req);
+    };
+    const unary = (res: root.UnaryResponse) => res.header;
+    expect(typeof interceptor).toBe("function");
+    expect(typeof unary).toBe("function");
+  });
+
   it("the Node entry no longer has factory tables of its own", () => {
     for (const name of ["grpcTransportFactories", "nodeHttpTransportFactories", "grpcBaseUrl"]) expect(node, name).not.toHaveProperty(name);
   });
