@@ -235,10 +235,7 @@ function checkUrl(url: string, command: string): void {
 }
 
 function globalFlags(values: Record<string, unknown>, command: string): GlobalFlags {
-  const binding = values.binding as string | undefined;
-  if (binding !== undefined && !(BINDINGS as readonly string[]).includes(binding)) {
-    throw new UsageError(`--binding must be one of ${BINDINGS.join(", ")}`, command);
-  }
+  const binding = bindingOption(values.binding as string | undefined, command);
   const versions = (values["a2a-version"] as string[] | undefined)
     ?.flatMap((v) => v.split(","))
     .map((v) => v.trim())
@@ -263,12 +260,20 @@ function globalFlags(values: Record<string, unknown>, command: string): GlobalFl
     secrets.push(token);
   }
   return {
-    binding: binding as Binding | undefined,
+    binding,
     versions: versions && versions.length > 0 ? versions : undefined,
     headers,
     json: values.json === true,
     secrets,
   };
+}
+
+/** `--binding`, in any case (`grpc`, `http+json`), as the card spells it. */
+function bindingOption(value: string | undefined, command: string): Binding | undefined {
+  if (value === undefined) return undefined;
+  const binding = BINDINGS.find((b) => b === value.toUpperCase());
+  if (!binding) throw new UsageError(`--binding must be one of ${BINDINGS.join(", ")} (in any case)`, command);
+  return binding;
 }
 
 /** A non-negative integer option, or undefined when absent. */
