@@ -25,6 +25,7 @@ export const GLOBAL_OPTIONS = {
   "a2a-version": { type: "string", multiple: true },
   header: { type: "string", multiple: true },
   token: { type: "string" },
+  timeout: { type: "string" },
   json: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const satisfies OptionSpec;
@@ -102,6 +103,8 @@ export interface GlobalFlags {
   versions: string[] | undefined;
   /** Extra request headers, `--token` included as Authorization. */
   headers: Record<string, string>;
+  /** `--timeout`: milliseconds for card resolution and each unary call; undefined keeps the defaults. */
+  timeoutMs: number | undefined;
   /** `--json`: machine output. */
   json: boolean;
   /** Values never to print: the token and header values. */
@@ -263,6 +266,7 @@ function globalFlags(values: Record<string, unknown>, command: string): GlobalFl
     binding,
     versions: versions && versions.length > 0 ? versions : undefined,
     headers,
+    timeoutMs: timeoutOption(values.timeout, command),
     json: values.json === true,
     secrets,
   };
@@ -274,6 +278,15 @@ function bindingOption(value: string | undefined, command: string): Binding | un
   const binding = BINDINGS.find((b) => b === value.toUpperCase());
   if (!binding) throw new UsageError(`--binding must be one of ${BINDINGS.join(", ")} (in any case)`, command);
   return binding;
+}
+
+/** `--timeout <ms>`: a whole number of milliseconds, at least 1. */
+function timeoutOption(value: unknown, command: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(String(value)) || !(Number(value) >= 1) || !Number.isSafeInteger(Number(value))) {
+    throw new UsageError(`--timeout takes milliseconds, a whole number of at least 1 (e.g. --timeout 5000)`, command);
+  }
+  return Number(value);
 }
 
 /** A non-negative integer option, or undefined when absent. */

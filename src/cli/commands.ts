@@ -59,8 +59,9 @@ function connectOptions(ctx: CommandContext): ConnectOptions {
     preferredVersions: flags.versions,
     headers: flags.headers,
     signal,
+    timeoutMs: flags.timeoutMs,
     verification: { jku: { allowHttp: isLoopback(args.url!) } },
-    transport: { headers: flags.headers },
+    transport: { headers: flags.headers, timeoutMs: flags.timeoutMs },
   };
 }
 
@@ -83,6 +84,7 @@ export async function card(ctx: CommandContext): Promise<void> {
   const resolved = await resolveAgentCard(args.url!, {
     headers: ctx.flags.headers,
     signal: ctx.signal,
+    timeoutMs: ctx.flags.timeoutMs,
     cache: false,
     verify: verify ? "required" : "off",
     // Keys given on the command line are pinned: the card's jku is not consulted.

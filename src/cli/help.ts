@@ -3,10 +3,13 @@ import { EXIT_CODE_TABLE } from "./exit-codes.js";
 
 const GLOBAL_FLAGS = `Flags on every command:
   --binding JSONRPC|HTTP+JSON|GRPC   prefer this protocol binding of the card
+                                     (any case)
   --a2a-version x                    A2A versions to speak, most preferred first
                                      (repeatable or comma-separated; default 1.0,0.3)
   --header "Name: value"             add a request header (repeatable)
   --token t                          send Authorization: Bearer t
+  --timeout ms                       limit card resolution and each call
+                                     (not a stream) to ms milliseconds
   --json                             machine output: one JSON document, or one
                                      JSON line per stream event
   -h, --help                         show help

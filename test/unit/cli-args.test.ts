@@ -1,6 +1,11 @@
 // The `a2a` command line as parsed, without spawning a process.
+import { createServer } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { UsageError, parseCommandLine } from "../../src/cli/args.js";
+import { EXIT } from "../../src/cli/exit-codes.js";
+import { run } from "../../src/cli/run.js";
 
 const URL = "http://127.0.0.1:1";
 
@@ -23,3 +28,42 @@ describe("--binding", () => {
     expect(() => parseCommandLine(["card", URL, "--binding", "soap"])).toThrow(/JSONRPC, HTTP\+JSON, GRPC/);
   });
 });
+
+describe("--timeout", () => {
+  it("takes milliseconds", () => {
+    expect(flagsOf(["task", "get", URL, "t-1", "--timeout", "2500"]).timeoutMs).toBe(2500);
+    expect(flagsOf(["card", URL]).timeoutMs).toBeUndefined();
+  });
+
+  it.each(["0", "-5", "1.5", "5s", "", "abc", "99999999999999999999"])("rejects %j with a usage error", (value) => {
+    expect(() => parseCommandLine(["card", URL, `--timeout=${value}`])).toThrow(/--timeout takes milliseconds/);
+  });
+});
+
+describe("--timeout, run", () => {
+  it("ends card resolution against a server that never answers, exit 5, naming the limit", async () => {
+    const sockets = new Set<Socket>();
+    const server = createServer(() => {}); // accepts, never answers
+    server.on("connection", (s) => sockets.add(s));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const stdout = new Sink();
+      const stderr = new Sink();
+      const code = await run(["card", `http://127.0.0.1:${port}`, "--timeout", "150"], { stdout, stderr, env: {} });
+      expect(code).toBe(EXIT.connection);
+      expect(stderr.text).toMatch(/CallTimeoutError: .*within 150 ms/);
+    } finally {
+      for (const s of sockets) s.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
+
+class Sink extends Writable {
+  text = "";
+  override _write(chunk: Buffer, _encoding: string, done: () => void): void {
+    this.text += chunk.toString();
+    done();
+  }
+}
