@@ -101,7 +101,7 @@ export interface GlobalFlags {
   binding: Binding | undefined;
   /** `--a2a-version`: the protocol versions to speak, when given. */
   versions: string[] | undefined;
-  /** Extra request headers, `--token` included as Authorization. */
+  /** Extra request headers, `--token` (or `A2A_TOKEN`) included as Authorization. */
   headers: Record<string, string>;
   /** `--timeout`: milliseconds for card resolution and each unary call; undefined keeps the defaults. */
   timeoutMs: number | undefined;
@@ -146,8 +146,11 @@ function wantsHelp(argv: readonly string[]): boolean {
   return false;
 }
 
-/** Reads argv (without `node` and the script); throws UsageError. */
-export function parseCommandLine(argv: readonly string[]): Parsed {
+/**
+ * Reads argv (without `node` and the script), and `A2A_TOKEN` from `env`
+ * when `--token` is absent; throws UsageError.
+ */
+export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Parsed {
   const [first, second] = argv;
   if (first === undefined || first === "help") {
     return { kind: "help", command: argv[1] === undefined ? undefined : argv.slice(1, 3).join(" ") };
@@ -217,7 +220,7 @@ export function parseCommandLine(argv: readonly string[]): Parsed {
   });
   if (args.url !== undefined) checkUrl(args.url, name);
 
-  return { kind: "run", command: name, args, options: values, flags: globalFlags(values, name) };
+  return { kind: "run", command: name, args, options: values, flags: globalFlags(values, name, env) };
 }
 
 function quoteFlag(arg: string): string {
@@ -237,7 +240,7 @@ function checkUrl(url: string, command: string): void {
   }
 }
 
-function globalFlags(values: Record<string, unknown>, command: string): GlobalFlags {
+function globalFlags(values: Record<string, unknown>, command: string, env: NodeJS.ProcessEnv): GlobalFlags {
   const binding = bindingOption(values.binding as string | undefined, command);
   const versions = (values["a2a-version"] as string[] | undefined)
     ?.flatMap((v) => v.split(","))
@@ -256,7 +259,8 @@ function globalFlags(values: Record<string, unknown>, command: string): GlobalFl
     headers[headerName] = value;
     secrets.push(value);
   }
-  const token = values.token as string | undefined;
+  // The flag wins; an empty A2A_TOKEN counts as unset, as shells clear variables that way.
+  const token = (values.token as string | undefined) ?? (env.A2A_TOKEN || undefined);
   if (token !== undefined) {
     if (token === "") throw new UsageError(`--token must not be empty`, command);
     headers.Authorization = `Bearer ${token}`;

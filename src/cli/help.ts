@@ -8,6 +8,7 @@ const GLOBAL_FLAGS = `Flags on every command:
                                      (repeatable or comma-separated; default 1.0,0.3)
   --header "Name: value"             add a request header (repeatable)
   --token t                          send Authorization: Bearer t
+                                     (default: $A2A_TOKEN)
   --timeout ms                       limit card resolution and each call
                                      (not a stream) to ms milliseconds
   --json                             machine output: one JSON document, or one

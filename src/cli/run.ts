@@ -17,7 +17,7 @@ export async function run(argv: readonly string[], options: RunOptions = {}): Pr
   let out = new Output(options);
   let code: number;
   try {
-    const parsed = parseCommandLine(argv);
+    const parsed = parseCommandLine(argv, options.env);
     if (parsed.kind === "help") {
       out.line(helpText(parsed.command).trimEnd());
       code = EXIT.ok;

@@ -9,8 +9,8 @@ import { run } from "../../src/cli/run.js";
 
 const URL = "http://127.0.0.1:1";
 
-function flagsOf(argv: string[]) {
-  const parsed = parseCommandLine(argv);
+function flagsOf(argv: string[], env: NodeJS.ProcessEnv = {}) {
+  const parsed = parseCommandLine(argv, env);
   if (parsed.kind !== "run") throw new Error(`expected a command, got ${parsed.kind}`);
   return parsed.flags;
 }
@@ -37,6 +37,39 @@ describe("--timeout", () => {
 
   it.each(["0", "-5", "1.5", "5s", "", "abc", "99999999999999999999"])("rejects %j with a usage error", (value) => {
     expect(() => parseCommandLine(["card", URL, `--timeout=${value}`])).toThrow(/--timeout takes milliseconds/);
+  });
+});
+
+describe("the token", () => {
+  const TOKEN = "env-token-8d1f";
+
+  it("comes from A2A_TOKEN when --token is absent; the flag wins; an empty variable is unset", () => {
+    expect(flagsOf(["card", URL], { A2A_TOKEN: TOKEN }).headers.Authorization).toBe(`Bearer ${TOKEN}`);
+    expect(flagsOf(["card", URL], { A2A_TOKEN: TOKEN }).secrets).toContain(TOKEN);
+    expect(flagsOf(["card", URL, "--token", "flag-token"], { A2A_TOKEN: TOKEN }).headers.Authorization).toBe("Bearer flag-token");
+    expect(flagsOf(["card", URL], { A2A_TOKEN: "" }).headers.Authorization).toBeUndefined();
+    expect(flagsOf(["card", URL]).headers.Authorization).toBeUndefined();
+  });
+
+  it("from A2A_TOKEN is sent, and not printed when the server echoes it", async () => {
+    const seen: (string | undefined)[] = [];
+    const server = createServer((req, res) => {
+      seen.push(req.headers.authorization);
+      res.writeHead(404, { "content-type": "text/plain" }).end(`no card for ${req.headers.authorization}`);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const stdout = new Sink();
+      const stderr = new Sink();
+      const code = await run(["card", `http://127.0.0.1:${port}`], { stdout, stderr, env: { A2A_TOKEN: TOKEN } });
+      expect(code).toBe(EXIT.notFound);
+      expect(seen.length).toBeGreaterThan(0);
+      expect(seen.every((h) => h === `Bearer ${TOKEN}`)).toBe(true);
+      expect(stdout.text + stderr.text).not.toContain(TOKEN);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
 
