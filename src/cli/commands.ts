@@ -1,6 +1,8 @@
 /** The commands of `a2a`: each connects, calls, and prints through Output. */
 import { readFile } from "node:fs/promises";
 import { basename, extname } from "node:path";
+import type { Readable } from "node:stream";
+import { text as readAll } from "node:stream/consumers";
 import { toJson, type JsonValue } from "@bufbuild/protobuf";
 import {
   AgentCardSchema,
@@ -40,6 +42,8 @@ export interface CommandContext {
   out: Output;
   /** Fires on Ctrl-C; every call is given it. */
   signal: AbortSignal;
+  /** Where the message text `-` is read from. */
+  stdin: Readable;
 }
 
 const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
@@ -125,8 +129,15 @@ const MEDIA_TYPES: Record<string, string> = {
   ".svg": "image/svg+xml",
 };
 
+/** The text argument, or with `-` all of stdin, less one final newline (as `echo` and here-docs add it). */
+async function messageText(ctx: CommandContext): Promise<string> {
+  const arg = ctx.args.text!;
+  if (arg !== "-") return arg;
+  return (await readAll(ctx.stdin)).replace(/\r?\n$/, "");
+}
+
 async function messageParts(ctx: CommandContext): Promise<Part[]> {
-  const parts: Part[] = [text(ctx.args.text!)];
+  const parts: Part[] = [text(await messageText(ctx))];
   for (const path of (ctx.options.file as string[] | undefined) ?? []) {
     let bytes: Uint8Array;
     try {

@@ -75,7 +75,7 @@ skills. --json prints the card as ProtoJSON.
 
 Sends one message (SendMessage) and prints the reply: the task's state and
 artifacts, or the agent's direct message. --json prints the
-SendMessageResponse as ProtoJSON.
+SendMessageResponse as ProtoJSON. A <text> of - reads the text from stdin.
 
   --file path    attach a file's bytes (repeatable)
   --data json    attach a data part holding this JSON value (repeatable)
@@ -88,6 +88,7 @@ Sends one message with SendStreamingMessage and prints each event as it
 arrives. A dropped stream is resumed (GetTask, then SubscribeToTask) and a
 line says so; the final line is the task's state. --json prints one
 StreamResponse per line (a resumed stream goes on with a task snapshot).
+A <text> of - reads the text from stdin.
 
   --file path    attach a file's bytes (repeatable)
   --data json    attach a data part holding this JSON value (repeatable)

@@ -1,4 +1,5 @@
 /** Runs one `a2a` command line and returns its exit code. */
+import type { Readable } from "node:stream";
 import { UsageError, parseCommandLine } from "./args.js";
 import { EXIT } from "./exit-codes.js";
 import { helpText, usageHint } from "./help.js";
@@ -8,6 +9,8 @@ import { Output, type OutputOptions } from "./output.js";
 export interface RunOptions extends Omit<OutputOptions, "json" | "secrets"> {
   /** Aborts the command in flight (Ctrl-C). */
   signal?: AbortSignal;
+  /** Where the message text `-` is read from. Default `process.stdin`. */
+  stdin?: Readable;
   /** What `a2a --version` prints. */
   version?: string;
 }
@@ -30,7 +33,7 @@ export async function run(argv: readonly string[], options: RunOptions = {}): Pr
       try {
         // The client is loaded only to run a command, so help and usage errors are quick.
         const { COMMANDS } = await import("./commands.js");
-        await COMMANDS[parsed.command]({ ...parsed, out, signal });
+        await COMMANDS[parsed.command]({ ...parsed, out, signal, stdin: options.stdin ?? process.stdin });
         code = EXIT.ok;
       } catch (e) {
         if (signal.aborted) {

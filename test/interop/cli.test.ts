@@ -7,11 +7,13 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Readable, Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { startChaosProxy, type ChaosProxy } from "../../demo/chaos-proxy.js";
 import { startLocalAgent, type LocalAgent } from "../../demo/agent.js";
+import { run } from "../../src/cli/run.js";
 import { A2AClient, TaskState, createJsonRpcTransport, userMessage } from "../../src/index.js";
 import { SDK_1_0_BETA } from "../support/peers.js";
 
@@ -238,6 +240,30 @@ describe("a2a send", () => {
     expect(down.stdout).toBe("");
     expect(JSON.parse(down.stderr)).toMatchObject({ error: { name: "ConnectionError", exitCode: 5 } });
     for (const secret of Object.values(SECRET)) expect(down.stderr).not.toContain(secret);
+  });
+});
+
+describe("a2a send, in process", () => {
+  it("reads the message text from stdin when the text argument is -", async () => {
+    let stdout = "";
+    let stderr = "";
+    const sink = (add: (s: string) => void) =>
+      new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          add(chunk.toString());
+          done();
+        },
+      });
+    const code = await run(["send", agent.origin, "-", "--json"], {
+      stdin: Readable.from(["echo first line\n", "second line\n"]),
+      stdout: sink((s) => (stdout += s)),
+      stderr: sink((s) => (stderr += s)),
+      env: {},
+    });
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+    const res = JSON.parse(stdout) as { message: { parts: Array<{ text?: string }> } };
+    expect(res.message.parts[0]!.text).toBe("first line\nsecond line");
   });
 });
 
