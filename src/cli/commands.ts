@@ -72,7 +72,8 @@ function connectOptions(ctx: CommandContext): ConnectOptions {
 async function open(ctx: CommandContext): Promise<AgentSession> {
   const session = await connect(ctx.args.url!, connectOptions(ctx));
   const chosen = session.interface;
-  if (!ctx.out.json && chosen) ctx.out.line(ctx.out.dim(`via ${chosen.binding} ${chosen.version} ${chosen.interface.url}`));
+  // A diagnostic, on stderr: stdout carries only the result, for pipes.
+  if (!ctx.out.json && chosen) ctx.out.error(`via ${chosen.binding} ${chosen.version} ${chosen.interface.url}`);
   return session;
 }
 

@@ -193,7 +193,8 @@ describe("a2a send", () => {
       a2a(["send", agent.origin, "count 1", "--json", "--data", '{"k":[1,2]}', "--file", file]),
     ]);
     expect(echo.code).toBe(0);
-    expect(echo.stdout).toContain("via JSONRPC 1.0");
+    expect(echo.stderr).toContain("via JSONRPC 1.0");
+    expect(echo.stdout).not.toContain("via ");
     expect(echo.stdout).toMatch(/^message \(agent\)\n {2}hello from the cli$/m);
     for (const secret of Object.values(SECRET)) expect(echo.stdout + echo.stderr).not.toContain(secret);
 
@@ -202,11 +203,11 @@ describe("a2a send", () => {
     expect(task.stdout).toContain("artifact result: chunk-1 chunk-2");
 
     expect(grpc.code).toBe(0);
-    expect(grpc.stdout).toContain(`via GRPC 1.0 ${agent.grpcAddress}`);
+    expect(grpc.stderr).toContain(`via GRPC 1.0 ${agent.grpcAddress}`);
     expect(grpc.stdout).toContain("artifact result: chunk-1 chunk-2");
 
     expect(rest.code).toBe(0);
-    expect(rest.stdout).toContain("via HTTP+JSON 1.0");
+    expect(rest.stderr).toContain("via HTTP+JSON 1.0");
     expect(rest.stdout).toContain("over rest");
 
     expect(json.code).toBe(0);
@@ -244,7 +245,8 @@ describe("a2a send", () => {
 });
 
 describe("a2a send, in process", () => {
-  it("reads the message text from stdin when the text argument is -", async () => {
+  /** Runs `a2a` in this process, with `input` as stdin. */
+  async function runHere(args: string[], input: string[] = []) {
     let stdout = "";
     let stderr = "";
     const sink = (add: (s: string) => void) =>
@@ -254,12 +256,24 @@ describe("a2a send, in process", () => {
           done();
         },
       });
-    const code = await run(["send", agent.origin, "-", "--json"], {
-      stdin: Readable.from(["echo first line\n", "second line\n"]),
+    const code = await run(args, {
+      stdin: Readable.from(input),
       stdout: sink((s) => (stdout += s)),
       stderr: sink((s) => (stderr += s)),
       env: {},
     });
+    return { code, stdout, stderr };
+  }
+
+  it("prints the result on stdout and the 'via' diagnostic on stderr", async () => {
+    const { code, stdout, stderr } = await runHere(["send", agent.origin, "echo piped"]);
+    expect(code).toBe(0);
+    expect(stdout).toBe("message (agent)\n  piped\n");
+    expect(stderr).toBe(`via JSONRPC 1.0 ${agent.jsonRpcUrl}\n`);
+  });
+
+  it("reads the message text from stdin when the text argument is -", async () => {
+    const { code, stdout, stderr } = await runHere(["send", agent.origin, "-", "--json"], ["echo first line\n", "second line\n"]);
     expect(stderr).toBe("");
     expect(code).toBe(0);
     const res = JSON.parse(stdout) as { message: { parts: Array<{ text?: string }> } };
@@ -386,7 +400,7 @@ describe("a2a task and a2a push", () => {
 
     const followed = await subscription;
     expect(followed.code).toBe(0);
-    expect(followed.stdout).toContain("via HTTP+JSON 1.0");
+    expect(followed.stderr).toContain("via HTTP+JSON 1.0");
     expect(followed.stdout).toMatch(new RegExp(`task ${task.id} WORKING[\\s\\S]*status CANCELED`));
     expect(followed.lines.at(-1)!.text).toBe(`task ${task.id} CANCELED`);
   });
@@ -418,7 +432,7 @@ describe("a2a against @a2a-js/sdk 1.0.0-beta.0", () => {
     expect((await client.cancelTask({ id: task!.id })).status?.state).toBe(TaskState.CANCELED);
     const followed = await subscription;
     expect(followed.code).toBe(0);
-    expect(followed.stdout).toContain("via HTTP+JSON 1.0");
+    expect(followed.stderr).toContain("via HTTP+JSON 1.0");
     expect(followed.lines.at(-1)!.text).toBe(`task ${task!.id} CANCELED`);
   });
 });
