@@ -270,7 +270,7 @@ function globalFlags(values: Record<string, unknown>, command: string, env: Node
     binding,
     versions: versions && versions.length > 0 ? versions : undefined,
     headers,
-    timeoutMs: timeoutOption(values.timeout, command),
+    timeoutMs: intOption(values.timeout, "timeout", command, 1),
     json: values.json === true,
     secrets,
   };
@@ -282,15 +282,6 @@ function bindingOption(value: string | undefined, command: string): Binding | un
   const binding = BINDINGS.find((b) => b === value.toUpperCase());
   if (!binding) throw new UsageError(`--binding must be one of ${BINDINGS.join(", ")} (in any case)`, command);
   return binding;
-}
-
-/** `--timeout <ms>`: a whole number of milliseconds, at least 1. */
-function timeoutOption(value: unknown, command: string): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^\d+$/.test(String(value)) || !(Number(value) >= 1) || !Number.isSafeInteger(Number(value))) {
-    throw new UsageError(`--timeout takes milliseconds, a whole number of at least 1 (e.g. --timeout 5000)`, command);
-  }
-  return Number(value);
 }
 
 /** A non-negative integer option, or undefined when absent. */

@@ -1,8 +1,7 @@
 /** The commands of `a2a`: each connects, calls, and prints through Output. */
 import { readFile } from "node:fs/promises";
 import { basename, extname } from "node:path";
-import type { Readable } from "node:stream";
-import { text as readAll } from "node:stream/consumers";
+import { addAbortSignal, type Readable } from "node:stream";
 import { toJson, type JsonValue } from "@bufbuild/protobuf";
 import {
   AgentCardSchema,
@@ -134,7 +133,12 @@ const MEDIA_TYPES: Record<string, string> = {
 async function messageText(ctx: CommandContext): Promise<string> {
   const arg = ctx.args.text!;
   if (arg !== "-") return arg;
-  return (await readAll(ctx.stdin)).replace(/\r?\n$/, "");
+  // Bound by Ctrl-C (a terminal's stdin ends only with Ctrl-D): the signal
+  // destroys the stream, as toArray's own signal is checked per chunk only.
+  const chunks: unknown[] = await addAbortSignal(ctx.signal, ctx.stdin).toArray();
+  // Joined as bytes before decoding: a character may be split across chunks.
+  const bytes = Buffer.concat(chunks.map((c) => (typeof c === "string" ? Buffer.from(c) : (c as Uint8Array))));
+  return bytes.toString("utf8").replace(/\r?\n$/, "");
 }
 
 async function messageParts(ctx: CommandContext): Promise<Part[]> {

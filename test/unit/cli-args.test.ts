@@ -1,7 +1,7 @@
 // The `a2a` command line as parsed, without spawning a process.
 import { createServer } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import { Writable } from "node:stream";
+import { Readable, Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { UsageError, parseCommandLine } from "../../src/cli/args.js";
 import { EXIT } from "../../src/cli/exit-codes.js";
@@ -36,7 +36,7 @@ describe("--timeout", () => {
   });
 
   it.each(["0", "-5", "1.5", "5s", "", "abc", "99999999999999999999"])("rejects %j with a usage error", (value) => {
-    expect(() => parseCommandLine(["card", URL, `--timeout=${value}`])).toThrow(/--timeout takes milliseconds/);
+    expect(() => parseCommandLine(["card", URL, `--timeout=${value}`])).toThrow(/--timeout takes a whole number of at least 1/);
   });
 });
 
@@ -90,6 +90,24 @@ describe("--timeout, run", () => {
       for (const s of sockets) s.destroy();
       await new Promise((resolve) => server.close(resolve));
     }
+  });
+});
+
+describe("text from stdin, run", () => {
+  it("stops reading an unended stdin on Ctrl-C, exit 130", async () => {
+    const controller = new AbortController();
+    // Stdin that never ends (a terminal without Ctrl-D); Ctrl-C comes once it is read.
+    const stdin = new Readable({ read: () => controller.abort() });
+    const stderr = new Sink();
+    const code = await run(["send", URL, "-", "--timeout", "5000"], {
+      stdin,
+      stdout: new Sink(),
+      stderr,
+      env: {},
+      signal: controller.signal,
+    });
+    expect(code).toBe(EXIT.interrupted);
+    expect(stderr.text).toBe("interrupted\n");
   });
 });
 
