@@ -1,50 +1,14 @@
 /**
  * `connect` in a process that never imports `a2a-connect/node`, as in a
  * browser: the bindings of the browser-safe entry only. (This file imports
- * nothing that imports the Node entry; every test file has its own modules.)
+ * nothing that imports the Node entry, its fixture included; every test file
+ * has its own modules.)
  */
-import { clone } from "@bufbuild/protobuf";
-import { beforeAll, describe, expect, it } from "vitest";
-import type { LocalAgent, ServerSdk } from "../../demo/agent.js";
-import {
-  AgentCardSchema,
-  MemoryCardStore,
-  NoCompatibleInterfaceError,
-  type A2AError,
-  connect as connectHttpOnly,
-  resolveAgentCard,
-  type AgentInterface,
-  type Binding,
-  type ConnectOptions,
-  type ResolvedAgentCard,
-} from "../../src/index.js";
+import { describe, expect, it } from "vitest";
+import { NoCompatibleInterfaceError, type A2AError, connect as connectHttpOnly } from "../../src/index.js";
 import { registeredTransports } from "../../src/toolkit.js";
-import { PEERS, agentsOfPeers } from "../support/peers.js";
-
-const agentOf = agentsOfPeers();
-let agent: LocalAgent;
-let resolved: ResolvedAgentCard;
-function usePeer(sdk: ServerSdk): void {
-  beforeAll(async () => {
-    agent = agentOf(sdk);
-    resolved = await resolveAgentCard(agent.origin, { cache: new MemoryCardStore(), verification: { keys: agent.jwks } });
-  });
-}
-
-const trusting = (extra: ConnectOptions = {}): ConnectOptions => ({
-  cache: new MemoryCardStore(),
-  verification: { keys: agent.jwks },
-  ...extra,
-});
-
-function withInterfaces(interfaces: AgentInterface[]): ResolvedAgentCard {
-  const card = clone(AgentCardSchema, resolved.card);
-  card.supportedInterfaces = interfaces;
-  card.signatures = [];
-  return { ...resolved, card };
-}
-
-const real = (binding: Binding) => resolved.card.supportedInterfaces.find((i) => i.protocolBinding === binding)!;
+import { PEERS } from "../support/peers.js";
+import { agent, real, trusting, usePeer, withInterfaces } from "../support/connect-fixture.js";
 
 it("without the Node entry, the registry has the HTTP bindings only", () => {
   expect(Object.keys(registeredTransports()).sort()).toEqual(["HTTP+JSON@0.3", "HTTP+JSON@1.0", "JSONRPC@0.3", "JSONRPC@1.0"]);

@@ -5,54 +5,20 @@
  */
 import { clone, create } from "@bufbuild/protobuf";
 import { createServer } from "node:net";
-import { beforeAll, describe, expect, it } from "vitest";
-import type { LocalAgent, ServerSdk } from "../../demo/agent.js";
+import { describe, expect, it } from "vitest";
 import {
-  AgentCardSchema,
   AgentInterfaceSchema,
   ExtensionSupportRequiredError,
-  MemoryCardStore,
   ServerError,
   TaskNotFoundError,
   TaskState,
-  resolveAgentCard,
   userMessage,
-  type AgentInterface,
-  type Binding,
-  type ConnectOptions,
-  type ResolvedAgentCard,
 } from "../../src/index.js";
 import { connect } from "../../src/node.js";
 import { BINDINGS, clientFor, collect } from "../support/bindings.js";
 import { sendJson, startFakeServer } from "../support/fake-server.js";
-import { PEERS, agentsOfPeers, peerCases } from "../support/peers.js";
-
-const agentOf = agentsOfPeers();
-let agent: LocalAgent;
-let resolved: ResolvedAgentCard;
-/** Points the tests of the enclosing describe at the peer's agent and its card. */
-function usePeer(sdk: ServerSdk): void {
-  beforeAll(async () => {
-    agent = agentOf(sdk);
-    resolved = await resolveAgentCard(agent.origin, { cache: new MemoryCardStore(), verification: { keys: agent.jwks } });
-  });
-}
-
-const trusting = (extra: ConnectOptions = {}): ConnectOptions => ({
-  cache: new MemoryCardStore(),
-  verification: { keys: agent.jwks },
-  ...extra,
-});
-
-/** The agent's card with other interfaces, as if the agent had published it (signatures are not checked here). */
-function withInterfaces(interfaces: AgentInterface[]): ResolvedAgentCard {
-  const card = clone(AgentCardSchema, resolved.card);
-  card.supportedInterfaces = interfaces;
-  card.signatures = [];
-  return { ...resolved, card };
-}
-
-const real = (binding: Binding) => resolved.card.supportedInterfaces.find((i) => i.protocolBinding === binding)!;
+import { PEERS, peerCases } from "../support/peers.js";
+import { agent, real, trusting, usePeer, withInterfaces } from "../support/connect-fixture.js";
 
 /** A 127.0.0.1 port nobody listens on. */
 async function deadPort(): Promise<number> {
