@@ -208,7 +208,7 @@ function sum(files: Iterable<Uint8Array>): Bytes {
 }
 
 /** Output chunks reachable from `start` over static imports. */
-function staticClosure(meta: Metafile, start: Iterable<string>): Set<string> {
+export function staticClosure(meta: Metafile, start: Iterable<string>): Set<string> {
   const seen = new Set<string>();
   const todo = [...start];
   for (let f = todo.pop(); f !== undefined; f = todo.pop()) {
@@ -217,6 +217,11 @@ function staticClosure(meta: Metafile, start: Iterable<string>): Set<string> {
     for (const i of meta.outputs[f]?.imports ?? []) if (i.kind === "import-statement" && !i.external) todo.push(i.path);
   }
   return seen;
+}
+
+/** The inputs bundled into the output chunks `start` and every chunk they import statically. */
+export function staticInputs(meta: Metafile, start: Iterable<string>): string[] {
+  return [...staticClosure(meta, start)].flatMap((f) => Object.keys(meta.outputs[f]!.inputs));
 }
 
 async function measureApp(app: App, dir: string, plugins: Plugin[]): Promise<SizeRow> {

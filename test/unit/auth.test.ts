@@ -653,7 +653,7 @@ describe("bundling", () => {
   it("an app that connects without auth loads no auth code at start; with auth, it is loaded on demand", async () => {
     const { build } = await import("esbuild");
     const { join } = await import("node:path");
-    const { repoRoot } = await import("../../scripts/size.js");
+    const { repoRoot, staticInputs } = await import("../../scripts/size.js");
     const result = await build({
       stdin: {
         contents: `import { connect } from "./src/index.ts"; export const run = (u) => connect(u);`,
@@ -672,14 +672,7 @@ describe("bundling", () => {
     });
     const meta = result.metafile;
     const [main] = Object.entries(meta.outputs).find(([, o]) => o.entryPoint === "<stdin>")!;
-    const atStart = new Set<string>();
-    const todo = [main];
-    for (let f = todo.pop(); f !== undefined; f = todo.pop()) {
-      if (atStart.has(f)) continue;
-      atStart.add(f);
-      for (const i of meta.outputs[f]!.imports) if (i.kind === "import-statement" && !i.external) todo.push(i.path);
-    }
-    const inputsAtStart = [...atStart].flatMap((f) => Object.keys(meta.outputs[f]!.inputs));
+    const inputsAtStart = staticInputs(meta, [main]);
     expect(inputsAtStart.filter((i) => /src\/auth\/(plan|interceptors|oauth|redact)\.ts/.test(i))).toEqual([]);
     const all = Object.values(meta.outputs).flatMap((o) => Object.keys(o.inputs));
     expect(all).toContain("src/auth/plan.ts");

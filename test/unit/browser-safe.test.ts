@@ -9,7 +9,7 @@ import { builtinModules } from "node:module";
 import { join } from "node:path";
 import { build, type Metafile } from "esbuild";
 import { describe, expect, it } from "vitest";
-import { repoRoot } from "../../scripts/size.js";
+import { repoRoot, staticInputs } from "../../scripts/size.js";
 
 const NODE_BUILTINS = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
 
@@ -63,14 +63,7 @@ describe("verification is loaded on demand", () => {
     const result = await bundle("src/index.ts", true);
     const meta = result.metafile;
     const [entryChunk] = Object.entries(meta.outputs).find(([, o]) => o.entryPoint === "src/index.ts")!;
-    const atStart = new Set<string>();
-    const todo = [entryChunk];
-    for (let f = todo.pop(); f !== undefined; f = todo.pop()) {
-      if (atStart.has(f)) continue;
-      atStart.add(f);
-      for (const i of meta.outputs[f]!.imports) if (i.kind === "import-statement" && !i.external) todo.push(i.path);
-    }
-    const inputsAtStart = [...atStart].flatMap((f) => Object.keys(meta.outputs[f]!.inputs));
+    const inputsAtStart = staticInputs(meta, [entryChunk]);
     expect(inputsAtStart.filter((i) => /node_modules\/(jose|canonicalize)\/|src\/trust\/(verify|canonical)\.ts/.test(i))).toEqual([]);
 
     // ...while the chunk that verification loads has them.

@@ -6,7 +6,7 @@
 import { join } from "node:path";
 import { build, type Metafile } from "esbuild";
 import { expect, it } from "vitest";
-import { repoRoot } from "../../scripts/size.js";
+import { repoRoot, staticInputs } from "../../scripts/size.js";
 
 const SIGNER = /src\/trust\/sign\.ts|node_modules\/jose\/dist\/webapi\/(jws\/flattened\/sign|lib\/jws_sign)\.js/;
 
@@ -26,22 +26,10 @@ async function metafileOf(entry: string, splitting: boolean): Promise<Metafile> 
   return metafile;
 }
 
-/** The inputs of an output chunk and of every chunk it imports statically. */
-function inputsFrom(meta: Metafile, start: string): string[] {
-  const seen = new Set<string>();
-  const todo = [start];
-  for (let f = todo.pop(); f !== undefined; f = todo.pop()) {
-    if (seen.has(f)) continue;
-    seen.add(f);
-    for (const i of meta.outputs[f]!.imports) if (i.kind === "import-statement" && !i.external) todo.push(i.path);
-  }
-  return [...seen].flatMap((f) => Object.keys(meta.outputs[f]!.inputs));
-}
-
 it("the verification chunk the root entry loads on demand carries the verifier, not the signer", async () => {
   const meta = await metafileOf("src/index.ts", true);
   const [chunk] = Object.entries(meta.outputs).find(([, o]) => o.entryPoint === "src/trust/verify.ts")!;
-  const inputs = inputsFrom(meta, chunk);
+  const inputs = staticInputs(meta, [chunk]);
   expect(inputs.some((i) => i.includes("node_modules/jose/dist/webapi/jws/flattened/verify.js"))).toBe(true);
   expect(inputs.filter((i) => SIGNER.test(i))).toEqual([]);
 });
