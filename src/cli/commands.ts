@@ -45,16 +45,8 @@ export interface CommandContext {
   stdin: Readable;
 }
 
-const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
-
-/** Key sets over http are accepted only from an agent on this machine. */
-function isLoopback(url: string): boolean {
-  const host = new URL(url).hostname;
-  return LOOPBACK.has(host) || host.startsWith("127.") || host.endsWith(".localhost");
-}
-
 function connectOptions(ctx: CommandContext): ConnectOptions {
-  const { flags, args, signal } = ctx;
+  const { flags, signal } = ctx;
   return {
     preferredBindings: flags.binding ? [flags.binding] : undefined,
     protocolVersions: flags.versions,
@@ -63,7 +55,6 @@ function connectOptions(ctx: CommandContext): ConnectOptions {
     headers: flags.headers,
     signal,
     timeoutMs: flags.timeoutMs,
-    verification: { jku: { allowHttp: isLoopback(args.url!) } },
     transport: { headers: flags.headers, timeoutMs: flags.timeoutMs },
   };
 }
@@ -92,7 +83,8 @@ export async function card(ctx: CommandContext): Promise<void> {
     cache: false,
     verify: verify ? "required" : "off",
     // Keys given on the command line are pinned: the card's jku is not consulted.
-    verification: keys ? { keys } : { jku: { allowHttp: isLoopback(args.url!) } },
+    // Without them, the library's default takes http key sets from loopback cards only.
+    verification: keys ? { keys } : {},
   });
   if (out.json) {
     out.jsonLine(toJson(AgentCardSchema, resolved.card), true);

@@ -4,6 +4,7 @@
  * throw a TypeError here, before anything is fetched.
  */
 import { identityOf } from "../discovery/options-key.js";
+import { isLoopbackUrl } from "../util.js";
 import { ALGORITHMS, DEFAULT_ALGORITHMS } from "./algorithms.js";
 import { JwksCache } from "./jwks-cache.js";
 import type { KeyStore, VerifyOptions } from "./options.js";
@@ -15,10 +16,18 @@ const DEFAULT_MAX_SIGNATURES = 10;
 
 const sharedCache = new JwksCache();
 
+/**
+ * Which `http:` key set URLs (and redirect hops) are accepted: `"any"`
+ * (`allowHttp: true`), `"loopback"` (the default for a card fetched from this
+ * machine: loopback URLs only), `"none"` (the default elsewhere) or
+ * `"refused"` (`allowHttp: false`, not even loopback).
+ */
+export type HttpKeySets = "any" | "loopback" | "none" | "refused";
+
 /** The rules a `jku` and the fetch of its key set are held to. */
 export interface JkuRules {
   allowedOrigins: ReadonlySet<string>;
-  allowHttp: boolean;
+  http: HttpKeySets;
   maxBytes: number;
   cache: JwksCache;
 }
@@ -52,6 +61,9 @@ export function prepare(options: VerifyOptions): Context {
   }
   let cardOrigin: string | undefined;
   if (options.cardUrl !== undefined) cardOrigin = originOf(options.cardUrl, "cardUrl");
+  // A card from this machine may name its keys on this machine over http (a
+  // local agent has no certificate); a card from anywhere else may not.
+  const cardIsLocal = cardOrigin !== undefined && isLoopbackUrl(new URL(cardOrigin));
   let jku: Context["jku"] = false;
   // Trusted keys read as pinning: a card's jku is consulted beside them only when asked for.
   if (options.jku !== false && (options.jku !== undefined || options.keys === undefined)) {
@@ -59,7 +71,7 @@ export function prepare(options: VerifyOptions): Context {
     const list = o.allowedOrigins ?? (cardOrigin === undefined ? [] : [cardOrigin]);
     jku = {
       allowedOrigins: new Set(list.map((x) => originOf(x, "jku.allowedOrigins"))),
-      allowHttp: o.allowHttp === true,
+      http: o.allowHttp === true ? "any" : o.allowHttp === false ? "refused" : cardIsLocal ? "loopback" : "none",
       maxBytes: positive(o.maxBytes, DEFAULT_MAX_BYTES, "jku.maxBytes"),
       cache: o.cache ?? sharedCache,
     };

@@ -1,12 +1,14 @@
 /**
  * Key sets named by a signature's `jku`: which URLs may be fetched (https,
- * on an allowed origin, redirects included), fetching one and checking that
+ * or http on loopback for a card from loopback; on an allowed origin,
+ * redirects included), fetching one and checking that
  * it is a JWKS, through the caller's key set cache.
  */
 import type { JWK } from "jose";
 import { fetchJsonDocument } from "../discovery/fetch-document.js";
 import { optionsKey } from "../discovery/options-key.js";
 import { AbortedError, CallTimeoutError, RedirectRefusedError } from "../errors/family.js";
+import { isLoopbackUrl } from "../util.js";
 import type { Context, JkuRules } from "./context.js";
 import type { FetchedKeySet, KeySetRequest } from "./jwks-cache.js";
 import { clip, errorMessage, Rejection } from "./rejection.js";
@@ -34,10 +36,10 @@ function checkJkuUrl(raw: string, rules: JkuRules, code: "jku_not_allowed" | "jk
   } catch {
     throw new Rejection(code, `jku "${clip(raw)}" is not an absolute URL`);
   }
-  if (url.protocol !== "https:" && !(rules.allowHttp && url.protocol === "http:")) {
+  if (url.protocol !== "https:" && !(url.protocol === "http:" && httpAllowed(url, rules))) {
     throw new Rejection(
       code === "jku_redirect" ? code : "jku_insecure",
-      `${clip(url.origin === "null" ? url.protocol : url.origin)} is not https`,
+      `${clip(url.origin === "null" ? url.protocol : url.origin)} is not https${url.protocol === "http:" ? httpHint(rules) : ""}`,
     );
   }
   if (url.username !== "" || url.password !== "") throw new Rejection(code, "a jku must not carry credentials");
@@ -47,6 +49,19 @@ function checkJkuUrl(raw: string, rules: JkuRules, code: "jku_not_allowed" | "jk
   }
   url.hash = "";
   return url.href;
+}
+
+function httpAllowed(url: URL, rules: JkuRules): boolean {
+  return rules.http === "any" || (rules.http === "loopback" && isLoopbackUrl(url));
+}
+
+/** What would let an http key set be used, for the message that refuses one. */
+function httpHint(rules: JkuRules): string {
+  if (rules.http === "refused") return " (jku.allowHttp is false)";
+  return (
+    "; http key sets are used only when both the card and the keys are on loopback (127.0.0.0/8, ::1, localhost): " +
+    "serve the keys over https, pin them with `keys`, or pass `jku: { allowHttp: true }` (development only)"
+  );
 }
 
 async function fetchJwks(url: string, rules: JkuRules, ctx: Context): Promise<FetchedKeySet> {
@@ -89,7 +104,7 @@ function keySetRequest(rules: JkuRules, ctx: Context): KeySetRequest {
   return {
     now: ctx.now,
     fetchId: ctx.fetchId,
-    rulesKey: optionsKey({ origins: [...rules.allowedOrigins].sort(), http: rules.allowHttp, maxBytes: rules.maxBytes }),
+    rulesKey: optionsKey({ origins: [...rules.allowedOrigins].sort(), http: rules.http, maxBytes: rules.maxBytes }),
     allows: (fetched) => {
       if (fetched.bytes > rules.maxBytes || fetched.redirects.length > MAX_REDIRECTS) return false;
       try {

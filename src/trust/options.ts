@@ -48,7 +48,12 @@ export interface JkuOptions {
    * Default: the origin of `cardUrl`, i.e. the agent's own origin.
    */
   allowedOrigins?: readonly string[];
-  /** Allow `http:` key sets, for local development. Default false. */
+  /**
+   * `true` allows `http:` key sets on any allowed origin (local development
+   * only); `false` refuses every `http:` key set. Default: `http:` only when
+   * both the card (`cardUrl`) and the key set URL, and every redirect on the
+   * way, are on loopback (`localhost`, 127.0.0.0/8, `[::1]`).
+   */
   allowHttp?: boolean;
   /** Largest JWKS body accepted. Default 64 KiB. */
   maxBytes?: number;
@@ -66,7 +71,8 @@ export interface VerifyOptions {
   keys?: KeyStore;
   /**
    * Rules for key sets named by `jku`; `false` never fetches one. Default:
-   * `{}` (the card's own origin, https) without `keys`, `false` with `keys`.
+   * `{}` (the card's own origin, https, or http when both are on loopback)
+   * without `keys`, `false` with `keys`.
    */
   jku?: JkuOptions | false;
   /** Where the card was fetched from; its origin is the default allowed `jku` origin. */

@@ -53,7 +53,7 @@ export type VerificationFailureCode =
   | "key_invalid"
   /** `jku` is not an absolute URL on an allowed origin, or `jku` fetching is off. */
   | "jku_not_allowed"
-  /** `jku` is not https (and `allowHttp` is off). */
+  /** `jku` is not https, and `http:` is not allowed for it (see `JkuOptions.allowHttp`). */
   | "jku_insecure"
   /** Fetching `jku` redirected off the allowed origins, or could not be checked. */
   | "jku_redirect"

@@ -69,20 +69,18 @@ describe.each(PEERS)("signed cards served by $label", (sdk) => {
     expect(r.verification).toMatchObject({ verified: true, kid: agent.signingKid, alg: "ES256", keySource: "store" });
   });
 
-  it("verify with the key set the signature's jku names, on the card's own origin", async () => {
-    // Loopback serves http; a real agent's jku must be https unless allowed.
-    const r = await resolveAgentCard(agent.origin, {
-      cache: new MemoryCardStore(),
-      verify: "required",
-      verification: { jku: { allowHttp: true } },
-    });
+  it("verify by default with the key set the signature's jku names, over http since card and keys are on loopback", async () => {
+    const r = await resolveAgentCard(agent.origin, { cache: new MemoryCardStore(), verify: "required" });
     expect(r.verification).toMatchObject({ verified: true, kid: agent.signingKid, keySource: "jku", jku: agent.jwksUrl });
   });
 
-  it("are refused by default when no trusted key can be found", async () => {
-    const e = await resolveAgentCard(agent.origin, { cache: new MemoryCardStore() }).catch((err: unknown) => err);
+  it("are refused with jku.allowHttp: false, by a message that names the option", async () => {
+    const e = await resolveAgentCard(agent.origin, { cache: new MemoryCardStore(), verification: { jku: { allowHttp: false } } }).catch(
+      (err: unknown) => err,
+    );
     expect(e).toBeInstanceOf(AgentCardVerificationError);
     expect((e as AgentCardVerificationError).result.failures.map((f) => f.code)).toEqual(["jku_insecure"]);
+    expect((e as Error).message).toContain("jku.allowHttp is false");
   });
 });
 

@@ -382,9 +382,13 @@ describe("hostile cards", () => {
     expect(fetchesOf(elsewhere, "/jwks.json")).toBe(0);
   });
 
-  it("5. jku over http", async () => {
+  it("5. jku over http, from a card that is not on loopback", async () => {
     const c = await signAgentCard(card(), es.privateKey, { kid: "es", jku: `${home.url}/jwks.json` });
-    expectFailure(await verifyAgentCard(c, viaJku({ jku: { cache: new JwksCache() } })), "jku_insecure");
+    const remote = {
+      cardUrl: "https://agent.example/.well-known/agent-card.json",
+      jku: { allowedOrigins: [home.url], cache: new JwksCache() },
+    };
+    expectFailure(await verifyAgentCard(c, viaJku(remote)), "jku_insecure");
   });
 
   it("6. jku redirecting to another origin", async () => {

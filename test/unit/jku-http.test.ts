@@ -1,0 +1,174 @@
+/**
+ * Key sets over plain http: used by default only when both the card and the
+ * key set (and every redirect on the way) are on loopback, so that a local
+ * agent verifies without options while no other origin, and no DNS name
+ * that merely looks local, can get an http key set accepted.
+ */
+import type { JWK } from "jose";
+import { beforeAll, describe, expect, it } from "vitest";
+import { JwksCache, verifyAgentCard, type VerificationResult, type VerifyOptions } from "../../src/trust.js";
+import { isLoopbackUrl } from "../../src/util.js";
+import { cardJson, keyPair, signJson, type TestKeyPair } from "../support/cards.js";
+
+let key: TestKeyPair;
+
+beforeAll(async () => {
+  key = await keyPair("ES256", "es");
+});
+
+/**
+ * A fetch that serves the key set at `/jwks.json` of any origin and a 302
+ * to `redirects[url]` where one is listed; it records every URL asked for,
+ * so a test can tell that a refused URL was never fetched.
+ */
+function keyServer(redirects: Record<string, string> = {}) {
+  const asked: string[] = [];
+  const serve = (async (input: RequestInfo | URL) => {
+    const url = String(input);
+    asked.push(url);
+    const to = redirects[url];
+    if (to !== undefined) return new Response(null, { status: 302, headers: { Location: to } });
+    if (new URL(url).pathname !== "/jwks.json") return new Response(null, { status: 404 });
+    return new Response(JSON.stringify({ keys: [key.jwk satisfies JWK] }), { headers: { "Content-Type": "application/json" } });
+  }) as typeof fetch;
+  return { fetch: serve, asked };
+}
+
+const signedCard = (jku: string) => signJson(cardJson(), key, "ES256", { jku });
+
+/** Verifies a card signed with `jku`, fetched from `cardOrigin`, through `server`. */
+async function verifyAt(cardOrigin: string, jku: string, server = keyServer(), extra: Partial<VerifyOptions> = {}) {
+  const signed = await signedCard(jku);
+  const result = await verifyAgentCard(signed, {
+    cardUrl: `${cardOrigin}/.well-known/agent-card.json`,
+    fetch: server.fetch,
+    ...extra,
+    jku: { cache: new JwksCache(), ...extra.jku },
+  });
+  return { result, asked: server.asked };
+}
+
+function failureOf(result: VerificationResult) {
+  expect(result.verified).toBe(false);
+  return result.failures[0]!;
+}
+
+describe("http key sets by default", () => {
+  it.each([
+    ["http://127.0.0.1:41241", "http://127.0.0.1:41241/jwks.json"],
+    ["http://127.9.8.7:8080", "http://127.9.8.7:8080/jwks.json"],
+    ["http://localhost:41241", "http://localhost:41241/jwks.json"],
+    ["http://[::1]:41241", "http://[::1]:41241/jwks.json"],
+  ])("a card from %s verifies with its key set at %s", async (origin, jku) => {
+    const { result, asked } = await verifyAt(origin, jku);
+    expect(result).toMatchObject({ verified: true, keySource: "jku", jku });
+    expect(asked).toEqual([jku]);
+  });
+
+  it("a loopback address however it is spelled is loopback (the URL parser writes it in dotted decimal)", async () => {
+    const { result, asked } = await verifyAt("http://0x7f.1:8080", "http://2130706433:8080/jwks.json");
+    expect(result.verified).toBe(true);
+    expect(asked).toEqual(["http://127.0.0.1:8080/jwks.json"]);
+  });
+
+  it("a card from another origin cannot name an http key set, even one on loopback, and the message says what would allow it", async () => {
+    const { result, asked } = await verifyAt("https://agent.example", "http://127.0.0.1:41241/jwks.json", keyServer(), {
+      jku: { allowedOrigins: ["http://127.0.0.1:41241"] },
+    });
+    const failure = failureOf(result);
+    expect(failure.code).toBe("jku_insecure");
+    expect(failure.reason).toContain("http://127.0.0.1:41241 is not https");
+    expect(failure.reason).toMatch(/both the card and the keys are on loopback.*allowHttp: true/);
+    expect(asked).toEqual([]);
+  });
+
+  it("a card from loopback cannot name an http key set elsewhere, even on an allowed origin", async () => {
+    const { result, asked } = await verifyAt("http://127.0.0.1:41241", "http://keys.example/jwks.json", keyServer(), {
+      jku: { allowedOrigins: ["http://keys.example"] },
+    });
+    expect(failureOf(result).code).toBe("jku_insecure");
+    expect(asked).toEqual([]);
+  });
+
+  it.each([
+    "http://127.0.0.1.nip.io",
+    "http://app.localhost",
+    "http://localhost.example.com",
+    "http://localhost.",
+    "http://[::ffff:127.0.0.1]",
+    "http://0.0.0.0",
+  ])("%s is a name or address resolved elsewhere, not loopback: its http key set is refused", async (origin) => {
+    const { result, asked } = await verifyAt(origin, `${origin}/jwks.json`);
+    expect(failureOf(result).code).toBe("jku_insecure");
+    expect(asked).toEqual([]);
+  });
+
+  it("a redirect from a loopback key set to http elsewhere is refused before it is followed", async () => {
+    const jku = "http://127.0.0.1:41241/jwks-moved";
+    const server = keyServer({ [jku]: "http://keys.example/jwks.json" });
+    const { result, asked } = await verifyAt("http://127.0.0.1:41241", jku, server, {
+      jku: { allowedOrigins: ["http://127.0.0.1:41241", "http://keys.example"] },
+    });
+    expect(failureOf(result).code).toBe("jku_redirect");
+    expect(asked).toEqual([jku]);
+  });
+
+  it("a key set cached by a caller with allowHttp is not served to one whose default refuses how it was fetched", async () => {
+    const jku = "http://127.0.0.1:41241/jwks-moved";
+    const server = keyServer({ [jku]: "http://keys.example/jwks.json" });
+    const cache = new JwksCache();
+    const allowedOrigins = ["http://127.0.0.1:41241", "http://keys.example"];
+    const lenient = await verifyAt("http://127.0.0.1:41241", jku, server, { jku: { allowHttp: true, allowedOrigins, cache } });
+    expect(lenient.result.verified).toBe(true);
+    const strict = await verifyAt("http://127.0.0.1:41241", jku, server, { jku: { allowedOrigins, cache } });
+    expect(failureOf(strict.result).code).toBe("jku_redirect");
+  });
+
+  it("without a cardUrl no card is known to be local: an http key set is refused", async () => {
+    const signed = await signedCard("http://127.0.0.1:41241/jwks.json");
+    const server = keyServer();
+    const result = await verifyAgentCard(signed, {
+      fetch: server.fetch,
+      jku: { allowedOrigins: ["http://127.0.0.1:41241"], cache: new JwksCache() },
+    });
+    expect(failureOf(result).code).toBe("jku_insecure");
+    expect(server.asked).toEqual([]);
+  });
+});
+
+describe("allowHttp", () => {
+  it("false refuses an http key set even on loopback, and says so", async () => {
+    const { result, asked } = await verifyAt("http://127.0.0.1:41241", "http://127.0.0.1:41241/jwks.json", keyServer(), {
+      jku: { allowHttp: false },
+    });
+    const failure = failureOf(result);
+    expect(failure.code).toBe("jku_insecure");
+    expect(failure.reason).toContain("jku.allowHttp is false");
+    expect(asked).toEqual([]);
+  });
+
+  it("true allows an http key set on the card's origin wherever it is", async () => {
+    const { result } = await verifyAt("http://agent.example", "http://agent.example/jwks.json", keyServer(), { jku: { allowHttp: true } });
+    expect(result.verified).toBe(true);
+  });
+});
+
+describe("isLoopbackUrl", () => {
+  it.each([
+    ["http://localhost/", true],
+    ["http://LOCALHOST:1/", true],
+    ["http://127.0.0.1/", true],
+    ["http://127.255.255.254/", true],
+    ["http://127.1/", true],
+    ["https://[::1]:8443/", true],
+    ["http://[0:0:0:0:0:0:0:1]/", true],
+    ["http://128.0.0.1/", false],
+    ["http://127.0.0.1.nip.io/", false],
+    ["http://a.localhost/", false],
+    ["http://localhost./", false],
+    ["http://[::ffff:7f00:1]/", false],
+    ["http://[::2]/", false],
+  ])("%s: %s", (url, expected) => {
+    expect(isLoopbackUrl(new URL(url))).toBe(expected);
+  });
+});
