@@ -4,9 +4,9 @@
  * throw a TypeError here, before anything is fetched.
  */
 import { identityOf } from "../discovery/options-key.js";
-import { isLoopbackUrl } from "../util.js";
 import { ALGORITHMS, DEFAULT_ALGORITHMS } from "./algorithms.js";
 import { JwksCache } from "./jwks-cache.js";
+import { isLoopbackUrl } from "./loopback.js";
 import type { KeyStore, VerifyOptions } from "./options.js";
 import { positive } from "./values.js";
 

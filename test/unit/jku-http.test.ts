@@ -7,7 +7,7 @@
 import type { JWK } from "jose";
 import { beforeAll, describe, expect, it } from "vitest";
 import { JwksCache, verifyAgentCard, type VerificationResult, type VerifyOptions } from "../../src/trust.js";
-import { isLoopbackUrl } from "../../src/util.js";
+import { isLoopbackUrl } from "../../src/trust/loopback.js";
 import { cardJson, keyPair, signJson, type TestKeyPair } from "../support/cards.js";
 
 let key: TestKeyPair;
