@@ -5,7 +5,7 @@
 // platform browser, against the package's own entries as its "exports" map
 // names them, our TypeScript compiled as `npm run build` compiles it) and
 // their output is measured, each chunk gzipped on its own.
-// Prints one markdown table (the one in the README's "Size" section).
+// Prints one markdown table (the one in docs/size.md).
 //
 // "at start" is what the app loads before it runs: its entry chunk and every
 // chunk that one imports statically. "on demand" is what a feature loads
