@@ -5,15 +5,14 @@
  * processes. Its dependencies come from the repository's node_modules, so
  * nothing is fetched.
  */
-import { execFile } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../../scripts/size.js";
+import { startLocalAgent } from "../../demo/agent.js";
+import { appBesideRepoDependencies, nodeIn, packPackage } from "../support/packed.js";
 
-const run = promisify(execFile);
 const ENTRIES = ["a2a-connect", "a2a-connect/trust", "a2a-connect/node", "a2a-connect/toolkit"];
 
 let scratch: string;
@@ -22,38 +21,16 @@ let app: string; // an app whose node_modules/a2a-connect is the extracted tarba
 
 beforeAll(async () => {
   scratch = mkdtempSync(join(tmpdir(), "a2a-connect-pack-"));
-  const source = join(scratch, "source");
-  mkdirSync(source);
-  for (const file of ["package.json", "README.md", "LICENSE", "CHANGELOG.md"]) copyFileSync(join(repoRoot, file), join(source, file));
-  await run(process.execPath, [
-    join(repoRoot, "node_modules/typescript/bin/tsc"),
-    "-p",
-    join(repoRoot, "tsconfig.build.json"),
-    "--outDir",
-    join(source, "dist"),
-  ]);
-  const { stdout } = await run("npm", ["pack", "--json", "--silent", "--pack-destination", scratch], { cwd: source });
-  const [info] = JSON.parse(stdout) as { filename: string; files: { path: string }[] }[];
-  packed = info!.files.map((f) => f.path);
-
-  // Installed as npm lays it out: the package, its dependencies beside it, an app that depends on it.
-  const installed = join(scratch, "installed");
-  mkdirSync(installed);
-  await run("tar", ["-xzf", join(scratch, info!.filename), "-C", installed]);
-  symlinkSync(join(repoRoot, "node_modules"), join(scratch, "node_modules"), "dir");
-  app = join(scratch, "app");
-  mkdirSync(join(app, "node_modules"), { recursive: true });
-  symlinkSync(join(installed, "package"), join(app, "node_modules", "a2a-connect"), "dir");
+  const pack = await packPackage(scratch);
+  packed = pack.files;
+  app = await appBesideRepoDependencies(scratch, pack);
 }, 120_000);
 
 afterAll(() => {
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
 
-async function node(args: string[]) {
-  const { stdout } = await run(process.execPath, args, { cwd: app, timeout: 30_000 });
-  return stdout.trim();
-}
+const node = (args: string[]) => nodeIn(app, args);
 
 describe("the packed package", () => {
   it("require() loads every entry (Node >= 20.19 requires ESM), with one connect", async () => {
@@ -98,5 +75,25 @@ describe("the packed package", () => {
     const pkg = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { exports: Record<string, Record<string, string>> };
     const targets = Object.values(pkg.exports).flatMap((conditions) => Object.values(conditions));
     for (const target of targets) expect(packed).toContain(target.replace(/^\.\//, ""));
+  });
+});
+
+describe("the README's first example", () => {
+  it("runs as pasted, from the packed package, against the local agent, and prints the result as JSON", async () => {
+    const readme = readFileSync(join(repoRoot, "README.md"), "utf8");
+    const example = /^```ts\n([\s\S]*?)^```/m.exec(readme)?.[1];
+    expect(example).toContain('"http://127.0.0.1:41241"');
+    // `npm run agent` listens on 41241; this agent takes a free port, so only that number differs.
+    const agent = await startLocalAgent();
+    try {
+      writeFileSync(join(app, "hello.mjs"), example!.replaceAll("http://127.0.0.1:41241", agent.origin));
+      const out = await node(["hello.mjs"]);
+      const [via, text, ...json] = out.split("\n");
+      expect(via).toBe(`via JSONRPC ${agent.jsonRpcUrl}`);
+      expect(text).toBe("hello");
+      expect(JSON.parse(json.join("\n"))).toMatchObject({ message: { role: "ROLE_AGENT", parts: [{ text: "hello" }] } });
+    } finally {
+      await agent.close();
+    }
   });
 });
