@@ -3,8 +3,9 @@ import { configDefaults, defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
-    // Needs Chromium: run by `npm run test:browser` (vitest.browser.config.ts).
-    exclude: [...configDefaults.exclude, "test/browser/**"],
+    // Needs Chromium: run by `npm run test:browser` (vitest.browser.config.ts); needs the
+    // npm registry: run by `npm run test:ranges` (vitest.ranges.config.ts).
+    exclude: [...configDefaults.exclude, "test/browser/**", "test/registry/**"],
     testTimeout: 20_000,
     hookTimeout: 20_000,
     // Each file starts its own servers on ephemeral 127.0.0.1 ports.
