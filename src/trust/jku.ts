@@ -60,7 +60,8 @@ function httpHint(rules: JkuRules): string {
   if (rules.http === "refused") return " (jku.allowHttp is false)";
   return (
     "; http key sets are used only when both the card and the keys are on loopback (127.0.0.0/8, ::1, localhost): " +
-    "serve the keys over https, pin them with `keys`, or pass `jku: { allowHttp: true }` (development only)"
+    "serve the keys over https, pin them with `keys`, or pass `jku: { allowHttp: true }` (under `verification` for connect " +
+    "and resolveAgentCard; development only)"
   );
 }
 
