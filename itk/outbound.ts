@@ -8,12 +8,15 @@
 import { randomUUID } from "node:crypto";
 import type { CallAgent } from "../gen/itk/instruction_pb.js";
 import {
+  A2AError,
   connect,
   InvalidAgentResponseError,
   InvalidParamsError,
   NoCompatibleInterfaceError,
   Role,
   TaskNotCancelableError,
+  TaskState,
+  taskStateName,
   textOf,
   taskIdOf,
   userMessage,
@@ -25,6 +28,7 @@ import {
   type SendMessageRequestSchema,
   type StreamResponse,
   type Task,
+  type TaskStatus,
 } from "../src/node.js";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { bindingOfTransport, instructionPart } from "./instruction.js";
@@ -52,10 +56,26 @@ export class Outbound {
 
   constructor(private readonly options: OutboundOptions = {}) {}
 
-  /** Runs one `CallAgent` step; ends by `signal` (the task's cancel) or the call deadline. */
+  /**
+   * Runs one `CallAgent` step; ends by `signal` (the task's cancel) or the
+   * call deadline. A failure names the binding and the agent, and a hop that
+   * ends its task failed, rejected or canceled is one, so the first agent's
+   * answer says which hop of a trip broke and why.
+   */
   async call(step: CallAgent, signal: AbortSignal): Promise<string[]> {
-    if (!step.instruction) throw new InvalidParamsError(`CallAgent to ${step.agentCardUri} has no instruction to pass on`);
     const binding = bindingOfTransport(step.transport);
+    try {
+      return await this.callOn(binding, step, signal);
+    } catch (e) {
+      throw new A2AError(`${binding} call to ${step.agentCardUri} failed: ${e instanceof Error ? e.message : String(e)}`, {
+        binding,
+        cause: e,
+      });
+    }
+  }
+
+  private async callOn(binding: Binding, step: CallAgent, signal: AbortSignal): Promise<string[]> {
+    if (!step.instruction) throw new InvalidParamsError("CallAgent has no instruction to pass on");
     const session = await this.session(step.agentCardUri, binding);
     const request: SendRequest = {
       message: userMessage(instructionPart(step.instruction)),
@@ -65,13 +85,12 @@ export class Outbound {
     const call = { signal, timeoutMs: this.options.callTimeoutMs ?? 120_000 };
     const { client } = session;
     if (step.behavior.case === "resubscribe") return resubscribe(session, request, call);
+    const out: string[] = [];
     if (step.streaming) {
-      const out: string[] = [];
       for await (const event of client.sendStreamingMessage(request, call)) eventTexts(event, out);
       return out;
     }
     const response = await client.sendMessage(request, call);
-    const out: string[] = [];
     if (response.payload.case === "message") messageText(response.payload.value, out);
     else if (response.payload.case === "task") taskTexts(response.payload.value, out, false);
     return out;
@@ -107,7 +126,7 @@ async function open(uri: string, binding: Binding, options: ConnectOptions = {})
   });
   if (session.interface?.binding !== binding) {
     const offered = session.candidates.map((c) => `${c.binding} ${c.version}`).join(", ") || "none";
-    throw new NoCompatibleInterfaceError(`the agent at ${uri} offers no ${binding} interface this client can use (usable: ${offered})`, {
+    throw new NoCompatibleInterfaceError(`its card offers no ${binding} interface this client can use (usable: ${offered})`, {
       passedOver: session.passedOver,
     });
   }
@@ -157,6 +176,15 @@ async function resubscribe(session: AgentSession, request: SendRequest, call: Ca
   return out;
 }
 
+const FAILED: ReadonlySet<TaskState> = new Set([TaskState.FAILED, TaskState.REJECTED, TaskState.CANCELED]);
+
+/** A hop whose task ended without an answer fails the step, with what its agent said. */
+function checkState(status: TaskStatus | undefined): void {
+  if (status && FAILED.has(status.state)) {
+    throw new A2AError(`its task ended ${taskStateName(status.state)}${status.message ? `: ${textOf(status.message, " ")}` : ""}`);
+  }
+}
+
 function messageText(message: Message | undefined, out: string[]): void {
   const text = textOf(message, "\n");
   if (text) out.push(text);
@@ -168,6 +196,7 @@ function messageText(message: Message | undefined, out: string[]): void {
  * `withHistory` reads both, for a subscription's first snapshot.
  */
 function taskTexts(task: Task, out: string[], withHistory: boolean): void {
+  checkState(task.status);
   const before = out.length;
   messageText(task.status?.message, out);
   if (out.length > before && !withHistory) return;
@@ -179,5 +208,8 @@ function eventTexts(event: StreamResponse, out: string[], withHistory = false): 
   const p = event.payload;
   if (p.case === "message") messageText(p.value, out);
   else if (p.case === "task") taskTexts(p.value, out, withHistory);
-  else if (p.case === "statusUpdate") messageText(p.value.status?.message, out);
+  else if (p.case === "statusUpdate") {
+    checkState(p.value.status);
+    messageText(p.value.status?.message, out);
+  }
 }
