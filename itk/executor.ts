@@ -38,17 +38,17 @@ export class ItkExecutor implements AgentExecutor {
     const publish = (state: TaskState, text?: string): void =>
       bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: status(state, ctx, text), metadata: undefined }));
 
-    bus.publish(AgentEvent.task(snapshot(ctx)));
-    const instruction = instructionOf(ctx.userMessage);
-    if (!instruction) {
-      publish(TaskState.TASK_STATE_FAILED, `the message carries no Instruction (a part of media type ${INSTRUCTION_MEDIA_TYPE})`);
-      return;
-    }
-    publish(TaskState.TASK_STATE_WORKING);
-
+    // Live before the task is published, so that no cancel finds it missing.
     const cancel = new AbortController();
     this.live.set(taskId, cancel);
     try {
+      bus.publish(AgentEvent.task(snapshot(ctx)));
+      const instruction = instructionOf(ctx.userMessage);
+      if (!instruction) {
+        publish(TaskState.TASK_STATE_FAILED, `the message carries no Instruction (a part of media type ${INSTRUCTION_MEDIA_TYPE})`);
+        return;
+      }
+      publish(TaskState.TASK_STATE_WORKING);
       const answer = (await this.run(instruction, cancel.signal, 0)).join("\n");
       if (holdsTask(instruction)) {
         // The answer and the marker in a WORKING status: a resubscribing

@@ -12,6 +12,7 @@ import {
   connect,
   InvalidAgentResponseError,
   InvalidParamsError,
+  isTerminal,
   NoCompatibleInterfaceError,
   Role,
   TaskNotCancelableError,
@@ -176,11 +177,9 @@ async function resubscribe(session: AgentSession, request: SendRequest, call: Ca
   return out;
 }
 
-const FAILED: ReadonlySet<TaskState> = new Set([TaskState.FAILED, TaskState.REJECTED, TaskState.CANCELED]);
-
-/** A hop whose task ended without an answer fails the step, with what its agent said. */
+/** A hop whose task ended without an answer (failed, rejected, canceled) fails the step, with what its agent said. */
 function checkState(status: TaskStatus | undefined): void {
-  if (status && FAILED.has(status.state)) {
+  if (status && isTerminal(status.state) && status.state !== TaskState.COMPLETED) {
     throw new A2AError(`its task ended ${taskStateName(status.state)}${status.message ? `: ${textOf(status.message, " ")}` : ""}`);
   }
 }

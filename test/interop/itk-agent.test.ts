@@ -16,7 +16,8 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { InstructionSchema, type Instruction } from "../../gen/itk/instruction_pb.js";
 import { startItkAgent, type ItkAgent } from "../../itk/server.js";
-import type { Interceptor } from "../../src/node.js";
+import { instructionPart } from "../../itk/instruction.js";
+import { A2AClient, TaskState, createJsonRpcTransport, userMessage, type Interceptor } from "../../src/node.js";
 import { SDK_1_0_BETA } from "../support/peers.js";
 
 type Behavior = "sendMessage" | "pushNotification" | "resubscribe";
@@ -28,11 +29,15 @@ interface Sent {
 }
 
 let sent: Sent[] = [];
+/** Called on each call recorded, once. */
+let onSent: (() => void) | undefined;
 const recordAs =
   (from: string): Interceptor =>
   (next) =>
   (req) => {
     sent.push({ from, method: req.method.name, url: req.url });
+    onSent?.();
+    onSent = undefined;
     return next(req);
   };
 
@@ -285,6 +290,32 @@ describe("a hop that cannot be made fails the task, naming why", () => {
       `HTTP+JSON call to ${b.origin} failed: its task ended TASK_STATE_FAILED: JSONRPC call to ${gone.url} failed:`,
     );
     expect(sent.map((s) => `${s.from} ${s.method}`)).toEqual(["a SendMessage"]);
+  });
+});
+
+describe("a canceled task", () => {
+  it("stops the call it is making: the task ends CANCELED while the called agent still holds", async () => {
+    const holder = await startItkAgent({ holdMs: 60_000 });
+    try {
+      const client = new A2AClient(createJsonRpcTransport({ baseUrl: a.jsonRpcUrl }));
+      const callHolder = create(InstructionSchema, {
+        step: { case: "callAgent", value: { transport: "grpc", agentCardUri: holder.origin, instruction: say("held", true) } },
+      });
+      const calling = new Promise<void>((resolve) => (onSent = resolve));
+      const states: TaskState[] = [];
+      for await (const event of client.sendStreamingMessage({ message: userMessage(instructionPart(callHolder)) })) {
+        if (event.payload.case === "task") {
+          // Canceled once its call to the holding agent is under way.
+          await calling;
+          await client.cancelTask({ id: event.payload.value.id });
+        }
+        if (event.payload.case === "statusUpdate") states.push(event.payload.value.status!.state);
+      }
+      expect(states.at(-1)).toBe(TaskState.CANCELED);
+      expect(sent.map((s) => `${s.from} ${s.method}`)).toEqual(["a SendMessage"]);
+    } finally {
+      await holder.close();
+    }
   });
 });
 
