@@ -14,7 +14,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { InstructionSchema, type Instruction } from "../../gen/itk/instruction_pb.js";
+import { InstructionSchema, SeriesOfSteps_ResponseGenerator, type Instruction } from "../../gen/itk/instruction_pb.js";
 import { startItkAgent, type ItkAgent } from "../../itk/server.js";
 import { instructionPart } from "../../itk/instruction.js";
 import { A2AClient, TaskState, createJsonRpcTransport, userMessage, type Interceptor } from "../../src/node.js";
@@ -76,12 +76,15 @@ function roundTrip(circuit: ItkAgent[], transport: string, behavior: Behavior, o
   for (let i = circuit.length - 2; i >= 0; i--) {
     const token = `[${names.get(circuit[i]!)} -> ${names.get(circuit[i + 1]!)} (${transport})]`;
     tokens.unshift(token);
-    const value = behavior === "pushNotification" ? { url: options.pushUrl ?? "" } : {};
+    const how =
+      behavior === "pushNotification"
+        ? { case: behavior, value: { url: options.pushUrl ?? "" } }
+        : { case: behavior, value: {} as Record<string, never> };
     instruction = create(InstructionSchema, {
       step: {
         case: "steps",
         value: {
-          responseGenerator: 1,
+          responseGenerator: SeriesOfSteps_ResponseGenerator.CONCAT,
           instructions: [
             say(token, hold),
             {
@@ -92,7 +95,7 @@ function roundTrip(circuit: ItkAgent[], transport: string, behavior: Behavior, o
                   agentCardUri: circuit[i + 1]!.origin,
                   streaming: options.streaming ?? false,
                   instruction,
-                  behavior: { case: behavior, value } as never,
+                  behavior: how,
                 },
               },
             },
