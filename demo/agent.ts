@@ -149,6 +149,12 @@ export interface LocalAgentOptions {
   pushNotifications?: boolean;
   /** The SDK release that serves; default the installed one (`CURRENT_SDK`). */
   sdk?: ServerSdk;
+  /** What answers the calls; default the scripted executor described at the top of this file. */
+  executor?: AgentExecutor;
+  /** Where the JSON-RPC and HTTP+JSON endpoints are mounted; default `/a2a/jsonrpc` and `/a2a/rest`. */
+  paths?: { jsonRpc: string; rest: string };
+  /** The card's name, description, skills and input modes, for an agent other than the scripted one. */
+  describe?: Pick<AgentCard, "name" | "description" | "skills" | "defaultInputModes">;
 }
 
 const HOST = "127.0.0.1";
@@ -410,6 +416,7 @@ function buildCard(
   urls: { jsonRpcUrl: string; restUrl: string; grpcAddress: string; origin: string },
   versions: readonly ProtocolVersion[],
   pushNotifications = true,
+  describe: LocalAgentOptions["describe"] = undefined,
 ): AgentCard {
   // Newest version first, each on all three bindings. A 0.3 HTTP+JSON
   // interface shares the base URL: its routes live under `/v1/...`.
@@ -434,6 +441,7 @@ function buildCard(
     defaultOutputModes: ["text/plain"],
     skills: SKILLS,
     signatures: [],
+    ...describe,
   };
 }
 
@@ -583,8 +591,9 @@ export async function startLocalAgent(options: LocalAgentOptions = {}): Promise<
   }
 
   const origin = `http://${HOST}:${httpPort}`;
-  const jsonRpcUrl = `${origin}${JSONRPC_PATH}`;
-  const restUrl = `${origin}${REST_PATH}`;
+  const paths = options.paths ?? { jsonRpc: JSONRPC_PATH, rest: REST_PATH };
+  const jsonRpcUrl = `${origin}${paths.jsonRpc}`;
+  const restUrl = `${origin}${paths.rest}`;
   const grpcAddress = `${HOST}:${grpcPort}`;
   const cardUrl = `${origin}${CARD_PATH}`;
 
@@ -598,9 +607,11 @@ export async function startLocalAgent(options: LocalAgentOptions = {}): Promise<
   const versions = options.versions ?? ["1.0"];
   const legacyCompat = { enabled: versions.includes("0.3") };
   const urls = { origin, jsonRpcUrl, restUrl, grpcAddress };
-  const unsigned = buildCard(urls, versions, options.pushNotifications);
+  const unsigned = buildCard(urls, versions, options.pushNotifications, options.describe);
   const card = await sign(unsigned);
-  const published = options.advertisedVersions ? await sign(buildCard(urls, options.advertisedVersions)) : card;
+  const published = options.advertisedVersions
+    ? await sign(buildCard(urls, options.advertisedVersions, options.pushNotifications, options.describe))
+    : card;
   const extendedCard: AgentCard = await sign({
     ...unsigned,
     description: `${unsigned.description} Extended card.`,
@@ -611,7 +622,7 @@ export async function startLocalAgent(options: LocalAgentOptions = {}): Promise<
   const requestHandler = new sdk.DefaultRequestHandler(
     card,
     new sdk.InMemoryTaskStore(sharedOwner),
-    new ScriptedExecutor(),
+    options.executor ?? new ScriptedExecutor(),
     new sdk.DefaultExecutionEventBusManager(sharedOwner),
     pushStore,
     new sdk.DefaultPushNotificationSender(pushStore),
@@ -632,8 +643,8 @@ export async function startLocalAgent(options: LocalAgentOptions = {}): Promise<
   app.get(JWKS_PATH, (_req, res) => {
     res.type("application/jwk-set+json").send(JSON.stringify(jwks));
   });
-  app.use(JSONRPC_PATH, sdk.jsonRpcHandler({ requestHandler, userBuilder: httpUser, legacyCompat }));
-  app.use(REST_PATH, sdk.restHandler({ requestHandler, userBuilder: httpUser, legacyCompat }));
+  app.use(paths.jsonRpc, sdk.jsonRpcHandler({ requestHandler, userBuilder: httpUser, legacyCompat }));
+  app.use(paths.rest, sdk.restHandler({ requestHandler, userBuilder: httpUser, legacyCompat }));
   grpcServer.addService(sdk.A2AService, sdk.grpcService({ requestHandler, userBuilder: grpcUser }));
   if (legacyCompat.enabled) {
     grpcServer.addService(sdk.LegacyA2AService, sdk.legacyGrpcService({ requestHandler, userBuilder: grpcUser }));

@@ -71,6 +71,10 @@ describe("the packed package", () => {
     }
   });
 
+  it("ships neither the interop kit's agent nor the kit's generated Instruction", () => {
+    expect(packed.filter((p) => /(^|\/)itk\//.test(p))).toEqual([]);
+  });
+
   it("every export condition names a file in the tarball", () => {
     const pkg = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { exports: Record<string, Record<string, string>> };
     const targets = Object.values(pkg.exports).flatMap((conditions) => Object.values(conditions));
