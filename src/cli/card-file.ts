@@ -1,0 +1,61 @@
+/**
+ * An Agent Card read from a local file, held to what a fetched card is:
+ * the same parsing and validation (`parseCard`: errors name the file and
+ * the field) and the same signature policy, verified over the document as
+ * written. A file has no origin of its own, so a signature's `jku` is
+ * checked against the origin of the card's first interface: the agent the
+ * calls go to is the one whose key set must have signed it.
+ */
+import { readFile } from "node:fs/promises";
+import { AgentCardNotFoundError, InvalidAgentCardError } from "../errors/family.js";
+import { parseCard, type ResolvedAgentCard } from "../discovery/resolve.js";
+import { carriesSignatures } from "../discovery/signed.js";
+import type { KeyStore, VerifyPolicy } from "../trust/options.js";
+import { isLoopback } from "./target.js";
+
+/** Largest card file read, as for a fetched card (1 MiB). */
+const MAX_CARD_BYTES = 1024 * 1024;
+
+/** How a card file is verified: the policy, and the keys, as for a fetched card. */
+export interface CardFileOptions {
+  /** The signature policy (the CLI's: "required" with `card --verify`, else "if-present"). */
+  verify: VerifyPolicy;
+  /** Pinned keys (`--jwks`); without them, the signature's `jku` (http only on a loopback agent). */
+  keys?: KeyStore | undefined;
+  /** Ends the key set fetch. */
+  signal: AbortSignal;
+  /** Bounds the key set fetch. */
+  timeoutMs?: number | undefined;
+  /** The `fetch` for the key set (`-v` logs it). */
+  fetch?: typeof fetch | undefined;
+}
+
+/** Reads, validates and (under the policy) verifies the card in the file at `path`. */
+export async function readCardFile(path: string, options: CardFileOptions): Promise<ResolvedAgentCard> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(path);
+  } catch (e) {
+    const why = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+    throw new AgentCardNotFoundError(`no Agent Card in the file ${path} (${why})`, { tried: [path] });
+  }
+  if (bytes.byteLength > MAX_CARD_BYTES) {
+    throw new InvalidAgentCardError(`the Agent Card at ${path} is larger than ${MAX_CARD_BYTES} bytes`, { problem: "too-large" });
+  }
+  const parsed = parseCard(bytes.toString("utf8"), path);
+  const cardUrl = parsed.card.supportedInterfaces.map((i) => i.url).find((u) => /^https?:\/\//i.test(u));
+  let verification: ResolvedAgentCard["verification"];
+  const signed = carriesSignatures(parsed.json);
+  if (options.verify !== "off" && (signed || options.verify === "required")) {
+    // Loaded on demand, as resolveAgentCard does: the verifier carries jose.
+    const { applyVerifyPolicy } = await import("../trust/verify.js");
+    verification = await applyVerifyPolicy(signed ? parsed.json : parsed.card, options.verify, {
+      ...(options.keys ? { keys: options.keys } : { jku: { allowHttp: cardUrl !== undefined && isLoopback(cardUrl) } }),
+      signal: options.signal,
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+      ...(cardUrl ? { cardUrl } : {}),
+    });
+  }
+  return { card: parsed.card, url: path, shape: parsed.shape, cache: "miss", verification };
+}

@@ -1,0 +1,130 @@
+/**
+ * `a2a -v`: a log of every exchange on stderr, as curl -v shows it (`>`
+ * sent, `<` received, `*` the A2A operation), with what the repository
+ * masks on errors masked here too (http/sent-secrets.ts): the value of
+ * every request header but the protocol's own, the URL's user info and
+ * query values, and, wherever they show up again (an echoing server's
+ * headers, an error message), those values in every encoding
+ * (auth/redact.ts). Bodies are not logged; their size and timing are.
+ *
+ * Three hooks cover every request the CLI makes: `fetch` (cards and key
+ * sets), the HTTP client (JSON-RPC and HTTP+JSON calls) and an interceptor
+ * (every call's operation and outcome, and gRPC's headers, which go over
+ * HTTP/2 without that client).
+ */
+import type { Interceptor } from "@connectrpc/connect";
+import type { UniversalClientFn, UniversalClientResponse } from "@connectrpc/connect/protocol";
+import { secretMasker } from "../auth/redact.js";
+import { isProtocolHeader, sentSecrets } from "../http/sent-secrets.js";
+
+const MASK = "***";
+
+/** Response headers whose value is a credential the server hands out. */
+const CREDENTIAL_RESPONSE_HEADERS: ReadonlySet<string> = new Set(["set-cookie", "set-cookie2", "authorization", "proxy-authorization"]);
+
+/** The hooks that log one command's exchanges. */
+export interface WireLog {
+  /** A `fetch` that logs: for the card and key set requests. */
+  fetch: typeof fetch;
+  /** `inner`, logging each request, its response and the end of its body. */
+  httpClient(inner: UniversalClientFn): UniversalClientFn;
+  /** Logs each call's operation and outcome, and gRPC's request and response headers. */
+  interceptor: Interceptor;
+}
+
+/** One request under way: what its lines are masked of, and when it started. */
+interface Exchange {
+  /** `text` without the request's credentials. */
+  mask(text: string): string;
+  /** Milliseconds since the request was sent. */
+  elapsed(): string;
+}
+
+/** The wire log writing each line with `write` (Output.error, which masks the command line's secrets on top). */
+export function createWireLog(write: (line: string) => void, now: () => number = () => performance.now()): WireLog {
+  const begin = (method: string, url: string, header: Headers, note = ""): Exchange => {
+    const mask = secretMasker(sentSecrets(header, url));
+    const start = now();
+    write(`> ${method} ${mask(url)}${note}`);
+    header.forEach((value, name) => write(`> ${name}: ${isProtocolHeader(name) ? mask(value) : MASK}`));
+    return { mask, elapsed: () => `${(now() - start).toFixed(1)} ms` };
+  };
+  const received = (x: Exchange, first: string, header: Headers): void => {
+    write(`< ${first} (${x.elapsed()})`);
+    header.forEach((value, name) => write(`< ${name}: ${CREDENTIAL_RESPONSE_HEADERS.has(name) ? MASK : x.mask(value)}`));
+  };
+  const failed = (x: Exchange, e: unknown): void => {
+    const message = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+    write(`< failed after ${x.elapsed()}: ${x.mask(message)}`);
+  };
+
+  const loggedFetch: typeof fetch = async (input, init) => {
+    const url = input instanceof Request ? input.url : String(input);
+    const header = new Headers(input instanceof Request ? input.headers : init?.headers);
+    const x = begin(init?.method ?? (input instanceof Request ? input.method : "GET"), url, header);
+    try {
+      const res = await fetch(input, init);
+      received(x, `${res.status} ${res.statusText}`.trimEnd(), res.headers);
+      return res;
+    } catch (e) {
+      failed(x, e);
+      throw e;
+    }
+  };
+
+  const httpClient = (inner: UniversalClientFn): UniversalClientFn => {
+    return async (req) => {
+      const x = begin(req.method, req.url, req.header);
+      let res: UniversalClientResponse;
+      try {
+        res = await inner(req);
+      } catch (e) {
+        failed(x, e);
+        throw e;
+      }
+      received(x, String(res.status), res.header);
+      return { ...res, body: countedBody(res.body, (what) => write(`< ${x.mask(what)} after ${x.elapsed()}`)) };
+    };
+  };
+
+  const interceptor: Interceptor = (next) => async (req) => {
+    const operation = `${req.method.name}${req.stream ? " (stream)" : ""}`;
+    write(`* ${operation}`);
+    // gRPC goes over HTTP/2 without the HTTP client above: its headers are logged here.
+    const grpc = /^application\/grpc/i.test(req.header.get("content-type") ?? "");
+    const x = grpc ? begin("POST", req.url, req.header, " (gRPC)") : undefined;
+    const start = now();
+    try {
+      const res = await next(req);
+      if (x) {
+        received(x, "gRPC response headers", res.header);
+        if (!res.stream) res.trailer.forEach((value, name) => write(`< ${name}: ${x.mask(value)}`));
+      }
+      return res;
+    } catch (e) {
+      const message = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+      write(`* ${operation} failed after ${(now() - start).toFixed(1)} ms: ${x ? x.mask(message) : message}`);
+      throw e;
+    }
+  };
+
+  return { fetch: loggedFetch, httpClient, interceptor };
+}
+
+/** `body`, telling `done` its size once it ended, failed or was left unread. */
+async function* countedBody(body: AsyncIterable<Uint8Array>, done: (what: string) => void): AsyncIterable<Uint8Array> {
+  let bytes = 0;
+  let outcome = "body closed by the client";
+  try {
+    for await (const chunk of body) {
+      bytes += chunk.byteLength;
+      yield chunk;
+    }
+    outcome = "body ended";
+  } catch (e) {
+    outcome = `body failed (${e instanceof Error ? e.message : String(e)})`;
+    throw e;
+  } finally {
+    done(`${outcome}: ${bytes} bytes`);
+  }
+}
