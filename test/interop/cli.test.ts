@@ -7,15 +7,14 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Readable, Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { startChaosProxy, type ChaosProxy } from "../../demo/chaos-proxy.js";
 import { startLocalAgent, type LocalAgent } from "../../demo/agent.js";
-import { run } from "../../src/cli/run.js";
 import { A2AClient, TaskState, createJsonRpcTransport, userMessage } from "../../src/index.js";
 import { SDK_1_0_BETA } from "../support/peers.js";
+import { runCli } from "../support/run-cli.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const CLI = join(ROOT, "src/cli/main.ts");
@@ -245,25 +244,7 @@ describe("a2a send", () => {
 });
 
 describe("a2a send, in process", () => {
-  /** Runs `a2a` in this process, with `input` as stdin. */
-  async function runHere(args: string[], input: string[] = []) {
-    let stdout = "";
-    let stderr = "";
-    const sink = (add: (s: string) => void) =>
-      new Writable({
-        write(chunk: Buffer, _encoding, done) {
-          add(chunk.toString());
-          done();
-        },
-      });
-    const code = await run(args, {
-      stdin: Readable.from(input),
-      stdout: sink((s) => (stdout += s)),
-      stderr: sink((s) => (stderr += s)),
-      env: {},
-    });
-    return { code, stdout, stderr };
-  }
+  const runHere = (args: string[], input: string[] = []) => runCli(args, { input });
 
   it("prints the result on stdout and the 'via' diagnostic on stderr", async () => {
     const { code, stdout, stderr } = await runHere(["send", agent.origin, "echo piped"]);
