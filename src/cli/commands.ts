@@ -12,7 +12,7 @@ import { resolveAgentCard, type ResolvedAgentCard } from "../discovery/resolve.j
 import { StreamResumeError } from "../errors/family.js";
 import { createNodeHttpClient } from "../http/node-client.js";
 import { toProtoJson } from "../protocol/serialize.js";
-import type { KeyStore } from "../trust/options.js";
+import type { KeyStore, VerifyPolicy } from "../trust/options.js";
 import { UsageError, intOption, type CommandName, type GlobalFlags } from "./args.js";
 import { readCardFile } from "./card-file.js";
 import { message } from "./message-input.js";
@@ -47,7 +47,8 @@ function wire(ctx: CommandContext) {
   return { fetch: log.fetch, transport: { httpClient: log.httpClient(createNodeHttpClient()), interceptors: [log.interceptor] } };
 }
 
-function connectOptions(ctx: CommandContext, url: string): ConnectOptions {
+/** `url`: the agent's, whose loopback-ness allows key sets over http; undefined for a card file (verified before). */
+function connectOptions(ctx: CommandContext, url: string | undefined): ConnectOptions {
   const { flags, signal } = ctx;
   const log = wire(ctx);
   return {
@@ -59,14 +60,14 @@ function connectOptions(ctx: CommandContext, url: string): ConnectOptions {
     signal,
     timeoutMs: flags.timeoutMs,
     // Key sets over http are accepted only from an agent on this machine.
-    verification: { jku: { allowHttp: isLoopback(url) } },
+    verification: { jku: { allowHttp: url !== undefined && isLoopback(url) } },
     fetch: log.fetch,
     transport: { headers: flags.headers, timeoutMs: flags.timeoutMs, ...log.transport },
   };
 }
 
 /** The card of a card-file target, read and verified as a fetched card would be. */
-function cardFile(ctx: CommandContext, path: string, verify: "required" | "if-present", keys?: KeyStore): Promise<ResolvedAgentCard> {
+function cardFile(ctx: CommandContext, path: string, verify: VerifyPolicy, keys?: KeyStore): Promise<ResolvedAgentCard> {
   return readCardFile(path, { verify, keys, signal: ctx.signal, timeoutMs: ctx.flags.timeoutMs, fetch: wire(ctx).fetch });
 }
 
@@ -75,7 +76,7 @@ async function open(ctx: CommandContext): Promise<AgentSession> {
   const session =
     target.kind === "url"
       ? await connect(target.url, connectOptions(ctx, target.url))
-      : await connect(await cardFile(ctx, target.path, "if-present"), connectOptions(ctx, "file:"));
+      : await connect(await cardFile(ctx, target.path, "if-present"), connectOptions(ctx, undefined));
   const chosen = session.interface;
   // A diagnostic, on stderr: stdout carries only the result, for pipes.
   if (!ctx.out.json && chosen) ctx.out.error(`via ${chosen.binding} ${chosen.version} ${chosen.interface.url}`);
@@ -94,7 +95,7 @@ export async function card(ctx: CommandContext): Promise<void> {
   const target = parseTarget(args.url!, ctx.command);
   const resolved =
     target.kind === "file"
-      ? await cardFile(ctx, target.path, verify ? "required" : "if-present", keys)
+      ? await cardFile(ctx, target.path, verify ? "required" : "off", keys)
       : await resolveAgentCard(target.url, {
           headers: ctx.flags.headers,
           signal: ctx.signal,
@@ -208,7 +209,7 @@ function streamLost(ctx: CommandContext, e: StreamResumeError, seen: string | un
     out.error(JSON.stringify({ streamLost: { taskId, attempts: e.attempts, reason: e.message, ...(look ? { command: look } : {}) } }));
     return;
   }
-  out.error(`a2a: the stream${taskId ? ` of task ${taskId}` : ""} dropped and could not be resumed (${e.attempts} attempts): ${e.message}`);
+  out.error(`a2a: the stream${taskId ? ` of task ${taskId}` : ""} dropped and could not be resumed`);
   if (look) out.error(`the task may still be running; follow it again with:\n  ${look}`);
 }
 
