@@ -4,6 +4,7 @@ import type { Readable } from "node:stream";
 import type { StreamResponse, TaskPushNotificationConfig } from "../../gen/lf/a2a/v1/a2a_pb.js";
 // The CLI runs in Node: gRPC over HTTP/2 and the node:http client for `connect`.
 import "../node-runtime.js";
+import type { TransportSettings } from "../bindings/registry.js";
 import { connect, type ConnectOptions } from "../client/connect.js";
 import type { AgentSession } from "../client/session.js";
 import { TaskTracker } from "../client/tracker.js";
@@ -40,11 +41,18 @@ export interface CommandContext {
   stdin: Readable;
 }
 
-/** With `-v`: the hooks that log every exchange on stderr (see wire-log.ts). */
+/** With `-v`: the hooks that log every exchange on stderr (see wire-log.ts), one set per command. */
+const wires = new WeakMap<CommandContext, { fetch: typeof fetch | undefined; transport: TransportSettings }>();
 function wire(ctx: CommandContext) {
-  if (!ctx.flags.verbose) return { fetch: undefined, transport: {} };
-  const log = createWireLog((line) => ctx.out.error(line));
-  return { fetch: log.fetch, transport: { httpClient: log.httpClient(createNodeHttpClient()), interceptors: [log.interceptor] } };
+  let hooks = wires.get(ctx);
+  if (!hooks) {
+    const log = ctx.flags.verbose ? createWireLog((line) => ctx.out.error(line)) : undefined;
+    hooks = log
+      ? { fetch: log.fetch, transport: { httpClient: log.httpClient(createNodeHttpClient()), interceptors: [log.interceptor] } }
+      : { fetch: undefined, transport: {} };
+    wires.set(ctx, hooks);
+  }
+  return hooks;
 }
 
 /** `url`: the agent's, whose loopback-ness allows key sets over http; undefined for a card file (verified before). */

@@ -103,7 +103,8 @@ export function createWireLog(write: (line: string) => void, now: () => number =
       return res;
     } catch (e) {
       const message = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
-      write(`* ${operation} failed after ${(now() - start).toFixed(1)} ms: ${x ? x.mask(message) : message}`);
+      const mask = x?.mask ?? secretMasker(sentSecrets(req.header, req.url));
+      write(`* ${operation} failed after ${(now() - start).toFixed(1)} ms: ${mask(message)}`);
       throw e;
     }
   };

@@ -7,7 +7,7 @@ import { UsageError, parseCommandLine } from "../../src/cli/args.js";
 import { EXIT } from "../../src/cli/exit-codes.js";
 import { run } from "../../src/cli/run.js";
 import { parseTarget } from "../../src/cli/target.js";
-import { continueCommand, shellQuote } from "../../src/cli/continue-hint.js";
+import { continueCommand, printContinueHint, shellQuote } from "../../src/cli/continue-hint.js";
 import { Output } from "../../src/cli/output.js";
 import { create } from "@bufbuild/protobuf";
 import { TaskSchema, TaskState } from "../../gen/lf/a2a/v1/a2a_pb.js";
@@ -182,6 +182,35 @@ describe("the command that continues a task", () => {
     const task = create(TaskSchema, { id: "t-1", contextId: "c 2", status: { state: TaskState.INPUT_REQUIRED } });
     const command = continueCommand({ ...parsed, out: new Output({ stdout: new Sink(), stderr: new Sink() }) }, task);
     expect(command).toBe("a2a send './my card.json' --task t-1 --context 'c 2' --binding grpc --a2a-version 1.0 'your reply'");
+  });
+});
+
+describe("the continue hint", () => {
+  function hint(state: TaskState, argv: string[], json = false) {
+    const parsed = parseCommandLine(argv, {});
+    if (parsed.kind !== "run") throw new Error("expected a command");
+    const stderr = new Sink();
+    const task = create(TaskSchema, { id: "t-9", contextId: "c-9", status: { state } });
+    printContinueHint({ ...parsed, out: new Output({ stdout: new Sink(), stderr, json, secrets: parsed.flags.secrets }) }, task);
+    return stderr.text;
+  }
+
+  it("on AUTH_REQUIRED asks for credentials, naming A2A_TOKEN, and never repeats the token", () => {
+    const text = hint(TaskState.AUTH_REQUIRED, ["send", URL, "hi", "--token", "tok-auth-5"]);
+    expect(text).toContain("task t-9 waits for authorization (provide credentials, e.g. A2A_TOKEN)");
+    expect(text).toContain(`  a2a send ${URL} --task t-9 --context c-9 'your reply'`);
+    expect(text).toContain("put the token in A2A_TOKEN");
+    expect(text).not.toContain("tok-auth-5");
+  });
+
+  it("says nothing for a task that does not wait on the caller", () => {
+    for (const state of [TaskState.WORKING, TaskState.COMPLETED, TaskState.FAILED]) expect(hint(state, ["send", URL, "hi"])).toBe("");
+  });
+
+  it("is one JSON line with --json", () => {
+    const line = JSON.parse(hint(TaskState.INPUT_REQUIRED, ["send", URL, "hi", "--json"], true)) as { continue: Record<string, unknown> };
+    expect(line.continue).toMatchObject({ taskId: "t-9", contextId: "c-9", state: "TASK_STATE_INPUT_REQUIRED" });
+    expect(line.continue.command).toBe(`a2a send ${URL} --task t-9 --context c-9 --json 'your reply'`);
   });
 });
 
