@@ -6,7 +6,7 @@
  * checked against the origin of the card's first interface: the agent the
  * calls go to is the one whose key set must have signed it.
  */
-import { readFile } from "node:fs/promises";
+import { open } from "node:fs/promises";
 import { AgentCardNotFoundError, InvalidAgentCardError } from "../errors/family.js";
 import { parseCard, type ResolvedAgentCard } from "../discovery/resolve.js";
 import { carriesSignatures } from "../discovery/signed.js";
@@ -34,7 +34,7 @@ export interface CardFileOptions {
 export async function readCardFile(path: string, options: CardFileOptions): Promise<ResolvedAgentCard> {
   let bytes: Buffer;
   try {
-    bytes = await readFile(path);
+    bytes = await readAtMost(path, MAX_CARD_BYTES + 1);
   } catch (e) {
     const why = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
     throw new AgentCardNotFoundError(`no Agent Card in the file ${path} (${why})`, { tried: [path] });
@@ -42,7 +42,8 @@ export async function readCardFile(path: string, options: CardFileOptions): Prom
   if (bytes.byteLength > MAX_CARD_BYTES) {
     throw new InvalidAgentCardError(`the Agent Card at ${path} is larger than ${MAX_CARD_BYTES} bytes`, { problem: "too-large" });
   }
-  const parsed = parseCard(bytes.toString("utf8"), path);
+  // An editor's byte order mark is not part of the JSON (fetch's text() drops it too).
+  const parsed = parseCard(bytes.toString("utf8").replace(/^\uFEFF/, ""), path);
   const cardUrl = parsed.card.supportedInterfaces.map((i) => i.url).find((u) => /^https?:\/\//i.test(u));
   let verification: ResolvedAgentCard["verification"];
   const signed = carriesSignatures(parsed.json);
@@ -58,4 +59,21 @@ export async function readCardFile(path: string, options: CardFileOptions): Prom
     });
   }
   return { card: parsed.card, url: path, shape: parsed.shape, cache: "miss", verification };
+}
+
+/** The first `limit` bytes of a file: a huge file, or a device that never ends, is not read whole. */
+async function readAtMost(path: string, limit: number): Promise<Buffer> {
+  const handle = await open(path, "r");
+  try {
+    const buffer = Buffer.alloc(limit);
+    let length = 0;
+    while (length < limit) {
+      const { bytesRead } = await handle.read(buffer, length, limit - length, null);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+    }
+    return buffer.subarray(0, length);
+  } finally {
+    await handle.close();
+  }
 }

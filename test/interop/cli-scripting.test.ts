@@ -176,12 +176,23 @@ describe("targets: host:port and card files", () => {
     await writeFile(notACard, JSON.stringify({ name: "x", description: "y" }));
     await writeFile(notJson, "{ nope");
     await writeFile(tampered, JSON.stringify({ ...JSON.parse(cardText), description: "changed after signing" }));
-    const [fields, json, signature, missing] = await Promise.all([
+    const withBom = join(dir, "bom.json");
+    await writeFile(withBom, `\uFEFF${cardText}`);
+    const [fields, json, signature, missing, endless, directory, bom] = await Promise.all([
       runCli(["send", notACard, "hi", "--json"]),
       runCli(["card", notJson]),
       runCli(["send", tampered, "echo hi"]),
       runCli(["card", join(dir, "absent.json")]),
+      // A device that never ends is read only up to the card size limit.
+      runCli(["card", "/dev/zero"]),
+      runCli(["card", `${dir}/`]),
+      runCli(["card", withBom]),
     ]);
+    expect(endless.code).toBe(EXIT.protocol);
+    expect(endless.stderr).toContain("InvalidAgentCardError: the Agent Card at /dev/zero is larger than 1048576 bytes");
+    expect(directory.code).toBe(EXIT.notFound);
+    expect(directory.stderr).toContain("(EISDIR)");
+    expect(bom.code, bom.stderr).toBe(0);
     expect(fields.code).toBe(EXIT.protocol);
     expect(JSON.parse(fields.stderr)).toMatchObject({ error: { name: "InvalidAgentCardError", exitCode: EXIT.protocol } });
     expect(fields.stderr).toContain(`the Agent Card at ${notACard} lacks required fields: `);
