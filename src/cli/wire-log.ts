@@ -83,7 +83,8 @@ export function createWireLog(write: (line: string) => void, now: () => number =
         throw e;
       }
       received(x, String(res.status), res.header);
-      return { ...res, body: countedBody(res.body, (what) => write(`< ${x.mask(what)} after ${x.elapsed()}`)) };
+      const done = (what: string) => write(`< body ${x.mask(what)} after ${x.elapsed()}`);
+      return { ...res, body: watched(res.body, (chunk) => chunk.byteLength, "bytes", done) };
     };
   };
 
@@ -96,11 +97,19 @@ export function createWireLog(write: (line: string) => void, now: () => number =
     const start = now();
     try {
       const res = await next(req);
-      if (x) {
-        received(x, "gRPC response headers", res.header);
-        if (!res.stream) res.trailer.forEach((value, name) => write(`< ${name}: ${x.mask(value)}`));
+      if (!x) return res;
+      received(x, "gRPC response headers", res.header);
+      const trailers = () => res.trailer.forEach((value, name) => write(`< ${name}: ${x.mask(value)}`));
+      if (!res.stream) {
+        trailers();
+        return res;
       }
-      return res;
+      // A stream's trailers (grpc-status) come after its last message.
+      const done = (what: string) => {
+        write(`< stream ${x.mask(what)} after ${x.elapsed()}`);
+        trailers();
+      };
+      return { ...res, message: watched(res.message, () => 1, "messages", done) };
     } catch (e) {
       const message = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
       const mask = x?.mask ?? secretMasker(sentSecrets(req.header, req.url));
@@ -112,20 +121,25 @@ export function createWireLog(write: (line: string) => void, now: () => number =
   return { fetch: loggedFetch, httpClient, interceptor };
 }
 
-/** `body`, telling `done` its size once it ended, failed or was left unread. */
-async function* countedBody(body: AsyncIterable<Uint8Array>, done: (what: string) => void): AsyncIterable<Uint8Array> {
-  let bytes = 0;
-  let outcome = "body closed by the client";
+/** `items`, telling `done` how many `unit` went by once they ended, failed or were left unread. */
+async function* watched<T>(
+  items: AsyncIterable<T>,
+  size: (item: T) => number,
+  unit: string,
+  done: (what: string) => void,
+): AsyncIterable<T> {
+  let total = 0;
+  let outcome = "closed by the client";
   try {
-    for await (const chunk of body) {
-      bytes += chunk.byteLength;
-      yield chunk;
+    for await (const item of items) {
+      total += size(item);
+      yield item;
     }
-    outcome = "body ended";
+    outcome = "ended";
   } catch (e) {
-    outcome = `body failed (${e instanceof Error ? e.message : String(e)})`;
+    outcome = `failed (${e instanceof Error ? e.message : String(e)})`;
     throw e;
   } finally {
-    done(`${outcome}: ${bytes} bytes`);
+    done(`${outcome}: ${total} ${unit}`);
   }
 }

@@ -81,8 +81,9 @@ describe("-v: the wire log on stderr, without secrets", () => {
       runCli(["send", agent.origin, "count 1", "--verbose", "--binding", "GRPC"], { env: { A2A_TOKEN: TOKEN } }),
       runCli(["stream", agent.origin, "count 2", "-v", "--binding", "HTTP+JSON", "--header", `Authorization: ${basic}`]),
       runCli(["send", agent.origin, "echo hi", "-v", "--header", `Cookie: session=${encodeURIComponent(TOKEN)}`]),
+      runCli(["stream", agent.origin, "count 2", "-v", "--binding", "grpc", "--token", TOKEN]),
     ]);
-    const [jsonrpc, grpc, rest, cookie] = runs;
+    const [jsonrpc, grpc, rest, cookie, grpcStream] = runs;
     for (const r of runs) {
       expect(r.code, r.stderr).toBe(0);
       expectNoSecret(r.stdout + r.stderr);
@@ -103,6 +104,8 @@ describe("-v: the wire log on stderr, without secrets", () => {
     expect(rest.stderr).toContain(`> POST ${agent.restUrl}/message:stream`);
     expect(rest.stderr).toContain("> authorization: ***");
     expect(cookie.stderr).toContain("> cookie: ***");
+    // A gRPC stream's end: how many messages (the client closes it after the final state).
+    expect(grpcStream.stderr).toMatch(/^< stream (ended|closed by the client): [4-9] messages after \d+\.\d ms$/m);
   });
 
   it("masks a token in the target URL and what a hostile server echoes back, in every encoding", async () => {
