@@ -19,6 +19,12 @@ import { isProtocolHeader, sentSecrets } from "../http/sent-secrets.js";
 
 const MASK = "***";
 
+/** `text` without control characters: what a server sends must not drive the terminal (escape sequences). */
+function printable(text: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching them is the point.
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, "?");
+}
+
 /** Response headers whose value is a credential the server hands out. */
 const CREDENTIAL_RESPONSE_HEADERS: ReadonlySet<string> = new Set(["set-cookie", "set-cookie2", "authorization", "proxy-authorization"]);
 
@@ -51,11 +57,11 @@ export function createWireLog(write: (line: string) => void, now: () => number =
   };
   const received = (x: Exchange, first: string, header: Headers): void => {
     write(`< ${first} (${x.elapsed()})`);
-    header.forEach((value, name) => write(`< ${name}: ${CREDENTIAL_RESPONSE_HEADERS.has(name) ? MASK : x.mask(value)}`));
+    header.forEach((value, name) => write(`< ${name}: ${CREDENTIAL_RESPONSE_HEADERS.has(name) ? MASK : printable(x.mask(value))}`));
   };
   const failed = (x: Exchange, e: unknown): void => {
     const message = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
-    write(`< failed after ${x.elapsed()}: ${x.mask(message)}`);
+    write(`< failed after ${x.elapsed()}: ${printable(x.mask(message))}`);
   };
 
   const loggedFetch: typeof fetch = async (input, init) => {
@@ -99,7 +105,7 @@ export function createWireLog(write: (line: string) => void, now: () => number =
       const res = await next(req);
       if (!x) return res;
       received(x, "gRPC response headers", res.header);
-      const trailers = () => res.trailer.forEach((value, name) => write(`< ${name}: ${x.mask(value)}`));
+      const trailers = () => res.trailer.forEach((value, name) => write(`< ${name}: ${printable(x.mask(value))}`));
       if (!res.stream) {
         trailers();
         return res;
@@ -113,7 +119,7 @@ export function createWireLog(write: (line: string) => void, now: () => number =
     } catch (e) {
       const message = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
       const mask = x?.mask ?? secretMasker(sentSecrets(req.header, req.url));
-      write(`* ${operation} failed after ${(now() - start).toFixed(1)} ms: ${mask(message)}`);
+      write(`* ${operation} failed after ${(now() - start).toFixed(1)} ms: ${printable(mask(message))}`);
       throw e;
     }
   };
