@@ -4,18 +4,11 @@
  */
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { BINDINGS, type Binding } from "../protocol/bindings.js";
+import { sentSecrets } from "../http/sent-secrets.js";
+import { parseTarget } from "./target.js";
+import { UsageError } from "./usage-error.js";
 
-/** A mistake in how the CLI was called: exit code 2, with a hint. */
-export class UsageError extends Error {
-  constructor(
-    message: string,
-    /** The command whose help applies, e.g. "task get". */
-    readonly command?: string,
-  ) {
-    super(message);
-    this.name = "UsageError";
-  }
-}
+export { UsageError };
 
 type OptionSpec = NonNullable<ParseArgsConfig["options"]>;
 
@@ -27,6 +20,7 @@ export const GLOBAL_OPTIONS = {
   token: { type: "string" },
   timeout: { type: "string" },
   json: { type: "boolean" },
+  verbose: { type: "boolean", short: "v" },
   help: { type: "boolean", short: "h" },
 } as const satisfies OptionSpec;
 
@@ -107,7 +101,9 @@ export interface GlobalFlags {
   timeoutMs: number | undefined;
   /** `--json`: machine output. */
   json: boolean;
-  /** Values never to print: the token and header values. */
+  /** `-v`, `--verbose`: a log of every HTTP exchange on stderr, credentials masked. */
+  verbose: boolean;
+  /** Values never to print: the token, header values and the target URL's credentials, in the forms they are sent. */
   secrets: string[];
 }
 
@@ -218,26 +214,18 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     const v = positionals[i];
     if (v !== undefined) args[p] = v;
   });
-  if (args.url !== undefined) checkUrl(args.url, name);
-
-  return { kind: "run", command: name, args, options: values, flags: globalFlags(values, name, env) };
+  const flags = globalFlags(values, name, env);
+  if (args.url !== undefined) {
+    const target = parseTarget(args.url, name);
+    // The target's user info and query values are credentials as much as a token is.
+    if (target.kind === "url") flags.secrets.push(...sentSecrets(undefined, target.url));
+  }
+  return { kind: "run", command: name, args, options: values, flags };
 }
 
 function quoteFlag(arg: string): string {
   // Only the flag's name: `--token=secret` must not echo the secret.
   return `"${arg.split("=")[0]}"`;
-}
-
-function checkUrl(url: string, command: string): void {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new UsageError(`<url> must be an absolute http(s) URL, e.g. https://agent.example.com`, command);
-  }
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
-    throw new UsageError(`<url> must be an http or https URL`, command);
-  }
 }
 
 function globalFlags(values: Record<string, unknown>, command: string, env: NodeJS.ProcessEnv): GlobalFlags {
@@ -266,12 +254,19 @@ function globalFlags(values: Record<string, unknown>, command: string, env: Node
     headers.Authorization = `Bearer ${token}`;
     secrets.push(token);
   }
+  // Every form a header is sent in (the decoded parts of Basic, cookie values), as errors are masked of them.
+  try {
+    secrets.push(...sentSecrets(new Headers(headers), undefined));
+  } catch {
+    // A value Headers refuses is never sent; it is masked as given above.
+  }
   return {
     binding,
     versions: versions && versions.length > 0 ? versions : undefined,
     headers,
     timeoutMs: intOption(values.timeout, "timeout", command, 1),
     json: values.json === true,
+    verbose: values.verbose === true,
     secrets,
   };
 }

@@ -1,7 +1,7 @@
 /** Which exit code an error means. */
 import { A2AError } from "../errors/family.js";
 import type { A2AErrorCode } from "../errors/codes.js";
-import { UsageError } from "./args.js";
+import { UsageError } from "./usage-error.js";
 import { EXIT } from "./exit-codes.js";
 
 /**
@@ -17,7 +17,7 @@ const EXIT_BY_CODE: Readonly<Record<A2AErrorCode, number>> = {
 
   CONNECTION_FAILED: EXIT.connection,
   CALL_TIMEOUT: EXIT.connection,
-  STREAM_RESUME_FAILED: EXIT.connection,
+  STREAM_RESUME_FAILED: EXIT.streamLost,
   ABORTED: EXIT.connection,
 
   PROTOCOL_ERROR: EXIT.protocol,

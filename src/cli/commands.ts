@@ -1,31 +1,27 @@
 /** The commands of `a2a`: each connects, calls, and prints through Output. */
 import { readFile } from "node:fs/promises";
-import { basename, extname } from "node:path";
-import { addAbortSignal, type Readable } from "node:stream";
-import { toJson, type JsonValue } from "@bufbuild/protobuf";
-import {
-  AgentCardSchema,
-  ListTaskPushNotificationConfigsResponseSchema,
-  ListTasksResponseSchema,
-  SendMessageResponseSchema,
-  StreamResponseSchema,
-  TaskPushNotificationConfigSchema,
-  TaskSchema,
-  type Part,
-  type StreamResponse,
-  type TaskPushNotificationConfig,
-} from "../../gen/lf/a2a/v1/a2a_pb.js";
+import type { Readable } from "node:stream";
+import type { StreamResponse, TaskPushNotificationConfig } from "../../gen/lf/a2a/v1/a2a_pb.js";
 // The CLI runs in Node: gRPC over HTTP/2 and the node:http client for `connect`.
 import "../node-runtime.js";
+import type { TransportSettings } from "../bindings/registry.js";
 import { connect, type ConnectOptions } from "../client/connect.js";
 import type { AgentSession } from "../client/session.js";
 import { TaskTracker } from "../client/tracker.js";
 import { isResumeSnapshot } from "../client/task-events.js";
-import { resolveAgentCard } from "../discovery/resolve.js";
-import { data, fileBytes, text, userMessage } from "../protocol/messages.js";
+import { resolveAgentCard, type ResolvedAgentCard } from "../discovery/resolve.js";
+import { StreamResumeError } from "../errors/family.js";
+import { createNodeHttpClient } from "../http/node-client.js";
+import { toProtoJson } from "../protocol/serialize.js";
+import type { KeyStore, VerifyPolicy } from "../trust/options.js";
 import { UsageError, intOption, type CommandName, type GlobalFlags } from "./args.js";
+import { readCardFile } from "./card-file.js";
+import { message } from "./message-input.js";
+import { printContinueHint, shellQuote } from "./continue-hint.js";
 import { describeEvent, paintState, partsText, printCard, printMessage, printPushConfig, printTask } from "./format.js";
 import type { Output } from "./output.js";
+import { parseTarget } from "./target.js";
+import { createWireLog } from "./wire-log.js";
 
 /** What a command runs with: the parsed command line, the output, and the signal of Ctrl-C. */
 export interface CommandContext {
@@ -45,8 +41,23 @@ export interface CommandContext {
   stdin: Readable;
 }
 
+/** With `-v`: the hooks that log every exchange on stderr (see wire-log.ts), one set per command. */
+const wires = new WeakMap<CommandContext, { fetch: typeof fetch | undefined; transport: TransportSettings }>();
+function wire(ctx: CommandContext) {
+  let hooks = wires.get(ctx);
+  if (!hooks) {
+    const log = ctx.flags.verbose ? createWireLog((line) => ctx.out.error(line)) : undefined;
+    hooks = log
+      ? { fetch: log.fetch, transport: { httpClient: log.httpClient(createNodeHttpClient()), interceptors: [log.interceptor] } }
+      : { fetch: undefined, transport: {} };
+    wires.set(ctx, hooks);
+  }
+  return hooks;
+}
+
 function connectOptions(ctx: CommandContext): ConnectOptions {
   const { flags, signal } = ctx;
+  const log = wire(ctx);
   return {
     preferredBindings: flags.binding ? [flags.binding] : undefined,
     protocolVersions: flags.versions,
@@ -55,12 +66,22 @@ function connectOptions(ctx: CommandContext): ConnectOptions {
     headers: flags.headers,
     signal,
     timeoutMs: flags.timeoutMs,
-    transport: { headers: flags.headers, timeoutMs: flags.timeoutMs },
+    fetch: log.fetch,
+    transport: { headers: flags.headers, timeoutMs: flags.timeoutMs, ...log.transport },
   };
 }
 
+/** The card of a card-file target, read and verified as a fetched card would be. */
+function cardFile(ctx: CommandContext, path: string, verify: VerifyPolicy, keys?: KeyStore): Promise<ResolvedAgentCard> {
+  return readCardFile(path, { verify, keys, signal: ctx.signal, timeoutMs: ctx.flags.timeoutMs, fetch: wire(ctx).fetch });
+}
+
 async function open(ctx: CommandContext): Promise<AgentSession> {
-  const session = await connect(ctx.args.url!, connectOptions(ctx));
+  const target = parseTarget(ctx.args.url!, ctx.command);
+  const session =
+    target.kind === "url"
+      ? await connect(target.url, connectOptions(ctx))
+      : await connect(await cardFile(ctx, target.path, "if-present"), connectOptions(ctx));
   const chosen = session.interface;
   // A diagnostic, on stderr: stdout carries only the result, for pipes.
   if (!ctx.out.json && chosen) ctx.out.error(`via ${chosen.binding} ${chosen.version} ${chosen.interface.url}`);
@@ -76,18 +97,23 @@ export async function card(ctx: CommandContext): Promise<void> {
     if (!verify) throw new UsageError("--jwks needs --verify", ctx.command);
     keys = await readJwks(options.jwks, ctx.command);
   }
-  const resolved = await resolveAgentCard(args.url!, {
-    headers: ctx.flags.headers,
-    signal: ctx.signal,
-    timeoutMs: ctx.flags.timeoutMs,
-    cache: false,
-    verify: verify ? "required" : "off",
-    // Keys given on the command line are pinned: the card's jku is not consulted.
-    // Without them, the library's default takes http key sets from loopback cards only.
-    verification: keys ? { keys } : {},
-  });
+  const target = parseTarget(args.url!, ctx.command);
+  const resolved =
+    target.kind === "file"
+      ? await cardFile(ctx, target.path, verify ? "required" : "off", keys)
+      : await resolveAgentCard(target.url, {
+          headers: ctx.flags.headers,
+          signal: ctx.signal,
+          timeoutMs: ctx.flags.timeoutMs,
+          cache: false,
+          verify: verify ? "required" : "off",
+          // Keys given on the command line are pinned: the card's jku is not consulted.
+          // Without them, the library's default takes http key sets from loopback cards only.
+          verification: keys ? { keys } : {},
+          fetch: wire(ctx).fetch,
+        });
   if (out.json) {
-    out.jsonLine(toJson(AgentCardSchema, resolved.card), true);
+    out.jsonLine(toProtoJson(resolved.card), true);
     return;
   }
   printCard(out, resolved.card, resolved, resolved.verification);
@@ -106,64 +132,6 @@ async function readJwks(path: string, command: string): Promise<{ keys: [] }> {
   return parsed as { keys: [] };
 }
 
-const MEDIA_TYPES: Record<string, string> = {
-  ".txt": "text/plain",
-  ".md": "text/markdown",
-  ".csv": "text/csv",
-  ".html": "text/html",
-  ".json": "application/json",
-  ".pdf": "application/pdf",
-  ".png": "image/png",
-  ".jpg": "image/jpeg",
-  ".jpeg": "image/jpeg",
-  ".gif": "image/gif",
-  ".webp": "image/webp",
-  ".svg": "image/svg+xml",
-};
-
-/** The text argument, or with `-` all of stdin, less one final newline (as `echo` and here-docs add it). */
-async function messageText(ctx: CommandContext): Promise<string> {
-  const arg = ctx.args.text!;
-  if (arg !== "-") return arg;
-  // Bound by Ctrl-C (a terminal's stdin ends only with Ctrl-D): the signal
-  // destroys the stream, as toArray's own signal is checked per chunk only.
-  const chunks: unknown[] = await addAbortSignal(ctx.signal, ctx.stdin).toArray();
-  // Joined as bytes before decoding: a character may be split across chunks.
-  const bytes = Buffer.concat(chunks.map((c) => (typeof c === "string" ? Buffer.from(c) : (c as Uint8Array))));
-  return bytes.toString("utf8").replace(/\r?\n$/, "");
-}
-
-async function messageParts(ctx: CommandContext): Promise<Part[]> {
-  const parts: Part[] = [text(await messageText(ctx))];
-  for (const path of (ctx.options.file as string[] | undefined) ?? []) {
-    let bytes: Uint8Array;
-    try {
-      bytes = new Uint8Array(await readFile(path));
-    } catch (e) {
-      throw new UsageError(`--file: cannot read ${path} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, ctx.command);
-    }
-    const mediaType = MEDIA_TYPES[extname(path).toLowerCase()] ?? "application/octet-stream";
-    parts.push(fileBytes(bytes, { filename: basename(path), mediaType }));
-  }
-  for (const json of (ctx.options.data as string[] | undefined) ?? []) {
-    let value: JsonValue;
-    try {
-      value = JSON.parse(json) as JsonValue;
-    } catch {
-      throw new UsageError(`--data takes a JSON value, e.g. --data '{"k": 1}'`, ctx.command);
-    }
-    parts.push(data(value));
-  }
-  return parts;
-}
-
-async function message(ctx: CommandContext) {
-  const parts = await messageParts(ctx);
-  const taskId = ctx.options.task as string | undefined;
-  const contextId = ctx.options.context as string | undefined;
-  return userMessage(parts, { ...(taskId ? { taskId } : {}), ...(contextId ? { contextId } : {}) });
-}
-
 /** `a2a send`: one message, and the task or message it gets. */
 export async function send(ctx: CommandContext): Promise<void> {
   const msg = await message(ctx);
@@ -173,7 +141,8 @@ export async function send(ctx: CommandContext): Promise<void> {
     { signal: ctx.signal },
   );
   const { out } = ctx;
-  if (out.json) return out.jsonLine(toJson(SendMessageResponseSchema, res), true);
+  if (res.payload.case === "task") printContinueHint(ctx, res.payload.value);
+  if (out.json) return out.jsonLine(toProtoJson(res), true);
   if (res.payload.case === "task") printTask(out, res.payload.value);
   else if (res.payload.case === "message") printMessage(out, res.payload.value);
   else out.line(out.dim("(empty response)"));
@@ -183,13 +152,18 @@ export async function send(ctx: CommandContext): Promise<void> {
 export async function stream(ctx: CommandContext): Promise<void> {
   const msg = await message(ctx);
   const session = await open(ctx);
-  await follow(ctx, session.client.sendStreamingMessage({ message: msg }, { signal: ctx.signal }));
+  await follow(ctx, session.client.sendStreamingMessage({ message: msg }, streamOptions(ctx)));
 }
 
 /** `a2a task subscribe`: a running task's events as they arrive. */
 export async function taskSubscribe(ctx: CommandContext): Promise<void> {
   const session = await open(ctx);
-  await follow(ctx, session.client.subscribeToTask({ id: ctx.args.id! }, { signal: ctx.signal }));
+  await follow(ctx, session.client.subscribeToTask({ id: ctx.args.id! }, streamOptions(ctx)));
+}
+
+/** A stream has no deadline; `--timeout` bounds how long it tries to resume after a drop. */
+function streamOptions(ctx: CommandContext) {
+  return { signal: ctx.signal, ...(ctx.flags.timeoutMs ? { resume: { maxElapsedMs: ctx.flags.timeoutMs } } : {}) };
 }
 
 /** Prints a (resuming) stream's events as they arrive, then where the task ended. */
@@ -198,18 +172,22 @@ async function follow(ctx: CommandContext, events: AsyncIterable<StreamResponse>
   const tracker = new TaskTracker();
   const started = Date.now();
   let direct: StreamResponse | undefined;
-  for await (const event of events) {
-    if (out.json) {
-      out.jsonLine(toJson(StreamResponseSchema, event));
-      continue;
+  try {
+    for await (const event of events) {
+      // A diagnostic: stdout holds only the events.
+      if (isResumeSnapshot(event)) resumed(out, event);
+      if (event.payload.case === "message" && !event.payload.value.taskId) direct = event;
+      else tracker.apply(event);
+      if (out.json) out.jsonLine(toProtoJson(event));
+      else out.line(`${out.dim(`+${String(Date.now() - started).padStart(5)}ms`)} ${describeEvent(out, event)}`);
     }
-    if (isResumeSnapshot(event)) out.line(out.yellow("-- connection lost; resumed (GetTask, SubscribeToTask) --"));
-    if (event.payload.case === "message" && !event.payload.value.taskId) direct = event;
-    else tracker.apply(event);
-    out.line(`${out.dim(`+${String(Date.now() - started).padStart(5)}ms`)} ${describeEvent(out, event)}`);
+  } catch (e) {
+    if (e instanceof StreamResumeError) streamLost(ctx, e, tracker.task?.id);
+    throw e;
   }
-  if (out.json) return;
   const task = tracker.task;
+  printContinueHint(ctx, task);
+  if (out.json) return;
   if (task) {
     const artifacts = task.artifacts
       .map((a) => partsText(a.parts))
@@ -221,12 +199,33 @@ async function follow(ctx: CommandContext, events: AsyncIterable<StreamResponse>
   }
 }
 
+/** Says on stderr that the stream dropped and went on from a fresh snapshot of the task. */
+function resumed(out: Output, snapshot: StreamResponse): void {
+  const id = snapshot.payload.case === "task" ? snapshot.payload.value.id : "";
+  if (out.json) out.error(JSON.stringify({ resumed: { taskId: id } }));
+  else out.error(out.yellow(`-- connection lost; resumed task ${id} (GetTask, SubscribeToTask) --`));
+}
+
+/** Says on stderr that the stream dropped for good, why, and how to look at the task (which may still run). */
+function streamLost(ctx: CommandContext, e: StreamResumeError, seen: string | undefined): void {
+  const { out } = ctx;
+  const taskId = e.taskId ?? seen;
+  const look = taskId ? ["a2a", "task", "subscribe", ctx.args.url!, taskId].map(shellQuote).join(" ") : undefined;
+  if (out.json) {
+    out.error(JSON.stringify({ streamLost: { taskId, attempts: e.attempts, reason: e.message, ...(look ? { command: look } : {}) } }));
+    return;
+  }
+  out.error(`a2a: the stream${taskId ? ` of task ${taskId}` : ""} dropped and could not be resumed`);
+  if (look) out.error(`the task may still be running; follow it again with:\n  ${look}`);
+}
+
 /** `a2a task get`: one task. */
 export async function taskGet(ctx: CommandContext): Promise<void> {
   const historyLength = intOption(ctx.options.history, "history", ctx.command);
   const session = await open(ctx);
   const task = await session.client.getTask({ id: ctx.args.id!, historyLength }, { signal: ctx.signal });
-  if (ctx.out.json) return ctx.out.jsonLine(toJson(TaskSchema, task), true);
+  printContinueHint(ctx, task);
+  if (ctx.out.json) return ctx.out.jsonLine(toProtoJson(task), true);
   printTask(ctx.out, task, { history: historyLength !== undefined });
 }
 
@@ -246,7 +245,7 @@ export async function taskList(ctx: CommandContext): Promise<void> {
     },
     { signal: ctx.signal },
   );
-  if (out.json) return out.jsonLine(toJson(ListTasksResponseSchema, res), true);
+  if (out.json) return out.jsonLine(toProtoJson(res), true);
   if (res.tasks.length === 0) out.line(out.dim("no tasks"));
   for (const t of res.tasks) {
     const summary = partsText(t.artifacts.flatMap((a) => a.parts));
@@ -265,13 +264,13 @@ function truncate(s: string, n: number): string {
 export async function taskCancel(ctx: CommandContext): Promise<void> {
   const session = await open(ctx);
   const task = await session.client.cancelTask({ id: ctx.args.id! }, { signal: ctx.signal });
-  if (ctx.out.json) return ctx.out.jsonLine(toJson(TaskSchema, task), true);
+  if (ctx.out.json) return ctx.out.jsonLine(toProtoJson(task), true);
   printTask(ctx.out, task);
 }
 
 /** ProtoJSON of a push config with its token masked. */
 function pushJson(config: TaskPushNotificationConfig): unknown {
-  const json = toJson(TaskPushNotificationConfigSchema, config) as Record<string, unknown>;
+  const json = toProtoJson(config) as Record<string, unknown>;
   if (json.token) json.token = "***";
   if (json.authentication && typeof json.authentication === "object") {
     const auth = json.authentication as Record<string, unknown>;
@@ -318,7 +317,7 @@ export async function pushList(ctx: CommandContext): Promise<void> {
   const session = await open(ctx);
   const res = await session.client.listTaskPushNotificationConfigs({ taskId: ctx.args.taskId! }, { signal: ctx.signal });
   if (out.json) {
-    const json = toJson(ListTaskPushNotificationConfigsResponseSchema, res) as Record<string, unknown>;
+    const json = toProtoJson(res) as Record<string, unknown>;
     return out.jsonLine({ ...json, configs: res.configs.map(pushJson) }, true);
   }
   if (res.configs.length === 0) out.line(out.dim("no push configs"));

@@ -16,6 +16,8 @@ export const EXIT = {
   protocol: 6,
   /** Any other error an agent reported. */
   a2a: 7,
+  /** A stream dropped and could not be resumed: the task may still be running. */
+  streamLost: 8,
   /** Stopped by Ctrl-C. */
   interrupted: 130,
 } as const;
@@ -27,11 +29,12 @@ export const EXIT_CODE_TABLE: ReadonlyArray<readonly [number, string]> = [
   [EXIT.usage, "usage: unknown command or flag, missing or malformed argument"],
   [EXIT.notFound, "not found: TaskNotFoundError, AgentCardNotFoundError"],
   [EXIT.auth, "authentication or authorization: AuthenticationError, AuthorizationError"],
-  [EXIT.connection, "connection or timeout: ConnectionError, CallTimeoutError, StreamResumeError, AbortedError"],
+  [EXIT.connection, "connection or timeout: ConnectionError, CallTimeoutError, AbortedError"],
   [
     EXIT.protocol,
     "protocol or trust: ProtocolError, InvalidAgentCardError, AgentCardVerificationError, RedirectRefusedError, NoCompatibleInterfaceError, VersionNotSupportedError, InvalidAgentResponseError, JsonRpcParseError",
   ],
   [EXIT.a2a, "any other A2A error the agent reported (TaskNotCancelableError, UnsupportedOperationError, ...)"],
+  [EXIT.streamLost, "a stream dropped and could not be resumed (StreamResumeError); the task may still be running"],
   [EXIT.interrupted, "interrupted (Ctrl-C)"],
 ];

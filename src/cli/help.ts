@@ -10,12 +10,19 @@ const GLOBAL_FLAGS = `Flags on every command:
   --token t                          send Authorization: Bearer t
                                      (default: $A2A_TOKEN)
   --timeout ms                       limit card resolution and each call
-                                     (not a stream) to ms milliseconds
-  --json                             machine output: one JSON document, or one
-                                     JSON line per stream event
+                                     (not a stream) to ms milliseconds, and
+                                     how long a dropped stream tries to resume
+  --json                             machine output: ProtoJSON (the spec's
+                                     JSON), one document, or one line per
+                                     stream event (NDJSON)
+  -v, --verbose                      log every request and response on stderr
+                                     (method, URL, status, headers, timing;
+                                     no bodies; credentials shown as ***)
   -h, --help                         show help
 
-Secrets (the token, header values) are never printed. A card that carries
+Results go to stdout; diagnostics (the interface used, resumptions, how to
+continue a task that waits for input, -v) to stderr. Secrets (the token,
+header values, a URL's credentials) are never printed. A card that carries
 signatures must verify (a jku on a loopback agent may use http).`;
 
 /** Words of `text` in lines of at most `width` characters. */
@@ -54,7 +61,9 @@ Commands:
   task get|list|cancel|subscribe      read, list, cancel or follow tasks
   push create|get|list|delete         manage a task's push notification configs
 
-<url> is the agent's base URL or its card's URL.
+<url> is the agent's base URL or its card's URL, or host:port (http on a
+loopback host, https otherwise), or a card file (./card.json, file:///...),
+which is checked and verified as a fetched card is.
 Run "a2a <command> --help" for a command's arguments and flags.
 
 ${GLOBAL_FLAGS}
@@ -76,6 +85,8 @@ skills. --json prints the card as ProtoJSON.
 Sends one message (SendMessage) and prints the reply: the task's state and
 artifacts, or the agent's direct message. --json prints the
 SendMessageResponse as ProtoJSON. A <text> of - reads the text from stdin.
+A task that waits for input (or authorization) prints, on stderr, the
+command that continues it (--task, --context; a token goes in $A2A_TOKEN).
 
   --file path    attach a file's bytes (repeatable)
   --data json    attach a data part holding this JSON value (repeatable)
@@ -86,7 +97,8 @@ SendMessageResponse as ProtoJSON. A <text> of - reads the text from stdin.
 
 Sends one message with SendStreamingMessage and prints each event as it
 arrives. A dropped stream is resumed (GetTask, then SubscribeToTask) and a
-line says so; the final line is the task's state. --json prints one
+line on stderr says so; the final line is the task's state. A stream that
+cannot be resumed exits with code 8, naming the task. --json prints one
 StreamResponse per line (a resumed stream goes on with a task snapshot).
 A <text> of - reads the text from stdin.
 

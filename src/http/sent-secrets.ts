@@ -16,7 +16,7 @@
  * that name them.
  *
  * Loaded on the error path only (run-call.ts): nothing here runs for a call
- * that succeeds.
+ * that succeeds. The `a2a` CLI uses the same rules for what it prints.
  */
 import type { DescMethod } from "@bufbuild/protobuf";
 import { redactSecrets } from "../auth/redact.js";
@@ -46,6 +46,11 @@ const PROTOCOL_HEADERS: ReadonlySet<string> = new Set([
   "connect-timeout-ms",
 ]);
 
+/** Whether request header `name` carries one of the protocol's own values, never a credential. */
+export function isProtocolHeader(name: string): boolean {
+  return PROTOCOL_HEADERS.has(name.toLowerCase());
+}
+
 /** `e` with every credential the request (its final headers and URL) carried masked, in place as redactSecrets does. */
 export function redactSent<E>(e: E, header: Headers | undefined, url: string | undefined, method?: DescMethod): E {
   return redactSecrets(e, sentSecrets(header, url, method));
@@ -55,7 +60,7 @@ export function redactSent<E>(e: E, header: Headers | undefined, url: string | u
 export function sentSecrets(header: Headers | undefined, url: string | undefined, method?: DescMethod): string[] {
   const out: string[] = [];
   header?.forEach((value, name) => {
-    if (PROTOCOL_HEADERS.has(name)) return;
+    if (isProtocolHeader(name)) return;
     out.push(value);
     // `<scheme> <credentials>`: the credentials alone, and what Basic encodes.
     const scheme = /^([A-Za-z][\w.+-]*)\s+(\S.*)$/.exec(value);

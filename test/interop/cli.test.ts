@@ -7,15 +7,14 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Readable, Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { startChaosProxy, type ChaosProxy } from "../../demo/chaos-proxy.js";
 import { startLocalAgent, type LocalAgent } from "../../demo/agent.js";
-import { run } from "../../src/cli/run.js";
 import { A2AClient, TaskState, createJsonRpcTransport, userMessage } from "../../src/index.js";
 import { SDK_1_0_BETA } from "../support/peers.js";
+import { runCli } from "../support/run-cli.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const CLI = join(ROOT, "src/cli/main.ts");
@@ -245,25 +244,7 @@ describe("a2a send", () => {
 });
 
 describe("a2a send, in process", () => {
-  /** Runs `a2a` in this process, with `input` as stdin. */
-  async function runHere(args: string[], input: string[] = []) {
-    let stdout = "";
-    let stderr = "";
-    const sink = (add: (s: string) => void) =>
-      new Writable({
-        write(chunk: Buffer, _encoding, done) {
-          add(chunk.toString());
-          done();
-        },
-      });
-    const code = await run(args, {
-      stdin: Readable.from(input),
-      stdout: sink((s) => (stdout += s)),
-      stderr: sink((s) => (stderr += s)),
-      env: {},
-    });
-    return { code, stdout, stderr };
-  }
+  const runHere = (args: string[], input: string[] = []) => runCli(args, { input });
 
   it("prints the result on stdout and the 'via' diagnostic on stderr", async () => {
     const { code, stdout, stderr } = await runHere(["send", agent.origin, "echo piped"]);
@@ -311,7 +292,7 @@ describe("a2a stream", () => {
     expect(lines.filter((l) => l.artifactUpdate)).toHaveLength(2);
   });
 
-  it("resumes a stream whose connection is cut, and says so", async () => {
+  it("resumes a stream whose connection is cut, and says so on stderr", async () => {
     // A card whose only interface is behind a proxy that resets the first connection mid-stream.
     const proxy: ChaosProxy = await startChaosProxy(Number(new URL(agent.origin).port), (i) =>
       i === 0 ? { cutAfter: 1400, fault: "reset" } : {},
@@ -328,11 +309,12 @@ describe("a2a stream", () => {
       const run = await a2a(["stream", url, "count 6 every 60"]);
       expect(run.code).toBe(0);
       expect(proxy.faults).toBe(1);
-      const resumed = run.lines.findIndex((l) => l.text.includes("connection lost; resumed"));
-      expect(resumed).toBeGreaterThan(0);
-      // The resumed stream starts with a snapshot: still WORKING, or already
+      // The notice is a diagnostic, on stderr: stdout holds only the events.
+      expect(run.stderr).toMatch(/connection lost; resumed task \S+/);
+      expect(run.stdout).not.toContain("connection lost");
+      // The resumed stream goes on with a snapshot: still WORKING, or already
       // COMPLETED when the task finished while the client was reconnecting.
-      expect(run.lines[resumed + 1]!.text).toMatch(/task \S+ (WORKING|COMPLETED)/);
+      expect(run.lines.filter((l) => /^\+\s*\d+ms task \S+ (WORKING|COMPLETED)$/.test(l.text))).toHaveLength(1);
       expect(run.lines.at(-1)!.text).toMatch(/^task \S+ COMPLETED: chunk-1/);
       expect(run.lines.at(-1)!.text).toContain("chunk-6");
     } finally {

@@ -6,6 +6,11 @@ import { describe, expect, it } from "vitest";
 import { UsageError, parseCommandLine } from "../../src/cli/args.js";
 import { EXIT } from "../../src/cli/exit-codes.js";
 import { run } from "../../src/cli/run.js";
+import { parseTarget } from "../../src/cli/target.js";
+import { continueCommand, printContinueHint, shellQuote } from "../../src/cli/continue-hint.js";
+import { Output } from "../../src/cli/output.js";
+import { create } from "@bufbuild/protobuf";
+import { TaskSchema, TaskState } from "../../gen/lf/a2a/v1/a2a_pb.js";
 
 const URL = "http://127.0.0.1:1";
 
@@ -108,6 +113,104 @@ describe("text from stdin, run", () => {
     });
     expect(code).toBe(EXIT.interrupted);
     expect(stderr.text).toBe("interrupted\n");
+  });
+});
+
+describe("targets", () => {
+  it("reads host:port as http on loopback and https elsewhere, keeping a path", () => {
+    expect(parseTarget("127.0.0.1:41241", "card")).toEqual({ kind: "url", url: "http://127.0.0.1:41241" });
+    expect(parseTarget("localhost:8080/agent", "card")).toEqual({ kind: "url", url: "http://localhost:8080/agent" });
+    expect(parseTarget("[::1]:9", "card")).toEqual({ kind: "url", url: "http://[::1]:9" });
+    expect(parseTarget("agent.example.com:443", "card")).toEqual({ kind: "url", url: "https://agent.example.com:443" });
+    expect(parseTarget("10.0.0.7:80", "card")).toEqual({ kind: "url", url: "https://10.0.0.7:80" });
+    expect(parseTarget("http://agent.example.com:80", "card")).toEqual({ kind: "url", url: "http://agent.example.com:80" });
+  });
+
+  it("reads paths and file: URLs as card files", () => {
+    expect(parseTarget("./card.json", "card")).toEqual({ kind: "file", path: "./card.json" });
+    expect(parseTarget("/tmp/agent card", "card")).toEqual({ kind: "file", path: "/tmp/agent card" });
+    expect(parseTarget("card.JSON", "card")).toEqual({ kind: "file", path: "card.JSON" });
+    expect(parseTarget("file:///tmp/a%20b.json", "card")).toEqual({ kind: "file", path: "/tmp/a b.json" });
+  });
+
+  it.each([
+    ["agent.example.com", /host:port, or a card file/],
+    ["127.0.0.1:0", /port 0 is not in 1\.\.65535/],
+    ["127.0.0.1:70000", /port 70000 is not in 1\.\.65535/],
+    ["ftp://agent.example.com", /must be an http or https URL/],
+    ["file://remote-host/card.json", /not a valid file: URL/],
+  ])("refuses %j with a usage error", (arg, message) => {
+    expect(() => parseCommandLine(["card", arg])).toThrow(UsageError);
+    expect(() => parseCommandLine(["card", arg])).toThrow(message);
+  });
+
+  it("counts the target URL's user info and query values as secrets, as sent and decoded", () => {
+    const secrets = flagsOf(["card", "https://bob:pa%2Fss@agent.example.com/card.json?api_key=k%2By-123"]).secrets;
+    expect(secrets).toEqual(expect.arrayContaining(["pa%2Fss", "pa/ss", "k%2By-123", "k+y-123"]));
+  });
+});
+
+describe("-v", () => {
+  it("is --verbose, off by default", () => {
+    expect(flagsOf(["card", URL, "-v"]).verbose).toBe(true);
+    expect(flagsOf(["card", URL, "--verbose"]).verbose).toBe(true);
+    expect(flagsOf(["card", URL]).verbose).toBe(false);
+  });
+
+  it("counts the decoded parts of a Basic header as secrets", () => {
+    const basic = Buffer.from("alice:pw-basic-77").toString("base64");
+    expect(flagsOf(["card", URL, "--header", `Authorization: Basic ${basic}`]).secrets).toEqual(
+      expect.arrayContaining([basic, "alice:pw-basic-77", "pw-basic-77"]),
+    );
+  });
+});
+
+describe("the command that continues a task", () => {
+  it("quotes words for a POSIX shell", () => {
+    expect(shellQuote("127.0.0.1:41241")).toBe("127.0.0.1:41241");
+    expect(shellQuote("https://a.example/x?y=1&z=2")).toBe("'https://a.example/x?y=1&z=2'");
+    expect(shellQuote("it's $HOME `x`")).toBe(`'it'\\''s $HOME \`x\`'`);
+    expect(shellQuote("")).toBe("''");
+  });
+
+  it("repeats the target and the interface flags, never the token or headers", () => {
+    const parsed = parseCommandLine(
+      ["send", "./my card.json", "hi", "--token", "tok-xyz-1", "--header", "X-K: v-secret", "--binding", "grpc", "--a2a-version", "1.0"],
+      {},
+    );
+    if (parsed.kind !== "run") throw new Error("expected a command");
+    const task = create(TaskSchema, { id: "t-1", contextId: "c 2", status: { state: TaskState.INPUT_REQUIRED } });
+    const command = continueCommand({ ...parsed, out: new Output({ stdout: new Sink(), stderr: new Sink() }) }, task);
+    expect(command).toBe("a2a send './my card.json' --task t-1 --context 'c 2' --binding grpc --a2a-version 1.0 'your reply'");
+  });
+});
+
+describe("the continue hint", () => {
+  function hint(state: TaskState, argv: string[], json = false) {
+    const parsed = parseCommandLine(argv, {});
+    if (parsed.kind !== "run") throw new Error("expected a command");
+    const stderr = new Sink();
+    const task = create(TaskSchema, { id: "t-9", contextId: "c-9", status: { state } });
+    printContinueHint({ ...parsed, out: new Output({ stdout: new Sink(), stderr, json, secrets: parsed.flags.secrets }) }, task);
+    return stderr.text;
+  }
+
+  it("on AUTH_REQUIRED asks for credentials, naming A2A_TOKEN, and never repeats the token", () => {
+    const text = hint(TaskState.AUTH_REQUIRED, ["send", URL, "hi", "--token", "tok-auth-5"]);
+    expect(text).toContain("task t-9 waits for authorization (provide credentials, e.g. A2A_TOKEN)");
+    expect(text).toContain(`  a2a send ${URL} --task t-9 --context c-9 'your reply'`);
+    expect(text).toContain("put the token in A2A_TOKEN");
+    expect(text).not.toContain("tok-auth-5");
+  });
+
+  it("says nothing for a task that does not wait on the caller", () => {
+    for (const state of [TaskState.WORKING, TaskState.COMPLETED, TaskState.FAILED]) expect(hint(state, ["send", URL, "hi"])).toBe("");
+  });
+
+  it("is one JSON line with --json", () => {
+    const line = JSON.parse(hint(TaskState.INPUT_REQUIRED, ["send", URL, "hi", "--json"], true)) as { continue: Record<string, unknown> };
+    expect(line.continue).toMatchObject({ taskId: "t-9", contextId: "c-9", state: "TASK_STATE_INPUT_REQUIRED" });
+    expect(line.continue.command).toBe(`a2a send ${URL} --task t-9 --context c-9 --json 'your reply'`);
   });
 });
 

@@ -1,0 +1,78 @@
+/**
+ * An Agent Card read from a local file, held to what a fetched card is:
+ * the same parsing and validation (`parseCard`: errors name the file and
+ * the field) and the same signature policy, verified over the document as
+ * written. A file has no origin of its own, so a signature's `jku` is
+ * checked against the origin of the card's first interface: the agent the
+ * calls go to is the one whose key set must have signed it.
+ */
+import { open } from "node:fs/promises";
+import { AgentCardNotFoundError, InvalidAgentCardError } from "../errors/family.js";
+import { parseCard, type ResolvedAgentCard } from "../discovery/resolve.js";
+import { carriesSignatures } from "../discovery/signed.js";
+import type { KeyStore, VerifyPolicy } from "../trust/options.js";
+
+/** Largest card file read, as for a fetched card (1 MiB). */
+const MAX_CARD_BYTES = 1024 * 1024;
+
+/** How a card file is verified: the policy, and the keys, as for a fetched card. */
+export interface CardFileOptions {
+  /** The signature policy (the CLI's: "required" with `card --verify`, else "if-present"). */
+  verify: VerifyPolicy;
+  /** Pinned keys (`--jwks`); without them, the signature's `jku` (http only on a loopback agent). */
+  keys?: KeyStore | undefined;
+  /** Ends the key set fetch. */
+  signal: AbortSignal;
+  /** Bounds the key set fetch. */
+  timeoutMs?: number | undefined;
+  /** The `fetch` for the key set (`-v` logs it). */
+  fetch?: typeof fetch | undefined;
+}
+
+/** Reads, validates and (under the policy) verifies the card in the file at `path`. */
+export async function readCardFile(path: string, options: CardFileOptions): Promise<ResolvedAgentCard> {
+  let bytes: Buffer;
+  try {
+    bytes = await readAtMost(path, MAX_CARD_BYTES + 1);
+  } catch (e) {
+    const why = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+    throw new AgentCardNotFoundError(`no Agent Card in the file ${path} (${why})`, { tried: [path] });
+  }
+  if (bytes.byteLength > MAX_CARD_BYTES) {
+    throw new InvalidAgentCardError(`the Agent Card at ${path} is larger than ${MAX_CARD_BYTES} bytes`, { problem: "too-large" });
+  }
+  // An editor's byte order mark is not part of the JSON (fetch's text() drops it too).
+  const parsed = parseCard(bytes.toString("utf8").replace(/^\uFEFF/, ""), path);
+  const cardUrl = parsed.card.supportedInterfaces.map((i) => i.url).find((u) => /^https?:\/\//i.test(u));
+  let verification: ResolvedAgentCard["verification"];
+  const signed = carriesSignatures(parsed.json);
+  if (options.verify !== "off" && (signed || options.verify === "required")) {
+    // Loaded on demand, as resolveAgentCard does: the verifier carries jose.
+    const { applyVerifyPolicy } = await import("../trust/verify.js");
+    verification = await applyVerifyPolicy(signed ? parsed.json : parsed.card, options.verify, {
+      ...(options.keys ? { keys: options.keys } : {}),
+      signal: options.signal,
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+      ...(cardUrl ? { cardUrl } : {}),
+    });
+  }
+  return { card: parsed.card, url: path, shape: parsed.shape, cache: "miss", verification };
+}
+
+/** The first `limit` bytes of a file: a huge file, or a device that never ends, is not read whole. */
+async function readAtMost(path: string, limit: number): Promise<Buffer> {
+  const handle = await open(path, "r");
+  try {
+    const buffer = Buffer.alloc(limit);
+    let length = 0;
+    while (length < limit) {
+      const { bytesRead } = await handle.read(buffer, length, limit - length, null);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+    }
+    return buffer.subarray(0, length);
+  } finally {
+    await handle.close();
+  }
+}
