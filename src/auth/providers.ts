@@ -27,13 +27,17 @@ function loaded(make: (m: Implementation) => TokenProvider): TokenProvider {
  * concurrent callers sharing one request, a rejected token replaced.
  * @example
  * ```ts
- * import { connect } from "a2a-connect";
+ * import { connect, bearerAuth, clientCredentialsProvider } from "a2a-connect";
  *
- * // Through connect's `auth`, by the name of the card's OAuth 2.0 scheme (the
- * // token endpoint comes from the card's flow unless tokenUrl is given):
- * const session = await connect("https://agent.example.com", {
- *   auth: { oauth: { clientId: "my-app", clientSecret: "...", scopes: ["a2a"] } },
+ * const tokens = clientCredentialsProvider({
+ *   tokenUrl: "https://auth.example.com/oauth/token",
+ *   clientId: "my-app",
+ *   clientSecret: "...",
+ *   scopes: ["a2a"],
  * });
+ * const session = await connect("https://agent.example.com", { transport: { interceptors: [bearerAuth(tokens)] } });
+ * // Or by the name of the card's OAuth 2.0 scheme, the token endpoint taken from the card:
+ * const same = await connect("https://agent.example.com", { auth: { oauth: { clientId: "my-app", clientSecret: "..." } } });
  * ```
  * @category Auth
  */
