@@ -29,20 +29,20 @@ function hasCategory(reflection) {
 export function load(app) {
   app.converter.on(Converter.EVENT_RESOLVE_BEGIN, (context) => {
     const project = context.project;
-    for (const module of project.children ?? []) {
-      for (const reflection of module.children ?? []) {
-        if (reflection.kindOf(ReflectionKind.Reference) || hasCategory(reflection)) continue;
-        const file = project.getSymbolIdFromReflection(reflection)?.fileName ?? "";
-        const category = categoryOutsideSrc(reflection, file);
-        if (category === undefined) {
-          app.logger.error(
-            `${reflection.getFriendlyFullName()} (${file}) has no @category tag: add one of typedoc.json's categoryOrder to its doc comment`,
-          );
-          continue;
-        }
-        reflection.comment ??= new Comment([]);
-        reflection.comment.blockTags.push(new CommentTag("@category", [{ kind: "text", text: category }]));
+    // With one entry point the exports are the project's children; with several, its modules'.
+    const exports = (project.children ?? []).flatMap((c) => (c.kindOf(ReflectionKind.Module) ? (c.children ?? []) : [c]));
+    for (const reflection of exports) {
+      if (reflection.kindOf(ReflectionKind.Reference) || hasCategory(reflection)) continue;
+      const file = project.getSymbolIdFromReflection(reflection)?.fileName ?? "";
+      const category = categoryOutsideSrc(reflection, file);
+      if (category === undefined) {
+        app.logger.error(
+          `${reflection.getFriendlyFullName()} (${file}) has no @category tag: add one of typedoc.json's categoryOrder to its doc comment`,
+        );
+        continue;
       }
+      reflection.comment ??= new Comment([]);
+      reflection.comment.blockTags.push(new CommentTag("@category", [{ kind: "text", text: category }]));
     }
   });
 }

@@ -35,10 +35,15 @@ export function assertAcceptsMessages(task: Pick<Task, "id" | "status">): void {
  * A user message that continues `task` (same `taskId` and `contextId`), e.g.
  * the answer to an INPUT_REQUIRED question. Throws `TaskTerminalError`,
  * before any request, when the task has already ended.
- *
+ * @example
  * ```ts
- * if (task.status?.state === TaskState.INPUT_REQUIRED) {
- *   const res = await client.sendMessage({ message: replyTo(task, "42") });
+ * import { connect, replyTo, userMessage, TaskState } from "a2a-connect";
+ *
+ * const { client } = await connect("https://agent.example.com");
+ * const res = await client.sendMessage({ message: userMessage("book a table") });
+ * const task = res.payload.case === "task" ? res.payload.value : undefined;
+ * if (task?.status?.state === TaskState.INPUT_REQUIRED) {
+ *   await client.sendMessage({ message: replyTo(task, "for 4 people, at 8 pm") });
  * }
  * ```
  * @category Connect and call
@@ -54,8 +59,12 @@ export function replyTo(task: Pick<Task, "id" | "contextId" | "status">, content
  * `contextId`), listing `task.id` first in `referenceTaskIds` (then any
  * given in `options`). Works whatever state `task` is in: this is how a
  * conversation goes on after a task has ended.
- *
+ * @example
  * ```ts
+ * import { connect, followUp } from "a2a-connect";
+ *
+ * const { client } = await connect("https://agent.example.com");
+ * const done = await client.getTask({ id: "task-123" }); // a completed translation, say
  * const next = await client.sendMessage({ message: followUp(done, "now in French") });
  * ```
  * @category Connect and call

@@ -113,6 +113,8 @@ describe("the examples in src/", () => {
     "StreamCallOptions",
     "TaskTracker",
     "listTasksPages",
+    "replyTo",
+    "followUp",
     "userMessage",
     "textOf",
     "taskIdOf",
