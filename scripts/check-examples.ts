@@ -97,8 +97,9 @@ function examplesOfComment(comment: string, firstLine: number, file: string, sym
     if (FENCE.test(line)) inFence = !inFence;
     if (!inFence && BLOCK_TAG.test(line)) {
       finish();
-      // The rest of the tag's line is the example's title.
-      if (/^\s*@example\b/.test(line)) body = { start: i + 1, lines: [] };
+      // The rest of the tag's line is the example's title, or its first line of code when it has no fences.
+      const title = /^\s*@example\b(.*)$/.exec(line)?.[1];
+      if (title !== undefined) body = { start: i, lines: [title.trim()] };
       continue;
     }
     body?.lines.push(line);
@@ -107,12 +108,13 @@ function examplesOfComment(comment: string, firstLine: number, file: string, sym
   return examples;
 }
 
-/** The fenced code blocks of an example's body, or the whole body when it has none. */
+/** The fenced code blocks of an example (its tag's line, then its body), or all of it when it has none. */
 function codeOf(lines: readonly string[], line: number, file: string, symbol: string): Example[] {
   const blocks: Example[] = [];
   let open: { fence: string; compiled: boolean; start: number; code: string[] } | undefined;
   let fenced = false;
   for (const [i, text] of lines.entries()) {
+    if (i === 0) continue; // the title
     const [, fence = "", language = ""] = FENCE.exec(text) ?? [];
     if (!open) {
       if (!fence) continue;

@@ -37,6 +37,9 @@ export class Thing {
 
   /** No example here: \`@example\` in a sentence is not a tag. */
   stop(): void {}
+
+  /** @example new Thing().stop(); */
+  reset(): void {}
 }
 `;
 
@@ -47,6 +50,7 @@ describe("examplesIn", () => {
     expect(examples.map(({ symbol, line }) => ({ symbol, line }))).toEqual([
       { symbol: "start", line: 8 },
       { symbol: "Thing.run", line: 24 },
+      { symbol: "Thing.reset", line: 33 },
     ]);
     expect(examples[0]?.code).toBe(
       [
@@ -58,6 +62,7 @@ describe("examplesIn", () => {
       ].join("\n"),
     );
     expect(examples[1]?.code).toBe("const thing = new Thing();\nthing.run();");
+    expect(examples[2]?.code).toBe("new Thing().stop();");
   });
 
   it("leaves out blocks in other languages and text after the next block tag", () => {
