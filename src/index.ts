@@ -10,6 +10,49 @@
  * This is the application API: each name below is listed on purpose, and
  * helpers of the implementation are not exported.
  *
+ * @categoryDescription Connect and call
+ * Start here: {@link connect} finds the agent's card and returns an
+ * {@link AgentSession} whose `client` ({@link A2AClient}) has the A2A
+ * operations; conversations ({@link replyTo}, {@link followUp}) and
+ * pagination ({@link listAllTasks}).
+ * @categoryDescription Messages and results
+ * Building messages ({@link userMessage}, {@link text}, {@link data}),
+ * reading results ({@link textOf}, {@link isTerminal}), and results as the
+ * spec's JSON ({@link toProtoJson}, {@link fromProtoJson}).
+ * @categoryDescription Streams and tracking
+ * Streams that resume after drops ({@link StreamCallOptions},
+ * {@link ResumeOptions}) and a task's state folded from its events
+ * ({@link TaskTracker}, {@link taskIdOf}).
+ * @categoryDescription Errors
+ * One class per failure, whatever the binding: catch {@link A2AError} and
+ * test `instanceof` a subclass, or its stable `code` ({@link A2AErrorCode}).
+ * @categoryDescription Discovery and trust
+ * Finding and caching Agent Cards ({@link resolveAgentCard}) and the
+ * options of their signature check; verifying and signing are in
+ * `a2a-connect/trust`.
+ * @categoryDescription Auth
+ * Credentials by the card's security schemes (`connect`'s `auth`,
+ * {@link AuthCredentials}), or as interceptors ({@link bearerAuth},
+ * {@link apiKeyAuth}, {@link clientCredentialsProvider}).
+ * @categoryDescription Push
+ * A webhook for push notifications ({@link createPushReceiver}) and the
+ * pagination of a task's push configs.
+ * @categoryDescription Transports
+ * A client for one known interface, without a card:
+ * {@link createJsonRpcTransport}, {@link createRestTransport},
+ * {@link createGrpcWebTransport} (gRPC over HTTP/2 is in `a2a-connect/node`).
+ * @categoryDescription Interceptors and observability
+ * Call logs ({@link loggingInterceptor}), W3C trace context, and connect's
+ * types for interceptors of one's own.
+ * @categoryDescription Protocol types
+ * The A2A 1.0 messages and enums, generated from the proto: what
+ * operations take and return.
+ * @categoryDescription ProtoJSON shapes
+ * The spec's JSON form of each message, as {@link toProtoJson} writes it.
+ * @categoryDescription Protocol schemas
+ * The schema of each message, for {@link fromProtoJson} and the
+ * protobuf runtime; {@link A2AService} describes the operations.
+ *
  * @module a2a-connect
  */
 // The generated A2A types and schemas, all of them.

@@ -13,6 +13,7 @@ import type { StreamResponse as A2AStreamResponse } from "../gen/lf/a2a/v1/a2a_p
 /**
  * One finished call. It holds no header, body or query string, so neither
  * credentials nor content can reach a log through it.
+ * @category Interceptors and observability
  */
 export interface CallLogEntry {
   /** The A2A operation, as the proto names it: `SendMessage`, `ListTasks`, ... */
@@ -37,7 +38,7 @@ export interface CallLogEntry {
   events?: number | undefined;
 }
 
-/** Options of `loggingInterceptor`. */
+/** Options of `loggingInterceptor`. @category Interceptors and observability */
 export interface LoggingOptions {
   /** The binding to report, for transports that are not gRPC. */
   binding?: Binding | undefined;
@@ -70,6 +71,18 @@ function bindingOf(header: Headers): Binding | undefined {
  * `log` defaults to a one-line `console.info`. Only the method, host,
  * timing, outcome and error class are logged: never headers, bodies or
  * URLs' paths and queries, so no secret can leak.
+ * @example
+ * ```ts
+ * import { connect, loggingInterceptor } from "a2a-connect";
+ *
+ * // One line per call on console.info: operation, binding, host, outcome, duration.
+ * const session = await connect("https://agent.example.com", { transport: { interceptors: [loggingInterceptor()] } });
+ * // Or entries of your own logger:
+ * const logged = await connect("https://agent.example.com", {
+ *   transport: { interceptors: [loggingInterceptor((entry) => console.log(JSON.stringify(entry)))] },
+ * });
+ * ```
+ * @category Interceptors and observability
  */
 export function loggingInterceptor(log: (entry: CallLogEntry) => void = defaultLog, options: LoggingOptions = {}): Interceptor {
   const now = options.now ?? (() => performance.now());
@@ -162,7 +175,7 @@ function endsExchange(event: unknown): boolean {
   return false;
 }
 
-/** What `traceparentInterceptor` propagates: a `traceparent` and, optionally, a `tracestate`. */
+/** What `traceparentInterceptor` propagates: a `traceparent` and, optionally, a `tracestate`. @category Interceptors and observability */
 export interface TraceContext {
   /** W3C `traceparent`: `00-<32 hex trace id>-<16 hex span id>-<2 hex flags>`. */
   traceparent: string;
@@ -175,6 +188,7 @@ const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$
 /**
  * A well-formed W3C trace-context `traceparent`: version, a 32-hex trace id
  * and a 16-hex parent id (neither all zeros), flags; lowercase.
+ * @category Interceptors and observability
  */
 export function isTraceparent(value: string): boolean {
   const m = TRACEPARENT.exec(value);
@@ -192,6 +206,7 @@ function hex(bytes: number): string {
 /**
  * A fresh sampled `traceparent` (`00-<32 hex>-<16 hex>-01`), from
  * `crypto.getRandomValues`. Given a trace id, a new span of that trace.
+ * @category Interceptors and observability
  */
 export function newTraceparent(traceId?: string): string {
   if (traceId !== undefined && !/^[0-9a-f]{32}$/.test(traceId)) throw new TypeError("a trace id is 32 lowercase hex digits");
@@ -205,6 +220,7 @@ export function newTraceparent(traceId?: string): string {
  * library, or a value kept per request); `undefined` or a malformed
  * `traceparent` sends nothing. A `traceparent` the call already carries (per
  * call `headers`) is left as it is.
+ * @category Interceptors and observability
  */
 export function traceparentInterceptor(get: () => string | TraceContext | undefined): Interceptor {
   return (next) => async (req) => {

@@ -15,7 +15,7 @@ import { toA2AError } from "../errors/classify.js";
 import { base64 } from "../util.js";
 import { opaque, redactSecrets } from "./redact.js";
 
-/** Supplies access tokens and can be told that one was rejected. */
+/** Supplies access tokens and can be told that one was rejected. @category Auth */
 export interface TokenProvider {
   /** A token to send now (cached by the provider as it sees fit). */
   token(): Promise<string>;
@@ -26,7 +26,7 @@ export interface TokenProvider {
   invalidate(stale: string): void;
 }
 
-/** A fixed token, a function returning one (called on every call; cache in it), or a provider. */
+/** A fixed token, a function returning one (called on every call; cache in it), or a provider. @category Auth */
 export type TokenSource = string | (() => string | Promise<string>) | TokenProvider;
 
 type Req = UnaryRequest | StreamRequest;
@@ -211,7 +211,7 @@ export function httpSchemeInterceptor(scheme: string, token: TokenSource): Inter
   );
 }
 
-/** A user name and password for HTTP Basic. */
+/** A user name and password for HTTP Basic. @category Auth */
 export interface BasicCredentials {
   /** Must not contain a colon (RFC 7617). */
   username: string;
@@ -242,7 +242,7 @@ export function basicInterceptor(credentials: BasicCredentials): Interceptor {
   );
 }
 
-/** Where an API key goes, under which name, and the key. */
+/** Where an API key goes, under which name, and the key. @category Auth */
 export interface ApiKeyOptions {
   /** Where the key goes, as the card's APIKeySecurityScheme says: "header", "query" or "cookie". */
   location: "header" | "query" | "cookie";

@@ -13,7 +13,7 @@ import { base64, isJsonContentType, onDemand, safeUrl, unlessAborted } from "../
 import type { TokenProvider } from "./interceptors.js";
 import { opaque, redactSecrets } from "./redact.js";
 
-/** The client and how to ask for its tokens. */
+/** The client and how to ask for its tokens. @category Auth */
 export interface ClientCredentialsOptions {
   /** The client's id at the authorization server. */
   clientId: string;
@@ -42,13 +42,13 @@ export interface ClientCredentialsOptions {
   now?: (() => number) | undefined;
 }
 
-/** Client credentials at a known token endpoint. */
+/** Client credentials at a known token endpoint. @category Auth */
 export interface ClientCredentialsProviderOptions extends ClientCredentialsOptions {
   /** The token endpoint. https, or http on a loopback host. */
   tokenUrl: string;
 }
 
-/** Client credentials at the token endpoint a discovery document names. */
+/** Client credentials at the token endpoint a discovery document names. @category Auth */
 export interface DiscoveredProviderOptions extends ClientCredentialsOptions {
   /**
    * An OpenID Connect discovery document (`.../.well-known/openid-configuration`)

@@ -9,19 +9,19 @@ import { AuthenticationError } from "../errors/family.js";
 import { apiKeyInterceptor, basicInterceptor, bearerInterceptor, httpSchemeInterceptor, type TokenSource } from "./interceptors.js";
 import { clientCredentialsTokens, discoveredTokens, type ClientCredentialsOptions } from "./oauth.js";
 
-/** A bearer token (HTTP bearer, OAuth 2.0 or OpenID Connect schemes; other HTTP schemes send it with their name). */
+/** A bearer token (HTTP bearer, OAuth 2.0 or OpenID Connect schemes; other HTTP schemes send it with their name). @category Auth */
 export interface TokenCredential {
   /** The token, a function returning it, or a provider that can renew it after a 401. */
   token: TokenSource;
 }
 
-/** An API key; where it goes (header, query, cookie) and its name come from the card. */
+/** An API key; where it goes (header, query, cookie) and its name come from the card. @category Auth */
 export interface ApiKeyCredential {
   /** The key, or a function returning it (called again to renew it after a 401). */
   value: string | (() => string | Promise<string>);
 }
 
-/** HTTP Basic. */
+/** HTTP Basic. @category Auth */
 export interface BasicCredential {
   /** Must not contain a colon (RFC 7617). */
   username: string;
@@ -34,6 +34,7 @@ export interface BasicCredential {
  * clientCredentials flow, or from its `oauth2MetadataUrl`) or an OpenID
  * Connect scheme (token endpoint from its discovery document). Scopes are
  * those the chosen requirement lists for the scheme, plus `scopes`.
+ * @category Auth
  */
 export interface ClientCredential extends Omit<ClientCredentialsOptions, "fetch"> {
   /** Use this token endpoint instead of the one the card names. */
@@ -44,19 +45,37 @@ export interface ClientCredential extends Omit<ClientCredentialsOptions, "fetch"
  * The app provides this credential itself: a browser's cookies, a TLS client
  * certificate in the `httpClient`, a header in `transport.headers`. It
  * counts as present when choosing a requirement; nothing is added.
+ * @category Auth
  */
 export interface ExternalCredential {
   /** Always true: marks the scheme as handled outside a2a-connect. */
   external: true;
 }
 
-/** What `auth` accepts for one security scheme. */
+/** What `auth` accepts for one security scheme. @category Auth */
 export type Credential = TokenCredential | ApiKeyCredential | BasicCredential | ClientCredential | ExternalCredential;
 
-/** Credentials by the name of the card's security scheme they are for. */
+/**
+ * Credentials by the name of the card's security scheme they are for.
+ * @example
+ * ```ts
+ * import { connect } from "a2a-connect";
+ *
+ * // Keys are the names of the card's securitySchemes; the first requirement
+ * // all of whose schemes have credentials is used.
+ * const session = await connect("https://agent.example.com", {
+ *   auth: {
+ *     bearer: { token: () => "token-from-your-login" },
+ *     apiKey: { value: "..." },
+ *     basic: { username: "me", password: "..." },
+ *   },
+ * });
+ * ```
+ * @category Auth
+ */
 export type AuthCredentials = Readonly<Record<string, Credential>>;
 
-/** Options of `planAuth` and `authInterceptors`. */
+/** Options of `planAuth` and `authInterceptors`. @category Auth */
 export interface AuthPlanOptions {
   /** The requirements to satisfy. Default: the card's `securityRequirements`. */
   requirements?: readonly SecurityRequirement[] | undefined;

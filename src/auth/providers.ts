@@ -25,17 +25,46 @@ function loaded(make: (m: Implementation) => TokenProvider): TokenProvider {
  * OAuth 2.0 client credentials at a token endpoint: tokens cached until
  * shortly before they expire (10% of their lifetime, at most 30 s),
  * concurrent callers sharing one request, a rejected token replaced.
+ * @example
+ * ```ts
+ * import { connect, bearerAuth, clientCredentialsProvider } from "a2a-connect";
+ *
+ * const tokens = clientCredentialsProvider({
+ *   tokenUrl: "https://auth.example.com/oauth/token",
+ *   clientId: "my-app",
+ *   clientSecret: "...",
+ *   scopes: ["a2a"],
+ * });
+ * const session = await connect("https://agent.example.com", { transport: { interceptors: [bearerAuth(tokens)] } });
+ * // Or by the name of the card's OAuth 2.0 scheme, the token endpoint taken from the card:
+ * const same = await connect("https://agent.example.com", { auth: { oauth: { clientId: "my-app", clientSecret: "..." } } });
+ * ```
+ * @category Auth
  */
 export function clientCredentialsProvider(options: ClientCredentialsProviderOptions): TokenProvider {
   return loaded((m) => m.clientCredentialsTokens(options));
 }
 
-/** As `clientCredentialsProvider`, with the token endpoint from an OpenID Connect discovery document or RFC 8414 metadata. */
+/**
+ * As `clientCredentialsProvider`, with the token endpoint from an OpenID Connect discovery document or RFC 8414 metadata.
+ * @example
+ * ```ts
+ * import { connect, bearerAuth, discoveredTokenProvider } from "a2a-connect";
+ *
+ * const tokens = discoveredTokenProvider({
+ *   discoveryUrl: "https://auth.example.com/.well-known/openid-configuration",
+ *   clientId: "my-app",
+ *   clientSecret: "...",
+ * });
+ * const session = await connect("https://agent.example.com", { transport: { interceptors: [bearerAuth(tokens)] } });
+ * ```
+ * @category Auth
+ */
 export function discoveredTokenProvider(options: DiscoveredProviderOptions): TokenProvider {
   return loaded((m) => m.discoveredTokens(options));
 }
 
-/** The `token_endpoint` of an OpenID Connect discovery document or RFC 8414 metadata (https, or http on loopback). */
+/** The `token_endpoint` of an OpenID Connect discovery document or RFC 8414 metadata (https, or http on loopback). @category Auth */
 export async function discoverTokenEndpoint(
   discoveryUrl: string,
   options: Pick<ClientCredentialsOptions, "fetch" | "timeoutMs"> = {},

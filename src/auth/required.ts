@@ -12,7 +12,7 @@ import {
   type TaskStatusUpdateEvent,
 } from "../../gen/lf/a2a/v1/a2a_pb.js";
 
-/** A task waiting for authentication, as `authRequired` reports it. */
+/** A task waiting for authentication, as `authRequired` reports it. @category Auth */
 export interface AuthRequired {
   /** The task that waits; send the follow-up message with this taskId once authenticated. */
   taskId: string;
@@ -27,6 +27,7 @@ export interface AuthRequired {
  * task is in AUTH_REQUIRED: its ids and the agent's status message.
  * Undefined otherwise. Once the app has authenticated, it continues the task
  * (`replyTo(task, ...)`) or subscribes again.
+ * @category Auth
  */
 export function authRequired(source: Task | TaskStatusUpdateEvent | StreamResponse | SendMessageResponse): AuthRequired | undefined {
   let holder: Task | TaskStatusUpdateEvent | undefined;

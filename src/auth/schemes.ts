@@ -31,17 +31,35 @@ function loaded(make: (m: Implementation) => Interceptor): Interceptor {
  * TokenProvider such as `clientCredentialsProvider`. A provider's token that
  * the agent rejects (401 with a challenge, gRPC UNAUTHENTICATED) is renewed
  * once and the call made again.
+ * @example
+ * ```ts
+ * import { A2AClient, bearerAuth, clientCredentialsProvider, createRestTransport } from "a2a-connect";
+ *
+ * const tokens = clientCredentialsProvider({ tokenUrl: "https://auth.example.com/oauth/token", clientId: "my-app", clientSecret: "..." });
+ * const client = new A2AClient(createRestTransport({ baseUrl: "https://agent.example.com/a2a/rest", interceptors: [bearerAuth(tokens)] }));
+ * // or a fixed token, or a function asked on every call: bearerAuth("token"), bearerAuth(() => currentToken())
+ * ```
+ * @category Auth
  */
 export function bearerAuth(token: TokenSource): Interceptor {
   return loaded((m) => m.bearerInterceptor(token));
 }
 
-/** `Authorization: <scheme> <token>`, for HTTP authentication schemes other than Basic and Bearer. */
+/** `Authorization: <scheme> <token>`, for HTTP authentication schemes other than Basic and Bearer. @category Auth */
 export function httpAuth(scheme: string, token: TokenSource): Interceptor {
   return loaded((m) => m.httpSchemeInterceptor(scheme, token));
 }
 
-/** HTTP Basic: `Authorization: Basic base64(UTF-8 username:password)`. */
+/**
+ * HTTP Basic: `Authorization: Basic base64(UTF-8 username:password)`.
+ * @example
+ * ```ts
+ * import { connect, basicAuth } from "a2a-connect";
+ *
+ * const session = await connect("https://agent.example.com", { transport: { interceptors: [basicAuth({ username: "me", password: "..." })] } });
+ * ```
+ * @category Auth
+ */
 export function basicAuth(credentials: BasicCredentials): Interceptor {
   return loaded((m) => m.basicInterceptor(credentials));
 }
@@ -51,6 +69,15 @@ export function basicAuth(credentials: BasicCredentials): Interceptor {
  * gRPC calls (gRPC has no query) with AuthenticationError. A cookie is sent
  * as a `Cookie` header: Node sends it, browsers drop it (in a browser,
  * cookies are the browser's to send).
+ * @example
+ * ```ts
+ * import { connect, apiKeyAuth } from "a2a-connect";
+ *
+ * const session = await connect("https://agent.example.com", {
+ *   transport: { interceptors: [apiKeyAuth({ location: "header", name: "X-API-Key", value: "..." })] },
+ * });
+ * ```
+ * @category Auth
  */
 export function apiKeyAuth(options: ApiKeyOptions): Interceptor {
   return loaded((m) => m.apiKeyInterceptor(options));

@@ -25,16 +25,16 @@ import type { A2ATransport } from "../call/transport.js";
 import type { Binding } from "../protocol/bindings.js";
 import type { Candidate } from "../protocol/bindings.js";
 
-/** Transport options that apply to every interface a session may use. */
+/** Transport options that apply to every interface a session may use. @category Transports */
 export type TransportSettings = Omit<HttpTransportOptions, "baseUrl" | "protocolVersion" | "extensions"> & {
   /** gRPC and gRPC-web only: see GrpcTransportOptions.tls. */
   tls?: boolean | undefined;
 };
 
-/** Builds the transport for one interface. */
+/** Builds the transport for one interface. @category For tool authors */
 export type TransportFactory = (candidate: Candidate, settings: TransportSettings) => A2ATransport;
 
-/** Factories keyed by `binding@version`, e.g. `"JSONRPC@1.0"`. */
+/** Factories keyed by `binding@version`, e.g. `"JSONRPC@1.0"`. @category For tool authors */
 export type TransportFactories = Readonly<Partial<Record<string, TransportFactory>>>;
 
 /** The options a transport is created with for one interface of the card. */
@@ -60,6 +60,7 @@ export const transportFactories: TransportFactories = {
  * A frozen copy of the registered factories (see `connect`), to pass to
  * `createConnect` with factories of one's own, e.g.
  * `createConnect({ ...registeredTransports(), "JSONRPC@1.0": mine })`.
+ * @category For tool authors
  */
 export function registeredTransports(): TransportFactories {
   return Object.freeze({ ...transportFactories });

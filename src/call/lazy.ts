@@ -8,7 +8,22 @@ import type { Binding } from "../protocol/bindings.js";
 import type { A2ATransport } from "./transport.js";
 import { onDemand } from "../util.js";
 
-/** A transport of `binding` that calls `load` on its first call and delegates to what it returns. */
+/**
+ * A transport of `binding` that calls `load` on its first call and delegates to what it returns.
+ * @example
+ * ```ts
+ * import { A2AClient } from "a2a-connect";
+ * import { lazyTransport } from "a2a-connect/toolkit";
+ *
+ * // The transport's code is fetched with the first call, not at start.
+ * const transport = lazyTransport("JSONRPC", async () => {
+ *   const { createJsonRpcTransport } = await import("a2a-connect");
+ *   return createJsonRpcTransport({ baseUrl: "https://agent.example.com/a2a/jsonrpc" });
+ * });
+ * const client = new A2AClient(transport);
+ * ```
+ * @category For tool authors
+ */
 export function lazyTransport(binding: Binding, load: () => Promise<A2ATransport>): A2ATransport {
   // A failed load (a chunk that could not be fetched) is tried again on the next call.
   const transport = onDemand(load);

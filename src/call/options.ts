@@ -3,7 +3,7 @@ import type { UniversalClientFn } from "@connectrpc/connect/protocol";
 import { A2A_EXTENSIONS, A2A_VERSION } from "../protocol/headers.js";
 import { majorMinor } from "../protocol/version.js";
 
-/** Options shared by every binding's transport. */
+/** Options shared by every binding's transport. @category Transports */
 export interface TransportOptions {
   /**
    * The interface URL from the Agent Card (`supportedInterfaces[].url`).
@@ -31,7 +31,7 @@ export interface TransportOptions {
   idleTimeoutMs?: number | undefined;
 }
 
-/** Options of the two bindings that run over plain HTTP. */
+/** Options of the two bindings that run over plain HTTP. @category Transports */
 export interface HttpTransportOptions extends TransportOptions {
   /**
    * The HTTP client. Default: `fetch`, which works in every runtime. The

@@ -13,6 +13,7 @@ import type { Binding } from "../protocol/bindings.js";
  * call is not a transport's business: the A2AClient and the failover runner
  * apply the A2A rules (call/request.ts), the call runner the deadline and
  * the signal (http/run-call.ts), and timeouts follow call/timeouts.ts.
+ * @category Transports
  */
 export interface A2ATransport extends Transport {
   /** The binding this transport speaks. */

@@ -30,7 +30,7 @@ import { withExtensions } from "../call/options.js";
 import { activatedExtensions, outgoingRequest } from "../call/request.js";
 import type { A2ATransport } from "../call/transport.js";
 
-/** Options of a single call, given as the last argument of every operation. */
+/** Options of a single call, given as the last argument of every operation. @category Connect and call */
 export interface CallOptions {
   /** Cancels the call; a stream stops and releases its connection. */
   signal?: AbortSignal | undefined;
@@ -42,7 +42,21 @@ export interface CallOptions {
   extensions?: readonly string[] | undefined;
 }
 
-/** Options of the two streaming calls. */
+/**
+ * Options of the two streaming calls.
+ * @example
+ * ```ts
+ * import { connect, userMessage } from "a2a-connect";
+ *
+ * const { client } = await connect("https://agent.example.com");
+ * const events = client.sendStreamingMessage(
+ *   { message: userMessage("a long job") },
+ *   { resume: { maxElapsedMs: 300_000, backoff: { initialMs: 500, maxMs: 10_000 } } }, // or resume: false
+ * );
+ * for await (const event of events) console.log(event.payload.case);
+ * ```
+ * @category Streams and tracking
+ */
 export interface StreamCallOptions extends CallOptions {
   /**
    * Resume after a drop (default: on, with the defaults of ResumeOptions).
@@ -53,7 +67,7 @@ export interface StreamCallOptions extends CallOptions {
   resume?: false | ResumeOptions | undefined;
 }
 
-/** Settings of an `A2AClient` that apply to every call. */
+/** Settings of an `A2AClient` that apply to every call. @category Connect and call */
 export interface ClientOptions {
   /**
    * Sent as the `tenant` of every request (HTTP+JSON puts it in the path),
@@ -86,6 +100,15 @@ export type ServiceOperations<Methods extends Record<string, { readonly input: D
  * every failure is thrown as an `A2AError` subclass, whatever the binding.
  * `connect()` builds one from an Agent Card; `new A2AClient(transport)`
  * talks to one known interface.
+ * @example
+ * ```ts
+ * import { A2AClient, createJsonRpcTransport, userMessage } from "a2a-connect";
+ *
+ * // One known interface, without a card (`connect()` builds the client from one):
+ * const client = new A2AClient(createJsonRpcTransport({ baseUrl: "https://agent.example.com/a2a/jsonrpc" }));
+ * const res = await client.sendMessage({ message: userMessage("hello") });
+ * ```
+ * @category Connect and call
  */
 export class A2AClient implements ServiceOperations<M> {
   constructor(
@@ -99,7 +122,18 @@ export class A2AClient implements ServiceOperations<M> {
     return this.transport.binding;
   }
 
-  /** Sends a message; the agent answers with a task or a direct message. */
+  /**
+   * Sends a message; the agent answers with a task or a direct message.
+   * @example
+   * ```ts
+   * import { connect, userMessage, textOf } from "a2a-connect";
+   *
+   * const { client } = await connect("https://agent.example.com");
+   * const res = await client.sendMessage({ message: userMessage("summarise this") });
+   * if (res.payload.case === "task") console.log(res.payload.value.id, res.payload.value.status?.state);
+   * console.log(textOf(res)); // the answer's text, from a task or a direct message
+   * ```
+   */
   sendMessage(request: Req<"sendMessage">, options?: CallOptions): Promise<SendMessageResponse> {
     return this.unary(A2AService.method.sendMessage, request, options);
   }
@@ -107,6 +141,16 @@ export class A2AClient implements ServiceOperations<M> {
   /**
    * Sends a message and streams the task's events until it ends or waits on
    * the caller, resuming after drops (see StreamCallOptions.resume).
+   * @example
+   * ```ts
+   * import { connect, userMessage, textOf, taskIdOf } from "a2a-connect";
+   *
+   * const { client } = await connect("https://agent.example.com");
+   * const stop = new AbortController();
+   * for await (const event of client.sendStreamingMessage({ message: userMessage("write a report") }, { signal: stop.signal })) {
+   *   console.log(taskIdOf(event), event.payload.case, textOf(event));
+   * }
+   * ```
    */
   sendStreamingMessage(request: Req<"sendStreamingMessage">, options: StreamCallOptions = {}): AsyncIterable<StreamResponse> {
     const method = A2AService.method.sendStreamingMessage;
@@ -118,12 +162,35 @@ export class A2AClient implements ServiceOperations<M> {
     return this.resuming(undefined, options, options.resume ?? {}, (state) => this.stream(method, req, options, state), sent);
   }
 
-  /** Gets a task's current state, with up to `historyLength` messages of its history. */
+  /**
+   * Gets a task's current state, with up to `historyLength` messages of its history.
+   * @example
+   * ```ts
+   * import { connect, taskStateName, TaskState } from "a2a-connect";
+   *
+   * const { client } = await connect("https://agent.example.com");
+   * const task = await client.getTask({ id: "task-123", historyLength: 10 });
+   * console.log(taskStateName(task.status?.state ?? TaskState.UNSPECIFIED), task.history.length);
+   * ```
+   */
   getTask(request: Req<"getTask">, options?: CallOptions): Promise<Task> {
     return this.unary(A2AService.method.getTask, request, options);
   }
 
-  /** One page of the caller's tasks, filtered as asked; `listAllTasks` walks every page. */
+  /**
+   * One page of the caller's tasks, filtered as asked; `listAllTasks` walks every page.
+   * @example
+   * ```ts
+   * import { connect, listAllTasks, TaskState } from "a2a-connect";
+   *
+   * const { client } = await connect("https://agent.example.com");
+   * // One page at a time: the next one starts at nextPageToken ("" after the last).
+   * const page = await client.listTasks({ status: TaskState.WORKING, pageSize: 50 });
+   * if (page.nextPageToken) await client.listTasks({ status: TaskState.WORKING, pageSize: 50, pageToken: page.nextPageToken });
+   * // Or every task, across pages:
+   * for await (const task of listAllTasks(client, { status: TaskState.WORKING })) console.log(task.id);
+   * ```
+   */
   listTasks(request: Req<"listTasks"> = {}, options?: CallOptions): Promise<ListTasksResponse> {
     return this.unary(A2AService.method.listTasks, request, options);
   }
@@ -136,6 +203,18 @@ export class A2AClient implements ServiceOperations<M> {
   /**
    * Streams a running task's events; the first event is a snapshot of the
    * task. Resumes after drops (see StreamCallOptions.resume).
+   * @example
+   * ```ts
+   * import { connect, TaskTracker } from "a2a-connect";
+   *
+   * const { client } = await connect("https://agent.example.com");
+   * const tracker = new TaskTracker();
+   * // The first event is the task as it stands; a dropped stream is resumed.
+   * for await (const event of client.subscribeToTask({ id: "task-123" }, { resume: { maxElapsedMs: 120_000 } })) {
+   *   tracker.apply(event);
+   * }
+   * console.log(tracker.task?.status?.state);
+   * ```
    */
   subscribeToTask(request: Req<"subscribeToTask">, options: StreamCallOptions = {}): AsyncIterable<StreamResponse> {
     const method = A2AService.method.subscribeToTask;
@@ -145,7 +224,21 @@ export class A2AClient implements ServiceOperations<M> {
     return this.resuming(request.id, options, options.resume ?? {}, (state) => this.stream(method, req, options, state));
   }
 
-  /** Registers a webhook that the agent sends the task's updates to. */
+  /**
+   * Registers a webhook that the agent sends the task's updates to.
+   * @example
+   * ```ts
+   * import { connect } from "a2a-connect";
+   *
+   * const { client } = await connect("https://agent.example.com");
+   * const config = await client.createTaskPushNotificationConfig({
+   *   taskId: "task-123",
+   *   url: "https://hooks.example.com/a2a", // where a push receiver answers (createPushReceiver)
+   *   token: "a-token-the-receiver-checks",
+   * });
+   * await client.deleteTaskPushNotificationConfig({ taskId: "task-123", id: config.id });
+   * ```
+   */
   createTaskPushNotificationConfig(
     request: Req<"createTaskPushNotificationConfig">,
     options?: CallOptions,

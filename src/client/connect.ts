@@ -18,7 +18,21 @@ import { FailoverTransport, type VersionFallback } from "./failover.js";
 import { rankInterfaces } from "./select.js";
 import { AgentSession } from "./session.js";
 
-/** Options of `connect()`: discovery and verification, interface choice, and transport settings. */
+/**
+ * Options of `connect()`: discovery and verification, interface choice, and transport settings.
+ * @example
+ * ```ts
+ * import { connect } from "a2a-connect";
+ *
+ * const session = await connect("https://agent.example.com", {
+ *   preferredBindings: ["JSONRPC"], // ahead of the card's order
+ *   verify: "required", // the card must carry a signature that verifies
+ *   auth: { bearer: { token: () => "token-from-your-login" } }, // by the card's scheme name
+ *   transport: { timeoutMs: 10_000, headers: { "x-request-source": "docs" } },
+ * });
+ * ```
+ * @category Connect and call
+ */
 export interface ConnectOptions extends ResolveOptions {
   /**
    * Bindings to prefer over the card's order, e.g. `["GRPC", "JSONRPC"]`.
@@ -67,13 +81,27 @@ export interface ConnectOptions extends ResolveOptions {
   auth?: AuthCredentials | undefined;
 }
 
-/** What `connect()` starts from: the agent's URL, a parsed card, or a `resolveAgentCard` result. */
+/** What `connect()` starts from: the agent's URL, a parsed card, or a `resolveAgentCard` result. @category Connect and call */
 export type ConnectTarget = string | URL | AgentCard | ResolvedAgentCard;
 
 /**
  * Makes a `connect()` that builds transports with the given factories
  * instead of the registered ones (see `registeredTransports`), for a runtime or a
  * tool that needs transports of its own.
+ * @example
+ * ```ts
+ * import { createJsonRpcTransport, loggingInterceptor } from "a2a-connect";
+ * import { createConnect, registeredTransports } from "a2a-connect/toolkit";
+ *
+ * // A connect() whose JSON-RPC 1.0 interfaces log every call:
+ * const connect = createConnect({
+ *   ...registeredTransports(),
+ *   "JSONRPC@1.0": (candidate, settings) =>
+ *     createJsonRpcTransport({ ...settings, baseUrl: candidate.interface.url, interceptors: [loggingInterceptor(), ...(settings.interceptors ?? [])] }),
+ * });
+ * const session = await connect("https://agent.example.com");
+ * ```
+ * @category For tool authors
  */
 export function createConnect(defaultFactories: TransportFactories) {
   return async function connect(target: ConnectTarget, options: ConnectOptions = {}): Promise<AgentSession> {
@@ -149,5 +177,16 @@ async function resolveTarget(target: ConnectTarget, options: ConnectOptions): Pr
  * runtime: it builds the bindings registered here, JSON-RPC and HTTP+JSON
  * (on `fetch`), and once `a2a-connect/node` is imported, gRPC over HTTP/2
  * and JSON-RPC and HTTP+JSON over a keep-alive `node:http` client.
+ * @example
+ * ```ts
+ * import { connect, userMessage, textOf } from "a2a-connect";
+ *
+ * const session = await connect("https://agent.example.com");
+ * console.log(session.card.name, session.interface?.binding, session.interface?.interface.url);
+ *
+ * const res = await session.client.sendMessage({ message: userMessage("hello") });
+ * console.log(textOf(res));
+ * ```
+ * @category Connect and call
  */
 export const connect = createConnect(transportFactories);

@@ -19,6 +19,7 @@ import type { Candidate } from "../protocol/bindings.js";
 /**
  * What to do when an interface rejects its protocol version: `"off"` fails,
  * `"auto"` moves to an interface of an older version the card declares.
+ * @category Connect and call
  */
 export type VersionFallback = "off" | "auto";
 
@@ -41,6 +42,7 @@ export interface FailoverSettings {
  * comment). Each attempt's request carries the tenant of the interface it
  * goes to; the rest of what a request carries (its message id, given once
  * so that a message sent again is the same message) is the A2AClient's.
+ * @category For tool authors
  */
 export class FailoverTransport implements A2ATransport {
   private index = 0;

@@ -18,19 +18,20 @@ import { AbortedError, InvalidAgentResponseError, InvalidParamsError } from "../
 import type { Binding } from "../protocol/bindings.js";
 import type { A2AClient, CallOptions } from "./client.js";
 
-/** A `ListTasks` request as a plain object, every field optional. */
+/** A `ListTasks` request as a plain object, every field optional. @category Connect and call */
 export type ListTasksInit = MessageInitShape<typeof ListTasksRequestSchema>;
-/** A `ListTaskPushNotificationConfigs` request as a plain object. */
+/** A `ListTaskPushNotificationConfigs` request as a plain object. @category Push */
 export type ListPushConfigsInit = MessageInitShape<typeof ListTaskPushNotificationConfigsRequestSchema>;
 
-/** Smallest page size A2A allows. */
+/** Smallest page size A2A allows. @category Connect and call */
 export const MIN_PAGE_SIZE = 1;
-/** Largest page size A2A allows. */
+/** Largest page size A2A allows. @category Connect and call */
 export const MAX_PAGE_SIZE = 100;
 
 /**
  * Throws `InvalidParamsError` unless `pageSize` is unset or an integer from
  * 1 to 100. The iterators call it before their first request.
+ * @category Connect and call
  */
 export function checkPageSize(pageSize: number | undefined): void {
   if (pageSize === undefined) return;
@@ -77,6 +78,16 @@ async function* pages<R extends { pageSize?: number | undefined; pageToken?: str
  * 1..100, ...). Throws `InvalidParamsError` for a bad `pageSize` before any
  * request, `AbortedError` when `options.signal` fires, and
  * `InvalidAgentResponseError` when the agent repeats a page token.
+ * @example
+ * ```ts
+ * import { connect, listTasksPages } from "a2a-connect";
+ *
+ * const { client } = await connect("https://agent.example.com");
+ * for await (const page of listTasksPages(client, { contextId: "ctx-1", pageSize: 100 })) {
+ *   console.log(page.tasks.length, "of", page.totalSize);
+ * }
+ * ```
+ * @category Connect and call
  */
 export function listTasksPages(
   client: A2AClient,
@@ -91,7 +102,7 @@ export function listTasksPages(
   );
 }
 
-/** Every task `ListTasks` returns for `request`, across pages, in the agent's order. */
+/** Every task `ListTasks` returns for `request`, across pages, in the agent's order. @category Connect and call */
 export async function* listAllTasks(
   client: A2AClient,
   request: ListTasksInit = {},
@@ -100,7 +111,7 @@ export async function* listAllTasks(
   for await (const page of listTasksPages(client, request, options)) yield* page.tasks;
 }
 
-/** `ListTaskPushNotificationConfigs` page by page; errors as `listTasksPages`. */
+/** `ListTaskPushNotificationConfigs` page by page; errors as `listTasksPages`. @category Push */
 export function listTaskPushNotificationConfigsPages(
   client: A2AClient,
   request: ListPushConfigsInit,
@@ -114,7 +125,17 @@ export function listTaskPushNotificationConfigsPages(
   );
 }
 
-/** Every push notification config of a task, across pages. */
+/**
+ * Every push notification config of a task, across pages.
+ * @example
+ * ```ts
+ * import { connect, listAllTaskPushNotificationConfigs } from "a2a-connect";
+ *
+ * const { client } = await connect("https://agent.example.com");
+ * for await (const config of listAllTaskPushNotificationConfigs(client, { taskId: "task-123" })) console.log(config.id, config.url);
+ * ```
+ * @category Push
+ */
 export async function* listAllTaskPushNotificationConfigs(
   client: A2AClient,
   request: ListPushConfigsInit,

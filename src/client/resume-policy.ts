@@ -9,7 +9,7 @@ import { asksToRetryLater } from "../errors/codes.js";
 import { toA2AError } from "../errors/classify.js";
 import type { Binding } from "../protocol/bindings.js";
 
-/** How a stream resumes after a drop. */
+/** How a stream resumes after a drop. @category Streams and tracking */
 export interface ResumeOptions {
   /**
    * How long reconnection goes on after a drop, without an event of progress

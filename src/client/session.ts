@@ -13,7 +13,7 @@ import type { A2AClient, CallOptions } from "./client.js";
 import type { FailoverTransport } from "./failover.js";
 import type { Candidate } from "../protocol/bindings.js";
 
-/** How an `AgentSession` treats the extended card, and how its interface was chosen. */
+/** How an `AgentSession` treats the extended card, and how its interface was chosen. @category Connect and call */
 export interface SessionOptions {
   /**
    * Signature policy for the extended card; the same default as discovery:
@@ -27,7 +27,7 @@ export interface SessionOptions {
   selection?: Selection | undefined;
 }
 
-/** The interfaces a session may use, best first, and those it passed over. */
+/** The interfaces a session may use, best first, and those it passed over. @category For tool authors */
 export interface Selection {
   /** The transport of the session's client, which moves between the candidates. */
   transport: FailoverTransport;
@@ -42,6 +42,7 @@ export interface Selection {
  * interface in use and those it may fail over to, and the extended card on
  * demand. Built by `connect()`; the constructor is for callers that choose
  * the client themselves.
+ * @category Connect and call
  */
 export class AgentSession {
   /** The card as discovered. */

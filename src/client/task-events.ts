@@ -11,7 +11,7 @@ import { isInterrupted, isTerminal } from "../protocol/messages.js";
 /** The task snapshots that follow a reconnection (see isResumeSnapshot); marked by the resumption loop. */
 export const resumeSnapshots = new WeakSet<StreamResponse>();
 
-/** Whether an event is a task snapshot that follows a reconnection: state before it may be stale, rebase on it. */
+/** Whether an event is a task snapshot that follows a reconnection: state before it may be stale, rebase on it. @category Streams and tracking */
 export function isResumeSnapshot(event: StreamResponse): boolean {
   return resumeSnapshots.has(event);
 }

@@ -15,6 +15,19 @@ import { isInterrupted, isTerminal } from "../protocol/messages.js";
  * A snapshot replaces what was known, so a resumed stream never applies a
  * chunk twice, and a final state, once seen, is never undone by events that
  * arrive late.
+ * @example
+ * ```ts
+ * import { connect, userMessage, TaskTracker, textOf } from "a2a-connect";
+ *
+ * const { client } = await connect("https://agent.example.com");
+ * const tracker = new TaskTracker();
+ * for await (const event of client.sendStreamingMessage({ message: userMessage("write a report") })) {
+ *   tracker.apply(event);
+ *   if (tracker.settled) break;
+ * }
+ * console.log(tracker.task?.status?.state, textOf(tracker.task ?? tracker.message));
+ * ```
+ * @category Streams and tracking
  */
 export class TaskTracker {
   private current: Task | undefined;

@@ -12,7 +12,7 @@
  * request header, which satisfies any `Vary`.
  */
 
-/** What a store keeps per card URL; plain data, so any store can hold it. */
+/** What a store keeps per card URL; plain data, so any store can hold it. @category Discovery and trust */
 export interface StoredCard {
   /** The card document as received. */
   body: string;
@@ -30,7 +30,7 @@ export interface StoredCard {
   headers: Record<string, string>;
 }
 
-/** Where cached cards live. The default keeps them in memory; supply your own to share them. */
+/** Where cached cards live. The default keeps them in memory; supply your own to share them. @category Discovery and trust */
 export interface CardStore {
   /** The entry kept under `key`, if any. */
   get(key: string): StoredCard | undefined | Promise<StoredCard | undefined>;
@@ -40,7 +40,7 @@ export interface CardStore {
   delete(key: string): void | Promise<void>;
 }
 
-/** An in-memory store that forgets the least recently used entry beyond `maxEntries`. */
+/** An in-memory store that forgets the least recently used entry beyond `maxEntries`. @category Discovery and trust */
 export class MemoryCardStore implements CardStore {
   private readonly entries = new Map<string, StoredCard>();
   constructor(private readonly maxEntries = 256) {}

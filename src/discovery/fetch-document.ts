@@ -13,10 +13,11 @@ import { followSignal, isJsonContentType } from "../util.js";
  * - "same-origin": follow only within the origin first asked.
  * - "error": treat any redirect as an error.
  * An https URL never redirects to http.
+ * @category Discovery and trust
  */
 export type RedirectPolicy = "follow" | "same-origin" | "error";
 
-/** How a card or key set is fetched: bounded in time and size, redirects by policy. */
+/** How a card or key set is fetched: bounded in time and size, redirects by policy. @category Discovery and trust */
 export interface DocumentFetchOptions {
   /** The `fetch` to use. Default: the global one. */
   fetch?: typeof fetch | undefined;

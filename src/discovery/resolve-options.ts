@@ -7,7 +7,7 @@ import type { CardStore } from "./cache.js";
 import type { DocumentFetchOptions } from "./fetch-document.js";
 import type { VerifyOptions, VerifyPolicy } from "../trust/options.js";
 
-/** How `resolveAgentCard` fetches, caches and verifies a card. */
+/** How `resolveAgentCard` fetches, caches and verifies a card. @category Discovery and trust */
 export interface ResolveOptions extends DocumentFetchOptions {
   /**
    * The card cache. Default: one in-memory cache shared by every resolve in

@@ -27,7 +27,7 @@ import type { Exchange, ResolveOptions } from "./resolve-options.js";
 
 export type { ResolveOptions } from "./resolve-options.js";
 
-/** A card as `resolveAgentCard` found it: where from, and how it verified. */
+/** A card as `resolveAgentCard` found it: where from, and how it verified. @category Discovery and trust */
 export interface ResolvedAgentCard {
   /** The card in the 1.0 shape, frozen: it may be shared with other callers through the cache. */
   card: AgentCard;
@@ -51,6 +51,7 @@ const inflight = new Map<string, Promise<ResolvedAgentCard>>();
  * The URLs where the card of the agent at `url` may be, in the order they are
  * tried: a `.json` URL as is; otherwise the well-known path under the URL's
  * path, then at the origin, then the older `agent.json` name.
+ * @category For tool authors
  */
 export function cardUrlCandidates(url: string): string[] {
   const u = new URL(url);
@@ -65,7 +66,18 @@ export function cardUrlCandidates(url: string): string[] {
   ];
 }
 
-/** Finds, fetches (or takes from the cache), validates and verifies an Agent Card. */
+/**
+ * Finds, fetches (or takes from the cache), validates and verifies an Agent Card.
+ * @example
+ * ```ts
+ * import { resolveAgentCard, connect } from "a2a-connect";
+ *
+ * const resolved = await resolveAgentCard("https://agent.example.com", { verify: "required" });
+ * console.log(resolved.url, resolved.card.name, resolved.verification?.kid);
+ * const session = await connect(resolved); // no second fetch
+ * ```
+ * @category Discovery and trust
+ */
 export function resolveAgentCard(url: string, options: ResolveOptions = {}): Promise<ResolvedAgentCard> {
   const headers = requestHeaders(options.headers);
   const headerKey = [...headers].join("\n");
@@ -192,7 +204,7 @@ function obtainable(entry: StoredCard, url: string, options: ResolveOptions): bo
   }
 }
 
-/** An Agent Card document as `parseCard` read and validated it. */
+/** An Agent Card document as `parseCard` read and validated it. @category For tool authors */
 export interface ParsedAgentCard {
   /** The card in the 1.0 shape, frozen. */
   card: AgentCard;
@@ -259,6 +271,15 @@ export async function verifyWithPolicy(
  * Parses and validates card JSON text; throws InvalidAgentCardError naming
  * what is wrong. `json` is the document as received (frozen), which
  * signatures are verified over; `card` is parsed from it.
+ * @example
+ * ```ts
+ * import { cardUrlCandidates, parseCard } from "a2a-connect/toolkit";
+ *
+ * const [url = ""] = cardUrlCandidates("https://agent.example.com");
+ * const { card, json } = parseCard(await (await fetch(url)).text(), url);
+ * console.log(card.name, card.supportedInterfaces.length, Object.keys(json));
+ * ```
+ * @category For tool authors
  */
 export function parseCard(text: string, url: string): ParsedAgentCard {
   let json: unknown;

@@ -218,6 +218,18 @@ function parserFailure(e: unknown): string | undefined {
  * are already A2AErrors pass through, also when wrapped as a `cause` (connect
  * wraps what a transport throws). `url`, when given, is named (origin and
  * path only) in the messages of failures below the protocol.
+ * @example
+ * ```ts
+ * import { toA2AError } from "a2a-connect/toolkit";
+ *
+ * try {
+ *   await fetch("https://agent.example.com/a2a/jsonrpc", { method: "POST" });
+ * } catch (e) {
+ *   const error = toA2AError(e, "JSONRPC", "https://agent.example.com/a2a/jsonrpc");
+ *   console.log(error.code, error.message); // e.g. CONNECTION_FAILED
+ * }
+ * ```
+ * @category For tool authors
  */
 export function toA2AError(e: unknown, binding?: Binding, url?: string): A2AError {
   for (let cur = e, depth = 0; isRecord(cur) && depth < 8; cur = cur.cause, depth++) {

@@ -14,6 +14,22 @@
  * (section 3.3.2) and JSON-RPC's standard errors are named by their
  * `google.rpc.ErrorInfo` reason, which is also how the classification
  * recognises them; the rest are this client's.
+ * @example
+ * ```ts
+ * import { A2AError } from "a2a-connect";
+ *
+ * function retryable(e: unknown): boolean {
+ *   if (!(e instanceof A2AError)) return false;
+ *   switch (e.code) {
+ *     case "CONNECTION_FAILED":
+ *     case "CALL_TIMEOUT":
+ *       return true;
+ *     default:
+ *       return e.transient;
+ *   }
+ * }
+ * ```
+ * @category Errors
  */
 export type A2AErrorCode =
   // The A2A specification's errors: the reason a server sends for each.

@@ -16,7 +16,7 @@ import type { VerificationResult } from "../trust/result.js";
 import type { Binding } from "../protocol/bindings.js";
 import { isTransient, type A2AErrorCode } from "./codes.js";
 
-/** What an `A2AError` is built from; every field may be left out. */
+/** What an `A2AError` is built from; every field may be left out. @category Errors */
 export interface A2AErrorInit {
   /** The binding that carried the call. */
   binding?: Binding | undefined;
@@ -41,6 +41,21 @@ export interface A2AErrorInit {
  * wrong, and so does its `code`; the fields say how the error arrived, so
  * one `catch` works the same whatever the binding. `transient` says whether
  * trying again later may help.
+ * @example
+ * ```ts
+ * import { connect, A2AError, TaskNotFoundError, CallTimeoutError } from "a2a-connect";
+ *
+ * const { client } = await connect("https://agent.example.com");
+ * try {
+ *   await client.getTask({ id: "task-123" }, { timeoutMs: 5_000 });
+ * } catch (e) {
+ *   if (e instanceof TaskNotFoundError) console.log("no such task");
+ *   else if (e instanceof CallTimeoutError) console.log("slow agent:", e.message);
+ *   else if (e instanceof A2AError) console.log(e.code, e.transient, e.binding, e.reason);
+ *   else throw e;
+ * }
+ * ```
+ * @category Errors
  */
 export class A2AError extends Error {
   /**
@@ -97,34 +112,35 @@ export class A2AError extends Error {
 
 // --- Errors the A2A specification defines (section 3.3.2) -----------------
 
-/** `TASK_NOT_FOUND`: no such task, or not one the caller may see. */
+/** `TASK_NOT_FOUND`: no such task, or not one the caller may see. @category Errors */
 export class TaskNotFoundError extends A2AError {
   static override readonly code = "TASK_NOT_FOUND";
 }
-/** `TASK_NOT_CANCELABLE`: the task cannot be canceled in its current state. */
+/** `TASK_NOT_CANCELABLE`: the task cannot be canceled in its current state. @category Errors */
 export class TaskNotCancelableError extends A2AError {
   static override readonly code = "TASK_NOT_CANCELABLE";
 }
 /**
  * `PUSH_NOTIFICATION_NOT_SUPPORTED`: the agent takes no push configs. A
  * session throws it before any request when the card says so.
+ * @category Errors
  */
 export class PushNotificationNotSupportedError extends A2AError {
   static override readonly code = "PUSH_NOTIFICATION_NOT_SUPPORTED";
 }
-/** `UNSUPPORTED_OPERATION`: the agent, or the protocol version in use, cannot do this. */
+/** `UNSUPPORTED_OPERATION`: the agent, or the protocol version in use, cannot do this. @category Errors */
 export class UnsupportedOperationError extends A2AError {
   static override readonly code: A2AErrorCode = "UNSUPPORTED_OPERATION";
 }
-/** `CONTENT_TYPE_NOT_SUPPORTED`: a part's media type is not one the agent accepts. */
+/** `CONTENT_TYPE_NOT_SUPPORTED`: a part's media type is not one the agent accepts. @category Errors */
 export class ContentTypeNotSupportedError extends A2AError {
   static override readonly code = "CONTENT_TYPE_NOT_SUPPORTED";
 }
-/** `INVALID_AGENT_RESPONSE`: an agent answered in a way the protocol does not allow. */
+/** `INVALID_AGENT_RESPONSE`: an agent answered in a way the protocol does not allow. @category Errors */
 export class InvalidAgentResponseError extends A2AError {
   static override readonly code = "INVALID_AGENT_RESPONSE";
 }
-/** `EXTENDED_AGENT_CARD_NOT_CONFIGURED`: the agent has no extended card to give. */
+/** `EXTENDED_AGENT_CARD_NOT_CONFIGURED`: the agent has no extended card to give. @category Errors */
 export class ExtendedAgentCardNotConfiguredError extends A2AError {
   static override readonly code = "EXTENDED_AGENT_CARD_NOT_CONFIGURED";
 }
@@ -132,44 +148,46 @@ export class ExtendedAgentCardNotConfiguredError extends A2AError {
  * `EXTENSION_SUPPORT_REQUIRED`: the agent requires an extension the client
  * did not activate. `connect()` throws it before any call when the card
  * marks an extension `required`.
+ * @category Errors
  */
 export class ExtensionSupportRequiredError extends A2AError {
   static override readonly code = "EXTENSION_SUPPORT_REQUIRED";
 }
-/** `VERSION_NOT_SUPPORTED`: the agent does not speak the A2A version sent in `A2A-Version`. */
+/** `VERSION_NOT_SUPPORTED`: the agent does not speak the A2A version sent in `A2A-Version`. @category Errors */
 export class VersionNotSupportedError extends A2AError {
   static override readonly code = "VERSION_NOT_SUPPORTED";
 }
 
 // --- JSON-RPC 2.0 standard errors ------------------------------------------
 
-/** JSON-RPC -32700: the server could not parse the request as JSON. */
+/** JSON-RPC -32700: the server could not parse the request as JSON. @category Errors */
 export class JsonRpcParseError extends A2AError {
   static override readonly code = "PARSE_ERROR";
 }
-/** JSON-RPC -32600: the request is not a valid JSON-RPC request. */
+/** JSON-RPC -32600: the request is not a valid JSON-RPC request. @category Errors */
 export class InvalidRequestError extends A2AError {
   static override readonly code = "INVALID_REQUEST";
 }
-/** JSON-RPC -32601 (gRPC `UNIMPLEMENTED`): the server has no such method. */
+/** JSON-RPC -32601 (gRPC `UNIMPLEMENTED`): the server has no such method. @category Errors */
 export class MethodNotFoundError extends A2AError {
   static override readonly code = "METHOD_NOT_FOUND";
 }
 /**
  * JSON-RPC -32602 (gRPC `INVALID_ARGUMENT`): the request's parameters are
  * invalid. Also thrown before any request by the client's own checks.
+ * @category Errors
  */
 export class InvalidParamsError extends A2AError {
   static override readonly code = "INVALID_PARAMS";
 }
-/** JSON-RPC -32603: the server failed while handling the request. */
+/** JSON-RPC -32603: the server failed while handling the request. @category Errors */
 export class InternalError extends A2AError {
   static override readonly code = "INTERNAL_ERROR";
 }
 
 // --- Access ------------------------------------------------------------------
 
-/** 401 / UNAUTHENTICATED: credentials missing, expired or wrong. */
+/** 401 / UNAUTHENTICATED: credentials missing, expired or wrong. @category Errors */
 export class AuthenticationError extends A2AError {
   static override readonly code = "UNAUTHENTICATED";
   /** The `WWW-Authenticate` challenge, when the server sent one. */
@@ -180,20 +198,21 @@ export class AuthenticationError extends A2AError {
   }
 }
 
-/** 403 / PERMISSION_DENIED: authenticated, but not allowed. */
+/** 403 / PERMISSION_DENIED: authenticated, but not allowed. @category Errors */
 export class AuthorizationError extends A2AError {
   static override readonly code = "PERMISSION_DENIED";
 }
 
 // --- Failures below the protocol ---------------------------------------------
 
-/** How a connection failed: refused, reset, name resolution, or another network error. */
+/** How a connection failed: refused, reset, name resolution, or another network error. @category Errors */
 export type ConnectionFailure = "refused" | "reset" | "dns" | "network";
 
 /**
  * The request did not get a complete response: refused, reset, DNS, other.
  * Always transient, whatever the `kind`: a host that is away or a name that
  * does not resolve now may be back later.
+ * @category Errors
  */
 export class ConnectionError extends A2AError {
   static override readonly code = "CONNECTION_FAILED";
@@ -211,6 +230,7 @@ export class ConnectionError extends A2AError {
  * server may answer in time later. Not named `TimeoutError`: that name is
  * reserved by the platform's DOMException and treated specially by fetch and
  * connect.
+ * @category Errors
  */
 export class CallTimeoutError extends A2AError {
   static override readonly code = "CALL_TIMEOUT";
@@ -222,7 +242,7 @@ export class CallTimeoutError extends A2AError {
   }
 }
 
-/** The caller's AbortSignal fired (or a gRPC server cancelled the call). Never transient: it is a decision, not a fault. */
+/** The caller's AbortSignal fired (or a gRPC server cancelled the call). Never transient: it is a decision, not a fault. @category Errors */
 export class AbortedError extends A2AError {
   static override readonly code = "ABORTED";
 }
@@ -230,6 +250,7 @@ export class AbortedError extends A2AError {
 /**
  * The server answered, but not in a form the binding allows: malformed JSON,
  * a wrong content type, a body of the wrong shape, or one over a size limit.
+ * @category Errors
  */
 export class ProtocolError extends A2AError {
   static override readonly code = "PROTOCOL_ERROR";
@@ -239,6 +260,7 @@ export class ProtocolError extends A2AError {
  * The server reported an error that has no more specific class here.
  * Transient with HTTP 429, 502, 503 or 504, or gRPC `RESOURCE_EXHAUSTED`:
  * a rate limit, or a gateway whose agent is away for now.
+ * @category Errors
  */
 export class ServerError extends A2AError {
   static override readonly code = "SERVER_ERROR";
@@ -246,7 +268,7 @@ export class ServerError extends A2AError {
 
 // --- Agent Card discovery ------------------------------------------------------
 
-/** No Agent Card at any of the locations tried. */
+/** No Agent Card at any of the locations tried. @category Errors */
 export class AgentCardNotFoundError extends A2AError {
   static override readonly code = "AGENT_CARD_NOT_FOUND";
   /** Every URL tried, in order. */
@@ -257,7 +279,7 @@ export class AgentCardNotFoundError extends A2AError {
   }
 }
 
-/** Why a document is not a valid Agent Card. */
+/** Why a document is not a valid Agent Card. @category Errors */
 export type InvalidCardProblem =
   | "content-type"
   | "too-large"
@@ -267,7 +289,7 @@ export type InvalidCardProblem =
   | "missing-fields"
   | "wrong-shape";
 
-/** A document was found where a card should be, but it is not a valid Agent Card. */
+/** A document was found where a card should be, but it is not a valid Agent Card. @category Errors */
 export class InvalidAgentCardError extends A2AError {
   static override readonly code = "INVALID_AGENT_CARD";
   /** What is wrong with the document. */
@@ -281,7 +303,7 @@ export class InvalidAgentCardError extends A2AError {
   }
 }
 
-/** A redirect that the caller's redirect policy does not allow. */
+/** A redirect that the caller's redirect policy does not allow. @category Errors */
 export class RedirectRefusedError extends A2AError {
   static override readonly code = "REDIRECT_REFUSED";
 }
@@ -291,6 +313,7 @@ export class RedirectRefusedError extends A2AError {
 /**
  * An Agent Card did not meet the signature policy: no signature verified, or
  * one was required and the card has none. `result` says, per signature, why.
+ * @category Errors
  */
 export class AgentCardVerificationError extends A2AError {
   static override readonly code = "AGENT_CARD_VERIFICATION_FAILED";
@@ -304,7 +327,7 @@ export class AgentCardVerificationError extends A2AError {
 
 // --- Connecting ------------------------------------------------------------------
 
-/** None of the card's interfaces can be used by this client here. */
+/** None of the card's interfaces can be used by this client here. @category Errors */
 export class NoCompatibleInterfaceError extends A2AError {
   static override readonly code = "NO_COMPATIBLE_INTERFACE";
   /** Each interface of the card and why it was passed over. */
@@ -331,6 +354,7 @@ export class NoCompatibleInterfaceError extends A2AError {
  * allowed, or, with `resume: false`, ended before its task reached a final
  * or interrupted state (then `attempts` is 0). Transient: the agent may be
  * back, and the task may be followed again with `subscribeToTask`.
+ * @category Errors
  */
 export class StreamResumeError extends A2AError {
   static override readonly code = "STREAM_RESUME_FAILED";
@@ -356,6 +380,7 @@ export class StreamResumeError extends A2AError {
  * `UnsupportedOperationError` because that is what an agent answers for such
  * a message (spec: terminal tasks accept no further messages), so code that
  * handles the server's error handles this one too.
+ * @category Errors
  */
 export class TaskTerminalError extends UnsupportedOperationError {
   static override readonly code = "TASK_TERMINAL";

@@ -16,6 +16,7 @@ import { concatBytes } from "../util.js";
 /**
  * An HTTP client for connect transports on `fetch` (the global one, or the
  * one given), sending each request body as one buffer.
+ * @category Transports
  */
 export function createFetchHttpClient(fetchFn: typeof fetch = (input, init) => globalThis.fetch(input, init)): UniversalClientFn {
   return async (req): Promise<UniversalClientResponse> => {

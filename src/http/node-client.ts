@@ -25,7 +25,7 @@ import type { Duplex } from "node:stream";
 import { ProtocolError } from "../errors/family.js";
 import { abortError, concatBytes, safeUrl } from "../util.js";
 
-/** Options of `createNodeHttpClient`. */
+/** Options of `createNodeHttpClient`. @category Transports */
 export interface NodeHttpClientOptions {
   /** Agent for `http:` URLs. Default: a shared keep-alive agent. */
   httpAgent?: http.Agent | undefined;
@@ -41,6 +41,7 @@ let sharedHttps: https.Agent | undefined;
  * JSON-RPC and HTTP+JSON transports; the Node entry's `connect()` uses it by
  * default. Without agents of the caller's, all such clients share one pool
  * of connections per origin.
+ * @category Transports
  */
 export function createNodeHttpClient(options: NodeHttpClientOptions = {}): UniversalClientFn {
   // Shared by every default client, so connections are pooled per origin.

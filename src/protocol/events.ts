@@ -8,9 +8,15 @@ import type { SendMessageResponse, StreamResponse } from "../../gen/lf/a2a/v1/a2
  * an empty id (proto3's "not set"), an empty or unknown payload.
  *
  * @example
+ * ```ts
+ * import { connect, taskIdOf, userMessage } from "a2a-connect";
+ *
+ * const { client } = await connect("https://agent.example.com");
  * for await (const event of client.sendStreamingMessage({ message: userMessage("hi") })) {
  *   console.log(taskIdOf(event), event.payload.case);
  * }
+ * ```
+ * @category Streams and tracking
  */
 export function taskIdOf(event: StreamResponse | SendMessageResponse | undefined): string | undefined {
   const p = event?.payload;

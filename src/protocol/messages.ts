@@ -21,7 +21,7 @@ import {
 } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { isRecord, uuid } from "../util.js";
 
-/** Optional metadata of a part. */
+/** Optional metadata of a part. @category Messages and results */
 export interface PartOptions {
   /** The content's media type, e.g. `application/pdf`. */
   mediaType?: string;
@@ -29,27 +29,27 @@ export interface PartOptions {
   filename?: string;
 }
 
-/** A text part. */
+/** A text part. @category Messages and results */
 export function text(value: string, options: PartOptions = {}): Part {
   return create(PartSchema, { content: { case: "text", value }, ...options });
 }
 
-/** A structured-data part holding any JSON value. */
+/** A structured-data part holding any JSON value. @category Messages and results */
 export function data(value: JsonValue, options: PartOptions = {}): Part {
   return create(PartSchema, { content: { case: "data", value: fromJson(ValueSchema, value) }, ...options });
 }
 
-/** A file part that points at a URL. */
+/** A file part that points at a URL. @category Messages and results */
 export function fileUrl(url: string, options: PartOptions = {}): Part {
   return create(PartSchema, { content: { case: "url", value: url }, ...options });
 }
 
-/** A file part carrying its bytes inline (base64 on JSON bindings). */
+/** A file part carrying its bytes inline (base64 on JSON bindings). @category Messages and results */
 export function fileBytes(bytes: Uint8Array, options: PartOptions = {}): Part {
   return create(PartSchema, { content: { case: "raw", value: bytes }, ...options });
 }
 
-/** Optional fields of a message built by `userMessage`. */
+/** Optional fields of a message built by `userMessage`. @category Messages and results */
 export interface MessageOptions {
   /** Continue this task (e.g. answer an INPUT_REQUIRED question). */
   taskId?: string;
@@ -63,7 +63,17 @@ export interface MessageOptions {
   referenceTaskIds?: string[];
 }
 
-/** A user message; strings become text parts. */
+/**
+ * A user message; strings become text parts.
+ * @example
+ * ```ts
+ * import { userMessage, text, data, fileUrl } from "a2a-connect";
+ *
+ * const simple = userMessage("hello");
+ * const rich = userMessage([text("describe this"), fileUrl("https://example.com/cat.png", { mediaType: "image/png" }), data({ size: "small" })]);
+ * ```
+ * @category Messages and results
+ */
 export function userMessage(content: string | Part | ReadonlyArray<string | Part>, options: MessageOptions = {}): Message {
   const list = typeof content === "string" || !Array.isArray(content) ? [content as string | Part] : content;
   return create(MessageSchema, {
@@ -77,17 +87,17 @@ export function userMessage(content: string | Part | ReadonlyArray<string | Part
 const TERMINAL: ReadonlySet<TaskState> = new Set([TaskState.COMPLETED, TaskState.FAILED, TaskState.CANCELED, TaskState.REJECTED]);
 const INTERRUPTED: ReadonlySet<TaskState> = new Set([TaskState.INPUT_REQUIRED, TaskState.AUTH_REQUIRED]);
 
-/** The task has ended for good: completed, failed, canceled or rejected. */
+/** The task has ended for good: completed, failed, canceled or rejected. @category Messages and results */
 export function isTerminal(state: TaskState): boolean {
   return TERMINAL.has(state);
 }
 
-/** The task waits on the caller: input or authentication required. */
+/** The task waits on the caller: input or authentication required. @category Messages and results */
 export function isInterrupted(state: TaskState): boolean {
   return INTERRUPTED.has(state);
 }
 
-/** Anything `textOf` reads text from. */
+/** Anything `textOf` reads text from. @category Messages and results */
 export type TextSource = Message | Artifact | Task | TaskStatusUpdateEvent | TaskArtifactUpdateEvent | SendMessageResponse | StreamResponse;
 
 /**
@@ -101,6 +111,15 @@ export type TextSource = Message | Artifact | Task | TaskStatusUpdateEvent | Tas
  *
  * Total: an empty or partial object (a field missing, an unknown payload)
  * gives `""`, never an error.
+ * @example
+ * ```ts
+ * import { connect, userMessage, textOf } from "a2a-connect";
+ *
+ * const { client } = await connect("https://agent.example.com");
+ * const res = await client.sendMessage({ message: userMessage("what is 6 x 7?") });
+ * console.log(textOf(res)); // a task's artifacts, else its status message; or a direct message's text
+ * ```
+ * @category Messages and results
  */
 export function textOf(source: TextSource | undefined, separator = ""): string {
   const out: string[] = [];

@@ -49,8 +49,14 @@ function where(e: unknown): string {
  *
  * @throws InvalidParamsError when `value` is not a message of the A2A schema.
  * @example
- * const task = await client.getTask({ id });
- * console.log(JSON.stringify(toProtoJson(task), null, 2));
+ * ```ts
+ * import { connect, toProtoJson } from "a2a-connect";
+ *
+ * const { client } = await connect("https://agent.example.com");
+ * const task = await client.getTask({ id: "task-123" });
+ * console.log(JSON.stringify(toProtoJson(task), null, 2)); // "state": "TASK_STATE_COMPLETED", ...
+ * ```
+ * @category Messages and results
  */
 export function toProtoJson(value: Message): JsonValue {
   const typeName: unknown = (value as { $typeName?: unknown } | null | undefined)?.$typeName;
@@ -74,7 +80,14 @@ export function toProtoJson(value: Message): JsonValue {
  *
  * @throws InvalidParamsError naming the type and the field when `json` does not describe one.
  * @example
+ * ```ts
+ * import { fromProtoJson, toProtoJson, TaskSchema, TaskState } from "a2a-connect";
+ *
+ * const saved = JSON.stringify({ id: "task-123", contextId: "ctx-1", status: { state: "TASK_STATE_WORKING" } });
  * const task = fromProtoJson(TaskSchema, JSON.parse(saved));
+ * console.log(task.status?.state === TaskState.WORKING, toProtoJson(task));
+ * ```
+ * @category Messages and results
  */
 export function fromProtoJson<S extends DescMessage>(schema: S, json: JsonValue): MessageShape<S> {
   try {
@@ -88,12 +101,13 @@ export function fromProtoJson<S extends DescMessage>(schema: S, json: JsonValue)
  * The ProtoJSON name of a task state (`"TASK_STATE_COMPLETED"`), as
  * `toProtoJson` writes it; a number the schema does not know is returned
  * as its digits, as ProtoJSON writes it too.
+ * @category Messages and results
  */
 export function taskStateName(state: TaskState): string {
   return TaskStateSchema.value[state]?.name ?? String(state);
 }
 
-/** The ProtoJSON name of a role (`"ROLE_USER"`, `"ROLE_AGENT"`); an unknown number as its digits. */
+/** The ProtoJSON name of a role (`"ROLE_USER"`, `"ROLE_AGENT"`); an unknown number as its digits. @category Messages and results */
 export function roleName(role: Role): string {
   return RoleSchema.value[role]?.name ?? String(role);
 }

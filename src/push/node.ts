@@ -8,7 +8,20 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createPushReceiver, type PushReceiver, type PushReceiverOptions } from "./receiver.js";
 
-/** A `(req, res) => void` listener for a receiver, or for one made from these options. */
+/**
+ * A `(req, res) => void` listener for a receiver, or for one made from these options.
+ * @example
+ * ```ts
+ * import { createServer } from "node:http";
+ * import { createNodePushHandler } from "a2a-connect/node";
+ *
+ * const server = createServer(
+ *   createNodePushHandler({ token: "a-token-the-receiver-checks", onEvent: (event, task) => console.log(task?.status?.state) }),
+ * );
+ * server.listen(8080);
+ * ```
+ * @category Push
+ */
 export function createNodePushHandler(receiver: PushReceiver | PushReceiverOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const { handle } = "handle" in receiver ? receiver : createPushReceiver(receiver);
   return (req, res) => {

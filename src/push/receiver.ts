@@ -17,7 +17,7 @@ import { messageFromJson } from "../protocol/proto-json.js";
 import { readerIterable } from "../http/fetch-client.js";
 import { concatBytes } from "../util.js";
 
-/** How a push receiver authenticates deliveries, what it accepts, and what it calls. */
+/** How a push receiver authenticates deliveries, what it accepts, and what it calls. @category Push */
 export interface PushReceiverOptions {
   /**
    * The `token` given in the push notification config. When set, every
@@ -67,7 +67,7 @@ export interface PushReceiverOptions {
   maxTotalBytes?: number | undefined;
 }
 
-/** Receives an agent's push notifications and keeps a view of each task they describe. */
+/** Receives an agent's push notifications and keeps a view of each task they describe. @category Push */
 export interface PushReceiver {
   /** The fetch-style handler: `Deno.serve(receiver.handle)`, `export default { fetch: receiver.handle }`... */
   readonly handle: (request: Request) => Promise<Response>;
@@ -116,6 +116,19 @@ interface ViewLimits {
  * parses each delivery as a ProtoJSON `StreamResponse`, folds it into its
  * task's view (duplicates and stale events do not corrupt it) and calls
  * `onEvent`. Answers 204 for a valid delivery and 4xx for one that is not.
+ * @example
+ * ```ts
+ * import { createPushReceiver } from "a2a-connect";
+ *
+ * const receiver = createPushReceiver({
+ *   token: "a-token-the-receiver-checks", // the token given in the push config
+ *   onEvent: (event, task) => console.log(task?.id, task?.status?.state),
+ * });
+ * // A fetch-style handler: serve it at the config's url, e.g. as a Worker's
+ * // (Deno.serve(receiver.handle); in Node, createNodePushHandler(receiver)):
+ * export default { fetch: receiver.handle };
+ * ```
+ * @category Push
  */
 export function createPushReceiver(options: PushReceiverOptions = {}): PushReceiver {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
@@ -213,6 +226,7 @@ export function createPushReceiver(options: PushReceiverOptions = {}): PushRecei
  * Compares two strings in time that depends only on the longer one's
  * length: their UTF-8 bytes are XORed pairwise over that length and the
  * differences accumulated, with no early exit.
+ * @category Push
  */
 export function constantTimeEqual(a: string, b: string): boolean {
   const x = new TextEncoder().encode(a);

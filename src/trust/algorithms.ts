@@ -28,7 +28,7 @@ export const ALGORITHMS: Readonly<Record<string, AlgSpec>> = {
   PS512: { kty: "RSA", subtle: { name: "RSA-PSS", hash: "SHA-512" } },
 };
 
-/** The algorithms accepted by default: every asymmetric JWS algorithm Web Crypto implements. */
+/** The algorithms accepted by default: every asymmetric JWS algorithm Web Crypto implements. @category Discovery and trust */
 export const DEFAULT_ALGORITHMS: readonly string[] = Object.freeze(Object.keys(ALGORITHMS));
 
 /** The members of a CryptoKey's `algorithm` that tell which JWS algorithm it serves. */

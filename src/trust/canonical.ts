@@ -19,7 +19,7 @@ import { requiredFields } from "../discovery/required.js";
 import { isPlainObject } from "./values.js";
 import { AgentCardSchema, type AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
 
-/** The RFC 8785 text of a card's signed content. */
+/** The RFC 8785 text of a card's signed content. @category Discovery and trust */
 export function canonicalCardJson(card: AgentCard): string {
   const json = toJson(AgentCardSchema, card, TO_JSON) as JsonValue;
   if (!isPlainObject(json)) throw new TypeError("an Agent Card must serialize to a JSON object");
@@ -32,7 +32,7 @@ export function canonicalCardJson(card: AgentCard): string {
   return text;
 }
 
-/** The bytes a card signature covers: UTF-8 of {@link canonicalCardJson}. */
+/** The bytes a card signature covers: UTF-8 of {@link canonicalCardJson}. @category Discovery and trust */
 export function canonicalCardBytes(card: AgentCard): Uint8Array {
   return new TextEncoder().encode(canonicalCardJson(card));
 }

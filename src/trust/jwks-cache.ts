@@ -26,7 +26,7 @@ export interface KeySetRequest {
   allows: (fetched: Omit<FetchedKeySet, "keys">) => boolean;
 }
 
-/** Freshness and size limits of a `JwksCache`. */
+/** Freshness and size limits of a `JwksCache`. @category Discovery and trust */
 export interface JwksCacheOptions {
   /** How long a fetched key set is used. Default 10 minutes. */
   maxAgeMs?: number;
@@ -58,6 +58,7 @@ interface CacheEntry {
  * served only to a caller whose rules (allowed origins, http, size) would
  * have accepted that fetch; others fetch again under their own rules. A
  * failed fetch is remembered for callers with the same rules only.
+ * @category Discovery and trust
  */
 export class JwksCache {
   readonly #maxAgeMs: number;

@@ -12,13 +12,14 @@ import type { JwksCache } from "./jwks-cache.js";
  * A card as the agent sent it: the JSON text, or the object `JSON.parse`
  * made of it. Verifying this form covers every member sent, fields this
  * schema does not know included.
+ * @category Discovery and trust
  */
 export type ReceivedAgentCard = string | Readonly<Record<string, unknown>>;
 
-/** A public key to verify with: a JWK or a Web Crypto key. */
+/** A public key to verify with: a JWK or a Web Crypto key. @category Discovery and trust */
 export type VerificationKey = JWK | CryptoKey;
 
-/** Finds the key for a `kid`; `header` is the signature's protected header. */
+/** Finds the key for a `kid`; `header` is the signature's protected header. @category Discovery and trust */
 export type KeyLookup = (
   kid: string,
   header: Readonly<Record<string, unknown>>,
@@ -32,6 +33,7 @@ export type KeyLookup = (
  * part is used. Symmetric (`oct`) keys never verify anything here. A JWK
  * with a numeric `exp` or `nbf` (seconds, as in JWT) is used only between
  * them.
+ * @category Discovery and trust
  */
 export type KeyStore =
   | {
@@ -41,7 +43,7 @@ export type KeyStore =
   | Readonly<Record<string, VerificationKey>>
   | KeyLookup;
 
-/** Rules for fetching the key set a signature's `jku` header names. */
+/** Rules for fetching the key set a signature's `jku` header names. @category Discovery and trust */
 export interface JkuOptions {
   /**
    * Origins a `jku` may point to (and redirects may stay within).
@@ -61,7 +63,20 @@ export interface JkuOptions {
   cache?: JwksCache;
 }
 
-/** Trusted keys, allowed algorithms and key set fetching for verifying a card. */
+/**
+ * Trusted keys, allowed algorithms and key set fetching for verifying a card.
+ * @example
+ * ```ts
+ * import { connect } from "a2a-connect";
+ *
+ * // Pinned keys: a signature must verify with one of these, and no jku is fetched.
+ * const session = await connect("https://agent.example.com", {
+ *   verify: "required",
+ *   verification: { keys: { keys: [{ kty: "EC", crv: "P-256", kid: "agent-key-1", x: "...", y: "..." }] } },
+ * });
+ * ```
+ * @category Discovery and trust
+ */
 export interface VerifyOptions {
   /**
    * Trusted keys, pinned: with `keys` given, a signature's `jku` is not
@@ -98,10 +113,11 @@ export interface VerifyOptions {
  * When a card's signatures are checked: `"if-present"` verifies a card that
  * carries signatures, `"required"` also rejects one that carries none,
  * `"off"` checks nothing.
+ * @category Discovery and trust
  */
 export type VerifyPolicy = "off" | "if-present" | "required";
 
-/** How `signAgentCard` signs: the key id, and optionally the algorithm and headers. */
+/** How `signAgentCard` signs: the key id, and optionally the algorithm and headers. @category Discovery and trust */
 export interface SignOptions {
   /** The key id put in the protected header, by which verifiers find the key. */
   kid: string;

@@ -5,7 +5,7 @@
  * browser-safe core can name them without loading the verifier.
  */
 
-/** Why one signature (or, with index -1, the card as a whole) did not verify. */
+/** Why one signature (or, with index -1, the card as a whole) did not verify. @category Discovery and trust */
 export type VerificationFailureCode =
   /** The card has no signatures (index -1). */
   | "no_signatures"
@@ -64,7 +64,7 @@ export type VerificationFailureCode =
   /** The signature does not match the card and key. */
   | "signature_invalid";
 
-/** Why one signature (or the card as a whole) did not verify. */
+/** Why one signature (or the card as a whole) did not verify. @category Discovery and trust */
 export interface VerificationFailure {
   /** Position in `card.signatures`; -1 for failures of the card as a whole. */
   index: number;
@@ -76,7 +76,7 @@ export interface VerificationFailure {
   code: VerificationFailureCode;
 }
 
-/** The outcome of verifying an Agent Card's signatures. */
+/** The outcome of verifying an Agent Card's signatures. @category Discovery and trust */
 export interface VerificationResult {
   /** True when at least one signature verified with a trusted key. */
   verified: boolean;

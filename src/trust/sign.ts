@@ -16,6 +16,17 @@ import { isCryptoKey, isPlainObject } from "./values.js";
  * canonical form with protected header `{alg, typ: "JOSE", kid, jku?}`.
  * Signatures already on the card stay valid, since `signatures` is not
  * part of the signed content.
+ * @example
+ * ```ts
+ * import { fromProtoJson, AgentCardSchema, toProtoJson } from "a2a-connect";
+ * import { signAgentCard } from "a2a-connect/trust";
+ *
+ * const { privateKey } = await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, false, ["sign", "verify"]);
+ * const card = fromProtoJson(AgentCardSchema, { name: "My agent", description: "Answers questions", version: "1.0.0" });
+ * const signed = await signAgentCard(card, privateKey, { kid: "agent-key-1", jku: "https://agent.example.com/jwks.json" });
+ * console.log(JSON.stringify(toProtoJson(signed)));
+ * ```
+ * @category Discovery and trust
  */
 export async function signAgentCard(card: AgentCard, key: CryptoKey | JWK, options: SignOptions): Promise<AgentCard> {
   if (typeof options.kid !== "string" || options.kid === "") throw new TypeError("signAgentCard needs a kid");

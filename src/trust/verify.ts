@@ -35,6 +35,17 @@ import { isSigned, signedContent } from "./signed-content.js";
  *
  * Every signature is checked, so the result also names the stale or broken
  * ones next to the one that verified.
+ * @example
+ * ```ts
+ * import { verifyAgentCard, assertVerified } from "a2a-connect/trust";
+ *
+ * const cardUrl = "https://agent.example.com/.well-known/agent-card.json";
+ * const received = await (await fetch(cardUrl)).text();
+ * const result = await verifyAgentCard(received, { cardUrl }); // keys from the signature's jku, on the card's origin
+ * for (const f of result.failures) console.log(f.index, f.code, f.reason);
+ * assertVerified(result); // throws AgentCardVerificationError unless one signature verified
+ * ```
+ * @category Discovery and trust
  */
 export async function verifyAgentCard(card: AgentCard | ReceivedAgentCard, options: VerifyOptions = {}): Promise<VerificationResult> {
   const ctx = prepare(options);
@@ -85,7 +96,7 @@ export function verifiedUntil(result: VerificationResult): number {
   return validity.get(result) ?? Infinity;
 }
 
-/** Throws an {@link AgentCardVerificationError} unless `result.verified`. */
+/** Throws an {@link AgentCardVerificationError} unless `result.verified`. @category Discovery and trust */
 export function assertVerified(result: VerificationResult): void {
   if (!result.verified) throw new AgentCardVerificationError(describeFailure(result), { result });
 }
@@ -98,6 +109,7 @@ export function assertVerified(result: VerificationResult): void {
  * - `required`: the card must have a signature that verifies.
  *
  * Throws {@link AgentCardVerificationError} when the policy is not met.
+ * @category Discovery and trust
  */
 export async function applyVerifyPolicy(
   card: AgentCard | ReceivedAgentCard,

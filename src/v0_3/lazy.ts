@@ -13,6 +13,7 @@ import type { A2ATransport } from "../call/transport.js";
  * It announces `A2A-Version: 0.3` (override with `protocolVersion`).
  * Operations 0.3 lacks (ListTasks) fail with `UnsupportedOperationError`
  * before any request is sent.
+ * @category Transports
  */
 export function createJsonRpcTransportV03(options: HttpTransportOptions): A2ATransport {
   check(options);
@@ -25,6 +26,7 @@ export function createJsonRpcTransportV03(options: HttpTransportOptions): A2ATra
  * `protocolVersion` defaults to "0.3". Operations 0.3 lacks (ListTasks)
  * fail with `UnsupportedOperationError` without a request. Interceptors see
  * the 1.0 messages.
+ * @category Transports
  */
 export function createRestTransportV03(options: HttpTransportOptions): A2ATransport {
   check(options);

@@ -15,7 +15,7 @@ import type { A2ATransport } from "../../call/transport.js";
 
 export { grpcBaseUrl };
 
-/** Options of the gRPC transport: TLS and the HTTP/2 connection's health checks. */
+/** Options of the gRPC transport: TLS and the HTTP/2 connection's health checks. @category Transports */
 export interface GrpcTransportOptions extends TransportOptions {
   /**
    * Use TLS. Default: true, except for an `http://` URL or a bare `host:port`
@@ -39,6 +39,13 @@ export interface GrpcTransportOptions extends TransportOptions {
 /**
  * A transport for an A2A 1.0 gRPC interface, over HTTP/2 (Node only).
  * `baseUrl` may be `host:port`, as cards list gRPC interfaces.
+ * @example
+ * ```ts
+ * import { A2AClient, createGrpcTransport } from "a2a-connect/node";
+ *
+ * const client = new A2AClient(createGrpcTransport({ baseUrl: "agent.example.com:443", timeoutMs: 30_000 }));
+ * ```
+ * @category Transports
  */
 export function createGrpcTransport(options: GrpcTransportOptions): A2ATransport {
   const baseUrl = grpcBaseUrl(options.baseUrl, options.tls);

@@ -12,6 +12,7 @@ import { grpcTransportV03 } from "./v0_3-adapter.js";
  * `protocolVersion` defaults to "0.3" (sent as `A2A-Version`). Operations
  * 0.3 lacks (ListTasks) fail with `UnsupportedOperationError` without a
  * request. Interceptors see the 1.0 messages.
+ * @category Transports
  */
 export function createGrpcTransportV03(options: GrpcTransportOptions): A2ATransport {
   return grpcTransportV03(createGrpcTransport, options);

@@ -15,6 +15,7 @@ import { rejectWithoutSent } from "../../http/run-call.js";
 import type { TransportOptions } from "../../call/options.js";
 import type { A2ATransport } from "../../call/transport.js";
 
+/** Options of `createGrpcWebTransport`. @category Transports */
 export interface GrpcWebTransportOptions extends TransportOptions {
   /**
    * The gRPC-web endpoint: the proxy's URL, under which methods are served
@@ -32,6 +33,16 @@ export interface GrpcWebTransportOptions extends TransportOptions {
  * `A2A-Version`, extensions and headers as on every binding; the proxy must
  * pass them on and, across origins, allow them in CORS. gRPC-web has unary
  * and server-streaming calls, which is all A2A uses.
+ * @example
+ * ```ts
+ * import { A2AClient, connect, createGrpcWebTransport } from "a2a-connect";
+ *
+ * // A gRPC agent from a browser, through a gRPC-web proxy:
+ * const client = new A2AClient(createGrpcWebTransport({ baseUrl: "https://agent.example.com/grpc-web" }));
+ * // or let connect() use the card's GRPC interfaces over gRPC-web:
+ * const session = await connect("https://agent.example.com", { grpcWeb: createGrpcWebTransport });
+ * ```
+ * @category Transports
  */
 export function createGrpcWebTransport(options: GrpcWebTransportOptions): A2ATransport {
   const baseUrl = grpcBaseUrl(options.baseUrl, options.tls);

@@ -13,10 +13,19 @@ import type { HttpTransportOptions } from "../../call/options.js";
 import { expandPath, routesOf, type MethodRoutes, type Verb } from "./routes.js";
 import type { A2ATransport } from "../../call/transport.js";
 
-/** Options of the HTTP+JSON transport; `baseUrl` is the interface URL the routes go under. */
+/** Options of the HTTP+JSON transport; `baseUrl` is the interface URL the routes go under. @category Transports */
 export type RestTransportOptions = HttpTransportOptions;
 
-/** A transport for an A2A 1.0 HTTP+JSON interface. */
+/**
+ * A transport for an A2A 1.0 HTTP+JSON interface.
+ * @example
+ * ```ts
+ * import { A2AClient, createRestTransport } from "a2a-connect";
+ *
+ * const client = new A2AClient(createRestTransport({ baseUrl: "https://agent.example.com/a2a/rest", idleTimeoutMs: 60_000 }));
+ * ```
+ * @category Transports
+ */
 export function createRestTransport(options: RestTransportOptions): A2ATransport {
   // POST first for SubscribeToTask: what the official clients send, so every
   // server they work with routes it; a GET-only server costs one request once.

@@ -12,10 +12,21 @@ import type { BindingCodec, HttpPlan, ResponseFacts } from "../../http/codec.js"
 import type { HttpTransportOptions } from "../../call/options.js";
 import type { A2ATransport } from "../../call/transport.js";
 
-/** Options of the JSON-RPC transport; `baseUrl` is the interface URL requests are POSTed to. */
+/** Options of the JSON-RPC transport; `baseUrl` is the interface URL requests are POSTed to. @category Transports */
 export type JsonRpcTransportOptions = HttpTransportOptions;
 
-/** A transport for an A2A 1.0 JSON-RPC interface. */
+/**
+ * A transport for an A2A 1.0 JSON-RPC interface.
+ * @example
+ * ```ts
+ * import { A2AClient, createJsonRpcTransport } from "a2a-connect";
+ *
+ * const client = new A2AClient(
+ *   createJsonRpcTransport({ baseUrl: "https://agent.example.com/a2a/jsonrpc", timeoutMs: 30_000, headers: { "x-tenant": "acme" } }),
+ * );
+ * ```
+ * @category Transports
+ */
 export function createJsonRpcTransport(options: JsonRpcTransportOptions): A2ATransport {
   return createHttpBindingTransport(
     options,
