@@ -26,6 +26,7 @@ import { data, fileBytes, text, userMessage } from "../protocol/messages.js";
 import { UsageError, intOption, type CommandName, type GlobalFlags } from "./args.js";
 import { describeEvent, paintState, partsText, printCard, printMessage, printPushConfig, printTask } from "./format.js";
 import type { Output } from "./output.js";
+import { waitedTask } from "./wait.js";
 
 /** What a command runs with: the parsed command line, the output, and the signal of Ctrl-C. */
 export interface CommandContext {
@@ -229,13 +230,16 @@ async function follow(ctx: CommandContext, events: AsyncIterable<StreamResponse>
   }
 }
 
-/** `a2a task get`: one task. */
+/** `a2a task get`: one task; with `--wait`, once it has reached a final or interrupted state. */
 export async function taskGet(ctx: CommandContext): Promise<void> {
   const historyLength = intOption(ctx.options.history, "history", ctx.command);
   const session = await open(ctx);
-  const task = await session.client.getTask({ id: ctx.args.id!, historyLength }, { signal: ctx.signal });
-  if (ctx.out.json) return ctx.out.jsonLine(toJson(TaskSchema, task), true);
-  printTask(ctx.out, task, { history: historyLength !== undefined });
+  const { signal, out } = ctx;
+  const task = ctx.options.wait
+    ? await waitedTask(session.client, ctx.args.id!, out, { signal, timeoutMs: ctx.flags.timeoutMs, historyLength })
+    : await session.client.getTask({ id: ctx.args.id!, historyLength }, { signal });
+  if (out.json) return out.jsonLine(toJson(TaskSchema, task), true);
+  printTask(out, task, { history: historyLength !== undefined });
 }
 
 /** `a2a task list`: one page of tasks. */

@@ -221,7 +221,7 @@ describe("waitForTask, subscribing", () => {
   it("survives a dropped subscription through the client's resumption (GetTask, then SubscribeToTask again)", async () => {
     const methods: string[] = [];
     const json = (state: string) => ({ id: "t1", contextId: "c1", status: { state: `TASK_STATE_${state}` } });
-    const srv = await startFakeServer((req, res, body) => {
+    const srv = await startFakeServer((_req, res, body) => {
       const { id, method } = JSON.parse(body) as { id: number; method: string };
       methods.push(method);
       if (method === "GetTask") return sendJson(res, 200, { jsonrpc: "2.0", id, result: json("WORKING") });
