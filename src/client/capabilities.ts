@@ -10,6 +10,7 @@
 import type { AgentCard, StreamResponse } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { PushNotificationNotSupportedError, UnsupportedOperationError } from "../errors/family.js";
 import type { A2AClient, StreamCallOptions } from "./client.js";
+import { failing } from "./resume.js";
 
 const PUSH_CONFIG_METHODS = [
   "createTaskPushNotificationConfig",
@@ -32,7 +33,7 @@ export function withCapabilityChecks(client: A2AClient, card: () => AgentCard): 
     define(view, name, (...args: unknown[]): Promise<unknown> => {
       if (card().capabilities?.pushNotifications !== true) {
         return Promise.reject(
-          new PushNotificationNotSupportedError("the agent's card does not declare push notifications (capabilities.pushNotifications)", {
+          new PushNotificationNotSupportedError(undeclared("push notifications (capabilities.pushNotifications)"), {
             reason: "PUSH_NOTIFICATION_NOT_SUPPORTED",
           }),
         );
@@ -47,11 +48,13 @@ export function withCapabilityChecks(client: A2AClient, card: () => AgentCard): 
   define(view, "subscribeToTask", (request: Parameters<A2AClient["subscribeToTask"]>[0], options?: StreamCallOptions) =>
     streams()
       ? client.subscribeToTask(request, options)
-      : refused(
-          new UnsupportedOperationError("the agent's card does not declare streaming (capabilities.streaming): SubscribeToTask needs it"),
-        ),
+      : failing(new UnsupportedOperationError(undeclared("streaming (capabilities.streaming), which SubscribeToTask needs"))),
   );
   return view;
+}
+
+function undeclared(capability: string): string {
+  return `the agent's card does not declare ${capability}`;
 }
 
 function define(view: A2AClient, name: keyof A2AClient, value: (...args: never[]) => unknown): void {
@@ -68,13 +71,8 @@ async function* sentAsEvents(
   request: Parameters<A2AClient["sendMessage"]>[0],
   options: StreamCallOptions = {},
 ): AsyncGenerator<StreamResponse> {
-  const { signal, timeoutMs, headers, extensions } = options;
-  const res = await client.sendMessage(request, { signal, timeoutMs, headers, extensions });
+  // The call options of a stream are those of a call, and `resume`, which SendMessage has no use for.
+  const res = await client.sendMessage(request, options);
   if (res.payload.case === undefined) return;
   yield { $typeName: "lf.a2a.v1.StreamResponse", payload: res.payload };
-}
-
-/** A stream that fails when first read, having sent nothing. */
-async function* refused(error: Error): AsyncGenerator<never> {
-  throw error;
 }

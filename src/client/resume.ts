@@ -202,6 +202,7 @@ function streamAborted(): A2AError {
   return new AbortedError("the stream was aborted");
 }
 
-async function* failing(error: A2AError): AsyncGenerator<never> {
+/** A stream that fails with `error` when first read, having sent nothing. */
+export async function* failing(error: A2AError): AsyncGenerator<never> {
   throw error;
 }

@@ -112,13 +112,17 @@ export function rankInterfaces(
  */
 export function bindingList(list: readonly string[] | undefined, option: "bindings" | "preferredBindings"): Binding[] | undefined {
   if (list === undefined) return undefined;
-  const known = BINDINGS.join(", ");
+  const known = `(${BINDINGS.join(", ")})`;
   if (!Array.isArray(list) || (option === "bindings" && list.length === 0)) {
-    throw new InvalidParamsError(`${option} must be a ${option === "bindings" ? "non-empty " : ""}list of bindings (${known})`);
+    throw new InvalidParamsError(`${option} must be a ${option === "bindings" ? "non-empty " : ""}list of bindings ${known}`);
   }
-  return list.map((name) => {
-    const binding = typeof name === "string" ? BINDINGS.find((b) => b === name.trim().toUpperCase()) : undefined;
-    if (!binding) throw new InvalidParamsError(`${option}: ${JSON.stringify(String(name)).slice(0, 40)} is not a binding (${known})`);
-    return binding;
-  });
+  return list.map(
+    (name) =>
+      BINDINGS.find((b) => b === String(name).trim().toUpperCase()) ??
+      throwInvalid(`${option}: ${JSON.stringify(String(name)).slice(0, 40)} is not a binding ${known}`),
+  );
+}
+
+function throwInvalid(message: string): never {
+  throw new InvalidParamsError(message);
 }
