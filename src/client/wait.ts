@@ -13,6 +13,7 @@ import {
   A2AError,
   AbortedError,
   CallTimeoutError,
+  InvalidAgentResponseError,
   InvalidParamsError,
   MethodNotFoundError,
   UnsupportedOperationError,
@@ -121,7 +122,7 @@ async function subscribed(client: TaskWaiter, id: string, signal: AbortSignal, o
   const follow = async () => {
     for await (const event of client.subscribeToTask({ id }, { signal, headers: options.headers, resume: options.resume })) {
       const task = tracker.apply(event);
-      if (task) options.onUpdate?.(task);
+      if (task?.id === id) options.onUpdate?.(task);
     }
   };
   try {
@@ -132,8 +133,10 @@ async function subscribed(client: TaskWaiter, id: string, signal: AbortSignal, o
     if (!signal.aborted && (e instanceof UnsupportedOperationError || e instanceof MethodNotFoundError)) return undefined;
     throw e;
   }
-  // A stream that ended on a state this client cannot read is polled.
-  return tracker.settled ? tracker.task : undefined;
+  // A stream that ended on a state this client cannot read, or on another
+  // task's events, is not taken at its word: GetTask is.
+  const task = tracker.task;
+  return tracker.settled && task?.id === id ? task : undefined;
 }
 
 async function polled(
@@ -158,6 +161,7 @@ async function polled(
         signal,
       );
       failingSince = undefined;
+      if (task.id !== id) throw new InvalidAgentResponseError(`GetTask for task ${id} answered with task ${task.id}`);
       if (settledTask(task)) {
         options.onUpdate?.(task);
         return task;

@@ -10,6 +10,7 @@ import {
   AbortedError,
   CallTimeoutError,
   ConnectionError,
+  InvalidAgentResponseError,
   InvalidParamsError,
   MIN_POLL_MS,
   ServerError,
@@ -199,6 +200,21 @@ describe("waitForTask, subscribing", () => {
     expect(task.status?.state).toBe(TaskState.COMPLETED);
     expect(textOf(task)).toBe("all ");
     expect(client.polls).toHaveLength(0);
+  });
+
+  it("a subscription that settles another task's events is not taken at its word: GetTask is", async () => {
+    const client = fake([taskIn(TaskState.COMPLETED, "ours")], async function* () {
+      yield create(StreamResponseSchema, { payload: { case: "task", value: { ...taskIn(TaskState.COMPLETED), id: "someone-else" } } });
+    });
+    const task = await waitForTask(client, "t1");
+    expect(task.id).toBe("t1");
+    expect(textOf(task)).toBe("ours");
+    expect(client.polls).toHaveLength(1);
+  });
+
+  it("a GetTask that answers with another task fails with InvalidAgentResponseError", async () => {
+    const client = fake([{ ...taskIn(TaskState.COMPLETED), id: "someone-else" }]);
+    await expect(waitForTask(client, "t1", { subscribe: false })).rejects.toThrow(InvalidAgentResponseError);
   });
 
   it("a subscription refused with UnsupportedOperationError falls back to polling", async () => {
