@@ -147,6 +147,8 @@ export interface LocalAgentOptions {
   cors?: boolean;
   /** Whether the card offers push notifications (the SDK then refuses push configs). Default true. */
   pushNotifications?: boolean;
+  /** Whether the card offers streaming (the SDK then refuses SendStreamingMessage and SubscribeToTask). Default true. */
+  streaming?: boolean;
   /** The SDK release that serves; default the installed one (`CURRENT_SDK`). */
   sdk?: ServerSdk;
   /** What answers the calls; default the scripted executor described at the top of this file. */
@@ -417,6 +419,7 @@ function buildCard(
   versions: readonly ProtocolVersion[],
   pushNotifications = true,
   describe: LocalAgentOptions["describe"] = undefined,
+  streaming = true,
 ): AgentCard {
   // Newest version first, each on all three bindings. A 0.3 HTTP+JSON
   // interface shares the base URL: its routes live under `/v1/...`.
@@ -431,7 +434,7 @@ function buildCard(
     supportedInterfaces,
     provider: { organization: "a2a-connect", url: urls.origin },
     version: "1.0.0",
-    capabilities: { streaming: true, pushNotifications, extendedAgentCard: true, extensions: [] },
+    capabilities: { streaming, pushNotifications, extendedAgentCard: true, extensions: [] },
     // The SDK's well-known handler serialises the card with JSON.stringify, so
     // oneof-based fields (security schemes) would leak ts-proto's `$case`
     // wrappers onto the wire: the card therefore declares none.
@@ -607,10 +610,10 @@ export async function startLocalAgent(options: LocalAgentOptions = {}): Promise<
   const versions = options.versions ?? ["1.0"];
   const legacyCompat = { enabled: versions.includes("0.3") };
   const urls = { origin, jsonRpcUrl, restUrl, grpcAddress };
-  const unsigned = buildCard(urls, versions, options.pushNotifications, options.describe);
+  const unsigned = buildCard(urls, versions, options.pushNotifications, options.describe, options.streaming);
   const card = await sign(unsigned);
   const published = options.advertisedVersions
-    ? await sign(buildCard(urls, options.advertisedVersions, options.pushNotifications, options.describe))
+    ? await sign(buildCard(urls, options.advertisedVersions, options.pushNotifications, options.describe, options.streaming))
     : card;
   const extendedCard: AgentCard = await sign({
     ...unsigned,

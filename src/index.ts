@@ -136,6 +136,7 @@ export { AgentSession, type SessionOptions } from "./client/session.js";
 export { TaskTracker } from "./client/tracker.js";
 export { isResumeSnapshot } from "./client/task-events.js";
 export type { ResumeOptions } from "./client/resume-policy.js";
+export { waitForTask, MIN_POLL_MS, type WaitOptions, type TaskWaiter } from "./client/wait.js";
 
 // Connecting and sessions.
 export { connect, type ConnectOptions, type ConnectTarget } from "./client/connect.js";

@@ -40,7 +40,7 @@ export const COMMAND_OPTIONS = {
     context: { type: "string" },
     task: { type: "string" },
   },
-  "task get": { history: { type: "string" } },
+  "task get": { history: { type: "string" }, wait: { type: "boolean" } },
   "task list": {
     context: { type: "string" },
     "page-size": { type: "string" },

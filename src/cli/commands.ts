@@ -21,6 +21,7 @@ import { printContinueHint, shellQuote } from "./continue-hint.js";
 import { describeEvent, paintState, partsText, printCard, printMessage, printPushConfig, printTask } from "./format.js";
 import type { Output } from "./output.js";
 import { parseTarget } from "./target.js";
+import { waitedTask } from "./wait.js";
 import { createWireLog } from "./wire-log.js";
 
 /** What a command runs with: the parsed command line, the output, and the signal of Ctrl-C. */
@@ -219,14 +220,17 @@ function streamLost(ctx: CommandContext, e: StreamResumeError, seen: string | un
   if (look) out.error(`the task may still be running; follow it again with:\n  ${look}`);
 }
 
-/** `a2a task get`: one task. */
+/** `a2a task get`: one task; with `--wait`, once it has reached a final or interrupted state. */
 export async function taskGet(ctx: CommandContext): Promise<void> {
   const historyLength = intOption(ctx.options.history, "history", ctx.command);
   const session = await open(ctx);
-  const task = await session.client.getTask({ id: ctx.args.id!, historyLength }, { signal: ctx.signal });
+  const { signal, out } = ctx;
+  const task = ctx.options.wait
+    ? await waitedTask(session.client, ctx.args.id!, out, { signal, timeoutMs: ctx.flags.timeoutMs, historyLength })
+    : await session.client.getTask({ id: ctx.args.id!, historyLength }, { signal });
   printContinueHint(ctx, task);
-  if (ctx.out.json) return ctx.out.jsonLine(toProtoJson(task), true);
-  printTask(ctx.out, task, { history: historyLength !== undefined });
+  if (out.json) return out.jsonLine(toProtoJson(task), true);
+  printTask(out, task, { history: historyLength !== undefined });
 }
 
 /** `a2a task list`: one page of tasks. */

@@ -108,16 +108,22 @@ A <text> of - reads the text from stdin.
   --task id      continue this task`,
   task: `Usage: a2a task get|list|cancel|subscribe <url> [id] [flags]
 
-  get <url> <id> [--history n]        print a task (with its last n messages)
+  get <url> <id> [--history n] [--wait]
+                                      print a task (with its last n messages), or
+                                      wait until it ends or needs input
   list <url> [--context id] [--page-size n] [--page-token t] [--history n]
                                       list tasks
   cancel <url> <id>                   cancel a task
   subscribe <url> <id>                follow a running task's events`,
-  "task get": `Usage: a2a task get <url> <id> [--history n] [flags]
+  "task get": `Usage: a2a task get <url> <id> [--history n] [--wait] [flags]
 
 Prints the task: state, status message, artifacts. --json prints the Task.
 
-  --history n    include at most n messages of the task's history`,
+  --history n    include at most n messages of the task's history
+  --wait         first wait until the task is final (completed, failed,
+                 canceled, rejected) or needs input or auth: subscribes where
+                 the agent streams, polls otherwise; each new state goes to
+                 stderr; --timeout is the deadline of the whole wait`,
   "task list": `Usage: a2a task list <url> [--context id] [--page-size n] [--page-token t] [--history n] [flags]
 
 Lists tasks, newest first as the agent orders them, one per line; prints

@@ -15,7 +15,7 @@ import type { A2ATransport } from "../call/transport.js";
 import type { AuthCredentials } from "../auth/plan.js";
 import { A2AClient } from "./client.js";
 import { FailoverTransport, type VersionFallback } from "./failover.js";
-import { rankInterfaces } from "./select.js";
+import { bindingList, rankInterfaces } from "./select.js";
 import { AgentSession } from "./session.js";
 
 /**
@@ -34,6 +34,14 @@ import { AgentSession } from "./session.js";
  * @category Connect and call
  */
 export interface ConnectOptions extends ResolveOptions {
+  /**
+   * The only bindings the session may use, e.g. `["GRPC"]`: the card's
+   * interfaces of other bindings are passed over, so no call fails over to
+   * them, and a card without one of these fails with
+   * NoCompatibleInterfaceError saying why each interface was passed over.
+   * Default: every binding. `preferredBindings` ranks within them.
+   */
+  bindings?: readonly Binding[] | undefined;
   /**
    * Bindings to prefer over the card's order, e.g. `["GRPC", "JSONRPC"]`.
    * Without it (and `preferredVersions`) the card's first usable interface
@@ -107,6 +115,9 @@ export function createConnect(defaultFactories: TransportFactories) {
   return async function connect(target: ConnectTarget, options: ConnectOptions = {}): Promise<AgentSession> {
     const factories = options.grpcWeb ? { ...defaultFactories, ...grpcWebFactories(options.grpcWeb) } : defaultFactories;
     const supports = supportIn(factories);
+    // A misspelt binding fails before any request, not after the card is fetched.
+    bindingList(options.bindings, "bindings");
+    bindingList(options.preferredBindings, "preferredBindings");
 
     const resolved = await resolveTarget(target, options);
     const card = resolved.card;
@@ -130,6 +141,7 @@ export function createConnect(defaultFactories: TransportFactories) {
     }
 
     const { candidates, passedOver } = rankInterfaces(card.supportedInterfaces, {
+      bindings: options.bindings,
       preferredBindings: options.preferredBindings,
       preferredVersions: options.preferredVersions,
       protocolVersions: options.protocolVersions,

@@ -179,13 +179,16 @@ async function* resumption(io: ResumeIo, options: ResumeOptions): AsyncGenerator
   }
 }
 
-/** Waits `ms` between attempts; the caller's signal cuts the wait short. */
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+/**
+ * Waits `ms` between attempts; the caller's signal cuts the wait short,
+ * rejecting with `aborted()`, and leaves neither timer nor listener behind.
+ */
+export function sleep(ms: number, signal: AbortSignal | undefined, aborted = streamAborted): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new AbortedError("the stream was aborted"));
+    if (signal?.aborted) return reject(aborted());
     const onAbort = () => {
       clearTimeout(timer);
-      reject(new AbortedError("the stream was aborted"));
+      reject(aborted());
     };
     const timer = setTimeout(() => {
       signal?.removeEventListener("abort", onAbort);
@@ -195,6 +198,11 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   });
 }
 
-async function* failing(error: A2AError): AsyncGenerator<never> {
+function streamAborted(): A2AError {
+  return new AbortedError("the stream was aborted");
+}
+
+/** A stream that fails with `error` when first read, having sent nothing. */
+export async function* failing(error: A2AError): AsyncGenerator<never> {
   throw error;
 }

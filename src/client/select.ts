@@ -5,7 +5,8 @@
  * The rule:
  * 1. Interfaces this runtime cannot speak are passed over (unknown binding,
  *    no transport for it here, a protocol version not in `protocolVersions`,
- *    no URL).
+ *    no URL), and so are those of a binding left out of `bindings` when the
+ *    caller insists on some.
  * 2. The rest keep the card's order: the first usable entry is the one the
  *    agent prefers, and spec 8.3.2 says to use it.
  * 3. Only what the caller asks for moves an entry ahead: `preferredBindings`
@@ -15,6 +16,7 @@
  * fallback, in the same order.
  */
 import type { AgentInterface } from "../../gen/lf/a2a/v1/a2a_pb.js";
+import { InvalidParamsError } from "../errors/family.js";
 import { BINDINGS, type Binding, type Candidate } from "../protocol/bindings.js";
 import { parseVersion } from "../protocol/version.js";
 
@@ -28,6 +30,12 @@ export interface PassedOver {
 
 /** What `rankInterfaces` goes by besides the card. */
 export interface SelectionRules {
+  /**
+   * The only bindings that may be used, e.g. `["GRPC"]`: interfaces of other
+   * bindings are passed over, so no call ever fails over to them. Default:
+   * every binding.
+   */
+  bindings?: readonly Binding[] | undefined;
   /** Bindings to prefer, in order, over the card's order. */
   preferredBindings?: readonly Binding[] | undefined;
   /** Versions to prefer, in order, over the card's order (after `preferredBindings`). */
@@ -55,6 +63,8 @@ export function rankInterfaces(
   passedOver: PassedOver[];
 } {
   const versions = (rules.protocolVersions ?? DEFAULT_PROTOCOL_VERSIONS).map((v) => parseVersion(v) ?? v);
+  const allowed = bindingList(rules.bindings, "bindings");
+  const preferred = bindingList(rules.preferredBindings, "preferredBindings");
   const passedOver: PassedOver[] = [];
   const usable: Array<Candidate & { position: number }> = [];
   interfaces.forEach((iface, position) => {
@@ -63,6 +73,7 @@ export function rankInterfaces(
     let reason: string | undefined;
     if (!iface.url) reason = "it has no URL";
     else if (!binding) reason = `binding "${iface.protocolBinding}" is not one this client speaks`;
+    else if (allowed && !allowed.includes(binding)) reason = `binding ${binding} is not among the bindings allowed (${allowed.join(", ")})`;
     else if (!version) reason = `protocol version "${iface.protocolVersion}" is not a version`;
     else if (!versions.includes(version)) reason = `protocol version ${version} is not among the versions allowed (${versions.join(", ")})`;
     else {
@@ -85,10 +96,33 @@ export function rankInterfaces(
       return i >= 0 ? i : list.length;
     };
   };
-  const bindingRank = rankBy(rules.preferredBindings);
+  const bindingRank = rankBy(preferred);
   const versionRank = rankBy(rules.preferredVersions?.map((v) => parseVersion(v) ?? v));
   usable.sort(
     (a, b) => bindingRank(a.binding) - bindingRank(b.binding) || versionRank(a.version) - versionRank(b.version) || a.position - b.position,
   );
   return { candidates: usable.map(({ position: _p, ...c }) => c), passedOver };
+}
+
+/**
+ * A list of binding names as the caller gave it, spelled as this client
+ * spells them (case and spaces do not matter); a name that is not a binding,
+ * or an empty `bindings` (which would allow none), is refused before any
+ * interface is looked at, rather than silently allowing or preferring nothing.
+ */
+export function bindingList(list: readonly string[] | undefined, option: "bindings" | "preferredBindings"): Binding[] | undefined {
+  if (list === undefined) return undefined;
+  const known = `(${BINDINGS.join(", ")})`;
+  if (!Array.isArray(list) || (option === "bindings" && list.length === 0)) {
+    throw new InvalidParamsError(`${option} must be a ${option === "bindings" ? "non-empty " : ""}list of bindings ${known}`);
+  }
+  return list.map(
+    (name) =>
+      BINDINGS.find((b) => b === String(name).trim().toUpperCase()) ??
+      throwInvalid(`${option}: ${JSON.stringify(String(name)).slice(0, 40)} is not a binding ${known}`),
+  );
+}
+
+function throwInvalid(message: string): never {
+  throw new InvalidParamsError(message);
 }

@@ -4,12 +4,13 @@
  * its credentials) and verified before it replaces the public card.
  */
 import type { AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
-import { PushNotificationNotSupportedError, UnsupportedOperationError, type NoCompatibleInterfaceError } from "../errors/family.js";
+import { UnsupportedOperationError, type NoCompatibleInterfaceError } from "../errors/family.js";
 import type { ResolvedAgentCard } from "../discovery/resolve.js";
 import { receivedJsonOf } from "../http/received-json.js";
 import type { VerifyOptions, VerifyPolicy } from "../trust/options.js";
 import type { VerificationResult } from "../trust/result.js";
 import type { A2AClient, CallOptions } from "./client.js";
+import { withCapabilityChecks } from "./capabilities.js";
 import type { FailoverTransport } from "./failover.js";
 import type { Candidate } from "../protocol/bindings.js";
 
@@ -55,9 +56,15 @@ export class AgentSession {
   private extended: Promise<AgentCard> | undefined;
   private extendedResult: VerificationResult | undefined;
   /**
-   * The client for this agent. Its four push notification config operations
-   * fail with `PushNotificationNotSupportedError`, without a request, while
-   * the card in force does not declare `capabilities.pushNotifications`.
+   * The client for this agent, held to the capabilities of the card in
+   * force: its four push notification config operations fail with
+   * `PushNotificationNotSupportedError`, without a request, while the card
+   * does not declare `capabilities.pushNotifications`; while it does not
+   * declare `capabilities.streaming`, `sendStreamingMessage` sends the
+   * message with SendMessage and yields its result as the one event (a task
+   * as a `task` event, a direct reply as a `message` event), and
+   * `subscribeToTask` fails with `UnsupportedOperationError` before any
+   * request.
    */
   readonly client: A2AClient;
 
@@ -66,7 +73,7 @@ export class AgentSession {
     resolved: Pick<ResolvedAgentCard, "card"> & Partial<Pick<ResolvedAgentCard, "url" | "verification">>,
     private readonly options: SessionOptions = {},
   ) {
-    this.client = withPushCheck(client, () => this.current);
+    this.client = withCapabilityChecks(client, () => this.current);
     this.publicCard = resolved.card;
     this.current = resolved.card;
     this.cardUrl = resolved.url;
@@ -141,37 +148,4 @@ export class AgentSession {
     this.current = card;
     return card;
   }
-}
-
-const PUSH_CONFIG_METHODS = [
-  "createTaskPushNotificationConfig",
-  "getTaskPushNotificationConfig",
-  "listTaskPushNotificationConfigs",
-  "deleteTaskPushNotificationConfig",
-] as const;
-
-/**
- * The client as it is, but for the push config operations, which first
- * check the card in force. The view delegates everything else to `client`
- * (it is an `A2AClient` whose prototype is that client), so failover and
- * bindings are shared.
- */
-function withPushCheck(client: A2AClient, card: () => AgentCard): A2AClient {
-  const view = Object.create(client) as A2AClient;
-  for (const name of PUSH_CONFIG_METHODS) {
-    const call = client[name] as (...args: unknown[]) => Promise<unknown>;
-    Object.defineProperty(view, name, {
-      value: (...args: unknown[]): Promise<unknown> => {
-        if (card().capabilities?.pushNotifications !== true) {
-          return Promise.reject(
-            new PushNotificationNotSupportedError("the agent's card does not declare push notifications (capabilities.pushNotifications)", {
-              reason: "PUSH_NOTIFICATION_NOT_SUPPORTED",
-            }),
-          );
-        }
-        return call.apply(client, args);
-      },
-    });
-  }
-  return view;
 }

@@ -80,6 +80,13 @@ describe("the Node entry's registration survives bundling", () => {
     expect(kept.filter((i) => /node-runtime|a2a_json_readers|node-client|grpc\/transport/.test(i))).toEqual([]);
   });
 
+  it("an app that does not wait for tasks carries no waitForTask, one that does carries it", async () => {
+    const connectOnly = await bundle(`import { connect } from "a2a-connect"; export const run = (u) => connect(u);`);
+    expect(connectOnly.kept).not.toContain("src/client/wait.ts");
+    const waiting = await bundle(`import { waitForTask } from "a2a-connect"; export const run = (c, id) => waitForTask(c, id);`);
+    expect(waiting.kept).toContain("src/client/wait.ts");
+  });
+
   it("an app of the root entry that never serializes carries no ProtoJSON helpers; one that does, does", async () => {
     const without = await bundle(
       `import { connect, textOf } from "a2a-connect"; export const run = async (u) => textOf(await connect(u));`,
@@ -107,6 +114,11 @@ describe("curated exports", () => {
     ]) {
       expect(root, name).not.toHaveProperty(name);
     }
+  });
+
+  it("the root entry has waitForTask and its poll floor", () => {
+    expect(typeof root.waitForTask).toBe("function");
+    expect(root.MIN_POLL_MS).toBe(100);
   });
 
   it("the root entry has connect's types for interceptors of one's own", () => {

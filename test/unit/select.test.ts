@@ -4,7 +4,7 @@
 import { create } from "@bufbuild/protobuf";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { AgentInterfaceSchema, type AgentInterface, type Binding } from "../../src/index.js";
+import { AgentInterfaceSchema, InvalidParamsError, type AgentInterface, type Binding } from "../../src/index.js";
 import { rankInterfaces, type SelectionRules } from "../../src/client/select.js";
 
 const iface = (
@@ -109,6 +109,42 @@ describe("rankInterfaces", () => {
     ]);
     expect(names(r)).toEqual(["JSONRPC 1.0"]);
     expect(r.candidates[0]!.interface.protocolBinding).toBe("jsonrpc");
+  });
+
+  it("with bindings, uses only those: the others are passed over saying why, and preferredBindings ranks within", () => {
+    const card = [iface("JSONRPC", "1.0"), iface("GRPC", "0.3"), iface("HTTP+JSON", "1.0"), iface("GRPC", "1.0")];
+    const r = rank(card, { bindings: ["GRPC"] });
+    expect(names(r)).toEqual(["GRPC 0.3", "GRPC 1.0"]);
+    expect(r.passedOver.map((p) => `${p.interface.protocolBinding}: ${p.reason}`)).toEqual([
+      "JSONRPC: binding JSONRPC is not among the bindings allowed (GRPC)",
+      "HTTP+JSON: binding HTTP+JSON is not among the bindings allowed (GRPC)",
+    ]);
+    expect(names(rank(card, { bindings: ["GRPC", "HTTP+JSON"], preferredBindings: ["HTTP+JSON"] }))).toEqual([
+      "HTTP+JSON 1.0",
+      "GRPC 0.3",
+      "GRPC 1.0",
+    ]);
+    // A binding the runtime cannot build is still passed over for that reason.
+    expect(rankInterfaces(card, { supports: browser, bindings: ["GRPC"] }).candidates).toEqual([]);
+  });
+
+  it("reads binding names in any case, and refuses unknown names and an empty bindings with InvalidParamsError naming the option", () => {
+    const card = [iface("JSONRPC", "1.0"), iface("GRPC", "1.0")];
+    expect(names(rank(card, { bindings: ["grpc" as Binding] }))).toEqual(["GRPC 1.0"]);
+    expect(names(rank(card, { preferredBindings: [" Grpc " as Binding] }))).toEqual(["GRPC 1.0", "JSONRPC 1.0"]);
+    const bad: Array<[Partial<SelectionRules>, RegExp]> = [
+      [{ bindings: ["GRPCWEB" as Binding] }, /^bindings: "GRPCWEB" is not a binding \(JSONRPC, HTTP\+JSON, GRPC\)$/],
+      [{ bindings: [] }, /^bindings must be a non-empty list of bindings/],
+      [{ bindings: "GRPC" as unknown as Binding[] }, /^bindings must be a non-empty list/],
+      [{ preferredBindings: ["REST" as Binding] }, /^preferredBindings: "REST" is not a binding/],
+      [{ bindings: [42 as unknown as Binding] }, /^bindings: "42" is not a binding/],
+    ];
+    for (const [rules, message] of bad) {
+      expect(() => rank(card, rules)).toThrow(InvalidParamsError);
+      expect(() => rank(card, rules)).toThrow(message);
+    }
+    // An empty preference is no preference.
+    expect(names(rank(card, { preferredBindings: [] }))).toEqual(["JSONRPC 1.0", "GRPC 1.0"]);
   });
 
   it("holds its rule for any card order (property)", () => {
