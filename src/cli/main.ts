@@ -18,6 +18,14 @@ function packageVersion(): string | undefined {
 
 const controller = new AbortController();
 process.once("SIGINT", () => controller.abort());
+// A reader that stops early (`a2a stream ... | head -1`) closes the pipe. Node
+// would crash with an EPIPE stack; stop the work instead and end quietly, with
+// the status of a process that SIGPIPE ended (128 + 13), as `cat` would.
+process.stdout.on("error", (e: NodeJS.ErrnoException) => {
+  if (e.code !== "EPIPE") throw e;
+  controller.abort();
+  process.exit(141);
+});
 const code = await run(process.argv.slice(2), { signal: controller.signal, version: packageVersion() });
 // Idle HTTP/2 and keep-alive connections must not keep the process alive.
 process.exit(code);

@@ -25,10 +25,16 @@ import { DEFAULTS, isDrop, type ResumeOptions } from "./resume-policy.js";
 import { settledTask } from "./task-events.js";
 import { TaskTracker } from "./tracker.js";
 
-/** The smallest poll interval `waitForTask` accepts, in milliseconds: an agent is not polled faster than this. */
+/**
+ * The smallest poll interval `waitForTask` accepts, in milliseconds: an agent is not polled faster than this.
+ * @category Streams and tracking
+ */
 export const MIN_POLL_MS = 100;
 
-/** How `waitForTask` follows the task, and when it gives up. */
+/**
+ * How `waitForTask` follows the task, and when it gives up.
+ * @category Streams and tracking
+ */
 export interface WaitOptions {
   /** Stops the wait (and the call in flight): it fails with AbortedError. */
   signal?: AbortSignal | undefined;
@@ -59,7 +65,10 @@ export interface WaitOptions {
   onUpdate?: ((task: Task) => void) | undefined;
 }
 
-/** What `waitForTask` calls: an `A2AClient`, such as `session.client`. */
+/**
+ * What `waitForTask` calls: an `A2AClient`, such as `session.client`.
+ * @category Streams and tracking
+ */
 export type TaskWaiter = Pick<A2AClient, "getTask" | "subscribeToTask">;
 
 const DEFAULT_POLL_MS = 1000;
@@ -74,9 +83,13 @@ const POLL_GROWTH = 1.5;
  * a run of polls that cannot reach the agent is retried for
  * `resume.maxElapsedMs` (default 60 s), then its last error is thrown.
  *
+ * @category Streams and tracking
  * @example
  * ```ts
- * const res = await client.sendMessage({ message: userMessage("write a report"), configuration: { returnImmediately: true } });
+ * import { connect, taskStateName, textOf, userMessage, waitForTask } from "a2a-connect";
+ *
+ * const session = await connect("https://agent.example.com");
+ * const res = await session.client.sendMessage({ message: userMessage("write a report"), configuration: { returnImmediately: true } });
  * if (res.payload.case === "task") {
  *   const task = await waitForTask(session.client, res.payload.value.id, { timeoutMs: 120_000 });
  *   console.log(taskStateName(task.status!.state), textOf(task));

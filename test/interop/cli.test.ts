@@ -292,6 +292,23 @@ describe("a2a stream", () => {
     expect(lines.filter((l) => l.artifactUpdate)).toHaveLength(2);
   });
 
+  it("ends quietly with status 141 when its reader closes the pipe early (| head -1), without a stack", async () => {
+    const child = spawn(process.execPath, ["--import", "tsx", CLI, "stream", agent.cardUrl, "count 50 every 100"], {
+      cwd: ROOT,
+      env: { ...process.env, NO_COLOR: "" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    // The first event line arrives; then the reader goes away, as head does.
+    child.stdout.once("data", () => child.stdout.destroy());
+    const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
+    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    clearTimeout(timer);
+    expect(code).toBe(141);
+    expect(stderr).not.toMatch(/EPIPE|Error|\n\s+at /);
+  }, 25_000);
+
   it("resumes a stream whose connection is cut, and says so on stderr", async () => {
     // A card whose only interface is behind a proxy that resets the first connection mid-stream.
     const proxy: ChaosProxy = await startChaosProxy(Number(new URL(agent.origin).port), (i) =>
