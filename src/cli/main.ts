@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /** The `a2a` command: see `a2a --help`. */
 import { readFileSync } from "node:fs";
+import { EXIT } from "./exit-codes.js";
 import { run } from "./run.js";
 
 function packageVersion(): string | undefined {
@@ -24,7 +25,7 @@ process.once("SIGINT", () => controller.abort());
 process.stdout.on("error", (e: NodeJS.ErrnoException) => {
   if (e.code !== "EPIPE") throw e;
   controller.abort();
-  process.exit(141);
+  process.exit(EXIT.brokenPipe);
 });
 const code = await run(process.argv.slice(2), { signal: controller.signal, version: packageVersion() });
 // Idle HTTP/2 and keep-alive connections must not keep the process alive.
