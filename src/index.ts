@@ -124,6 +124,7 @@ export {
   type LoggingOptions,
   type TraceContext,
 } from "./observability.js";
+export { callTargetKey, type CallTarget } from "./call/target.js";
 
 // connect's types, for interceptors of one's own (passed as `interceptors`),
 // so that an app need not depend on @connectrpc/connect itself. Its

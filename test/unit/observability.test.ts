@@ -231,7 +231,8 @@ describe("loggingInterceptor's default output", () => {
       await client.getTask({ id: "t1" });
       expect(info).toHaveBeenCalledTimes(1);
       const line = String(info.mock.calls[0]![0]);
-      expect(line).toMatch(/^a2a GetTask @127\.0\.0\.1:\d+ ok \d+\.\dms$/);
+      // A transport built by hand: the version from its A2A-Version header, the masked URL.
+      expect(line).toMatch(/^a2a GetTask 1\.0 http:\/\/127\.0\.0\.1:\d+\/\S* ok \d+\.\dms$/);
       expect(line).not.toContain("s3cr3t");
     } finally {
       info.mockRestore();
