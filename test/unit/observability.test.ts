@@ -222,6 +222,28 @@ describe.each(["JSONRPC", "HTTP+JSON"] as const)("loggingInterceptor (%s)", (bin
   });
 });
 
+describe("loggingInterceptor's URL", () => {
+  it("names origin and path only: no query string value, no user info", async () => {
+    answerTask();
+    const entries: CallLogEntry[] = [];
+    const keyed = new A2AClient(
+      createJsonRpcTransport({ baseUrl: `${http.url}/rpc?key=s3cr3t-key`, interceptors: [loggingInterceptor((e) => entries.push(e))] }),
+    );
+    expect((await keyed.getTask({ id: "t1" })).id).toBe("t1");
+    expect(http.requests[0]!.url).toBe("/rpc?key=s3cr3t-key");
+    const withUser = new A2AClient(
+      createJsonRpcTransport({
+        baseUrl: `${http.url.replace("//", "//me:s3cr3t-pw@")}/rpc`,
+        httpClient: createNodeHttpClient(),
+        interceptors: [loggingInterceptor((e) => entries.push(e))],
+      }),
+    );
+    await withUser.getTask({ id: "t1" }).catch(() => undefined);
+    expect(entries.map((e) => e.url)).toEqual([`${http.url}/rpc`, `${http.url}/rpc`]);
+    expect(JSON.stringify(entries)).not.toMatch(/s3cr3t|me:/);
+  });
+});
+
 describe("loggingInterceptor's default output", () => {
   it("is one console.info line without secrets; a throwing logger does not fail the call", async () => {
     answerTask();
