@@ -6,7 +6,7 @@
  */
 import type { Interceptor } from "@connectrpc/connect";
 import type { Binding } from "./protocol/bindings.js";
-import { targetOf } from "./call/target.js";
+import { sentUrlOf, targetOf } from "./call/target.js";
 import { watchCall } from "./call/watch.js";
 import { maskedHref, parsedUrl } from "./util.js";
 
@@ -28,11 +28,7 @@ export interface CallLogEntry {
   binding: Binding | undefined;
   /** The A2A protocol version the call spoke ("1.0", "0.3"), as its interface declares it or its `A2A-Version` header says. */
   version: string | undefined;
-  /**
-   * The URL the call went to, as interceptors see it, masked: origin and
-   * path only (no user info, no query string). On the HTTP+JSON binding of
-   * A2A 0.3, whose route is chosen after the interceptors, the interface URL.
-   */
+  /** The URL the call went to, masked: origin and path only (no user info, no query string). */
   url: string;
   /** Host (and port) the call went to; no path, no query. */
   host: string;
@@ -86,7 +82,6 @@ export function loggingInterceptor(log: (entry: CallLogEntry) => void = defaultL
   return (next) => (req) => {
     const start = now();
     const { binding, version } = targetOf(req, options.binding);
-    const u = parsedUrl(req.url);
     let events = 0;
     return watchCall(
       req,
@@ -94,6 +89,7 @@ export function loggingInterceptor(log: (entry: CallLogEntry) => void = defaultL
       {
         event: () => void events++,
         end(outcome, error) {
+          const u = parsedUrl(sentUrlOf(req));
           const entry: CallLogEntry = {
             method: req.method.name,
             stream: req.stream,

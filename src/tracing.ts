@@ -18,8 +18,8 @@ import type { A2AError } from "./errors/family.js";
 import type { Binding } from "./protocol/bindings.js";
 import { taskIdOf } from "./protocol/events.js";
 import { streamStateKey, type StreamState, type StreamWatcher } from "./call/stream-state.js";
-import { targetOf } from "./call/target.js";
-import { watchCall, type CallOutcome, type CallWatcher } from "./call/watch.js";
+import { sentUrlOf, targetOf } from "./call/target.js";
+import { watchCall, type CallWatcher } from "./call/watch.js";
 import { isTraceparent } from "./observability.js";
 import { isRecord, maskedHref, parsedUrl } from "./util.js";
 
@@ -132,8 +132,19 @@ export function tracingInterceptor(options: TracingOptions): Interceptor {
       }
     }
     if (options.propagate) propagate(req.header, span.span);
-    // A resumable stream's span ends with the stream as its reader sees it, not with one of its calls.
-    const watcher = state ? span.eventsOnly : span;
+    const s = span;
+    const watcher: CallWatcher = {
+      response: (message) => {
+        s.sentTo(req);
+        s.response(message);
+      },
+      event: (event) => s.event(event),
+      end: (_outcome, error) => {
+        s.sentTo(req);
+        // A resumable stream's span ends with the stream as its reader sees it, not with one of its calls.
+        if (!state) s.ended(error);
+      },
+    };
     return watchCall(req, () => next(req), watcher, binding);
   };
 }
@@ -156,7 +167,7 @@ function targetAttributes(req: UnaryRequest | StreamRequest, binding: Binding | 
 }
 
 /** One span: a call's, or a resumable stream's across its calls. */
-class CallSpan implements CallWatcher, StreamWatcher {
+class CallSpan implements StreamWatcher {
   private events = 0;
   private over = false;
 
@@ -165,9 +176,6 @@ class CallSpan implements CallWatcher, StreamWatcher {
     private readonly messageEvents: boolean,
     private taskId: string | undefined,
   ) {}
-
-  /** What the calls of a resumable stream report: their events; the stream's end comes from the resumption. */
-  readonly eventsOnly: CallWatcher = { event: (e) => this.event(e), end: () => {} };
 
   setAttributes(attributes: SpanAttributes): void {
     for (const [key, value] of Object.entries(attributes)) this.span.setAttribute(key, value);
@@ -196,8 +204,11 @@ class CallSpan implements CallWatcher, StreamWatcher {
     }
   }
 
-  end(_outcome: CallOutcome, error: A2AError | undefined): void {
-    this.ended(error);
+  /** Where a call of this span went, when its transport chose the URL below the interceptors (call/target.ts). */
+  sentTo(req: UnaryRequest | StreamRequest): void {
+    const sent = sentUrlOf(req);
+    const u = sent === req.url ? undefined : parsedUrl(sent);
+    if (u) this.span.setAttribute("url.full", maskedHref(u));
   }
 
   resuming(attempt: number, drop: A2AError): void {

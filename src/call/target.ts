@@ -41,7 +41,8 @@ export function withTarget(candidate: Candidate, interceptors: Interceptor[] | u
   if (!interceptors?.length) return interceptors;
   const target: CallTarget = Object.freeze({ binding: candidate.binding, version: candidate.version, url: candidate.interface.url });
   const announce: Interceptor = (next) => (req) => {
-    req.contextValues.set(callTargetKey, target);
+    // A failover's attempts share the call's context values: what an earlier attempt noted goes.
+    req.contextValues.set(callTargetKey, target).set(sentUrlKey, undefined);
     return next(req);
   };
   return [announce, ...interceptors];
@@ -61,4 +62,22 @@ export function targetOf(
   if (target) return target;
   const grpc = /^application\/grpc/i.test(req.header.get("content-type") ?? "");
   return { binding: binding ?? (grpc ? "GRPC" : undefined), version: req.header.get(A2A_VERSION) ?? undefined };
+}
+
+/**
+ * The URL a call was sent to, where the transport chooses it below the
+ * caller's interceptors (HTTP+JSON on A2A 0.3, whose route comes from the
+ * translated request): noted there by `noteSentUrl`.
+ */
+const sentUrlKey = createContextKey<string | undefined>(undefined, { description: "a2a sent url" });
+
+/** Notes the request's URL for the interceptors above (see `sentUrlOf`); for the transport under a 0.3 adapter. */
+export const noteSentUrl: Interceptor = (next) => (req) => {
+  req.contextValues.set(sentUrlKey, req.url);
+  return next(req);
+};
+
+/** The URL a call went to, as its interceptors can know it once it is sent: the noted one, or the request's. */
+export function sentUrlOf(req: UnaryRequest | StreamRequest): string {
+  return req.contextValues.get(sentUrlKey) ?? req.url;
 }

@@ -57,10 +57,9 @@ function urlOf(agent: LocalAgent, binding: Binding, version: string, method: str
     case "JSONRPC":
       return agent.jsonRpcUrl;
     case "HTTP+JSON": {
-      // The 0.3 route is chosen below the interceptors: they see the interface URL.
-      if (version === "0.3") return agent.restUrl;
       const route = method === "SendMessage" ? "/message:send" : method === "SendStreamingMessage" ? "/message:stream" : `/tasks/${taskId}`;
-      return `${agent.restUrl}${route}`;
+      // 0.3's routes live under /v1 of the same base URL.
+      return `${agent.restUrl}${version === "0.3" ? "/v1" : ""}${route}`;
     }
     case "GRPC":
       return `http://${agent.grpcAddress}/${version === "0.3" ? "a2a.v1.A2AService" : SERVICE}/${method}`;
@@ -124,13 +123,14 @@ describe.each(cases)("$label on A2A $version", ({ sdk, binding, version }) => {
 });
 
 describe.each(PEERS)("after a failover ($label)", (sdk) => {
-  /** A session whose card lists a dead JSON-RPC interface before the agent's live HTTP+JSON one. */
-  async function failingOver(agent: LocalAgent) {
+  /** A session whose card lists a dead interface (JSON-RPC 1.0 unless told) before the agent's live one (HTTP+JSON unless told). */
+  async function failingOver(agent: LocalAgent, deadOne = { binding: "JSONRPC", version: "1.0" }, liveBinding: Binding = "HTTP+JSON") {
     const resolved = await resolveAgentCard(agent.origin, { cache: new MemoryCardStore(), verification: { keys: agent.jwks } });
     const card = clone(AgentCardSchema, resolved.card);
-    const dead = `http://127.0.0.1:${await deadPort()}/rpc`;
-    const live = card.supportedInterfaces.find((i) => i.protocolBinding === "HTTP+JSON")!;
-    card.supportedInterfaces = [create(AgentInterfaceSchema, { url: dead, protocolBinding: "JSONRPC", protocolVersion: "1.0" }), live];
+    const dead = `http://127.0.0.1:${await deadPort()}/a2a`;
+    const live = card.supportedInterfaces.find((i) => i.protocolBinding === liveBinding)!;
+    const deadInterface = create(AgentInterfaceSchema, { url: dead, protocolBinding: deadOne.binding, protocolVersion: deadOne.version });
+    card.supportedInterfaces = [deadInterface, live];
     card.signatures = [];
     return { session: await connect({ ...resolved, card }, options(agent)), dead };
   }
@@ -149,6 +149,18 @@ describe.each(PEERS)("after a failover ($label)", (sdk) => {
     const [failed, ok] = exporter.getFinishedSpans();
     expect(failed!.attributes).toMatchObject({ "a2a.binding": "JSONRPC", "url.full": dead, "error.type": "CONNECTION_FAILED" });
     expect(ok!.attributes).toMatchObject({ "a2a.binding": "HTTP+JSON", "url.full": `${agent.restUrl}/message:send` });
+  });
+
+  it("what a dead 0.3 HTTP+JSON attempt sent to is not taken for where the live attempt went", async () => {
+    const agent = agentOf(sdk);
+    const { session, dead } = await failingOver(agent, { binding: "HTTP+JSON", version: "0.3" }, "JSONRPC");
+    // A stream's attempts share its context values (its resumption state travels in them).
+    await collect(session.client.sendStreamingMessage({ message: userMessage("count 1") }));
+    expect(entries.map((e) => [e.binding, e.version, e.url, e.outcome])).toEqual([
+      ["HTTP+JSON", "0.3", `${dead}/v1/message:stream`, "error"],
+      ["JSONRPC", "1.0", agent.jsonRpcUrl, "ok"],
+    ]);
+    expect(exporter.getFinishedSpans()[0]!.attributes["url.full"]).toBe(agent.jsonRpcUrl);
   });
 
   it("a stream's one span names the interface it ended up on", async () => {
