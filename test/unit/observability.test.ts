@@ -153,6 +153,7 @@ describe.each(["JSONRPC", "HTTP+JSON"] as const)("loggingInterceptor (%s)", (bin
     }
     expect(entries).toHaveLength(1);
     expect(entries[0]!.host).toBe(`127.0.0.1:${http.port}`);
+    expect(entries[0]!.url).toBe(binding === "JSONRPC" ? `${http.url}/rpc` : `${http.url}/tasks/t1`);
     expect(lines).toHaveLength(1);
     for (const text of [JSON.stringify(entries), ...lines])
       for (const s of ["ann", "pw-s3cr3t", "key-456", "api_key"]) expect(text).not.toContain(s);
@@ -211,36 +212,14 @@ describe.each(["JSONRPC", "HTTP+JSON"] as const)("loggingInterceptor (%s)", (bin
   });
 
   it("a call the caller aborts is logged as aborted", async () => {
-    http.handle(() => undefined); // never answers
+    const controller = new AbortController();
+    // Never answers; aborted once the server has the request, so that it is not the next test's.
+    http.handle(() => controller.abort());
     const entries: CallLogEntry[] = [];
     const client = httpClient(binding, [loggingInterceptor((e) => entries.push(e))]);
-    const controller = new AbortController();
     const call = client.getTask({ id: "t1" }, { signal: controller.signal });
-    setTimeout(() => controller.abort(), 20);
     await expect(call).rejects.toBeInstanceOf(AbortedError);
     expect(entries).toEqual([expect.objectContaining({ method: "GetTask", outcome: "aborted", errorName: "AbortedError" })]);
-  });
-});
-
-describe("loggingInterceptor's URL", () => {
-  it("names origin and path only: no query string value, no user info", async () => {
-    answerTask();
-    const entries: CallLogEntry[] = [];
-    const keyed = new A2AClient(
-      createJsonRpcTransport({ baseUrl: `${http.url}/rpc?key=s3cr3t-key`, interceptors: [loggingInterceptor((e) => entries.push(e))] }),
-    );
-    expect((await keyed.getTask({ id: "t1" })).id).toBe("t1");
-    expect(http.requests[0]!.url).toBe("/rpc?key=s3cr3t-key");
-    const withUser = new A2AClient(
-      createJsonRpcTransport({
-        baseUrl: `${http.url.replace("//", "//me:s3cr3t-pw@")}/rpc`,
-        httpClient: createNodeHttpClient(),
-        interceptors: [loggingInterceptor((e) => entries.push(e))],
-      }),
-    );
-    await withUser.getTask({ id: "t1" }).catch(() => undefined);
-    expect(entries.map((e) => e.url)).toEqual([`${http.url}/rpc`, `${http.url}/rpc`]);
-    expect(JSON.stringify(entries)).not.toMatch(/s3cr3t|me:/);
   });
 });
 
