@@ -1,8 +1,8 @@
 /**
- * Interceptor recipes for logs and distributed traces, with no tracing
- * library behind them. Both are plain connect interceptors, so they work on
- * every binding: pass them in a transport's `interceptors` (or in
- * `connect(url, { transport: { interceptors } })`).
+ * Interceptor recipes for logs and trace context, with no tracing library
+ * behind them (OpenTelemetry spans: tracing.ts). Both are plain connect
+ * interceptors, so they work on every binding: pass them in a transport's
+ * `interceptors` (or in `connect(url, { transport: { interceptors } })`).
  */
 import type { Interceptor } from "@connectrpc/connect";
 import type { Binding } from "./protocol/bindings.js";
