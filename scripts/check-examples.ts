@@ -13,8 +13,7 @@
 //
 // Exit codes: 0 every example compiles, 1 one does not (or none was found).
 
-import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
@@ -154,7 +153,11 @@ export async function examplesInSources(): Promise<Example[]> {
  * line (none when all compile).
  */
 export async function checkExamples(examples: readonly Example[]): Promise<string[]> {
-  const dir = await mkdtemp(join(tmpdir(), "a2a-examples-"));
+  // Inside the repository's node_modules, so that an example may import what an
+  // app would have installed beside the package (@opentelemetry/api, ...).
+  const cache = join(repoRoot, "node_modules", ".cache");
+  await mkdir(cache, { recursive: true });
+  const dir = await mkdtemp(join(cache, "a2a-examples-"));
   try {
     // ESM, as the package is: examples may use top-level await.
     await writeFile(join(dir, "package.json"), '{ "type": "module" }\n');

@@ -168,6 +168,15 @@ export {
   type LoggingOptions,
   type TraceContext,
 } from "./observability.js";
+export {
+  tracingInterceptor,
+  type TracingOptions,
+  type TracerLike,
+  type SpanLike,
+  type SpanContextLike,
+  type SpanAttributes,
+} from "./tracing.js";
+export { callTargetKey, type CallTarget } from "./call/target.js";
 
 // connect's types, for interceptors of one's own (passed as `interceptors`),
 // so that an app need not depend on @connectrpc/connect itself. Its

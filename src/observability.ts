@@ -1,14 +1,14 @@
 /**
- * Interceptor recipes for logs and distributed traces, with no tracing
- * library behind them. Both are plain connect interceptors, so they work on
- * every binding: pass them in a transport's `interceptors` (or in
- * `connect(url, { transport: { interceptors } })`).
+ * Interceptor recipes for logs and trace context, with no tracing library
+ * behind them (OpenTelemetry spans: tracing.ts). Both are plain connect
+ * interceptors, so they work on every binding: pass them in a transport's
+ * `interceptors` (or in `connect(url, { transport: { interceptors } })`).
  */
-import type { Interceptor, StreamResponse, UnaryResponse } from "@connectrpc/connect";
-import { toA2AError } from "./errors/classify.js";
+import type { Interceptor } from "@connectrpc/connect";
 import type { Binding } from "./protocol/bindings.js";
-import { isInterrupted, isTerminal } from "./protocol/messages.js";
-import type { StreamResponse as A2AStreamResponse } from "../gen/lf/a2a/v1/a2a_pb.js";
+import { sentUrlOf, targetOf } from "./call/target.js";
+import { watchCall } from "./call/watch.js";
+import { maskedHref, parsedUrl } from "./util.js";
 
 /**
  * One finished call. It holds no header, body or query string, so neither
@@ -20,8 +20,17 @@ export interface CallLogEntry {
   method: string;
   /** Whether the call was one of the two streaming operations. */
   stream: boolean;
-  /** The binding, when the logger was told it or the request shows it (gRPC). */
+  /**
+   * The binding of the interface the call went to. Always known on the
+   * transports `connect()` builds (after a failover, the new interface's);
+   * on a transport built by hand, when the logger was told it or the request
+   * shows it (gRPC).
+   */
   binding: Binding | undefined;
+  /** The A2A protocol version the call spoke ("1.0", "0.3"), as its interface declares it or its `A2A-Version` header says. */
+  version: string | undefined;
+  /** The URL the call went to, masked: origin and path only (no user info, no query string). */
+  url: string;
   /** Host (and port) the call went to; no path, no query. */
   host: string;
   /** Start to end: the response for unary calls, the last event for streams. */
@@ -34,13 +43,15 @@ export interface CallLogEntry {
   outcome: "ok" | "error" | "aborted";
   /** The class of the error, as this package names it (`TaskNotFoundError`, ...). */
   errorName?: string | undefined;
+  /** The error's stable code (`TASK_NOT_FOUND`, ...; see `A2AErrorCode`). */
+  errorCode?: string | undefined;
   /** Streams: the events received. */
   events?: number | undefined;
 }
 
 /** Options of `loggingInterceptor`. @category Interceptors and observability */
 export interface LoggingOptions {
-  /** The binding to report, for transports that are not gRPC. */
+  /** The binding to report on a transport built by hand that is not gRPC (those of `connect()` tell it themselves). */
   binding?: Binding | undefined;
   /** The clock; default `performance.now()`. */
   now?: (() => number) | undefined;
@@ -48,34 +59,23 @@ export interface LoggingOptions {
 
 function defaultLog(entry: CallLogEntry): void {
   const extra = [entry.errorName, entry.events === undefined ? undefined : `${entry.events} events`].filter(Boolean).join(", ");
+  const via = [entry.binding, entry.version].filter(Boolean).join(" ");
   console.info(
-    `a2a ${entry.method} ${entry.binding ?? ""}@${entry.host} ${entry.outcome} ${entry.durationMs.toFixed(1)}ms${extra ? ` (${extra})` : ""}`,
+    `a2a ${entry.method}${via ? ` ${via}` : ""} ${entry.url} ${entry.outcome} ${entry.durationMs.toFixed(1)}ms${extra ? ` (${extra})` : ""}`,
   );
-}
-
-function hostOf(url: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    return "";
-  }
-}
-
-function bindingOf(header: Headers): Binding | undefined {
-  return /^application\/grpc/i.test(header.get("content-type") ?? "") ? "GRPC" : undefined;
 }
 
 /**
  * Logs one `CallLogEntry` per call when it ends (streams: when the last event
  * arrived, the stream failed or its reader stopped, with the event count).
- * `log` defaults to a one-line `console.info`. Only the method, host,
- * timing, outcome and error class are logged: never headers, bodies or
- * URLs' paths and queries, so no secret can leak.
+ * `log` defaults to a one-line `console.info`. Only the operation, binding,
+ * version, masked URL, timing, outcome and error class and code are logged:
+ * never headers, bodies or URLs' queries and user info, so no secret can leak.
  * @example
  * ```ts
  * import { connect, loggingInterceptor } from "a2a-connect";
  *
- * // One line per call on console.info: operation, binding, host, outcome, duration.
+ * // One line per call on console.info, e.g. "a2a SendMessage JSONRPC 1.0 https://agent.example.com/a2a ok 42.0ms".
  * const session = await connect("https://agent.example.com", { transport: { interceptors: [loggingInterceptor()] } });
  * // Or entries of your own logger:
  * const logged = await connect("https://agent.example.com", {
@@ -86,93 +86,38 @@ function bindingOf(header: Headers): Binding | undefined {
  */
 export function loggingInterceptor(log: (entry: CallLogEntry) => void = defaultLog, options: LoggingOptions = {}): Interceptor {
   const now = options.now ?? (() => performance.now());
-  return (next) => async (req) => {
+  return (next) => (req) => {
     const start = now();
-    const base = {
-      method: req.method.name,
-      stream: req.stream,
-      binding: options.binding ?? bindingOf(req.header),
-      host: hostOf(req.url),
-    };
-    let logged = false;
+    const { binding, version } = targetOf(req, options.binding);
     let events = 0;
-    const finish = (outcome: CallLogEntry["outcome"], error?: unknown): void => {
-      if (logged) return;
-      logged = true;
-      req.signal.removeEventListener("abort", onAbort);
-      const entry: CallLogEntry = { ...base, durationMs: now() - start, outcome };
-      if (error !== undefined) {
-        entry.errorName = toA2AError(error, entry.binding).name;
-        if (entry.errorName === "AbortedError") entry.outcome = "aborted";
-      }
-      if (req.stream) entry.events = events;
-      try {
-        log(entry);
-      } catch {
-        // A failing logger must not fail the call.
-      }
-    };
-    const failed = (e: unknown): never => {
-      finish("error", e);
-      throw e;
-    };
-    // A stream's last event may end the exchange (a final or interrupted
-    // state, a direct message); the client then closes the connection itself.
-    let ended = false;
-    const onAbort = (): void => finish(ended ? "ok" : "aborted");
-
-    let res: UnaryResponse | StreamResponse;
-    try {
-      res = await next(req);
-    } catch (e) {
-      return failed(e);
-    }
-    if (!res.stream) {
-      finish("ok");
-      return res;
-    }
-    // connect aborts the call's signal when a consumer stops reading early.
-    if (req.signal.aborted) onAbort();
-    else req.signal.addEventListener("abort", onAbort, { once: true });
-    const inner = res.message;
-    return {
-      ...res,
-      message: {
-        [Symbol.asyncIterator]() {
-          const it = inner[Symbol.asyncIterator]();
-          return {
-            next: () =>
-              it.next().then(
-                (r) => {
-                  if (r.done) finish("ok");
-                  else {
-                    events++;
-                    ended = endsExchange(r.value);
-                  }
-                  return r;
-                },
-                (e: unknown) => failed(e),
-              ),
-            return: (value?: unknown) => {
-              onAbort();
-              return it.return ? it.return(value) : Promise.resolve({ done: true as const, value: undefined });
-            },
+    return watchCall(
+      req,
+      () => next(req),
+      {
+        event: () => void events++,
+        end(outcome, error) {
+          const u = parsedUrl(sentUrlOf(req));
+          const entry: CallLogEntry = {
+            method: req.method.name,
+            stream: req.stream,
+            binding,
+            version,
+            url: u ? maskedHref(u) : "",
+            host: u?.host ?? "",
+            durationMs: now() - start,
+            outcome,
           };
+          if (error) {
+            entry.errorName = error.name;
+            entry.errorCode = error.code;
+          }
+          if (req.stream) entry.events = events;
+          log(entry);
         },
       },
-    } as typeof res;
+      binding,
+    );
   };
-}
-
-function endsExchange(event: unknown): boolean {
-  const payload = (event as Partial<A2AStreamResponse> | undefined)?.payload;
-  if (!payload) return false;
-  if (payload.case === "message") return true;
-  if (payload.case === "task" || payload.case === "statusUpdate") {
-    const state = payload.value.status?.state;
-    return state !== undefined && (isTerminal(state) || isInterrupted(state));
-  }
-  return false;
 }
 
 /** What `traceparentInterceptor` propagates: a `traceparent` and, optionally, a `tracestate`. @category Interceptors and observability */

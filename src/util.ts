@@ -144,11 +144,21 @@ export function base64(bytes: Uint8Array): string {
 
 /** A URL as error messages name it: origin and path only, since its query and user info may carry credentials (an API key). */
 export function safeUrl(url: string): string {
+  const u = parsedUrl(url);
+  return u ? maskedHref(u) : "(not a URL)";
+}
+
+/** What `safeUrl` keeps of a parsed URL: origin and path, without user info, query or fragment. */
+export function maskedHref(u: URL): string {
+  return `${u.origin}${u.pathname}`;
+}
+
+/** `url` parsed, or undefined when it is not an absolute URL. */
+export function parsedUrl(url: string): URL | undefined {
   try {
-    const u = new URL(url);
-    return `${u.origin}${u.pathname}`;
+    return new URL(url);
   } catch {
-    return "(not a URL)";
+    return undefined;
   }
 }
 

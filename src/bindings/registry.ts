@@ -22,6 +22,7 @@ import { createJsonRpcTransportV03, createRestTransportV03 } from "../v0_3/lazy.
 import { lazyTransport } from "../call/lazy.js";
 import type { HttpTransportOptions } from "../call/options.js";
 import type { A2ATransport } from "../call/transport.js";
+import { withTarget } from "../call/target.js";
 import type { Binding } from "../protocol/bindings.js";
 import type { Candidate } from "../protocol/bindings.js";
 
@@ -37,8 +38,16 @@ export type TransportFactory = (candidate: Candidate, settings: TransportSetting
 /** Factories keyed by `binding@version`, e.g. `"JSONRPC@1.0"`. @category For tool authors */
 export type TransportFactories = Readonly<Partial<Record<string, TransportFactory>>>;
 
-/** The options a transport is created with for one interface of the card. */
-export const forInterface = (c: Candidate, s: TransportSettings) => ({ ...s, baseUrl: c.interface.url, protocolVersion: c.version });
+/**
+ * The options a transport is created with for one interface of the card: its
+ * interceptors learn the interface of each call (call/target.ts).
+ */
+export const forInterface = (c: Candidate, s: TransportSettings) => ({
+  ...s,
+  baseUrl: c.interface.url,
+  protocolVersion: c.version,
+  interceptors: withTarget(c, s.interceptors),
+});
 
 /**
  * The factories of every binding this runtime has: JSON-RPC and HTTP+JSON,

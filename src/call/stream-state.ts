@@ -4,6 +4,7 @@
  * Passed through connect's per-call context values.
  */
 import { createContextKey } from "@connectrpc/connect";
+import type { A2AError } from "../errors/family.js";
 
 /** What one stream has learned so far; the transport fills it in. */
 export interface StreamState {
@@ -11,6 +12,20 @@ export interface StreamState {
   lastEventId?: string | undefined;
   /** The server's `retry:` hint, in milliseconds. */
   retryMs?: number | undefined;
+  /**
+   * Told what the stream does between its calls, by the resumption loop
+   * (client/resume.ts); interceptors that follow the stream as one (tracing)
+   * add themselves on its first call.
+   */
+  watchers?: StreamWatcher[] | undefined;
+}
+
+/** What a resumable stream tells those who follow it across its calls. */
+export interface StreamWatcher {
+  /** Attempt `attempt` (from 1) to carry on after `drop` starts now. */
+  resuming(attempt: number, drop: A2AError): void;
+  /** The stream as its reader sees it is over: ended, failed with `error`, or closed by its reader. */
+  ended(error: A2AError | undefined): void;
 }
 
 /** The context key a call's `StreamState` travels under. */

@@ -23,7 +23,7 @@ import type { StreamResponse, Task, TaskState } from "../../gen/lf/a2a/v1/a2a_pb
 import { type A2AError, AbortedError, StreamResumeError, UnsupportedOperationError } from "../errors/family.js";
 import { toA2AError } from "../errors/classify.js";
 import type { Binding } from "../protocol/bindings.js";
-import type { StreamState } from "../call/stream-state.js";
+import type { StreamState, StreamWatcher } from "../call/stream-state.js";
 import type { SentLookup } from "./find-sent.js";
 import { Resumption, type Outcome, type Step } from "./resume-pump.js";
 import { checkOptions, DEFAULTS, delay, EndedEarly, isDrop, unreachableError, type ResumeOptions } from "./resume-policy.js";
@@ -60,7 +60,21 @@ export function resumable(io: ResumeIo, options: ResumeOptions): AsyncIterable<S
   return { [Symbol.asyncIterator]: () => new Resumption(resumption(io, options)) };
 }
 
+/** The steps of the loop below, telling the stream's watchers (call/stream-state.ts) when it is over. */
 async function* resumption(io: ResumeIo, options: ResumeOptions): AsyncGenerator<Step, void, Outcome | undefined> {
+  const state: StreamState = {};
+  let failure: A2AError | undefined;
+  try {
+    yield* steps(io, options, state);
+  } catch (e) {
+    failure = toA2AError(e, io.binding());
+    throw e;
+  } finally {
+    tell(state, (w) => w.ended(failure));
+  }
+}
+
+async function* steps(io: ResumeIo, options: ResumeOptions, state: StreamState): AsyncGenerator<Step, void, Outcome | undefined> {
   const maxAttempts = options.maxAttempts ?? Infinity;
   const maxElapsedMs = options.maxElapsedMs ?? DEFAULTS.maxElapsedMs;
   let taskId = io.taskId;
@@ -69,7 +83,6 @@ async function* resumption(io: ResumeIo, options: ResumeOptions): AsyncGenerator
   /** When the attempts since the last progress must stop (performance.now()). */
   let giveUpAt = 0;
   let lastState: TaskState | undefined;
-  const state: StreamState = {};
   let stream = io.open(state);
   let fromResume = false;
   /** The current stream is a SubscribeToTask opened by a resumption. */
@@ -120,6 +133,7 @@ async function* resumption(io: ResumeIo, options: ResumeOptions): AsyncGenerator
         cause: drop,
       });
     }
+    tell(state, (w) => w.resuming(attempts, drop));
     if (!refused) {
       // The last attempt is made as the budget runs out, not skipped.
       const wait = Math.min(delay(attempts, options, Math.max(state.retryMs ?? 0, drop.retryAfterMs ?? 0)), giveUpAt - now);
@@ -176,6 +190,17 @@ async function* resumption(io: ResumeIo, options: ResumeOptions): AsyncGenerator
     if (refused) throw refused;
     stream = io.subscribe(taskId, state);
     resubscribed = true;
+  }
+}
+
+/** Tells each of the stream's watchers; one that throws does not break the stream. */
+function tell(state: StreamState, what: (w: StreamWatcher) => void): void {
+  for (const w of state.watchers ?? []) {
+    try {
+      what(w);
+    } catch {
+      // Watchers observe; they do not steer.
+    }
   }
 }
 

@@ -4,7 +4,6 @@
  * extensions.
  */
 import { clone, create } from "@bufbuild/protobuf";
-import { createServer } from "node:net";
 import { describe, expect, it } from "vitest";
 import {
   AgentInterfaceSchema,
@@ -18,16 +17,7 @@ import { connect } from "../../src/node.js";
 import { BINDINGS, clientFor, collect } from "../support/bindings.js";
 import { sendJson, startFakeServer } from "../support/fake-server.js";
 import { PEERS, peerCases } from "../support/peers.js";
-import { agent, real, trusting, usePeer, withInterfaces } from "../support/connect-fixture.js";
-
-/** A 127.0.0.1 port nobody listens on. */
-async function deadPort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
-  const port = (s.address() as { port: number }).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
+import { agent, deadPort, real, trusting, usePeer, withInterfaces } from "../support/connect-fixture.js";
 
 describe.each(PEERS)("selection ($label)", (sdk) => {
   usePeer(sdk);

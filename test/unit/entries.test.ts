@@ -95,6 +95,18 @@ describe("the Node entry's registration survives bundling", () => {
     const using = await bundle(`import { toProtoJson } from "a2a-connect"; export const run = (t) => toProtoJson(t);`);
     expect(using.kept).toContain("src/protocol/serialize.ts");
   });
+
+  it("an app of the root entry that does not trace carries no tracing; one that does imports nothing of @opentelemetry", async () => {
+    const without = await bundle(
+      `import { connect, loggingInterceptor } from "a2a-connect"; export const run = (u) => connect(u, { transport: { interceptors: [loggingInterceptor()] } });`,
+    );
+    expect(without.kept).not.toContain("src/tracing.ts");
+    const using = await bundle(
+      `import { tracingInterceptor } from "a2a-connect"; export const run = (tracer) => tracingInterceptor({ tracer });`,
+    );
+    expect(using.kept).toContain("src/tracing.ts");
+    expect(using.code).not.toContain("@opentelemetry");
+  });
 });
 
 describe("curated exports", () => {

@@ -13,6 +13,7 @@ import { createRestTransportWithRoutes } from "./transport.js";
 import { routesFromRule, routesOf, type MethodRoutes } from "./routes.js";
 import type { A2ATransport } from "../../call/transport.js";
 import { adaptV03Transport } from "../../v0_3/adapter.js";
+import { noteSentUrl } from "../../call/target.js";
 
 /**
  * A transport for 1.0 calls to an agent that speaks A2A 0.3 over HTTP+JSON.
@@ -25,7 +26,9 @@ export function createRestTransportV03(options: HttpTransportOptions): A2ATransp
   const settings: HttpTransportOptions = { ...options, protocolVersion: options.protocolVersion ?? "0.3" };
   // GET first for SubscribeToTask: the 0.3 proto's verb, what 0.3 clients
   // send, and all some 0.3 servers route; POST is tried once where it fails.
-  const inner = createRestTransportWithRoutes({ ...settings, interceptors: undefined }, routesV03, "GET");
+  // The route is chosen below the caller's interceptors: noted for them (call/target.ts) when there are any.
+  const below = options.interceptors?.length ? [noteSentUrl] : undefined;
+  const inner = createRestTransportWithRoutes({ ...settings, interceptors: below }, routesV03, "GET");
   const base = options.baseUrl.replace(/\/+$/, "");
   return adaptV03Transport(inner, {
     interceptors: options.interceptors,
