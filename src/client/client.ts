@@ -21,7 +21,7 @@ import type { Binding } from "../protocol/bindings.js";
 import { LAST_EVENT_ID } from "../protocol/headers.js";
 import { streamStateKey, type StreamState } from "../call/stream-state.js";
 import { LazyStream, type StreamWatch } from "./lazy-stream.js";
-import { single } from "../util.js";
+import { onDemand, single } from "../util.js";
 import type { SentMessage } from "./find-sent.js";
 import { EndWatch } from "./end-watch.js";
 import { resumable } from "./resume.js";
@@ -29,6 +29,11 @@ import type { ResumeOptions } from "./resume-policy.js";
 import { withExtensions } from "../call/options.js";
 import { activatedExtensions, outgoingRequest } from "../call/request.js";
 import type { A2ATransport } from "../call/transport.js";
+import { timeoutFor } from "../call/timeouts.js";
+import type { CheckedRetryPolicy, RetryPolicy } from "./retry.js";
+
+/** The retry loop, loaded when a call first runs under a policy. */
+const loadRetry = onDemand(() => import("./retry.js"));
 
 /** Options of a single call, given as the last argument of every operation. */
 export interface CallOptions {
@@ -40,6 +45,11 @@ export interface CallOptions {
   headers?: HeadersInit | undefined;
   /** Extensions to activate for this call, on top of the transport's. */
   extensions?: readonly string[] | undefined;
+  /**
+   * Unary calls: this call's retry policy instead of the client's
+   * (`ClientOptions.retry`), or `false` for no retries. Streams resume instead.
+   */
+  retry?: RetryPolicy | false | undefined;
 }
 
 /** Options of the two streaming calls. */
@@ -65,6 +75,22 @@ export interface ClientOptions {
    * to the `extensions` of every message sent.
    */
   extensions?: readonly string[] | undefined;
+  /**
+   * Retries of unary calls (see `RetryPolicy` and the README's "Retries").
+   * Default: none. Reads are retried after transient failures; SendMessage
+   * and the other writes only where the agent cannot have processed the
+   * request. Checked on the first call (`connect()` checks it up front):
+   * a bad field fails it with InvalidParamsError.
+   */
+  retry?: RetryPolicy | undefined;
+  /**
+   * Timeout of a unary call that sets none, in milliseconds, all attempts
+   * and waits of a retried call included; 0 for none. Default: the
+   * transport's own (`connect()` passes `transport.timeoutMs` here). With
+   * retries and neither this nor the call's `timeoutMs`, a call has one
+   * minute in all, which each attempt's timeout is cut to.
+   */
+  timeoutMs?: number | undefined;
 }
 
 type M = typeof A2AService.method;
@@ -88,11 +114,17 @@ export type ServiceOperations<Methods extends Record<string, { readonly input: D
  * talks to one known interface.
  */
 export class A2AClient implements ServiceOperations<M> {
+  /** The client's retry policy, checked on first use (a copy: the caller's object may change later). */
+  private readonly retry: RetryPolicy | undefined;
+  private checkedRetry: CheckedRetryPolicy | undefined;
+
   constructor(
     /** The transport calls go through (a `FailoverTransport` when built by `connect()`). */
     readonly transport: A2ATransport,
     private readonly options: ClientOptions = {},
-  ) {}
+  ) {
+    this.retry = options.retry && { ...options.retry };
+  }
 
   /** The binding calls go over (after a failover, the new one). */
   get binding(): Binding {
@@ -202,14 +234,21 @@ export class A2AClient implements ServiceOperations<M> {
     options: CallOptions = {},
   ): Promise<MessageShape<O>> {
     try {
-      const res = await this.transport.unary(
-        method,
-        options.signal,
-        options.timeoutMs,
-        this.headers(options),
-        this.prepare(method, request, options),
-      );
-      return res.message;
+      const timeoutMs = options.timeoutMs ?? this.options.timeoutMs;
+      const headers = this.headers(options);
+      // Prepared once: a retried message is the same message, with the same id.
+      const req = this.prepare(method, request, options);
+      const policy = options.retry ?? this.retry;
+      if (!policy) return (await this.transport.unary(method, options.signal, timeoutMs, headers, req)).message;
+      const { checkRetryPolicy, withRetries } = await loadRetry();
+      return await withRetries({
+        method: method.name,
+        policy: policy === this.retry ? (this.checkedRetry ??= checkRetryPolicy(policy)) : checkRetryPolicy(policy, "options.retry"),
+        signal: options.signal,
+        timeoutMs: timeoutFor("unary", timeoutMs),
+        binding: () => this.binding,
+        attempt: async (left) => (await this.transport.unary(method, options.signal, left, headers, req)).message,
+      });
     } catch (e) {
       throw this.failed(e);
     }
@@ -223,7 +262,8 @@ export class A2AClient implements ServiceOperations<M> {
     sent?: SentMessage,
   ): AsyncIterable<StreamResponse> {
     // The reads a resumption makes go with the caller's signal, headers and timeout.
-    const reads: CallOptions = { signal: options.signal, headers: options.headers, timeoutMs: options.timeoutMs };
+    // Not retried on their own: resumption has its own attempts and budget.
+    const reads: CallOptions = { signal: options.signal, headers: options.headers, timeoutMs: options.timeoutMs, retry: false };
     return resumable(
       {
         binding: () => this.binding,

@@ -28,6 +28,7 @@ import type { SentLookup } from "./find-sent.js";
 import { Resumption, type Outcome, type Step } from "./resume-pump.js";
 import { checkOptions, DEFAULTS, delay, EndedEarly, isDrop, unreachableError, type ResumeOptions } from "./resume-policy.js";
 import { resumeSnapshots, settledTask, settles, snapshotOf, stateOf, taskIdOf } from "./task-events.js";
+import { sleep } from "../util.js";
 
 /** How to open the streams and read the task, with per-stream state. */
 export interface ResumeIo {
@@ -123,7 +124,7 @@ async function* resumption(io: ResumeIo, options: ResumeOptions): AsyncGenerator
     if (!refused) {
       // The last attempt is made as the budget runs out, not skipped.
       const wait = Math.min(delay(attempts, options, Math.max(state.retryMs ?? 0, drop.retryAfterMs ?? 0)), giveUpAt - now);
-      await sleep(wait, io.signal);
+      await sleep(wait, io.signal, () => new AbortedError("the stream was aborted"));
     }
     fromResume = true;
     resubscribed = false;
@@ -177,22 +178,6 @@ async function* resumption(io: ResumeIo, options: ResumeOptions): AsyncGenerator
     stream = io.subscribe(taskId, state);
     resubscribed = true;
   }
-}
-
-/** Waits `ms` between attempts; the caller's signal cuts the wait short. */
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new AbortedError("the stream was aborted"));
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new AbortedError("the stream was aborted"));
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
 }
 
 async function* failing(error: A2AError): AsyncGenerator<never> {
