@@ -96,7 +96,7 @@ describe.each(["JSONRPC", "HTTP+JSON"] as const)("%s", (binding) => {
     await closed.close();
     const sent: string[] = [];
     const record: Interceptor = (next) => (req) => {
-      sent.push((req.message as { message: { messageId: string } }).message.messageId);
+      sent.push((req.message as unknown as { message: { messageId: string } }).message.messageId);
       return next(req);
     };
     const c = clientOf(binding, { attempts: 3, initialDelayMs: 1 }, closed.url, [record]);
