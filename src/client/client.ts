@@ -29,8 +29,7 @@ import type { ResumeOptions } from "./resume-policy.js";
 import { withExtensions } from "../call/options.js";
 import { activatedExtensions, outgoingRequest } from "../call/request.js";
 import type { A2ATransport } from "../call/transport.js";
-import { timeoutFor } from "../call/timeouts.js";
-import type { CheckedRetryPolicy, RetryPolicy } from "./retry.js";
+import type { RetryPolicy } from "./retry.js";
 
 /** The retry loop, loaded when a call first runs under a policy. */
 const loadRetry = onDemand(() => import("./retry.js"));
@@ -114,17 +113,11 @@ export type ServiceOperations<Methods extends Record<string, { readonly input: D
  * talks to one known interface.
  */
 export class A2AClient implements ServiceOperations<M> {
-  /** The client's retry policy, checked on first use (a copy: the caller's object may change later). */
-  private readonly retry: RetryPolicy | undefined;
-  private checkedRetry: CheckedRetryPolicy | undefined;
-
   constructor(
     /** The transport calls go through (a `FailoverTransport` when built by `connect()`). */
     readonly transport: A2ATransport,
     private readonly options: ClientOptions = {},
-  ) {
-    this.retry = options.retry && { ...options.retry };
-  }
+  ) {}
 
   /** The binding calls go over (after a failover, the new one). */
   get binding(): Binding {
@@ -238,17 +231,9 @@ export class A2AClient implements ServiceOperations<M> {
       const headers = this.headers(options);
       // Prepared once: a retried message is the same message, with the same id.
       const req = this.prepare(method, request, options);
-      const policy = options.retry ?? this.retry;
+      const policy = options.retry ?? this.options.retry;
       if (!policy) return (await this.transport.unary(method, options.signal, timeoutMs, headers, req)).message;
-      const { checkRetryPolicy, withRetries } = await loadRetry();
-      return await withRetries({
-        method: method.name,
-        policy: policy === this.retry ? (this.checkedRetry ??= checkRetryPolicy(policy)) : checkRetryPolicy(policy, "options.retry"),
-        signal: options.signal,
-        timeoutMs: timeoutFor("unary", timeoutMs),
-        binding: () => this.binding,
-        attempt: async (left) => (await this.transport.unary(method, options.signal, left, headers, req)).message,
-      });
+      return await (await loadRetry()).retryUnary(policy, this.transport, method, options.signal, timeoutMs, headers, req);
     } catch (e) {
       throw this.failed(e);
     }

@@ -31,10 +31,13 @@
  * cuts a wait short. Nothing is shared between calls: the policy is read,
  * never written, and the state of the backoff lives in one call.
  */
+import type { DescMessage, DescMethodUnary, MessageInitShape, MessageShape } from "@bufbuild/protobuf";
 import type { A2AErrorCode } from "../errors/codes.js";
 import { toA2AError } from "../errors/classify.js";
 import { type A2AError, AbortedError, type ConnectionError, InvalidParamsError } from "../errors/family.js";
 import type { Binding } from "../protocol/bindings.js";
+import { timeoutFor } from "../call/timeouts.js";
+import type { A2ATransport } from "../call/transport.js";
 import { sleep } from "../util.js";
 
 /**
@@ -111,10 +114,10 @@ const WRITES = ["unprocessed", "transient", "never"] as const;
 
 /**
  * The policy with its defaults, or InvalidParamsError naming the field
- * that would make the loop spin, stall or retry an abort. `where` prefixes
- * the field's name (`retry.attempts`).
+ * (`retry.attempts`) that would make the loop spin, stall or retry an abort.
  */
-export function checkRetryPolicy(policy: RetryPolicy, where = "retry"): CheckedRetryPolicy {
+export function checkRetryPolicy(policy: RetryPolicy): CheckedRetryPolicy {
+  const where = "retry";
   if (typeof policy !== "object" || policy === null) throw new InvalidParamsError(`${where} must be an object, got ${String(policy)}`);
   const bad = (field: string, rule: string, value: unknown) =>
     new InvalidParamsError(`${where}.${field} must be ${rule}, got ${typeof value === "string" ? JSON.stringify(value) : String(value)}`);
@@ -178,14 +181,40 @@ export function backoff(n: number, previousMs: number, policy: CheckedRetryPolic
   return Math.random() * Math.min(maxDelayMs, initialDelayMs * 2 ** (n - 1));
 }
 
-/** One call under a policy. */
+/**
+ * A unary call of `transport` under `policy`: `request` (prepared once, so
+ * every attempt sends the same message) with the call's signal, timeout
+ * (as the call or the client gave it) and headers.
+ */
+export function retryUnary<I extends DescMessage, O extends DescMessage>(
+  policy: RetryPolicy,
+  transport: A2ATransport,
+  method: DescMethodUnary<I, O>,
+  signal: AbortSignal | undefined,
+  timeoutMs: number | undefined,
+  headers: HeadersInit | undefined,
+  request: MessageInitShape<I>,
+): Promise<MessageShape<O>> {
+  return withRetries(policy, {
+    method: method.name,
+    signal,
+    timeoutMs,
+    binding: () => transport.binding,
+    attempt: async (left) => (await transport.unary(method, signal, left, headers, request)).message,
+  });
+}
+
+/** One call to retry. */
 export interface RetriedCall<R> {
   /** The operation's name as the service names it (`GetTask`). */
   method: string;
-  policy: CheckedRetryPolicy;
   /** The caller's signal: it ends the attempt under way, or the wait. */
   signal: AbortSignal | undefined;
-  /** The whole call's timeout in milliseconds, attempts and waits included; undefined for none. */
+  /**
+   * The whole call's timeout in milliseconds, attempts and waits included,
+   * as the call or the client gave it (call/timeouts.ts: undefined is the
+   * default, 0 none).
+   */
   timeoutMs: number | undefined;
   /** The binding in use, for the errors raised here. */
   binding: () => Binding;
@@ -193,10 +222,14 @@ export interface RetriedCall<R> {
   attempt(timeoutMs: number): Promise<R>;
 }
 
-/** Runs `call` under its policy (see the module comment). */
-export async function withRetries<R>(call: RetriedCall<R>): Promise<R> {
-  const { policy } = call;
-  const deadline = call.timeoutMs === undefined ? undefined : performance.now() + call.timeoutMs;
+/**
+ * Runs `call` under `given`, checked first (checking is cheap beside a
+ * call, and a check per call leaves nothing cached between callers).
+ */
+export async function withRetries<R>(given: RetryPolicy, call: RetriedCall<R>): Promise<R> {
+  const policy = checkRetryPolicy(given);
+  const timeoutMs = timeoutFor("unary", call.timeoutMs);
+  const deadline = timeoutMs === undefined ? undefined : performance.now() + timeoutMs;
   let previousMs = policy.initialDelayMs;
   for (let n = 1; ; n++) {
     // At least 1: a timeout of 0 would mean no limit to the transport.
