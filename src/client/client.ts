@@ -78,7 +78,7 @@ export interface ClientOptions {
    * Retries of unary calls (see `RetryPolicy` and the README's "Retries").
    * Default: none. Reads are retried after transient failures; SendMessage
    * and the other writes only where the agent cannot have processed the
-   * request. Checked on the first call (`connect()` checks it up front):
+   * request. Checked by each call before its request (`connect()` checks it up front):
    * a bad field fails it with InvalidParamsError.
    */
   retry?: RetryPolicy | undefined;

@@ -26,19 +26,19 @@
  *   recognises it.
  *
  * A retried call ends by its deadline and its signal: each attempt gets
- * what is left of the call's timeout, a wait that would end past it is not
- * started (the last failure is reported at once), and the caller's signal
- * cuts a wait short. Nothing is shared between calls: the policy is read,
+ * what is left of the call's timeout, one timer holds the deadline over
+ * all of them, a wait that would end past it is not started (the last
+ * failure is reported at once), and the caller's signal cuts a wait short. Nothing is shared between calls: the policy is read,
  * never written, and the state of the backoff lives in one call.
  */
 import type { DescMessage, DescMethodUnary, MessageInitShape, MessageShape } from "@bufbuild/protobuf";
 import type { A2AErrorCode } from "../errors/codes.js";
 import { toA2AError } from "../errors/classify.js";
-import { type A2AError, AbortedError, type ConnectionError, InvalidParamsError } from "../errors/family.js";
+import { type A2AError, AbortedError, CallTimeoutError, type ConnectionError, InvalidParamsError } from "../errors/family.js";
 import type { Binding } from "../protocol/bindings.js";
 import { timeoutFor } from "../call/timeouts.js";
 import type { A2ATransport } from "../call/transport.js";
-import { sleep } from "../util.js";
+import { followSignal, sleep } from "../util.js";
 
 /**
  * When and how a unary call is tried again (see the README's "Retries").
@@ -98,7 +98,7 @@ export interface CheckedRetryPolicy {
 }
 
 /** The defaults of RetryPolicy, in one place. */
-export const RETRY_DEFAULTS = { attempts: 3, initialDelayMs: 200, maxDelayMs: 5_000, jitter: "full", retryWrites: "unprocessed" } as const;
+const RETRY_DEFAULTS = { attempts: 3, initialDelayMs: 200, maxDelayMs: 5_000, jitter: "full", retryWrites: "unprocessed" } as const;
 
 /** Operations that change nothing on the agent, whatever their outcome. */
 const READS: ReadonlySet<string> = new Set([
@@ -150,7 +150,7 @@ export function checkRetryPolicy(policy: RetryPolicy): CheckedRetryPolicy {
 }
 
 /** Whether a failure of operation `method` is worth another attempt under `policy` (the module comment's rule). */
-export function isRetried(method: string, error: A2AError, policy: CheckedRetryPolicy): boolean {
+function isRetried(method: string, error: A2AError, policy: CheckedRetryPolicy): boolean {
   if (error.code === "ABORTED") return false;
   if (!(policy.retryOn ? policy.retryOn.includes(error.code) : error.transient)) return false;
   if (READS.has(method)) return true;
@@ -172,7 +172,7 @@ function unprocessed(error: A2AError): boolean {
 }
 
 /** The wait before attempt `n + 1`, given the previous wait (decorrelated jitter reads it). */
-export function backoff(n: number, previousMs: number, policy: CheckedRetryPolicy): number {
+function backoff(n: number, previousMs: number, policy: CheckedRetryPolicy): number {
   const { initialDelayMs, maxDelayMs } = policy;
   if (policy.jitter === "decorrelated") {
     const upper = Math.max(initialDelayMs, previousMs * 3);
@@ -200,7 +200,7 @@ export function retryUnary<I extends DescMessage, O extends DescMessage>(
     signal,
     timeoutMs,
     binding: () => transport.binding,
-    attempt: async (left) => (await transport.unary(method, signal, left, headers, request)).message,
+    attempt: async (left, cut) => (await transport.unary(method, cut, left, headers, request)).message,
   });
 }
 
@@ -218,37 +218,63 @@ export interface RetriedCall<R> {
   timeoutMs: number | undefined;
   /** The binding in use, for the errors raised here. */
   binding: () => Binding;
-  /** Makes one attempt with `timeoutMs` left for it (0: no limit). */
-  attempt(timeoutMs: number): Promise<R>;
+  /** Makes one attempt with `timeoutMs` left for it (0: no limit) and the call's `signal`, which the deadline also aborts. */
+  attempt(timeoutMs: number, signal: AbortSignal | undefined): Promise<R>;
 }
 
 /**
  * Runs `call` under `given`, checked first (checking is cheap beside a
  * call, and a check per call leaves nothing cached between callers).
+ *
+ * The deadline is held here too, by one timer for the whole call: an
+ * attempt gets what is left as its own timeout, but one attempt may be
+ * several requests (failover tries the next interface with the same
+ * timeout), so what ends the call at its deadline is this timer aborting
+ * the attempts' signal.
  */
 export async function withRetries<R>(given: RetryPolicy, call: RetriedCall<R>): Promise<R> {
   const policy = checkRetryPolicy(given);
   const timeoutMs = timeoutFor("unary", call.timeoutMs);
   const deadline = timeoutMs === undefined ? undefined : performance.now() + timeoutMs;
-  let previousMs = policy.initialDelayMs;
-  for (let n = 1; ; n++) {
-    // At least 1: a timeout of 0 would mean no limit to the transport.
-    const left = deadline === undefined ? 0 : Math.max(1, Math.ceil(deadline - performance.now()));
-    try {
-      return await call.attempt(left);
-    } catch (e) {
-      const error = toA2AError(e, call.binding());
-      if (n >= policy.attempts || call.signal?.aborted || !isRetried(call.method, error, policy)) throw error;
-      // A server that asks for more patience than the policy has is not called early.
-      if (error.retryAfterMs !== undefined && error.retryAfterMs > policy.maxDelayMs) throw error;
-      previousMs = Math.max(backoff(n, previousMs, policy), error.retryAfterMs ?? 0);
-      // A wait that would outlast the deadline only delays the same failure.
-      if (deadline !== undefined && performance.now() + previousMs >= deadline) throw error;
-      await sleep(
-        previousMs,
-        call.signal,
-        () => new AbortedError("the call was aborted while waiting to retry", { binding: call.binding() }),
+  const guard = timeoutMs === undefined ? undefined : followSignal(call.signal);
+  const signal = guard?.controller.signal ?? call.signal;
+  let made = 0;
+  let expired: CallTimeoutError | undefined;
+  const timer =
+    guard &&
+    setTimeout(() => {
+      expired = new CallTimeoutError(
+        `${call.method} did not succeed within its ${timeoutMs} ms timeout (${made} attempt${made === 1 ? "" : "s"})`,
+        {
+          binding: call.binding(),
+        },
       );
+      guard.controller.abort(expired);
+    }, timeoutMs);
+  try {
+    let previousMs = policy.initialDelayMs;
+    for (;;) {
+      // At least 1: a timeout of 0 would mean no limit to the transport.
+      const left = deadline === undefined ? 0 : Math.max(1, Math.ceil(deadline - performance.now()));
+      try {
+        made++;
+        return await call.attempt(left, signal);
+      } catch (e) {
+        const error = toA2AError(e, call.binding());
+        if (made >= policy.attempts || signal?.aborted || !isRetried(call.method, error, policy)) throw error;
+        // A server that asks for more patience than the policy has is not called early.
+        if (error.retryAfterMs !== undefined && error.retryAfterMs > policy.maxDelayMs) throw error;
+        previousMs = Math.max(backoff(made, previousMs, policy), error.retryAfterMs ?? 0);
+        // A wait that would outlast the deadline only delays the same failure.
+        if (deadline !== undefined && performance.now() + previousMs >= deadline) throw error;
+        await sleep(previousMs, signal, () => new AbortedError("the call was aborted while waiting to retry", { binding: call.binding() }));
+      }
     }
+  } catch (e) {
+    // Cut by the deadline: that is the failure, unless the attempt named its own timeout.
+    throw expired && (e as A2AError).code !== "CALL_TIMEOUT" ? expired : e;
+  } finally {
+    clearTimeout(timer);
+    guard?.unlink();
   }
 }

@@ -232,12 +232,33 @@ describe("the call's deadline and signal bound every attempt and wait", () => {
     expect(await seen({ timeoutMs: 0 }, {})).toBe(0);
   });
 
+  it("an attempt that outlives what was left to it (a transport that ignores its timeout) is cut at the call's deadline", async () => {
+    let cut: unknown;
+    const transport = {
+      binding: "JSONRPC",
+      // Answers only to its signal, as failover trying one interface after another may take that long.
+      unary: (_m, signal) => new Promise<never>((_, reject) => signal?.addEventListener("abort", () => reject((cut = signal.reason)))),
+      stream: async () => {
+        throw new Error("not used");
+      },
+    } satisfies A2ATransport;
+    const c = new A2AClient(transport, { retry: { attempts: 3 } });
+    const { error, ms } = await settle(c.getTask({ id: "t1" }, { timeoutMs: 1_500 }));
+    expect(error).toBeInstanceOf(CallTimeoutError);
+    expect((error as Error).message).toMatch(/GetTask did not succeed within its 1500 ms timeout \(1 attempt\)/);
+    expect(cut).toBe(error);
+    expect(ms).toBeGreaterThanOrEqual(1_500);
+    expect(ms).toBeLessThan(1_520);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
   it("the caller's signal ends a wait at once with AbortedError and clears its timer", async () => {
     const { client: c, attempts } = client([unavailable(5_000)], {});
     const controller = new AbortController();
     const call = c.getTask({ id: "t1" }, { signal: controller.signal });
     await vi.advanceTimersByTimeAsync(100);
-    expect(vi.getTimerCount()).toBe(1);
+    // The wait, and the call's deadline.
+    expect(vi.getTimerCount()).toBe(2);
     controller.abort();
     const { error } = await settle(call);
     expect(error).toBeInstanceOf(AbortedError);
