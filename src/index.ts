@@ -142,6 +142,8 @@ export { waitForTask, MIN_POLL_MS, type WaitOptions, type TaskWaiter } from "./c
 export { connect, type ConnectOptions, type ConnectTarget } from "./client/connect.js";
 export type { TransportSettings } from "./bindings/registry.js";
 export type { VersionFallback } from "./client/failover.js";
+// Retries of unary calls, off unless `retry` is given (the loop loads on first use).
+export type { RetryPolicy } from "./client/retry.js";
 export { BINDINGS, type Binding, type Candidate } from "./protocol/bindings.js";
 
 // Conversations and pagination.

@@ -98,6 +98,25 @@ export async function* mapAsync<T, U>(source: AsyncIterable<T>, fn: (t: T) => U)
   for await (const t of source) yield fn(t);
 }
 
+/**
+ * Waits `ms`; the signal cuts the wait short, rejecting with what `aborted()`
+ * makes. The timer is cleared on abort, so an aborted wait holds nothing.
+ */
+export function sleep(ms: number, signal: AbortSignal | undefined, aborted: () => Error): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(aborted());
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(aborted());
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
 /** The error an abort without a reason (or with one that is not an Error) is reported as, as fetch does. */
 export function abortError(reason?: unknown): Error {
   const e = new Error(reason === undefined ? "This operation was aborted" : String(reason));

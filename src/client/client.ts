@@ -21,7 +21,7 @@ import type { Binding } from "../protocol/bindings.js";
 import { LAST_EVENT_ID } from "../protocol/headers.js";
 import { streamStateKey, type StreamState } from "../call/stream-state.js";
 import { LazyStream, type StreamWatch } from "./lazy-stream.js";
-import { single } from "../util.js";
+import { onDemand, single } from "../util.js";
 import type { SentMessage } from "./find-sent.js";
 import { EndWatch } from "./end-watch.js";
 import { resumable } from "./resume.js";
@@ -29,6 +29,10 @@ import type { ResumeOptions } from "./resume-policy.js";
 import { withExtensions } from "../call/options.js";
 import { activatedExtensions, outgoingRequest } from "../call/request.js";
 import type { A2ATransport } from "../call/transport.js";
+import type { RetryPolicy } from "./retry.js";
+
+/** The retry loop, loaded when a call first runs under a policy. */
+const loadRetry = onDemand(() => import("./retry.js"));
 
 /** Options of a single call, given as the last argument of every operation. @category Connect and call */
 export interface CallOptions {
@@ -40,6 +44,11 @@ export interface CallOptions {
   headers?: HeadersInit | undefined;
   /** Extensions to activate for this call, on top of the transport's. */
   extensions?: readonly string[] | undefined;
+  /**
+   * Unary calls: this call's retry policy instead of the client's
+   * (`ClientOptions.retry`), or `false` for no retries. Streams resume instead.
+   */
+  retry?: RetryPolicy | false | undefined;
 }
 
 /**
@@ -79,6 +88,22 @@ export interface ClientOptions {
    * to the `extensions` of every message sent.
    */
   extensions?: readonly string[] | undefined;
+  /**
+   * Retries of unary calls (see `RetryPolicy` and the README's "Retries").
+   * Default: none. Reads are retried after transient failures; SendMessage
+   * and the other writes only where the agent cannot have processed the
+   * request. Checked by each call before its request (`connect()` checks it up front):
+   * a bad field fails it with InvalidParamsError.
+   */
+  retry?: RetryPolicy | undefined;
+  /**
+   * Timeout of a unary call that sets none, in milliseconds, all attempts
+   * and waits of a retried call included; 0 for none. Default: the
+   * transport's own (`connect()` passes `transport.timeoutMs` here). With
+   * retries and neither this nor the call's `timeoutMs`, a call has one
+   * minute in all, which each attempt's timeout is cut to.
+   */
+  timeoutMs?: number | undefined;
 }
 
 type M = typeof A2AService.method;
@@ -295,14 +320,13 @@ export class A2AClient implements ServiceOperations<M> {
     options: CallOptions = {},
   ): Promise<MessageShape<O>> {
     try {
-      const res = await this.transport.unary(
-        method,
-        options.signal,
-        options.timeoutMs,
-        this.headers(options),
-        this.prepare(method, request, options),
-      );
-      return res.message;
+      const timeoutMs = options.timeoutMs ?? this.options.timeoutMs;
+      const headers = this.headers(options);
+      // Prepared once: a retried message is the same message, with the same id.
+      const req = this.prepare(method, request, options);
+      const policy = options.retry ?? this.options.retry;
+      if (!policy) return (await this.transport.unary(method, options.signal, timeoutMs, headers, req)).message;
+      return await (await loadRetry()).retryUnary(policy, this.transport, method, options.signal, timeoutMs, headers, req);
     } catch (e) {
       throw this.failed(e);
     }
@@ -316,7 +340,8 @@ export class A2AClient implements ServiceOperations<M> {
     sent?: SentMessage,
   ): AsyncIterable<StreamResponse> {
     // The reads a resumption makes go with the caller's signal, headers and timeout.
-    const reads: CallOptions = { signal: options.signal, headers: options.headers, timeoutMs: options.timeoutMs };
+    // Not retried on their own: resumption has its own attempts and budget.
+    const reads: CallOptions = { signal: options.signal, headers: options.headers, timeoutMs: options.timeoutMs, retry: false };
     return resumable(
       {
         binding: () => this.binding,

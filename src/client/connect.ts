@@ -17,6 +17,7 @@ import { A2AClient } from "./client.js";
 import { FailoverTransport, type VersionFallback } from "./failover.js";
 import { bindingList, rankInterfaces } from "./select.js";
 import { AgentSession } from "./session.js";
+import type { RetryPolicy } from "./retry.js";
 
 /**
  * Options of `connect()`: discovery and verification, interface choice, and transport settings.
@@ -64,6 +65,15 @@ export interface ConnectOptions extends ResolveOptions {
    * DNS, 502/503/504 without an A2A error). Default 3; 1 turns failover off.
    */
   maxAttempts?: number | undefined;
+  /**
+   * Retries of unary calls (see `RetryPolicy` and the README's "Retries").
+   * Default: none. Each attempt is a pass of failover over the card's
+   * interfaces (`maxAttempts`); the wait comes between passes, and the
+   * call's timeout (`transport.timeoutMs`, or its own) bounds them all.
+   * Checked before the card is fetched: a bad field fails `connect()` with
+   * InvalidParamsError.
+   */
+  retry?: RetryPolicy | undefined;
   /** Extensions to activate for every call of the session. */
   extensions?: readonly string[] | undefined;
   /** Options for every transport the session creates (timeouts, headers, interceptors...). */
@@ -118,6 +128,8 @@ export function createConnect(defaultFactories: TransportFactories) {
     // A misspelt binding fails before any request, not after the card is fetched.
     bindingList(options.bindings, "bindings");
     bindingList(options.preferredBindings, "preferredBindings");
+    // Loaded only by apps that retry; a bad policy fails before any request.
+    if (options.retry) (await import("./retry.js")).checkRetryPolicy(options.retry);
 
     const resolved = await resolveTarget(target, options);
     const card = resolved.card;
@@ -164,7 +176,7 @@ export function createConnect(defaultFactories: TransportFactories) {
       versionFallback: options.versionFallback ?? "off",
       maxAttempts: Math.max(1, options.maxAttempts ?? 3),
     });
-    const client = new A2AClient(transport, { extensions: options.extensions });
+    const client = new A2AClient(transport, { extensions: options.extensions, retry: options.retry, timeoutMs: settings.timeoutMs });
     return new AgentSession(client, resolved, {
       verify: options.verify,
       verification: options.verification,

@@ -28,6 +28,7 @@ import type { SentLookup } from "./find-sent.js";
 import { Resumption, type Outcome, type Step } from "./resume-pump.js";
 import { checkOptions, DEFAULTS, delay, EndedEarly, isDrop, unreachableError, type ResumeOptions } from "./resume-policy.js";
 import { resumeSnapshots, settledTask, settles, snapshotOf, stateOf, taskIdOf } from "./task-events.js";
+import { sleep } from "../util.js";
 
 /** How to open the streams and read the task, with per-stream state. */
 export interface ResumeIo {
@@ -137,7 +138,7 @@ async function* steps(io: ResumeIo, options: ResumeOptions, state: StreamState):
     if (!refused) {
       // The last attempt is made as the budget runs out, not skipped.
       const wait = Math.min(delay(attempts, options, Math.max(state.retryMs ?? 0, drop.retryAfterMs ?? 0)), giveUpAt - now);
-      await sleep(wait, io.signal);
+      await sleep(wait, io.signal, () => new AbortedError("the stream was aborted"));
     }
     fromResume = true;
     resubscribed = false;
@@ -202,29 +203,6 @@ function tell(state: StreamState, what: (w: StreamWatcher) => void): void {
       // Watchers observe; they do not steer.
     }
   }
-}
-
-/**
- * Waits `ms` between attempts; the caller's signal cuts the wait short,
- * rejecting with `aborted()`, and leaves neither timer nor listener behind.
- */
-export function sleep(ms: number, signal: AbortSignal | undefined, aborted = streamAborted): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(aborted());
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(aborted());
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
-}
-
-function streamAborted(): A2AError {
-  return new AbortedError("the stream was aborted");
 }
 
 /** A stream that fails with `error` when first read, having sent nothing. */

@@ -19,7 +19,7 @@ import {
   UnsupportedOperationError,
 } from "../errors/family.js";
 import { followSignal, unlessAborted } from "../util.js";
-import { sleep } from "./resume.js";
+import { sleep } from "../util.js";
 import type { A2AClient } from "./client.js";
 import { DEFAULTS, isDrop, type ResumeOptions } from "./resume-policy.js";
 import { settledTask } from "./task-events.js";
