@@ -8,6 +8,7 @@
  */
 import type { DescMessage, DescMethod, MessageInitShape } from "@bufbuild/protobuf";
 import { uuid } from "../util.js";
+import { plainInput } from "./plain-input.js";
 
 /** The names of the methods whose request carries a message to send. */
 export const SENDS: ReadonlySet<string> = new Set(["SendMessage", "SendStreamingMessage"]);
@@ -19,10 +20,14 @@ interface RequestFields {
 }
 
 /**
- * The request of a call of `method` as sent: `tenant` (when given) in place
- * of the request's, `extensions` added to its message's, and a message id
- * for a message sent without one. The request itself when nothing changes;
- * otherwise one copy (and one of its message).
+ * The request of a call of `method` as sent: read from plain JavaScript in
+ * either shape, the generated types' or the spec's JSON (plain-input.ts),
+ * `tenant` (when given) in place of the request's, `extensions` added to
+ * its message's, and a message id for a message sent without one. The
+ * request itself when nothing changes; otherwise one copy (and one of its
+ * message).
+ *
+ * @throws InvalidParamsError naming the field of a request of neither shape.
  */
 export function outgoingRequest<I extends DescMessage>(
   method: DescMethod,
@@ -30,6 +35,7 @@ export function outgoingRequest<I extends DescMessage>(
   tenant: string | undefined,
   extensions: readonly string[] | undefined,
 ): MessageInitShape<I> {
+  request = plainInput(method.input, request) as MessageInitShape<I>;
   const message = (request as RequestFields).message;
   const addExtensions = message && extensions?.length;
   const addId = message && !message.messageId && SENDS.has(method.name);

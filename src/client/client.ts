@@ -111,7 +111,12 @@ export class A2AClient implements ServiceOperations<M> {
   sendStreamingMessage(request: Req<"sendStreamingMessage">, options: StreamCallOptions = {}): AsyncIterable<StreamResponse> {
     const method = A2AService.method.sendStreamingMessage;
     // Prepared once: every attempt sends the same message, with the same id.
-    const req: Req<"sendStreamingMessage"> = this.prepare(method, request, options);
+    let req: Req<"sendStreamingMessage">;
+    try {
+      req = this.prepare(method, request, options);
+    } catch (e) {
+      return this.refused(e);
+    }
     if (options.resume === false) return this.stream(method, req, options, undefined, new EndWatch(undefined, () => this.binding));
     // A message there has its id now (prepare gives one).
     const sent = req.message as SentMessage | undefined;
@@ -139,7 +144,12 @@ export class A2AClient implements ServiceOperations<M> {
    */
   subscribeToTask(request: Req<"subscribeToTask">, options: StreamCallOptions = {}): AsyncIterable<StreamResponse> {
     const method = A2AService.method.subscribeToTask;
-    const req = this.prepare(method, request, options);
+    let req: Req<"subscribeToTask">;
+    try {
+      req = this.prepare(method, request, options);
+    } catch (e) {
+      return this.refused(e);
+    }
     if (!request.id) return this.stream(method, req, options);
     if (options.resume === false) return this.stream(method, req, options, undefined, new EndWatch(request.id, () => this.binding));
     return this.resuming(request.id, options, options.resume ?? {}, (state) => this.stream(method, req, options, state));
@@ -182,6 +192,11 @@ export class A2AClient implements ServiceOperations<M> {
    */
   private prepare<I extends DescMessage>(method: DescMethod, request: MessageInitShape<I>, options: CallOptions): MessageInitShape<I> {
     return outgoingRequest(method, request, this.options.tenant, activatedExtensions(this.options.extensions, options.extensions));
+  }
+
+  /** A stream that fails with `e` when read, as one whose request the transport refused does. */
+  private refused(e: unknown): AsyncIterable<StreamResponse> {
+    return new LazyStream(() => Promise.reject(e), this.failed);
   }
 
   /** The call's headers with the activated extensions. */
