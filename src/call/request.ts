@@ -6,9 +6,9 @@
  * applies these once per operation; the failover runner applies the tenant
  * of each interface it tries with `withTenant`. Headers: options.ts.
  */
-import type { DescMessage, DescMethod, MessageInitShape } from "@bufbuild/protobuf";
-import { uuid } from "../util.js";
-import { plainInput } from "./plain-input.js";
+import type { DescField, DescMessage, DescMethod, MessageInitShape } from "@bufbuild/protobuf";
+import { isMessage, ScalarType } from "@bufbuild/protobuf";
+import { isRecord, onDemand, uuid } from "../util.js";
 
 /** The names of the methods whose request carries a message to send. */
 export const SENDS: ReadonlySet<string> = new Set(["SendMessage", "SendStreamingMessage"]);
@@ -20,14 +20,11 @@ interface RequestFields {
 }
 
 /**
- * The request of a call of `method` as sent: read from plain JavaScript in
- * either shape, the generated types' or the spec's JSON (plain-input.ts),
- * `tenant` (when given) in place of the request's, `extensions` added to
- * its message's, and a message id for a message sent without one. The
- * request itself when nothing changes; otherwise one copy (and one of its
- * message).
- *
- * @throws InvalidParamsError naming the field of a request of neither shape.
+ * The request of a call of `method` as sent, from a request in the init
+ * shape (see `readRequest`): `tenant` (when given) in place of the
+ * request's, `extensions` added to its message's, and a message id for a
+ * message sent without one. The request itself when nothing changes;
+ * otherwise one copy (and one of its message).
  */
 export function outgoingRequest<I extends DescMessage>(
   method: DescMethod,
@@ -35,7 +32,6 @@ export function outgoingRequest<I extends DescMessage>(
   tenant: string | undefined,
   extensions: readonly string[] | undefined,
 ): MessageInitShape<I> {
-  request = plainInput(method.input, request) as MessageInitShape<I>;
   const message = (request as RequestFields).message;
   const addExtensions = message && extensions?.length;
   const addId = message && !message.messageId && SENDS.has(method.name);
@@ -50,6 +46,51 @@ export function outgoingRequest<I extends DescMessage>(
     };
   }
   return out as MessageInitShape<I>;
+}
+
+// The reader of requests of other shapes, loaded by the first call that has one.
+const plainInput = onDemand(() => import("./plain-input.js"));
+
+/**
+ * `request` in the init shape of the generated types: itself when its
+ * fields already are (a message made by `create()` or `userMessage`, an id,
+ * a number: what typed code passes), checked without a walk; otherwise read
+ * by plain-input.ts from plain JavaScript of either shape, the generated
+ * types' or the spec's JSON (`{ text }` parts, `"ROLE_USER"`).
+ *
+ * @throws InvalidParamsError (the promise rejects) naming the field of a request of neither shape.
+ */
+export function readRequest<I extends DescMessage>(
+  schema: I,
+  request: MessageInitShape<I>,
+): MessageInitShape<I> | Promise<MessageInitShape<I>> {
+  if (initShaped(schema, request)) return request;
+  return plainInput().then((m) => m.plainInput(schema, request) as MessageInitShape<I>);
+}
+
+/** What `typeof` gives for a scalar field's value in the init shape, for the scalars checked at a glance. */
+function typeOf(field: DescField): string | undefined {
+  if (field.fieldKind === "enum") return "number";
+  if (field.fieldKind !== "scalar") return undefined;
+  return field.scalar === ScalarType.STRING
+    ? "string"
+    : field.scalar === ScalarType.INT32
+      ? "number"
+      : field.scalar === ScalarType.BOOL
+        ? "boolean"
+        : undefined;
+}
+
+/** Whether every field set in `value` is of the init shape at a glance: strings, int32s, booleans, enums as numbers, messages made. */
+function initShaped(schema: DescMessage, value: unknown): boolean {
+  if (isMessage(value, schema)) return true;
+  if (!isRecord(value) || Object.getPrototypeOf(value) !== Object.prototype) return false;
+  for (const key in value) {
+    const v = value[key];
+    const f = schema.field[key];
+    if (v !== undefined && (!f || f.oneof || (f.fieldKind === "message" ? !isMessage(v, f.message) : typeof v !== typeOf(f)))) return false;
+  }
+  return true;
 }
 
 /**

@@ -27,7 +27,7 @@ import { EndWatch } from "./end-watch.js";
 import { resumable } from "./resume.js";
 import type { ResumeOptions } from "./resume-policy.js";
 import { withExtensions } from "../call/options.js";
-import { activatedExtensions, outgoingRequest } from "../call/request.js";
+import { activatedExtensions, outgoingRequest, readRequest } from "../call/request.js";
 import type { A2ATransport } from "../call/transport.js";
 
 /** Options of a single call, given as the last argument of every operation. */
@@ -111,16 +111,12 @@ export class A2AClient implements ServiceOperations<M> {
   sendStreamingMessage(request: Req<"sendStreamingMessage">, options: StreamCallOptions = {}): AsyncIterable<StreamResponse> {
     const method = A2AService.method.sendStreamingMessage;
     // Prepared once: every attempt sends the same message, with the same id.
-    let req: Req<"sendStreamingMessage">;
-    try {
-      req = this.prepare(method, request, options);
-    } catch (e) {
-      return this.refused(e);
-    }
-    if (options.resume === false) return this.stream(method, req, options, undefined, new EndWatch(undefined, () => this.binding));
-    // A message there has its id now (prepare gives one).
-    const sent = req.message as SentMessage | undefined;
-    return this.resuming(undefined, options, options.resume ?? {}, (state) => this.stream(method, req, options, state), sent);
+    return this.streamOf(this.prepare(method, request, options), (req) => {
+      if (options.resume === false) return this.stream(method, req, options, undefined, new EndWatch(undefined, () => this.binding));
+      // A message there has its id now (prepare gives one).
+      const sent = req.message as SentMessage | undefined;
+      return this.resuming(undefined, options, options.resume ?? {}, (state) => this.stream(method, req, options, state), sent);
+    });
   }
 
   /** Gets a task's current state, with up to `historyLength` messages of its history. */
@@ -144,15 +140,11 @@ export class A2AClient implements ServiceOperations<M> {
    */
   subscribeToTask(request: Req<"subscribeToTask">, options: StreamCallOptions = {}): AsyncIterable<StreamResponse> {
     const method = A2AService.method.subscribeToTask;
-    let req: Req<"subscribeToTask">;
-    try {
-      req = this.prepare(method, request, options);
-    } catch (e) {
-      return this.refused(e);
-    }
-    if (!request.id) return this.stream(method, req, options);
-    if (options.resume === false) return this.stream(method, req, options, undefined, new EndWatch(request.id, () => this.binding));
-    return this.resuming(request.id, options, options.resume ?? {}, (state) => this.stream(method, req, options, state));
+    return this.streamOf(this.prepare(method, request, options), (req) => {
+      if (!req.id) return this.stream(method, req, options);
+      if (options.resume === false) return this.stream(method, req, options, undefined, new EndWatch(req.id, () => this.binding));
+      return this.resuming(req.id, options, options.resume ?? {}, (state) => this.stream(method, req, options, state));
+    });
   }
 
   /** Registers a webhook that the agent sends the task's updates to. */
@@ -187,16 +179,28 @@ export class A2AClient implements ServiceOperations<M> {
   }
 
   /**
-   * The request as sent (call/request.ts): the client's tenant, the
-   * activated extensions on a message, a message id on a message sent.
+   * The request as sent (call/request.ts): read into the init shape when
+   * it is plain JavaScript of another shape (then a promise: the reader
+   * loads on demand), with the client's tenant, the activated extensions
+   * on a message, a message id on a message sent.
    */
-  private prepare<I extends DescMessage>(method: DescMethod, request: MessageInitShape<I>, options: CallOptions): MessageInitShape<I> {
-    return outgoingRequest(method, request, this.options.tenant, activatedExtensions(this.options.extensions, options.extensions));
+  private prepare<I extends DescMessage>(
+    method: DescMethod & { readonly input: I },
+    request: MessageInitShape<I>,
+    options: CallOptions,
+  ): MessageInitShape<I> | Promise<MessageInitShape<I>> {
+    const read = readRequest(method.input, request);
+    return read instanceof Promise ? read.then((r) => this.rules(method, r, options)) : this.rules(method, read, options);
   }
 
-  /** A stream that fails with `e` when read, as one whose request the transport refused does. */
-  private refused(e: unknown): AsyncIterable<StreamResponse> {
-    return new LazyStream(() => Promise.reject(e), this.failed);
+  /** The stream `open` gives for the prepared request, opened once it is read when it must be. */
+  private streamOf<R>(req: R | Promise<R>, open: (req: R) => AsyncIterable<StreamResponse>): AsyncIterable<StreamResponse> {
+    return req instanceof Promise ? new LazyStream(async () => open(await req), this.failed) : open(req);
+  }
+
+  /** The call rules on a request already in the init shape. */
+  private rules<I extends DescMessage>(method: DescMethod, request: MessageInitShape<I>, options: CallOptions): MessageInitShape<I> {
+    return outgoingRequest(method, request, this.options.tenant, activatedExtensions(this.options.extensions, options.extensions));
   }
 
   /** The call's headers with the activated extensions. */
@@ -217,12 +221,13 @@ export class A2AClient implements ServiceOperations<M> {
     options: CallOptions = {},
   ): Promise<MessageShape<O>> {
     try {
+      const prepared = this.prepare(method, request, options);
       const res = await this.transport.unary(
         method,
         options.signal,
         options.timeoutMs,
         this.headers(options),
-        this.prepare(method, request, options),
+        prepared instanceof Promise ? await prepared : prepared,
       );
       return res.message;
     } catch (e) {
@@ -250,7 +255,7 @@ export class A2AClient implements ServiceOperations<M> {
           const headers = new Headers(options.headers);
           if (state.lastEventId !== undefined) headers.set(LAST_EVENT_ID, state.lastEventId);
           const method = A2AService.method.subscribeToTask;
-          return this.stream(method, this.prepare(method, { id }, options), { ...options, headers }, state);
+          return this.stream(method, this.rules(method, { id }, options), { ...options, headers }, state);
         },
         getTask: (id) => this.getTask({ id }, reads),
         // Loaded on the first drop before a task id: most streams never need it.

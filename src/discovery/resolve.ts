@@ -12,10 +12,10 @@
 import type { JsonValue } from "@bufbuild/protobuf";
 import { AgentCardSchema, type AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { A2AError, AbortedError, AgentCardNotFoundError, CallTimeoutError, InvalidAgentCardError } from "../errors/family.js";
-import { isRecord } from "../util.js";
+import { isRecord, safeUrl } from "../util.js";
 import { MemoryCardStore, fresh, revalidated, revalidationHeaders, storable, storedCard, type StoredCard } from "./cache.js";
 import { cardV03ToV1, isV03Card } from "../v0_3/card.js";
-import { checkRedirectChain, fetchJsonDocument, originOf } from "./fetch-document.js";
+import { checkRedirectChain, fetchJsonDocument } from "./fetch-document.js";
 import { findDuplicateKey } from "./json.js";
 import { identityOf, optionsKey } from "./options-key.js";
 import { missingRequired } from "./required.js";
@@ -95,14 +95,15 @@ async function resolveUncoalesced(url: string, headers: Headers, headerKey: stri
     else s?.addEventListener("abort", stop, { once: true });
   }
   const timer = setTimeout(
-    () => controller.abort(new CallTimeoutError(`no verified Agent Card from ${originOf(url)} within ${timeoutMs} ms`)),
+    () => controller.abort(new CallTimeoutError(`no verified Agent Card from ${safeUrl(url)} within ${timeoutMs} ms`)),
     timeoutMs,
   );
   const call: Exchange = { ...options, signal: controller.signal, deadline };
   try {
     const tried: string[] = [];
     for (const candidate of cardUrlCandidates(url)) {
-      tried.push(candidate);
+      // Named without query or user info, which may carry a key.
+      tried.push(safeUrl(candidate));
       const found = await resolveAt(candidate, headers, headerKey, call);
       if (found) return found;
     }
@@ -166,7 +167,7 @@ async function resolveAt(url: string, headers: Headers, headerKey: string, optio
   }
   if (doc.status === 404 || doc.status === 410) return undefined;
   if (doc.status !== 200) {
-    throw new A2AError(`fetching the Agent Card at ${url} failed with HTTP ${doc.status}`, { httpStatus: doc.status });
+    throw new A2AError(`fetching the Agent Card at ${safeUrl(url)} failed with HTTP ${doc.status}`, { httpStatus: doc.status });
   }
 
   const entry = storedCard(doc.headers, doc.text, doc.url);
@@ -256,32 +257,42 @@ export async function verifyWithPolicy(
 }
 
 /**
- * Parses and validates card JSON text; throws InvalidAgentCardError naming
- * what is wrong. `json` is the document as received (frozen), which
- * signatures are verified over; `card` is parsed from it.
+ * Parses and validates a card, given as JSON text or as the value
+ * `JSON.parse` made of it (either shape, 1.0 or 0.3); throws
+ * InvalidAgentCardError naming what is wrong. `json` is the document as
+ * received (frozen; a copy of a value given), which signatures are
+ * verified over; `card` is parsed from it. `url` names the card in errors
+ * ("" for a card in hand).
+ *
+ * @example
+ * const { card } = parseCard(JSON.parse(await readFile("card.json", "utf8")), "");
  */
-export function parseCard(text: string, url: string): ParsedAgentCard {
+export function parseCard(document: string | Readonly<Record<string, unknown>>, url: string): ParsedAgentCard {
+  const named = url ? `the Agent Card at ${safeUrl(url)}` : "the Agent Card given";
+  let text: string;
   let json: unknown;
   try {
+    // A value given is copied through its JSON text: what is frozen and verified is the caller's data, not the caller's object.
+    text = typeof document === "string" ? document : JSON.stringify(document);
     json = JSON.parse(text);
   } catch (e) {
-    throw new InvalidAgentCardError(`the Agent Card at ${url} is not valid JSON: ${(e as Error).message}`, {
+    throw new InvalidAgentCardError(`${named} is not valid JSON: ${(e as Error).message}`, {
       problem: "malformed-json",
       cause: e,
     });
   }
   const duplicate = findDuplicateKey(text);
   if (duplicate) {
-    throw new InvalidAgentCardError(`the Agent Card at ${url} repeats the key ${duplicate}`, { problem: "duplicate-key" });
+    throw new InvalidAgentCardError(`${named} repeats the key ${duplicate}`, { problem: "duplicate-key" });
   }
   if (!isRecord(json) || Array.isArray(json)) {
-    throw new InvalidAgentCardError(`the Agent Card at ${url} is not a JSON object`, { problem: "not-an-object" });
+    throw new InvalidAgentCardError(`${named} is not a JSON object`, { problem: "not-an-object" });
   }
   const shape = isV03Card(json) ? "0.3" : "1.0";
   const v1 = shape === "0.3" ? cardV03ToV1(json) : json;
   const missing = missingRequired(AgentCardSchema, v1);
   if (missing.length > 0) {
-    throw new InvalidAgentCardError(`the Agent Card at ${url} lacks required fields: ${missing.join(", ")}`, {
+    throw new InvalidAgentCardError(`${named} lacks required fields: ${missing.join(", ")}`, {
       problem: "missing-fields",
       missingFields: missing,
     });
@@ -290,7 +301,7 @@ export function parseCard(text: string, url: string): ParsedAgentCard {
   try {
     card = messageFromJson(AgentCardSchema, v1 as JsonValue);
   } catch (e) {
-    throw new InvalidAgentCardError(`the Agent Card at ${url} does not match the schema: ${(e as Error).message}`, {
+    throw new InvalidAgentCardError(`${named} does not match the schema: ${(e as Error).message}`, {
       problem: "wrong-shape",
       cause: e,
     });
