@@ -244,16 +244,23 @@ async function finish(entry: StoredCard, cache: ResolvedAgentCard["cache"], opti
   return { card: p.card, url: entry.url, shape: p.shape, cache, verification };
 }
 
-/** Verifies a card under a policy; undefined when the policy asks for nothing. */
+/**
+ * Verifies a card under a policy; undefined when the policy asks for
+ * nothing. Over `json`, the JSON the card was read from, when given: its
+ * signatures cover members the card may not hold (a 0.3 card's, a newer
+ * agent's fields).
+ */
 export async function verifyWithPolicy(
   card: AgentCard,
   policy: VerifyPolicy,
   options: VerifyOptions,
+  json?: Readonly<Record<string, unknown>>,
 ): Promise<VerificationResult | undefined> {
-  if (policy === "off" || (policy === "if-present" && card.signatures.length === 0)) return undefined;
+  const signed = json ? carriesSignatures(json) : card.signatures.length > 0;
+  if (policy === "off" || (policy === "if-present" && !signed)) return undefined;
   // Loaded on demand: code that never verifies does not carry jose.
   const { applyVerifyPolicy } = await import("../trust/verify.js");
-  return applyVerifyPolicy(card, policy, options);
+  return applyVerifyPolicy(json && signed ? json : card, policy, options);
 }
 
 /**

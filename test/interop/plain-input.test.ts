@@ -7,7 +7,9 @@
 import { describe, expect, it } from "vitest";
 import {
   A2AClient,
+  InvalidAgentCardError,
   InvalidParamsError,
+  connect,
   Role,
   createJsonRpcTransportV03,
   textOf,
@@ -18,7 +20,7 @@ import {
 import { createGrpcTransportV03, createRestTransportV03 } from "../../src/node.js";
 import type { LocalAgent } from "../../demo/agent.js";
 import { BINDINGS, collect, transportFor } from "../support/bindings.js";
-import { agentsOfPeers, peerCases } from "../support/peers.js";
+import { PEERS, agentsOfPeers, peerCases } from "../support/peers.js";
 
 const plain = (r: unknown) => r as any;
 const SECRET = "plain-input-SECRET";
@@ -76,5 +78,30 @@ describe.each(VERSIONS)("A2A $version", ({ client: clientOf }) => {
       expect((e as Error).message).toContain("message.parts[0].txt");
       expect(`${(e as Error).message}${(e as Error).stack}${JSON.stringify(e)}`).not.toContain(SECRET);
     });
+  });
+});
+
+describe.each(PEERS.map((sdk) => ({ sdk, label: sdk.label })))("a card given as its JSON ($label)", ({ sdk }) => {
+  // The 0.3 agent signs its 1.0 card, which it serves for A2A-Version 1.0; its 0.3 document is not what was signed.
+  it.each([
+    ["1.0", agentOf, { "A2A-Version": "1.0" }, {}],
+    ["0.3", v03AgentOf, {}, { verify: "off" }],
+  ] as const)("connect(JSON.parse(cardText)) of a %s card connects and sends", async (version, of, headers, verify) => {
+    const agent = of(sdk);
+    const text = await (await fetch(agent.cardUrl, { headers })).text();
+    const session = await connect(JSON.parse(text), { verification: { keys: agent.jwks }, ...verify });
+    expect(session.card.supportedInterfaces.every((i) => i.protocolVersion.startsWith(version))).toBe(true);
+    expect(session.card.name).toBe(JSON.parse(text).name);
+    const res = await session.client.sendMessage(plain({ message: { role: "ROLE_USER", parts: [{ text: "echo from a card file" }] } }));
+    expect(textOf(res)).toBe("from a card file");
+  });
+
+  it("what is not a card fails with a typed error before any request", async () => {
+    await expect(connect(plain(42))).rejects.toBeInstanceOf(InvalidParamsError);
+    await expect(connect(plain(null))).rejects.toBeInstanceOf(InvalidParamsError);
+    const e = await connect(plain({ name: "no interfaces" })).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(InvalidAgentCardError);
+    expect((e as InvalidAgentCardError).problem).toBe("missing-fields");
+    expect((e as Error).message).toMatch(/^the Agent Card given lacks required fields/);
   });
 });
