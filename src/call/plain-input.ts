@@ -14,11 +14,33 @@
  * object is walked once per call, as `create()` walks it anyway, and is
  * copied only where something had to be read differently.
  */
-import { fromJson, isMessage, ScalarType, type DescEnum, type DescField, type DescMessage, type JsonValue } from "@bufbuild/protobuf";
-import { base64Decode } from "@bufbuild/protobuf/wire";
-import { InvalidParamsError } from "../errors/family.js";
+import type { DescEnum, DescField, DescMessage, JsonValue } from "@bufbuild/protobuf";
+import type { fromJson as FromJson, isMessage as IsMessage } from "@bufbuild/protobuf";
+import type { base64Decode as Base64Decode } from "@bufbuild/protobuf/wire";
+import type { InvalidParamsError } from "../errors/family.js";
 
 type Plain = Record<string, unknown>;
+
+/**
+ * What this module needs of protobuf-es and of the error family, given by
+ * its one caller (call/request.ts) instead of imported: the module loads
+ * on demand, and imports it shared with the core bundle would split that
+ * bundle into more chunks, each gzipped on its own.
+ */
+export interface PlainInputTools {
+  fromJson: typeof FromJson;
+  isMessage: typeof IsMessage;
+  base64Decode: typeof Base64Decode;
+  invalid: (message: string) => InvalidParamsError;
+}
+
+let tools: PlainInputTools;
+
+/** `plainInput` with the tools it works with (see PlainInputTools). */
+export function plainInputWith(given: PlainInputTools): typeof plainInput {
+  tools = given;
+  return plainInput;
+}
 
 /**
  * `value` as an init shape of `schema`, `path` naming it in errors (a
@@ -27,7 +49,7 @@ type Plain = Record<string, unknown>;
  * @throws InvalidParamsError naming the path of the first field that is of neither shape.
  */
 export function plainInput(schema: DescMessage, value: unknown, path = ""): unknown {
-  if (isMessage(value, schema)) return value;
+  if (tools.isMessage(value, schema)) return value;
   if (!isPlainObject(value)) throw wrong(path, `is not a ${schema.typeName}`);
   const given = value.$typeName;
   if (given !== undefined && given !== schema.typeName) throw wrong(path, `is a ${String(given).slice(0, 100)}, not a ${schema.typeName}`);
@@ -130,7 +152,7 @@ function messageValue(schema: DescMessage, v: unknown, at: string): unknown {
       return v;
     case "google.protobuf.Value":
       // Any JSON (a data part's), unless a Value message was made for it (`data()`).
-      return isMessage(v, schema) ? v : fromJsonAt(schema, v, at);
+      return tools.isMessage(v, schema) ? v : fromJsonAt(schema, v, at);
     case "google.protobuf.Timestamp":
       if (typeof v === "string") return fromJsonAt(schema, v, at);
   }
@@ -145,30 +167,36 @@ function enumValue(desc: DescEnum, v: unknown, at: string): number {
   throw wrong(at, `is not a value of ${desc.typeName} (a number or a name such as ${(desc.values[1] ?? desc.values[0])?.name})`);
 }
 
-const INT64 = new Set([ScalarType.INT64, ScalarType.UINT64, ScalarType.SINT64, ScalarType.FIXED64, ScalarType.SFIXED64]);
+// protobuf's scalar type numbers (ScalarType), written out: see PlainInputTools for why nothing is imported.
+const DOUBLE = 1;
+const FLOAT = 2;
+const BOOL = 8;
+const STRING = 9;
+const BYTES = 12;
+const INT64: ReadonlySet<number> = new Set([3, 4, 6, 16, 18]);
 const INTEGER = /^-?\d+$/;
 
-function scalar(type: ScalarType, v: unknown, at: string): unknown {
+function scalar(type: number, v: unknown, at: string): unknown {
   switch (type) {
-    case ScalarType.STRING:
+    case STRING:
       if (typeof v === "string") return v;
       throw wrong(at, "is not a string");
-    case ScalarType.BOOL:
+    case BOOL:
       if (typeof v === "boolean") return v;
       throw wrong(at, "is not a boolean");
-    case ScalarType.BYTES:
+    case BYTES:
       if (v instanceof Uint8Array) return v;
       // The spec's JSON carries bytes as base64.
       if (typeof v === "string") {
         try {
-          return base64Decode(v);
+          return tools.base64Decode(v);
         } catch {
           // Reported below.
         }
       }
       throw wrong(at, "is neither bytes (Uint8Array) nor base64");
-    case ScalarType.DOUBLE:
-    case ScalarType.FLOAT:
+    case DOUBLE:
+    case FLOAT:
       if (typeof v === "number") return v;
       throw wrong(at, "is not a number");
   }
@@ -185,7 +213,7 @@ function scalar(type: ScalarType, v: unknown, at: string): unknown {
 
 function fromJsonAt(schema: DescMessage, v: unknown, at: string): unknown {
   try {
-    return fromJson(schema, v as JsonValue);
+    return tools.fromJson(schema, v as JsonValue);
   } catch {
     throw wrong(at, `is not a ${schema.typeName} in the spec's JSON`);
   }
@@ -200,5 +228,5 @@ function isPlainObject(v: unknown): v is Plain {
 
 // The path and what is wrong, never the value: it may be a token or a secret.
 function wrong(at: string, what: string): InvalidParamsError {
-  return new InvalidParamsError(`the request's ${at || "value"} ${what}`);
+  return tools.invalid(`the request's ${at || "value"} ${what}`);
 }

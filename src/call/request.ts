@@ -6,8 +6,10 @@
  * applies these once per operation; the failover runner applies the tenant
  * of each interface it tries with `withTenant`. Headers: options.ts.
  */
-import type { DescField, DescMessage, DescMethod, MessageInitShape } from "@bufbuild/protobuf";
-import { isMessage, ScalarType } from "@bufbuild/protobuf";
+import type { DescMessage, DescMethod, MessageInitShape } from "@bufbuild/protobuf";
+import { fromJson, isMessage, ScalarType } from "@bufbuild/protobuf";
+import { base64Decode } from "@bufbuild/protobuf/wire";
+import { InvalidParamsError } from "../errors/family.js";
 import { isRecord, onDemand, uuid } from "../util.js";
 
 /** The names of the methods whose request carries a message to send. */
@@ -49,7 +51,9 @@ export function outgoingRequest<I extends DescMessage>(
 }
 
 // The reader of requests of other shapes, loaded by the first call that has one.
-const plainInput = onDemand(() => import("./plain-input.js"));
+const plainInput = onDemand(async () =>
+  (await import("./plain-input.js")).plainInputWith({ fromJson, isMessage, base64Decode, invalid: (m) => new InvalidParamsError(m) }),
+);
 
 /**
  * `request` in the init shape of the generated types: itself when its
@@ -65,21 +69,15 @@ export function readRequest<I extends DescMessage>(
   request: MessageInitShape<I>,
 ): MessageInitShape<I> | Promise<MessageInitShape<I>> {
   if (initShaped(schema, request)) return request;
-  return plainInput().then((m) => m.plainInput(schema, request) as MessageInitShape<I>);
+  return plainInput().then((read) => read(schema, request) as MessageInitShape<I>);
 }
 
-/** What `typeof` gives for a scalar field's value in the init shape, for the scalars checked at a glance. */
-function typeOf(field: DescField): string | undefined {
-  if (field.fieldKind === "enum") return "number";
-  if (field.fieldKind !== "scalar") return undefined;
-  return field.scalar === ScalarType.STRING
-    ? "string"
-    : field.scalar === ScalarType.INT32
-      ? "number"
-      : field.scalar === ScalarType.BOOL
-        ? "boolean"
-        : undefined;
-}
+// What `typeof` gives for a value in the init shape, by scalar type, for the scalars checked at a glance.
+const TYPES: Partial<Record<ScalarType, string>> = {
+  [ScalarType.STRING]: "string",
+  [ScalarType.INT32]: "number",
+  [ScalarType.BOOL]: "boolean",
+};
 
 /** Whether every field set in `value` is of the init shape at a glance: strings, int32s, booleans, enums as numbers, messages made. */
 function initShaped(schema: DescMessage, value: unknown): boolean {
@@ -88,7 +86,15 @@ function initShaped(schema: DescMessage, value: unknown): boolean {
   for (const key in value) {
     const v = value[key];
     const f = schema.field[key];
-    if (v !== undefined && (!f || f.oneof || (f.fieldKind === "message" ? !isMessage(v, f.message) : typeof v !== typeOf(f)))) return false;
+    if (
+      v !== undefined &&
+      (!f ||
+        f.oneof ||
+        (f.fieldKind === "message"
+          ? !isMessage(v, f.message)
+          : typeof v !== (f.fieldKind === "enum" ? "number" : f.fieldKind === "scalar" ? TYPES[f.scalar] : undefined)))
+    )
+      return false;
   }
   return true;
 }

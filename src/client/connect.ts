@@ -144,7 +144,7 @@ async function resolveTarget(target: ConnectTarget, options: ConnectOptions): Pr
   const given: unknown = target;
   if (isRecord(given) && isMessage(given.card, AgentCardSchema)) return target as ResolvedAgentCard;
   if (!isRecord(given) || Array.isArray(given)) {
-    throw new InvalidParamsError("connect: the target is neither a URL, an Agent Card (or its JSON) nor a resolveAgentCard result");
+    throw new InvalidParamsError("connect: the target is not a URL, an Agent Card or its JSON");
   }
   // The card's JSON is read as a fetched card is (parseCard: either version, required fields checked).
   const { card, shape, json } = isMessage(given, AgentCardSchema)

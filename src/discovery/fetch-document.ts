@@ -73,8 +73,8 @@ export async function fetchJsonDocument(url: string, options: DocumentFetchOptio
     () => controller.abort(new CallTimeoutError(`no complete answer from ${safeUrl(url)} within ${timeoutMs} ms`)),
     timeoutMs,
   );
+  const redirects: string[] = [];
   try {
-    const redirects: string[] = [];
     const res = await followRedirects(fetchFn, url, options, controller.signal, redirects);
     const doc: FetchedDocument = { status: res.status, url: res.url || url, redirects, headers: res.headers, text: "" };
     if (res.status !== 200) {
@@ -92,10 +92,9 @@ export async function fetchJsonDocument(url: string, options: DocumentFetchOptio
     return doc;
   } catch (e) {
     if (controller.signal.aborted) throw controller.signal.reason;
-    // fetch reports network failures as TypeErrors (a body cut short here;
-    // fetchAt converts those of the request); what our own checks throw is
-    // already the error to report.
-    throw e instanceof TypeError ? toA2AError(e, undefined, url) : e;
+    // fetch reports network failures as TypeErrors, named by the URL of the
+    // hop that failed; what our own checks throw is already the error to report.
+    throw e instanceof TypeError ? toA2AError(e, undefined, redirects.at(-1) ?? url) : e;
   } finally {
     clearTimeout(timer);
     unlink();
@@ -114,13 +113,13 @@ async function followRedirects(
   let current = first;
   let headers = new Headers(options.headers);
   for (let hop = 0; ; hop++) {
-    const res = await fetchAt(fetchFn, current.href, { headers, signal, redirect: "manual", credentials: "omit" });
+    const res = await fetchFn(current.href, { headers, signal, redirect: "manual", credentials: "omit" });
     if (res.type === "opaqueredirect") {
       // Browsers hide the target of a manual redirect. Let the browser
       // follow it (it strips credentials across origins), then check where
       // the answer came from.
       if (policy === "error") throw new RedirectRefusedError(`${safeUrl(current.href)} redirects, and redirects are not allowed`);
-      const followed = await fetchAt(fetchFn, current.href, { headers, signal, redirect: "follow", credentials: "omit" });
+      const followed = await fetchFn(current.href, { headers, signal, redirect: "follow", credentials: "omit" });
       const target = new URL(followed.url || current.href);
       if (target.href !== current.href) redirects.push(target.href);
       try {
@@ -139,18 +138,6 @@ async function followRedirects(
     redirects.push(next.href);
     if (next.origin !== current.origin) headers = safeHeaders(headers);
     current = next;
-  }
-}
-
-/**
- * One fetch, its network failure (a TypeError, which fetch reports them
- * as) a ConnectionError naming the host, port and URL it went to.
- */
-async function fetchAt(fetchFn: typeof fetch, url: string, init: RequestInit): Promise<Response> {
-  try {
-    return await fetchFn(url, init);
-  } catch (e) {
-    throw e instanceof TypeError && !init.signal?.aborted ? toA2AError(e, undefined, url) : e;
   }
 }
 

@@ -188,20 +188,16 @@ const SOCKET_CODES: Record<string, ConnectionFailure> = {
   ENOTFOUND: "dns",
   EAI_AGAIN: "dns",
   EHOSTUNREACH: "network",
-  ENETUNREACH: "network",
   ETIMEDOUT: "network",
-  UND_ERR_CONNECT_TIMEOUT: "network",
 };
 
 // TLS failures (kind "network"): OpenSSL's and Node's codes, and the certificate checks'
 // (CERT_HAS_EXPIRED, DEPTH_ZERO_SELF_SIGNED_CERT, UNABLE_TO_VERIFY_LEAF_SIGNATURE, ...).
 const TLS_CODE = /^(ERR_SSL_|ERR_TLS_|CERT_|DEPTH_ZERO_|SELF_SIGNED_|UNABLE_TO_)|^EPROTO$/;
 
-/** What a message says of a connection that failed with `code`. */
+/** What a message says of a connection that failed with `code` (TLS codes are of kind "network"). */
 function connectionFailed(kind: ConnectionFailure, code: string): string {
-  if (TLS_CODE.test(code)) return `TLS failed (${code})`;
-  if (kind === "dns") return `connection failed: host not found (${code})`;
-  return `connection ${kind === "network" ? "failed" : kind} (${code})`;
+  return `${TLS_CODE.test(code) ? "TLS" : "connection"} ${kind === "dns" ? "failed: host not found" : kind === "network" ? "failed" : kind} (${code})`;
 }
 
 function socketFailure(e: unknown): { kind: ConnectionFailure; code: string } | undefined {

@@ -9,7 +9,7 @@ import { create, toJson, type MessageInitShape } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
 import {
   A2AService,
-  type ListTasksRequestSchema,
+  ListTasksRequestSchema,
   MessageSchema,
   Role,
   SendMessageRequestSchema,
@@ -19,7 +19,7 @@ import {
 } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { A2AClient } from "../../src/client/client.js";
 import type { A2ATransport } from "../../src/call/transport.js";
-import { plainInput } from "../../src/call/plain-input.js";
+import { readRequest } from "../../src/call/request.js";
 import { InvalidParamsError, text, userMessage } from "../../src/index.js";
 
 /** A transport that records each request as the transports build it (`create`), and answers with an empty result. */
@@ -111,13 +111,17 @@ describe("the spec's JSON shapes are read (call/plain-input.ts)", () => {
     expect(req.message?.role).toBe(Role.USER);
   });
 
-  it("the init shape and made messages are kept as they are, without a copy", () => {
+  it("the init shape and made messages are kept as they are, without a copy; typed requests without a walk or a load", async () => {
     const msg = userMessage("hi");
     const request: MessageInitShape<typeof SendMessageRequestSchema> = { message: msg };
-    expect(plainInput(SendMessageRequestSchema, request)).toBe(request);
+    // Made messages, strings and numbers are seen at a glance: the same object, not a promise.
+    expect(readRequest(SendMessageRequestSchema, request)).toBe(request);
+    expect(readRequest(MessageSchema, msg)).toBe(msg);
+    const list = { pageSize: 5, status: TaskState.WORKING, contextId: "c" };
+    expect(readRequest(ListTasksRequestSchema, list)).toBe(list);
+    // A plain message in the init shape is read, and left as it was.
     const init = { message: { role: Role.USER, messageId: "m", parts: [text("a"), { content: { case: "text" as const, value: "b" } }] } };
-    expect(plainInput(SendMessageRequestSchema, init)).toBe(init);
-    expect(plainInput(MessageSchema, msg)).toBe(msg);
+    expect(await readRequest(SendMessageRequestSchema, init)).toBe(init);
   });
 });
 
