@@ -32,7 +32,7 @@ export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
  * about 1 KB above the current size. protobuf-es and the generated schema
  * alone take about 33 KB (the "for reference" row).
  */
-export const CORE_BUDGET_GZIP = 59 * 1024;
+export const CORE_BUDGET_GZIP = 60.5 * 1024;
 
 function sdkVersion(): string {
   const pkg = JSON.parse(readFileSync(join(repoRoot, "node_modules/@a2a-js/sdk/package.json"), "utf8")) as { version: string };

@@ -181,6 +181,22 @@ export function parsedUrl(url: string): URL | undefined {
   }
 }
 
+const DEFAULT_PORTS: Readonly<Record<string, string>> = { "http:": "80", "https:": "443" };
+
+/**
+ * Where a connection to `url` goes, as `host:port`, the port named even
+ * when it is the scheme's default (`agent.example:443`): what a refused,
+ * reset or unresolvable connection is reported with. Never the user info.
+ */
+export function hostPort(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.hostname}:${u.port || DEFAULT_PORTS[u.protocol] || "?"}`;
+  } catch {
+    return "(not a URL)";
+  }
+}
+
 /** A non-null object (arrays included): something whose fields can be read. */
 export function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null;

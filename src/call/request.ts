@@ -7,7 +7,10 @@
  * of each interface it tries with `withTenant`. Headers: options.ts.
  */
 import type { DescMessage, DescMethod, MessageInitShape } from "@bufbuild/protobuf";
-import { uuid } from "../util.js";
+import { fromJson, isMessage, ScalarType } from "@bufbuild/protobuf";
+import { base64Decode } from "@bufbuild/protobuf/wire";
+import { InvalidParamsError } from "../errors/family.js";
+import { isRecord, onDemand, uuid } from "../util.js";
 
 /** The names of the methods whose request carries a message to send. */
 export const SENDS: ReadonlySet<string> = new Set(["SendMessage", "SendStreamingMessage"]);
@@ -19,9 +22,10 @@ interface RequestFields {
 }
 
 /**
- * The request of a call of `method` as sent: `tenant` (when given) in place
- * of the request's, `extensions` added to its message's, and a message id
- * for a message sent without one. The request itself when nothing changes;
+ * The request of a call of `method` as sent, from a request in the init
+ * shape (see `readRequest`): `tenant` (when given) in place of the
+ * request's, `extensions` added to its message's, and a message id for a
+ * message sent without one. The request itself when nothing changes;
  * otherwise one copy (and one of its message).
  */
 export function outgoingRequest<I extends DescMessage>(
@@ -44,6 +48,55 @@ export function outgoingRequest<I extends DescMessage>(
     };
   }
   return out as MessageInitShape<I>;
+}
+
+// The reader of requests of other shapes, loaded by the first call that has one.
+const plainInput = onDemand(async () =>
+  (await import("./plain-input.js")).plainInputWith({ fromJson, isMessage, base64Decode, invalid: (m) => new InvalidParamsError(m) }),
+);
+
+/**
+ * `request` in the init shape of the generated types: itself when its
+ * fields already are (a message made by `create()` or `userMessage`, an id,
+ * a number: what typed code passes), checked without a walk; otherwise read
+ * by plain-input.ts from plain JavaScript of either shape, the generated
+ * types' or the spec's JSON (`{ text }` parts, `"ROLE_USER"`).
+ *
+ * @throws InvalidParamsError (the promise rejects) naming the field of a request of neither shape.
+ */
+export function readRequest<I extends DescMessage>(
+  schema: I,
+  request: MessageInitShape<I>,
+): MessageInitShape<I> | Promise<MessageInitShape<I>> {
+  if (initShaped(schema, request)) return request;
+  return plainInput().then((read) => read(schema, request) as MessageInitShape<I>);
+}
+
+// What `typeof` gives for a value in the init shape, by scalar type, for the scalars checked at a glance.
+const TYPES: Partial<Record<ScalarType, string>> = {
+  [ScalarType.STRING]: "string",
+  [ScalarType.INT32]: "number",
+  [ScalarType.BOOL]: "boolean",
+};
+
+/** Whether every field set in `value` is of the init shape at a glance: strings, int32s, booleans, enums as numbers, messages made. */
+function initShaped(schema: DescMessage, value: unknown): boolean {
+  if (isMessage(value, schema)) return true;
+  if (!isRecord(value) || Object.getPrototypeOf(value) !== Object.prototype) return false;
+  for (const key in value) {
+    const v = value[key];
+    const f = schema.field[key];
+    if (
+      v !== undefined &&
+      (!f ||
+        f.oneof ||
+        (f.fieldKind === "message"
+          ? !isMessage(v, f.message)
+          : typeof v !== (f.fieldKind === "enum" ? "number" : f.fieldKind === "scalar" ? TYPES[f.scalar] : undefined)))
+    )
+      return false;
+  }
+  return true;
 }
 
 /**

@@ -27,7 +27,7 @@ import { EndWatch } from "./end-watch.js";
 import { resumable } from "./resume.js";
 import type { ResumeOptions } from "./resume-policy.js";
 import { withExtensions } from "../call/options.js";
-import { activatedExtensions, outgoingRequest } from "../call/request.js";
+import { activatedExtensions, outgoingRequest, readRequest } from "../call/request.js";
 import type { A2ATransport } from "../call/transport.js";
 import type { RetryPolicy } from "./retry.js";
 
@@ -180,11 +180,12 @@ export class A2AClient implements ServiceOperations<M> {
   sendStreamingMessage(request: Req<"sendStreamingMessage">, options: StreamCallOptions = {}): AsyncIterable<StreamResponse> {
     const method = A2AService.method.sendStreamingMessage;
     // Prepared once: every attempt sends the same message, with the same id.
-    const req: Req<"sendStreamingMessage"> = this.prepare(method, request, options);
-    if (options.resume === false) return this.stream(method, req, options, undefined, new EndWatch(undefined, () => this.binding));
-    // A message there has its id now (prepare gives one).
-    const sent = req.message as SentMessage | undefined;
-    return this.resuming(undefined, options, options.resume ?? {}, (state) => this.stream(method, req, options, state), sent);
+    return this.streamOf(this.prepare(method, request, options), (req) => {
+      if (options.resume === false) return this.stream(method, req, options, undefined, new EndWatch(undefined, () => this.binding));
+      // A message there has its id now (prepare gives one).
+      const sent = req.message as SentMessage | undefined;
+      return this.resuming(undefined, options, options.resume ?? {}, (state) => this.stream(method, req, options, state), sent);
+    });
   }
 
   /**
@@ -243,10 +244,11 @@ export class A2AClient implements ServiceOperations<M> {
    */
   subscribeToTask(request: Req<"subscribeToTask">, options: StreamCallOptions = {}): AsyncIterable<StreamResponse> {
     const method = A2AService.method.subscribeToTask;
-    const req = this.prepare(method, request, options);
-    if (!request.id) return this.stream(method, req, options);
-    if (options.resume === false) return this.stream(method, req, options, undefined, new EndWatch(request.id, () => this.binding));
-    return this.resuming(request.id, options, options.resume ?? {}, (state) => this.stream(method, req, options, state));
+    return this.streamOf(this.prepare(method, request, options), (req) => {
+      if (!req.id) return this.stream(method, req, options);
+      if (options.resume === false) return this.stream(method, req, options, undefined, new EndWatch(req.id, () => this.binding));
+      return this.resuming(req.id, options, options.resume ?? {}, (state) => this.stream(method, req, options, state));
+    });
   }
 
   /**
@@ -295,10 +297,27 @@ export class A2AClient implements ServiceOperations<M> {
   }
 
   /**
-   * The request as sent (call/request.ts): the client's tenant, the
-   * activated extensions on a message, a message id on a message sent.
+   * The request as sent (call/request.ts): read into the init shape when
+   * it is plain JavaScript of another shape (then a promise: the reader
+   * loads on demand), with the client's tenant, the activated extensions
+   * on a message, a message id on a message sent.
    */
-  private prepare<I extends DescMessage>(method: DescMethod, request: MessageInitShape<I>, options: CallOptions): MessageInitShape<I> {
+  private prepare<I extends DescMessage>(
+    method: DescMethod & { readonly input: I },
+    request: MessageInitShape<I>,
+    options: CallOptions,
+  ): MessageInitShape<I> | Promise<MessageInitShape<I>> {
+    const read = readRequest(method.input, request);
+    return read instanceof Promise ? read.then((r) => this.rules(method, r, options)) : this.rules(method, read, options);
+  }
+
+  /** The stream `open` gives for the prepared request, opened once it is read when it must be. */
+  private streamOf<R>(req: R | Promise<R>, open: (req: R) => AsyncIterable<StreamResponse>): AsyncIterable<StreamResponse> {
+    return req instanceof Promise ? new LazyStream(async () => open(await req), this.failed) : open(req);
+  }
+
+  /** The call rules on a request already in the init shape. */
+  private rules<I extends DescMessage>(method: DescMethod, request: MessageInitShape<I>, options: CallOptions): MessageInitShape<I> {
     return outgoingRequest(method, request, this.options.tenant, activatedExtensions(this.options.extensions, options.extensions));
   }
 
@@ -323,7 +342,8 @@ export class A2AClient implements ServiceOperations<M> {
       const timeoutMs = options.timeoutMs ?? this.options.timeoutMs;
       const headers = this.headers(options);
       // Prepared once: a retried message is the same message, with the same id.
-      const req = this.prepare(method, request, options);
+      const prepared = this.prepare(method, request, options);
+      const req = prepared instanceof Promise ? await prepared : prepared;
       const policy = options.retry ?? this.options.retry;
       if (!policy) return (await this.transport.unary(method, options.signal, timeoutMs, headers, req)).message;
       return await (await loadRetry()).retryUnary(policy, this.transport, method, options.signal, timeoutMs, headers, req);
@@ -353,7 +373,7 @@ export class A2AClient implements ServiceOperations<M> {
           const headers = new Headers(options.headers);
           if (state.lastEventId !== undefined) headers.set(LAST_EVENT_ID, state.lastEventId);
           const method = A2AService.method.subscribeToTask;
-          return this.stream(method, this.prepare(method, { id }, options), { ...options, headers }, state);
+          return this.stream(method, this.rules(method, { id }, options), { ...options, headers }, state);
         },
         getTask: (id) => this.getTask({ id }, reads),
         // Loaded on the first drop before a task id: most streams never need it.

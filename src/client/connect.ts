@@ -6,9 +6,10 @@
  */
 import { isMessage } from "@bufbuild/protobuf";
 import { AgentCardSchema, type AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
-import { ExtensionSupportRequiredError, NoCompatibleInterfaceError } from "../errors/family.js";
+import { ExtensionSupportRequiredError, InvalidParamsError, NoCompatibleInterfaceError } from "../errors/family.js";
+import { isRecord } from "../util.js";
 import type { Binding } from "../protocol/bindings.js";
-import { resolveAgentCard, verifyWithPolicy, type ResolveOptions, type ResolvedAgentCard } from "../discovery/resolve.js";
+import { parseCard, resolveAgentCard, verifyWithPolicy, type ResolveOptions, type ResolvedAgentCard } from "../discovery/resolve.js";
 import type { GrpcWebTransportOptions } from "../bindings/grpc/web.js";
 import { grpcWebFactories, supportIn, transportFactories, type TransportFactories, type TransportSettings } from "../bindings/registry.js";
 import type { A2ATransport } from "../call/transport.js";
@@ -99,7 +100,12 @@ export interface ConnectOptions extends ResolveOptions {
   auth?: AuthCredentials | undefined;
 }
 
-/** What `connect()` starts from: the agent's URL, a parsed card, or a `resolveAgentCard` result. @category Connect and call */
+/**
+ * What `connect()` starts from: the agent's URL, a card, or a
+ * `resolveAgentCard` result. A card may also be given as its JSON, as
+ * `JSON.parse` gives it (1.0 or 0.3), which is read as a fetched card is.
+ * @category Connect and call
+ */
 export type ConnectTarget = string | URL | AgentCard | ResolvedAgentCard;
 
 /**
@@ -187,12 +193,19 @@ export function createConnect(defaultFactories: TransportFactories) {
 
 async function resolveTarget(target: ConnectTarget, options: ConnectOptions): Promise<ResolvedAgentCard> {
   if (typeof target === "string" || target instanceof URL) return resolveAgentCard(String(target), options);
-  if (isMessage(target, AgentCardSchema)) {
-    // A card in hand is held to the same signature policy as a fetched one.
-    const verification = await verifyWithPolicy(target, options.verify ?? "if-present", { ...options.verification });
-    return { card: target, url: "", shape: "1.0", cache: "miss", verification };
+  // Plain JavaScript may pass anything: what is not one of the types is read as a card's JSON.
+  const given: unknown = target;
+  if (isRecord(given) && isMessage(given.card, AgentCardSchema)) return target as ResolvedAgentCard;
+  if (!isRecord(given) || Array.isArray(given)) {
+    throw new InvalidParamsError("connect: the target is not a URL, an Agent Card or its JSON");
   }
-  return target;
+  // The card's JSON is read as a fetched card is (parseCard: either version, required fields checked).
+  const { card, shape, json } = isMessage(given, AgentCardSchema)
+    ? { card: given, shape: "1.0" as const, json: undefined }
+    : parseCard(given, "");
+  // A card in hand is held to the same signature policy as a fetched one.
+  const verification = await verifyWithPolicy(card, options.verify ?? "if-present", { ...options.verification }, json);
+  return { card, url: "", shape, cache: "miss", verification };
 }
 
 /**

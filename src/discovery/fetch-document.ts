@@ -6,7 +6,7 @@
 import { AbortedError, CallTimeoutError, InvalidAgentCardError, RedirectRefusedError } from "../errors/family.js";
 import { toA2AError } from "../errors/classify.js";
 import { redirectTarget } from "../http/redirect-target.js";
-import { followSignal, isJsonContentType } from "../util.js";
+import { followSignal, isJsonContentType, safeUrl } from "../util.js";
 
 /**
  * - "follow": follow up to `maxRedirects`, to any origin (credentials stay behind).
@@ -71,11 +71,11 @@ export async function fetchJsonDocument(url: string, options: DocumentFetchOptio
   const invalid = options.invalid ?? ((problem, message) => new InvalidAgentCardError(message, { problem }));
   const { controller, unlink } = followSignal(options.signal, () => new AbortedError("the request was aborted"));
   const timer = setTimeout(
-    () => controller.abort(new CallTimeoutError(`no complete answer from ${originOf(url)} within ${timeoutMs} ms`)),
+    () => controller.abort(new CallTimeoutError(`no complete answer from ${safeUrl(url)} within ${timeoutMs} ms`)),
     timeoutMs,
   );
+  const redirects: string[] = [];
   try {
-    const redirects: string[] = [];
     const res = await followRedirects(fetchFn, url, options, controller.signal, redirects);
     const doc: FetchedDocument = { status: res.status, url: res.url || url, redirects, headers: res.headers, text: "" };
     if (res.status !== 200) {
@@ -85,15 +85,17 @@ export async function fetchJsonDocument(url: string, options: DocumentFetchOptio
     const type = res.headers.get("Content-Type");
     if (!isJsonContentType(type)) {
       await res.body?.cancel().catch(() => {});
-      throw invalid("content-type", `expected JSON from ${doc.url}, got content type "${type ?? "none"}"`);
+      throw invalid("content-type", `expected JSON from ${safeUrl(doc.url)}, got content type "${type ?? "none"}"`);
     }
-    doc.text = await readLimited(res, maxBytes, () => invalid("too-large", `the document at ${doc.url} is larger than ${maxBytes} bytes`));
+    doc.text = await readLimited(res, maxBytes, () =>
+      invalid("too-large", `the document at ${safeUrl(doc.url)} is larger than ${maxBytes} bytes`),
+    );
     return doc;
   } catch (e) {
     if (controller.signal.aborted) throw controller.signal.reason;
-    // fetch reports network failures as TypeErrors; what our own checks
-    // throw is already the error to report.
-    throw e instanceof TypeError ? toA2AError(e) : e;
+    // fetch reports network failures as TypeErrors, named by the URL of the
+    // hop that failed; what our own checks throw is already the error to report.
+    throw e instanceof TypeError ? toA2AError(e, undefined, redirects.at(-1) ?? url) : e;
   } finally {
     clearTimeout(timer);
     unlink();
@@ -117,7 +119,7 @@ async function followRedirects(
       // Browsers hide the target of a manual redirect. Let the browser
       // follow it (it strips credentials across origins), then check where
       // the answer came from.
-      if (policy === "error") throw new RedirectRefusedError(`${current.href} redirects, and redirects are not allowed`);
+      if (policy === "error") throw new RedirectRefusedError(`${safeUrl(current.href)} redirects, and redirects are not allowed`);
       const followed = await fetchFn(current.href, { headers, signal, redirect: "follow", credentials: "omit" });
       const target = new URL(followed.url || current.href);
       if (target.href !== current.href) redirects.push(target.href);
@@ -157,8 +159,8 @@ export function checkRedirectChain(first: string, redirects: readonly string[], 
 function checkHop(first: URL, from: URL, location: string, hop: number, options: DocumentFetchOptions): URL {
   const policy = options.redirect ?? "follow";
   const max = options.maxRedirects ?? 5;
-  if (policy === "error") throw new RedirectRefusedError(`${from.href} redirects, and redirects are not allowed`);
-  if (hop >= max) throw new RedirectRefusedError(`more than ${max} redirects from ${first.href}`);
+  if (policy === "error") throw new RedirectRefusedError(`${safeUrl(from.href)} redirects, and redirects are not allowed`);
+  if (hop >= max) throw new RedirectRefusedError(`more than ${max} redirects from ${safeUrl(first.href)}`);
   const to = redirectTarget(location, from);
   checkTarget(first, from, to, policy);
   options.checkRedirect?.(to);
@@ -205,14 +207,5 @@ export async function readLimited(res: Response, maxBytes: number, tooLarge: () 
       throw tooLarge();
     }
     text += decoder.decode(r.value, { stream: true });
-  }
-}
-
-/** The origin of a URL, for messages; the text itself when it is not a URL. */
-export function originOf(url: string): string {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return url;
   }
 }

@@ -12,10 +12,10 @@
 import type { JsonValue } from "@bufbuild/protobuf";
 import { AgentCardSchema, type AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { A2AError, AbortedError, AgentCardNotFoundError, CallTimeoutError, InvalidAgentCardError } from "../errors/family.js";
-import { isRecord } from "../util.js";
+import { isRecord, safeUrl } from "../util.js";
 import { MemoryCardStore, fresh, revalidated, revalidationHeaders, storable, storedCard, type StoredCard } from "./cache.js";
 import { cardV03ToV1, isV03Card } from "../v0_3/card.js";
-import { checkRedirectChain, fetchJsonDocument, originOf } from "./fetch-document.js";
+import { checkRedirectChain, fetchJsonDocument } from "./fetch-document.js";
 import { findDuplicateKey } from "./json.js";
 import { identityOf, optionsKey } from "./options-key.js";
 import { missingRequired } from "./required.js";
@@ -107,14 +107,15 @@ async function resolveUncoalesced(url: string, headers: Headers, headerKey: stri
     else s?.addEventListener("abort", stop, { once: true });
   }
   const timer = setTimeout(
-    () => controller.abort(new CallTimeoutError(`no verified Agent Card from ${originOf(url)} within ${timeoutMs} ms`)),
+    () => controller.abort(new CallTimeoutError(`no verified Agent Card from ${safeUrl(url)} within ${timeoutMs} ms`)),
     timeoutMs,
   );
   const call: Exchange = { ...options, signal: controller.signal, deadline };
   try {
     const tried: string[] = [];
     for (const candidate of cardUrlCandidates(url)) {
-      tried.push(candidate);
+      // Named without query or user info, which may carry a key.
+      tried.push(safeUrl(candidate));
       const found = await resolveAt(candidate, headers, headerKey, call);
       if (found) return found;
     }
@@ -178,7 +179,7 @@ async function resolveAt(url: string, headers: Headers, headerKey: string, optio
   }
   if (doc.status === 404 || doc.status === 410) return undefined;
   if (doc.status !== 200) {
-    throw new A2AError(`fetching the Agent Card at ${url} failed with HTTP ${doc.status}`, { httpStatus: doc.status });
+    throw new A2AError(`fetching the Agent Card at ${safeUrl(url)} failed with HTTP ${doc.status}`, { httpStatus: doc.status });
   }
 
   const entry = storedCard(doc.headers, doc.text, doc.url);
@@ -255,22 +256,32 @@ async function finish(entry: StoredCard, cache: ResolvedAgentCard["cache"], opti
   return { card: p.card, url: entry.url, shape: p.shape, cache, verification };
 }
 
-/** Verifies a card under a policy; undefined when the policy asks for nothing. */
+/**
+ * Verifies a card under a policy; undefined when the policy asks for
+ * nothing. Over `json`, the JSON the card was read from, when given: its
+ * signatures cover members the card may not hold (a 0.3 card's, a newer
+ * agent's fields).
+ */
 export async function verifyWithPolicy(
   card: AgentCard,
   policy: VerifyPolicy,
   options: VerifyOptions,
+  json?: Readonly<Record<string, unknown>>,
 ): Promise<VerificationResult | undefined> {
-  if (policy === "off" || (policy === "if-present" && card.signatures.length === 0)) return undefined;
+  const signed = json ? carriesSignatures(json) : card.signatures.length > 0;
+  if (policy === "off" || (policy === "if-present" && !signed)) return undefined;
   // Loaded on demand: code that never verifies does not carry jose.
   const { applyVerifyPolicy } = await import("../trust/verify.js");
-  return applyVerifyPolicy(card, policy, options);
+  return applyVerifyPolicy(json && signed ? json : card, policy, options);
 }
 
 /**
- * Parses and validates card JSON text; throws InvalidAgentCardError naming
- * what is wrong. `json` is the document as received (frozen), which
- * signatures are verified over; `card` is parsed from it.
+ * Parses and validates a card, given as JSON text or as the value
+ * `JSON.parse` made of it (either shape, 1.0 or 0.3); throws
+ * InvalidAgentCardError naming what is wrong. `json` is the document as
+ * received (frozen; a copy of a value given), which signatures are
+ * verified over; `card` is parsed from it. `url` names the card in errors
+ * ("" for a card in hand).
  * @example
  * ```ts
  * import { cardUrlCandidates, parseCard } from "a2a-connect/toolkit";
@@ -278,31 +289,37 @@ export async function verifyWithPolicy(
  * const [url = ""] = cardUrlCandidates("https://agent.example.com");
  * const { card, json } = parseCard(await (await fetch(url)).text(), url);
  * console.log(card.name, card.supportedInterfaces.length, Object.keys(json));
+ * // A card already parsed, e.g. from a file: "" names it "the Agent Card given" in errors.
+ * const given = parseCard(JSON.parse('{"name":"local"}') as Record<string, unknown>, "");
  * ```
  * @category For tool authors
  */
-export function parseCard(text: string, url: string): ParsedAgentCard {
+export function parseCard(document: string | Readonly<Record<string, unknown>>, url: string): ParsedAgentCard {
+  const named = url ? `the Agent Card at ${safeUrl(url)}` : "the Agent Card given";
+  let text: string;
   let json: unknown;
   try {
+    // A value given is copied through its JSON text: what is frozen and verified is the caller's data, not the caller's object.
+    text = typeof document === "string" ? document : JSON.stringify(document);
     json = JSON.parse(text);
   } catch (e) {
-    throw new InvalidAgentCardError(`the Agent Card at ${url} is not valid JSON: ${(e as Error).message}`, {
+    throw new InvalidAgentCardError(`${named} is not valid JSON: ${(e as Error).message}`, {
       problem: "malformed-json",
       cause: e,
     });
   }
   const duplicate = findDuplicateKey(text);
   if (duplicate) {
-    throw new InvalidAgentCardError(`the Agent Card at ${url} repeats the key ${duplicate}`, { problem: "duplicate-key" });
+    throw new InvalidAgentCardError(`${named} repeats the key ${duplicate}`, { problem: "duplicate-key" });
   }
   if (!isRecord(json) || Array.isArray(json)) {
-    throw new InvalidAgentCardError(`the Agent Card at ${url} is not a JSON object`, { problem: "not-an-object" });
+    throw new InvalidAgentCardError(`${named} is not a JSON object`, { problem: "not-an-object" });
   }
   const shape = isV03Card(json) ? "0.3" : "1.0";
   const v1 = shape === "0.3" ? cardV03ToV1(json) : json;
   const missing = missingRequired(AgentCardSchema, v1);
   if (missing.length > 0) {
-    throw new InvalidAgentCardError(`the Agent Card at ${url} lacks required fields: ${missing.join(", ")}`, {
+    throw new InvalidAgentCardError(`${named} lacks required fields: ${missing.join(", ")}`, {
       problem: "missing-fields",
       missingFields: missing,
     });
@@ -311,7 +328,7 @@ export function parseCard(text: string, url: string): ParsedAgentCard {
   try {
     card = messageFromJson(AgentCardSchema, v1 as JsonValue);
   } catch (e) {
-    throw new InvalidAgentCardError(`the Agent Card at ${url} does not match the schema: ${(e as Error).message}`, {
+    throw new InvalidAgentCardError(`${named} does not match the schema: ${(e as Error).message}`, {
       problem: "wrong-shape",
       cause: e,
     });

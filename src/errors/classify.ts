@@ -8,7 +8,7 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { ErrorInfo } from "../../gen/google/rpc/error_details_pb.js";
 import type { Binding } from "../protocol/bindings.js";
-import { isRecord, safeUrl } from "../util.js";
+import { hostPort, isRecord, safeUrl } from "../util.js";
 import {
   A2AError,
   AbortedError,
@@ -178,8 +178,8 @@ export function errorFromServer(facts: ServerErrorFacts): A2AError {
   return new ServerError(message, init);
 }
 
-// Node's socket errors, found anywhere in the `cause` chain of a failed fetch
-// or node:http request.
+// Node's socket and TLS errors, found anywhere in the `cause` chain of a
+// failed fetch or node:http request.
 const SOCKET_CODES: Record<string, ConnectionFailure> = {
   ECONNREFUSED: "refused",
   ECONNRESET: "reset",
@@ -187,12 +187,25 @@ const SOCKET_CODES: Record<string, ConnectionFailure> = {
   UND_ERR_SOCKET: "reset",
   ENOTFOUND: "dns",
   EAI_AGAIN: "dns",
+  EHOSTUNREACH: "network",
+  ETIMEDOUT: "network",
 };
+
+// TLS failures (kind "network"): OpenSSL's and Node's codes, and the certificate checks'
+// (CERT_HAS_EXPIRED, DEPTH_ZERO_SELF_SIGNED_CERT, UNABLE_TO_VERIFY_LEAF_SIGNATURE, ...).
+const TLS_CODE = /^(ERR_SSL_|ERR_TLS_|CERT_|DEPTH_ZERO_|SELF_SIGNED_|UNABLE_TO_)|^EPROTO$/;
+
+/** What a message says of a connection that failed with `code` (TLS codes are of kind "network"). */
+function connectionFailed(kind: ConnectionFailure, code: string): string {
+  return `${TLS_CODE.test(code) ? "TLS" : "connection"} ${kind === "dns" ? "failed: host not found" : kind === "network" ? "failed" : kind} (${code})`;
+}
 
 function socketFailure(e: unknown): { kind: ConnectionFailure; code: string } | undefined {
   for (let cur = e, depth = 0; isRecord(cur) && depth < 8; cur = cur.cause, depth++) {
     const code = cur.code;
-    if (typeof code === "string" && code in SOCKET_CODES) return { kind: SOCKET_CODES[code]!, code };
+    if (typeof code === "string" && (code in SOCKET_CODES || TLS_CODE.test(code))) {
+      return { kind: SOCKET_CODES[code] ?? "network", code };
+    }
   }
   return undefined;
 }
@@ -217,7 +230,8 @@ function parserFailure(e: unknown): string | undefined {
  * Turns anything thrown while making a call into an A2AError. Errors that
  * are already A2AErrors pass through, also when wrapped as a `cause` (connect
  * wraps what a transport throws). `url`, when given, is named (origin and
- * path only) in the messages of failures below the protocol.
+ * path only) in the messages of failures below the protocol, and a
+ * connection that failed names the host and port it went to.
  * @example
  * ```ts
  * import { toA2AError } from "a2a-connect/toolkit";
@@ -242,16 +256,17 @@ export function toA2AError(e: unknown, binding?: Binding, url?: string): A2AErro
       : new AbortedError("the call was aborted", { binding, cause: e });
   }
   const where = url === undefined ? "" : ` (${safeUrl(url)})`;
+  const to = url === undefined ? "" : ` to ${hostPort(url)}${where}`;
   const parser = parserFailure(e);
   if (parser === CUT_HTTP) {
-    return new ConnectionError(`connection cut inside the response (${parser})${where}`, { binding, kind: "reset", cause: e });
+    return new ConnectionError(`connection cut inside the response (${parser})${to}`, { binding, kind: "reset", cause: e });
   }
   if (parser !== undefined) {
     return new ProtocolError(`malformed HTTP response (${parser})${where}`, { binding, cause: e });
   }
   const socket = socketFailure(e);
   if (socket) {
-    return new ConnectionError(`connection ${socket.kind === "dns" ? "failed: host not found" : socket.kind} (${socket.code})${where}`, {
+    return new ConnectionError(`${connectionFailed(socket.kind, socket.code)}${to}`, {
       binding,
       kind: socket.kind,
       cause: e,
@@ -260,7 +275,7 @@ export function toA2AError(e: unknown, binding?: Binding, url?: string): A2AErro
   if (e instanceof TypeError) {
     // fetch reports every network failure as a TypeError ("Failed to fetch",
     // "fetch failed", "terminated").
-    return new ConnectionError(`network error: ${e.message}${where}`, { binding, kind: "network", cause: e });
+    return new ConnectionError(`network error: ${e.message}${to}`, { binding, kind: "network", cause: e });
   }
   const message = e instanceof Error ? e.message : String(e);
   return new A2AError(message, { binding, cause: e });
@@ -290,7 +305,7 @@ export function fromConnectError(
   }
   const socket = socketFailure(e.cause);
   if (socket && e.code === Code.Unavailable) {
-    return new ConnectionError(`connection ${socket.kind} (${socket.code})`, { binding, kind: socket.kind, grpcCode: e.code, cause: e });
+    return new ConnectionError(connectionFailed(socket.kind, socket.code), { binding, kind: socket.kind, grpcCode: e.code, cause: e });
   }
   return errorFromServer({
     message: e.rawMessage,

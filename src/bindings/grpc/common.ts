@@ -20,11 +20,11 @@ import type { A2ATransport } from "../../call/transport.js";
 import { safeUrl } from "../../util.js";
 
 /**
- * The error for a call whose connection was cut below gRPC (closed, reset,
- * lost: no status from the server), or undefined when `e` is not one. Each
- * protocol reports a cut its own way.
+ * The error for a call to `url` whose connection was cut below gRPC
+ * (closed, reset, lost: no status from the server), or undefined when `e`
+ * is not one. Each protocol reports a cut its own way.
  */
-export type CutConnection = (e: unknown) => A2AError | undefined;
+export type CutConnection = (e: unknown, url: string) => A2AError | undefined;
 
 const GRPC_FACTS = { binding: "GRPC" } as const;
 
@@ -45,12 +45,15 @@ export interface GrpcCallTarget {
 export function a2aGrpcTransport(inner: Transport, options: TransportOptions, cut: CutConnection, target: GrpcCallTarget): A2ATransport {
   const defaults = serviceHeaders(options);
   const idleMs = timeoutFor("idle", undefined, options.idleTimeoutMs);
+  // What a deadline's error names: the method's URL, gRPC's /<service>/<method> under the base.
+  const base = target.url.replace(/\/+$/, "");
+  const urlOf = (method: DescMethod) => `${base}/${method.parent.typeName}/${method.name}`;
   /** The error of a call that failed with `e`, once `call` is over. */
   const failure = (call: CallSignal, e: unknown): unknown => {
     // Aborted (by the caller or the deadline): reported from the signal, as the runner does.
     if (call.signal.aborted) return call.fail(e);
     call.fail(e);
-    return cut(e) ?? statusError(e);
+    return cut(e, target.url) ?? statusError(e);
   };
   return {
     binding: "GRPC",
@@ -63,10 +66,10 @@ export function a2aGrpcTransport(inner: Transport, options: TransportOptions, cu
         try {
           res = await inner.unary(method, signal, timeout, headers, input, contextValues);
         } catch (e) {
-          throw signal?.aborted ? e : (cut(e) ?? statusError(e));
+          throw signal?.aborted ? e : (cut(e, target.url) ?? statusError(e));
         }
       } else {
-        const call = new CallSignal(signal, timeout, target.url);
+        const call = new CallSignal(signal, timeout, urlOf(method));
         try {
           res = await call.race(inner.unary(method, call.signal, timeout, headers, input, contextValues));
           call.release();
@@ -81,7 +84,7 @@ export function a2aGrpcTransport(inner: Transport, options: TransportOptions, cu
       // Our own controller under the caller's, so an idle stream can be cut.
       const controller = new AbortController();
       const deadline = timeoutFor("stream", timeoutMs);
-      const call = new CallSignal(signal, deadline, target.url, controller);
+      const call = new CallSignal(signal, deadline, urlOf(method), controller);
       let idle: CallTimeoutError | undefined;
       const goneIdle = (what: string) => {
         idle = new CallTimeoutError(`${what} from ${safeUrl(target.url)} for ${idleMs} ms`, { binding: "GRPC", kind: "idle" });
@@ -134,12 +137,13 @@ async function* streamErrors<T extends object>(
 
 /**
  * The ConnectionError that `cause`, what a protocol found below gRPC (a
- * socket error, fetch's TypeError), is, or undefined when it is something
- * else. The gRPC binding's one conversion: it keeps the kind of a
- * connection never made (refused, dns), which failover relies on.
+ * socket error, fetch's TypeError) on a call to `url`, is, or undefined
+ * when it is something else. The gRPC binding's one conversion: it keeps
+ * the kind of a connection never made (refused, dns), which failover
+ * relies on, and names the host and port.
  */
-export function connectionFailure(cause: unknown): ConnectionError | undefined {
-  const failure = toA2AError(cause, "GRPC");
+export function connectionFailure(cause: unknown, url: string): ConnectionError | undefined {
+  const failure = toA2AError(cause, "GRPC", url);
   return failure instanceof ConnectionError ? failure : undefined;
 }
 

@@ -9,6 +9,7 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import { ConnectionError } from "../../errors/family.js";
 import { a2aGrpcTransport, connectionFailure } from "./common.js";
 import { grpcBaseUrl } from "./url.js";
+import { hostPort } from "../../util.js";
 import { createH2GrpcTransport } from "./h2.js";
 import type { TransportOptions } from "../../call/options.js";
 import type { A2ATransport } from "../../call/transport.js";
@@ -65,13 +66,18 @@ export function createGrpcTransport(options: GrpcTransportOptions): A2ATransport
  * how the HTTP/2 transport reports a stream or connection lost before its
  * status (and gRPC's mapping of 429, 502, 503 and 504 from a proxy). A
  * connection that was never made keeps its kind (refused, dns), which
- * failover relies on.
+ * failover relies on. Either way the message names the host and port.
  */
-function asConnectionError(e: unknown): ConnectionError | undefined {
+function asConnectionError(e: unknown, url: string): ConnectionError | undefined {
   const cut = e instanceof ConnectError && !e.metadata.has("grpc-status") && e.code === Code.Unavailable;
   if (!cut) return undefined;
-  const below = e.cause instanceof Error ? connectionFailure(e.cause) : undefined;
+  const below = e.cause instanceof Error ? connectionFailure(e.cause, url) : undefined;
   const kind = below?.kind ?? "reset";
   const what = kind === "reset" || kind === "network" ? "was cut" : `failed (${kind})`;
-  return new ConnectionError(`the gRPC connection ${what}: ${e.rawMessage}`, { binding: "GRPC", kind, grpcCode: e.code, cause: e });
+  return new ConnectionError(`the gRPC connection to ${hostPort(url)} ${what}: ${e.rawMessage}`, {
+    binding: "GRPC",
+    kind,
+    grpcCode: e.code,
+    cause: e,
+  });
 }

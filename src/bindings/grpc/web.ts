@@ -103,10 +103,10 @@ function refusingRedirects(fetchFn: typeof fetch): typeof fetch {
  * connect passes on as the cause of an error without a gRPC status; a body
  * that ends before the trailers that carry the status was cut short too.
  */
-function cutConnection(e: unknown): A2AError | undefined {
+function cutConnection(e: unknown, url: string): A2AError | undefined {
   if (!(e instanceof ConnectError) || e.metadata.has("grpc-status")) return undefined;
   if (e.cause instanceof RedirectRefusedError) return e.cause;
-  if (e.cause instanceof TypeError) return connectionFailure(e.cause);
+  if (e.cause instanceof TypeError) return connectionFailure(e.cause, url);
   if (e.rawMessage === "missing trailer") {
     return new ConnectionError("the gRPC-web response ended before its status", {
       binding: "GRPC",

@@ -1,0 +1,232 @@
+/**
+ * Requests written as plain JavaScript: the init shape of the generated
+ * types (`{ content: { case: "text", value } }`, `Role.USER`), the spec's
+ * JSON shape (`{ text }`, `"ROLE_USER"`, RFC 3339 timestamps, base64
+ * bytes), or a mix, as code typed `any` or read from a file writes them.
+ * Each is read into the init shape that `create()` takes, so a part
+ * written as `{ text: "hi" }` is sent with its text, not as an empty part.
+ * What matches neither shape fails here, before anything is sent, with an
+ * InvalidParamsError naming the field's path (`message.parts[0].text`) and
+ * never its value, which may be a credential.
+ *
+ * Cost: a value that already is a message of its type (`create()`,
+ * `userMessage`, `text()`) is taken as it is, without a walk; a plain
+ * object is walked once per call, as `create()` walks it anyway, and is
+ * copied only where something had to be read differently.
+ */
+import type { DescEnum, DescField, DescMessage, JsonValue } from "@bufbuild/protobuf";
+import type { fromJson as FromJson, isMessage as IsMessage } from "@bufbuild/protobuf";
+import type { base64Decode as Base64Decode } from "@bufbuild/protobuf/wire";
+import type { InvalidParamsError } from "../errors/family.js";
+
+type Plain = Record<string, unknown>;
+
+/**
+ * What this module needs of protobuf-es and of the error family, given by
+ * its one caller (call/request.ts) instead of imported: the module loads
+ * on demand, and imports it shared with the core bundle would split that
+ * bundle into more chunks, each gzipped on its own.
+ */
+export interface PlainInputTools {
+  fromJson: typeof FromJson;
+  isMessage: typeof IsMessage;
+  base64Decode: typeof Base64Decode;
+  invalid: (message: string) => InvalidParamsError;
+}
+
+let tools: PlainInputTools;
+
+/** `plainInput` with the tools it works with (see PlainInputTools). */
+export function plainInputWith(given: PlainInputTools): typeof plainInput {
+  tools = given;
+  return plainInput;
+}
+
+/**
+ * `value` as an init shape of `schema`, `path` naming it in errors (a
+ * request's top level: ""). The value itself when nothing needs reading.
+ *
+ * @throws InvalidParamsError naming the path of the first field that is of neither shape.
+ */
+export function plainInput(schema: DescMessage, value: unknown, path = ""): unknown {
+  if (tools.isMessage(value, schema)) return value;
+  if (!isPlainObject(value)) throw wrong(path, `is not a ${schema.typeName}`);
+  const given = value.$typeName;
+  if (given !== undefined && given !== schema.typeName) throw wrong(path, `is a ${String(given).slice(0, 100)}, not a ${schema.typeName}`);
+  let out: Plain | undefined;
+  // Which key set each oneof: a second one for the same oneof is an error, whichever shape either has.
+  let chosen: Map<string, string> | undefined;
+  const choose = (group: string, key: string, at: string) => {
+    const before = (chosen ??= new Map()).get(group);
+    if (before !== undefined) throw wrong(at, `and ${before} are both set, but only one of ${group} may be`);
+    chosen.set(group, key);
+  };
+  const set = (key: string, v: unknown, drop?: string) => {
+    out ??= { ...value };
+    if (drop !== undefined) delete out[drop];
+    out[key] = v;
+  };
+  for (const key of Object.keys(value)) {
+    const v = value[key];
+    if (key === "$typeName" || v === undefined) continue;
+    const at = path ? `${path}.${key}` : key;
+    const oneof = schema.oneofs.find((o) => o.localName === key);
+    if (oneof) {
+      // The init shape of a oneof: { case, value }.
+      if (!isPlainObject(v)) throw wrong(at, "is not a { case, value } object");
+      if (v.case === undefined) continue;
+      const member = oneof.fields.find((f) => f.localName === v.case);
+      if (!member) throw wrong(`${at}.case`, `names no field of ${oneof.name}`);
+      choose(key, key, at);
+      const read = fieldValue(member, v.value, `${at}.value`);
+      if (read !== v.value) set(key, { case: v.case, value: read });
+      continue;
+    }
+    const field = fieldNamed(schema, key);
+    if (!field) throw wrong(at, `is not a field of ${schema.typeName}`);
+    if (field.oneof) {
+      // The spec's JSON writes a oneof's member as a field of its own: { text: "hi" }.
+      const group = field.oneof.localName;
+      choose(group, key, at);
+      set(group, { case: field.localName, value: fieldValue(field, v, at) }, key);
+      continue;
+    }
+    const read = fieldValue(field, v, at);
+    if (read !== v || key !== field.localName) set(field.localName, read, key);
+  }
+  return out ?? value;
+}
+
+/** The field `key` names: its local name (init shape), JSON name or proto name (the spec's JSON). */
+function fieldNamed(schema: DescMessage, key: string): DescField | undefined {
+  return schema.field[key] ?? schema.fields.find((f) => f.jsonName === key || f.name === key);
+}
+
+/** One field's value, read from either shape. */
+function fieldValue(field: DescField, v: unknown, at: string): unknown {
+  switch (field.fieldKind) {
+    case "scalar":
+      return scalar(field.scalar, v, at);
+    case "enum":
+      return enumValue(field.enum, v, at);
+    case "message":
+      return messageValue(field.message, v, at);
+    case "list": {
+      if (!Array.isArray(v)) throw wrong(at, "is not a list");
+      let list: unknown[] | undefined;
+      v.forEach((e: unknown, i) => {
+        const where = `${at}[${i}]`;
+        const read =
+          field.listKind === "scalar"
+            ? scalar(field.scalar, e, where)
+            : field.listKind === "enum"
+              ? enumValue(field.enum, e, where)
+              : messageValue(field.message, e, where);
+        if (read !== e) (list ??= [...v])[i] = read;
+      });
+      return list ?? v;
+    }
+    case "map": {
+      if (!isPlainObject(v)) throw wrong(at, "is not an object");
+      let map: Plain | undefined;
+      for (const [k, e] of Object.entries(v)) {
+        const where = `${at}.${k}`;
+        const read =
+          field.mapKind === "scalar"
+            ? scalar(field.scalar, e, where)
+            : field.mapKind === "enum"
+              ? enumValue(field.enum, e, where)
+              : messageValue(field.message, e, where);
+        if (read !== e) (map ??= { ...v })[k] = read;
+      }
+      return map ?? v;
+    }
+  }
+}
+
+function messageValue(schema: DescMessage, v: unknown, at: string): unknown {
+  switch (schema.typeName) {
+    // Struct fields are JSON objects in both shapes.
+    case "google.protobuf.Struct":
+      if (!isPlainObject(v)) throw wrong(at, "is not a JSON object");
+      return v;
+    case "google.protobuf.Value":
+      // Any JSON (a data part's), unless a Value message was made for it (`data()`).
+      return tools.isMessage(v, schema) ? v : fromJsonAt(schema, v, at);
+    case "google.protobuf.Timestamp":
+      if (typeof v === "string") return fromJsonAt(schema, v, at);
+  }
+  return plainInput(schema, v, at);
+}
+
+function enumValue(desc: DescEnum, v: unknown, at: string): number {
+  if (typeof v === "number" && Number.isInteger(v)) return v;
+  // The spec's JSON names the value: "ROLE_USER", "TASK_STATE_WORKING".
+  const named = typeof v === "string" ? desc.values.find((e) => e.name === v) : undefined;
+  if (named) return named.number;
+  throw wrong(at, `is not a value of ${desc.typeName} (a number or a name such as ${(desc.values[1] ?? desc.values[0])?.name})`);
+}
+
+// protobuf's scalar type numbers (ScalarType), written out: see PlainInputTools for why nothing is imported.
+const DOUBLE = 1;
+const FLOAT = 2;
+const BOOL = 8;
+const STRING = 9;
+const BYTES = 12;
+const INT64: ReadonlySet<number> = new Set([3, 4, 6, 16, 18]);
+const INTEGER = /^-?\d+$/;
+
+function scalar(type: number, v: unknown, at: string): unknown {
+  switch (type) {
+    case STRING:
+      if (typeof v === "string") return v;
+      throw wrong(at, "is not a string");
+    case BOOL:
+      if (typeof v === "boolean") return v;
+      throw wrong(at, "is not a boolean");
+    case BYTES:
+      if (v instanceof Uint8Array) return v;
+      // The spec's JSON carries bytes as base64.
+      if (typeof v === "string") {
+        try {
+          return tools.base64Decode(v);
+        } catch {
+          // Reported below.
+        }
+      }
+      throw wrong(at, "is neither bytes (Uint8Array) nor base64");
+    case DOUBLE:
+    case FLOAT:
+      if (typeof v === "number") return v;
+      throw wrong(at, "is not a number");
+  }
+  if (INT64.has(type)) {
+    if (typeof v === "bigint") return v;
+    if ((typeof v === "number" && Number.isInteger(v)) || (typeof v === "string" && INTEGER.test(v))) return BigInt(v);
+    throw wrong(at, "is not an integer");
+  }
+  if (typeof v === "number" && Number.isInteger(v)) return v;
+  // The spec's JSON may quote integers.
+  if (typeof v === "string" && INTEGER.test(v)) return Number(v);
+  throw wrong(at, "is not an integer");
+}
+
+function fromJsonAt(schema: DescMessage, v: unknown, at: string): unknown {
+  try {
+    return tools.fromJson(schema, v as JsonValue);
+  } catch {
+    throw wrong(at, `is not a ${schema.typeName} in the spec's JSON`);
+  }
+}
+
+/** An object written as a literal or parsed from JSON, not a class instance such as a Date or a Map. */
+function isPlainObject(v: unknown): v is Plain {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+  const proto: unknown = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+}
+
+// The path and what is wrong, never the value: it may be a token or a secret.
+function wrong(at: string, what: string): InvalidParamsError {
+  return tools.invalid(`the request's ${at || "value"} ${what}`);
+}
