@@ -12,7 +12,7 @@
 import type { JsonValue } from "@bufbuild/protobuf";
 import { AgentCardSchema, type AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { A2AError, AbortedError, AgentCardNotFoundError, CallTimeoutError, InvalidAgentCardError } from "../errors/family.js";
-import { isRecord, safeUrl } from "../util.js";
+import { isRecord, parsedUrl, safeUrl } from "../util.js";
 import { MemoryCardStore, fresh, revalidated, revalidationHeaders, storable, storedCard, type StoredCard } from "./cache.js";
 import { cardV03ToV1, isV03Card } from "../v0_3/card.js";
 import { checkRedirectChain, fetchJsonDocument } from "./fetch-document.js";
@@ -280,8 +280,9 @@ export async function verifyWithPolicy(
  * `JSON.parse` made of it (either shape, 1.0 or 0.3); throws
  * InvalidAgentCardError naming what is wrong. `json` is the document as
  * received (frozen; a copy of a value given), which signatures are
- * verified over; `card` is parsed from it. `url` names the card in errors
- * ("" for a card in hand).
+ * verified over; `card` is parsed from it. `url` names the card in errors:
+ * a URL by its origin and path, a local name (a file's path) as it is, ""
+ * for a card in hand.
  * @example
  * ```ts
  * import { cardUrlCandidates, parseCard } from "a2a-connect/toolkit";
@@ -295,7 +296,8 @@ export async function verifyWithPolicy(
  * @category For tool authors
  */
 export function parseCard(document: string | Readonly<Record<string, unknown>>, url: string): ParsedAgentCard {
-  const named = url ? `the Agent Card at ${safeUrl(url)}` : "the Agent Card given";
+  // A URL is named by origin and path (its query may hold a key); a local name, such as a file's path, as it is.
+  const named = !url ? "the Agent Card given" : `the Agent Card at ${parsedUrl(url) ? safeUrl(url) : url}`;
   let text: string;
   let json: unknown;
   try {
