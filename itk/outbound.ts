@@ -13,7 +13,6 @@ import {
   InvalidAgentResponseError,
   InvalidParamsError,
   isTerminal,
-  NoCompatibleInterfaceError,
   Role,
   TaskNotCancelableError,
   TaskState,
@@ -44,7 +43,7 @@ export interface OutboundOptions {
   /**
    * connect() options for every agent called (interceptors, timeouts, card
    * cache, verification). The binding rules are the step's and override
-   * `preferredBindings` and `maxAttempts`.
+   * `bindings`.
    */
   connect?: ConnectOptions;
   /** Deadline of one outbound call, streams included, in ms. Default 120 000 (the kit's own read timeout). */
@@ -111,27 +110,19 @@ export class Outbound {
 }
 
 /**
- * A session on `binding` only. The card's own order decides among that
- * binding's interfaces (1.0 or 0.3); failover is off, so a call that fails
- * on the binding fails rather than succeeding on another.
+ * A session on `binding` only (`bindings`): the card's own order decides
+ * among that binding's interfaces (1.0 or 0.3), and a call never fails over
+ * to another binding. A card without it fails with NoCompatibleInterfaceError.
  */
 async function open(uri: string, binding: Binding, options: ConnectOptions = {}): Promise<AgentSession> {
-  const session = await connect(uri, {
-    // The kit's agents publish unsigned cards, and key sets of loopback
-    // agents are served over http: a signature is checked when present,
-    // against keys from the agent's own origin.
+  return connect(uri, {
+    // The kit's agents publish unsigned cards, and key sets of its agents
+    // (not always on loopback) are served over http: a signature is checked
+    // when present, against keys from the agent's own origin.
     verification: { jku: { allowHttp: true } },
     ...options,
-    preferredBindings: [binding],
-    maxAttempts: 1,
+    bindings: [binding],
   });
-  if (session.interface?.binding !== binding) {
-    const offered = session.candidates.map((c) => `${c.binding} ${c.version}`).join(", ") || "none";
-    throw new NoCompatibleInterfaceError(`its card offers no ${binding} interface this client can use (usable: ${offered})`, {
-      passedOver: session.passedOver,
-    });
-  }
-  return session;
 }
 
 /** The push config of a `push_notification` step: the kit's service at `{url}/notifications`. */

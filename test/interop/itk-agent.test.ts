@@ -274,7 +274,7 @@ describe("a hop that cannot be made fails the task, naming why", () => {
     try {
       const answer = await kitAnswer(await kitRequest(a, callB("grpc", cardHost.url)));
       expect(answer.state).toBe("TASK_STATE_FAILED");
-      expect(answer.text).toContain(`GRPC call to ${cardHost.url} failed: its card offers no GRPC interface this client can use`);
+      expect(answer.text).toContain(`GRPC call to ${cardHost.url} failed: no usable interface in the Agent Card`);
       expect(sent).toEqual([]);
     } finally {
       await cardHost.close();
