@@ -26,7 +26,7 @@ import {
 } from "../../src/index.js";
 import { connect } from "../../src/node.js";
 import { BINDINGS, collect } from "../support/bindings.js";
-import { deadPort } from "../support/connect-fixture.js";
+import { deadPort } from "../support/ports.js";
 import { PEERS, agentsOfPeers, peerCases } from "../support/peers.js";
 
 const agentOf = agentsOfPeers();

@@ -4,11 +4,10 @@
  * reached a final or interrupted state, progress on stderr, and an end by
  * --timeout or Ctrl-C.
  */
-import { Readable, Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLocalAgent, type LocalAgent } from "../../demo/agent.js";
-import { run } from "../../src/cli/run.js";
 import { A2AClient, createJsonRpcTransport, userMessage } from "../../src/index.js";
+import { runCli } from "../support/run-cli.js";
 
 let streaming: LocalAgent;
 let polling: LocalAgent;
@@ -19,30 +18,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([streaming?.close(), polling?.close()]);
 });
-
-/** Runs `a2a` in this process; `onStderr` sees stderr as it grows. */
-async function runHere(args: string[], options: { signal?: AbortSignal; onStderr?: (all: string) => void } = {}) {
-  let stdout = "";
-  let stderr = "";
-  const sink = (add: (s: string) => void) =>
-    new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        add(chunk.toString());
-        done();
-      },
-    });
-  const code = await run(args, {
-    stdin: Readable.from([]),
-    stdout: sink((s) => (stdout += s)),
-    stderr: sink((s) => {
-      stderr += s;
-      options.onStderr?.(stderr);
-    }),
-    env: {},
-    signal: options.signal,
-  });
-  return { code, stdout, stderr };
-}
 
 /** Starts `text` as a task on `agent` and returns its id at once, while it runs. */
 async function started(agent: LocalAgent, text: string): Promise<{ id: string; client: A2AClient }> {
@@ -56,7 +31,7 @@ describe("a2a task get --wait", () => {
   it("prints the task once it has ended, each new state on stderr as it is seen", async () => {
     const { id, client } = await started(streaming, "hold");
     let canceled: Promise<unknown> | undefined;
-    const { code, stdout, stderr } = await runHere(["task", "get", streaming.origin, id, "--wait"], {
+    const { code, stdout, stderr } = await runCli(["task", "get", streaming.origin, id, "--wait"], {
       // Once the wait has reported the task running, it is canceled.
       onStderr: (all) => void (all.includes(`task ${id} WORKING`) && (canceled ??= client.cancelTask({ id }))),
     });
@@ -68,7 +43,7 @@ describe("a2a task get --wait", () => {
 
   it("--json prints the final Task alone on stdout, progress left out", async () => {
     const { id } = await started(streaming, "count 2 every 30");
-    const { code, stdout, stderr } = await runHere(["task", "get", streaming.origin, id, "--wait", "--json"]);
+    const { code, stdout, stderr } = await runCli(["task", "get", streaming.origin, id, "--wait", "--json"]);
     expect(code).toBe(0);
     expect(stderr).toBe("");
     expect(JSON.parse(stdout)).toMatchObject({
@@ -80,7 +55,7 @@ describe("a2a task get --wait", () => {
 
   it("polls an agent whose card does not offer streaming, and stops at an interrupted state", async () => {
     const { id } = await started(polling, "input");
-    const { code, stdout } = await runHere(["task", "get", polling.origin, id, "--wait", "--json"]);
+    const { code, stdout } = await runCli(["task", "get", polling.origin, id, "--wait", "--json"]);
     expect(code).toBe(0);
     expect(JSON.parse(stdout)).toMatchObject({ id, status: { state: "TASK_STATE_INPUT_REQUIRED" } });
   });
@@ -88,7 +63,7 @@ describe("a2a task get --wait", () => {
   it("ends a wait on a task that never finishes by --timeout: exit 5, a CallTimeoutError naming the task", async () => {
     const { id, client } = await started(streaming, "hold");
     try {
-      const { code, stdout, stderr } = await runHere(["task", "get", streaming.origin, id, "--wait", "--json", "--timeout", "300"]);
+      const { code, stdout, stderr } = await runCli(["task", "get", streaming.origin, id, "--wait", "--json", "--timeout", "300"]);
       expect(code).toBe(5);
       expect(stdout).toBe("");
       expect(JSON.parse(stderr)).toMatchObject({
@@ -103,7 +78,7 @@ describe("a2a task get --wait", () => {
     const { id, client } = await started(streaming, "hold");
     const ctrlC = new AbortController();
     try {
-      const { code } = await runHere(["task", "get", streaming.origin, id, "--wait"], {
+      const { code } = await runCli(["task", "get", streaming.origin, id, "--wait"], {
         signal: ctrlC.signal,
         onStderr: (all) => all.includes(`task ${id} WORKING`) && ctrlC.abort(),
       });

@@ -4,7 +4,6 @@
  * when the card has none of them.
  */
 import { create } from "@bufbuild/protobuf";
-import { createServer } from "node:net";
 import { describe, expect, it } from "vitest";
 import {
   AgentInterfaceSchema,
@@ -20,15 +19,7 @@ import { BINDINGS, collect } from "../support/bindings.js";
 import { startFakeServer } from "../support/fake-server.js";
 import { PEERS } from "../support/peers.js";
 import { agent, real, trusting, usePeer, withInterfaces } from "../support/connect-fixture.js";
-
-/** A 127.0.0.1 port nobody listens on. */
-async function deadPort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
-  const port = (s.address() as { port: number }).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
+import { deadPort } from "../support/ports.js";
 
 describe.each(PEERS)("bindings: only these ($label)", (sdk) => {
   usePeer(sdk);

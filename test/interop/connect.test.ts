@@ -17,7 +17,8 @@ import { connect } from "../../src/node.js";
 import { BINDINGS, clientFor, collect } from "../support/bindings.js";
 import { sendJson, startFakeServer } from "../support/fake-server.js";
 import { PEERS, peerCases } from "../support/peers.js";
-import { agent, deadPort, real, trusting, usePeer, withInterfaces } from "../support/connect-fixture.js";
+import { agent, real, trusting, usePeer, withInterfaces } from "../support/connect-fixture.js";
+import { deadPort } from "../support/ports.js";
 
 describe.each(PEERS)("selection ($label)", (sdk) => {
   usePeer(sdk);

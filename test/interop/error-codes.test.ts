@@ -3,11 +3,11 @@
  * binding: what a server reports and what the network does arrive with the
  * same `code` and `transient` whatever carried the call.
  */
-import { createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLocalAgent, type LocalAgent } from "../../demo/agent.js";
 import { A2AError, userMessage, type Binding } from "../../src/index.js";
 import { BINDINGS, clientFor } from "../support/bindings.js";
+import { deadPort } from "../support/ports.js";
 
 let agent: LocalAgent;
 beforeAll(async () => {
@@ -22,15 +22,6 @@ async function failure(p: Promise<unknown>): Promise<A2AError> {
   );
   expect(e).toBeInstanceOf(A2AError);
   return e as A2AError;
-}
-
-/** A 127.0.0.1 port nobody listens on. */
-async function deadPort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
-  const port = (s.address() as { port: number }).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
 }
 
 describe.each(BINDINGS)("%s", (binding: Binding) => {

@@ -5,7 +5,6 @@
  * it too. `agent` and `resolved` are live bindings, set by `usePeer`.
  */
 import { clone } from "@bufbuild/protobuf";
-import { createServer } from "node:net";
 import { beforeAll } from "vitest";
 import type { LocalAgent, ServerSdk } from "../../demo/agent.js";
 import {
@@ -48,12 +47,3 @@ export function withInterfaces(interfaces: AgentInterface[]): ResolvedAgentCard 
 
 /** The agent's own interface of `binding`. */
 export const real = (binding: Binding) => resolved.card.supportedInterfaces.find((i) => i.protocolBinding === binding)!;
-
-/** A 127.0.0.1 port nobody listens on. */
-export async function deadPort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
-  const port = (s.address() as { port: number }).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}

@@ -10,10 +10,10 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Runs `a2a <args>` with `input` as stdin and `env` as the whole environment. */
+/** Runs `a2a <args>` with `input` as stdin and `env` as the whole environment; `onStderr` sees stderr as it grows. */
 export async function runCli(
   args: string[],
-  options: { input?: string[]; env?: NodeJS.ProcessEnv; signal?: AbortSignal } = {},
+  options: { input?: string[]; env?: NodeJS.ProcessEnv; signal?: AbortSignal; onStderr?: (all: string) => void } = {},
 ): Promise<CliRun> {
   let stdout = "";
   let stderr = "";
@@ -27,7 +27,10 @@ export async function runCli(
   const code = await run(args, {
     stdin: Readable.from(options.input ?? []),
     stdout: sink((s) => (stdout += s)),
-    stderr: sink((s) => (stderr += s)),
+    stderr: sink((s) => {
+      stderr += s;
+      options.onStderr?.(stderr);
+    }),
     env: options.env ?? {},
     signal: options.signal,
   });
