@@ -5,6 +5,7 @@
  */
 import { parseArgs } from "node:util";
 import { startLocalAgent } from "./agent.js";
+import { closeOnSignals } from "./close-on-signal.js";
 
 const { values } = parseArgs({ options: { port: { type: "string", default: "41241" } } });
 const port = Number(values.port);
@@ -21,11 +22,4 @@ console.log(`local A2A agent (CORS on), Ctrl-C to stop
   gRPC        ${agent.grpcAddress}
   try "echo hello", "count 5 every 300", "fail"`);
 
-let stopping = false;
-const stop = (): void => {
-  if (stopping) return;
-  stopping = true;
-  void agent.close().then(() => process.exit(0));
-};
-process.on("SIGINT", stop);
-process.on("SIGTERM", stop);
+closeOnSignals(agent);

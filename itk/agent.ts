@@ -5,6 +5,7 @@
  * one line when ready and one per task that fails.
  */
 import { parseArgs } from "node:util";
+import { closeOnSignals } from "../demo/close-on-signal.js";
 import { startItkAgent } from "./server.js";
 
 const usage = "usage: npm run itk-agent -- --httpPort <port> --grpcPort <port>";
@@ -39,11 +40,4 @@ const agent = await startItkAgent({
 });
 console.log(`itk agent ready: card ${agent.cardUrl}, JSON-RPC ${agent.jsonRpcUrl}, HTTP+JSON ${agent.restUrl}, gRPC ${agent.grpcAddress}`);
 
-let stopping = false;
-const stop = (): void => {
-  if (stopping) return;
-  stopping = true;
-  void agent.close().then(() => process.exit(0));
-};
-process.on("SIGINT", stop);
-process.on("SIGTERM", stop);
+closeOnSignals(agent);

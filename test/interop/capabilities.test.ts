@@ -19,22 +19,14 @@ import {
 import { connect } from "../../src/node.js";
 import { BINDINGS, clientFor, collect } from "../support/bindings.js";
 import { SDK_1_0_BETA, agentsOfPeers, peerCases } from "../support/peers.js";
+import { recordedSession } from "../support/recorded-session.js";
 
 const agentOf = agentsOfPeers({ streaming: false });
 
 describe.each(peerCases(BINDINGS))("an agent whose card says streaming: false, on $label", ({ sdk, binding }) => {
-  /** A session on `binding` only, and the RPCs its client sent. */
+  /** A session on `binding` only, and the RPCs its client sent; the card it holds says streaming: false. */
   async function session(extra: ConnectOptions = {}) {
-    const agent = agentOf(sdk);
-    const sent: string[] = [];
-    const counter: Interceptor = (next) => (req) => (sent.push(req.method.name), next(req));
-    const s = await connect(agent.origin, {
-      cache: new MemoryCardStore(),
-      verification: { keys: agent.jwks },
-      bindings: [binding],
-      transport: { interceptors: [counter] },
-      ...extra,
-    });
+    const { s, sent } = await recordedSession(agentOf(sdk), binding, extra);
     expect(s.interface?.binding).toBe(binding);
     expect(s.card.capabilities?.streaming).toBe(false);
     return { s, sent };

@@ -5,36 +5,13 @@
  * the wait has seen the task), never by sleeping.
  */
 import { describe, expect, it } from "vitest";
-import {
-  MemoryCardStore,
-  TaskState,
-  textOf,
-  userMessage,
-  waitForTask,
-  type AgentSession,
-  type Interceptor,
-  type Task,
-} from "../../src/index.js";
-import { connect } from "../../src/node.js";
-import type { LocalAgent } from "../../demo/agent.js";
+import { TaskState, textOf, userMessage, waitForTask, type AgentSession, type Task } from "../../src/index.js";
 import { BINDINGS } from "../support/bindings.js";
 import { agentsOfPeers, peerCases } from "../support/peers.js";
+import { recordedSession } from "../support/recorded-session.js";
 
 const streaming = agentsOfPeers();
 const polling = agentsOfPeers({ streaming: false });
-
-/** A session on `binding` only, and the RPCs its client sent. */
-async function sessionOn(agent: LocalAgent, binding: (typeof BINDINGS)[number]): Promise<{ s: AgentSession; sent: string[] }> {
-  const sent: string[] = [];
-  const counter: Interceptor = (next) => (req) => (sent.push(req.method.name), next(req));
-  const s = await connect(agent.origin, {
-    cache: new MemoryCardStore(),
-    verification: { keys: agent.jwks },
-    bindings: [binding],
-    transport: { interceptors: [counter] },
-  });
-  return { s, sent };
-}
 
 /** Starts `text` as a task and returns at once, while it runs. */
 async function started(s: AgentSession, text: string): Promise<Task> {
@@ -45,7 +22,7 @@ async function started(s: AgentSession, text: string): Promise<Task> {
 
 describe.each(peerCases(BINDINGS))("waitForTask on $label", ({ sdk, binding }) => {
   it("subscribes where the card offers streaming: a held task is waited for until canceled, without polling", async () => {
-    const { s, sent } = await sessionOn(streaming(sdk), binding);
+    const { s, sent } = await recordedSession(streaming(sdk), binding);
     const { id } = await started(s, "hold");
     sent.length = 0;
     let canceled: Promise<Task> | undefined;
@@ -61,7 +38,7 @@ describe.each(peerCases(BINDINGS))("waitForTask on $label", ({ sdk, binding }) =
   });
 
   it("returns what the subscription folded, artifacts included, and stops at an interrupted state", async () => {
-    const { s } = await sessionOn(streaming(sdk), binding);
+    const { s } = await recordedSession(streaming(sdk), binding);
     const counted = await started(s, "count 3 every 20");
     const done = await waitForTask(s.client, counted.id, { timeoutMs: 10_000 });
     expect(done.status?.state).toBe(TaskState.COMPLETED);
@@ -71,7 +48,7 @@ describe.each(peerCases(BINDINGS))("waitForTask on $label", ({ sdk, binding }) =
   });
 
   it("a task that has already ended is returned at once, status message and all", async () => {
-    const { s } = await sessionOn(streaming(sdk), binding);
+    const { s } = await recordedSession(streaming(sdk), binding);
     const res = await s.client.sendMessage({ message: userMessage("fail") });
     const id = res.payload.case === "task" ? res.payload.value.id : "";
     const task = await waitForTask(s.client, id, { timeoutMs: 10_000 });
@@ -80,7 +57,7 @@ describe.each(peerCases(BINDINGS))("waitForTask on $label", ({ sdk, binding }) =
   });
 
   it("polls GetTask where the card does not offer streaming, and never subscribes", async () => {
-    const { s, sent } = await sessionOn(polling(sdk), binding);
+    const { s, sent } = await recordedSession(polling(sdk), binding);
     expect(s.card.capabilities?.streaming).toBe(false);
     const { id } = await started(s, "hold");
     sent.length = 0;
