@@ -13,7 +13,15 @@ import { SendMessageRequestSchema, SendMessageResponseSchema, StreamResponseSche
 import type { A2ATransport } from "../src/node.js";
 import { lib } from "./library.js";
 
-const { A2AClient, createGrpcTransport, createJsonRpcTransport, createNodeHttpClient, createRestTransport, userMessage } = lib;
+const {
+  A2AClient,
+  createFetchHttpClient,
+  createGrpcTransport,
+  createJsonRpcTransport,
+  createNodeHttpClient,
+  createRestTransport,
+  userMessage,
+} = lib;
 import { PASS_THROUGH_A2A_SERVICE } from "./grpc-service.js";
 
 /** On gRPC, `ours` is `createGrpcTransport` (over `node:http2`); the HTTP clients do not apply. */
@@ -53,7 +61,8 @@ async function countEvents(events: AsyncIterable<unknown>, onEvent?: () => boole
 
 function oursTransport(name: ClientName, binding: BindingName, url: string): A2ATransport {
   if (binding === "GRPC") return createGrpcTransport({ baseUrl: url });
-  const httpClient = name === "ours-node" ? createNodeHttpClient() : undefined;
+  // Named either way: in the Node entry a transport given no client gets node:http.
+  const httpClient = name === "ours-node" ? createNodeHttpClient() : createFetchHttpClient();
   return binding === "JSONRPC" ? createJsonRpcTransport({ baseUrl: url, httpClient }) : createRestTransport({ baseUrl: url, httpClient });
 }
 

@@ -19,7 +19,7 @@ import { A2AError, CallTimeoutError, ProtocolError } from "../errors/family.js";
 import { errorFromServer } from "../errors/classify.js";
 import { isRecord } from "../util.js";
 import { parseRetryAfter } from "./retry-after.js";
-import { createFetchHttpClient } from "./fetch-client.js";
+import { defaultHttpClient } from "./default-client.js";
 import { idleBeforeResponse, withIdleTimeout } from "./idle.js";
 import { withRedirectRule } from "./redirects.js";
 import type { BindingCodec, HttpPlan, ResponseFacts } from "./codec.js";
@@ -47,7 +47,7 @@ const encoder = new TextEncoder();
 /** A connect Transport for an HTTP binding, from its codec and the transport options. */
 export function createHttpBindingTransport(options: HttpTransportOptions, codec: BindingCodec): A2ATransport {
   // Whatever the client, no redirect takes the call to another origin.
-  const httpClient: UniversalClientFn = withRedirectRule(options.httpClient ?? createFetchHttpClient(), codec.binding);
+  const httpClient: UniversalClientFn = withRedirectRule(options.httpClient ?? defaultHttpClient(), codec.binding);
   const defaults = serviceHeaders(options);
   const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const maxEventBytes = options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES;

@@ -8,7 +8,7 @@
 import { toJson, type JsonValue } from "@bufbuild/protobuf";
 import type { UniversalClientFn } from "@connectrpc/connect/protocol";
 import { UnsupportedOperationError } from "../../errors/family.js";
-import { createFetchHttpClient } from "../../http/fetch-client.js";
+import { defaultHttpClient } from "../../http/default-client.js";
 import { createHttpBindingTransport } from "../../http/binding-transport.js";
 import type { BindingCodec } from "../../http/codec.js";
 import { jsonRpcCodec } from "./transport.js";
@@ -31,7 +31,7 @@ export function createJsonRpcTransportV03(options: HttpTransportOptions): A2ATra
     {
       ...options,
       protocolVersion: options.protocolVersion ?? V03_PROTOCOL_VERSION,
-      httpClient: withV03ExtensionsHeader(options.httpClient ?? createFetchHttpClient()),
+      httpClient: withV03ExtensionsHeader(options.httpClient ?? defaultHttpClient()),
     },
     jsonRpcCodecV03(options.baseUrl),
   );
