@@ -102,6 +102,16 @@ function fieldNamed(schema: DescMessage, key: string): DescField | undefined {
   return schema.field[key] ?? schema.fields.find((f) => f.jsonName === key || f.name === key);
 }
 
+/** One element of a list field, or one value of a map field, read by the kind of what the field holds. */
+function elementValue(field: DescField & { fieldKind: "list" | "map" }, e: unknown, at: string): unknown {
+  const kind = field.fieldKind === "list" ? field.listKind : field.mapKind;
+  // Which of these the field has follows from `kind`, which TypeScript cannot see through.
+  const held = field as { scalar?: number; enum?: DescEnum; message?: DescMessage };
+  if (kind === "scalar") return scalar(held.scalar!, e, at);
+  if (kind === "enum") return enumValue(held.enum!, e, at);
+  return messageValue(held.message!, e, at);
+}
+
 /** One field's value, read from either shape. */
 function fieldValue(field: DescField, v: unknown, at: string): unknown {
   switch (field.fieldKind) {
@@ -115,13 +125,7 @@ function fieldValue(field: DescField, v: unknown, at: string): unknown {
       if (!Array.isArray(v)) throw wrong(at, "is not a list");
       let list: unknown[] | undefined;
       v.forEach((e: unknown, i) => {
-        const where = `${at}[${i}]`;
-        const read =
-          field.listKind === "scalar"
-            ? scalar(field.scalar, e, where)
-            : field.listKind === "enum"
-              ? enumValue(field.enum, e, where)
-              : messageValue(field.message, e, where);
+        const read = elementValue(field, e, `${at}[${i}]`);
         if (read !== e) (list ??= [...v])[i] = read;
       });
       return list ?? v;
@@ -130,13 +134,7 @@ function fieldValue(field: DescField, v: unknown, at: string): unknown {
       if (!isPlainObject(v)) throw wrong(at, "is not an object");
       let map: Plain | undefined;
       for (const [k, e] of Object.entries(v)) {
-        const where = `${at}.${k}`;
-        const read =
-          field.mapKind === "scalar"
-            ? scalar(field.scalar, e, where)
-            : field.mapKind === "enum"
-              ? enumValue(field.enum, e, where)
-              : messageValue(field.message, e, where);
+        const read = elementValue(field, e, `${at}.${k}`);
         if (read !== e) (map ??= { ...v })[k] = read;
       }
       return map ?? v;
