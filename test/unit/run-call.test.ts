@@ -201,33 +201,34 @@ describe("runUnary", () => {
   });
 });
 
+/** A streaming call over `source`, and the signal the transport was given for it. */
+async function open(source: AsyncIterable<unknown>, signal?: AbortSignal) {
+  let requestSignal: AbortSignal | undefined;
+  const res = await runStreaming({
+    interceptors: [],
+    signal,
+    timeoutMs: undefined,
+    req: streamReq(),
+    next: async (req) => {
+      requestSignal = req.signal;
+      return {
+        stream: true as const,
+        service: A2AService,
+        method: subscribe,
+        header: new Headers(),
+        trailer: new Headers(),
+        message: source as never,
+      };
+    },
+  });
+  return { res, requestSignal: requestSignal! };
+}
+
 describe("runStreaming", () => {
   const events = (n: number) =>
     (async function* () {
       for (let i = 0; i < n; i++) yield create(StreamResponseSchema, { payload: { case: "task", value: { id: `t${i}` } } });
     })();
-
-  async function open(source: AsyncIterable<unknown>, signal?: AbortSignal) {
-    let requestSignal: AbortSignal | undefined;
-    const res = await runStreaming({
-      interceptors: [],
-      signal,
-      timeoutMs: undefined,
-      req: streamReq(),
-      next: async (req) => {
-        requestSignal = req.signal;
-        return {
-          stream: true as const,
-          service: A2AService,
-          method: subscribe,
-          header: new Headers(),
-          trailer: new Headers(),
-          message: source as never,
-        };
-      },
-    });
-    return { res, requestSignal: requestSignal! };
-  }
 
   it("the request signal is aborted once the stream has ended, and the caller's signal is let go", async () => {
     const { controller, listeners } = countedSignal();
@@ -332,6 +333,7 @@ describe("a call ends by its deadline or its signal even when next never settles
   });
 
   it("streaming: a reader that returns while a read is pending ends the call instead of waiting for the server", async () => {
+    // Set once the call is open, before the reader's first read.
     let requestSignal: AbortSignal | undefined;
     // A source whose reads settle only when the call's signal aborts (as an HTTP body does),
     // and whose return waits for the read in progress (as an async generator's does).
@@ -346,24 +348,9 @@ describe("a call ends by its deadline or its signal even when next never settles
           ),
       }),
     };
-    const res = await runStreaming({
-      interceptors: [],
-      signal: undefined,
-      timeoutMs: undefined,
-      req: streamReq(),
-      next: async (req) => {
-        requestSignal = req.signal;
-        return {
-          stream: true as const,
-          service: A2AService,
-          method: subscribe,
-          header: new Headers(),
-          trailer: new Headers(),
-          message: source as never,
-        };
-      },
-    });
-    const it = res.message[Symbol.asyncIterator]();
+    const opened = await open(source);
+    requestSignal = opened.requestSignal;
+    const it = opened.res.message[Symbol.asyncIterator]();
     const pending = it.next().catch(() => undefined);
     await within(it.return!(), 1000, "the reader's return");
     expect(requestSignal!.aborted).toBe(true);
