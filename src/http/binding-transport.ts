@@ -31,7 +31,8 @@ import {
   type HttpTransportOptions,
 } from "../call/options.js";
 import { timeoutFor } from "../call/timeouts.js";
-import { runStreaming, runUnary } from "./run-call.js";
+import { CallSignal, runStreaming, runUnary } from "./run-call.js";
+import { takesCallAbort, type CallAbortRequest } from "./call-abort.js";
 import { decodeSseBatches, type SseEvent } from "./sse.js";
 import { streamStateKey, type StreamState } from "../call/stream-state.js";
 import { messageFromJson } from "../protocol/proto-json.js";
@@ -47,7 +48,10 @@ const encoder = new TextEncoder();
 /** A connect Transport for an HTTP binding, from its codec and the transport options. */
 export function createHttpBindingTransport(options: HttpTransportOptions, codec: BindingCodec): A2ATransport {
   // Whatever the client, no redirect takes the call to another origin.
-  const httpClient: UniversalClientFn = withRedirectRule(options.httpClient ?? defaultHttpClient(), codec.binding);
+  const client = options.httpClient ?? defaultHttpClient();
+  const httpClient: UniversalClientFn = withRedirectRule(client, codec.binding);
+  // A client of this package is given the call itself to watch (call-abort.ts).
+  const lean = takesCallAbort(client);
   const defaults = serviceHeaders(options);
   const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const maxEventBytes = options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES;
@@ -71,7 +75,8 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
   async function send(
     method: DescMethod,
     first: { message: unknown; plan: HttpPlan },
-    req: { url: string; header: Headers; message: unknown; signal: AbortSignal },
+    req: { url: string; header: Headers; message: unknown },
+    abort: AbortSignal | CallSignal,
   ): Promise<{ res: UniversalClientResponse; plan: HttpPlan; url: string }> {
     // Interceptors may replace the message (e.g. to set a tenant): plan again then.
     const message = req.message as MessageShape<DescMessage>;
@@ -85,13 +90,12 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
       if (p.body !== undefined) req.header.set("Content-Type", codec.contentType);
       // A retry with the other verb has no body where the first had one.
       else if (p !== plan) req.header.delete("Content-Type");
-      return httpClient({
-        url,
-        method: p.method,
-        header: req.header,
-        signal: req.signal,
-        body: p.body === undefined ? undefined : single(encoder.encode(JSON.stringify(p.body))),
-      });
+      const body = p.body === undefined ? undefined : single(encoder.encode(JSON.stringify(p.body)));
+      const request: CallAbortRequest =
+        abort instanceof CallSignal
+          ? { url, method: p.method, header: req.header, callAbort: abort, body }
+          : { url, method: p.method, header: req.header, signal: abort, body };
+      return httpClient(request);
     };
     try {
       const res = await exchange(plan);
@@ -109,7 +113,7 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
       return { ...settled, url };
     } catch (e) {
       // An abort is reported by the call runner (run-call.ts) from the signal.
-      if (req.signal.aborted) throw e;
+      if (abort.aborted) throw e;
       throw failureAt(e, binding, url);
     }
   }
@@ -225,8 +229,8 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
           contextValues: contextValues ?? createContextValues(),
           message: first.message,
         },
-        next: async (req) => {
-          const { res, plan, url } = await send(method, first, req);
+        next: async (req, call) => {
+          const { res, plan, url } = await send(method, first, req, call.abortFor(req, lean));
           const f = facts(res, url);
           let text: string | undefined;
           const json = await readJson(res, f, keepsReceivedJson(method) ? (t) => (text = t) : undefined);
@@ -277,7 +281,7 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
             controller.abort(silent);
           });
           try {
-            const { res, plan, url } = await send(method, first, { url: req.url, header: req.header, message, signal: req.signal });
+            const { res, plan, url } = await send(method, first, { url: req.url, header: req.header, message }, req.signal);
             const f = facts(res, url);
             const ok = res.status >= 200 && res.status < 300;
             const type = res.header.get("Content-Type") ?? "";

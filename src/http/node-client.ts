@@ -24,6 +24,7 @@ import type { UniversalClientFn, UniversalClientResponse } from "@connectrpc/con
 import type { Duplex } from "node:stream";
 import { ProtocolError } from "../errors/family.js";
 import { abortError, concatBytes, safeUrl } from "../util.js";
+import { takingCallAbort, type AbortLike, type CallAbortRequest } from "./call-abort.js";
 
 /** Options of `createNodeHttpClient`. @category Transports */
 export interface NodeHttpClientOptions {
@@ -49,9 +50,11 @@ export function createNodeHttpClient(options: NodeHttpClientOptions = {}): Unive
   const httpsAgent = options.httpsAgent ?? (sharedHttps ??= new https.Agent({ keepAlive: true, scheduling: "lifo" }));
 
   const targets = new TargetCache();
-  return async (req): Promise<UniversalClientResponse> => {
+  return takingCallAbort(async (req: CallAbortRequest): Promise<UniversalClientResponse> => {
     const body = req.body === undefined ? undefined : await concatBytes(req.body);
-    req.signal?.throwIfAborted();
+    // The bindings give the call itself to watch where they can (call-abort.ts).
+    const signal: AbortLike | undefined = req.callAbort ?? req.signal;
+    if (signal?.aborted) throw signal.reason;
     const target = targets.of(req.url);
     const headers: Record<string, string> = {};
     req.header.forEach((value, key) => (headers[key] = value));
@@ -59,8 +62,8 @@ export function createNodeHttpClient(options: NodeHttpClientOptions = {}): Unive
     const secure = target.protocol === "https:";
     const request = (secure ? https : http).request({ ...target, method: req.method, headers, agent: secure ? httpsAgent : httpAgent });
     request.end(body);
-    return exchange(request, req.signal, req.url);
-  };
+    return exchange(request, signal, req.url);
+  });
 }
 
 /**
@@ -69,7 +72,7 @@ export function createNodeHttpClient(options: NodeHttpClientOptions = {}): Unive
  * response) hold the request and the signal only, not the call's request
  * object, headers and body: a thousand open streams would keep those too.
  */
-function exchange(request: http.ClientRequest, signal: AbortSignal | undefined, url: string): Promise<UniversalClientResponse> {
+function exchange(request: http.ClientRequest, signal: AbortLike | undefined, url: string): Promise<UniversalClientResponse> {
   return new Promise((resolve, reject) => {
     let response: http.IncomingMessage | undefined;
     // An abort after the whole body has arrived has nothing left to stop.

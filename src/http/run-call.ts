@@ -39,6 +39,7 @@ import {
 import type { DescMessage, DescMethod } from "@bufbuild/protobuf";
 import { A2AError } from "../errors/family.js";
 import { abortError, safeUrl } from "../util.js";
+import type { AbortLike } from "./call-abort.js";
 
 /** The reason a request signal carries once its call is over. */
 const FINISHED = new ConnectError("the call has finished", Code.Canceled);
@@ -59,11 +60,20 @@ interface CallOptions<Req> {
  * One call's signal, and how the call ends it. A class rather than closures:
  * a stream holds its call for as long as it is open. The gRPC binding's
  * transport uses it too, for calls that do not run through this runner.
+ *
+ * The AbortSignal is made only when someone asks for it (an interceptor, an
+ * HTTP client of another's, a stream): in Node making one and listening to
+ * it cost about a tenth of the CPU of a unary call on a keep-alive
+ * connection. The call's own HTTP client listens to the call instead.
  */
-export class CallSignal {
-  readonly signal: AbortSignal;
-  private readonly controller: AbortController;
+export class CallSignal implements AbortLike {
+  private controller: AbortController | undefined;
+  private abortedWith: { reason: unknown } | undefined;
+  /** Who listens to the call itself instead of its signal (the node:http client). */
+  private listeners: (() => void)[] | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  /** The runner's request whose `signal` is made when read (`withLazySignal`), until an interceptor sets another. */
+  lazyRequest: object | undefined;
   /** Fails what `race` waits for. */
   private lose: ((reason: unknown) => void) | undefined;
   /** The headers and URL of the request as sent (after the interceptors): what a failure masks. */
@@ -80,16 +90,61 @@ export class CallSignal {
     /** The transport's own controller, when it ends the call itself (a stream gone idle). */
     controller?: AbortController,
   ) {
-    this.controller = controller ?? new AbortController();
-    this.signal = this.controller.signal;
     // Aborts of the runner's own go through `abort`; the transport's need a listener.
-    if (controller) this.signal.addEventListener("abort", this.lost, { once: true });
+    if (controller) {
+      this.controller = controller;
+      if (controller.signal.aborted) this.abortedWith = { reason: controller.signal.reason };
+      else controller.signal.addEventListener("abort", this.onControllerAbort, { once: true });
+    }
     if (outer?.aborted) this.onOuterAbort();
     else outer?.addEventListener("abort", this.onOuterAbort);
-    if (timeoutMs !== undefined && !this.signal.aborted) {
+    if (timeoutMs !== undefined && !this.aborted) {
       if (timeoutMs <= 0) this.expire();
       else this.timer = setTimeout(this.expire, timeoutMs);
     }
+  }
+
+  /** The call's AbortSignal, made when first asked for. */
+  get signal(): AbortSignal {
+    if (this.controller === undefined) {
+      this.controller = new AbortController();
+      if (this.abortedWith) this.controller.abort(this.abortedWith.reason);
+    }
+    return this.controller.signal;
+  }
+
+  get aborted(): boolean {
+    return this.abortedWith !== undefined;
+  }
+
+  get reason(): unknown {
+    return this.abortedWith?.reason;
+  }
+
+  /** Listens to the call's abort without making its signal (AbortLike). Called at most once. */
+  addEventListener(_type: "abort", listener: () => void): void {
+    if (this.abortedWith) return;
+    (this.listeners ??= []).push(listener);
+  }
+
+  removeEventListener(_type: "abort", listener: () => void): void {
+    const i = this.listeners?.indexOf(listener) ?? -1;
+    if (i >= 0) this.listeners!.splice(i, 1);
+  }
+
+  /**
+   * What an HTTP client is to watch for the request `req` of this call: the
+   * call itself when `req` carries the call's own signal, which spares
+   * making it (`lean`: a client that takes an AbortLike, call-abort.ts),
+   * else the request's signal.
+   */
+  abortFor(req: { signal: AbortSignal }, lean: boolean): AbortSignal | CallSignal {
+    if (!lean) return req.signal;
+    // The runner's own request, its signal neither asked for nor replaced:
+    // reading it would make it.
+    if (req === this.lazyRequest) return this;
+    const signal = req.signal;
+    return signal === this.controller?.signal ? this : signal;
   }
 
   /**
@@ -99,10 +154,10 @@ export class CallSignal {
    * caller's and the deadline's, fail the race directly.
    */
   race<T>(work: Promise<T>): Promise<T> {
-    if (this.signal.aborted) {
+    if (this.abortedWith) {
       // Settled later or never, `work` is nobody's unhandled rejection.
       work.catch(ignore);
-      return Promise.reject(this.signal.reason);
+      return Promise.reject(this.abortedWith.reason);
     }
     return new Promise<T>((resolve, reject) => {
       this.lose = reject;
@@ -114,9 +169,9 @@ export class CallSignal {
   fail(reason: unknown): ConnectError {
     // What aborted the call is what the caller hears about, not the
     // error the abort caused in the HTTP client.
-    const e = this.signal.aborted ? ConnectError.from(this.signal.reason, Code.Canceled) : ConnectError.from(reason);
+    const e = this.abortedWith ? ConnectError.from(this.abortedWith.reason, Code.Canceled) : ConnectError.from(reason);
     this.release();
-    this.controller.abort(e);
+    this.end(e);
     return e;
   }
 
@@ -148,7 +203,7 @@ export class CallSignal {
   /** The call is over; releases the timer and the caller's signal, and aborts the request signal. */
   finish(): void {
     this.release();
-    this.controller.abort(FINISHED);
+    this.end(FINISHED);
   }
 
   /** The call is over and holds nothing: releases the timer and the caller's signal. */
@@ -158,18 +213,69 @@ export class CallSignal {
     this.lose = undefined;
   }
 
+  /** Aborts the call with `reason` (once): its signal, if made, and who listens to the call. */
+  private end(reason: unknown): void {
+    if (this.abortedWith) return;
+    this.abortedWith = { reason };
+    this.controller?.abort(reason);
+    this.notify();
+  }
+
+  private notify(): void {
+    const listeners = this.listeners;
+    this.listeners = undefined;
+    if (listeners) for (const l of listeners) l();
+  }
+
   private abort(reason: unknown): void {
-    this.controller.abort(reason);
+    this.end(reason);
     this.lost();
   }
 
-  private readonly lost = (): void => this.lose?.(this.signal.reason);
+  private readonly lost = (): void => this.lose?.(this.abortedWith?.reason);
+
+  /** The transport aborted its own controller (a stream gone idle). */
+  private readonly onControllerAbort = (): void => {
+    if (!this.abortedWith) {
+      this.abortedWith = { reason: this.controller!.signal.reason };
+      this.notify();
+    }
+    this.lost();
+  };
 
   private readonly onOuterAbort = (): void => this.abort(this.outer!.reason ?? abortError());
 
   // The URL is made readable only here: parsing one for every call costs.
   private readonly expire = (): void =>
     this.abort(new ConnectError(`the call to ${safeUrl(this.url)} did not complete within ${this.timeoutMs} ms`, Code.DeadlineExceeded));
+}
+
+/** Where a request with a lazily made signal keeps its call. */
+const CALL = Symbol("call");
+
+/**
+ * The `signal` of the runner's own requests: the call's, made when first
+ * read (a spread copy reads it, and gets the signal as a plain value). One
+ * accessor pair for every request, so they all share one shape.
+ */
+const LAZY_SIGNAL: PropertyDescriptor = {
+  get(this: { [CALL]: CallSignal }): AbortSignal {
+    return this[CALL].signal;
+  },
+  // An interceptor may set another signal on the request it was given.
+  set(this: { [CALL]: CallSignal }, signal: AbortSignal) {
+    this[CALL].lazyRequest = undefined;
+    Object.defineProperty(this, "signal", { value: signal, writable: true, enumerable: true, configurable: true });
+  },
+  enumerable: true,
+  configurable: true,
+};
+
+/** `req` with the lazily made signal of `call`. */
+function withLazySignal<R extends object>(req: R, call: CallSignal): R & { signal: AbortSignal } {
+  (req as { [CALL]?: CallSignal })[CALL] = call;
+  call.lazyRequest = req;
+  return Object.defineProperty(req, "signal", LAZY_SIGNAL) as R & { signal: AbortSignal };
 }
 
 function ignore(): void {}
@@ -208,13 +314,14 @@ function applyInterceptors<T>(next: T, interceptors: Interceptor[] | undefined):
  * dispatching an abort nobody needs costs as much as the rest of the call.
  */
 export function runUnary<I extends DescMessage, O extends DescMessage>(
-  opt: CallOptions<UnaryRequest<I, O>> & { next: (req: UnaryRequest<I, O>) => Promise<UnaryResponse<I, O>> },
+  opt: CallOptions<UnaryRequest<I, O>> & { next: (req: UnaryRequest<I, O>, call: CallSignal) => Promise<UnaryResponse<I, O>> },
 ): Promise<UnaryResponse<I, O>> {
   const call = new CallSignal(opt.signal, opt.timeoutMs, opt.req.url);
-  const req = { ...opt.req, signal: call.signal } as UnaryRequest<I, O>;
+  const req = withLazySignal({ ...opt.req }, call) as UnaryRequest<I, O>;
   call.sent(req);
+  const send = (r: UnaryRequest<I, O>) => opt.next(r, call);
   // Without interceptors the request above is the one sent: no wrapper then.
-  const next = opt.interceptors?.length ? applyInterceptors(call.sending(opt.next), opt.interceptors) : opt.next;
+  const next = opt.interceptors?.length ? applyInterceptors(call.sending(send), opt.interceptors) : send;
   return call.race(next(req)).then(
     (res) => {
       call.release();

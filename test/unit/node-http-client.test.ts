@@ -1,9 +1,11 @@
 import { createServer, type Server } from "node:http";
 import { createServer as createNetServer, type AddressInfo, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Interceptor } from "@connectrpc/connect";
 import {
   A2AClient,
   AbortedError,
+  CallTimeoutError,
   ConnectionError,
   ProtocolError,
   createJsonRpcTransport,
@@ -20,6 +22,13 @@ const update = (i: number) => ({
 let server: Server;
 let base: string;
 const sockets = new Set<unknown>();
+const hung: Socket[] = [];
+/** Resolves when the socket of the `n`th request to /hang (from 1) has been closed by the client. */
+const hangClosed = async (n: number) => {
+  while (hung.length < n) await new Promise((r) => setImmediate(r));
+  const socket = hung[n - 1]!;
+  if (!socket.destroyed) await new Promise((r) => socket.once("close", r));
+};
 
 beforeAll(async () => {
   server = createServer((req, res) => {
@@ -31,6 +40,9 @@ beforeAll(async () => {
         const rpc = JSON.parse(body) as { id: number };
         res.writeHead(200, { "Content-Type": "application/json" });
         res.end(JSON.stringify({ jsonrpc: "2.0", id: rpc.id, result: { task: TASK } }));
+      } else if (req.url === "/hang") {
+        // No answer: the request ends when the client gives it up.
+        hung.push(req.socket);
       } else if (req.url === "/rest/message:stream") {
         // Ten events, then silence: the stream stays open until the client leaves.
         res.writeHead(200, { "Content-Type": "text/event-stream" });
@@ -171,4 +183,62 @@ describe("responses that are not valid HTTP (node:http and fetch)", () => {
       }
     });
   }
+
+  describe("the call's abort reaches the request, however the interceptors treat its signal", () => {
+    const hangClient = (interceptors: Interceptor[], timeoutMs = 0) =>
+      new A2AClient(createJsonRpcTransport({ baseUrl: `${base}/hang`, httpClient: createNodeHttpClient(), interceptors, timeoutMs }));
+
+    it("without interceptors the deadline ends the request and closes its connection", async () => {
+      const n = hung.length + 1;
+      await expect(hangClient([], 50).sendMessage({ message: userMessage("hi") })).rejects.toBeInstanceOf(CallTimeoutError);
+      await hangClosed(n);
+    });
+
+    it("an interceptor's copy of the request carries the call's signal, which the deadline aborts", async () => {
+      const n = hung.length + 1;
+      const seen: AbortSignal[] = [];
+      const copying: Interceptor = (next) => (req) => {
+        seen.push(req.signal);
+        return next({ ...req, header: new Headers(req.header) });
+      };
+      await expect(hangClient([copying], 50).sendMessage({ message: userMessage("hi") })).rejects.toBeInstanceOf(CallTimeoutError);
+      await hangClosed(n);
+      expect(seen).toHaveLength(1);
+      expect(seen[0]).toBeInstanceOf(AbortSignal);
+      expect(seen[0]!.aborted).toBe(true);
+    });
+
+    it("a signal an interceptor sets on the request is the one the request follows", async () => {
+      const n = hung.length + 1;
+      const mine = new AbortController();
+      const replacing: Interceptor = (next) => (req) => {
+        // Read-only in connect's types; plain JavaScript may still set it.
+        (req as { signal: AbortSignal }).signal = mine.signal;
+        return next(req);
+      };
+      const call = hangClient([replacing]).sendMessage({ message: userMessage("hi") });
+      const failed = expect(call).rejects.toBeInstanceOf(AbortedError);
+      while (hung.length < n) await new Promise((r) => setImmediate(r));
+      mine.abort();
+      await failed;
+      await hangClosed(n);
+    });
+
+    it("the caller's signal ends a request whose signal an interceptor only read", async () => {
+      const n = hung.length + 1;
+      const caller = new AbortController();
+      let seen: AbortSignal | undefined;
+      const reading: Interceptor = (next) => (req) => {
+        seen = req.signal;
+        return next(req);
+      };
+      const call = hangClient([reading]).sendMessage({ message: userMessage("hi") }, { signal: caller.signal });
+      const failed = expect(call).rejects.toBeInstanceOf(AbortedError);
+      while (hung.length < n) await new Promise((r) => setImmediate(r));
+      caller.abort();
+      await failed;
+      await hangClosed(n);
+      expect(seen?.aborted).toBe(true);
+    });
+  });
 });
