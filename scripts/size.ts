@@ -29,7 +29,7 @@ export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
 /**
  * The core row may not exceed this many gzipped bytes: a regression guard,
- * about 1 KB above core as last measured (61,488 bytes). It follows core:
+ * about 1 KB above core as last measured (61,433 bytes). It follows core:
  * when a change shrinks core, set it again to about 1 KB above the new
  * figure, so that growth shows up in review rather than accumulating. The
  * "floor" row (protobuf-es with the A2A descriptors, about 22 KB) is what no
