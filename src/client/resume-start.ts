@@ -8,26 +8,14 @@ import type { StreamResponse, TaskState } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { type A2AError, AbortedError, StreamResumeError } from "../errors/family.js";
 import { toA2AError } from "../errors/classify.js";
 import type { StreamState } from "../call/stream-state.js";
-import type { ResumeIo } from "./resume.js";
+import type { carryOn, ResumeIo } from "./resume.js";
 import type { Outcome } from "./resume-pump.js";
 import { checkOptions, isDrop, tell, type ResumeOptions } from "./resume-policy.js";
 import { settles, stateOf, taskIdOf } from "./task-events.js";
 import { unlessAborted } from "../util.js";
 
-/** Where the first stream left off: what the loop carries on from. */
-export interface FirstStream {
-  /** What the stream's calls share (call/stream-state.ts). */
-  state: StreamState;
-  /** The task's id, if known. */
-  taskId: string | undefined;
-  /** The last task state an event reported. */
-  lastState: TaskState | undefined;
-  /** How the first stream ended: before its task settled, or failing with a drop. */
-  outcome: Outcome;
-}
-
 /** The loop (resume.ts's `carryOn`). */
-export type CarryOn = (io: ResumeIo, options: ResumeOptions, first: FirstStream) => AsyncIterator<StreamResponse>;
+export type CarryOn = typeof carryOn;
 
 const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
 

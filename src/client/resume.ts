@@ -29,7 +29,6 @@ import type { SentLookup } from "./find-sent.js";
 import { Resumption, type Outcome, type Step } from "./resume-pump.js";
 import { checkOptions, DEFAULTS, delay, EndedEarly, isDrop, tell, unreachableError, type ResumeOptions } from "./resume-policy.js";
 import { resumeSnapshots, settledTask, settles, snapshotOf, stateOf, taskIdOf } from "./task-events.js";
-import type { FirstStream } from "./resume-start.js";
 import { failing, sleep } from "../util.js";
 
 /** How to open the streams and read the task, with per-stream state. */
@@ -61,6 +60,18 @@ export interface ResumeIo {
 export function resumable(io: ResumeIo, options: ResumeOptions): AsyncIterable<StreamResponse> {
   checkOptions(options);
   return { [Symbol.asyncIterator]: () => new Resumption(resumption(io, options)) };
+}
+
+/** Where the first stream left off: what the loop carries on from. */
+export interface FirstStream {
+  /** What the stream's calls share (call/stream-state.ts). */
+  state: StreamState;
+  /** The task's id, if known. */
+  taskId: string | undefined;
+  /** The last task state an event reported. */
+  lastState: TaskState | undefined;
+  /** How the first stream ended: before its task settled, or failing with a drop. */
+  outcome: Outcome;
 }
 
 /** The rest of a stream whose first stream resume-start.ts passed on, from the way it ended. */
