@@ -28,11 +28,14 @@ import ts from "typescript";
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
 /**
- * The core row may not exceed this many gzipped bytes: a regression guard
- * about 1 KB above the current size. protobuf-es and the generated schema
- * alone take about 33 KB (the "for reference" row).
+ * The core row may not exceed this many gzipped bytes: a regression guard,
+ * about 1 KB above core as last measured (61,433 bytes). It follows core:
+ * when a change shrinks core, set it again to about 1 KB above the new
+ * figure, so that growth shows up in review rather than accumulating. The
+ * "floor" row (protobuf-es with the A2A descriptors, about 22 KB) is what no
+ * change to the client can remove.
  */
-export const CORE_BUDGET_GZIP = 60.5 * 1024;
+export const CORE_BUDGET_GZIP = 62_500;
 
 function sdkVersion(): string {
   const pkg = JSON.parse(readFileSync(join(repoRoot, "node_modules/@a2a-js/sdk/package.json"), "utf8")) as { version: string };
@@ -99,7 +102,17 @@ export async function run(url) {
   },
   {
     id: "floor",
-    label: "for reference: protobuf-es and the generated A2A schema alone (`toJson` + `fromJson`)",
+    label: "floor: protobuf-es with the A2A descriptors and nothing else (`create` + the service)",
+    source: `
+import { create } from "@bufbuild/protobuf";
+import { A2AService, SendMessageRequestSchema } from "${join(repoRoot, "gen/lf/a2a/v1/a2a_pb.ts")}";
+export function run() {
+  return [create(SendMessageRequestSchema), A2AService];
+}`,
+  },
+  {
+    id: "proto-json",
+    label: "for reference: the floor with ProtoJSON (`toJson` + `fromJson`)",
     source: `
 import { create, fromJson, toJson } from "@bufbuild/protobuf";
 import { SendMessageRequestSchema, StreamResponseSchema } from "${join(repoRoot, "gen/lf/a2a/v1/a2a_pb.ts")}";

@@ -93,6 +93,11 @@ export function single<T>(value: T): AsyncIterable<T> {
   };
 }
 
+/** A stream that fails with `error` when first read, having sent nothing. */
+export async function* failing(error: Error): AsyncGenerator<never> {
+  throw error;
+}
+
 /** `source` with `fn` applied to each value. */
 export async function* mapAsync<T, U>(source: AsyncIterable<T>, fn: (t: T) => U): AsyncGenerator<U> {
   for await (const t of source) yield fn(t);

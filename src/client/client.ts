@@ -24,7 +24,7 @@ import { LazyStream, type StreamWatch } from "./lazy-stream.js";
 import { onDemand, single } from "../util.js";
 import type { SentMessage } from "./find-sent.js";
 import { EndWatch } from "./end-watch.js";
-import { resumable } from "./resume.js";
+import { resumableWith } from "./resume-start.js";
 import type { ResumeOptions } from "./resume-policy.js";
 import { withExtensions } from "../call/options.js";
 import { activatedExtensions, outgoingRequest, readRequest } from "../call/request.js";
@@ -33,6 +33,9 @@ import type { RetryPolicy } from "./retry.js";
 
 /** The retry loop, loaded when a call first runs under a policy. */
 const loadRetry = onDemand(() => import("./retry.js"));
+
+/** The resumption loop, loaded when a stream first drops. */
+const loadResume = onDemand(async () => (await import("./resume.js")).carryOn);
 
 /** Options of a single call, given as the last argument of every operation. @category Connect and call */
 export interface CallOptions {
@@ -362,7 +365,7 @@ export class A2AClient implements ServiceOperations<M> {
     // The reads a resumption makes go with the caller's signal, headers and timeout.
     // Not retried on their own: resumption has its own attempts and budget.
     const reads: CallOptions = { signal: options.signal, headers: options.headers, timeoutMs: options.timeoutMs, retry: false };
-    return resumable(
+    return resumableWith(
       {
         binding: () => this.binding,
         signal: options.signal,
@@ -386,6 +389,7 @@ export class A2AClient implements ServiceOperations<M> {
             })),
       },
       resume,
+      loadResume,
     );
   }
 

@@ -1,13 +1,14 @@
 /**
  * When a resumable stream tries again, how long it waits, and when it gives
  * up: the options, their defaults and checks, which failures are drops
- * worth another attempt, and the backoff between attempts. The loop that
- * applies them is resume.ts.
+ * worth another attempt, the backoff between attempts, and how the
+ * stream's watchers are told. The loop that applies them is resume.ts.
  */
 import { A2AError, type CallTimeoutError } from "../errors/family.js";
 import { asksToRetryLater } from "../errors/codes.js";
 import { toA2AError } from "../errors/classify.js";
 import type { Binding } from "../protocol/bindings.js";
+import type { StreamState, StreamWatcher } from "../call/stream-state.js";
 
 /** How a stream resumes after a drop. @category Streams and tracking */
 export interface ResumeOptions {
@@ -112,4 +113,15 @@ export function delay(attempt: number, options: ResumeOptions, floorMs: number):
   const maxMs = b.maxMs ?? DEFAULTS.maxMs;
   const ceiling = Math.min(maxMs, (b.initialMs ?? DEFAULTS.initialMs) * (b.multiplier ?? DEFAULTS.multiplier) ** (attempt - 1));
   return Math.max(Math.min(floorMs, maxMs), ceiling / 2 + (Math.random() * ceiling) / 2);
+}
+
+/** Tells each of the stream's watchers; one that throws does not break the stream. */
+export function tell(state: StreamState, what: (w: StreamWatcher) => void): void {
+  for (const w of state.watchers ?? []) {
+    try {
+      what(w);
+    } catch {
+      // Watchers observe; they do not steer.
+    }
+  }
 }

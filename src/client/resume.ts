@@ -14,21 +14,22 @@
  * after the drop, not a count: an agent that restarts for a deploy is waited
  * for, one that stays away is given up on.
  *
- * This file is the loop; what it applies lives beside it: the options,
- * drops and backoff in resume-policy.ts, what events say about their task
- * in task-events.ts, and the iterator that passes events on in
- * resume-pump.ts.
+ * This file is the loop. A stream that `A2AClient` opens starts in
+ * resume-start.ts, which passes the first stream on and loads this file on
+ * the first drop. What the loop applies lives beside it: the options, drops
+ * and backoff in resume-policy.ts, what events say about their task in
+ * task-events.ts, and the iterator that passes events on in resume-pump.ts.
  */
 import type { StreamResponse, Task, TaskState } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { type A2AError, AbortedError, StreamResumeError, UnsupportedOperationError } from "../errors/family.js";
 import { toA2AError } from "../errors/classify.js";
 import type { Binding } from "../protocol/bindings.js";
-import type { StreamState, StreamWatcher } from "../call/stream-state.js";
+import type { StreamState } from "../call/stream-state.js";
 import type { SentLookup } from "./find-sent.js";
 import { Resumption, type Outcome, type Step } from "./resume-pump.js";
-import { checkOptions, DEFAULTS, delay, EndedEarly, isDrop, unreachableError, type ResumeOptions } from "./resume-policy.js";
+import { checkOptions, DEFAULTS, delay, EndedEarly, isDrop, tell, unreachableError, type ResumeOptions } from "./resume-policy.js";
 import { resumeSnapshots, settledTask, settles, snapshotOf, stateOf, taskIdOf } from "./task-events.js";
-import { sleep } from "../util.js";
+import { failing, sleep } from "../util.js";
 
 /** How to open the streams and read the task, with per-stream state. */
 export interface ResumeIo {
@@ -61,12 +62,29 @@ export function resumable(io: ResumeIo, options: ResumeOptions): AsyncIterable<S
   return { [Symbol.asyncIterator]: () => new Resumption(resumption(io, options)) };
 }
 
+/** Where the first stream left off: what the loop carries on from. */
+export interface FirstStream {
+  /** What the stream's calls share (call/stream-state.ts). */
+  state: StreamState;
+  /** The task's id, if known. */
+  taskId: string | undefined;
+  /** The last task state an event reported. */
+  lastState: TaskState | undefined;
+  /** How the first stream ended: before its task settled, or failing with a drop. */
+  outcome: Outcome;
+}
+
+/** The rest of a stream whose first stream resume-start.ts passed on, from the way it ended. */
+export function carryOn(io: ResumeIo, options: ResumeOptions, first: FirstStream): AsyncIterator<StreamResponse> {
+  return new Resumption(resumption(io, options, first));
+}
+
 /** The steps of the loop below, telling the stream's watchers (call/stream-state.ts) when it is over. */
-async function* resumption(io: ResumeIo, options: ResumeOptions): AsyncGenerator<Step, void, Outcome | undefined> {
-  const state: StreamState = {};
+async function* resumption(io: ResumeIo, options: ResumeOptions, first?: FirstStream): AsyncGenerator<Step, void, Outcome | undefined> {
+  const state: StreamState = first?.state ?? {};
   let failure: A2AError | undefined;
   try {
-    yield* steps(io, options, state);
+    yield* steps(io, options, state, first);
   } catch (e) {
     failure = toA2AError(e, io.binding());
     throw e;
@@ -75,16 +93,23 @@ async function* resumption(io: ResumeIo, options: ResumeOptions): AsyncGenerator
   }
 }
 
-async function* steps(io: ResumeIo, options: ResumeOptions, state: StreamState): AsyncGenerator<Step, void, Outcome | undefined> {
+async function* steps(
+  io: ResumeIo,
+  options: ResumeOptions,
+  state: StreamState,
+  first?: FirstStream,
+): AsyncGenerator<Step, void, Outcome | undefined> {
   const maxAttempts = options.maxAttempts ?? Infinity;
   const maxElapsedMs = options.maxElapsedMs ?? DEFAULTS.maxElapsedMs;
-  let taskId = io.taskId;
+  let taskId = first ? first.taskId : io.taskId;
   /** Attempts since the last event of progress; 0 while the stream is healthy. */
   let attempts = 0;
   /** When the attempts since the last progress must stop (performance.now()). */
   let giveUpAt = 0;
-  let lastState: TaskState | undefined;
-  let stream = io.open(state);
+  let lastState: TaskState | undefined = first?.lastState;
+  // The first stream, unless resume-start.ts passed it on and tells how it ended.
+  let stream = first ? undefined : io.open(state);
+  let ended = first?.outcome;
   let fromResume = false;
   /** The current stream is a SubscribeToTask opened by a resumption. */
   let resubscribed = false;
@@ -94,21 +119,22 @@ async function* steps(io: ResumeIo, options: ResumeOptions, state: StreamState):
     let drop: A2AError;
     /** The resubscribe was refused as if the task had ended. */
     let refused: UnsupportedOperationError | undefined;
-    let first = true;
+    let firstEvent = true;
     try {
       const seen = (event: StreamResponse): boolean => {
-        const snapshot = first && fromResume && event.payload.case === "task";
+        const snapshot = firstEvent && fromResume && event.payload.case === "task";
         if (snapshot) resumeSnapshots.add(event);
         // A snapshot alone is no progress: a server that drops every stream
         // right after it must still run out of time.
         else attempts = 0;
-        first = false;
+        firstEvent = false;
         taskId ??= taskIdOf(event);
         const reported = stateOf(event);
         if (reported !== undefined) lastState = reported;
         return settles(event, reported, taskId);
       };
-      const outcome = yield { pipe: { it: stream[Symbol.asyncIterator](), seen } };
+      const outcome = ended ?? (yield { pipe: { it: stream![Symbol.asyncIterator](), seen } });
+      ended = undefined;
       if (outcome?.settled) return;
       if (outcome?.failed) throw outcome.error;
       drop = new EndedEarly("the stream ended before the task reached a final or interrupted state", { binding: io.binding() });
@@ -116,7 +142,7 @@ async function* steps(io: ResumeIo, options: ResumeOptions, state: StreamState):
       drop = toA2AError(e, io.binding());
       // A task that ended between GetTask and the resubscribe cannot be
       // subscribed to (spec: UnsupportedOperationError): GetTask tells.
-      if (resubscribed && first && drop instanceof UnsupportedOperationError) refused = drop;
+      if (resubscribed && firstEvent && drop instanceof UnsupportedOperationError) refused = drop;
       else if (!isDrop(drop, false) && drop !== unreachable) throw drop;
     }
     if (io.signal?.aborted) throw new AbortedError("the stream was aborted", { binding: io.binding() });
@@ -192,20 +218,4 @@ async function* steps(io: ResumeIo, options: ResumeOptions, state: StreamState):
     stream = io.subscribe(taskId, state);
     resubscribed = true;
   }
-}
-
-/** Tells each of the stream's watchers; one that throws does not break the stream. */
-function tell(state: StreamState, what: (w: StreamWatcher) => void): void {
-  for (const w of state.watchers ?? []) {
-    try {
-      what(w);
-    } catch {
-      // Watchers observe; they do not steer.
-    }
-  }
-}
-
-/** A stream that fails with `error` when first read, having sent nothing. */
-export async function* failing(error: A2AError): AsyncGenerator<never> {
-  throw error;
 }

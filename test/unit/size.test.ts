@@ -26,6 +26,14 @@ describe("bundle size", () => {
     ).toEqual([]);
   });
 
+  it("the floor row is protobuf-es with the A2A descriptors alone: none of the client, and below core", () => {
+    const floor = rows.get("floor")!;
+    expect(floor.largest.filter((i) => /^src\//.test(i.path))).toEqual([]);
+    expect(floor.largest.some((i) => i.path.endsWith("gen/lf/a2a/v1/a2a_pb.ts"))).toBe(true);
+    expect(floor.largest.filter((i) => /(to|from)-json\.js$/.test(i.path))).toEqual([]);
+    expect(floor.total.gzip).toBeLessThan(rows.get("core")!.total.gzip);
+  });
+
   it("verification and the 0.3 wire load on demand, and only for the apps that need them", () => {
     for (const id of ["verify", "v0.3"]) {
       const row = rows.get(id)!;

@@ -1,0 +1,132 @@
+/**
+ * A resumable stream until its first drop: the first stream's events go
+ * straight to the reader, and the resumption loop (resume.ts) is loaded on
+ * the first drop and carries on from there. Most streams never drop, so an
+ * app loads the loop only once one does.
+ */
+import type { StreamResponse, TaskState } from "../../gen/lf/a2a/v1/a2a_pb.js";
+import { type A2AError, AbortedError, StreamResumeError } from "../errors/family.js";
+import { toA2AError } from "../errors/classify.js";
+import type { StreamState } from "../call/stream-state.js";
+import type { carryOn, ResumeIo } from "./resume.js";
+import type { Outcome } from "./resume-pump.js";
+import { checkOptions, isDrop, tell, type ResumeOptions } from "./resume-policy.js";
+import { settles, stateOf, taskIdOf } from "./task-events.js";
+import { unlessAborted } from "../util.js";
+
+/** The loop (resume.ts's `carryOn`). */
+export type CarryOn = typeof carryOn;
+
+const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
+
+/**
+ * The events of `io.open`, carried on across drops by the loop that `load`
+ * gives, asked for on the first drop. The options are checked now.
+ */
+export function resumableWith(io: ResumeIo, options: ResumeOptions, load: () => Promise<CarryOn>): AsyncIterable<StreamResponse> {
+  checkOptions(options);
+  return { [Symbol.asyncIterator]: () => new ResumableStream(io, options, load) };
+}
+
+/**
+ * Passes the first stream's events on, one promise per event, noting what
+ * they say about the task; after the first drop, delegates to the loop.
+ */
+class ResumableStream implements AsyncIterator<StreamResponse> {
+  private readonly state: StreamState = {};
+  private it: AsyncIterator<StreamResponse> | undefined;
+  /** The loop's iterator, after the first drop. */
+  private rest: AsyncIterator<StreamResponse> | undefined;
+  private taskId: string | undefined;
+  private lastState: TaskState | undefined;
+  private settled = false;
+  private over = false;
+
+  constructor(
+    private readonly io: ResumeIo,
+    private readonly options: ResumeOptions,
+    private readonly load: () => Promise<CarryOn>,
+  ) {
+    this.taskId = io.taskId;
+  }
+
+  next(): Promise<IteratorResult<StreamResponse>> {
+    if (this.rest !== undefined) return this.rest.next();
+    if (this.over) return Promise.resolve(DONE);
+    if (this.settled) return this.return();
+    let it = this.it;
+    if (it === undefined) {
+      try {
+        it = this.it = this.io.open(this.state)[Symbol.asyncIterator]();
+      } catch (e) {
+        return this.dropped({ error: e, failed: true });
+      }
+    }
+    return it.next().then(this.passOn, this.failed);
+  }
+
+  /** Stops reading: the stream in use is closed, and its watchers told. */
+  async return(): Promise<IteratorResult<StreamResponse>> {
+    if (this.rest !== undefined) return (await this.rest.return?.()) ?? DONE;
+    if (!this.over) {
+      this.over = true;
+      await this.it?.return?.();
+      this.end(undefined);
+    }
+    return DONE;
+  }
+
+  private readonly passOn = (
+    r: IteratorResult<StreamResponse>,
+  ): IteratorResult<StreamResponse> | Promise<IteratorResult<StreamResponse>> => {
+    if (r.done) return this.dropped({ failed: false });
+    const event = r.value;
+    this.taskId ??= taskIdOf(event);
+    const reported = stateOf(event);
+    if (reported !== undefined) this.lastState = reported;
+    this.settled = settles(event, reported, this.taskId);
+    return r;
+  };
+
+  private readonly failed = (e: unknown): Promise<IteratorResult<StreamResponse>> => this.dropped({ error: e, failed: true });
+
+  /**
+   * The first stream ended before its task settled, or failed: a failure
+   * that is no drop ends the stream here; otherwise the loop is loaded, under
+   * the caller's signal, and carries on.
+   */
+  private async dropped(outcome: Outcome & { settled?: undefined }): Promise<IteratorResult<StreamResponse>> {
+    this.it = undefined;
+    const { io } = this;
+    if (outcome.failed) {
+      const error = toA2AError(outcome.error, io.binding());
+      if (!isDrop(error, false)) throw this.end(error);
+    }
+    let carryOn: CarryOn;
+    try {
+      carryOn = await (io.signal ? unlessAborted(this.load(), io.signal) : this.load());
+    } catch (e) {
+      // As the loop would end it after the drop, or, when its code could not be fetched, saying so.
+      if (io.signal?.aborted) throw this.end(new AbortedError("the stream was aborted", { binding: io.binding() }));
+      const { taskId } = this;
+      throw this.end(
+        new StreamResumeError(`could not resume the stream${taskId ? ` of task ${taskId}` : ""}: the resumption code did not load`, {
+          binding: io.binding(),
+          taskId,
+          attempts: 0,
+          state: this.lastState,
+          cause: e,
+        }),
+      );
+    }
+    this.rest = carryOn(io, this.options, { state: this.state, taskId: this.taskId, lastState: this.lastState, outcome });
+    return this.rest.next();
+  }
+
+  /** The stream is over: its watchers are told, once. */
+  private end<E extends A2AError | undefined>(error: E): E {
+    this.over = true;
+    tell(this.state, (w) => w.ended(error));
+    return error;
+  }
+}
