@@ -3,14 +3,15 @@
  * protobuf-es `fromJson`, unknown fields ignored so that newer servers do
  * not break older clients, unless generated readers are installed.
  *
- * The generated readers (gen/lf/a2a/v1/a2a_json_readers.ts) cover the task,
- * message and stream event types, which streams carry by the thousand:
+ * The generated readers (gen/lf/a2a/v1/a2a_json_readers.ts) cover every
+ * response a client reads and the Agent Card, stream events first:
  * straight-line code for the plain, common case, several times faster than
  * `fromJson` and with a fraction of its garbage. What a reader does not take
  * on goes to `fromJson`, which the readers are tested to agree with, so that
  * edge cases and errors are always its own. The Node entry installs them;
- * the browser entry leaves them out, as they would add about 3.4 KB gzip to
- * every bundle for a speed that matters only at many events per second.
+ * the browser entry leaves them out, as they would add about 5.5 KB gzip to
+ * every bundle at start, more than loading `fromJson` on demand could save
+ * (see docs/size.md), for a speed that matters only at many events per second.
  */
 import { fromJson, type DescMessage, type JsonValue, type Message, type MessageShape } from "@bufbuild/protobuf";
 

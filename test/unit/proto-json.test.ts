@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { create, fromJson } from "@bufbuild/protobuf";
-import { TaskSchema, TaskState } from "../../gen/lf/a2a/v1/a2a_pb.js";
+import { AgentCardSchema, TaskPushNotificationConfigSchema, TaskSchema, TaskState } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { jsonReaders } from "../../gen/lf/a2a/v1/a2a_json_readers.js";
 import { installJsonReaders, messageFromJson } from "../../src/protocol/proto-json.js";
 
@@ -29,5 +29,20 @@ describe("messageFromJson", () => {
     // An enum as a number: the readers give up, fromJson accepts it.
     expect(messageFromJson(TaskSchema, { ...TASK_JSON, status: { state: 3 } }).status?.state).toBe(TaskState.COMPLETED);
     expect(() => messageFromJson(TaskSchema, { id: 42 })).toThrow(/cannot decode/);
+  });
+
+  it("with the generated readers: a newer server's Agent Card and push config, unknown fields and all, read as fromJson reads them", () => {
+    installJsonReaders(jsonReaders);
+    const card = {
+      name: "Agent",
+      supportedInterfaces: [{ url: "https://agent.example.com/a2a", protocolBinding: "JSONRPC", protocolVersion: "1.0", addedLater: 1 }],
+      capabilities: { streaming: true },
+      addedInAFutureVersion: { nested: true },
+    };
+    expect(messageFromJson(AgentCardSchema, card)).toEqual(fromJson(AgentCardSchema, card, { ignoreUnknownFields: true }));
+    expect(messageFromJson(AgentCardSchema, card).supportedInterfaces[0]?.url).toBe("https://agent.example.com/a2a");
+    const config = { taskId: "t-1", url: "https://client.example.com/hook", addedLater: "x" };
+    expect(messageFromJson(TaskPushNotificationConfigSchema, config).url).toBe("https://client.example.com/hook");
+    expect(() => messageFromJson(AgentCardSchema, { name: 42 })).toThrow(/cannot decode/);
   });
 });
