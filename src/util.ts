@@ -69,13 +69,26 @@ export function unlessAborted<T>(work: T | Promise<T>, signal: AbortSignal): T |
 
 function ignore(): void {}
 
+/** Where `single` keeps its value, for `singleValue`. */
+const SINGLE_VALUE = Symbol("single value");
+
+/**
+ * The value of an iterable that `single` made, taken without iterating (an
+ * HTTP client sending a request body of one chunk need not wait the turns
+ * a read takes); undefined for any other iterable.
+ */
+export function singleValue<T>(source: AsyncIterable<T>): T | undefined {
+  return (source as { [SINGLE_VALUE]?: T })[SINGLE_VALUE];
+}
+
 /**
  * An async iterable of one value: a request stream of one message, or a
  * request body. Not a generator: every call makes one or two, and a
  * generator costs several times as much to make and read.
  */
 export function single<T>(value: T): AsyncIterable<T> {
-  return {
+  const source: AsyncIterable<T> & { [SINGLE_VALUE]: T } = {
+    [SINGLE_VALUE]: value,
     [Symbol.asyncIterator]() {
       let given = false;
       return {
@@ -91,6 +104,7 @@ export function single<T>(value: T): AsyncIterable<T> {
       };
     },
   };
+  return source;
 }
 
 /** A stream that fails with `error` when first read, having sent nothing. */

@@ -11,7 +11,7 @@
  */
 import type { UniversalClientFn, UniversalClientResponse } from "@connectrpc/connect/protocol";
 import { RedirectRefusedError } from "../errors/family.js";
-import { concatBytes } from "../util.js";
+import { concatBytes, singleValue } from "../util.js";
 
 /**
  * An HTTP client for connect transports on `fetch` (the global one, or the
@@ -23,7 +23,7 @@ export function createFetchHttpClient(fetchFn: typeof fetch = (input, init) => g
     const res = await fetchFn(req.url, {
       method: req.method,
       headers: req.header,
-      body: req.body === undefined ? undefined : await concatBytes(req.body),
+      body: req.body === undefined ? undefined : (oneChunk(req.body) ?? (await concatBytes(req.body))),
       signal: req.signal,
       redirect: "manual",
       credentials: "same-origin",
@@ -35,8 +35,31 @@ export function createFetchHttpClient(fetchFn: typeof fetch = (input, init) => g
         `${new URL(req.url).origin} answered with a redirect whose target the browser does not reveal; A2A calls follow no redirect they cannot check`,
       );
     }
-    return { status: res.status, header: res.headers, body: readerIterable(res.body), trailer: new Headers() };
+    return { status: res.status, header: res.headers, body: readerIterable(res.body), trailer: noTrailer() };
   };
+}
+
+/**
+ * The bindings' request body of one chunk, as it is: sent without reading
+ * it, which would cost an await and its turns. Undefined for another body.
+ */
+function oneChunk(body: AsyncIterable<Uint8Array>): Uint8Array<ArrayBuffer> | undefined {
+  const only = singleValue(body);
+  // fetch takes no view of a SharedArrayBuffer.
+  return only?.buffer instanceof ArrayBuffer ? (only as Uint8Array<ArrayBuffer>) : undefined;
+}
+
+let emptyTrailer: Headers | undefined;
+
+/**
+ * The trailer of every fetch response (fetch exposes none): one empty
+ * Headers that nobody can change, as the Fetch standard's immutable headers
+ * (those of `Response.error()`), so sharing it lets no call touch another's,
+ * and no response pays for a Headers object of its own.
+ */
+function noTrailer(): Headers {
+  emptyTrailer ??= Response.error().headers;
+  return emptyTrailer;
 }
 
 /**

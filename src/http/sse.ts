@@ -112,27 +112,35 @@ export async function* decodeSseBatches(body: AsyncIterable<Uint8Array>, options
     if ((data?.length ?? 0) + (event?.length ?? 0) + (id?.length ?? 0) > maxEvent) tooLarge = true;
   };
 
+  /**
+   * Reads the line from `start` to `end` of `text`. The first line of a
+   * chunk may have begun in the chunks before it: only that line is joined
+   * with `rest`, so a chunk's text is never copied into a bigger one.
+   */
+  const line = (text: string, start: number, end: number) => {
+    if (rest === "") return field(text, start, end);
+    const whole = rest + text.slice(start, end);
+    rest = "";
+    field(whole, 0, whole.length);
+  };
+
   /** The events `chunk` completes (none, often). */
   const absorb = (chunk: Uint8Array): SseEvent[] => {
-    let text = decoder.decode(chunk);
+    const text = decoder.decode(chunk);
     if (text === "") return ready;
-    if (crAtEnd && text.charCodeAt(0) === 0x0a) text = text.slice(1);
+    let start = crAtEnd && text.charCodeAt(0) === 0x0a ? 1 : 0;
     crAtEnd = false;
-    // Only the new text can hold a line end: `rest` has none.
-    const from = rest.length;
-    text = rest + text;
-    let start = 0;
-    if (text.indexOf("\r", from) < 0) {
+    if (text.indexOf("\r", start) < 0) {
       // LF only, as nearly every server sends.
-      for (let end = text.indexOf("\n", from); end >= 0; end = text.indexOf("\n", start)) {
-        field(text, start, end);
+      for (let end = text.indexOf("\n", start); end >= 0; end = text.indexOf("\n", start)) {
+        line(text, start, end);
         start = end + 1;
       }
     } else {
-      for (let at = from; at < text.length; at++) {
+      for (let at = start; at < text.length; at++) {
         const c = text.charCodeAt(at);
         if (c !== 0x0a && c !== 0x0d) continue;
-        field(text, start, at);
+        line(text, start, at);
         if (c === 0x0d) {
           if (at + 1 === text.length) crAtEnd = true;
           else if (text.charCodeAt(at + 1) === 0x0a) at++;
@@ -140,7 +148,9 @@ export async function* decodeSseBatches(body: AsyncIterable<Uint8Array>, options
         start = at + 1;
       }
     }
-    rest = start === 0 ? text : text.slice(start);
+    // The text after the last line end: joined as a rope, not copied, so a
+    // line over many chunks costs what its bytes do, not their square.
+    if (start < text.length) rest = start === 0 ? rest + text : rest + text.slice(start);
     // An incomplete line only grows: past the limit now, past it when done.
     if (rest.length > maxLine) tooLarge = true;
     const batch = ready;

@@ -259,4 +259,44 @@ describe("decodeSse limits do not depend on how the bytes are split", () => {
       expect((await outcome(parts(at(101)), 100)).failed).toBe(true);
     }
   });
+
+  // Named splits of one stream: every cut inside a multi-byte character,
+  // inside "\r\n\r\n", inside "data:", and the big event in many chunks.
+  it("named splits: inside a UTF-8 character, inside CRLF CRLF, inside data:, and an event over many chunks at the exact limit", async () => {
+    const max = 60;
+    const exact = `data: ${"é€😀x".repeat(12)}\r\n\r\n`; // 60 characters of data
+    const over = `data: ${"é€😀x".repeat(12)}y\r\n\r\n`;
+    for (const [big, fails] of [
+      [exact, false],
+      [over, true],
+    ] as const) {
+      const bytes = encoder.encode(`data: first\r\n\r\n${big}data: last\r\n\r\n`);
+      const whole = await outcome([bytes], max);
+      expect(whole.failed).toBe(fails);
+      expect(whole.events.map((e) => e.data)).toEqual(fails ? ["first"] : ["first", big.slice(6, -4), "last"]);
+      const start = encoder.encode("data: first\r\n\r\n").length;
+      const text = new TextDecoder().decode(bytes);
+      // Byte offsets of each place to cut: inside each character of more than one byte ...
+      const inChar: number[] = [];
+      for (let i = 0, at = 0; i < text.length; ) {
+        const ch = String.fromCodePoint(text.codePointAt(i)!);
+        const n = encoder.encode(ch).length;
+        for (let k = 1; k < n; k++) inChar.push(at + k);
+        at += n;
+        i += ch.length;
+      }
+      // ... inside each "\r\n\r\n" and each "data:".
+      const inMarks = [...text.matchAll(/\r\n\r\n|data:/g)].flatMap((m) =>
+        Array.from({ length: m[0].length - 1 }, (_, k) => m.index + k + 1),
+      );
+      for (const offset of [...inChar, ...inMarks]) {
+        expect(await outcome(cut(bytes, [offset]), max), `cut at ${offset}`).toEqual(whole);
+      }
+      // The big event in chunks of every size from 1 to 9 bytes.
+      for (let size = 1; size <= 9; size++) {
+        const offsets = Array.from({ length: Math.ceil((bytes.length - start) / size) }, (_, k) => start + k * size);
+        expect(await outcome(cut(bytes, offsets), max), `chunks of ${size}`).toEqual(whole);
+      }
+    }
+  });
 });
