@@ -31,15 +31,27 @@ import {
   type Printable,
   type Schema,
 } from "@bufbuild/protoplugin";
-
-// protoplugin hands over the descriptors of its own copy of @bufbuild/protobuf:
-// their types are taken from it, not from this project's copy.
-type DescFile = Schema["files"][number];
-type DescType = ReturnType<Schema["typesInFile"]> extends Iterable<infer T> ? T : never;
-type DescMessage = Extract<DescType, { kind: "message" }>;
-type DescEnum = Extract<DescType, { kind: "enum" }>;
-type DescField = DescMessage["fields"][number];
-type DescOneof = DescMessage["oneofs"][number];
+import {
+  type DescEnum,
+  type DescField,
+  type DescFile,
+  type DescMessage,
+  type DescOneof,
+  EDITION_PROTO2,
+  EDITION_PROTO3,
+  enumHasCustomJsonNames,
+  isWellKnown,
+  literalKey,
+  lowerFirst,
+  NameScope,
+  PRESENCE_IMPLICIT,
+  property,
+  SCALAR,
+  typeNameInFile,
+  upperFirst,
+  type ValueKind,
+  valueKind,
+} from "./proto-plugin-shared.js";
 
 interface Options {
   roots: string[];
@@ -49,29 +61,6 @@ const PLUGIN_NAME = "protoc-gen-json-readers";
 // Printed in the header of every generated file.
 const PLUGIN_VERSION = "v1";
 
-// Numbers from descriptor.proto and protobuf-es, stable facts of the format.
-const EDITION_PROTO2 = 998;
-const EDITION_PROTO3 = 999;
-const PRESENCE_IMPLICIT = 2;
-const SCALAR = {
-  DOUBLE: 1,
-  FLOAT: 2,
-  INT64: 3,
-  UINT64: 4,
-  INT32: 5,
-  FIXED64: 6,
-  FIXED32: 7,
-  BOOL: 8,
-  STRING: 9,
-  BYTES: 12,
-  UINT32: 13,
-  SFIXED32: 15,
-  SFIXED64: 16,
-  SINT32: 17,
-  SINT64: 18,
-} as const;
-// The extension number of (pb.enumvalue.json), a custom JSON name for an enum value.
-const ENUM_VALUE_JSON_NAME_EXTENSION = 998;
 // fromJson's default recursion limit.
 const RECURSION_LIMIT = 100;
 
@@ -132,10 +121,6 @@ function findRoot(schema: Schema<Options>, typeName: string): DescMessage | unde
   return undefined;
 }
 
-function isWellKnown(message: DescMessage): boolean {
-  return message.typeName.startsWith("google.protobuf.");
-}
-
 // ---------------------------------------------------------------------------
 // What the generated code can read. Everything else gives up when present.
 
@@ -169,58 +154,6 @@ function needsPrototypeChain(message: DescMessage): boolean {
         (field) => field.presence !== PRESENCE_IMPLICIT && field.fieldKind !== "message" && field.oneof === undefined,
       );
   }
-}
-
-/** An enum value with a custom JSON name is read by another name: fromJson decides. */
-function enumHasCustomJsonNames(desc: DescEnum): boolean {
-  return desc.values.some((value) => (value.proto.options?.$unknown ?? []).some((field) => field.no === ENUM_VALUE_JSON_NAME_EXTENSION));
-}
-
-/** The kind of one value: a singular field's, a list item's or a map value's. */
-type ValueKind =
-  | { readonly kind: "scalar"; readonly scalar: number; readonly longAsString: boolean }
-  | { readonly kind: "enum"; readonly desc: DescEnum }
-  | { readonly kind: "message"; readonly desc: DescMessage; readonly unwrap: boolean };
-
-function valueKind(field: DescField): ValueKind {
-  switch (field.fieldKind) {
-    case "scalar":
-      return { kind: "scalar", scalar: field.scalar, longAsString: field.longAsString };
-    case "enum":
-      return { kind: "enum", desc: field.enum };
-    case "message":
-      // Wrapper types in a singular field outside a oneof hold the bare value.
-      return { kind: "message", desc: field.message, unwrap: field.oneof === undefined && isWrapper(field.message) };
-    case "list":
-      switch (field.listKind) {
-        case "scalar":
-          return { kind: "scalar", scalar: field.scalar, longAsString: field.longAsString };
-        case "enum":
-          return { kind: "enum", desc: field.enum };
-        case "message":
-          return { kind: "message", desc: field.message, unwrap: false };
-      }
-      break;
-    case "map":
-      switch (field.mapKind) {
-        case "scalar":
-          // Map values never use the longAsString option.
-          return { kind: "scalar", scalar: field.scalar, longAsString: false };
-        case "enum":
-          return { kind: "enum", desc: field.enum };
-        case "message":
-          return { kind: "message", desc: field.message, unwrap: false };
-      }
-  }
-  throw new Error("unexpected field kind");
-}
-
-function isWrapper(message: DescMessage): boolean {
-  return (
-    message.typeName.startsWith("google.protobuf.") &&
-    message.typeName.endsWith("Value") &&
-    message.file.name === "google/protobuf/wrappers"
-  );
 }
 
 /** Why values of this kind are left to fromJson, or undefined. */
@@ -280,35 +213,12 @@ function reachableMessages(schema: Schema<Options>, roots: readonly DescMessage[
 // ---------------------------------------------------------------------------
 // Names in the generated code.
 
-const RESERVED_WORDS = new Set(
-  (
-    "break case catch class const continue debugger default delete do else enum export extends false finally for " +
-    "function if import in instanceof new null return super switch this throw true try typeof var void while with " +
-    "yield let static implements interface package private protected public await arguments eval undefined NaN " +
-    "Infinity Object Array Number Math String Date BigInt Map globalThis"
-  ).split(" "),
-);
-
 // Local names of every reader; field variables steer clear of them.
 const READER_LOCALS = ["json", "depth", "keys", "lateKeys", "message", "value", "item", "i", "key"];
-
-function isIdentifier(name: string): boolean {
-  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) && !RESERVED_WORDS.has(name);
-}
-
-/** `json.name`, or `json["name"]` for a key that is no identifier. */
-function property(object: string, key: string): string {
-  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? `${object}.${key}` : `${object}[${JSON.stringify(key)}]`;
-}
 
 /** `key: value` in an object literal, or the shorthand `key`. */
 function propertyAssignment(key: string, value: string): string {
   return key === value ? key : `${literalKey(key)}: ${value}`;
-}
-
-/** A key in an object literal. */
-function literalKey(key: string): string {
-  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? key : JSON.stringify(key);
 }
 
 /** Reads a JSON key. Keys that Object.prototype has must be own keys. */
@@ -321,28 +231,6 @@ function readKey(key: string): string {
 /** Whether the JSON has a key. */
 function hasKey(key: string): string {
   return key in Object.prototype ? `Object.hasOwn(json, ${JSON.stringify(key)})` : `${property("json", key)} !== undefined`;
-}
-
-function upperFirst(name: string): string {
-  return name.charAt(0).toUpperCase() + name.slice(1);
-}
-
-function lowerFirst(name: string): string {
-  return name.charAt(0).toLowerCase() + name.slice(1);
-}
-
-/** Hands out names unique within one scope. */
-class NameScope {
-  private readonly taken: Set<string>;
-  constructor(taken: Iterable<string>) {
-    this.taken = new Set(taken);
-  }
-  claim(wanted: string): string {
-    let name = isIdentifier(wanted) ? wanted : `${wanted.replace(/[^A-Za-z0-9_$]/g, "_")}_`;
-    while (this.taken.has(name) || RESERVED_WORDS.has(name)) name += "_";
-    this.taken.add(name);
-    return name;
-  }
 }
 
 // ---------------------------------------------------------------------------
@@ -1158,13 +1046,6 @@ function isLate(field: DescField): boolean {
   if (field.fieldKind === "message") return true;
   if (field.fieldKind === "list" || field.fieldKind === "map") return false;
   return field.presence !== PRESENCE_IMPLICIT;
-}
-
-/** The name of a type relative to the package of the generated file, dots as underscores. */
-function typeNameInFile(desc: DescMessage | DescEnum, file: DescFile): string {
-  const prefix = file.proto.package === "" ? "" : `${file.proto.package}.`;
-  const name = desc.typeName.startsWith(prefix) ? desc.typeName.slice(prefix.length) : desc.typeName;
-  return name.replace(/\./g, "_");
 }
 
 runNodeJs(protocGenJsonReaders);

@@ -1,0 +1,146 @@
+// Descriptor facts and naming helpers shared by the ProtoJSON code generators
+// (protoc-gen-json-readers.ts and protoc-gen-json-writers.ts): what a field
+// holds, which types are well-known, and how generated names stay unique.
+
+import type { Schema } from "@bufbuild/protoplugin";
+
+// protoplugin hands over the descriptors of its own copy of @bufbuild/protobuf:
+// their types are taken from it, not from this project's copy.
+export type DescFile = Schema["files"][number];
+export type DescType = ReturnType<Schema["typesInFile"]> extends Iterable<infer T> ? T : never;
+export type DescMessage = Extract<DescType, { kind: "message" }>;
+export type DescEnum = Extract<DescType, { kind: "enum" }>;
+export type DescField = DescMessage["fields"][number];
+export type DescOneof = DescMessage["oneofs"][number];
+
+// Numbers from descriptor.proto and protobuf-es, stable facts of the format.
+export const EDITION_PROTO2 = 998;
+export const EDITION_PROTO3 = 999;
+export const PRESENCE_IMPLICIT = 2;
+export const SCALAR = {
+  DOUBLE: 1,
+  FLOAT: 2,
+  INT64: 3,
+  UINT64: 4,
+  INT32: 5,
+  FIXED64: 6,
+  FIXED32: 7,
+  BOOL: 8,
+  STRING: 9,
+  BYTES: 12,
+  UINT32: 13,
+  SFIXED32: 15,
+  SFIXED64: 16,
+  SINT32: 17,
+  SINT64: 18,
+} as const;
+// The extension number of (pb.enumvalue.json), a custom JSON name for an enum value.
+export const ENUM_VALUE_JSON_NAME_EXTENSION = 998;
+
+export function isWellKnown(message: DescMessage): boolean {
+  return message.typeName.startsWith("google.protobuf.");
+}
+
+/** An enum value with a custom JSON name is read by another name: fromJson decides. */
+export function enumHasCustomJsonNames(desc: DescEnum): boolean {
+  return desc.values.some((value) => (value.proto.options?.$unknown ?? []).some((field) => field.no === ENUM_VALUE_JSON_NAME_EXTENSION));
+}
+
+/** The kind of one value: a singular field's, a list item's or a map value's. */
+export type ValueKind =
+  | { readonly kind: "scalar"; readonly scalar: number; readonly longAsString: boolean }
+  | { readonly kind: "enum"; readonly desc: DescEnum }
+  | { readonly kind: "message"; readonly desc: DescMessage; readonly unwrap: boolean };
+
+export function valueKind(field: DescField): ValueKind {
+  switch (field.fieldKind) {
+    case "scalar":
+      return { kind: "scalar", scalar: field.scalar, longAsString: field.longAsString };
+    case "enum":
+      return { kind: "enum", desc: field.enum };
+    case "message":
+      // Wrapper types in a singular field outside a oneof hold the bare value.
+      return { kind: "message", desc: field.message, unwrap: field.oneof === undefined && isWrapper(field.message) };
+    case "list":
+      switch (field.listKind) {
+        case "scalar":
+          return { kind: "scalar", scalar: field.scalar, longAsString: field.longAsString };
+        case "enum":
+          return { kind: "enum", desc: field.enum };
+        case "message":
+          return { kind: "message", desc: field.message, unwrap: false };
+      }
+      break;
+    case "map":
+      switch (field.mapKind) {
+        case "scalar":
+          // Map values never use the longAsString option.
+          return { kind: "scalar", scalar: field.scalar, longAsString: false };
+        case "enum":
+          return { kind: "enum", desc: field.enum };
+        case "message":
+          return { kind: "message", desc: field.message, unwrap: false };
+      }
+  }
+  throw new Error("unexpected field kind");
+}
+
+export function isWrapper(message: DescMessage): boolean {
+  return (
+    message.typeName.startsWith("google.protobuf.") &&
+    message.typeName.endsWith("Value") &&
+    message.file.name === "google/protobuf/wrappers"
+  );
+}
+
+export const RESERVED_WORDS = new Set(
+  (
+    "break case catch class const continue debugger default delete do else enum export extends false finally for " +
+    "function if import in instanceof new null return super switch this throw true try typeof var void while with " +
+    "yield let static implements interface package private protected public await arguments eval undefined NaN " +
+    "Infinity Object Array Number Math String Date BigInt Map globalThis"
+  ).split(" "),
+);
+
+export function isIdentifier(name: string): boolean {
+  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) && !RESERVED_WORDS.has(name);
+}
+
+/** `json.name`, or `json["name"]` for a key that is no identifier. */
+export function property(object: string, key: string): string {
+  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? `${object}.${key}` : `${object}[${JSON.stringify(key)}]`;
+}
+
+/** A key in an object literal. */
+export function literalKey(key: string): string {
+  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? key : JSON.stringify(key);
+}
+
+export function upperFirst(name: string): string {
+  return name.charAt(0).toUpperCase() + name.slice(1);
+}
+
+export function lowerFirst(name: string): string {
+  return name.charAt(0).toLowerCase() + name.slice(1);
+}
+
+/** Hands out names unique within one scope. */
+export class NameScope {
+  private readonly taken: Set<string>;
+  constructor(taken: Iterable<string>) {
+    this.taken = new Set(taken);
+  }
+  claim(wanted: string): string {
+    let name = isIdentifier(wanted) ? wanted : `${wanted.replace(/[^A-Za-z0-9_$]/g, "_")}_`;
+    while (this.taken.has(name) || RESERVED_WORDS.has(name)) name += "_";
+    this.taken.add(name);
+    return name;
+  }
+}
+
+/** The name of a type relative to the package of the generated file, dots as underscores. */
+export function typeNameInFile(desc: DescMessage | DescEnum, file: DescFile): string {
+  const prefix = file.proto.package === "" ? "" : `${file.proto.package}.`;
+  const name = desc.typeName.startsWith(prefix) ? desc.typeName.slice(prefix.length) : desc.typeName;
+  return name.replace(/\./g, "_");
+}
