@@ -3,7 +3,8 @@
  * `google.api.http` options, GET/DELETE parameters as camelCase query
  * parameters (11.5), SSE for the streaming methods.
  */
-import { toJson, type DescMessage, type DescMethod, type JsonObject, type MessageShape } from "@bufbuild/protobuf";
+import type { DescMessage, DescMethod, JsonObject, MessageShape } from "@bufbuild/protobuf";
+import { messageToJson } from "../../protocol/proto-json.js";
 import { errorFromServer } from "../../errors/classify.js";
 import { isRecord } from "../../util.js";
 import type { A2AError } from "../../errors/family.js";
@@ -74,7 +75,7 @@ function restCodec(baseUrl: string, routesOf: (method: DescMethod) => MethodRout
     const route = fields.tenant && routes.tenant ? routes.tenant : routes.plain;
     const verb = verbOverride ?? route.verb;
     const path = expandPath(route, fields);
-    const json = toJson(method.input, message) as JsonObject;
+    const json = messageToJson(method.input, message) as JsonObject;
     for (const f of route.pathFields) delete json[f.jsonName];
     if (verb !== "POST") {
       const query = toQuery(json);

@@ -3,7 +3,8 @@
  * request object to the interface URL; the two streaming methods answer
  * with SSE whose events carry JSON-RPC response objects.
  */
-import { toJson, type DescMessage, type DescMethod, type JsonObject, type JsonValue, type MessageShape } from "@bufbuild/protobuf";
+import type { DescMessage, DescMethod, JsonObject, JsonValue, MessageShape } from "@bufbuild/protobuf";
+import { messageToJson } from "../../protocol/proto-json.js";
 import { ProtocolError, type A2AError } from "../../errors/family.js";
 import { errorFromServer } from "../../errors/classify.js";
 import { isRecord } from "../../util.js";
@@ -31,7 +32,7 @@ export function createJsonRpcTransport(options: JsonRpcTransportOptions): A2ATra
   return createHttpBindingTransport(
     options,
     // PascalCase method names, the same as the proto's (spec 9.1).
-    jsonRpcCodec(options.baseUrl, (envelope, method, message) => envelope.request(method.name, toJson(method.input, message))),
+    jsonRpcCodec(options.baseUrl, (envelope, method, message) => envelope.request(method.name, messageToJson(method.input, message))),
   );
 }
 
