@@ -3,9 +3,8 @@
  * `google.api.field_behavior` options in the generated descriptors, so the
  * rule follows the proto rather than a hand-kept list.
  */
-import type { DescField, DescMessage } from "@bufbuild/protobuf";
+import { getOption, type DescField, type DescMessage } from "@bufbuild/protobuf";
 import { FieldBehavior, field_behavior } from "../../gen/google/api/field_behavior_pb.js";
-import { enumListOption } from "../protocol/descriptor-options.js";
 import { isRecord } from "../util.js";
 
 const cache = new WeakMap<DescMessage, readonly DescField[]>();
@@ -14,7 +13,7 @@ const cache = new WeakMap<DescMessage, readonly DescField[]>();
 export function requiredFields(message: DescMessage): readonly DescField[] {
   let fields = cache.get(message);
   if (!fields) {
-    fields = message.fields.filter((f) => f.oneof === undefined && enumListOption(f, field_behavior).includes(FieldBehavior.REQUIRED));
+    fields = message.fields.filter((f) => f.oneof === undefined && getOption(f, field_behavior).includes(FieldBehavior.REQUIRED));
     cache.set(message, fields);
   }
   return fields;

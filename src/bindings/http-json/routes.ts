@@ -4,9 +4,8 @@
  * change that moves a route reaches the client through `npm run generate`
  * alone.
  */
-import type { DescField, DescMethod } from "@bufbuild/protobuf";
+import { getOption, type DescField, type DescMethod } from "@bufbuild/protobuf";
 import { http } from "../../../gen/google/api/annotations_pb.js";
-import { messageOption } from "../../protocol/descriptor-options.js";
 import type { HttpRule } from "../../../gen/google/api/http_pb.js";
 
 /** The HTTP methods A2A's HTTP+JSON routes use. */
@@ -57,7 +56,7 @@ export function routesOf(method: DescMethod): MethodRoutes {
 }
 
 function compileRoutes(method: DescMethod): MethodRoutes {
-  return routesFromRule(method, messageOption(method, http));
+  return routesFromRule(method, getOption(method, http));
 }
 
 /** The routes of one `google.api.http` rule and its additional bindings. */
