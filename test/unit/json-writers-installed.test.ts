@@ -60,7 +60,7 @@ describe("with the Node entry, requests are written by the generated writers", (
   ])("%s sends what toJson writes, without calling it", async (_, transport) => {
     const bodies: string[] = [];
     const client = new A2AClient(transport(recording(bodies)));
-    const message = userMessage("hello", { metadata: { n: 1, nested: { list: [true, null, "x"] } } });
+    const message = { ...userMessage("hello"), metadata: { n: 1, nested: { list: [true, null, "x"] } } };
     await client.sendMessage({ message });
     await client.getTask({ id: "t-1", historyLength: 2 });
     expect(calls.toJson).toBe(0);
