@@ -144,3 +144,26 @@ export function typeNameInFile(desc: DescMessage | DescEnum, file: DescFile): st
   const name = desc.typeName.startsWith(prefix) ? desc.typeName.slice(prefix.length) : desc.typeName;
   return name.replace(/\./g, "_");
 }
+
+/**
+ * The values of the one plugin option `key`, each a full proto name (a
+ * message or a service, as `what` says, `example` shown on error), in order,
+ * without repeats. buf joins `opt` entries with commas, which also separate
+ * options: a list needs one `key=` entry per name.
+ */
+export function fullNamesOption(rawOptions: { key: string; value: string }[], key: string, what: string, example: string): string[] {
+  const names: string[] = [];
+  for (const { key: k, value } of rawOptions) {
+    if (k !== key) {
+      throw new Error(
+        `unknown option "${k}"` + (k.includes(".") ? `: give each name its own ${key}= entry, buf joins entries with commas` : ""),
+      );
+    }
+    if (!/^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/.test(value)) {
+      throw new Error(`${key}=${value}: expected a full ${what} name, like ${example}`);
+    }
+    if (!names.includes(value)) names.push(value);
+  }
+  if (names.length === 0) throw new Error(`expected at least one ${key}=<full ${what} name>`);
+  return names;
+}

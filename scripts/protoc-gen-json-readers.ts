@@ -43,6 +43,7 @@ import {
   isWellKnown,
   literalKey,
   lowerFirst,
+  fullNamesOption,
   NameScope,
   PRESENCE_IMPLICIT,
   property,
@@ -72,20 +73,7 @@ const protocGenJsonReaders = createEcmaScriptPlugin<Options>({
 });
 
 function parseOptions(rawOptions: { key: string; value: string }[]): Options {
-  const roots: string[] = [];
-  for (const { key, value } of rawOptions) {
-    if (key !== "roots") {
-      throw new Error(
-        `unknown option "${key}"` + (key.includes(".") ? ": give each root its own roots= entry, buf joins entries with commas" : ""),
-      );
-    }
-    if (!/^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/.test(value)) {
-      throw new Error(`roots=${value}: expected a full message name, like lf.a2a.v1.StreamResponse`);
-    }
-    if (!roots.includes(value)) roots.push(value);
-  }
-  if (roots.length === 0) throw new Error("expected at least one roots=<full message name>");
-  return { roots };
+  return { roots: fullNamesOption(rawOptions, "roots", "message", "lf.a2a.v1.StreamResponse") };
 }
 
 function generateTs(schema: Schema<Options>): void {

@@ -29,6 +29,7 @@ import {
   type DescMessage,
   enumHasCustomJsonNames,
   isWellKnown,
+  fullNamesOption,
   NameScope,
   PRESENCE_IMPLICIT,
   property,
@@ -53,16 +54,7 @@ const protocGenJsonWriters = createEcmaScriptPlugin<Options>({
 });
 
 function parseOptions(rawOptions: { key: string; value: string }[]): Options {
-  const services: string[] = [];
-  for (const { key, value } of rawOptions) {
-    if (key !== "services") throw new Error(`unknown option "${key}"`);
-    if (!/^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/.test(value)) {
-      throw new Error(`services=${value}: expected a full service name, like lf.a2a.v1.A2AService`);
-    }
-    if (!services.includes(value)) services.push(value);
-  }
-  if (services.length === 0) throw new Error("expected at least one services=<full service name>");
-  return { services };
+  return { services: fullNamesOption(rawOptions, "services", "service", "lf.a2a.v1.A2AService") };
 }
 
 function generateTs(schema: Schema<Options>): void {
