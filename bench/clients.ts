@@ -25,7 +25,7 @@ const {
 import { PASS_THROUGH_A2A_SERVICE } from "./grpc-service.js";
 
 /** On gRPC, `ours` is `createGrpcTransport` (over `node:http2`); the HTTP clients do not apply. */
-export type ClientName = "ours-fetch" | "ours-node" | "ours" | "sdk" | "raw";
+export type ClientName = "ours-fetch" | "ours-node" | "ours" | "sdk" | "raw" | "raw-fetch";
 export type BindingName = "JSONRPC" | "HTTP+JSON" | "GRPC";
 
 export interface BenchClient {
@@ -123,7 +123,62 @@ export async function createBenchClient(name: ClientName, binding: BindingName, 
     }
     case "raw":
       return binding === "GRPC" ? rawGrpcClient(url) : rawClient(url, binding);
+    case "raw-fetch":
+      return rawFetchClient(url, binding);
   }
+}
+
+/**
+ * What the floors send: the request body of a bare A2A SendMessage or
+ * SendStreamingMessage, and the path it goes to, as JSON written by hand.
+ */
+function rawRequests(url: string, binding: BindingName) {
+  const target = new URL(url);
+  let id = 0;
+  const message = () => ({ messageId: crypto.randomUUID(), role: "ROLE_USER", parts: [{ text: "hello" }] });
+  const request = (stream: boolean): { path: string; body: string } =>
+    binding === "JSONRPC"
+      ? {
+          path: target.pathname,
+          body: JSON.stringify({
+            jsonrpc: "2.0",
+            id: ++id,
+            method: stream ? "SendStreamingMessage" : "SendMessage",
+            params: { message: message() },
+          }),
+        }
+      : { path: `${target.pathname}/message:${stream ? "stream" : "send"}`, body: JSON.stringify({ message: message() }) };
+  const headers = (stream: boolean) => ({
+    "Content-Type": "application/json",
+    Accept: stream ? "text/event-stream" : "application/json",
+    "A2A-Version": "1.0",
+  });
+  return { target, request, headers };
+}
+
+/**
+ * The floors' stream reading: text chunks split on blank lines, JSON.parse
+ * of each event's data, nothing else. Returns the number of events, or
+ * stops early when `onEvent` says so (after calling `stop`).
+ */
+async function splitEvents(chunks: AsyncIterable<string>, onEvent: (() => boolean) | undefined, stop: () => void): Promise<number> {
+  let buffered = "";
+  let count = 0;
+  for await (const chunk of chunks) {
+    buffered += chunk;
+    let start = 0;
+    for (let end = buffered.indexOf("\n\n"); end >= 0; end = buffered.indexOf("\n\n", start)) {
+      JSON.parse(buffered.slice(start + 6, end)); // after "data: "
+      count++;
+      start = end + 2;
+      if (onEvent && !onEvent()) {
+        stop();
+        return count;
+      }
+    }
+    buffered = buffered.slice(start);
+  }
+  return count;
 }
 
 /**
@@ -133,65 +188,58 @@ export async function createBenchClient(name: ClientName, binding: BindingName, 
  */
 function rawClient(url: string, binding: BindingName): BenchClient {
   const agent = new http.Agent({ keepAlive: true });
-  const target = new URL(url);
-  let id = 0;
-  const post = (path: string, body: string, stream: boolean) =>
+  const { target, request, headers } = rawRequests(url, binding);
+  const post = (stream: boolean) =>
     new Promise<http.IncomingMessage>((resolve, reject) => {
+      const { path, body } = request(stream);
       const req = http.request(
-        {
-          agent,
-          host: target.hostname,
-          port: target.port,
-          path,
-          method: "POST",
-          headers: { "Content-Type": "application/json", Accept: stream ? "text/event-stream" : "application/json", "A2A-Version": "1.0" },
-        },
+        { agent, host: target.hostname, port: target.port, path, method: "POST", headers: headers(stream) },
         resolve,
       );
       req.on("error", reject);
       req.end(body);
     });
-  const message = () => ({ messageId: crypto.randomUUID(), role: "ROLE_USER", parts: [{ text: "hello" }] });
-  const request = (stream: boolean): [string, string] =>
-    binding === "JSONRPC"
-      ? [
-          target.pathname,
-          JSON.stringify({
-            jsonrpc: "2.0",
-            id: ++id,
-            method: stream ? "SendStreamingMessage" : "SendMessage",
-            params: { message: message() },
-          }),
-        ]
-      : [`${target.pathname}/message:${stream ? "stream" : "send"}`, JSON.stringify({ message: message() })];
   return {
     async send() {
-      const res = await post(...request(false), false);
+      const res = await post(false);
       res.setEncoding("utf8");
       let text = "";
       for await (const chunk of res) text += chunk as string;
       JSON.parse(text);
     },
     async stream(onEvent) {
-      const res = await post(...request(true), true);
+      const res = await post(true);
       res.setEncoding("utf8");
-      let buffered = "";
-      let count = 0;
-      for await (const chunk of res) {
-        buffered += chunk as string;
-        let start = 0;
-        for (let end = buffered.indexOf("\n\n"); end >= 0; end = buffered.indexOf("\n\n", start)) {
-          JSON.parse(buffered.slice(start + 6, end)); // after "data: "
-          count++;
-          start = end + 2;
-          if (onEvent && !onEvent()) {
-            res.destroy();
-            return count;
-          }
-        }
-        buffered = buffered.slice(start);
-      }
-      return count;
+      return splitEvents(res as AsyncIterable<string>, onEvent, () => res.destroy());
+    },
+  };
+}
+
+/**
+ * The fetch floor: the same as `raw` over the global `fetch` (`text()` and
+ * JSON.parse; for streams the body's reader through a TextDecoder, split on
+ * blank lines). What any client on fetch spends, whatever it does on top:
+ * the clients on fetch are measured against it as the others against `raw`.
+ */
+function rawFetchClient(url: string, binding: BindingName): BenchClient {
+  const { target, request, headers } = rawRequests(url, binding);
+  const post = (stream: boolean) => {
+    const { path, body } = request(stream);
+    return fetch(`${target.origin}${path}`, { method: "POST", headers: headers(stream), body });
+  };
+  return {
+    async send() {
+      const res = await post(false);
+      JSON.parse(await res.text());
+    },
+    async stream(onEvent) {
+      const res = await post(true);
+      const reader = res.body!.getReader();
+      const utf8 = new TextDecoder();
+      const chunks = async function* () {
+        for (let r = await reader.read(); !r.done; r = await reader.read()) yield utf8.decode(r.value, { stream: true });
+      };
+      return splitEvents(chunks(), onEvent, () => void reader.cancel().catch(() => {}));
     },
   };
 }

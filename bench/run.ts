@@ -52,7 +52,7 @@ const LONG_SAMPLE_MS = 250;
 
 const BINDINGS = ["JSONRPC", "HTTP+JSON", "GRPC"] as const;
 const HTTP_BINDINGS = ["JSONRPC", "HTTP+JSON"] as const;
-const HTTP_CLIENTS: ClientName[] = ["ours-fetch", "ours-node", "sdk", "raw"];
+const HTTP_CLIENTS: ClientName[] = ["ours-fetch", "ours-node", "sdk", "raw", "raw-fetch"];
 const GRPC_CLIENTS: ClientName[] = ["ours", "sdk", "raw"];
 const clientsOf = (binding: BindingName) => (binding === "GRPC" ? GRPC_CLIENTS : HTTP_CLIENTS);
 
@@ -106,6 +106,10 @@ interface Row {
   client: ClientName;
   rate: number[];
   cpu: number[];
+  /** Per round: the client process's CPU time over the wall time (cores' worth; above 1 with threads beside the main one). */
+  cores: number[];
+  /** Per round: the share of the wall time the client's main thread was busy. */
+  mainBusy: number[];
 }
 
 const median = (xs: number[]) => {
@@ -157,13 +161,23 @@ async function startWorkers(
 
 /** A warm-up round, then ROUNDS rounds of `request` on each worker in turn. */
 async function measure(bench: string, binding: BindingName, workers: Worker[], request: Request, concurrency?: number): Promise<Row[]> {
-  const rows = workers.map((w) => ({ binding, concurrency, client: w.name, rate: [] as number[], cpu: [] as number[] }));
+  const rows = workers.map((w) => ({
+    binding,
+    concurrency,
+    client: w.name,
+    rate: [] as number[],
+    cpu: [] as number[],
+    cores: [] as number[],
+    mainBusy: [] as number[],
+  }));
   for (const w of workers) await w.run(request);
   for (let round = 0; round < ROUNDS; round++) {
     for (const [i, w] of workers.entries()) {
       const m = await w.run(request);
       rows[i]!.rate.push((m.count * 1000) / m.wallMs);
       rows[i]!.cpu.push(m.cpuUs / m.count);
+      rows[i]!.cores.push(m.cpuUs / (m.wallMs * 1000));
+      rows[i]!.mainBusy.push(m.mainBusy);
     }
   }
   const label = concurrency === undefined ? `${bench} ${binding}` : `${bench} ${binding} ×${concurrency}`;
@@ -173,12 +187,13 @@ async function measure(bench: string, binding: BindingName, workers: Worker[], r
 
 function table(rows: Row[], unit: string): string {
   const out = [
-    `| binding | ${rows[0]!.concurrency !== undefined ? "in flight | " : ""}client | ${unit}/s (median) | min–max | CPU µs/${unit} (median) | min–max | ${unit}/s vs sdk | CPU vs sdk | ${unit}/s vs raw |`,
-    `| --- | ${rows[0]!.concurrency !== undefined ? "--- | " : ""}--- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |`,
+    `| binding | ${rows[0]!.concurrency !== undefined ? "in flight | " : ""}client | ${unit}/s (median) | min–max | CPU µs/${unit} (median) | min–max | ${unit}/s vs sdk | CPU vs sdk | ${unit}/s vs raw | CPU vs its floor | client CPU, cores | main thread busy |`,
+    `| --- | ${rows[0]!.concurrency !== undefined ? "--- | " : ""}--- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |`,
   ];
   for (const r of rows) {
     const sdk = peer(rows, r, "sdk");
     const raw = peer(rows, r, "raw");
+    const floor = peer(rows, r, floorOf(r));
     out.push(
       [
         "",
@@ -192,6 +207,9 @@ function table(rows: Row[], unit: string): string {
         sdk ? ratio(median(r.rate) / median(sdk.rate)) : "",
         sdk ? ratio(median(r.cpu) / median(sdk.cpu)) : "",
         raw ? ratio(median(r.rate) / median(raw.rate)) : "",
+        floor ? ratio(median(r.cpu) / median(floor.cpu)) : "",
+        median(r.cores).toFixed(2),
+        `${Math.round(median(r.mainBusy) * 100)} %`,
         "",
       ]
         .join(" | ")
@@ -199,6 +217,16 @@ function table(rows: Row[], unit: string): string {
     );
   }
   return out.join("\n");
+}
+
+/**
+ * The floor a client's CPU is held against: on JSON-RPC and HTTP+JSON the
+ * bare fetch (`raw-fetch`) for the clients on fetch, the bare `node:http`
+ * (`raw`) for the others; on gRPC the bare grpc-js client.
+ */
+function floorOf(r: { binding: BindingName; client: ClientName }): ClientName {
+  const onFetch = r.client === "ours-fetch" || r.client === "raw-fetch" || r.client === "sdk";
+  return r.binding !== "GRPC" && onFetch ? "raw-fetch" : "raw";
 }
 
 /** The row of `client` measured alongside `r` (same binding, same concurrency). */
@@ -515,12 +543,16 @@ function header(began: number, load0: number[], load1: number[]): string[] {
     `Load average (1 min) ${load0[0]!.toFixed(2)} at the start, ${load1[0]!.toFixed(2)} at the end. B1, B2 and B3: medians of ${ROUNDS} rounds after a warm-up round;`,
     "min–max is the spread over the rounds. Every client and the server run in processes of their own on 127.0.0.1;",
     "CPU is the client process's user + system time (`process.cpuUsage`). The machine may be shared: read the ratios, which",
-    "come from interleaved rounds, rather than the absolute figures.",
+    'come from interleaved rounds, rather than the absolute figures. "client CPU, cores" is that CPU time over the wall time',
+    "(above 1 when threads beside the main one, such as V8's garbage collector's, work too); \"main thread busy\" is the share",
+    "of the wall time the client's event loop was not idle (`performance.eventLoopUtilization`): at 100 % the client's main",
+    "thread, not the server, sets the calls per second, which are then one over the main thread's CPU per call.",
     "",
     "Clients on JSON-RPC and HTTP+JSON: `ours-fetch` is `A2AClient` over the default fetch HTTP client, `ours-node` over",
     "`createNodeHttpClient()` (keep-alive `node:http`, what `connect()` of `a2a-connect/node` uses), `sdk` is @a2a-js/sdk's",
     "`Client` from `ClientFactory` (on fetch), `raw` is a bare keep-alive `node:http` POST with `JSON.parse` (for streams: split",
-    "on blank lines + `JSON.parse` of each event). On gRPC: `ours` is `A2AClient` over `createGrpcTransport` (gRPC straight on",
+    "on blank lines + `JSON.parse` of each event), `raw-fetch` the same over `fetch` (`text()`; for streams the body's reader",
+    'through a `TextDecoder`): the floor of the clients on fetch, as `raw` is of the others ("CPU vs its floor"). On gRPC: `ours` is `A2AClient` over `createGrpcTransport` (gRPC straight on',
     "`node:http2`), `sdk` is the SDK's `Client` with its `GrpcTransportFactory` (@grpc/grpc-js), `raw` is a bare @grpc/grpc-js",
     "client with pass-through serializers that encodes the request with protobuf-es `toBinary` and decodes each answer with",
     "`fromBinary` and nothing more: the decoding every gRPC client must do, as `JSON.parse` is for the HTTP floor.",

@@ -5,6 +5,7 @@
  *
  * Arguments: client name, binding, interface URL, events per stream.
  */
+import { performance, type EventLoopUtilization } from "node:perf_hooks";
 import { createBenchClient, type BindingName, type ClientName } from "./clients.js";
 
 const [name, binding, url, n] = process.argv.slice(2) as [ClientName, BindingName, string, string];
@@ -16,6 +17,8 @@ export interface Measurement {
   count: number;
   wallMs: number;
   cpuUs: number;
+  /** Of the wall time, the share the main thread was busy (event loop utilization, 0 to 1). */
+  mainBusy: number;
   heapUsed: number;
 }
 
@@ -63,6 +66,7 @@ async function unary(concurrency: number, ms: number): Promise<Measurement> {
   let count = 0;
   const until = performance.now() + ms;
   const cpu0 = process.cpuUsage();
+  const elu0 = performance.eventLoopUtilization();
   const t0 = performance.now();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
@@ -72,21 +76,23 @@ async function unary(concurrency: number, ms: number): Promise<Measurement> {
       }
     }),
   );
-  return finish(count, t0, cpu0);
+  return finish(count, t0, cpu0, elu0);
 }
 
 async function stream(): Promise<Measurement> {
   const cpu0 = process.cpuUsage();
+  const elu0 = performance.eventLoopUtilization();
   const t0 = performance.now();
   const count = await client.stream();
   if (count !== events) throw new Error(`${name} saw ${count} of ${events} events`);
-  return finish(count, t0, cpu0);
+  return finish(count, t0, cpu0, elu0);
 }
 
-function finish(count: number, t0: number, cpu0: NodeJS.CpuUsage): Measurement {
+function finish(count: number, t0: number, cpu0: NodeJS.CpuUsage, elu0: EventLoopUtilization): Measurement {
   const wallMs = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
-  return { count, wallMs, cpuUs: cpu.user + cpu.system, heapUsed: process.memoryUsage().heapUsed };
+  const mainBusy = performance.eventLoopUtilization(elu0).utilization;
+  return { count, wallMs, cpuUs: cpu.user + cpu.system, mainBusy, heapUsed: process.memoryUsage().heapUsed };
 }
 
 /** Heap still in use after a full collection (needs `--expose-gc`). */
