@@ -438,6 +438,24 @@ describe("deadline and abort cover the key sets", () => {
     expect(s.requests.map((r) => r.url)).toEqual(["/c.json", "/jwks.json"]);
   });
 
+  it("a resolve whose key set another resolve is already fetching still ends by its own timeoutMs", async () => {
+    const { s, asked, options } = await silentKeySet();
+    const first = new AbortController();
+    const patient = resolveAgentCard(`${s.url}/c.json`, { ...options, timeoutMs: 5_000, signal: first.signal }).catch(
+      (err: unknown) => err,
+    );
+    await asked;
+    try {
+      const started = Date.now();
+      const e = await resolveAgentCard(`${s.url}/c.json`, { ...options, timeoutMs: 300 }).catch((err: unknown) => err);
+      expect(e).toBeInstanceOf(CallTimeoutError);
+      expect(Date.now() - started).toBeLessThan(2000);
+    } finally {
+      first.abort();
+      expect(await patient).toBeInstanceOf(AbortedError);
+    }
+  });
+
   it("an abort while a key set is being fetched ends the resolve at once", async () => {
     const { s, asked, options } = await silentKeySet();
     const controller = new AbortController();
