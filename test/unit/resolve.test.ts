@@ -216,6 +216,24 @@ describe("redirects", () => {
   });
 });
 
+describe("redirects to what is not http or https", () => {
+  it.each([
+    ["data:", (body: string) => `data:application/json,${encodeURIComponent(body)}`],
+    ["file:", () => "file:///etc/agent-card.json"],
+  ])("a redirect to a %s URL is refused with RedirectRefusedError, signed card or not", async (scheme, location) => {
+    const key = await keyPair("ES256", "k1");
+    for (const card of [cardJson(), await signJson(cardJson(), key)]) {
+      const s = await serve((_req, res) => {
+        res.writeHead(302, { Location: location(JSON.stringify(card)) });
+        res.end();
+      });
+      const e = await resolveAgentCard(`${s.url}/card.json`, fresh()).catch((err: unknown) => err);
+      expect(e).toBeInstanceOf(RedirectRefusedError);
+      expect((e as Error).message).toContain(`to a ${scheme} URL`);
+    }
+  });
+});
+
 describe("time and cancellation", () => {
   it("times out a server that never answers", async () => {
     const s = await serve(() => {});
