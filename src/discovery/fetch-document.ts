@@ -117,10 +117,12 @@ async function followRedirects(
     const res = await fetchFn(current.href, { headers, signal, redirect: "manual", credentials: "omit" });
     if (res.type === "opaqueredirect") {
       // Browsers hide the target of a manual redirect. Let the browser
-      // follow it (it strips credentials across origins), then check where
-      // the answer came from.
+      // follow it, then check where the answer came from. Where it leads
+      // cannot be known before, and a browser strips only `Authorization`
+      // across origins (an API key header goes along): the request is made
+      // again with the headers that may go to any origin, and nothing else.
       if (policy === "error") throw new RedirectRefusedError(`${safeUrl(current.href)} redirects, and redirects are not allowed`);
-      const followed = await fetchFn(current.href, { headers, signal, redirect: "follow", credentials: "omit" });
+      const followed = await fetchFn(current.href, { headers: safeHeaders(headers), signal, redirect: "follow", credentials: "omit" });
       const target = new URL(followed.url || current.href);
       if (target.href !== current.href) redirects.push(target.href);
       try {

@@ -203,6 +203,31 @@ describe("redirects", () => {
     expect(target.requests[0]!.headers["a2a-version"]).toBe("1.0");
   });
 
+  it("a redirect a browser hides (opaque) is followed without the caller's headers, since its target may be another origin", async () => {
+    // What Chromium does (test/browser checks it there): a manual redirect
+    // is opaque to the page; followed, it keeps every header but
+    // Authorization across origins.
+    const followedWith: Headers[] = [];
+    const browserFetch = (async (_url: RequestInfo | URL, init?: RequestInit) => {
+      if (init?.redirect === "manual") {
+        const opaque = new Response(null, { status: 200 });
+        Object.defineProperty(opaque, "type", { value: "opaqueredirect" });
+        return opaque;
+      }
+      followedWith.push(new Headers(init?.headers));
+      const elsewhere = new Response(JSON.stringify(cardJson()), { headers: { "Content-Type": "application/json" } });
+      Object.defineProperty(elsewhere, "url", { value: "https://elsewhere.example/card.json" });
+      return elsewhere;
+    }) as typeof fetch;
+    const r = await resolveAgentCard(
+      "https://agent.example/card.json",
+      fresh({ fetch: browserFetch, headers: { Authorization: "Bearer t0k", "X-Api-Key": "k" } }),
+    );
+    expect(r.url).toBe("https://elsewhere.example/card.json");
+    expect(followedWith).toHaveLength(1);
+    expect([...followedWith[0]!.keys()].sort()).toEqual(["a2a-version", "accept"]);
+  });
+
   it("refuses redirects the policy does not allow", async () => {
     const other = await serve((_req, res) => sendJson(res, 200, cardJson()));
     const s = await serve((req, res) => {
