@@ -3,7 +3,7 @@
  * redirects, limits and the HTTP cache.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   AbortedError,
   AgentCardNotFoundError,
@@ -391,6 +391,36 @@ describe("shared state never decides another caller's outcome", () => {
     ]);
     expect(follow.status).toBe("fulfilled");
     expect(refuse.status === "rejected" && refuse.reason).toBeInstanceOf(RedirectRefusedError);
+  });
+
+  it("a resolve that joins one started earlier is not cut short by the earlier one's deadline", async () => {
+    // The clock is faked: the second caller comes 600 ms into the first's
+    // 1000 ms, and the card server never answers the first request.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+    try {
+      let requests = 0;
+      let firstAsked!: () => void;
+      const asked = new Promise<void>((resolve) => (firstAsked = resolve));
+      const f = (async (_url: RequestInfo | URL, init?: RequestInit) => {
+        if (++requests === 1) {
+          firstAsked();
+          const signal = init!.signal!;
+          return new Promise<Response>((_resolve, reject) => signal.addEventListener("abort", () => reject(signal.reason)));
+        }
+        return new Response(JSON.stringify(cardJson()), { headers: { "Content-Type": "application/json" } });
+      }) as typeof fetch;
+      const options = fresh({ fetch: f, timeoutMs: 1000 });
+      const first = resolveAgentCard("https://agent.example/card.json", options).catch((err: unknown) => err);
+      await asked;
+      vi.advanceTimersByTime(600);
+      const second = resolveAgentCard("https://agent.example/card.json", options).catch((err: unknown) => err);
+      vi.advanceTimersByTime(400);
+      expect(await first).toBeInstanceOf(CallTimeoutError);
+      expect(await second).toMatchObject({ cache: "miss", card: { name: "Test Agent" } });
+      expect(requests).toBe(2);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("a cached card is served only to a caller whose redirect rules would have fetched it", async () => {
