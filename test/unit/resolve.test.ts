@@ -561,6 +561,23 @@ describe("downgrades and newer cards", () => {
     expect((await resolveAgentCard(`${s.url}/c.json`, fresh({ verify: "off" }))).card.name).toBe("Test Agent");
   });
 
+  it("a card served to other credentials (another tenant's) is not taken for a downgrade of the signed one served to these", async () => {
+    const signed = await signJson(cardJson(), key);
+    let signing = true;
+    const s = await serve((req, res) =>
+      sendJson(res, 200, req.headers.authorization === "Bearer tenant-a" && signing ? signed : cardJson({ name: "Tenant B" })),
+    );
+    const as = (token: string, extra: ResolveOptions = {}) => fresh({ headers: { Authorization: `Bearer ${token}` }, ...extra });
+    const a = await resolveAgentCard(`${s.url}/c.json`, as("tenant-a", { verification: keys() }));
+    expect(a.verification?.verified).toBe(true);
+    const b = await resolveAgentCard(`${s.url}/c.json`, as("tenant-b"));
+    expect(b).toMatchObject({ card: { name: "Tenant B" }, verification: undefined });
+    // Tenant A is still protected: its card losing its signatures is refused.
+    signing = false;
+    const e = await resolveAgentCard(`${s.url}/c.json`, as("tenant-a")).catch((err: unknown) => err);
+    expect((e as AgentCardVerificationError).result.failures.map((f) => f.code)).toEqual(["signatures_dropped"]);
+  });
+
   it("a newer agent's card, signed over fields this schema does not know, verifies; the card returned is parsed from it", async () => {
     const signed = await signJson(
       cardJson({ trustTier: "gold", skills: [{ id: "s1", name: "Skill", description: "Does things", tags: ["t"], price: 3 }] }),
