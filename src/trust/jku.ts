@@ -125,6 +125,7 @@ function keySetRequest(rules: JkuRules, ctx: Context, signal: AbortSignal): KeyS
   return {
     now: ctx.now,
     fetchId: ctx.fetchId,
+    clockId: ctx.clockId,
     signal,
     rulesKey: optionsKey({ origins: [...rules.allowedOrigins].sort(), http: rules.http, maxBytes: rules.maxBytes }),
     allows: (fetched) => {

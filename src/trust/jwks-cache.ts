@@ -21,6 +21,8 @@ export interface FetchedKeySet {
 export interface KeySetRequest {
   now: () => number;
   fetchId: number;
+  /** Which clock `now` is: an entry's age is read on the clock it was stored by. */
+  clockId: number;
   /** Aborts with this caller's own end (its abort or its deadline): it stops waiting, for its own fetch or another's. */
   signal: AbortSignal;
   /** The content of the rules a fetch is checked against; failures are remembered per rules. */
@@ -52,7 +54,7 @@ interface CacheEntry {
 }
 
 /**
- * Key sets fetched from `jku` URLs, by URL and fetch function. Lets key
+ * Key sets fetched from `jku` URLs, by URL, fetch function and clock. Lets key
  * rotation take effect (an unknown `kid` refetches) without letting cards
  * make a fetch per verification.
  *
@@ -90,7 +92,7 @@ export class JwksCache {
     request: KeySetRequest,
     load: () => Promise<FetchedKeySet>,
   ): Promise<{ keys: readonly JWK[]; validUntil: number }> {
-    const key = `${request.fetchId}\n${url}`;
+    const key = `${request.fetchId}\n${request.clockId}\n${url}`;
     const flight = `${key}\n${request.rulesKey}`;
     const pending = this.#inflight.get(flight);
     if (pending) {

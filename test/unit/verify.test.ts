@@ -707,6 +707,28 @@ describe("the key set cache serves a set only to callers who could have fetched 
     expect(seen).toEqual(["https://keys.example/jwks.json"]);
   });
 
+  it("a key set fetched under one caller's clock is not served to a caller with another", async () => {
+    // No cooldown: a caller may refetch for an unknown kid at once, so what
+    // decides is only how old the cached set is, by each caller's clock.
+    const cache = new JwksCache({ cooldownMs: 0 });
+    let served: JWK[] = [es.jwk];
+    const f = (async () =>
+      new Response(JSON.stringify({ keys: served }), { headers: { "Content-Type": "application/json" } })) as typeof fetch;
+    const options = (extra: VerifyOptions = {}): VerifyOptions => ({
+      cardUrl: "https://keys.example/.well-known/agent-card.json",
+      jku: { cache },
+      fetch: f,
+      ...extra,
+    });
+    const jku = "https://keys.example/jwks.json";
+    const byEs = await signAgentCard(card(), es.privateKey, { kid: "es", jku });
+    // A caller whose clock reads a day ahead (verifying as of tomorrow).
+    expect((await verifyAgentCard(byEs, options({ now: () => Date.now() + 86_400_000 }))).verified).toBe(true);
+    served = [es.jwk, ed.jwk]; // the agent rotates in a new key
+    const byEd = await signAgentCard(card(), ed.privateKey, { kid: "ed", jku });
+    expect(await verifyAgentCard(byEd, options())).toMatchObject({ verified: true, kid: "ed", keySource: "jku" });
+  });
+
   it("a key set fetched under wider rules is not served to a caller whose rules refuse how it was fetched", async () => {
     const cache = new JwksCache();
     const c = await signAgentCard(card(), es.privateKey, { kid: "es", jku: `${home.url}/redirect-out` });
