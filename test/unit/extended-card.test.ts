@@ -16,6 +16,7 @@ import {
   AgentCardVerificationError,
   AgentSession,
   InvalidAgentCardError,
+  connect,
   createJsonRpcTransport,
   createJsonRpcTransportV03,
   createRestTransport,
@@ -206,5 +207,18 @@ describe("gRPC: the card arrives in binary, only its normalised form can be veri
     reply = toBinary(AgentCardSchema, card);
     const e = await refusal(session());
     expect(e.result.failures[0]!.reason).not.toContain("does not know");
+  });
+});
+
+describe("a session over a card in hand", () => {
+  it("verifies a signed extended card with the trusted keys, though the card came from no URL", async () => {
+    const overJsonRpc = { supportedInterfaces: [{ url: `${server.url}/jsonrpc`, protocolBinding: "JSONRPC", protocolVersion: "1.0" }] };
+    const card = await signJson(cardJson({ ...overJsonRpc, capabilities: { extendedAgentCard: true } }), key);
+    served = JSON.stringify(await signJson(cardJson({ ...overJsonRpc, description: "The extended card" }), key));
+    // As JSON.parse gives it.
+    const session = await connect(JSON.parse(JSON.stringify(card)) as AgentCard, { verification: { keys: { keys: [key.jwk] } } });
+    expect(session.verification?.verified).toBe(true);
+    expect((await session.extendedCard()).description).toBe("The extended card");
+    expect(session.extendedCardVerification).toMatchObject({ verified: true, kid: "agent-key", keySource: "store" });
   });
 });
