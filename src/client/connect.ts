@@ -137,7 +137,10 @@ export function createConnect(defaultFactories: TransportFactories) {
     // Loaded only by apps that retry; a bad policy fails before any request.
     if (options.retry) (await import("./retry.js")).checkRetryPolicy(options.retry);
 
-    const resolved = await resolveTarget(target, options);
+    // Key sets come through the caller's fetch, for every card of the
+    // session (a card in hand, the extended card), as for a discovered one.
+    const verification = options.fetch === undefined ? options.verification : { fetch: options.fetch, ...options.verification };
+    const resolved = await resolveTarget(target, options, verification);
     const card = resolved.card;
 
     const active = new Set(options.extensions ?? []);
@@ -185,13 +188,17 @@ export function createConnect(defaultFactories: TransportFactories) {
     const client = new A2AClient(transport, { extensions: options.extensions, retry: options.retry, timeoutMs: settings.timeoutMs });
     return new AgentSession(client, resolved, {
       verify: options.verify,
-      verification: options.verification,
+      verification,
       selection: { transport, candidates, passedOver: described },
     });
   };
 }
 
-async function resolveTarget(target: ConnectTarget, options: ConnectOptions): Promise<ResolvedAgentCard> {
+async function resolveTarget(
+  target: ConnectTarget,
+  options: ConnectOptions,
+  verification: ConnectOptions["verification"],
+): Promise<ResolvedAgentCard> {
   if (typeof target === "string" || target instanceof URL) return resolveAgentCard(String(target), options);
   // Plain JavaScript may pass anything: what is not one of the types is read as a card's JSON.
   const given: unknown = target;
@@ -204,8 +211,8 @@ async function resolveTarget(target: ConnectTarget, options: ConnectOptions): Pr
     ? { card: given, shape: "1.0" as const, json: undefined }
     : parseCard(given, "");
   // A card in hand is held to the same signature policy as a fetched one.
-  const verification = await verifyWithPolicy(card, options.verify ?? "if-present", { ...options.verification }, json);
-  return { card, url: "", shape, cache: "miss", verification };
+  const result = await verifyWithPolicy(card, options.verify ?? "if-present", { ...verification }, json);
+  return { card, url: "", shape, cache: "miss", verification: result };
 }
 
 /**

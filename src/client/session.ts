@@ -141,7 +141,8 @@ export class AgentSession {
       ({ card, verification: result } = await verifyExtendedCard(message, receivedJsonOf(message), policy, {
         ...this.options.verification,
         ...(options.signal === undefined ? {} : { signal: options.signal }),
-        cardUrl: this.cardUrl,
+        // A card in hand came from no URL (""): no origin to trust key sets on by default.
+        ...(this.cardUrl ? { cardUrl: this.cardUrl } : {}),
       }));
     }
     this.extendedResult = result;

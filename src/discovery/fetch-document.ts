@@ -12,7 +12,7 @@ import { followSignal, isJsonContentType, safeUrl } from "../util.js";
  * - "follow": follow up to `maxRedirects`, to any origin (credentials stay behind).
  * - "same-origin": follow only within the origin first asked.
  * - "error": treat any redirect as an error.
- * An https URL never redirects to http.
+ * An https URL never redirects to http, and no URL to anything but http or https.
  * @category Discovery and trust
  */
 export type RedirectPolicy = "follow" | "same-origin" | "error";
@@ -117,10 +117,12 @@ async function followRedirects(
     const res = await fetchFn(current.href, { headers, signal, redirect: "manual", credentials: "omit" });
     if (res.type === "opaqueredirect") {
       // Browsers hide the target of a manual redirect. Let the browser
-      // follow it (it strips credentials across origins), then check where
-      // the answer came from.
+      // follow it, then check where the answer came from. Where it leads
+      // cannot be known before, and a browser strips only `Authorization`
+      // across origins (an API key header goes along): the request is made
+      // again with the headers that may go to any origin, and nothing else.
       if (policy === "error") throw new RedirectRefusedError(`${safeUrl(current.href)} redirects, and redirects are not allowed`);
-      const followed = await fetchFn(current.href, { headers, signal, redirect: "follow", credentials: "omit" });
+      const followed = await fetchFn(current.href, { headers: safeHeaders(headers), signal, redirect: "follow", credentials: "omit" });
       const target = new URL(followed.url || current.href);
       if (target.href !== current.href) redirects.push(target.href);
       try {
@@ -168,6 +170,11 @@ function checkHop(first: URL, from: URL, location: string, hop: number, options:
 }
 
 function checkTarget(first: URL, from: URL, to: URL, policy: RedirectPolicy): void {
+  // A document is fetched from the web: a data:, file: or blob: URL names no
+  // origin that its keys, its cache entry or the caller's rules could speak of.
+  if (to.protocol !== "https:" && to.protocol !== "http:") {
+    throw new RedirectRefusedError(`refused redirect from ${from.origin} to a ${to.protocol} URL; only http and https are followed`);
+  }
   if (from.protocol === "https:" && to.protocol !== "https:") {
     throw new RedirectRefusedError(`refused redirect from https to ${to.protocol} (${to.origin})`);
   }

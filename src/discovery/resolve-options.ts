@@ -29,7 +29,8 @@ export interface ResolveOptions extends DocumentFetchOptions {
   verification?: Omit<VerifyOptions, "cardUrl"> | undefined;
   /**
    * An unsigned card from an origin whose cards were signed and verified
-   * earlier in this process, under "if-present": "refuse" (default) throws
+   * earlier in this process (asked for with the same `headers` and
+   * `fetch`), under "if-present": "refuse" (default) throws
    * AgentCardVerificationError (code `signatures_dropped`), since stripping
    * the signatures must not be a free downgrade; "allow" accepts it as
    * unsigned.

@@ -37,8 +37,10 @@ const kept = new WeakMap<object, Map<string, Kept>>();
 const MAX_KEPT_PER_CARD = 8;
 
 // Origins whose cards were signed and verified in this process, with the
-// fetch function used when a caller brought its own. Bounded; the oldest
-// are forgotten first.
+// request headers they were asked with and the fetch function used when a
+// caller brought its own: a card served to other credentials (another
+// tenant's) is another card, as in the card cache. Bounded; the oldest are
+// forgotten first.
 const signedOrigins = new Set<string>();
 const MAX_SIGNED_ORIGINS = 1024;
 
@@ -50,7 +52,8 @@ export async function verifyResolved(
   request: Exchange,
 ): Promise<VerificationResult | undefined> {
   const verification = request.verification ?? {};
-  const origin = `${new URL(url).origin}${request.fetch === undefined ? "" : `\n#${identityOf(request.fetch)}`}`;
+  const asked = [...new Headers(request.headers)].join("\n");
+  const origin = `${new URL(url).origin}\n${asked}${request.fetch === undefined ? "" : `\n#${identityOf(request.fetch)}`}`;
   if (!received.signed && policy === "if-present") {
     if (request.downgrade !== "allow" && signedOrigins.has(origin)) throw downgraded(url);
     return undefined;

@@ -85,20 +85,42 @@ export function resolveAgentCard(url: string, options: ResolveOptions = {}): Pro
   // when nothing that decides the outcome differs between them: the key
   // holds every option's content (functions, stores and signals by identity).
   const key = `${url}\n${headerKey}\n${optionsKey({ ...options, headers: undefined })}`;
-  const pending = inflight.get(key);
-  if (pending) return pending;
-  const p = resolveUncoalesced(url, headers, headerKey, options).finally(() => inflight.delete(key));
-  inflight.set(key, p);
-  return p;
+  const deadline = Date.now() + (options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  return coalesced(key, deadline, () => resolveUncoalesced(url, headers, headerKey, options, deadline));
 }
 
 const DEFAULT_TIMEOUT_MS = 10_000;
 
-async function resolveUncoalesced(url: string, headers: Headers, headerKey: string, options: ResolveOptions): Promise<ResolvedAgentCard> {
+/**
+ * The exchange under `key` that is under way, else `run()`, shared with the
+ * callers that come while it runs. One that started earlier has an earlier
+ * deadline: when it runs out of time, a caller with time left runs its own.
+ */
+function coalesced(key: string, deadline: number, run: () => Promise<ResolvedAgentCard>): Promise<ResolvedAgentCard> {
+  const pending = inflight.get(key);
+  if (pending) {
+    return pending.catch((e: unknown) => {
+      if (e instanceof CallTimeoutError && Date.now() < deadline) return coalesced(key, deadline, run);
+      throw e;
+    });
+  }
+  const p = run().finally(() => {
+    if (inflight.get(key) === p) inflight.delete(key);
+  });
+  inflight.set(key, p);
+  return p;
+}
+
+async function resolveUncoalesced(
+  url: string,
+  headers: Headers,
+  headerKey: string,
+  options: ResolveOptions,
+  deadline: number,
+): Promise<ResolvedAgentCard> {
   // One deadline and one signal for the whole exchange: every location
   // tried and every key set fetched to verify the card.
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const deadline = Date.now() + timeoutMs;
   const controller = new AbortController();
   const signals = [options.signal, options.verification?.signal];
   const stop = () => controller.abort(new AbortedError("resolving the Agent Card was aborted"));
@@ -108,7 +130,7 @@ async function resolveUncoalesced(url: string, headers: Headers, headerKey: stri
   }
   const timer = setTimeout(
     () => controller.abort(new CallTimeoutError(`no verified Agent Card from ${safeUrl(url)} within ${timeoutMs} ms`)),
-    timeoutMs,
+    Math.max(0, deadline - Date.now()),
   );
   const call: Exchange = { ...options, signal: controller.signal, deadline };
   try {

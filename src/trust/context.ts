@@ -41,6 +41,8 @@ export interface Context {
   fetch: typeof fetch;
   /** 0 for the global fetch; key sets fetched through another function are kept apart. */
   fetchId: number;
+  /** 0 for the system clock; key sets timed by another clock are kept apart (their age is that clock's). */
+  clockId: number;
   signal: AbortSignal | undefined;
   timeoutMs: number;
   now: () => number;
@@ -82,6 +84,7 @@ export function prepare(options: VerifyOptions): Context {
     algorithms,
     fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
     fetchId: options.fetch === undefined ? 0 : identityOf(options.fetch),
+    clockId: options.now === undefined ? 0 : identityOf(options.now),
     signal: options.signal,
     timeoutMs: positive(options.timeoutMs, DEFAULT_TIMEOUT_MS, "timeoutMs"),
     now: options.now ?? Date.now,

@@ -8,6 +8,7 @@ import type { JWK } from "jose";
 import { fetchJsonDocument } from "../discovery/fetch-document.js";
 import { optionsKey } from "../discovery/options-key.js";
 import { AbortedError, CallTimeoutError, RedirectRefusedError } from "../errors/family.js";
+import { followSignal } from "../util.js";
 import type { Context, JkuRules } from "./context.js";
 import { isLoopbackUrl } from "./loopback.js";
 import type { FetchedKeySet, KeySetRequest } from "./jwks-cache.js";
@@ -25,8 +26,26 @@ export async function keySetAt(
   ctx: Context,
 ): Promise<{ url: string; keys: readonly JWK[]; validUntil: number }> {
   const url = checkJkuUrl(jku, rules, "jku_not_allowed");
-  const set = await rules.cache.keysFor(url, kid, keySetRequest(rules, ctx), () => fetchJwks(url, rules, ctx));
-  return { url, keys: set.keys, validUntil: set.validUntil };
+  // This caller's own end, its abort or its timeout: it bounds its wait for
+  // a fetch another caller started as much as a fetch of its own, and it
+  // ends nobody else's.
+  const { controller, unlink } = followSignal(ctx.signal, () => new AbortedError("agent card verification was aborted"));
+  const timer = setTimeout(() => controller.abort(new CallTimeoutError(`no key set within ${ctx.timeoutMs} ms`)), ctx.timeoutMs);
+  const own: Context = { ...ctx, signal: controller.signal };
+  try {
+    const set = await rules.cache.keysFor(url, kid, keySetRequest(rules, own, controller.signal), () => fetchJwks(url, rules, own));
+    return { url, keys: set.keys, validUntil: set.validUntil };
+  } catch (e) {
+    // Whatever a step reports once this caller's time ran out or it aborted, the reason is that.
+    const reason: unknown = controller.signal.aborted ? controller.signal.reason : e;
+    if (reason instanceof CallTimeoutError) {
+      throw new Rejection("jku_fetch_failed", `fetching the key set timed out after ${ctx.timeoutMs} ms`);
+    }
+    throw reason;
+  } finally {
+    clearTimeout(timer);
+    unlink();
+  }
 }
 
 function checkJkuUrl(raw: string, rules: JkuRules, code: "jku_not_allowed" | "jku_redirect"): string {
@@ -80,9 +99,10 @@ async function fetchJwks(url: string, rules: JkuRules, ctx: Context): Promise<Fe
       invalid: (_problem, message) => new Rejection("jku_invalid_response", message),
     });
   } catch (e) {
-    if (e instanceof Rejection || e instanceof AbortedError) throw e;
+    // An abort or a timeout is the caller's own end, not the key set's
+    // answer: keySetAt reports it, and the cache keeps it from anyone else.
+    if (e instanceof Rejection || e instanceof AbortedError || e instanceof CallTimeoutError) throw e;
     if (e instanceof RedirectRefusedError) throw new Rejection("jku_redirect", e.message);
-    if (e instanceof CallTimeoutError) throw new Rejection("jku_fetch_failed", `fetching the key set timed out after ${ctx.timeoutMs} ms`);
     throw new Rejection("jku_fetch_failed", `fetching the key set failed: ${errorMessage(e)}`);
   }
   if (doc.status !== 200) throw new Rejection("jku_fetch_failed", `the key set URL answered HTTP ${doc.status}`);
@@ -100,11 +120,13 @@ async function fetchJwks(url: string, rules: JkuRules, ctx: Context): Promise<Fe
   };
 }
 
-/** What the key set cache needs to know of a caller: its clock, its fetch, and whether its rules allow a cached fetch. */
-function keySetRequest(rules: JkuRules, ctx: Context): KeySetRequest {
+/** What the key set cache needs to know of a caller: its clock, its fetch, its own end, and whether its rules allow a cached fetch. */
+function keySetRequest(rules: JkuRules, ctx: Context, signal: AbortSignal): KeySetRequest {
   return {
     now: ctx.now,
     fetchId: ctx.fetchId,
+    clockId: ctx.clockId,
+    signal,
     rulesKey: optionsKey({ origins: [...rules.allowedOrigins].sort(), http: rules.http, maxBytes: rules.maxBytes }),
     allows: (fetched) => {
       if (fetched.bytes > rules.maxBytes || fetched.redirects.length > MAX_REDIRECTS) return false;

@@ -3,7 +3,8 @@
  * the verifications of a process unless a caller brings its own.
  */
 import type { JWK } from "jose";
-import { AbortedError } from "../errors/family.js";
+import { AbortedError, CallTimeoutError } from "../errors/family.js";
+import { unlessAborted } from "../util.js";
 import { Rejection } from "./rejection.js";
 import { positive } from "./values.js";
 
@@ -20,6 +21,10 @@ export interface FetchedKeySet {
 export interface KeySetRequest {
   now: () => number;
   fetchId: number;
+  /** Which clock `now` is: an entry's age is read on the clock it was stored by. */
+  clockId: number;
+  /** Aborts with this caller's own end (its abort or its deadline): it stops waiting, for its own fetch or another's. */
+  signal: AbortSignal;
   /** The content of the rules a fetch is checked against; failures are remembered per rules. */
   rulesKey: string;
   /** Whether these rules would have accepted a set fetched the way `fetched` was. */
@@ -49,7 +54,7 @@ interface CacheEntry {
 }
 
 /**
- * Key sets fetched from `jku` URLs, by URL and fetch function. Lets key
+ * Key sets fetched from `jku` URLs, by URL, fetch function and clock. Lets key
  * rotation take effect (an unknown `kid` refetches) without letting cards
  * make a fetch per verification.
  *
@@ -57,7 +62,9 @@ interface CacheEntry {
  * remembers the redirects it was fetched through and its size, and is
  * served only to a caller whose rules (allowed origins, http, size) would
  * have accepted that fetch; others fetch again under their own rules. A
- * failed fetch is remembered for callers with the same rules only.
+ * failed fetch is remembered for callers with the same rules only, and one
+ * that a caller's abort or timeout ended is not remembered: a caller that
+ * joined it fetches for itself, within its own time.
  * @category Discovery and trust
  */
 export class JwksCache {
@@ -85,17 +92,14 @@ export class JwksCache {
     request: KeySetRequest,
     load: () => Promise<FetchedKeySet>,
   ): Promise<{ keys: readonly JWK[]; validUntil: number }> {
-    const key = `${request.fetchId}\n${url}`;
+    const key = `${request.fetchId}\n${request.clockId}\n${url}`;
     const flight = `${key}\n${request.rulesKey}`;
     const pending = this.#inflight.get(flight);
     if (pending) {
-      try {
-        const entry = await pending;
-        return { keys: entry.fetched!.keys, validUntil: entry.at + this.#maxAgeMs };
-      } catch (e) {
-        // Another caller's abort is not this caller's answer.
-        if (!(e instanceof AbortedError)) throw e;
-      }
+      // Waited for within this caller's own time; another caller's abort or
+      // timeout is not this caller's answer: it fetches for itself.
+      const shared = await unlessAborted(pending.catch(unlessCallersEnd), request.signal);
+      if (shared) return { keys: shared.fetched!.keys, validUntil: shared.at + this.#maxAgeMs };
     }
     const entry = this.#entries.get(key);
     const t = request.now();
@@ -110,6 +114,8 @@ export class JwksCache {
     const p = load().then(
       (fetched) => this.#store(key, { at: request.now(), fetched }),
       (e: unknown) => {
+        // Only the key set's own failures are remembered (an abort or a
+        // timeout is not a Rejection): a caller's end is nobody else's.
         if (e instanceof Rejection) this.#store(key, { at: request.now(), error: e, errorRules: request.rulesKey });
         throw e;
       },
@@ -119,7 +125,8 @@ export class JwksCache {
       const stored = await p;
       return { keys: stored.fetched!.keys, validUntil: stored.at + this.#maxAgeMs };
     } finally {
-      this.#inflight.delete(flight);
+      // A caller that joined this fetch and then fetched for itself may have put its own here.
+      if (this.#inflight.get(flight) === p) this.#inflight.delete(flight);
     }
   }
 
@@ -129,4 +136,10 @@ export class JwksCache {
     if (this.#entries.size > this.#maxEntries) this.#entries.delete(this.#entries.keys().next().value!);
     return entry;
   }
+}
+
+/** Undefined for a fetch that ended with its caller (aborted, or out of time); what else it threw, thrown. */
+function unlessCallersEnd(e: unknown): undefined {
+  if (e instanceof AbortedError || e instanceof CallTimeoutError) return undefined;
+  throw e;
 }

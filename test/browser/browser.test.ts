@@ -20,6 +20,7 @@ import { chromium, type BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLocalAgent, type LocalAgent } from "../../demo/agent.js";
 import { startChaosProxy, type ChaosProxy } from "../../demo/chaos-proxy.js";
+import { cardJson } from "../support/cards.js";
 import { startFakeServer, type FakeServer } from "../support/fake-server.js";
 
 const ROOT = resolve(fileURLToPath(import.meta.url), "../../..");
@@ -56,6 +57,8 @@ interface PageRecord<T = any> {
 let agent: LocalAgent;
 let proxy: ChaosProxy;
 let site: FakeServer;
+/** Another origin, which a card request is redirected to; it allows any request header, as a hostile one would. */
+let elsewhere: FakeServer;
 let browser: BrowserContext | undefined;
 let work: string;
 let bundle: string | undefined;
@@ -115,8 +118,17 @@ async function setUp(): Promise<void> {
   agent = await startLocalAgent({ cors: true });
   proxy = await startChaosProxy(Number(new URL(agent.origin).port));
   proxy.plan = () => (proxy.faults === 0 ? { cutAfter: CUT_AFTER, fault: "end" } : {});
+  elsewhere = await startFakeServer((req, res) => {
+    res.setHeader("Access-Control-Allow-Origin", req.headers.origin ?? "*");
+    if (req.method === "OPTIONS") {
+      res.writeHead(204, { "Access-Control-Allow-Headers": req.headers["access-control-request-headers"] ?? "" });
+      return res.end();
+    }
+    res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify(cardJson({ name: "Elsewhere" })));
+  });
   site = await startFakeServer((req, res) => {
     if (req.url?.startsWith("/moved/")) return res.writeHead(307, { Location: `${agent.origin}/landed` }).end();
+    if (req.url?.startsWith("/moved-card/")) return res.writeHead(302, { Location: `${elsewhere.url}/card.json` }).end();
     const file = files[new URL(req.url ?? "/", "http://x").pathname];
     if (!file) return res.writeHead(404).end();
     res.writeHead(200, { "content-type": file[1], "cache-control": "no-store" }).end(file[0]);
@@ -127,7 +139,7 @@ async function setUp(): Promise<void> {
   const page = browser.pages()[0] ?? (await browser.newPage());
   page.on("console", (m) => pageLog.push(`${m.type()}: ${m.text()}`));
   page.on("pageerror", (e) => pageLog.push(`pageerror: ${e.message}`));
-  const query = new URLSearchParams({ agent: agent.origin, proxy: `http://127.0.0.1:${proxy.port}` });
+  const query = new URLSearchParams({ agent: agent.origin, proxy: `http://127.0.0.1:${proxy.port}`, elsewhere: elsewhere.url });
   try {
     await page.goto(`${site.url}/?${query}`);
     await page.waitForFunction(() => window.__done === true, null, { timeout: 20_000 });
@@ -143,7 +155,7 @@ async function setUp(): Promise<void> {
 
 afterAll(async () => {
   await browser?.close();
-  await Promise.all([site?.close(), proxy?.close(), agent?.close()]);
+  await Promise.all([site?.close(), elsewhere?.close(), proxy?.close(), agent?.close()]);
   if (work) await rm(work, { recursive: true, force: true });
 });
 
@@ -235,6 +247,15 @@ describe("in Chromium", () => {
     expect(v).toMatchObject({ thrown: true, isRedirectRefusedError: true, name: "RedirectRefusedError" });
     expect(v.message).toContain(site.url);
     expect(site.requests.filter((r) => r.url === "/moved/rpc")).toHaveLength(1);
+  });
+
+  it("follows a card's redirect to another origin without the page's headers: the other origin gets no API key", () => {
+    const v = record("card redirected elsewhere");
+    expect(v).toEqual({ name: "Elsewhere", url: `${elsewhere.url}/card.json` });
+    const got = elsewhere.requests.filter((r) => r.method === "GET");
+    expect(got).toHaveLength(1);
+    expect(got[0]!.headers["x-api-key"]).toBeUndefined();
+    expect(got[0]!.headers.authorization).toBeUndefined();
   });
 
   it("throws typed errors: TaskNotFoundError is an instanceof in the page", () => {

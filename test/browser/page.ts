@@ -39,6 +39,7 @@ declare global {
 const params = new URLSearchParams(location.search);
 const agent = params.get("agent") ?? "";
 const proxy = params.get("proxy") ?? "";
+const elsewhere = params.get("elsewhere") ?? "";
 
 const trust: ConnectOptions = { verify: "required", verification: { jku: { allowHttp: true } }, cache: false };
 
@@ -174,6 +175,17 @@ async function main(): Promise<void> {
         message: String((e as Error).message),
       };
     }
+  });
+
+  await step("card redirected elsewhere", async () => {
+    // The page's own server redirects the card request to another origin:
+    // the browser hides where, so the API key must not go along.
+    const resolved = await resolveAgentCard(`${location.origin}/moved-card/card.json`, {
+      headers: { "X-Api-Key": "page-key" },
+      cache: false,
+    });
+    if (new URL(resolved.url).origin !== new URL(elsewhere).origin) throw new Error(`resolved at ${resolved.url}`);
+    return { name: resolved.card.name, url: resolved.url };
   });
 
   await step("typed error", async () => {

@@ -16,6 +16,8 @@ import {
   AgentCardVerificationError,
   AgentSession,
   InvalidAgentCardError,
+  MemoryCardStore,
+  connect,
   createJsonRpcTransport,
   createJsonRpcTransportV03,
   createRestTransport,
@@ -25,7 +27,7 @@ import {
   type HttpTransportOptions,
 } from "../../src/index.js";
 import { createGrpcTransport } from "../../src/node.js";
-import { signAgentCard } from "../../src/trust.js";
+import { JwksCache, signAgentCard } from "../../src/trust.js";
 import { cardJson, cardJsonV03, keyPair, signJson, type TestKeyPair } from "../support/cards.js";
 import { sendJson, startFakeServer, type FakeServer } from "../support/fake-server.js";
 import { frame, useFakeGrpcServer } from "../support/fake-grpc-server.js";
@@ -206,5 +208,71 @@ describe("gRPC: the card arrives in binary, only its normalised form can be veri
     reply = toBinary(AgentCardSchema, card);
     const e = await refusal(session());
     expect(e.result.failures[0]!.reason).not.toContain("does not know");
+  });
+});
+
+describe("a session over a card in hand", () => {
+  it("verifies a signed extended card with the trusted keys, though the card came from no URL", async () => {
+    const overJsonRpc = { supportedInterfaces: [{ url: `${server.url}/jsonrpc`, protocolBinding: "JSONRPC", protocolVersion: "1.0" }] };
+    const card = await signJson(cardJson({ ...overJsonRpc, capabilities: { extendedAgentCard: true } }), key);
+    served = JSON.stringify(await signJson(cardJson({ ...overJsonRpc, description: "The extended card" }), key));
+    // As JSON.parse gives it.
+    const session = await connect(JSON.parse(JSON.stringify(card)) as AgentCard, { verification: { keys: { keys: [key.jwk] } } });
+    expect(session.verification?.verified).toBe(true);
+    expect((await session.extendedCard()).description).toBe("The extended card");
+    expect(session.extendedCardVerification).toMatchObject({ verified: true, kid: "agent-key", keySource: "store" });
+  });
+});
+
+describe("key sets of a session's cards come through connect()'s fetch", () => {
+  // The key set URL is reachable only through the caller's fetch (a proxy,
+  // a private CA, an allow-list): connect() must use it for every card.
+  const JKU = "https://127.0.0.1:1/jwks.json";
+  let agent: FakeServer;
+  let publicCard: Record<string, unknown> = {};
+  let extendedCard: Record<string, unknown> = {};
+  beforeAll(async () => {
+    agent = await startFakeServer((req, res, body) => {
+      if (req.url === "/card.json") return sendJson(res, 200, publicCard);
+      const { id } = JSON.parse(body) as { id: number };
+      sendJson(res, 200, { jsonrpc: "2.0", id, result: extendedCard });
+    });
+    const signed = (overrides: Record<string, unknown>) =>
+      signJson(
+        cardJson({
+          supportedInterfaces: [{ url: `${agent.url}/jsonrpc`, protocolBinding: "JSONRPC", protocolVersion: "1.0" }],
+          capabilities: { extendedAgentCard: true },
+          ...overrides,
+        }),
+        key,
+        "ES256",
+        { jku: JKU },
+      );
+    publicCard = await signed({});
+    extendedCard = await signed({ description: "The extended card" });
+  });
+  afterAll(() => agent.close());
+
+  const callersFetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+    if (String(input) === JKU)
+      return new Response(JSON.stringify({ keys: [key.jwk] }), { headers: { "Content-Type": "application/json" } });
+    return fetch(input, init);
+  }) as typeof fetch;
+  const options = () => ({
+    fetch: callersFetch,
+    cache: new MemoryCardStore(),
+    verify: "required" as const,
+    verification: { jku: { allowedOrigins: ["https://127.0.0.1:1"], cache: new JwksCache() } },
+  });
+
+  it.each([
+    // As JSON.parse gives it, which connect() takes as a card in hand.
+    ["a card in hand", () => JSON.parse(JSON.stringify(publicCard)) as AgentCard],
+    ["a discovered card", () => `${agent.url}/card.json`],
+  ])("%s and its extended card are verified with key sets fetched through it", async (_name, target) => {
+    const session = await connect(target(), options());
+    expect(session.verification).toMatchObject({ verified: true, keySource: "jku", jku: JKU });
+    expect((await session.extendedCard()).description).toBe("The extended card");
+    expect(session.extendedCardVerification).toMatchObject({ verified: true, keySource: "jku", jku: JKU });
   });
 });

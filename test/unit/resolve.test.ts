@@ -3,7 +3,7 @@
  * redirects, limits and the HTTP cache.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   AbortedError,
   AgentCardNotFoundError,
@@ -203,6 +203,31 @@ describe("redirects", () => {
     expect(target.requests[0]!.headers["a2a-version"]).toBe("1.0");
   });
 
+  it("a redirect a browser hides (opaque) is followed without the caller's headers, since its target may be another origin", async () => {
+    // What Chromium does (test/browser checks it there): a manual redirect
+    // is opaque to the page; followed, it keeps every header but
+    // Authorization across origins.
+    const followedWith: Headers[] = [];
+    const browserFetch = (async (_url: RequestInfo | URL, init?: RequestInit) => {
+      if (init?.redirect === "manual") {
+        const opaque = new Response(null, { status: 200 });
+        Object.defineProperty(opaque, "type", { value: "opaqueredirect" });
+        return opaque;
+      }
+      followedWith.push(new Headers(init?.headers));
+      const elsewhere = new Response(JSON.stringify(cardJson()), { headers: { "Content-Type": "application/json" } });
+      Object.defineProperty(elsewhere, "url", { value: "https://elsewhere.example/card.json" });
+      return elsewhere;
+    }) as typeof fetch;
+    const r = await resolveAgentCard(
+      "https://agent.example/card.json",
+      fresh({ fetch: browserFetch, headers: { Authorization: "Bearer t0k", "X-Api-Key": "k" } }),
+    );
+    expect(r.url).toBe("https://elsewhere.example/card.json");
+    expect(followedWith).toHaveLength(1);
+    expect([...followedWith[0]!.keys()].sort()).toEqual(["a2a-version", "accept"]);
+  });
+
   it("refuses redirects the policy does not allow", async () => {
     const other = await serve((_req, res) => sendJson(res, 200, cardJson()));
     const s = await serve((req, res) => {
@@ -213,6 +238,24 @@ describe("redirects", () => {
     await expect(resolveAgentCard(`${s.url}/c.json`, fresh({ redirect: "error" }))).rejects.toBeInstanceOf(RedirectRefusedError);
     await expect(resolveAgentCard(`${s.url}/loop.json`, fresh())).rejects.toThrow(/more than 5 redirects/);
     expect(other.requests).toHaveLength(0);
+  });
+});
+
+describe("redirects to what is not http or https", () => {
+  it.each([
+    ["data:", (body: string) => `data:application/json,${encodeURIComponent(body)}`],
+    ["file:", () => "file:///etc/agent-card.json"],
+  ])("a redirect to a %s URL is refused with RedirectRefusedError, signed card or not", async (scheme, location) => {
+    const key = await keyPair("ES256", "k1");
+    for (const card of [cardJson(), await signJson(cardJson(), key)]) {
+      const s = await serve((_req, res) => {
+        res.writeHead(302, { Location: location(JSON.stringify(card)) });
+        res.end();
+      });
+      const e = await resolveAgentCard(`${s.url}/card.json`, fresh()).catch((err: unknown) => err);
+      expect(e).toBeInstanceOf(RedirectRefusedError);
+      expect((e as Error).message).toContain(`to a ${scheme} URL`);
+    }
   });
 });
 
@@ -350,6 +393,36 @@ describe("shared state never decides another caller's outcome", () => {
     expect(refuse.status === "rejected" && refuse.reason).toBeInstanceOf(RedirectRefusedError);
   });
 
+  it("a resolve that joins one started earlier is not cut short by the earlier one's deadline", async () => {
+    // The clock is faked: the second caller comes 600 ms into the first's
+    // 1000 ms, and the card server never answers the first request.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+    try {
+      let requests = 0;
+      let firstAsked!: () => void;
+      const asked = new Promise<void>((resolve) => (firstAsked = resolve));
+      const f = (async (_url: RequestInfo | URL, init?: RequestInit) => {
+        if (++requests === 1) {
+          firstAsked();
+          const signal = init!.signal!;
+          return new Promise<Response>((_resolve, reject) => signal.addEventListener("abort", () => reject(signal.reason)));
+        }
+        return new Response(JSON.stringify(cardJson()), { headers: { "Content-Type": "application/json" } });
+      }) as typeof fetch;
+      const options = fresh({ fetch: f, timeoutMs: 1000 });
+      const first = resolveAgentCard("https://agent.example/card.json", options).catch((err: unknown) => err);
+      await asked;
+      vi.advanceTimersByTime(600);
+      const second = resolveAgentCard("https://agent.example/card.json", options).catch((err: unknown) => err);
+      vi.advanceTimersByTime(400);
+      expect(await first).toBeInstanceOf(CallTimeoutError);
+      expect(await second).toMatchObject({ cache: "miss", card: { name: "Test Agent" } });
+      expect(requests).toBe(2);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it("a cached card is served only to a caller whose redirect rules would have fetched it", async () => {
     const target = await serve((_req, res) => sendJson(res, 200, cardJson({ name: "Elsewhere" }), { "Cache-Control": "max-age=600" }));
     const s = await serve((_req, res) => {
@@ -438,6 +511,24 @@ describe("deadline and abort cover the key sets", () => {
     expect(s.requests.map((r) => r.url)).toEqual(["/c.json", "/jwks.json"]);
   });
 
+  it("a resolve whose key set another resolve is already fetching still ends by its own timeoutMs", async () => {
+    const { s, asked, options } = await silentKeySet();
+    const first = new AbortController();
+    const patient = resolveAgentCard(`${s.url}/c.json`, { ...options, timeoutMs: 5_000, signal: first.signal }).catch(
+      (err: unknown) => err,
+    );
+    await asked;
+    try {
+      const started = Date.now();
+      const e = await resolveAgentCard(`${s.url}/c.json`, { ...options, timeoutMs: 300 }).catch((err: unknown) => err);
+      expect(e).toBeInstanceOf(CallTimeoutError);
+      expect(Date.now() - started).toBeLessThan(2000);
+    } finally {
+      first.abort();
+      expect(await patient).toBeInstanceOf(AbortedError);
+    }
+  });
+
   it("an abort while a key set is being fetched ends the resolve at once", async () => {
     const { s, asked, options } = await silentKeySet();
     const controller = new AbortController();
@@ -468,6 +559,23 @@ describe("downgrades and newer cards", () => {
     expect((e as AgentCardVerificationError).result.failures.map((f) => f.code)).toEqual(["signatures_dropped"]);
     expect(await resolveAgentCard(`${s.url}/c.json`, fresh({ downgrade: "allow" }))).toMatchObject({ verification: undefined });
     expect((await resolveAgentCard(`${s.url}/c.json`, fresh({ verify: "off" }))).card.name).toBe("Test Agent");
+  });
+
+  it("a card served to other credentials (another tenant's) is not taken for a downgrade of the signed one served to these", async () => {
+    const signed = await signJson(cardJson(), key);
+    let signing = true;
+    const s = await serve((req, res) =>
+      sendJson(res, 200, req.headers.authorization === "Bearer tenant-a" && signing ? signed : cardJson({ name: "Tenant B" })),
+    );
+    const as = (token: string, extra: ResolveOptions = {}) => fresh({ headers: { Authorization: `Bearer ${token}` }, ...extra });
+    const a = await resolveAgentCard(`${s.url}/c.json`, as("tenant-a", { verification: keys() }));
+    expect(a.verification?.verified).toBe(true);
+    const b = await resolveAgentCard(`${s.url}/c.json`, as("tenant-b"));
+    expect(b).toMatchObject({ card: { name: "Tenant B" }, verification: undefined });
+    // Tenant A is still protected: its card losing its signatures is refused.
+    signing = false;
+    const e = await resolveAgentCard(`${s.url}/c.json`, as("tenant-a")).catch((err: unknown) => err);
+    expect((e as AgentCardVerificationError).result.failures.map((f) => f.code)).toEqual(["signatures_dropped"]);
   });
 
   it("a newer agent's card, signed over fields this schema does not know, verifies; the card returned is parsed from it", async () => {

@@ -707,6 +707,28 @@ describe("the key set cache serves a set only to callers who could have fetched 
     expect(seen).toEqual(["https://keys.example/jwks.json"]);
   });
 
+  it("a key set fetched under one caller's clock is not served to a caller with another", async () => {
+    // No cooldown: a caller may refetch for an unknown kid at once, so what
+    // decides is only how old the cached set is, by each caller's clock.
+    const cache = new JwksCache({ cooldownMs: 0 });
+    let served: JWK[] = [es.jwk];
+    const f = (async () =>
+      new Response(JSON.stringify({ keys: served }), { headers: { "Content-Type": "application/json" } })) as typeof fetch;
+    const options = (extra: VerifyOptions = {}): VerifyOptions => ({
+      cardUrl: "https://keys.example/.well-known/agent-card.json",
+      jku: { cache },
+      fetch: f,
+      ...extra,
+    });
+    const jku = "https://keys.example/jwks.json";
+    const byEs = await signAgentCard(card(), es.privateKey, { kid: "es", jku });
+    // A caller whose clock reads a day ahead (verifying as of tomorrow).
+    expect((await verifyAgentCard(byEs, options({ now: () => Date.now() + 86_400_000 }))).verified).toBe(true);
+    served = [es.jwk, ed.jwk]; // the agent rotates in a new key
+    const byEd = await signAgentCard(card(), ed.privateKey, { kid: "ed", jku });
+    expect(await verifyAgentCard(byEd, options())).toMatchObject({ verified: true, kid: "ed", keySource: "jku" });
+  });
+
   it("a key set fetched under wider rules is not served to a caller whose rules refuse how it was fetched", async () => {
     const cache = new JwksCache();
     const c = await signAgentCard(card(), es.privateKey, { kid: "es", jku: `${home.url}/redirect-out` });
@@ -723,6 +745,79 @@ describe("the key set cache serves a set only to callers who could have fetched 
     expectFailure(small, "jku_invalid_response");
     // A failure under strict rules is not remembered for the lenient caller.
     expect((await verifyAgentCard(c, lenient)).verified).toBe(true);
+  });
+});
+
+describe("one caller's end is not another's: a key set fetch shared by callers", () => {
+  /**
+   * A `fetch` whose first request never answers (it ends only with its
+   * signal) and whose later ones answer with `keys`; `asked` settles when the
+   * first request is made.
+   */
+  function silentFirst(keys: JWK[]) {
+    let requests = 0;
+    let firstAsked!: () => void;
+    const asked = new Promise<void>((resolve) => (firstAsked = resolve));
+    const f = (async (_url: RequestInfo | URL, init?: RequestInit) => {
+      if (++requests === 1) {
+        firstAsked();
+        const signal = init!.signal!;
+        return new Promise<Response>((_resolve, reject) => signal.addEventListener("abort", () => reject(signal.reason)));
+      }
+      return new Response(JSON.stringify({ keys }), { headers: { "Content-Type": "application/json" } });
+    }) as typeof fetch;
+    return { fetch: f, asked, requests: () => requests };
+  }
+  const options = (f: typeof fetch, cache: JwksCache, extra: VerifyOptions = {}): VerifyOptions => ({
+    cardUrl: "https://keys.example/.well-known/agent-card.json",
+    jku: { cache },
+    fetch: f,
+    ...extra,
+  });
+  const signedCard = () => signAgentCard(card(), es.privateKey, { kid: "es", jku: "https://keys.example/jwks.json" });
+
+  it("a caller that joins a key set fetch another caller started still ends by its own timeoutMs and signal", async () => {
+    const c = await signedCard();
+    const silent = silentFirst([es.jwk]);
+    const cache = new JwksCache();
+    const first = new AbortController();
+    const started = verifyAgentCard(c, options(silent.fetch, cache, { timeoutMs: 5_000, signal: first.signal })).catch((e: unknown) => e);
+    await silent.asked;
+    try {
+      const joinedAt = Date.now();
+      const result = await verifyAgentCard(c, options(silent.fetch, cache, { timeoutMs: 100 }));
+      expect(Date.now() - joinedAt).toBeLessThan(2_000);
+      expectFailure(result, "jku_fetch_failed");
+      expect(result.failures[0]!.reason).toMatch(/timed out after 100 ms/);
+
+      const own = new AbortController();
+      const aborted = verifyAgentCard(c, options(silent.fetch, cache, { signal: own.signal })).catch((e: unknown) => e);
+      const abortedAt = Date.now();
+      own.abort();
+      expect(await aborted).toBeInstanceOf(AbortedError);
+      expect(Date.now() - abortedAt).toBeLessThan(500);
+      expect(silent.requests()).toBe(1);
+    } finally {
+      first.abort();
+      expect(await started).toBeInstanceOf(AbortedError);
+    }
+  });
+
+  it("a key set fetch that timed out for one caller is neither passed to nor remembered for another", async () => {
+    const c = await signedCard();
+    const silent = silentFirst([es.jwk]);
+    const cache = new JwksCache();
+    const short = verifyAgentCard(c, options(silent.fetch, cache, { timeoutMs: 100 }));
+    await silent.asked;
+    // Joins the fetch under way, with time to spare.
+    const patient = verifyAgentCard(c, options(silent.fetch, cache, { timeoutMs: 30_000 }));
+    const shortResult = await short;
+    expectFailure(shortResult, "jku_fetch_failed");
+    expect(shortResult.failures[0]!.reason).toMatch(/timed out after 100 ms/);
+    expect(await patient).toMatchObject({ verified: true, keySource: "jku" });
+    // Within the cooldown, a later caller is not told of the timeout either.
+    expect(await verifyAgentCard(c, options(silent.fetch, cache, { timeoutMs: 30_000 }))).toMatchObject({ verified: true });
+    expect(silent.requests()).toBe(2);
   });
 });
 
