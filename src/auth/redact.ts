@@ -204,6 +204,10 @@ class Masker {
     const copy = frozen ? ((Array.isArray(o) ? [] : {}) as Record<PropertyKey, unknown>) : undefined;
     for (const key of Reflect.ownKeys(o)) {
       const desc = Object.getOwnPropertyDescriptor(o, key);
+      if (desc && key === "stack" && !("value" in desc) && o instanceof Error) {
+        this.cleanStack(o, desc);
+        continue;
+      }
       if (!desc || !("value" in desc)) continue;
       const value = this.clean(desc.value, depth + 1);
       const name = plain && typeof key === "string" ? this.maskText(key) : key;
@@ -224,5 +228,36 @@ class Masker {
       }
     }
     return copy ?? o;
+  }
+
+  /**
+   * A `stack` that is an accessor, as newer V8 makes it (Node 21 and later,
+   * Chromium): it holds the message as it was when the error was made, so
+   * it is read through its getter and written back masked, through its
+   * setter or, failing that, as a plain value.
+   */
+  private cleanStack(e: Error, desc: PropertyDescriptor): void {
+    const read = (): unknown => {
+      try {
+        return desc.get?.call(e);
+      } catch {
+        return undefined;
+      }
+    };
+    const stack = read();
+    if (typeof stack !== "string") return;
+    const clean = this.maskText(stack);
+    if (clean === stack) return;
+    try {
+      desc.set?.call(e, clean);
+      if (read() === clean) return;
+    } catch {
+      // Replaced below.
+    }
+    try {
+      Object.defineProperty(e, "stack", { value: clean, writable: true, enumerable: false, configurable: true });
+    } catch {
+      // Not configurable: nothing else can be done with it.
+    }
   }
 }

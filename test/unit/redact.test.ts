@@ -141,6 +141,28 @@ describe("redactSecrets", () => {
     expect(JSON.stringify(e.details[2])).toBe(JSON.stringify({ again: { echo: "***" } }));
   });
 
+  it("a stack that is an accessor, as newer V8 makes it (Node 21+, Chromium), is masked through it or replaced", () => {
+    // V8 from 11.8 keeps the stack, made with the message of the moment, behind an own getter and setter.
+    const withSetter = new A2AError(`rejected ${SECRET}`, { cause: new TypeError(`echo ${b64(SECRET)}`) });
+    const getterOnly = withSetter.cause as TypeError;
+    let hidden = withSetter.stack!;
+    Object.defineProperty(withSetter, "stack", {
+      get: () => hidden,
+      set: (v: string) => void (hidden = v),
+      enumerable: false,
+      configurable: true,
+    });
+    const frozenStack = getterOnly.stack!;
+    Object.defineProperty(getterOnly, "stack", { get: () => frozenStack, enumerable: false, configurable: true });
+    expect(withSetter.stack).toContain(SECRET);
+
+    redactSecrets(withSetter, [SECRET]);
+    expect(hidden).toMatch(/^A2AError: rejected \*\*\*\n/);
+    expect(getterOnly.stack).toMatch(/^TypeError: echo \*\*\*\n/);
+    expectClean(withSetter, [SECRET]);
+    expect(inspect(getterOnly)).not.toContain(b64(SECRET));
+  });
+
   it("leaves errors without secrets, short values and other text alone", () => {
     const e = new A2AError("task t-1 failed: quota", { details: [{ reason: "QUOTA" }] });
     redactSecrets(e, ["ab", undefined, "not-in-it"]);
