@@ -118,6 +118,16 @@ export async function* mapAsync<T, U>(source: AsyncIterable<T>, fn: (t: T) => U)
 }
 
 /**
+ * `source` with `fn` applied to each value, as `mapAsync`, but a `single`
+ * stays one (`fn` applied at once): the call runner reads a stream's one
+ * request message from it without reading the stream (run-call.ts).
+ */
+export function mapRequests<T, U>(source: AsyncIterable<T>, fn: (t: T) => U): AsyncIterable<U> {
+  const only = singleValue(source);
+  return only === undefined ? mapAsync(source, fn) : single(fn(only));
+}
+
+/**
  * Waits `ms`; the signal cuts the wait short, rejecting with what `aborted()`
  * makes. The timer is cleared on abort, so an aborted wait holds nothing.
  */

@@ -13,13 +13,16 @@
  * parameter value are masked, except the parameters HTTP+JSON makes of the
  * request message's own fields (`historyLength`, `pageSize`, `status`, ...):
  * those are the caller's data, and masking them would garble the messages
- * that name them.
+ * that name them. In the request message, the credentials it hands the
+ * agent are masked: a push config's `token`, its authentication
+ * `credentials`, and the user info and query values of its webhook `url`.
  *
  * Loaded on the error path only (run-call.ts): nothing here runs for a call
  * that succeeds. The `a2a` CLI uses the same rules for what it prints.
  */
 import type { DescMethod } from "@bufbuild/protobuf";
 import { redactSecrets } from "../auth/redact.js";
+import { isRecord } from "../util.js";
 
 /** Request headers that carry the protocol's own values, never credentials (lower case). */
 const PROTOCOL_HEADERS: ReadonlySet<string> = new Set([
@@ -51,9 +54,13 @@ export function isProtocolHeader(name: string): boolean {
   return PROTOCOL_HEADERS.has(name.toLowerCase());
 }
 
-/** `e` with every credential the request (its final headers and URL) carried masked, in place as redactSecrets does. */
-export function redactSent<E>(e: E, header: Headers | undefined, url: string | undefined, method?: DescMethod): E {
-  return redactSecrets(e, sentSecrets(header, url, method));
+/**
+ * `e` with every credential the request (its final headers and URL, and
+ * what its message hands the agent) carried masked, in place as
+ * redactSecrets does.
+ */
+export function redactSent<E>(e: E, header: Headers | undefined, url: string | undefined, method?: DescMethod, message?: unknown): E {
+  return redactSecrets(e, [...sentSecrets(header, url, method), ...messageSecrets(message)]);
 }
 
 /** The values of `header` and `url` that may be credentials, with the parts a server may echo alone. */
@@ -79,6 +86,31 @@ export function sentSecrets(header: Headers | undefined, url: string | undefined
   if (url !== undefined) out.push(...urlSecrets(url, method));
   return out;
 }
+
+/**
+ * The credentials a request message hands the agent, for it to use later:
+ * those of a push config, sent alone (CreateTaskPushNotificationConfig) or
+ * with a message (`configuration.taskPushNotificationConfig`).
+ */
+export function messageSecrets(message: unknown): string[] {
+  if (!isRecord(message)) return [];
+  const configuration = isRecord(message.configuration) ? message.configuration : undefined;
+  const configs = [message.$typeName === PUSH_CONFIG ? message : undefined, configuration?.taskPushNotificationConfig];
+  const out: string[] = [];
+  for (const config of configs) {
+    if (!isRecord(config)) continue;
+    if (typeof config.token === "string") out.push(config.token);
+    const auth = config.authentication;
+    if (isRecord(auth) && typeof auth.credentials === "string") {
+      out.push(auth.credentials);
+      if (typeof auth.scheme === "string" && auth.scheme.toLowerCase() === "basic") out.push(...basicParts(auth.credentials));
+    }
+    if (typeof config.url === "string") out.push(...urlSecrets(config.url, undefined));
+  }
+  return out;
+}
+
+const PUSH_CONFIG = "lf.a2a.v1.TaskPushNotificationConfig";
 
 /** User name, password and query values of `url` (but those of `method`'s request fields), as written and decoded. */
 function urlSecrets(url: string, method: DescMethod | undefined): string[] {

@@ -35,7 +35,7 @@ import { redactSecrets } from "../../src/auth/redact.js";
 import { Output } from "../../src/cli/output.js";
 import { createGrpcTransport, createGrpcTransportV03, createNodeHttpClient } from "../../src/node.js";
 import { useFakeGrpcServer } from "../support/fake-grpc-server.js";
-import { sendJson, startFakeServer, type FakeServer } from "../support/fake-server.js";
+import { sendJson, sseFrame, startFakeServer, startSse, type FakeServer } from "../support/fake-server.js";
 
 /** A secret with what encodings change: spaces, &, =, +, /, quotes, backslash, non-ASCII, an emoji. */
 const SECRET = 's3cr t&k=y+/"q\\Ω😀-tail';
@@ -553,4 +553,143 @@ describe("a header value the Headers class refuses", () => {
     expect((e as Error).message).toContain('"X-API-Key"');
     expect(shows(e)).toBe(false);
   });
+});
+
+// --- Credentials the request message hands the agent: a push config's ----------------
+
+/** The webhook's token, the credentials the agent is to send it (Basic), and a key in the webhook URL. */
+const PUSH_TOKEN = `push ${SECRET}`;
+const HOOK_PASSWORD = `hook-${SECRET}`;
+const HOOK_KEY = "hook-query-key-1234";
+const pushConfig = (taskId?: string) => ({
+  ...(taskId === undefined ? {} : { taskId }),
+  url: `https://hooks.example.com/a2a?key=${HOOK_KEY}`,
+  token: PUSH_TOKEN,
+  authentication: { scheme: "Basic", credentials: b64(`hook:${HOOK_PASSWORD}`) },
+});
+const PUSH_SECRETS = [PUSH_TOKEN, HOOK_PASSWORD, `hook:${HOOK_PASSWORD}`, HOOK_KEY];
+
+/** The three calls that carry a push config, each failing as the agent echoes its request; and the events the stream gave first. */
+async function pushConfigFailures(client: A2AClient): Promise<{ errors: unknown[]; events: number }> {
+  const created = await client.createTaskPushNotificationConfig(pushConfig("t-1")).catch((x: unknown) => x);
+  const sent = await client
+    .sendMessage({ message: userMessage("hi"), configuration: { taskPushNotificationConfig: pushConfig() } })
+    .catch((x: unknown) => x);
+  let events = 0;
+  const streamed = await (async () => {
+    const stream = client.sendStreamingMessage(
+      { message: userMessage("hi"), configuration: { taskPushNotificationConfig: pushConfig() } },
+      { resume: false },
+    );
+    for await (const _ of stream) events++;
+  })().catch((x: unknown) => x);
+  return { errors: [created, sent, streamed], events };
+}
+
+describe("an agent echoing the push config a request hands it", () => {
+  let echo: FakeServer;
+  beforeAll(async () => {
+    // Refuses every call quoting the whole body: as sent, in base64 and percent-encoded,
+    // in the message and the details; a stream first sends an event, then the refusal.
+    echo = await startFakeServer((req, res, body) => {
+      const quoted = `${body} ${b64(body)} ${encodeURIComponent(body)}`;
+      const details = [{ "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: "ECHO", domain: "x", metadata: { body } }];
+      if (req.url!.startsWith("/rpc")) {
+        const { id, method } = JSON.parse(body) as { id: number; method: string };
+        const error = { jsonrpc: "2.0", id, error: { code: -32602, message: `invalid ${quoted}`, data: details } };
+        if (!/stream/i.test(method)) return sendJson(res, 200, error);
+        startSse(res);
+        const task = { id: "t-1", contextId: "c-1", status: { state: "TASK_STATE_WORKING" } };
+        res.write(
+          sseFrame({
+            jsonrpc: "2.0",
+            id,
+            result: /message\/stream/.test(method) ? { kind: "task", ...task, status: { state: "working" } } : { task },
+          }),
+        );
+        res.end(sseFrame(error));
+        return;
+      }
+      sendJson(res, 400, { error: { code: 3, status: "INVALID_ARGUMENT", message: `invalid ${quoted}`, details } });
+    });
+  });
+  afterAll(() => echo.close());
+
+  it.each([
+    ["JSON-RPC", "/rpc", createJsonRpcTransport],
+    ["HTTP+JSON", "/rest", createRestTransport],
+    ["JSON-RPC 0.3", "/rpc", createJsonRpcTransportV03],
+    ["HTTP+JSON 0.3", "/rest", createRestTransportV03],
+  ] as const)("over %s: the token, the credentials and the webhook URL's key appear nowhere", async (_binding, path, create) => {
+    for (const interceptors of [undefined, [bearerAuth(HEADER_SECRET)]]) {
+      const client = new A2AClient(create({ baseUrl: `${echo.url}${path}`, interceptors }));
+      const { errors, events } = await pushConfigFailures(client);
+      // JSON-RPC streams fail after an event: the error comes in the middle of the stream.
+      expect(events).toBe(path === "/rpc" ? 1 : 0);
+      for (const e of errors) {
+        expect(e).toBeInstanceOf(A2AError);
+        // The agent did echo the request: what it said is there, masked.
+        expect((e as Error).message).toContain("invalid");
+        expectClean(e, [...PUSH_SECRETS, HEADER_SECRET]);
+      }
+    }
+  });
+
+  describe("over gRPC", () => {
+    const srv = useFakeGrpcServer();
+    it.each([false, true])("0.3 %s: the token and the credentials appear nowhere", async (v03) => {
+      // The request as received (protobuf), quoted in the status message and metadata.
+      srv.handler = (stream, call) => {
+        const body = call.body.toString("latin1");
+        stream.respond(
+          {
+            ":status": 200,
+            "content-type": "application/grpc",
+            "grpc-status": "3",
+            "grpc-message": encodeURIComponent(`invalid ${body}`),
+            "x-echo-bin": call.body.toString("base64"),
+          },
+          { endStream: true },
+        );
+      };
+      const options = { baseUrl: `127.0.0.1:${srv.port}`, interceptors: [bearerAuth(HEADER_SECRET)] };
+      const client = new A2AClient(v03 ? createGrpcTransportV03(options) : createGrpcTransport(options));
+      for (const e of (await pushConfigFailures(client)).errors) {
+        expect(e).toBeInstanceOf(A2AError);
+        expect((e as Error).message).toContain("invalid");
+        expectClean(e, PUSH_SECRETS);
+        const cause = (e as A2AError).cause as ConnectError;
+        for (const s of PUSH_SECRETS) for (const f of forms(s)) expect(inspect(cause.metadata)).not.toContain(f);
+      }
+    });
+  });
+
+  it("through a gRPC-web proxy: the token and the credentials appear nowhere", async () => {
+    const proxy = await startFakeServer((_req, res, body) => {
+      res.writeHead(200, {
+        "Content-Type": "application/grpc-web+proto",
+        "grpc-status": "3",
+        "grpc-message": encodeURIComponent(`invalid ${Buffer.from(body, "latin1").toString("base64")} ${body}`),
+      });
+      res.end();
+    });
+    try {
+      const client = new A2AClient(createGrpcWebTransport({ baseUrl: proxy.url }));
+      for (const e of (await pushConfigFailures(client)).errors) {
+        expect(e).toBeInstanceOf(A2AError);
+        expect((e as Error).message).toContain("invalid");
+        expectClean(e, PUSH_SECRETS);
+      }
+    } finally {
+      await proxy.close();
+    }
+  });
+});
+
+it("a base URL's query parameter named as a request field is masked on a call whose fields go in the body", async () => {
+  const client = new A2AClient(createJsonRpcTransport({ baseUrl: `${agent.url}/rpc?token=${encodeURIComponent(SECRET)}` }));
+  const e = await client.createTaskPushNotificationConfig({ taskId: "t-1", url: "https://hooks.example.com/a2a" }).catch((x: unknown) => x);
+  expect(e).toBeInstanceOf(A2AError);
+  expect((e as Error).message).toContain("token=***");
+  expectClean(e, [SECRET]);
 });

@@ -20,7 +20,7 @@ import { runStreaming, runUnary } from "../../http/run-call.js";
 import { callRequest } from "../../http/call-request.js";
 import { timeoutFor } from "../../call/timeouts.js";
 import { SessionKeeper } from "./h2-session.js";
-import { mapAsync } from "../../util.js";
+import { mapRequests } from "../../util.js";
 import { encodeFrame, metadataOf } from "./wire.js";
 import { StreamReply, decode, readUnary } from "./reply.js";
 
@@ -107,7 +107,7 @@ export function createH2GrpcTransport(options: H2GrpcTransportOptions): Transpor
           urlOf(method),
           requestHeader(header, deadline),
           contextValues,
-          mapAsync(input, (m) => create(method.input, m)),
+          mapRequests(input, (m) => create(method.input, m)),
         ),
         next: async (req) => {
           // A2A's streaming methods are server-streaming: one request message.
