@@ -45,7 +45,8 @@ export function opaque<T extends object>(target: T, description: string): T {
  * The forms a secret takes in text a server may send back: as sent,
  * percent-encoded (as a URL component, as `encodeURI` or grpc-message
  * leave it; either hex case), form-encoded, inside a JSON string (also
- * ASCII-only JSON, as Python writes it), in HTML, and in base64 / base64url
+ * ASCII-only JSON, as Python writes it), with only its quotes escaped (as
+ * protobuf-es quotes a value it cannot read), in HTML, and in base64 / base64url
  * at any alignment (so inside `Basic base64(id:secret)` or a base64 blob).
  */
 function textForms(secret: string): string[] {
@@ -60,6 +61,8 @@ function textForms(secret: string): string[] {
   }
   const json = JSON.stringify(secret).slice(1, -1);
   const asciiJson = json.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  // Quotes escaped, backslashes not: how protobuf-es quotes a value in its errors.
+  const quoted = secret.replace(/"/g, '\\"');
   const html = secret.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
   const htmlNamed = secret.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
   return [
@@ -74,6 +77,7 @@ function textForms(secret: string): string[] {
     json,
     asciiJson,
     asciiJson.replace(/\\u([0-9a-f]{4})/g, (_m, h: string) => `\\u${h.toUpperCase()}`),
+    quoted,
     html,
     htmlNamed,
     ...base64Forms(bytes),

@@ -114,12 +114,7 @@ const PUSH_CONFIG = "lf.a2a.v1.TaskPushNotificationConfig";
 
 /** User name, password and query values of `url` (but those of `method`'s request fields), as written and decoded. */
 function urlSecrets(url: string, method: DescMethod | undefined): string[] {
-  let u: URL;
-  try {
-    u = new URL(url);
-  } catch {
-    return [];
-  }
+  const u = urlParts(url);
   const out: string[] = [];
   if (u.username || u.password) {
     out.push(`${u.username}:${u.password}`, `${safeDecode(u.username)}:${safeDecode(u.password)}`);
@@ -132,6 +127,29 @@ function urlSecrets(url: string, method: DescMethod | undefined): string[] {
     out.push(...asSentAndDecoded(pair.slice(at + 1)));
   }
   return out;
+}
+
+/**
+ * The user info and query of `url` as written. A URL that does not parse
+ * (a port out of range, a space in the host) is read as text: the failure
+ * may quote it whole (Node's "Invalid URL" keeps it as `input`), user info
+ * and key included.
+ */
+function urlParts(url: string): { username: string; password: string; search: string } {
+  try {
+    const u = new URL(url);
+    return { username: u.username, password: u.password, search: u.search };
+  } catch {
+    const authority = /^[^:/?#]+:\/\/([^/?#]*)/.exec(url)?.[1] ?? "";
+    const info = authority.slice(0, Math.max(0, authority.lastIndexOf("@")));
+    const colon = info.indexOf(":");
+    const query = url.indexOf("?");
+    return {
+      username: colon < 0 ? info : info.slice(0, colon),
+      password: colon < 0 ? "" : info.slice(colon + 1),
+      search: query < 0 ? "" : url.slice(query).split("#")[0]!,
+    };
+  }
 }
 
 /** Whether query parameter `name` (`field` or `field.sub`) is one of the request message's fields, by JSON or proto name. */

@@ -17,7 +17,10 @@ import { StatusSchema } from "../../gen/google/rpc/status_pb.js";
 import {
   A2AClient,
   A2AError,
+  AgentCardVerificationError,
   AuthenticationError,
+  InvalidAgentCardError,
+  InvalidParamsError,
   apiKeyAuth,
   basicAuth,
   bearerAuth,
@@ -27,13 +30,16 @@ import {
   createJsonRpcTransportV03,
   createRestTransport,
   createRestTransportV03,
+  connect,
   httpAuth,
+  resolveAgentCard,
   userMessage,
 } from "../../src/index.js";
 import { PassThrough } from "node:stream";
 import { redactSecrets } from "../../src/auth/redact.js";
 import { Output } from "../../src/cli/output.js";
 import { createGrpcTransport, createGrpcTransportV03, createNodeHttpClient } from "../../src/node.js";
+import { cardJson, keyPair, signJson, type TestKeyPair } from "../support/cards.js";
 import { useFakeGrpcServer } from "../support/fake-grpc-server.js";
 import { sendJson, sseFrame, startFakeServer, startSse, type FakeServer } from "../support/fake-server.js";
 
@@ -58,6 +64,8 @@ function forms(secret: string): string[] {
     form(secret),
     JSON.stringify(secret).slice(1, -1),
     pythonJson(secret).slice(1, -1),
+    // As protobuf-es quotes a value it cannot read: quotes escaped, backslashes not.
+    secret.split('"').join('\\"'),
     b64(secret),
     b64(secret).replace(/=+$/, ""),
     b64url(secret),
@@ -692,4 +700,93 @@ it("a base URL's query parameter named as a request field is masked on a call wh
   expect(e).toBeInstanceOf(A2AError);
   expect((e as Error).message).toContain("token=***");
   expectClean(e, [SECRET]);
+});
+
+// --- Resolving an Agent Card with credentials ---------------------------------------
+
+describe("resolving an Agent Card with credentials", () => {
+  let cards: FakeServer;
+  let signing = false;
+  let key: TestKeyPair;
+  beforeAll(async () => {
+    key = await keyPair("ES256", "k1");
+    // /echo: the request's credentials quoted where a card is expected, in a body that does not
+    // parse and in a field of the wrong type; /signed: a signed card, then (signing off) the same unsigned.
+    cards = await startFakeServer(async (req, res) => {
+      const url = new URL(req.url!, "http://x");
+      if (url.pathname === "/signed.json") return sendJson(res, 200, signing ? await signJson(cardJson(), key) : cardJson());
+      const echoed = req.headers["x-api-key"] ?? url.searchParams.get("key") ?? "";
+      if (url.pathname === "/echo.json") return sendJson(res, 200, cardJson({ capabilities: echoed }));
+      res.writeHead(200, { "Content-Type": "application/json" });
+      res.end(`${echoed} was refused`);
+    });
+  });
+  afterAll(() => cards.close());
+
+  /** Every surface of `e`, and no part of `secret` as long as 8 characters (a parser quotes text cut short). */
+  function expectNoneOf(e: unknown, secret: string): void {
+    expectClean(e, [secret]);
+    for (const text of surfaces(e)) for (let i = 0; i + 8 <= secret.length; i++) expect(text).not.toContain(secret.slice(i, i + 8));
+  }
+
+  it.each([
+    ["a body that is not JSON", "/card.json"],
+    ["a card with the key in a field", "/echo.json"],
+  ])("an agent echoing the header sent, in %s: no part of it on the error", async (_case, path) => {
+    const e = await resolveAgentCard(`${cards.url}${path}`, { headers: { "X-API-Key": HEADER_SECRET }, cache: false }).catch(
+      (x: unknown) => x,
+    );
+    expect(e).toBeInstanceOf(InvalidAgentCardError);
+    expectNoneOf(e, HEADER_SECRET);
+  });
+
+  it("an agent echoing the key in the card URL's query: not on the error", async () => {
+    const e = await resolveAgentCard(`${cards.url}/echo.json?key=${encodeURIComponent(SECRET)}`, { cache: false }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(InvalidAgentCardError);
+    expectClean(e, [SECRET]);
+  });
+
+  it("a card URL with user info, which fetch refuses naming it: neither the password nor the user info on the error", async () => {
+    const withUser = cards.url.replace("://", `://ann:${encodeURIComponent(SECRET)}@`);
+    for (const target of [`${withUser}/card.json`, `${withUser}/card.json`.replace(/:\d+\//, ":99999/")]) {
+      const e = await resolveAgentCard(target, { cache: false }).catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(A2AError);
+      expectClean(e, [SECRET, `ann:${SECRET}`]);
+    }
+  });
+
+  it("an unsigned card after signed ones, at a URL with a key: the refusal names the URL without it", async () => {
+    const url = `${cards.url}/signed.json?key=${encodeURIComponent(SECRET)}`;
+    signing = true;
+    const first = await resolveAgentCard(url, { cache: false, verification: { keys: { keys: [key.jwk] } } });
+    expect(first.verification?.verified).toBe(true);
+    signing = false;
+    const e = await resolveAgentCard(url, { cache: false }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(AgentCardVerificationError);
+    expect((e as Error).message).toContain(`${cards.url}/signed.json is unsigned`);
+    expectClean(e, [SECRET]);
+  });
+});
+
+it("a base URL that does not parse: its user info and key are not on the error, whichever binding", async () => {
+  const bad = `http://ann:${encodeURIComponent(SECRET)}@127.0.0.1:99999/a2a?key=${encodeURIComponent(SECRET)}`;
+  for (const make of [createJsonRpcTransport, createRestTransport]) {
+    const e = await new A2AClient(make({ baseUrl: bad })).getTask({ id: "t-1" }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(A2AError);
+    expectClean(e, [SECRET, `ann:${SECRET}`]);
+  }
+  const created = (() => {
+    try {
+      createGrpcTransport({ baseUrl: bad });
+    } catch (x) {
+      return x;
+    }
+  })();
+  expect(created).toBeInstanceOf(TypeError);
+  const shown = `${String(created)} ${(created as Error).stack} ${inspect(created, { depth: Infinity, showHidden: true })}`;
+  for (const f of [...forms(SECRET), ...forms(`ann:${SECRET}`)]) expect(shown).not.toContain(f);
+  for (const e of [await resolveAgentCard(bad).catch((x: unknown) => x), await connect(bad).catch((x: unknown) => x)]) {
+    expect(e).toBeInstanceOf(InvalidParamsError);
+    expectClean(e, [SECRET, `ann:${SECRET}`]);
+  }
 });

@@ -20,7 +20,7 @@ import { runStreaming, runUnary } from "../../http/run-call.js";
 import { callRequest } from "../../http/call-request.js";
 import { timeoutFor } from "../../call/timeouts.js";
 import { SessionKeeper } from "./h2-session.js";
-import { mapRequests } from "../../util.js";
+import { mapRequests, parsedUrl } from "../../util.js";
 import { encodeFrame, metadataOf } from "./wire.js";
 import { StreamReply, decode, readUnary } from "./reply.js";
 
@@ -39,7 +39,9 @@ export interface H2GrpcTransportOptions {
 const CONNECTION_HEADERS = new Set(["connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade", "host", "te"]);
 
 export function createH2GrpcTransport(options: H2GrpcTransportOptions): Transport {
-  const url = new URL(options.baseUrl);
+  const url = parsedUrl(options.baseUrl);
+  // Named without its text, which may hold credentials (user info, a key in the query).
+  if (url === undefined) throw new TypeError("the gRPC transport's baseUrl is not a URL (host:port, or http(s)://host:port)");
   const origin = url.origin;
   const base = origin + url.pathname.replace(/\/+$/, "");
   const sessions = new SessionKeeper(origin, options);
