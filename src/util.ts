@@ -196,6 +196,16 @@ export function safeUrl(url: string): string {
   return u ? maskedHref(u) : "(not a URL)";
 }
 
+/**
+ * An interface's URL as `safeUrl` shows one, also when it is not http(s)
+ * (a gRPC interface's `host:port`, which would parse as a scheme and a
+ * path, or `grpc://`): without user info, query or fragment.
+ */
+export function safeInterfaceUrl(url: string): string {
+  if (/^https?:\/\//i.test(url)) return safeUrl(url);
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)?[^/?#]*@/i, "$1").replace(/[?#][\s\S]*$/, "");
+}
+
 /** What `safeUrl` keeps of a parsed URL: origin and path, without user info, query or fragment. */
 export function maskedHref(u: URL): string {
   return `${u.origin}${u.pathname}`;

@@ -21,6 +21,8 @@ import {
   AuthenticationError,
   InvalidAgentCardError,
   InvalidParamsError,
+  NoCompatibleInterfaceError,
+  VersionNotSupportedError,
   apiKeyAuth,
   basicAuth,
   bearerAuth,
@@ -765,6 +767,42 @@ describe("resolving an Agent Card with credentials", () => {
     expect(e).toBeInstanceOf(AgentCardVerificationError);
     expect((e as Error).message).toContain(`${cards.url}/signed.json is unsigned`);
     expectClean(e, [SECRET]);
+  });
+});
+
+describe("connecting through a card whose interface URLs carry a key", () => {
+  const KEY = "interface-key-5678";
+
+  it("no usable interface: the error names each interface without its key", async () => {
+    const card = cardJson({
+      supportedInterfaces: [{ url: `https://agent.example.com/a2a?key=${KEY}`, protocolBinding: "CARRIER-PIGEON", protocolVersion: "1.0" }],
+    });
+    const e = await connect(card as never).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(NoCompatibleInterfaceError);
+    expect((e as Error).message).toContain("at https://agent.example.com/a2a:");
+    expectClean(e, [KEY]);
+  });
+
+  it("a version the agent rejects: the error names the interface without its key", async () => {
+    const agentV = await startFakeServer((_req, res, body) => {
+      const { id } = JSON.parse(body) as { id: number };
+      sendJson(res, 200, { jsonrpc: "2.0", id, error: { code: -32009, message: "version not supported" } });
+    });
+    try {
+      const card = cardJson({
+        supportedInterfaces: [
+          { url: `${agentV.url}/a2a?key=${KEY}`, protocolBinding: "JSONRPC", protocolVersion: "1.0" },
+          { url: `${agentV.url}/v03`, protocolBinding: "JSONRPC", protocolVersion: "0.3" },
+        ],
+      });
+      const { client } = await connect(card as never);
+      const e = await client.getTask({ id: "t-1" }).catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(VersionNotSupportedError);
+      expect((e as Error).message).toContain(`at ${agentV.url}/a2a (`);
+      expectClean(e, [KEY]);
+    } finally {
+      await agentV.close();
+    }
   });
 });
 
