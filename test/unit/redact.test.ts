@@ -33,6 +33,7 @@ import {
   createRestTransport,
   createRestTransportV03,
   connect,
+  discoveredTokenProvider,
   httpAuth,
   resolveAgentCard,
   userMessage,
@@ -328,7 +329,7 @@ describe("a token endpoint echoing the request", () => {
   let idp: FakeServer;
   beforeAll(async () => {
     idp = await startFakeServer((req, res, body) => {
-      const echo = `${req.headers.authorization ?? ""} ${body} ${Buffer.from(body).toString("base64")}`;
+      const echo = `${req.url} ${req.headers.authorization ?? ""} ${body} ${Buffer.from(body).toString("base64")}`;
       const [, basic] = /^Basic (.+)$/.exec(req.headers.authorization ?? "") ?? [];
       const decoded = basic ? Buffer.from(basic, "base64").toString("utf8") : "";
       if (req.url === "/type") {
@@ -365,6 +366,33 @@ describe("a token endpoint echoing the request", () => {
     expect((e as Error).message).toContain("only Bearer tokens");
     const basicValue = b64(`c:${form(SECRET)}`);
     for (const text of surfaces(e)) expect(text).not.toContain(basicValue.slice(0, 12));
+  });
+
+  it("a key in the token URL's query is not on the error; a URL with user info is refused without it", async () => {
+    const keyed = clientCredentialsProvider({
+      tokenUrl: `${idp.url}/token?subscription-key=${encodeURIComponent(SECRET)}`,
+      clientId: "c",
+      clientSecret: "another-secret",
+    });
+    const e = await keyed.token().catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(AuthenticationError);
+    expect((e as Error).message).toContain("subscription-key=***");
+    expectClean(e, [SECRET]);
+    const withUser = idp.url.replace("://", `://ann:${encodeURIComponent(SECRET)}@`);
+    const providers = [
+      clientCredentialsProvider({ tokenUrl: `${withUser}/token`, clientId: "c", clientSecret: "another-secret" }),
+      discoveredTokenProvider({
+        discoveryUrl: `${withUser}/.well-known/openid-configuration`,
+        clientId: "c",
+        clientSecret: "another-secret",
+      }),
+    ];
+    for (const provider of providers) {
+      const refused = await provider.token().catch((x: unknown) => x);
+      expect(refused).toBeInstanceOf(AuthenticationError);
+      expect((refused as Error).message).toContain("must not carry user info");
+      expectClean(refused, [SECRET, `ann:${SECRET}`]);
+    }
   });
 
   it("through an agent's bearer interceptor too", async () => {
