@@ -856,3 +856,38 @@ it("a base URL that does not parse: its user info and key are not on the error, 
     expectClean(e, [SECRET, `ann:${SECRET}`]);
   }
 });
+
+describe("a request with a value of the wrong type in a message made by create()", () => {
+  const grpc = useFakeGrpcServer();
+  /** A role that is a short secret instead of a number: protobuf-es quotes such a value in its error. */
+  const badMessage = () => Object.assign(userMessage("hi"), { role: "role-key-4321" as never });
+
+  it.each([
+    ["JSON-RPC", () => createJsonRpcTransport({ baseUrl: `${agent.url}/rpc` })],
+    ["HTTP+JSON", () => createRestTransport({ baseUrl: `${agent.url}/rest` })],
+    ["JSON-RPC 0.3", () => createJsonRpcTransportV03({ baseUrl: `${agent.url}/rpc` })],
+    ["gRPC", () => createGrpcTransport({ baseUrl: `127.0.0.1:${grpc.port}` })],
+  ] as const)("over %s: InvalidParamsError naming the field, never the value; nothing is sent", async (_binding, transport) => {
+    agent.requests.length = 0;
+    const client = new A2AClient(transport());
+    const unary = await client.sendMessage({ message: badMessage() }).catch((x: unknown) => x);
+    const stream = await (async () => {
+      for await (const _ of client.sendStreamingMessage({ message: badMessage() }, { resume: false }));
+    })().catch((x: unknown) => x);
+    for (const e of [unary, stream]) {
+      expect(e).toBeInstanceOf(InvalidParamsError);
+      expect((e as Error).message).toMatch(/cannot be written as (ProtoJSON|protobuf) \(at lf\.a2a\.v1\.(Role|Message\.role)\)/);
+      expectClean(e, ["role-key-4321"]);
+    }
+    expect(agent.requests).toHaveLength(0);
+    expect(grpc.calls).toHaveLength(0);
+  });
+
+  it("over gRPC, an error an interceptor names before any status stays that error", async () => {
+    const client = new A2AClient(createGrpcTransport({ baseUrl: `127.0.0.1:${grpc.port}`, interceptors: [bearerAuth(() => "")] }));
+    const e = await client.getTask({ id: "t-1" }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(AuthenticationError);
+    expect((e as Error).message).toContain("no token to send");
+    expect(grpc.calls).toHaveLength(0);
+  });
+});

@@ -13,9 +13,11 @@
  * server carries `grpc-status` in its metadata; a stream or connection lost
  * before the status is `Unavailable`.
  */
-import { create, toBinary, type DescMethod, type MessageShape } from "@bufbuild/protobuf";
+import { create, toBinary, type DescMessage, type DescMethod, type MessageShape } from "@bufbuild/protobuf";
 import { Code, ConnectError, type Interceptor, type Transport } from "@connectrpc/connect";
 import { constants, type ClientHttp2Stream, type OutgoingHttpHeaders } from "node:http2";
+import { InvalidParamsError } from "../../errors/family.js";
+import { failedField } from "../../protocol/proto-json.js";
 import { runStreaming, runUnary } from "../../http/run-call.js";
 import { callRequest } from "../../http/call-request.js";
 import { timeoutFor } from "../../call/timeouts.js";
@@ -81,7 +83,7 @@ export function createH2GrpcTransport(options: H2GrpcTransportOptions): Transpor
         timeoutMs: deadline,
         req: callRequest(false, method, "POST", urlOf(method), requestHeader(header, deadline), contextValues, create(method.input, input)),
         next: async (req) => {
-          const body = encodeFrame(toBinary(method.input, req.message));
+          const body = encodeFrame(requestBytes(method, req.message));
           const stream = await send(req.url, req.header, body, req.signal);
           const reply = await readUnary(stream, readMaxBytes);
           return {
@@ -115,7 +117,7 @@ export function createH2GrpcTransport(options: H2GrpcTransportOptions): Transpor
           // A2A's streaming methods are server-streaming: one request message.
           let only: MessageShape<typeof method.input> | undefined;
           for await (const m of req.message) only = m;
-          const body = encodeFrame(toBinary(method.input, create(method.input, only)));
+          const body = encodeFrame(requestBytes(method, create(method.input, only)));
           const stream = await send(req.url, req.header, body, req.signal);
           const reply = new StreamReply(stream, readMaxBytes);
           const headers = await reply.response();
@@ -131,6 +133,20 @@ export function createH2GrpcTransport(options: H2GrpcTransportOptions): Transpor
       });
     },
   } satisfies Transport;
+}
+
+/**
+ * The request in binary.
+ *
+ * @throws InvalidParamsError naming the field that cannot be written (a
+ * value of the wrong type), never its value.
+ */
+function requestBytes(method: DescMethod, message: MessageShape<DescMessage>): Uint8Array {
+  try {
+    return toBinary(method.input, message);
+  } catch (e) {
+    throw new InvalidParamsError(`the request cannot be written as protobuf (${failedField(e)})`);
+  }
 }
 
 /** The request's headers as interceptors see them: the caller's, and gRPC's own. */
