@@ -45,7 +45,8 @@ export function opaque<T extends object>(target: T, description: string): T {
  * The forms a secret takes in text a server may send back: as sent,
  * percent-encoded (as a URL component, as `encodeURI` or grpc-message
  * leave it; either hex case), form-encoded, inside a JSON string (also
- * ASCII-only JSON, as Python writes it), with only its quotes escaped (as
+ * ASCII-only JSON, as Python writes it; HTML-safe, as Go writes it; with
+ * slashes escaped, as PHP writes it), with only its quotes escaped (as
  * protobuf-es quotes a value it cannot read), in HTML, and in base64 / base64url
  * at any alignment (so inside `Basic base64(id:secret)` or a base64 blob).
  */
@@ -61,6 +62,10 @@ function textForms(secret: string): string[] {
   }
   const json = JSON.stringify(secret).slice(1, -1);
   const asciiJson = json.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  // Go's encoding/json, HTML-safe by default: < > & and U+2028/2029 as \u escapes.
+  const goJson = json.replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  // PHP's json_encode escapes slashes, and (by default) everything outside ASCII.
+  const slashes = (s: string) => s.replace(/\//g, "\\/");
   // Quotes escaped, backslashes not: how protobuf-es quotes a value in its errors.
   const quoted = secret.replace(/"/g, '\\"');
   const html = secret.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -77,6 +82,9 @@ function textForms(secret: string): string[] {
     json,
     asciiJson,
     asciiJson.replace(/\\u([0-9a-f]{4})/g, (_m, h: string) => `\\u${h.toUpperCase()}`),
+    goJson,
+    slashes(json),
+    slashes(asciiJson),
     quoted,
     html,
     htmlNamed,

@@ -67,6 +67,11 @@ function forms(secret: string): string[] {
     form(secret),
     JSON.stringify(secret).slice(1, -1),
     pythonJson(secret).slice(1, -1),
+    // As Go writes JSON (HTML-safe) and PHP (slashes and non-ASCII escaped).
+    JSON.stringify(secret)
+      .slice(1, -1)
+      .replace(/[<>&]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`),
+    pythonJson(secret).slice(1, -1).replace(/\//g, "\\/"),
     // As protobuf-es quotes a value it cannot read: quotes escaped, backslashes not.
     secret.split('"').join('\\"'),
     b64(secret),
@@ -627,10 +632,13 @@ async function pushConfigFailures(client: A2AClient): Promise<{ errors: unknown[
 describe("an agent echoing the push config a request hands it", () => {
   let echo: FakeServer;
   beforeAll(async () => {
-    // Refuses every call quoting the whole body: as sent, in base64 and percent-encoded,
-    // in the message and the details; a stream first sends an event, then the refusal.
+    // Refuses every call quoting the whole body: as sent, as a Go server and a PHP one would
+    // write it again, in base64 and percent-encoded, in the message and the details; a stream
+    // first sends an event, then the refusal.
     echo = await startFakeServer((req, res, body) => {
-      const quoted = `${body} ${b64(body)} ${encodeURIComponent(body)}`;
+      const go = body.replace(/[<>&]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+      const php = body.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`).replace(/\//g, "\\/");
+      const quoted = `${body} ${go} ${php} ${b64(body)} ${encodeURIComponent(body)}`;
       const details = [{ "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: "ECHO", domain: "x", metadata: { body } }];
       if (req.url!.startsWith("/rpc")) {
         const { id, method } = JSON.parse(body) as { id: number; method: string };
