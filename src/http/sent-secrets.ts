@@ -75,6 +75,11 @@ export function sentSecrets(header: Headers | undefined, url: string | undefined
       out.push(scheme[2]!);
       if (scheme[1]!.toLowerCase() === "basic") out.push(...basicParts(scheme[2]!));
     }
+    // gRPC binary metadata goes as base64: the server reads, and may echo, what it decodes to.
+    if (name.endsWith("-bin")) {
+      const decoded = base64Text(value);
+      if (decoded !== undefined) out.push(decoded);
+    }
     // Cookies (and any `a=b; c=d` list): each value, as sent and decoded.
     if (name === "cookie" || value.includes("=")) {
       for (const pair of value.split(/[;,]/)) {
@@ -161,13 +166,19 @@ function isRequestField(method: DescMethod | undefined, name: string): boolean {
 
 /** `user:password` and the password of a Basic value, when it decodes. */
 function basicParts(encoded: string): string[] {
+  const decoded = base64Text(encoded);
+  if (decoded === undefined) return [];
+  const colon = decoded.indexOf(":");
+  return colon < 0 ? [decoded] : [decoded, decoded.slice(colon + 1)];
+}
+
+/** The UTF-8 text that base64 `encoded` holds, or undefined when it is neither. */
+function base64Text(encoded: string): string | undefined {
   try {
     const bytes = Uint8Array.from(atob(encoded), (c) => c.charCodeAt(0));
-    const decoded = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-    const colon = decoded.indexOf(":");
-    return colon < 0 ? [decoded] : [decoded, decoded.slice(colon + 1)];
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
-    return [];
+    return undefined;
   }
 }
 

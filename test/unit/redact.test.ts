@@ -545,6 +545,33 @@ describe("a gRPC agent echoing what the application sent", () => {
   });
 });
 
+describe("a gRPC agent echoing binary metadata the application sent (-bin)", () => {
+  const srv = useFakeGrpcServer();
+  it("what the base64 decodes to is not on the error", async () => {
+    // The server reads binary metadata as the bytes it decodes to, and quotes those.
+    srv.handler = (stream, call) => {
+      const bytes = Buffer.from(String(call.headers["x-credential-bin"]), "base64");
+      stream.respond(
+        {
+          ":status": 200,
+          "content-type": "application/grpc",
+          "grpc-status": "16",
+          "grpc-message": encodeURIComponent(`rejected ${bytes.toString("utf8")}`),
+          "x-echo-bin": bytes.toString("base64"),
+        },
+        { endStream: true },
+      );
+    };
+    const headers = { "x-credential-bin": b64(SECRET) };
+    const client = new A2AClient(createGrpcTransport({ baseUrl: `127.0.0.1:${srv.port}`, headers }));
+    for (const e of await failures(client, { secrets: [SECRET] })) {
+      expect(e).toBeInstanceOf(A2AError);
+      expect((e as Error).message).toContain("rejected");
+      expectClean(e, [SECRET]);
+    }
+  });
+});
+
 describe("a gRPC-web proxy echoing what the application sent", () => {
   let proxy: FakeServer;
   beforeAll(async () => {
