@@ -4,8 +4,8 @@
  * every secret of that context masked, in every form a server may echo it
  * in, on every surface of the error and of its causes, before anyone else
  * sees it: `message`, `stack`, `details`, `challenge`, `rawMessage`, gRPC
- * `metadata` and binary details, other own fields, nested causes and
- * `AggregateError.errors`. So `String(err)`, `JSON.stringify(err)`,
+ * `metadata` and binary details, other own fields (URL objects, Maps and
+ * Sets among them), nested causes and `AggregateError.errors`. So `String(err)`, `JSON.stringify(err)`,
  * `util.inspect(err)` and `console.error(err)` show none either.
  *
  * Only errors pay for this: nothing is computed for a call that succeeds.
@@ -131,7 +131,7 @@ function isPlainObject(v: object): boolean {
 /** Masks one set of secrets in strings, bytes, errors and the data they hold. */
 class Masker {
   /** What each object seen became (itself, or its clean copy): shared and cyclic data are cleaned once. */
-  private readonly done = new WeakMap<object, object>();
+  private readonly done = new WeakMap<object, unknown>();
 
   private constructor(
     private readonly text: RegExp,
@@ -162,9 +162,11 @@ class Masker {
     const done = this.done.get(v);
     if (done !== undefined) return done;
     this.done.set(v, v);
-    let clean: object = v;
+    let clean: unknown = v;
     if (typeof Headers !== "undefined" && v instanceof Headers) clean = this.cleanHeaders(v);
     else if (v instanceof Error || Array.isArray(v) || isPlainObject(v)) clean = this.cleanFields(v, depth);
+    else if (typeof URL !== "undefined" && v instanceof URL) clean = this.cleanUrl(v);
+    else if (v instanceof Map || v instanceof Set) this.cleanCollection(v, depth);
     this.done.set(v, clean);
     return clean;
   }
@@ -181,6 +183,27 @@ class Masker {
     if (!this.binary.test(text)) return bytes;
     const masked = text.replace(this.binary, (m) => "*".repeat(m.length));
     return Uint8Array.from(masked, (c) => c.charCodeAt(0));
+  }
+
+  /** A URL object (an error's `url`, as some clients set it) whose text holds a secret: a clean copy. */
+  private cleanUrl(u: URL): URL | string {
+    const href = this.maskText(u.href);
+    if (href === u.href) return u;
+    try {
+      return new URL(href);
+    } catch {
+      return href;
+    }
+  }
+
+  /** A Map's keys and values, a Set's values, in place. */
+  private cleanCollection(c: Map<unknown, unknown> | Set<unknown>, depth: number): void {
+    const entries = c instanceof Map ? [...c] : [...c].map((v) => [v, v] as const);
+    c.clear();
+    for (const [key, value] of entries) {
+      if (c instanceof Map) c.set(this.clean(key, depth + 1), this.clean(value, depth + 1));
+      else c.add(this.clean(value, depth + 1));
+    }
   }
 
   private cleanHeaders(h: Headers): Headers {

@@ -526,6 +526,27 @@ it("the query parameters HTTP+JSON makes of the request's own fields stay readab
   expectClean(e, c.secrets);
 });
 
+it("an error of the application's own interceptor holding the request as URL, Map and Set objects shows no credential", async () => {
+  // An interceptor that refuses the call before it is sent, describing it with objects rather than text.
+  const refusing: Interceptor = () => async (req) => {
+    throw Object.assign(new Error("refused by policy"), {
+      url: new URL(req.url),
+      sent: new Map(req.header),
+      values: new Set(req.header.values()),
+    });
+  };
+  const baseUrl = `${agent.url}/rpc?api_key=${encodeURIComponent(SECRET)}`;
+  const client = new A2AClient(createJsonRpcTransport({ baseUrl, headers: { "X-API-Key": HEADER_SECRET }, interceptors: [refusing] }));
+  const e = await client.getTask({ id: "t-1" }).catch((x: unknown) => x);
+  expect(e).toBeInstanceOf(A2AError);
+  // The interceptor's error, down the cause chain (connect wraps it).
+  let cause = e as { cause?: unknown; url?: URL; sent?: Map<string, string> };
+  while (cause.url === undefined && cause.cause) cause = cause.cause as typeof cause;
+  expect(cause.url?.searchParams.get("api_key")).toBe("***");
+  expect(cause.sent?.get("x-api-key")).toBe("***");
+  expectClean(e, [SECRET, HEADER_SECRET]);
+});
+
 describe("a gRPC agent echoing what the application sent", () => {
   const srv = useFakeGrpcServer();
   it.each(APP_CREDENTIALS)("%s: not in the message, details, cause metadata or binary details", async (_name, c) => {
