@@ -20,6 +20,7 @@ import {
   AgentCardVerificationError,
   AuthenticationError,
   InvalidAgentCardError,
+  InvalidAgentResponseError,
   InvalidParamsError,
   NoCompatibleInterfaceError,
   VersionNotSupportedError,
@@ -35,6 +36,7 @@ import {
   connect,
   discoveredTokenProvider,
   httpAuth,
+  listAllTasks,
   resolveAgentCard,
   userMessage,
 } from "../../src/index.js";
@@ -545,6 +547,27 @@ it("an error of the application's own interceptor holding the request as URL, Ma
   expect(cause.url?.searchParams.get("api_key")).toBe("***");
   expect(cause.sent?.get("x-api-key")).toBe("***");
   expectClean(e, [SECRET, HEADER_SECRET]);
+});
+
+it("an agent that hands the credential back as a page token, twice: the error that stops the listing does not quote it", async () => {
+  const lister = await startFakeServer((req, res, body) => {
+    const { id } = JSON.parse(body) as { id: number };
+    sendJson(res, 200, {
+      jsonrpc: "2.0",
+      id,
+      result: { tasks: [], nextPageToken: String(req.headers["x-api-key"]), pageSize: 1, totalSize: 2 },
+    });
+  });
+  try {
+    const client = new A2AClient(createJsonRpcTransport({ baseUrl: `${lister.url}/rpc`, headers: { "X-API-Key": HEADER_SECRET } }));
+    const e = await (async () => {
+      for await (const _ of listAllTasks(client));
+    })().catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(InvalidAgentResponseError);
+    expectClean(e, [HEADER_SECRET]);
+  } finally {
+    await lister.close();
+  }
 });
 
 describe("a gRPC agent echoing what the application sent", () => {
