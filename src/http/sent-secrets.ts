@@ -11,7 +11,7 @@
  * that would otherwise be masked in every message (`application/json`,
  * `1.0`). In the URL, the user name, the password and every query
  * parameter value are masked, except the parameters HTTP+JSON makes of the
- * request message's own fields (`historyLength`, `pageSize`, `status`, ...):
+ * request message's own fields on a GET (`historyLength`, `pageSize`, `status`, ...):
  * those are the caller's data, and masking them would garble the messages
  * that name them. In the request message, the credentials it hands the
  * agent are masked: a push config's `token`, its authentication
@@ -97,7 +97,7 @@ export function sentSecrets(header: Headers | undefined, url: string | undefined
  * those of a push config, sent alone (CreateTaskPushNotificationConfig) or
  * with a message (`configuration.taskPushNotificationConfig`).
  */
-export function messageSecrets(message: unknown): string[] {
+function messageSecrets(message: unknown): string[] {
   if (!isRecord(message)) return [];
   const configuration = isRecord(message.configuration) ? message.configuration : undefined;
   const configs = [message.$typeName === PUSH_CONFIG ? message : undefined, configuration?.taskPushNotificationConfig];
