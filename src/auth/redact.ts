@@ -48,7 +48,8 @@ export function opaque<T extends object>(target: T, description: string): T {
  * ASCII-only JSON, as Python writes it; HTML-safe, as Go writes it; with
  * slashes escaped, as PHP writes it), with only its quotes escaped (as
  * protobuf-es quotes a value it cannot read), in HTML, and in base64 / base64url
- * at any alignment (so inside `Basic base64(id:secret)` or a base64 blob).
+ * at any alignment (so inside `Basic base64(id:secret)` or a base64 blob);
+ * and, as a JSON body holds it, percent-encoded or in base64 once more.
  */
 function textForms(secret: string): string[] {
   const uri = encodeURIComponent(secret);
@@ -89,6 +90,10 @@ function textForms(secret: string): string[] {
     html,
     htmlNamed,
     ...base64Forms(bytes),
+    // A JSON body quoted back whole, percent-encoded or in base64: the secret as JSON wrote it, encoded again.
+    ...[json, asciiJson]
+      .filter((t) => t !== secret)
+      .flatMap((t) => [encodeURIComponent(t), lowerHex(encodeURIComponent(t)), ...base64Forms(new TextEncoder().encode(t))]),
   ];
 }
 

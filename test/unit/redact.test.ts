@@ -97,6 +97,21 @@ function surfaces(e: unknown): string[] {
   ];
 }
 
+/** No word of `text`, decoded from base64 or percent-encoding, holds `secret` as sent or as JSON writes it. */
+function expectNothingDecodes(text: string, secret: string): void {
+  const json = JSON.stringify(secret).slice(1, -1);
+  for (const word of text.split(/\s+/)) {
+    const decoded = [Buffer.from(word, "base64").toString("utf8")];
+    try {
+      decoded.push(decodeURIComponent(word));
+    } catch {
+      // Not percent-encoded.
+    }
+    for (const d of decoded)
+      for (const f of [secret, json]) expect(d, `a word that decodes to a form of ${JSON.stringify(secret)}`).not.toContain(f);
+  }
+}
+
 function expectClean(e: unknown, secrets: string[]): void {
   expect(e).toBeInstanceOf(Error);
   for (const text of surfaces(e)) {
@@ -748,6 +763,7 @@ describe("an agent echoing the push config a request hands it", () => {
         // The agent did echo the request: what it said is there, masked.
         expect((e as Error).message).toContain("invalid");
         expectClean(e, [...PUSH_SECRETS, HEADER_SECRET]);
+        for (const s of [PUSH_TOKEN, HOOK_PASSWORD]) expectNothingDecodes((e as Error).message, s);
       }
     }
   });
