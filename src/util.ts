@@ -118,6 +118,16 @@ export async function* mapAsync<T, U>(source: AsyncIterable<T>, fn: (t: T) => U)
 }
 
 /**
+ * `source` with `fn` applied to each value, as `mapAsync`, but a `single`
+ * stays one (`fn` applied at once): the call runner reads a stream's one
+ * request message from it without reading the stream (run-call.ts).
+ */
+export function mapRequests<T, U>(source: AsyncIterable<T>, fn: (t: T) => U): AsyncIterable<U> {
+  const only = singleValue(source);
+  return only === undefined ? mapAsync(source, fn) : single(fn(only));
+}
+
+/**
  * Waits `ms`; the signal cuts the wait short, rejecting with what `aborted()`
  * makes. The timer is cleared on abort, so an aborted wait holds nothing.
  */
@@ -184,6 +194,16 @@ export function base64(bytes: Uint8Array): string {
 export function safeUrl(url: string): string {
   const u = parsedUrl(url);
   return u ? maskedHref(u) : "(not a URL)";
+}
+
+/**
+ * An interface's URL as `safeUrl` shows one, also when it is not http(s)
+ * (a gRPC interface's `host:port`, which would parse as a scheme and a
+ * path, or `grpc://`): without user info, query or fragment.
+ */
+export function safeInterfaceUrl(url: string): string {
+  if (/^https?:\/\//i.test(url)) return safeUrl(url);
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)?[^/?#]*@/i, "$1").replace(/[?#][\s\S]*$/, "");
 }
 
 /** What `safeUrl` keeps of a parsed URL: origin and path, without user info, query or fragment. */

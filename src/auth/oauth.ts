@@ -11,6 +11,7 @@ import { fetchJsonDocument, readLimited } from "../discovery/fetch-document.js";
 import { isRedirectStatus } from "../http/redirect-target.js";
 import { base64, isJsonContentType, onDemand, safeUrl, unlessAborted } from "../util.js";
 import type { TokenProvider } from "./interceptors.js";
+import { sentSecrets } from "../http/sent-secrets.js";
 import { opaque, redactSecrets } from "./redact.js";
 
 /** The client and how to ask for its tokens. @category Auth */
@@ -67,6 +68,9 @@ export function checkEndpoint(url: string, what: string): URL {
   } catch {
     throw new AuthenticationError(`${what} is not a URL`);
   }
+  // fetch refuses such a URL naming it whole, password included.
+  if (u.username || u.password)
+    throw new AuthenticationError(`${what} must not carry user info: the client authenticates with its id and secret`);
   const loopback = u.hostname === "localhost" || u.hostname === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(u.hostname);
   if (u.protocol !== "https:" && !(u.protocol === "http:" && loopback)) {
     throw new AuthenticationError(`${what} must be https (http only on a loopback host): ${u.origin}`);
@@ -87,6 +91,7 @@ export function clientCredentialsTokens(options: ClientCredentialsProviderOption
   const tokenUrl = options.tokenUrl;
   return tokenProvider(
     options,
+    tokenUrl,
     async () => checkEndpoint(tokenUrl, "the token URL").href,
     `OAuth 2.0 client credentials at ${safeUrl(tokenUrl)}`,
   );
@@ -98,7 +103,7 @@ export function clientCredentialsTokens(options: ClientCredentialsProviderOption
  */
 export function discoveredTokens(options: DiscoveredProviderOptions): TokenProvider {
   const find = onDemand(() => findTokenEndpoint(options.discoveryUrl, options));
-  return tokenProvider(options, find, `OAuth 2.0 client credentials via ${safeUrl(options.discoveryUrl)}`);
+  return tokenProvider(options, options.discoveryUrl, find, `OAuth 2.0 client credentials via ${safeUrl(options.discoveryUrl)}`);
 }
 
 /** `discoverTokenEndpoint` (documented in auth/providers.ts). */
@@ -141,7 +146,17 @@ export async function findTokenEndpoint(
   return checkEndpoint(endpoint, "the discovery document's token_endpoint").href;
 }
 
-function tokenProvider(options: ClientCredentialsOptions, endpoint: () => Promise<string>, description: string): TokenProvider {
+/**
+ * The provider of tokens from `endpoint()`. `given` is the URL the
+ * application gave (token or discovery URL): a key in its query is masked
+ * on errors with the client's secret.
+ */
+function tokenProvider(
+  options: ClientCredentialsOptions,
+  given: string,
+  endpoint: () => Promise<string>,
+  description: string,
+): TokenProvider {
   const { clientId, clientSecret } = options;
   if (typeof clientId !== "string" || clientId === "" || typeof clientSecret !== "string") {
     throw new TypeError("client credentials: give { clientId, clientSecret }");
@@ -154,7 +169,7 @@ function tokenProvider(options: ClientCredentialsOptions, endpoint: () => Promis
   const fetchToken = async (): Promise<Cached> => {
     const url = await endpoint();
     const issued = now();
-    const { token, lifetimeMs } = await requestToken(url, options, basic);
+    const { token, lifetimeMs } = await requestToken(url, options, [options.clientSecret, basic, ...sentSecrets(undefined, given)], basic);
     if (lifetimeMs === undefined) return { token, until: Infinity, expires: Infinity };
     const early = options.refreshEarlyMs ?? Math.min(30_000, lifetimeMs / 10);
     return { token, until: issued + lifetimeMs - early, expires: issued + lifetimeMs };
@@ -172,7 +187,7 @@ function tokenProvider(options: ClientCredentialsOptions, endpoint: () => Promis
           (e: unknown) => {
             // What the token endpoint echoes may hold the secret in any
             // form, the Basic value, or the token in hand.
-            throw redactSecrets(e, [clientSecret, basic, cached?.token]);
+            throw redactSecrets(e, [clientSecret, basic, cached?.token, ...sentSecrets(undefined, given)]);
           },
         );
         pending = p;
@@ -207,14 +222,16 @@ function basicCredentials(clientId: string, clientSecret: string): string {
   return base64(new TextEncoder().encode(`${formEncode(clientId)}:${formEncode(clientSecret)}`));
 }
 
+/** A token from `tokenUrl`; `secrets` are what its text quoted back is masked of. */
 async function requestToken(
   tokenUrl: string,
   options: ClientCredentialsOptions,
+  secrets: readonly string[],
   basic: string,
 ): Promise<{ token: string; lifetimeMs: number | undefined }> {
   const where = safeUrl(tokenUrl);
   // Server text cut short is masked first: a cut could leave part of a secret.
-  const quoted = (text: string, max: number) => redactSecrets(text, [options.clientSecret, basic]).slice(0, max);
+  const quoted = (text: string, max: number) => redactSecrets(text, secrets).slice(0, max);
   const form = new URLSearchParams({ grant_type: "client_credentials" });
   const scopes = [...new Set(options.scopes ?? [])];
   if (scopes.length > 0) form.set("scope", scopes.join(" "));

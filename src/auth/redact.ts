@@ -4,8 +4,8 @@
  * every secret of that context masked, in every form a server may echo it
  * in, on every surface of the error and of its causes, before anyone else
  * sees it: `message`, `stack`, `details`, `challenge`, `rawMessage`, gRPC
- * `metadata` and binary details, other own fields, nested causes and
- * `AggregateError.errors`. So `String(err)`, `JSON.stringify(err)`,
+ * `metadata` and binary details, other own fields (URL objects, Maps and
+ * Sets among them), nested causes and `AggregateError.errors`. So `String(err)`, `JSON.stringify(err)`,
  * `util.inspect(err)` and `console.error(err)` show none either.
  *
  * Only errors pay for this: nothing is computed for a call that succeeds.
@@ -45,8 +45,11 @@ export function opaque<T extends object>(target: T, description: string): T {
  * The forms a secret takes in text a server may send back: as sent,
  * percent-encoded (as a URL component, as `encodeURI` or grpc-message
  * leave it; either hex case), form-encoded, inside a JSON string (also
- * ASCII-only JSON, as Python writes it), in HTML, and in base64 / base64url
- * at any alignment (so inside `Basic base64(id:secret)` or a base64 blob).
+ * ASCII-only JSON, as Python writes it; HTML-safe, as Go writes it; with
+ * slashes escaped, as PHP writes it), with only its quotes escaped (as
+ * protobuf-es quotes a value it cannot read), in HTML, and in base64 / base64url
+ * at any alignment (so inside `Basic base64(id:secret)` or a base64 blob);
+ * and, as a JSON body holds it, percent-encoded or in base64 once more.
  */
 function textForms(secret: string): string[] {
   const uri = encodeURIComponent(secret);
@@ -60,6 +63,12 @@ function textForms(secret: string): string[] {
   }
   const json = JSON.stringify(secret).slice(1, -1);
   const asciiJson = json.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  // Go's encoding/json, HTML-safe by default: < > & and U+2028/2029 as \u escapes.
+  const goJson = json.replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  // PHP's json_encode escapes slashes, and (by default) everything outside ASCII.
+  const slashes = (s: string) => s.replace(/\//g, "\\/");
+  // Quotes escaped, backslashes not: how protobuf-es quotes a value in its errors.
+  const quoted = secret.replace(/"/g, '\\"');
   const html = secret.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
   const htmlNamed = secret.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
   return [
@@ -74,9 +83,17 @@ function textForms(secret: string): string[] {
     json,
     asciiJson,
     asciiJson.replace(/\\u([0-9a-f]{4})/g, (_m, h: string) => `\\u${h.toUpperCase()}`),
+    goJson,
+    slashes(json),
+    slashes(asciiJson),
+    quoted,
     html,
     htmlNamed,
     ...base64Forms(bytes),
+    // A JSON body quoted back whole, percent-encoded or in base64: the secret as JSON wrote it, encoded again.
+    ...[json, asciiJson]
+      .filter((t) => t !== secret)
+      .flatMap((t) => [encodeURIComponent(t), lowerHex(encodeURIComponent(t)), ...base64Forms(new TextEncoder().encode(t))]),
   ];
 }
 
@@ -119,7 +136,7 @@ function isPlainObject(v: object): boolean {
 /** Masks one set of secrets in strings, bytes, errors and the data they hold. */
 class Masker {
   /** What each object seen became (itself, or its clean copy): shared and cyclic data are cleaned once. */
-  private readonly done = new WeakMap<object, object>();
+  private readonly done = new WeakMap<object, unknown>();
 
   private constructor(
     private readonly text: RegExp,
@@ -150,9 +167,11 @@ class Masker {
     const done = this.done.get(v);
     if (done !== undefined) return done;
     this.done.set(v, v);
-    let clean: object = v;
+    let clean: unknown = v;
     if (typeof Headers !== "undefined" && v instanceof Headers) clean = this.cleanHeaders(v);
     else if (v instanceof Error || Array.isArray(v) || isPlainObject(v)) clean = this.cleanFields(v, depth);
+    else if (typeof URL !== "undefined" && v instanceof URL) clean = this.cleanUrl(v);
+    else if (v instanceof Map || v instanceof Set) this.cleanCollection(v, depth);
     this.done.set(v, clean);
     return clean;
   }
@@ -169,6 +188,27 @@ class Masker {
     if (!this.binary.test(text)) return bytes;
     const masked = text.replace(this.binary, (m) => "*".repeat(m.length));
     return Uint8Array.from(masked, (c) => c.charCodeAt(0));
+  }
+
+  /** A URL object (an error's `url`, as some clients set it) whose text holds a secret: a clean copy. */
+  private cleanUrl(u: URL): URL | string {
+    const href = this.maskText(u.href);
+    if (href === u.href) return u;
+    try {
+      return new URL(href);
+    } catch {
+      return href;
+    }
+  }
+
+  /** A Map's keys and values, a Set's values, in place. */
+  private cleanCollection(c: Map<unknown, unknown> | Set<unknown>, depth: number): void {
+    const entries = c instanceof Map ? [...c] : [...c].map((v) => [v, v] as const);
+    c.clear();
+    for (const [key, value] of entries) {
+      if (c instanceof Map) c.set(this.clean(key, depth + 1), this.clean(value, depth + 1));
+      else c.add(this.clean(value, depth + 1));
+    }
   }
 
   private cleanHeaders(h: Headers): Headers {
@@ -204,6 +244,10 @@ class Masker {
     const copy = frozen ? ((Array.isArray(o) ? [] : {}) as Record<PropertyKey, unknown>) : undefined;
     for (const key of Reflect.ownKeys(o)) {
       const desc = Object.getOwnPropertyDescriptor(o, key);
+      if (desc && key === "stack" && !("value" in desc) && o instanceof Error) {
+        this.cleanStack(o, desc);
+        continue;
+      }
       if (!desc || !("value" in desc)) continue;
       const value = this.clean(desc.value, depth + 1);
       const name = plain && typeof key === "string" ? this.maskText(key) : key;
@@ -224,5 +268,36 @@ class Masker {
       }
     }
     return copy ?? o;
+  }
+
+  /**
+   * A `stack` that is an accessor, as newer V8 makes it (Node 21 and later,
+   * Chromium): it holds the message as it was when the error was made, so
+   * it is read through its getter and written back masked, through its
+   * setter or, failing that, as a plain value.
+   */
+  private cleanStack(e: Error, desc: PropertyDescriptor): void {
+    const read = (): unknown => {
+      try {
+        return desc.get?.call(e);
+      } catch {
+        return undefined;
+      }
+    };
+    const stack = read();
+    if (typeof stack !== "string") return;
+    const clean = this.maskText(stack);
+    if (clean === stack) return;
+    try {
+      desc.set?.call(e, clean);
+      if (read() === clean) return;
+    } catch {
+      // Replaced below.
+    }
+    try {
+      Object.defineProperty(e, "stack", { value: clean, writable: true, enumerable: false, configurable: true });
+    } catch {
+      // Not configurable: nothing else can be done with it.
+    }
   }
 }

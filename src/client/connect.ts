@@ -7,7 +7,7 @@
 import { isMessage } from "@bufbuild/protobuf";
 import { AgentCardSchema, type AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { ExtensionSupportRequiredError, InvalidParamsError, NoCompatibleInterfaceError } from "../errors/family.js";
-import { isRecord } from "../util.js";
+import { isRecord, safeInterfaceUrl } from "../util.js";
 import type { Binding } from "../protocol/bindings.js";
 import { parseCard, resolveAgentCard, verifyWithPolicy, type ResolveOptions, type ResolvedAgentCard } from "../discovery/resolve.js";
 import type { GrpcWebTransportOptions } from "../bindings/grpc/web.js";
@@ -175,8 +175,10 @@ export function createConnect(defaultFactories: TransportFactories) {
       reason: p.reason,
     }));
     if (candidates.length === 0) {
-      const why = described.map((p) => `${p.binding} ${p.version} at ${p.url}: ${p.reason}`).join("; ");
-      throw new NoCompatibleInterfaceError(`no usable interface in the Agent Card${why ? ` (${why})` : ""}`, { passedOver: described });
+      // URLs without user info or query: a card given by the caller may carry a key in one.
+      const shown = described.map((p) => ({ ...p, url: safeInterfaceUrl(p.url) }));
+      const why = shown.map((p) => `${p.binding} ${p.version} at ${p.url}: ${p.reason}`).join("; ");
+      throw new NoCompatibleInterfaceError(`no usable interface in the Agent Card${why ? ` (${why})` : ""}`, { passedOver: shown });
     }
 
     const transport = new FailoverTransport({

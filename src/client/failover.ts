@@ -13,7 +13,7 @@ import type { Binding } from "../protocol/bindings.js";
 import { compareVersions } from "../protocol/version.js";
 import { SENDS, withTenant } from "../call/request.js";
 import type { A2ATransport } from "../call/transport.js";
-import { single } from "../util.js";
+import { safeInterfaceUrl, single } from "../util.js";
 import type { Candidate } from "../protocol/bindings.js";
 
 /**
@@ -139,7 +139,7 @@ export class FailoverTransport implements A2ATransport {
     const older = offered.filter((v) => compareVersions(v, candidate.version) < 0);
     const hint = older.length > 0 ? `; connect with versionFallback: "auto" to use ${older.join(" or ")}` : "";
     return new VersionNotSupportedError(
-      `the agent rejected A2A ${candidate.version} at ${candidate.interface.url} (${error.message}); its card offers ${offered.join(", ")}${hint}`,
+      `the agent rejected A2A ${candidate.version} at ${safeInterfaceUrl(candidate.interface.url)} (${error.message}); its card offers ${offered.join(", ")}${hint}`,
       { ...error, details: error.details, cause: error },
     );
   }

@@ -64,7 +64,8 @@ async function* pages<R extends { pageSize?: number | undefined; pageToken?: str
     token = page.nextPageToken;
     if (!token) return;
     if (seen.has(token)) {
-      throw new InvalidAgentResponseError(`the agent returned the page token "${token}" a second time; listing stopped`, {
+      // Not quoted: a token is the agent's text, built after the call's credentials were masked.
+      throw new InvalidAgentResponseError("the agent returned a page token it had returned before; listing stopped", {
         binding: binding(),
       });
     }

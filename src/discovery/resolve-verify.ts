@@ -16,6 +16,7 @@ import type { VerifyPolicy } from "../trust/options.js";
 import type { VerificationResult } from "../trust/result.js";
 import { applyVerifyPolicy, verifiedUntil } from "../trust/verify.js";
 import type { AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
+import { safeUrl } from "../util.js";
 import type { Exchange } from "./resolve-options.js";
 
 /** A card as resolved: the JSON received, the card parsed from it, and whether the JSON is signed. */
@@ -94,5 +95,7 @@ function downgraded(url: string): AgentCardVerificationError {
       },
     ],
   };
-  return new AgentCardVerificationError(`the Agent Card at ${url} is unsigned, but its origin served signed cards before`, { result });
+  return new AgentCardVerificationError(`the Agent Card at ${safeUrl(url)} is unsigned, but its origin served signed cards before`, {
+    result,
+  });
 }

@@ -11,7 +11,15 @@
  */
 import type { JsonValue } from "@bufbuild/protobuf";
 import { AgentCardSchema, type AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
-import { A2AError, AbortedError, AgentCardNotFoundError, CallTimeoutError, InvalidAgentCardError } from "../errors/family.js";
+import {
+  A2AError,
+  AbortedError,
+  AgentCardNotFoundError,
+  CallTimeoutError,
+  InvalidAgentCardError,
+  InvalidParamsError,
+} from "../errors/family.js";
+import { rejectWithoutSent } from "../http/run-call.js";
 import { isRecord, parsedUrl, safeUrl } from "../util.js";
 import { MemoryCardStore, fresh, revalidated, revalidationHeaders, storable, storedCard, type StoredCard } from "./cache.js";
 import { cardV03ToV1, isV03Card } from "../v0_3/card.js";
@@ -118,6 +126,8 @@ async function resolveUncoalesced(
   options: ResolveOptions,
   deadline: number,
 ): Promise<ResolvedAgentCard> {
+  // Named without its text, which may hold credentials (user info, a key in the query).
+  if (parsedUrl(url) === undefined) throw new InvalidParamsError("the URL to find the Agent Card at is not an absolute URL");
   // One deadline and one signal for the whole exchange: every location
   // tried and every key set fetched to verify the card.
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -144,8 +154,9 @@ async function resolveUncoalesced(
     throw new AgentCardNotFoundError(`no Agent Card found; tried ${tried.join(", ")}`, { tried, httpStatus: 404 });
   } catch (e) {
     // Whatever a step reports once the exchange was cut short, the reason is the deadline or the abort.
-    if (controller.signal.aborted) throw controller.signal.reason;
-    throw e;
+    // What the caller sent (its headers, the URL's user info and query) is masked as on a call's
+    // error: the agent may echo it, and fetch names a URL with user info in full.
+    return await rejectWithoutSent(controller.signal.aborted ? controller.signal.reason : e, headers, url);
   } finally {
     clearTimeout(timer);
     for (const s of signals) s?.removeEventListener("abort", stop);
@@ -327,9 +338,12 @@ export function parseCard(document: string | Readonly<Record<string, unknown>>, 
     text = typeof document === "string" ? document : JSON.stringify(document);
     json = JSON.parse(text);
   } catch (e) {
-    throw new InvalidAgentCardError(`${named} is not valid JSON: ${(e as Error).message}`, {
+    // The parser's message quotes the text around the fault, cut short: it
+    // may hold part of a credential the server echoed, which no masking
+    // could find. Only where the fault is, when the parser says.
+    const at = /at position (\d+)/.exec((e as Error).message)?.[1];
+    throw new InvalidAgentCardError(`${named} is not valid JSON${at === undefined ? "" : ` (at position ${at})`}`, {
       problem: "malformed-json",
-      cause: e,
     });
   }
   const duplicate = findDuplicateKey(text);

@@ -332,7 +332,7 @@ export class NoCompatibleInterfaceError extends A2AError {
   static override readonly code = "NO_COMPATIBLE_INTERFACE";
   /** Each interface of the card and why it was passed over. */
   readonly passedOver: ReadonlyArray<{
-    /** The interface's URL. */
+    /** The interface's URL, without user info, query or fragment (which may hold a key). */
     url: string;
     /** Its protocol binding, as the card spells it. */
     binding: string;

@@ -24,8 +24,9 @@
  * A failed call's error, whoever built it (the transport from the agent's
  * answer, an interceptor, the HTTP client), has the credentials of the
  * request as it was finally sent (the headers and URL after every
- * interceptor) masked before the caller sees it (sent-secrets.ts, loaded
- * then): an agent may echo any of them.
+ * interceptor, and those its message hands the agent: a push config's)
+ * masked before the caller sees it (sent-secrets.ts, loaded then): an
+ * agent may echo any of them.
  */
 import {
   Code,
@@ -38,7 +39,7 @@ import {
 } from "@connectrpc/connect";
 import type { DescMessage, DescMethod } from "@bufbuild/protobuf";
 import { A2AError } from "../errors/family.js";
-import { abortError, safeUrl } from "../util.js";
+import { abortError, safeUrl, singleValue } from "../util.js";
 import type { AbortLike } from "./call-abort.js";
 
 /** The reason a request signal carries once its call is over. */
@@ -79,8 +80,14 @@ export class CallSignal implements AbortLike {
   /** The headers and URL of the request as sent (after the interceptors): what a failure masks. */
   private sentHeader: Headers | undefined;
   private sentUrl: string | undefined;
-  /** Whose request fields the URL's query may carry (HTTP+JSON): those are not credentials. */
+  /**
+   * Whose request fields the URL's query carries: those of an HTTP+JSON GET,
+   * which are not credentials. Undefined for a request with a body (every
+   * other call), whose query holds none of them.
+   */
   private sentMethod: DescMethod | undefined;
+  /** The request message, which may hand the agent credentials (a push config's). */
+  private sentMessage: unknown;
 
   constructor(
     private readonly outer: AbortSignal | undefined,
@@ -190,14 +197,18 @@ export class CallSignal implements AbortLike {
   sent(req: SentRequest): void {
     this.sentHeader = req.header;
     this.sentUrl = req.url;
-    this.sentMethod = req.method;
+    this.sentMethod = req.requestMethod === "GET" ? req.method : undefined;
+    // A stream's one message, when it can be read without reading the
+    // stream (`single`); else the one the transport gave is kept.
+    const message = req.stream ? singleValue(req.message as AsyncIterable<unknown>) : req.message;
+    if (message !== undefined) this.sentMessage = message;
   }
 
   /** A rejection with `e`, without the credentials of the request as sent. */
   rejectClean(e: unknown): Promise<never> {
     // Masking works in place: the shared reason of finished calls is not touched.
     if (e === FINISHED) return Promise.reject(e);
-    return rejectWithoutSent(e, this.sentHeader, this.sentUrl, this.sentMethod);
+    return rejectWithoutSent(e, this.sentHeader, this.sentUrl, this.sentMethod, this.sentMessage);
   }
 
   /** The call is over; releases the timer and the caller's signal, and aborts the request signal. */
@@ -285,17 +296,26 @@ interface SentRequest {
   header: Headers;
   url: string;
   method?: DescMethod | undefined;
+  requestMethod?: string | undefined;
+  stream?: boolean | undefined;
+  message?: unknown;
 }
 
 /**
- * A rejection with `e`, its credentials sent in `header` and `url` masked
- * (sent-secrets.ts). Only failures load the masking code: a call that
- * succeeds pays nothing for it.
+ * A rejection with `e`, its credentials sent in `header`, `url` and
+ * `message` masked (sent-secrets.ts). Only failures load the masking code:
+ * a call that succeeds pays nothing for it.
  */
-export function rejectWithoutSent(e: unknown, header: Headers | undefined, url: string | undefined, method?: DescMethod): Promise<never> {
-  if (header === undefined && url === undefined) return Promise.reject(e);
+export function rejectWithoutSent(
+  e: unknown,
+  header: Headers | undefined,
+  url: string | undefined,
+  method?: DescMethod,
+  message?: unknown,
+): Promise<never> {
+  if (header === undefined && url === undefined && message === undefined) return Promise.reject(e);
   return import("./sent-secrets.js").then(
-    (m) => Promise.reject(m.redactSent(e, header, url, method)),
+    (m) => Promise.reject(m.redactSent(e, header, url, method, message)),
     // The masking code did not load (a browser gone offline): an error that
     // cannot be cleaned is not shown.
     () => Promise.reject(new A2AError(`the call to ${safeUrl(url ?? "")} failed; its error could not be cleaned of credentials`)),

@@ -17,13 +17,16 @@
  * The generated writers (gen/lf/a2a/v1/a2a_json_writers.ts) write every
  * request of the service about four times faster than `toJson`, and give
  * the rest (a value of the wrong type, a timestamp out of range) to
- * `toJson`, so that its errors stay its own. The Node entry installs them
+ * `toJson`, so that its errors stay its own; those are reported as an
+ * InvalidParamsError naming the field, without the value protobuf-es
+ * quotes (a request may carry credentials). The Node entry installs them
  * too. The browser entry leaves them out: `toJson` stays in its bundle at
  * start whatever the transports do, as verification and the 0.3 wire use
  * it from chunks that share protobuf-es's with the start (measured in
  * docs/size.md), so the writers would only add to it.
  */
 import { fromJson, toJson, type DescMessage, type JsonObject, type JsonValue, type Message, type MessageShape } from "@bufbuild/protobuf";
+import { InvalidParamsError } from "../errors/family.js";
 
 const READ_OPTIONS = { ignoreUnknownFields: true } as const;
 
@@ -53,7 +56,32 @@ export function installJsonWriters(byTypeName: Readonly<Record<string, JsonWrite
   writers = byTypeName;
 }
 
-/** `message` (of type `schema`) as ProtoJSON, a new object each call; throws as `toJson` does. */
+/**
+ * `message` (of type `schema`, a request) as ProtoJSON, a new object each
+ * call.
+ *
+ * @throws InvalidParamsError naming the field that cannot be written (a
+ * value of the wrong type), never its value.
+ */
 export function messageToJson<S extends DescMessage>(schema: S, message: MessageShape<S>): JsonValue {
-  return writers[schema.typeName]?.(message) ?? toJson(schema, message);
+  try {
+    return writers[schema.typeName]?.(message) ?? toJson(schema, message);
+  } catch (e) {
+    throw new InvalidParamsError(`the request cannot be written as ProtoJSON (${failedField(e)})`);
+  }
+}
+
+/**
+ * Which field protobuf-es could not read or write, without the value it
+ * quotes after it (a push config's token, a credential): neither the
+ * message nor a `cause` carries what was in the field. Its reason is kept
+ * only where it quotes nothing (a NaN in a Value, a timestamp out of range).
+ */
+export function failedField(e: unknown): string {
+  const text = e instanceof Error ? e.message : "";
+  const m = /cannot (?:en|de)code (?:field|message|enum) ([\w.]+)/.exec(text) ?? /^(google\.protobuf\.\w+) /.exec(text);
+  if (!m) return "malformed";
+  const reason =
+    /cannot be NaN or Infinity|must have a value|value out of range|must be from [\dT:Z-]+ to [\dT:Z-]+ inclusive|nanos [a-z ]+/.exec(text);
+  return `at ${m[1]}${reason ? `: ${reason[0]}` : ""}`;
 }

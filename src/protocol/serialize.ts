@@ -19,7 +19,7 @@ import {
 } from "@bufbuild/protobuf";
 import { file_lf_a2a_v1_a2a, RoleSchema, TaskStateSchema, type Role, type TaskState } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { InvalidParamsError } from "../errors/family.js";
-import { messageFromJson } from "./proto-json.js";
+import { failedField as where, messageFromJson } from "./proto-json.js";
 
 // Every message type of the A2A schema, by full name; built on first use.
 let registry: Registry | undefined;
@@ -27,16 +27,6 @@ let registry: Registry | undefined;
 function schemaOf(typeName: string): DescMessage | undefined {
   registry ??= createRegistry(file_lf_a2a_v1_a2a);
   return registry.getMessage(typeName);
-}
-
-/**
- * Which field protobuf-es could not read or write, without the value it
- * quotes after it (a push config's token, a credential): neither the
- * message nor a `cause` carries what was in the field.
- */
-function where(e: unknown): string {
-  const m = /cannot (?:en|de)code (?:field|message|enum) ([\w.]+)/.exec(e instanceof Error ? e.message : "");
-  return m ? `at ${m[1]}` : "malformed";
 }
 
 /**

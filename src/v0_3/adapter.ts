@@ -21,7 +21,7 @@ import type { ContextValues, Interceptor, StreamRequest, UnaryRequest } from "@c
 import { mergeHeaders } from "../call/options.js";
 import { runStreaming, runUnary } from "../http/run-call.js";
 import { callRequest } from "../http/call-request.js";
-import { mapAsync, single } from "../util.js";
+import { mapAsync, mapRequests, single } from "../util.js";
 import type { A2ATransport } from "../call/transport.js";
 import { checkedResponse } from "../call/response-shape.js";
 import { v03OperationFor } from "./translate.js";
@@ -110,7 +110,7 @@ export function adaptV03Transport(inner: A2ATransport, options: V03AdapterOption
           op.method,
           header,
           contextValues,
-          mapAsync(input, (m) => create(method.input, m)),
+          mapRequests(input, (m) => create(method.input, m)),
         ),
         next: async (req) => {
           // A2A's streaming methods are server-streaming: one request.

@@ -69,13 +69,15 @@ describe("with the Node entry, requests are written by the generated writers", (
     expect(sent.params ?? sent).toEqual(expected);
   });
 
-  it("gives what a writer does not take on to toJson, whose error the call reports, before sending", async () => {
+  it("gives what a writer does not take on to toJson, whose error the call reports (the field, not its value), before sending", async () => {
     const bodies: string[] = [];
     const client = new A2AClient(createJsonRpcTransport({ baseUrl: "http://127.0.0.1:1/jsonrpc", httpClient: recording(bodies) }));
     const message = userMessage("hello");
     // A Value holding NaN: the writer gives up, toJson refuses it.
     const bad = { ...message, metadata: { n: Number.NaN } };
-    await expect(client.sendMessage({ message: bad })).rejects.toThrow(/google\.protobuf\.Value cannot be encoded|NaN/);
+    await expect(client.sendMessage({ message: bad })).rejects.toThrow(
+      /the request cannot be written as ProtoJSON \(at google\.protobuf\.Value: cannot be NaN or Infinity\)/,
+    );
     expect(calls.toJson).toBeGreaterThan(0);
     expect(bodies).toEqual([]);
   });

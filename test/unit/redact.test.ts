@@ -17,7 +17,13 @@ import { StatusSchema } from "../../gen/google/rpc/status_pb.js";
 import {
   A2AClient,
   A2AError,
+  AgentCardVerificationError,
   AuthenticationError,
+  InvalidAgentCardError,
+  InvalidAgentResponseError,
+  InvalidParamsError,
+  NoCompatibleInterfaceError,
+  VersionNotSupportedError,
   apiKeyAuth,
   basicAuth,
   bearerAuth,
@@ -27,15 +33,20 @@ import {
   createJsonRpcTransportV03,
   createRestTransport,
   createRestTransportV03,
+  connect,
+  discoveredTokenProvider,
   httpAuth,
+  listAllTasks,
+  resolveAgentCard,
   userMessage,
 } from "../../src/index.js";
 import { PassThrough } from "node:stream";
 import { redactSecrets } from "../../src/auth/redact.js";
 import { Output } from "../../src/cli/output.js";
 import { createGrpcTransport, createGrpcTransportV03, createNodeHttpClient } from "../../src/node.js";
+import { cardJson, keyPair, signJson, type TestKeyPair } from "../support/cards.js";
 import { useFakeGrpcServer } from "../support/fake-grpc-server.js";
-import { sendJson, startFakeServer, type FakeServer } from "../support/fake-server.js";
+import { sendJson, sseFrame, startFakeServer, startSse, type FakeServer } from "../support/fake-server.js";
 
 /** A secret with what encodings change: spaces, &, =, +, /, quotes, backslash, non-ASCII, an emoji. */
 const SECRET = 's3cr t&k=y+/"q\\Ω😀-tail';
@@ -58,6 +69,13 @@ function forms(secret: string): string[] {
     form(secret),
     JSON.stringify(secret).slice(1, -1),
     pythonJson(secret).slice(1, -1),
+    // As Go writes JSON (HTML-safe) and PHP (slashes and non-ASCII escaped).
+    JSON.stringify(secret)
+      .slice(1, -1)
+      .replace(/[<>&]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`),
+    pythonJson(secret).slice(1, -1).replace(/\//g, "\\/"),
+    // As protobuf-es quotes a value it cannot read: quotes escaped, backslashes not.
+    secret.split('"').join('\\"'),
     b64(secret),
     b64(secret).replace(/=+$/, ""),
     b64url(secret),
@@ -77,6 +95,21 @@ function surfaces(e: unknown): string[] {
     inspect(err, { depth: Infinity, showHidden: true }),
     inspect(err.cause, { depth: Infinity, showHidden: true }),
   ];
+}
+
+/** No word of `text`, decoded from base64 or percent-encoding, holds `secret` as sent or as JSON writes it. */
+function expectNothingDecodes(text: string, secret: string): void {
+  const json = JSON.stringify(secret).slice(1, -1);
+  for (const word of text.split(/\s+/)) {
+    const decoded = [Buffer.from(word, "base64").toString("utf8")];
+    try {
+      decoded.push(decodeURIComponent(word));
+    } catch {
+      // Not percent-encoded.
+    }
+    for (const d of decoded)
+      for (const f of [secret, json]) expect(d, `a word that decodes to a form of ${JSON.stringify(secret)}`).not.toContain(f);
+  }
 }
 
 function expectClean(e: unknown, secrets: string[]): void {
@@ -139,6 +172,28 @@ describe("redactSecrets", () => {
     for (const f of [...forms(SECRET), ...forms(HEADER_SECRET), hidden]) expect(text).not.toContain(f);
     expect(JSON.stringify(e.details[1])).toBe(JSON.stringify({ echo: "***" }));
     expect(JSON.stringify(e.details[2])).toBe(JSON.stringify({ again: { echo: "***" } }));
+  });
+
+  it("a stack that is an accessor, as newer V8 makes it (Node 21+, Chromium), is masked through it or replaced", () => {
+    // V8 from 11.8 keeps the stack, made with the message of the moment, behind an own getter and setter.
+    const withSetter = new A2AError(`rejected ${SECRET}`, { cause: new TypeError(`echo ${b64(SECRET)}`) });
+    const getterOnly = withSetter.cause as TypeError;
+    let hidden = withSetter.stack!;
+    Object.defineProperty(withSetter, "stack", {
+      get: () => hidden,
+      set: (v: string) => void (hidden = v),
+      enumerable: false,
+      configurable: true,
+    });
+    const frozenStack = getterOnly.stack!;
+    Object.defineProperty(getterOnly, "stack", { get: () => frozenStack, enumerable: false, configurable: true });
+    expect(withSetter.stack).toContain(SECRET);
+
+    redactSecrets(withSetter, [SECRET]);
+    expect(hidden).toMatch(/^A2AError: rejected \*\*\*\n/);
+    expect(getterOnly.stack).toMatch(/^TypeError: echo \*\*\*\n/);
+    expectClean(withSetter, [SECRET]);
+    expect(inspect(getterOnly)).not.toContain(b64(SECRET));
   });
 
   it("leaves errors without secrets, short values and other text alone", () => {
@@ -296,7 +351,7 @@ describe("a token endpoint echoing the request", () => {
   let idp: FakeServer;
   beforeAll(async () => {
     idp = await startFakeServer((req, res, body) => {
-      const echo = `${req.headers.authorization ?? ""} ${body} ${Buffer.from(body).toString("base64")}`;
+      const echo = `${req.url} ${req.headers.authorization ?? ""} ${body} ${Buffer.from(body).toString("base64")}`;
       const [, basic] = /^Basic (.+)$/.exec(req.headers.authorization ?? "") ?? [];
       const decoded = basic ? Buffer.from(basic, "base64").toString("utf8") : "";
       if (req.url === "/type") {
@@ -333,6 +388,33 @@ describe("a token endpoint echoing the request", () => {
     expect((e as Error).message).toContain("only Bearer tokens");
     const basicValue = b64(`c:${form(SECRET)}`);
     for (const text of surfaces(e)) expect(text).not.toContain(basicValue.slice(0, 12));
+  });
+
+  it("a key in the token URL's query is not on the error; a URL with user info is refused without it", async () => {
+    const keyed = clientCredentialsProvider({
+      tokenUrl: `${idp.url}/token?subscription-key=${encodeURIComponent(SECRET)}`,
+      clientId: "c",
+      clientSecret: "another-secret",
+    });
+    const e = await keyed.token().catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(AuthenticationError);
+    expect((e as Error).message).toContain("subscription-key=***");
+    expectClean(e, [SECRET]);
+    const withUser = idp.url.replace("://", `://ann:${encodeURIComponent(SECRET)}@`);
+    const providers = [
+      clientCredentialsProvider({ tokenUrl: `${withUser}/token`, clientId: "c", clientSecret: "another-secret" }),
+      discoveredTokenProvider({
+        discoveryUrl: `${withUser}/.well-known/openid-configuration`,
+        clientId: "c",
+        clientSecret: "another-secret",
+      }),
+    ];
+    for (const provider of providers) {
+      const refused = await provider.token().catch((x: unknown) => x);
+      expect(refused).toBeInstanceOf(AuthenticationError);
+      expect((refused as Error).message).toContain("must not carry user info");
+      expectClean(refused, [SECRET, `ann:${SECRET}`]);
+    }
   });
 
   it("through an agent's bearer interceptor too", async () => {
@@ -461,6 +543,48 @@ it("the query parameters HTTP+JSON makes of the request's own fields stay readab
   expectClean(e, c.secrets);
 });
 
+it("an error of the application's own interceptor holding the request as URL, Map and Set objects shows no credential", async () => {
+  // An interceptor that refuses the call before it is sent, describing it with objects rather than text.
+  const refusing: Interceptor = () => async (req) => {
+    throw Object.assign(new Error("refused by policy"), {
+      url: new URL(req.url),
+      sent: new Map(req.header),
+      values: new Set(req.header.values()),
+    });
+  };
+  const baseUrl = `${agent.url}/rpc?api_key=${encodeURIComponent(SECRET)}`;
+  const client = new A2AClient(createJsonRpcTransport({ baseUrl, headers: { "X-API-Key": HEADER_SECRET }, interceptors: [refusing] }));
+  const e = await client.getTask({ id: "t-1" }).catch((x: unknown) => x);
+  expect(e).toBeInstanceOf(A2AError);
+  // The interceptor's error, down the cause chain (connect wraps it).
+  let cause = e as { cause?: unknown; url?: URL; sent?: Map<string, string> };
+  while (cause.url === undefined && cause.cause) cause = cause.cause as typeof cause;
+  expect(cause.url?.searchParams.get("api_key")).toBe("***");
+  expect(cause.sent?.get("x-api-key")).toBe("***");
+  expectClean(e, [SECRET, HEADER_SECRET]);
+});
+
+it("an agent that hands the credential back as a page token, twice: the error that stops the listing does not quote it", async () => {
+  const lister = await startFakeServer((req, res, body) => {
+    const { id } = JSON.parse(body) as { id: number };
+    sendJson(res, 200, {
+      jsonrpc: "2.0",
+      id,
+      result: { tasks: [], nextPageToken: String(req.headers["x-api-key"]), pageSize: 1, totalSize: 2 },
+    });
+  });
+  try {
+    const client = new A2AClient(createJsonRpcTransport({ baseUrl: `${lister.url}/rpc`, headers: { "X-API-Key": HEADER_SECRET } }));
+    const e = await (async () => {
+      for await (const _ of listAllTasks(client));
+    })().catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(InvalidAgentResponseError);
+    expectClean(e, [HEADER_SECRET]);
+  } finally {
+    await lister.close();
+  }
+});
+
 describe("a gRPC agent echoing what the application sent", () => {
   const srv = useFakeGrpcServer();
   it.each(APP_CREDENTIALS)("%s: not in the message, details, cause metadata or binary details", async (_name, c) => {
@@ -476,6 +600,33 @@ describe("a gRPC agent echoing what the application sent", () => {
         const shown = [inspect(cause.metadata), JSON.stringify([...cause.metadata]), JSON.stringify(cause.findDetails(ErrorInfoSchema))];
         for (const text of shown) for (const s of c.secrets) for (const f of forms(s)) expect(text).not.toContain(f);
       }
+    }
+  });
+});
+
+describe("a gRPC agent echoing binary metadata the application sent (-bin)", () => {
+  const srv = useFakeGrpcServer();
+  it("what the base64 decodes to is not on the error", async () => {
+    // The server reads binary metadata as the bytes it decodes to, and quotes those.
+    srv.handler = (stream, call) => {
+      const bytes = Buffer.from(String(call.headers["x-credential-bin"]), "base64");
+      stream.respond(
+        {
+          ":status": 200,
+          "content-type": "application/grpc",
+          "grpc-status": "16",
+          "grpc-message": encodeURIComponent(`rejected ${bytes.toString("utf8")}`),
+          "x-echo-bin": bytes.toString("base64"),
+        },
+        { endStream: true },
+      );
+    };
+    const headers = { "x-credential-bin": b64(SECRET) };
+    const client = new A2AClient(createGrpcTransport({ baseUrl: `127.0.0.1:${srv.port}`, headers }));
+    for (const e of await failures(client, { secrets: [SECRET] })) {
+      expect(e).toBeInstanceOf(A2AError);
+      expect((e as Error).message).toContain("rejected");
+      expectClean(e, [SECRET]);
     }
   });
 });
@@ -530,5 +681,308 @@ describe("a header value the Headers class refuses", () => {
     expect(e).toBeInstanceOf(Error);
     expect((e as Error).message).toContain('"X-API-Key"');
     expect(shows(e)).toBe(false);
+  });
+});
+
+// --- Credentials the request message hands the agent: a push config's ----------------
+
+/** The webhook's token, the credentials the agent is to send it (Basic), and a key in the webhook URL. */
+const PUSH_TOKEN = `push ${SECRET}`;
+const HOOK_PASSWORD = `hook-${SECRET}`;
+const HOOK_KEY = "hook-query-key-1234";
+const pushConfig = (taskId?: string) => ({
+  ...(taskId === undefined ? {} : { taskId }),
+  url: `https://hooks.example.com/a2a?key=${HOOK_KEY}`,
+  token: PUSH_TOKEN,
+  authentication: { scheme: "Basic", credentials: b64(`hook:${HOOK_PASSWORD}`) },
+});
+const PUSH_SECRETS = [PUSH_TOKEN, HOOK_PASSWORD, `hook:${HOOK_PASSWORD}`, HOOK_KEY];
+
+/** The three calls that carry a push config, each failing as the agent echoes its request; and the events the stream gave first. */
+async function pushConfigFailures(client: A2AClient): Promise<{ errors: unknown[]; events: number }> {
+  const created = await client.createTaskPushNotificationConfig(pushConfig("t-1")).catch((x: unknown) => x);
+  const sent = await client
+    .sendMessage({ message: userMessage("hi"), configuration: { taskPushNotificationConfig: pushConfig() } })
+    .catch((x: unknown) => x);
+  let events = 0;
+  const streamed = await (async () => {
+    const stream = client.sendStreamingMessage(
+      { message: userMessage("hi"), configuration: { taskPushNotificationConfig: pushConfig() } },
+      { resume: false },
+    );
+    for await (const _ of stream) events++;
+  })().catch((x: unknown) => x);
+  return { errors: [created, sent, streamed], events };
+}
+
+describe("an agent echoing the push config a request hands it", () => {
+  let echo: FakeServer;
+  beforeAll(async () => {
+    // Refuses every call quoting the whole body: as sent, as a Go server and a PHP one would
+    // write it again, in base64 and percent-encoded, in the message and the details; a stream
+    // first sends an event, then the refusal.
+    echo = await startFakeServer((req, res, body) => {
+      const go = body.replace(/[<>&]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+      const php = body.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`).replace(/\//g, "\\/");
+      const quoted = `${body} ${go} ${php} ${b64(body)} ${encodeURIComponent(body)}`;
+      const details = [{ "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: "ECHO", domain: "x", metadata: { body } }];
+      if (req.url!.startsWith("/rpc")) {
+        const { id, method } = JSON.parse(body) as { id: number; method: string };
+        const error = { jsonrpc: "2.0", id, error: { code: -32602, message: `invalid ${quoted}`, data: details } };
+        if (!/stream/i.test(method)) return sendJson(res, 200, error);
+        startSse(res);
+        const task = { id: "t-1", contextId: "c-1", status: { state: "TASK_STATE_WORKING" } };
+        res.write(
+          sseFrame({
+            jsonrpc: "2.0",
+            id,
+            result: /message\/stream/.test(method) ? { kind: "task", ...task, status: { state: "working" } } : { task },
+          }),
+        );
+        res.end(sseFrame(error));
+        return;
+      }
+      sendJson(res, 400, { error: { code: 3, status: "INVALID_ARGUMENT", message: `invalid ${quoted}`, details } });
+    });
+  });
+  afterAll(() => echo.close());
+
+  it.each([
+    ["JSON-RPC", "/rpc", createJsonRpcTransport],
+    ["HTTP+JSON", "/rest", createRestTransport],
+    ["JSON-RPC 0.3", "/rpc", createJsonRpcTransportV03],
+    ["HTTP+JSON 0.3", "/rest", createRestTransportV03],
+  ] as const)("over %s: the token, the credentials and the webhook URL's key appear nowhere", async (_binding, path, create) => {
+    for (const interceptors of [undefined, [bearerAuth(HEADER_SECRET)]]) {
+      const client = new A2AClient(create({ baseUrl: `${echo.url}${path}`, interceptors }));
+      const { errors, events } = await pushConfigFailures(client);
+      // JSON-RPC streams fail after an event: the error comes in the middle of the stream.
+      expect(events).toBe(path === "/rpc" ? 1 : 0);
+      for (const e of errors) {
+        expect(e).toBeInstanceOf(A2AError);
+        // The agent did echo the request: what it said is there, masked.
+        expect((e as Error).message).toContain("invalid");
+        expectClean(e, [...PUSH_SECRETS, HEADER_SECRET]);
+        for (const s of [PUSH_TOKEN, HOOK_PASSWORD]) expectNothingDecodes((e as Error).message, s);
+      }
+    }
+  });
+
+  describe("over gRPC", () => {
+    const srv = useFakeGrpcServer();
+    it.each([false, true])("0.3 %s: the token and the credentials appear nowhere", async (v03) => {
+      // The request as received (protobuf), quoted in the status message and metadata.
+      srv.handler = (stream, call) => {
+        const body = call.body.toString("latin1");
+        stream.respond(
+          {
+            ":status": 200,
+            "content-type": "application/grpc",
+            "grpc-status": "3",
+            "grpc-message": encodeURIComponent(`invalid ${body}`),
+            "x-echo-bin": call.body.toString("base64"),
+          },
+          { endStream: true },
+        );
+      };
+      const options = { baseUrl: `127.0.0.1:${srv.port}`, interceptors: [bearerAuth(HEADER_SECRET)] };
+      const client = new A2AClient(v03 ? createGrpcTransportV03(options) : createGrpcTransport(options));
+      for (const e of (await pushConfigFailures(client)).errors) {
+        expect(e).toBeInstanceOf(A2AError);
+        expect((e as Error).message).toContain("invalid");
+        expectClean(e, PUSH_SECRETS);
+        const cause = (e as A2AError).cause as ConnectError;
+        for (const s of PUSH_SECRETS) for (const f of forms(s)) expect(inspect(cause.metadata)).not.toContain(f);
+      }
+    });
+  });
+
+  it("through a gRPC-web proxy: the token and the credentials appear nowhere", async () => {
+    const proxy = await startFakeServer((_req, res, body) => {
+      res.writeHead(200, {
+        "Content-Type": "application/grpc-web+proto",
+        "grpc-status": "3",
+        "grpc-message": encodeURIComponent(`invalid ${Buffer.from(body, "latin1").toString("base64")} ${body}`),
+      });
+      res.end();
+    });
+    try {
+      const client = new A2AClient(createGrpcWebTransport({ baseUrl: proxy.url }));
+      for (const e of (await pushConfigFailures(client)).errors) {
+        expect(e).toBeInstanceOf(A2AError);
+        expect((e as Error).message).toContain("invalid");
+        expectClean(e, PUSH_SECRETS);
+      }
+    } finally {
+      await proxy.close();
+    }
+  });
+});
+
+it("a base URL's query parameter named as a request field is masked on a call whose fields go in the body", async () => {
+  const client = new A2AClient(createJsonRpcTransport({ baseUrl: `${agent.url}/rpc?token=${encodeURIComponent(SECRET)}` }));
+  const e = await client.createTaskPushNotificationConfig({ taskId: "t-1", url: "https://hooks.example.com/a2a" }).catch((x: unknown) => x);
+  expect(e).toBeInstanceOf(A2AError);
+  expect((e as Error).message).toContain("token=***");
+  expectClean(e, [SECRET]);
+});
+
+// --- Resolving an Agent Card with credentials ---------------------------------------
+
+describe("resolving an Agent Card with credentials", () => {
+  let cards: FakeServer;
+  let signing = false;
+  let key: TestKeyPair;
+  beforeAll(async () => {
+    key = await keyPair("ES256", "k1");
+    // /echo: the request's credentials quoted where a card is expected, in a body that does not
+    // parse and in a field of the wrong type; /signed: a signed card, then (signing off) the same unsigned.
+    cards = await startFakeServer(async (req, res) => {
+      const url = new URL(req.url!, "http://x");
+      if (url.pathname === "/signed.json") return sendJson(res, 200, signing ? await signJson(cardJson(), key) : cardJson());
+      const echoed = req.headers["x-api-key"] ?? url.searchParams.get("key") ?? "";
+      if (url.pathname === "/echo.json") return sendJson(res, 200, cardJson({ capabilities: echoed }));
+      res.writeHead(200, { "Content-Type": "application/json" });
+      res.end(`${echoed} was refused`);
+    });
+  });
+  afterAll(() => cards.close());
+
+  /** Every surface of `e`, and no part of `secret` as long as 8 characters (a parser quotes text cut short). */
+  function expectNoneOf(e: unknown, secret: string): void {
+    expectClean(e, [secret]);
+    for (const text of surfaces(e)) for (let i = 0; i + 8 <= secret.length; i++) expect(text).not.toContain(secret.slice(i, i + 8));
+  }
+
+  it.each([
+    ["a body that is not JSON", "/card.json"],
+    ["a card with the key in a field", "/echo.json"],
+  ])("an agent echoing the header sent, in %s: no part of it on the error", async (_case, path) => {
+    const e = await resolveAgentCard(`${cards.url}${path}`, { headers: { "X-API-Key": HEADER_SECRET }, cache: false }).catch(
+      (x: unknown) => x,
+    );
+    expect(e).toBeInstanceOf(InvalidAgentCardError);
+    expectNoneOf(e, HEADER_SECRET);
+  });
+
+  it("an agent echoing the key in the card URL's query: not on the error", async () => {
+    const e = await resolveAgentCard(`${cards.url}/echo.json?key=${encodeURIComponent(SECRET)}`, { cache: false }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(InvalidAgentCardError);
+    expectClean(e, [SECRET]);
+  });
+
+  it("a card URL with user info, which fetch refuses naming it: neither the password nor the user info on the error", async () => {
+    const withUser = cards.url.replace("://", `://ann:${encodeURIComponent(SECRET)}@`);
+    for (const target of [`${withUser}/card.json`, `${withUser}/card.json`.replace(/:\d+\//, ":99999/")]) {
+      const e = await resolveAgentCard(target, { cache: false }).catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(A2AError);
+      expectClean(e, [SECRET, `ann:${SECRET}`]);
+    }
+  });
+
+  it("an unsigned card after signed ones, at a URL with a key: the refusal names the URL without it", async () => {
+    const url = `${cards.url}/signed.json?key=${encodeURIComponent(SECRET)}`;
+    signing = true;
+    const first = await resolveAgentCard(url, { cache: false, verification: { keys: { keys: [key.jwk] } } });
+    expect(first.verification?.verified).toBe(true);
+    signing = false;
+    const e = await resolveAgentCard(url, { cache: false }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(AgentCardVerificationError);
+    expect((e as Error).message).toContain(`${cards.url}/signed.json is unsigned`);
+    expectClean(e, [SECRET]);
+  });
+});
+
+describe("connecting through a card whose interface URLs carry a key", () => {
+  const KEY = "interface-key-5678";
+
+  it("no usable interface: the error names each interface without its key", async () => {
+    const card = cardJson({
+      supportedInterfaces: [{ url: `https://agent.example.com/a2a?key=${KEY}`, protocolBinding: "CARRIER-PIGEON", protocolVersion: "1.0" }],
+    });
+    const e = await connect(card as never).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(NoCompatibleInterfaceError);
+    expect((e as Error).message).toContain("at https://agent.example.com/a2a:");
+    expectClean(e, [KEY]);
+  });
+
+  it("a version the agent rejects: the error names the interface without its key", async () => {
+    const agentV = await startFakeServer((_req, res, body) => {
+      const { id } = JSON.parse(body) as { id: number };
+      sendJson(res, 200, { jsonrpc: "2.0", id, error: { code: -32009, message: "version not supported" } });
+    });
+    try {
+      const card = cardJson({
+        supportedInterfaces: [
+          { url: `${agentV.url}/a2a?key=${KEY}`, protocolBinding: "JSONRPC", protocolVersion: "1.0" },
+          { url: `${agentV.url}/v03`, protocolBinding: "JSONRPC", protocolVersion: "0.3" },
+        ],
+      });
+      const { client } = await connect(card as never);
+      const e = await client.getTask({ id: "t-1" }).catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(VersionNotSupportedError);
+      expect((e as Error).message).toContain(`at ${agentV.url}/a2a (`);
+      expectClean(e, [KEY]);
+    } finally {
+      await agentV.close();
+    }
+  });
+});
+
+it("a base URL that does not parse: its user info and key are not on the error, whichever binding", async () => {
+  const bad = `http://ann:${encodeURIComponent(SECRET)}@127.0.0.1:99999/a2a?key=${encodeURIComponent(SECRET)}`;
+  for (const make of [createJsonRpcTransport, createRestTransport]) {
+    const e = await new A2AClient(make({ baseUrl: bad })).getTask({ id: "t-1" }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(A2AError);
+    expectClean(e, [SECRET, `ann:${SECRET}`]);
+  }
+  const created = (() => {
+    try {
+      createGrpcTransport({ baseUrl: bad });
+    } catch (x) {
+      return x;
+    }
+  })();
+  expect(created).toBeInstanceOf(TypeError);
+  const shown = `${String(created)} ${(created as Error).stack} ${inspect(created, { depth: Infinity, showHidden: true })}`;
+  for (const f of [...forms(SECRET), ...forms(`ann:${SECRET}`)]) expect(shown).not.toContain(f);
+  for (const e of [await resolveAgentCard(bad).catch((x: unknown) => x), await connect(bad).catch((x: unknown) => x)]) {
+    expect(e).toBeInstanceOf(InvalidParamsError);
+    expectClean(e, [SECRET, `ann:${SECRET}`]);
+  }
+});
+
+describe("a request with a value of the wrong type in a message made by create()", () => {
+  const grpc = useFakeGrpcServer();
+  /** A role that is a short secret instead of a number: protobuf-es quotes such a value in its error. */
+  const badMessage = () => Object.assign(userMessage("hi"), { role: "role-key-4321" as never });
+
+  it.each([
+    ["JSON-RPC", () => createJsonRpcTransport({ baseUrl: `${agent.url}/rpc` })],
+    ["HTTP+JSON", () => createRestTransport({ baseUrl: `${agent.url}/rest` })],
+    ["JSON-RPC 0.3", () => createJsonRpcTransportV03({ baseUrl: `${agent.url}/rpc` })],
+    ["gRPC", () => createGrpcTransport({ baseUrl: `127.0.0.1:${grpc.port}` })],
+  ] as const)("over %s: InvalidParamsError naming the field, never the value; nothing is sent", async (_binding, transport) => {
+    agent.requests.length = 0;
+    const client = new A2AClient(transport());
+    const unary = await client.sendMessage({ message: badMessage() }).catch((x: unknown) => x);
+    const stream = await (async () => {
+      for await (const _ of client.sendStreamingMessage({ message: badMessage() }, { resume: false }));
+    })().catch((x: unknown) => x);
+    for (const e of [unary, stream]) {
+      expect(e).toBeInstanceOf(InvalidParamsError);
+      expect((e as Error).message).toMatch(/cannot be written as (ProtoJSON|protobuf) \(at lf\.a2a\.v1\.(Role|Message\.role)\)/);
+      expectClean(e, ["role-key-4321"]);
+    }
+    expect(agent.requests).toHaveLength(0);
+    expect(grpc.calls).toHaveLength(0);
+  });
+
+  it("over gRPC, an error an interceptor names before any status stays that error", async () => {
+    const client = new A2AClient(createGrpcTransport({ baseUrl: `127.0.0.1:${grpc.port}`, interceptors: [bearerAuth(() => "")] }));
+    const e = await client.getTask({ id: "t-1" }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(AuthenticationError);
+    expect((e as Error).message).toContain("no token to send");
+    expect(grpc.calls).toHaveLength(0);
   });
 });

@@ -9,7 +9,7 @@
 import type { DescMethod } from "@bufbuild/protobuf";
 import { ConnectError, type StreamResponse, type Transport, type UnaryResponse } from "@connectrpc/connect";
 import { ErrorInfoSchema } from "../../../gen/google/rpc/error_details_pb.js";
-import { CallTimeoutError, ConnectionError, type A2AError } from "../../errors/family.js";
+import { A2AError, CallTimeoutError, ConnectionError } from "../../errors/family.js";
 import { fromConnectError, toA2AError } from "../../errors/classify.js";
 import { idleBeforeResponse, withIdleTimeout } from "../../http/idle.js";
 import { checkedResponse } from "../../call/response-shape.js";
@@ -147,8 +147,13 @@ export function connectionFailure(cause: unknown, url: string): ConnectionError 
   return failure instanceof ConnectionError ? failure : undefined;
 }
 
-/** An error status, classified by the ErrorInfo among its details. */
+/**
+ * An error status, classified by the ErrorInfo among its details. What the
+ * call named itself before any status (an interceptor's AuthenticationError,
+ * a request it cannot write), and that connect wrapped, is that error.
+ */
 function statusError(e: unknown): unknown {
   if (!(e instanceof ConnectError)) return e;
+  if (e.cause instanceof A2AError && !e.metadata.has("grpc-status")) return e.cause;
   return fromConnectError(e, "GRPC", e.findDetails(ErrorInfoSchema)[0]);
 }

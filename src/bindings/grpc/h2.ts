@@ -13,14 +13,16 @@
  * server carries `grpc-status` in its metadata; a stream or connection lost
  * before the status is `Unavailable`.
  */
-import { create, toBinary, type DescMethod, type MessageShape } from "@bufbuild/protobuf";
+import { create, toBinary, type DescMessage, type DescMethod, type MessageShape } from "@bufbuild/protobuf";
 import { Code, ConnectError, type Interceptor, type Transport } from "@connectrpc/connect";
 import { constants, type ClientHttp2Stream, type OutgoingHttpHeaders } from "node:http2";
+import { InvalidParamsError } from "../../errors/family.js";
+import { failedField } from "../../protocol/proto-json.js";
 import { runStreaming, runUnary } from "../../http/run-call.js";
 import { callRequest } from "../../http/call-request.js";
 import { timeoutFor } from "../../call/timeouts.js";
 import { SessionKeeper } from "./h2-session.js";
-import { mapAsync } from "../../util.js";
+import { mapRequests, parsedUrl } from "../../util.js";
 import { encodeFrame, metadataOf } from "./wire.js";
 import { StreamReply, decode, readUnary } from "./reply.js";
 
@@ -39,7 +41,9 @@ export interface H2GrpcTransportOptions {
 const CONNECTION_HEADERS = new Set(["connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade", "host", "te"]);
 
 export function createH2GrpcTransport(options: H2GrpcTransportOptions): Transport {
-  const url = new URL(options.baseUrl);
+  const url = parsedUrl(options.baseUrl);
+  // Named without its text, which may hold credentials (user info, a key in the query).
+  if (url === undefined) throw new TypeError("the gRPC transport's baseUrl is not a URL (host:port, or http(s)://host:port)");
   const origin = url.origin;
   const base = origin + url.pathname.replace(/\/+$/, "");
   const sessions = new SessionKeeper(origin, options);
@@ -79,7 +83,7 @@ export function createH2GrpcTransport(options: H2GrpcTransportOptions): Transpor
         timeoutMs: deadline,
         req: callRequest(false, method, "POST", urlOf(method), requestHeader(header, deadline), contextValues, create(method.input, input)),
         next: async (req) => {
-          const body = encodeFrame(toBinary(method.input, req.message));
+          const body = encodeFrame(requestBytes(method, req.message));
           const stream = await send(req.url, req.header, body, req.signal);
           const reply = await readUnary(stream, readMaxBytes);
           return {
@@ -107,13 +111,13 @@ export function createH2GrpcTransport(options: H2GrpcTransportOptions): Transpor
           urlOf(method),
           requestHeader(header, deadline),
           contextValues,
-          mapAsync(input, (m) => create(method.input, m)),
+          mapRequests(input, (m) => create(method.input, m)),
         ),
         next: async (req) => {
           // A2A's streaming methods are server-streaming: one request message.
           let only: MessageShape<typeof method.input> | undefined;
           for await (const m of req.message) only = m;
-          const body = encodeFrame(toBinary(method.input, create(method.input, only)));
+          const body = encodeFrame(requestBytes(method, create(method.input, only)));
           const stream = await send(req.url, req.header, body, req.signal);
           const reply = new StreamReply(stream, readMaxBytes);
           const headers = await reply.response();
@@ -129,6 +133,20 @@ export function createH2GrpcTransport(options: H2GrpcTransportOptions): Transpor
       });
     },
   } satisfies Transport;
+}
+
+/**
+ * The request in binary.
+ *
+ * @throws InvalidParamsError naming the field that cannot be written (a
+ * value of the wrong type), never its value.
+ */
+function requestBytes(method: DescMethod, message: MessageShape<DescMessage>): Uint8Array {
+  try {
+    return toBinary(method.input, message);
+  } catch (e) {
+    throw new InvalidParamsError(`the request cannot be written as protobuf (${failedField(e)})`);
+  }
 }
 
 /** The request's headers as interceptors see them: the caller's, and gRPC's own. */

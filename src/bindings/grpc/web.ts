@@ -64,16 +64,29 @@ export function createGrpcWebTransport(options: GrpcWebTransportOptions): A2ATra
  * bindings.
  */
 const withoutSentCredentials: Interceptor = (next) => async (req) => {
-  const res = await next(req).catch((e: unknown) => rejectWithoutSent(e, req.header, req.url));
+  // The request message, which may hand the agent credentials (a push
+  // config's): a stream's is noted as connect reads it.
+  let message: unknown = req.stream ? undefined : req.message;
+  const sent = req.stream ? { ...req, message: noting(req.message, (m) => (message = m)) } : req;
+  // No method: gRPC puts none of the request's fields in the query, so every query value is masked.
+  const clean = (e: unknown) => rejectWithoutSent(e, req.header, req.url, undefined, message);
+  const res = await next(sent).catch(clean);
   if (!res.stream) return res;
-  return { ...res, message: cleanFailures(res.message, req.header, req.url) };
+  return { ...res, message: cleanFailures(res.message, clean) };
 };
 
-async function* cleanFailures<T>(messages: AsyncIterable<T>, header: Headers, url: string): AsyncGenerator<T> {
+async function* noting<T>(messages: AsyncIterable<T>, note: (m: T) => void): AsyncGenerator<T> {
+  for await (const m of messages) {
+    note(m);
+    yield m;
+  }
+}
+
+async function* cleanFailures<T>(messages: AsyncIterable<T>, clean: (e: unknown) => Promise<never>): AsyncGenerator<T> {
   try {
     yield* messages;
   } catch (e) {
-    return await rejectWithoutSent(e, header, url);
+    return await clean(e);
   }
 }
 

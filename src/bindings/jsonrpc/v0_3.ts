@@ -5,7 +5,8 @@
  * results come back as 1.0 messages. The payload shapes live in
  * ./v0_3-shapes.ts, over the one 0.3 translation of meaning in ../../v0_3/.
  */
-import { toJson, type JsonValue } from "@bufbuild/protobuf";
+import type { JsonValue } from "@bufbuild/protobuf";
+import { messageToJson } from "../../protocol/proto-json.js";
 import type { UniversalClientFn } from "@connectrpc/connect/protocol";
 import { UnsupportedOperationError } from "../../errors/family.js";
 import { defaultHttpClient } from "../../http/default-client.js";
@@ -46,7 +47,7 @@ function jsonRpcCodecV03(url: string): BindingCodec {
           binding: "JSONRPC",
         });
       }
-      const params = call.params(toJson(method.input, message) as Record<string, unknown>);
+      const params = call.params(messageToJson(method.input, message) as Record<string, unknown>);
       return envelope.request(call.method, params as JsonValue | undefined);
     }),
     toProtoJson: (method, json) => {
