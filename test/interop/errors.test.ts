@@ -145,6 +145,8 @@ const TABLE: ReadonlyArray<[string, new (...a: never[]) => A2AError, Provoke]> =
     (b) => collect(clientFor(b, current()).subscribeToTask({ id: "no-such-task" }, { resume: false })),
   ],
   ["pageSize out of range", InvalidParamsError, (b) => clientFor(b, current()).listTasks({ pageSize: 1000 })],
+  // HTTP+JSON refuses it itself: `GET /tasks/` is the ListTasks route.
+  ["an empty task id", InvalidParamsError, (b) => clientFor(b, current()).getTask({ id: "" })],
   [
     "cancel of a finished task",
     TaskNotCancelableError,
