@@ -7,6 +7,9 @@ import { CURRENT_SDK, startLocalAgent, type LocalAgent } from "../../demo/agent.
 import {
   A2AClient,
   A2AError,
+  ContentTypeNotSupportedError,
+  ExtendedAgentCardNotConfiguredError,
+  ExtensionSupportRequiredError,
   InvalidParamsError,
   MethodNotFoundError,
   PushNotificationNotSupportedError,
@@ -17,6 +20,7 @@ import {
   createJsonRpcTransport,
   createJsonRpcTransportV03,
   createRestTransport,
+  text,
   userMessage,
   type Binding,
 } from "../../src/index.js";
@@ -30,10 +34,14 @@ let agent: LocalAgent;
 // card that offers no push notifications.
 const current = () => agentOf(CURRENT_SDK);
 let noPush: LocalAgent;
+// One that requires an extension, checks media types and has no extended card configured.
+const EXT = "https://extensions.example/required/v1";
+let strict: LocalAgent;
 beforeAll(async () => {
   noPush = await startLocalAgent({ pushNotifications: false });
+  strict = await startLocalAgent({ requiredExtensions: [EXT], validateInputModes: true, extendedCard: false });
 });
-afterAll(() => noPush.close());
+afterAll(() => Promise.all([noPush.close(), strict.close()]));
 
 async function failure(p: Promise<unknown>): Promise<A2AError> {
   const e = await p.then(
@@ -171,6 +179,17 @@ const TABLE: ReadonlyArray<[string, new (...a: never[]) => A2AError, Provoke]> =
       return c.createTaskPushNotificationConfig({ taskId: await finishedTask(c), url: "https://hooks.example.com/x" });
     },
   ],
+  [
+    "a required extension not activated",
+    ExtensionSupportRequiredError,
+    (b) => clientFor(b, strict).sendMessage({ message: userMessage("count 1") }),
+  ],
+  [
+    "a part of a media type the agent does not take",
+    ContentTypeNotSupportedError,
+    (b) => clientFor(b, strict, { extensions: [EXT] }).sendMessage({ message: userMessage([text("count 1", { mediaType: "image/png" })]) }),
+  ],
+  ["an extended card offered but not configured", ExtendedAgentCardNotConfiguredError, (b) => clientFor(b, strict).getExtendedAgentCard()],
   ["an unsupported A2A-Version", VersionNotSupportedError, (b) => clientFor(b, current(), { protocolVersion: "9.9" }).getTask({ id: "x" })],
   ["a method the server does not have", MethodNotFoundError, (b) => unknownMethodClient(b).getTask({ id: "x" })],
   ["an interface URL where no A2A endpoint is", MethodNotFoundError, (b) => wrongUrlClient(b).getTask({ id: "x" })],
