@@ -10,6 +10,7 @@ import {
   ContentTypeNotSupportedError,
   ExtendedAgentCardNotConfiguredError,
   ExtensionSupportRequiredError,
+  InternalError,
   InvalidParamsError,
   MethodNotFoundError,
   PushNotificationNotSupportedError,
@@ -215,4 +216,22 @@ it("a framework 404 names the URL it came from", async () => {
   const e = await failure(wrongUrlClient("HTTP+JSON").getTask({ id: "x" }));
   expect(e.message).toContain(`${current().origin}/no/such/interface/tasks/x`);
   expect(e.httpStatus).toBe(404);
+});
+
+// An agent whose user lookup throws for credentials it does not know: a
+// failure inside the server, which each binding of each peer reports its own
+// way (JSON-RPC -32603, a 500 google.rpc.Status, gRPC UNKNOWN).
+const failingOf = agentsOfPeers({ extendedCardToken: "the-token", echoRejectedCredentials: true });
+
+describe.each(peerCases(BINDINGS))("a failure inside the server, $label", ({ sdk, binding }) => {
+  it("is InternalError, unary and stream", async () => {
+    const client = clientFor(binding, failingOf(sdk), { headers: { authorization: "Bearer unknown" } });
+    for (const e of [
+      await failure(client.getTask({ id: "x" })),
+      await failure(collect(client.subscribeToTask({ id: "x" }, { resume: false }))),
+    ]) {
+      expect(e, `${e.name}: ${e.message}`).toBeInstanceOf(InternalError);
+      expect({ code: e.code, transient: e.transient, binding: e.binding }).toEqual({ code: "INTERNAL_ERROR", transient: false, binding });
+    }
+  });
 });

@@ -410,7 +410,7 @@ describe("HTTP+JSON SubscribeToTask", () => {
     const { error } = await drain(clientOf("HTTP+JSON").subscribeToTask({ id: "t1" }, RAW));
     expect(error).toBeInstanceOf(AuthenticationError);
     srv.handle((_req, res) => sendJson(res, 500, { error: { code: 500, status: "INTERNAL", message: "boom" } }));
-    expect((await drain(clientOf("HTTP+JSON").subscribeToTask({ id: "t1" }, RAW))).error).toBeInstanceOf(ServerError);
+    expect((await drain(clientOf("HTTP+JSON").subscribeToTask({ id: "t1" }, RAW))).error).toBeInstanceOf(InternalError);
     expect(seen()).toEqual(["POST /tasks/t1:subscribe", "POST /tasks/t1:subscribe"]);
   });
 
@@ -764,6 +764,8 @@ describe("HTTP+JSON errors: reason, then the body's status, then the HTTP status
     ["UNIMPLEMENTED", 501, status(501, "UNIMPLEMENTED"), MethodNotFoundError],
     ["METHOD_NOT_FOUND reason", 404, status(404, "NOT_FOUND", [info("METHOD_NOT_FOUND")]), MethodNotFoundError],
     ["INTERNAL_ERROR reason", 500, status(500, "INTERNAL", [info("INTERNAL_ERROR")]), InternalError],
+    ["INTERNAL or UNKNOWN without a reason: the server failed, as JSON-RPC's -32603 says", 500, status(500, "UNKNOWN"), InternalError],
+    ["UNKNOWN on a gateway's 503 stays a ServerError", 503, status(503, "UNKNOWN"), ServerError],
     ["UNAUTHENTICATED on a 400", 400, status(400, "UNAUTHENTICATED"), AuthenticationError],
     [
       "TASK_NOT_FOUND reason on a 400 (a reason wins over the HTTP status)",
