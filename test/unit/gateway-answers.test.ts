@@ -75,6 +75,16 @@ const ANSWERS: ReadonlyArray<[string, Answer, Partial<A2AError> & { challenge?: 
   ],
   ["403 page", { status: 403, ...html("forbidden") }, { name: "AuthorizationError", code: "PERMISSION_DENIED", httpStatus: 403 }],
   ["404 page", { status: 404, ...html("not found") }, { name: "MethodNotFoundError", code: "METHOD_NOT_FOUND", httpStatus: 404 }],
+  [
+    "404 in a framework's JSON ({code, message})",
+    { status: 404, headers: { "content-type": "application/json" }, body: JSON.stringify({ code: 404, message: "Not Found" }) },
+    { name: "MethodNotFoundError", code: "METHOD_NOT_FOUND", httpStatus: 404 },
+  ],
+  [
+    "429 in a framework's JSON ({code, message})",
+    { status: 429, headers: { "content-type": "application/json" }, body: JSON.stringify({ code: 429, message: "Too Many Requests" }) },
+    { name: "ServerError", code: "SERVER_ERROR", transient: true, httpStatus: 429 },
+  ],
   ["500 page", { status: 500, ...html("oops") }, { name: "ServerError", code: "SERVER_ERROR", transient: false, httpStatus: 500 }],
 ];
 
@@ -97,6 +107,8 @@ describe.each(ANSWERS)("a gateway's %s", (_what, given, facts) => {
       await failure(collect(client.subscribeToTask({ id: "t1" }, { resume: false }))),
     ]) {
       expect(e).toMatchObject(facts);
+      // The HTTP status of a gateway's body is no JSON-RPC code.
+      expect(e.jsonRpcCode).toBeUndefined();
       if (facts.retryAfterMs === undefined) expect(e.retryAfterMs).toBeUndefined();
       if (facts.httpStatus === 404) expect(e.message).toMatch(/^no A2A endpoint at http:\/\/127\.0\.0\.1:\d+\//);
     }

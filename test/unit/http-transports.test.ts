@@ -788,6 +788,16 @@ describe("JSON-RPC errors with a standard reason", () => {
     srv.handle((_req, res, body) => sendJson(res, 200, { jsonrpc: "2.0", id: rpcId(body), error }));
     await expect(clientOf("JSONRPC").listTasks({ pageSize: 1000 })).rejects.toThrow(InvalidParamsError);
   });
+
+  it("a gateway's google.rpc.Status in front of a JSON-RPC endpoint is read as on HTTP+JSON, its code as an HTTP status", async () => {
+    const status = { error: { code: 400, status: "INVALID_ARGUMENT", message: "bad", details: [] } };
+    for (const binding of ["JSONRPC", "HTTP+JSON"] as const) {
+      srv.handle((_req, res) => sendJson(res, 400, status));
+      const e = await failure(clientOf(binding).getTask({ id: "t1" }));
+      expect(e, binding).toBeInstanceOf(InvalidParamsError);
+      expect(e, binding).toMatchObject({ httpStatus: 400, jsonRpcCode: undefined, message: "bad" });
+    }
+  });
 });
 
 describe("errors on streams", () => {

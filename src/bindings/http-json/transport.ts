@@ -8,7 +8,7 @@ import { messageToJson } from "../../protocol/proto-json.js";
 import { errorFromServer } from "../../errors/classify.js";
 import { isRecord } from "../../util.js";
 import type { A2AError } from "../../errors/family.js";
-import { createHttpBindingTransport, genericHttpError } from "../../http/binding-transport.js";
+import { createHttpBindingTransport, genericHttpError, rpcStatusError } from "../../http/binding-transport.js";
 import type { BindingCodec, HttpPlan, ResponseFacts, VerbChoice } from "../../http/codec.js";
 import type { HttpTransportOptions } from "../../call/options.js";
 import { expandPath, routesOf, type MethodRoutes, type Verb } from "./routes.js";
@@ -144,15 +144,7 @@ function toQuery(json: JsonObject): string {
  * error code, or anything else a proxy may have sent.
  */
 function restError(json: unknown, facts: ResponseFacts): A2AError {
-  if (isRecord(json) && isRecord(json.error)) {
-    const e = json.error;
-    return errorFromServer({
-      ...facts,
-      message: typeof e.message === "string" ? e.message : "",
-      details: Array.isArray(e.details) ? e.details : [],
-      rpcStatus: typeof e.status === "string" ? e.status : undefined,
-    });
-  }
+  if (isRecord(json) && isRecord(json.error)) return rpcStatusError(json.error, facts);
   // JSON-RPC codes are negative (-32768 to -32000); google.rpc.Status codes are not.
   if (isRecord(json) && typeof json.code === "number" && Number.isInteger(json.code) && json.code < 0) {
     const data = json.data;
