@@ -229,6 +229,14 @@ describe("HTTP+JSON request shape", () => {
     expect(srv.requests[0]).toMatchObject({ method: "DELETE", url: "/tasks/t1/pushNotificationConfigs/c1" });
   });
 
+  it("CreateTaskPushNotificationConfig: the task id in the path and, as official clients send it, in the body; the tenant in the path only", async () => {
+    const config = { taskId: "t1", id: "c1", url: "https://hooks.example.com/x" };
+    srv.handle(answer("HTTP+JSON", config));
+    await clientOf("HTTP+JSON", {}, { tenant: "acme" }).createTaskPushNotificationConfig(config);
+    expect(srv.requests[0]).toMatchObject({ method: "POST", url: "/acme/tasks/t1/pushNotificationConfigs" });
+    expect(JSON.parse(srv.requests[0]!.body)).toEqual(config);
+  });
+
   it("a client tenant becomes the first path segment", async () => {
     srv.handle(answer("HTTP+JSON", TASK));
     await clientOf("HTTP+JSON", {}, { tenant: "acme" }).getTask({ id: "t1" });

@@ -76,7 +76,12 @@ function restCodec(baseUrl: string, routesOf: (method: DescMethod) => MethodRout
     const verb = verbOverride ?? route.verb;
     const path = expandPath(route, fields);
     const json = messageToJson(method.input, message) as JsonObject;
-    for (const f of route.pathFields) delete json[f.jsonName];
+    // A body that is the whole request ("*") keeps the ids the path binds,
+    // as the official clients send it: servers may read them from the body
+    // (1.0.0-beta.0 takes CreateTaskPushNotificationConfig's task id only
+    // from there). The tenant is the path's alone.
+    const wholeBody = verb === "POST" && route.verb === "POST" && route.body === "*";
+    for (const f of route.pathFields) if (!wholeBody || f.name === "tenant") delete json[f.jsonName];
     if (verb !== "POST") {
       const query = toQuery(json);
       return { url: urlOf(path, query), method: verb };
