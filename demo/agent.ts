@@ -157,6 +157,12 @@ export interface LocalAgentOptions {
   paths?: { jsonRpc: string; rest: string };
   /** The card's name, description, skills and input modes, for an agent other than the scripted one. */
   describe?: Pick<AgentCard, "name" | "description" | "skills" | "defaultInputModes">;
+  /** Extension URIs the card declares as required: the SDK refuses messages from callers that do not activate them. */
+  requiredExtensions?: readonly string[];
+  /** Whether the SDK refuses parts whose media type the card's input modes lack (the installed release only). Default false. */
+  validateInputModes?: boolean;
+  /** Whether the card's extended card is served; false: the card offers one, but none is configured. Default true. */
+  extendedCard?: boolean;
 }
 
 const HOST = "127.0.0.1";
@@ -420,6 +426,7 @@ function buildCard(
   pushNotifications = true,
   describe: LocalAgentOptions["describe"] = undefined,
   streaming = true,
+  requiredExtensions: readonly string[] = [],
 ): AgentCard {
   // Newest version first, each on all three bindings. A 0.3 HTTP+JSON
   // interface shares the base URL: its routes live under `/v1/...`.
@@ -434,7 +441,12 @@ function buildCard(
     supportedInterfaces,
     provider: { organization: "a2a-connect", url: urls.origin },
     version: "1.0.0",
-    capabilities: { streaming, pushNotifications, extendedAgentCard: true, extensions: [] },
+    capabilities: {
+      streaming,
+      pushNotifications,
+      extendedAgentCard: true,
+      extensions: requiredExtensions.map((uri) => ({ uri, description: "", required: true, params: undefined })),
+    },
     // The SDK's well-known handler serialises the card with JSON.stringify, so
     // oneof-based fields (security schemes) would leak ts-proto's `$case`
     // wrappers onto the wire: the card therefore declares none.
@@ -610,10 +622,19 @@ export async function startLocalAgent(options: LocalAgentOptions = {}): Promise<
   const versions = options.versions ?? ["1.0"];
   const legacyCompat = { enabled: versions.includes("0.3") };
   const urls = { origin, jsonRpcUrl, restUrl, grpcAddress };
-  const unsigned = buildCard(urls, versions, options.pushNotifications, options.describe, options.streaming);
+  const unsigned = buildCard(urls, versions, options.pushNotifications, options.describe, options.streaming, options.requiredExtensions);
   const card = await sign(unsigned);
   const published = options.advertisedVersions
-    ? await sign(buildCard(urls, options.advertisedVersions, options.pushNotifications, options.describe, options.streaming))
+    ? await sign(
+        buildCard(
+          urls,
+          options.advertisedVersions,
+          options.pushNotifications,
+          options.describe,
+          options.streaming,
+          options.requiredExtensions,
+        ),
+      )
     : card;
   const extendedCard: AgentCard = await sign({
     ...unsigned,
@@ -632,7 +653,11 @@ export async function startLocalAgent(options: LocalAgentOptions = {}): Promise<
     // A function provider decides per call. (Given a plain AgentCard instead,
     // the SDK returns it only when context.user.isAuthenticated and falls back
     // to the public card otherwise.)
-    async (context: ServerCallContext) => (token === undefined || context.user?.isAuthenticated ? extendedCard : card),
+    options.extendedCard === false
+      ? undefined
+      : async (context: ServerCallContext) => (token === undefined || context.user?.isAuthenticated ? extendedCard : card),
+    undefined,
+    { validateInputModes: options.validateInputModes ?? false },
   );
 
   const echo = options.echoRejectedCredentials;

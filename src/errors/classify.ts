@@ -35,7 +35,7 @@ import {
   type A2AErrorInit,
   type ConnectionFailure,
 } from "./family.js";
-import type { A2AErrorCode } from "./codes.js";
+import { isGatewayStatus, type A2AErrorCode } from "./codes.js";
 
 // --- Classification ------------------------------------------------------------
 
@@ -83,11 +83,13 @@ const KNOWN_ERRORS: readonly Known[] = [...A2A_ERRORS, ...STANDARD_ERRORS];
 // a google.rpc.Status in JSON gives them (`"status": "NOT_FOUND"`).
 const GRPC: Readonly<Record<string, number>> = {
   CANCELLED: 1,
+  UNKNOWN: 2,
   INVALID_ARGUMENT: 3,
   DEADLINE_EXCEEDED: 4,
   NOT_FOUND: 5,
   PERMISSION_DENIED: 7,
   UNIMPLEMENTED: 12,
+  INTERNAL: 13,
   UNAVAILABLE: 14,
   UNAUTHENTICATED: 16,
 };
@@ -162,6 +164,10 @@ export function errorFromServer(facts: ServerErrorFacts): A2AError {
     if (code === GRPC.DEADLINE_EXCEEDED) return new CallTimeoutError(message, init);
     if (code === GRPC.CANCELLED) return new AbortedError(message, init);
     if (code === GRPC.UNAVAILABLE) return new ConnectionError(message, { ...init, kind: "network" });
+    // The server failed while handling the call: what JSON-RPC says with
+    // -32603, gRPC servers say with INTERNAL, or UNKNOWN for a handler that
+    // threw. Not from a gateway, whose 5xx stays a ServerError (transient).
+    if ((code === GRPC.INTERNAL || code === GRPC.UNKNOWN) && !isGatewayStatus(facts.httpStatus)) return new InternalError(message, init);
   }
 
   // 4. The HTTP status alone.

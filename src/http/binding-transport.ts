@@ -329,6 +329,21 @@ function withAddedQuery(url: string, original: string, modified: string): string
   }
 }
 
+/**
+ * The error a `google.rpc.Status` object describes (`{code, status, message,
+ * details}`, the `error` of an HTTP+JSON error body): its `code` is the HTTP
+ * status, `status` the gRPC code's name. Gateways answer so in front of any
+ * binding.
+ */
+export function rpcStatusError(e: Readonly<Record<string, unknown>>, f: ResponseFacts): A2AError {
+  return errorFromServer({
+    ...f,
+    message: typeof e.message === "string" ? e.message : "",
+    details: Array.isArray(e.details) ? e.details : [],
+    rpcStatus: typeof e.status === "string" ? e.status : undefined,
+  });
+}
+
 /** Error facts from a server error response that is not a JSON error document. */
 export function genericHttpError(json: unknown, f: ResponseFacts): A2AError {
   return errorFromServer({

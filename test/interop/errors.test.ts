@@ -7,6 +7,10 @@ import { CURRENT_SDK, startLocalAgent, type LocalAgent } from "../../demo/agent.
 import {
   A2AClient,
   A2AError,
+  ContentTypeNotSupportedError,
+  ExtendedAgentCardNotConfiguredError,
+  ExtensionSupportRequiredError,
+  InternalError,
   InvalidParamsError,
   MethodNotFoundError,
   PushNotificationNotSupportedError,
@@ -17,6 +21,7 @@ import {
   createJsonRpcTransport,
   createJsonRpcTransportV03,
   createRestTransport,
+  text,
   userMessage,
   type Binding,
 } from "../../src/index.js";
@@ -30,10 +35,14 @@ let agent: LocalAgent;
 // card that offers no push notifications.
 const current = () => agentOf(CURRENT_SDK);
 let noPush: LocalAgent;
+// One that requires an extension, checks media types and has no extended card configured.
+const EXT = "https://extensions.example/required/v1";
+let strict: LocalAgent;
 beforeAll(async () => {
   noPush = await startLocalAgent({ pushNotifications: false });
+  strict = await startLocalAgent({ requiredExtensions: [EXT], validateInputModes: true, extendedCard: false });
 });
-afterAll(() => noPush.close());
+afterAll(() => Promise.all([noPush.close(), strict.close()]));
 
 async function failure(p: Promise<unknown>): Promise<A2AError> {
   const e = await p.then(
@@ -145,6 +154,8 @@ const TABLE: ReadonlyArray<[string, new (...a: never[]) => A2AError, Provoke]> =
     (b) => collect(clientFor(b, current()).subscribeToTask({ id: "no-such-task" }, { resume: false })),
   ],
   ["pageSize out of range", InvalidParamsError, (b) => clientFor(b, current()).listTasks({ pageSize: 1000 })],
+  // HTTP+JSON refuses it itself: `GET /tasks/` is the ListTasks route.
+  ["an empty task id", InvalidParamsError, (b) => clientFor(b, current()).getTask({ id: "" })],
   [
     "cancel of a finished task",
     TaskNotCancelableError,
@@ -169,6 +180,17 @@ const TABLE: ReadonlyArray<[string, new (...a: never[]) => A2AError, Provoke]> =
       return c.createTaskPushNotificationConfig({ taskId: await finishedTask(c), url: "https://hooks.example.com/x" });
     },
   ],
+  [
+    "a required extension not activated",
+    ExtensionSupportRequiredError,
+    (b) => clientFor(b, strict).sendMessage({ message: userMessage("count 1") }),
+  ],
+  [
+    "a part of a media type the agent does not take",
+    ContentTypeNotSupportedError,
+    (b) => clientFor(b, strict, { extensions: [EXT] }).sendMessage({ message: userMessage([text("count 1", { mediaType: "image/png" })]) }),
+  ],
+  ["an extended card offered but not configured", ExtendedAgentCardNotConfiguredError, (b) => clientFor(b, strict).getExtendedAgentCard()],
   ["an unsupported A2A-Version", VersionNotSupportedError, (b) => clientFor(b, current(), { protocolVersion: "9.9" }).getTask({ id: "x" })],
   ["a method the server does not have", MethodNotFoundError, (b) => unknownMethodClient(b).getTask({ id: "x" })],
   ["an interface URL where no A2A endpoint is", MethodNotFoundError, (b) => wrongUrlClient(b).getTask({ id: "x" })],
@@ -194,4 +216,22 @@ it("a framework 404 names the URL it came from", async () => {
   const e = await failure(wrongUrlClient("HTTP+JSON").getTask({ id: "x" }));
   expect(e.message).toContain(`${current().origin}/no/such/interface/tasks/x`);
   expect(e.httpStatus).toBe(404);
+});
+
+// An agent whose user lookup throws for credentials it does not know: a
+// failure inside the server, which each binding of each peer reports its own
+// way (JSON-RPC -32603, a 500 google.rpc.Status, gRPC UNKNOWN).
+const failingOf = agentsOfPeers({ extendedCardToken: "the-token", echoRejectedCredentials: true });
+
+describe.each(peerCases(BINDINGS))("a failure inside the server, $label", ({ sdk, binding }) => {
+  it("is InternalError, unary and stream", async () => {
+    const client = clientFor(binding, failingOf(sdk), { headers: { authorization: "Bearer unknown" } });
+    for (const e of [
+      await failure(client.getTask({ id: "x" })),
+      await failure(collect(client.subscribeToTask({ id: "x" }, { resume: false }))),
+    ]) {
+      expect(e, `${e.name}: ${e.message}`).toBeInstanceOf(InternalError);
+      expect({ code: e.code, transient: e.transient, binding: e.binding }).toEqual({ code: "INTERNAL_ERROR", transient: false, binding });
+    }
+  });
 });

@@ -124,16 +124,12 @@ describe.each(peerCases(BINDINGS))("$label", ({ sdk, binding }) => {
     expect(await collect(listAllTasks(client, { ...filter, pageSize: 100 }))).toHaveLength(7);
   });
 
-  // The beta's HTTP+JSON create reads the task id from the body, which the
-  // route leaves out (operations.test.ts asserts it): configs are made over JSON-RPC there.
-  const creator = () => (beta && binding === "HTTP+JSON" ? clientFor("JSONRPC", agent) : client);
-
   it("lists every push notification config of a task", async () => {
     const held = taskOf(await client.sendMessage({ message: userMessage("hold"), configuration: { returnImmediately: true } }));
     try {
       const ids: string[] = [];
       for (let i = 0; i < 3; i++) {
-        ids.push((await creator().createTaskPushNotificationConfig({ taskId: held.id, url: `https://hooks.example.com/${i}` })).id);
+        ids.push((await client.createTaskPushNotificationConfig({ taskId: held.id, url: `https://hooks.example.com/${i}` })).id);
       }
       const configs = await collect(listAllTaskPushNotificationConfigs(client, { taskId: held.id }));
       expect(configs.map((c) => c.id).sort()).toEqual([...ids].sort());

@@ -229,6 +229,14 @@ describe("HTTP+JSON request shape", () => {
     expect(srv.requests[0]).toMatchObject({ method: "DELETE", url: "/tasks/t1/pushNotificationConfigs/c1" });
   });
 
+  it("CreateTaskPushNotificationConfig: the task id in the path and, as official clients send it, in the body; the tenant in the path only", async () => {
+    const config = { taskId: "t1", id: "c1", url: "https://hooks.example.com/x" };
+    srv.handle(answer("HTTP+JSON", config));
+    await clientOf("HTTP+JSON", {}, { tenant: "acme" }).createTaskPushNotificationConfig(config);
+    expect(srv.requests[0]).toMatchObject({ method: "POST", url: "/acme/tasks/t1/pushNotificationConfigs" });
+    expect(JSON.parse(srv.requests[0]!.body)).toEqual(config);
+  });
+
   it("a client tenant becomes the first path segment", async () => {
     srv.handle(answer("HTTP+JSON", TASK));
     await clientOf("HTTP+JSON", {}, { tenant: "acme" }).getTask({ id: "t1" });
@@ -410,7 +418,7 @@ describe("HTTP+JSON SubscribeToTask", () => {
     const { error } = await drain(clientOf("HTTP+JSON").subscribeToTask({ id: "t1" }, RAW));
     expect(error).toBeInstanceOf(AuthenticationError);
     srv.handle((_req, res) => sendJson(res, 500, { error: { code: 500, status: "INTERNAL", message: "boom" } }));
-    expect((await drain(clientOf("HTTP+JSON").subscribeToTask({ id: "t1" }, RAW))).error).toBeInstanceOf(ServerError);
+    expect((await drain(clientOf("HTTP+JSON").subscribeToTask({ id: "t1" }, RAW))).error).toBeInstanceOf(InternalError);
     expect(seen()).toEqual(["POST /tasks/t1:subscribe", "POST /tasks/t1:subscribe"]);
   });
 
@@ -764,6 +772,8 @@ describe("HTTP+JSON errors: reason, then the body's status, then the HTTP status
     ["UNIMPLEMENTED", 501, status(501, "UNIMPLEMENTED"), MethodNotFoundError],
     ["METHOD_NOT_FOUND reason", 404, status(404, "NOT_FOUND", [info("METHOD_NOT_FOUND")]), MethodNotFoundError],
     ["INTERNAL_ERROR reason", 500, status(500, "INTERNAL", [info("INTERNAL_ERROR")]), InternalError],
+    ["INTERNAL or UNKNOWN without a reason: the server failed, as JSON-RPC's -32603 says", 500, status(500, "UNKNOWN"), InternalError],
+    ["UNKNOWN on a gateway's 503 stays a ServerError", 503, status(503, "UNKNOWN"), ServerError],
     ["UNAUTHENTICATED on a 400", 400, status(400, "UNAUTHENTICATED"), AuthenticationError],
     [
       "TASK_NOT_FOUND reason on a 400 (a reason wins over the HTTP status)",
@@ -785,6 +795,16 @@ describe("JSON-RPC errors with a standard reason", () => {
     const error = { code: -32000, message: "m", data: [{ "@type": ERROR_INFO, reason: "INVALID_PARAMS" }] };
     srv.handle((_req, res, body) => sendJson(res, 200, { jsonrpc: "2.0", id: rpcId(body), error }));
     await expect(clientOf("JSONRPC").listTasks({ pageSize: 1000 })).rejects.toThrow(InvalidParamsError);
+  });
+
+  it("a gateway's google.rpc.Status in front of a JSON-RPC endpoint is read as on HTTP+JSON, its code as an HTTP status", async () => {
+    const status = { error: { code: 400, status: "INVALID_ARGUMENT", message: "bad", details: [] } };
+    for (const binding of ["JSONRPC", "HTTP+JSON"] as const) {
+      srv.handle((_req, res) => sendJson(res, 400, status));
+      const e = await failure(clientOf(binding).getTask({ id: "t1" }));
+      expect(e, binding).toBeInstanceOf(InvalidParamsError);
+      expect(e, binding).toMatchObject({ httpStatus: 400, jsonRpcCode: undefined, message: "bad" });
+    }
   });
 });
 

@@ -18,6 +18,7 @@ import { mergeHeaders, serviceHeaders, type TransportOptions } from "../../call/
 import { timeoutFor } from "../../call/timeouts.js";
 import type { A2ATransport } from "../../call/transport.js";
 import { safeUrl } from "../../util.js";
+import { answeredOverHttp } from "./http-answer.js";
 
 /**
  * The error for a call to `url` whose connection was cut below gRPC
@@ -48,12 +49,14 @@ export function a2aGrpcTransport(inner: Transport, options: TransportOptions, cu
   // What a deadline's error names: the method's URL, gRPC's /<service>/<method> under the base.
   const base = target.url.replace(/\/+$/, "");
   const urlOf = (method: DescMethod) => `${base}/${method.parent.typeName}/${method.name}`;
+  /** What a call failed with: an answer over HTTP, a cut connection, or the server's status. */
+  const callError = (e: unknown): unknown => answeredOverHttp(e) ?? cut(e, target.url) ?? statusError(e);
   /** The error of a call that failed with `e`, once `call` is over. */
   const failure = (call: CallSignal, e: unknown): unknown => {
     // Aborted (by the caller or the deadline): reported from the signal, as the runner does.
     if (call.signal.aborted) return call.fail(e);
     call.fail(e);
-    return cut(e, target.url) ?? statusError(e);
+    return callError(e);
   };
   return {
     binding: "GRPC",
@@ -66,7 +69,7 @@ export function a2aGrpcTransport(inner: Transport, options: TransportOptions, cu
         try {
           res = await inner.unary(method, signal, timeout, headers, input, contextValues);
         } catch (e) {
-          throw signal?.aborted ? e : (cut(e, target.url) ?? statusError(e));
+          throw signal?.aborted ? e : callError(e);
         }
       } else {
         const call = new CallSignal(signal, timeout, urlOf(method));

@@ -85,7 +85,7 @@ export function createH2GrpcTransport(options: H2GrpcTransportOptions): Transpor
         next: async (req) => {
           const body = encodeFrame(requestBytes(method, req.message));
           const stream = await send(req.url, req.header, body, req.signal);
-          const reply = await readUnary(stream, readMaxBytes);
+          const reply = await readUnary(stream, readMaxBytes, req.url);
           return {
             stream: false,
             service: method.parent,
@@ -119,7 +119,7 @@ export function createH2GrpcTransport(options: H2GrpcTransportOptions): Transpor
           for await (const m of req.message) only = m;
           const body = encodeFrame(requestBytes(method, create(method.input, only)));
           const stream = await send(req.url, req.header, body, req.signal);
-          const reply = new StreamReply(stream, readMaxBytes);
+          const reply = new StreamReply(stream, readMaxBytes, req.url);
           const headers = await reply.response();
           return {
             stream: true,

@@ -46,9 +46,10 @@ interface UnaryReply {
 /**
  * Reads a unary call's response: one message and an OK status. Listeners
  * rather than async iteration: the whole response is wanted at once, and a
- * frame over readMaxBytes is refused before it is buffered.
+ * frame over readMaxBytes is refused before it is buffered. `url`, the
+ * call's, is named by the error of an answer that is not gRPC.
  */
-export function readUnary(stream: ClientHttp2Stream, readMaxBytes: number): Promise<UnaryReply> {
+export function readUnary(stream: ClientHttp2Stream, readMaxBytes: number, url: string): Promise<UnaryReply> {
   return new Promise((resolve, reject) => {
     const frames = new FrameReader(readMaxBytes);
     let header: IncomingHttpHeaders | undefined;
@@ -63,7 +64,7 @@ export function readUnary(stream: ClientHttp2Stream, readMaxBytes: number): Prom
     };
     stream.on("response", (h) => {
       header = h;
-      const e = responseError(h);
+      const e = responseError(h, url);
       if (e) fail(e);
     });
     stream.on("trailers", (t) => (trailer = t));
@@ -102,6 +103,8 @@ export class StreamReply {
   constructor(
     private readonly stream: ClientHttp2Stream,
     private readonly readMaxBytes: number,
+    /** The call's URL, named by the error of an answer that is not gRPC. */
+    private readonly url: string,
   ) {
     stream.on("trailers", (t) => (this.trailers = t));
     // Kept for good: the stream may fail before anyone reads it.
@@ -115,7 +118,7 @@ export class StreamReply {
       const onResponse = (h: IncomingHttpHeaders) => {
         stream.off("close", onClose);
         this.header = h;
-        const e = responseError(h);
+        const e = responseError(h, this.url);
         if (!e) return resolve(h);
         reject(e);
         if (!stream.closed) stream.close(constants.NGHTTP2_CANCEL);

@@ -64,9 +64,10 @@ export function createGrpcTransport(options: GrpcTransportOptions): A2ATransport
  * A call's error as a ConnectionError when it is a cut connection rather
  * than the server's answer: `Unavailable` without a grpc-status, which is
  * how the HTTP/2 transport reports a stream or connection lost before its
- * status (and gRPC's mapping of 429, 502, 503 and 504 from a proxy). A
- * connection that was never made keeps its kind (refused, dns), which
- * failover relies on. Either way the message names the host and port.
+ * status (a proxy's 429, 502, 503 or 504 is read before, by its HTTP status:
+ * http-answer.ts). A connection that was never made keeps its kind
+ * (refused, dns), which failover relies on. Either way the message names
+ * the host and port.
  */
 function asConnectionError(e: unknown, url: string): ConnectionError | undefined {
   const cut = e instanceof ConnectError && !e.metadata.has("grpc-status") && e.code === Code.Unavailable;

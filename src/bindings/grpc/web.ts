@@ -10,6 +10,7 @@ import { createGrpcWebTransport as createConnectGrpcWebTransport } from "@connec
 import { ConnectionError, RedirectRefusedError, type A2AError } from "../../errors/family.js";
 import { a2aGrpcTransport, connectionFailure } from "./common.js";
 import { grpcBaseUrl } from "./url.js";
+import { httpAnswerError } from "./http-answer.js";
 import { isRedirectStatus, redirectTarget } from "../../http/redirect-target.js";
 import { rejectWithoutSent } from "../../http/run-call.js";
 import type { TransportOptions } from "../../call/options.js";
@@ -94,14 +95,19 @@ async function* cleanFailures<T>(messages: AsyncIterable<T>, clean: (e: unknown)
  * connect-web asks fetch for `redirect: "error"`, which fails as a bare
  * TypeError ("fetch failed"). Asked for "manual", a redirect is refused by
  * name, as on the other HTTP bindings; none is followed, since a gRPC-web
- * call goes to its proxy's URL only.
+ * call goes to its proxy's URL only. Any other status but 2xx is what the
+ * proxy, or something in front of it, said (http-answer.ts), and fails the
+ * call as that.
  */
 function refusingRedirects(fetchFn: typeof fetch): typeof fetch {
   return async (input, init) => {
     const res = await fetchFn(input, { ...init, redirect: "manual" });
-    if (res.type !== "opaqueredirect" && !isRedirectStatus(res.status)) return res;
+    const url = input instanceof Request ? input.url : String(input);
+    const redirect = res.type === "opaqueredirect" || isRedirectStatus(res.status);
+    if (!redirect && (res.status === 0 || (res.status >= 200 && res.status < 300))) return res;
     await res.body?.cancel().catch(() => {});
-    const from = new URL(input instanceof Request ? input.url : String(input));
+    if (!redirect) throw httpAnswerError(res.status, res.headers, url);
+    const from = new URL(url);
     const location = res.headers.get("Location");
     const to = location === null ? "a location the browser does not reveal" : redirectTarget(location, from).origin;
     throw new RedirectRefusedError(`${from.origin} answered a gRPC-web call with a redirect to ${to}; gRPC-web calls follow no redirect`, {

@@ -9,6 +9,7 @@ import { fromBinary } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { IncomingHttpHeaders, IncomingHttpStatusHeader } from "node:http2";
 import { StatusSchema } from "../../../gen/google/rpc/status_pb.js";
+import { httpAnswerError } from "./http-answer.js";
 
 /** One uncompressed message frame: flag byte 0, big-endian length, the message. */
 export function encodeFrame(message: Uint8Array): Buffer {
@@ -85,11 +86,18 @@ const GRPC_CONTENT_TYPE = /^application\/grpc(\+proto)?\s*(;|$)/i;
 /**
  * Why the response headers show this is not a gRPC answer we can read, or
  * that it is an error status without messages; undefined when the messages
- * may follow.
+ * may follow. A status other than 200 is gRPC's code for it, with the
+ * response headers as metadata and, as the cause, the error the call
+ * reports (http-answer.ts): what was said, by the HTTP status.
  */
-export function responseError(headers: IncomingHttpHeaders & IncomingHttpStatusHeader): ConnectError | undefined {
+export function responseError(headers: IncomingHttpHeaders & IncomingHttpStatusHeader, url: string): ConnectError | undefined {
   const status = headers[":status"] ?? 0;
-  if (status !== 200) return new ConnectError(`HTTP ${status}`, codeFromHttpStatus(status));
+  if (status !== 200) {
+    // gRPC reads a non-200 answer by its HTTP status alone (PROTOCOL-HTTP2.md), whatever status it names.
+    const metadata = metadataOf(headers);
+    metadata.delete("grpc-status");
+    return new ConnectError(`HTTP ${status}`, codeFromHttpStatus(status), metadata, undefined, httpAnswerError(status, metadata, url));
+  }
   // A status in the headers is the server's answer, whatever the content type.
   if (headers["grpc-status"] !== undefined) return statusError(headers);
   const type = headers["content-type"];

@@ -7,6 +7,7 @@
 import { getOption, type DescField, type DescMethod } from "@bufbuild/protobuf";
 import { http } from "../../../gen/google/api/annotations_pb.js";
 import type { HttpRule } from "../../../gen/google/api/http_pb.js";
+import { InvalidParamsError } from "../../errors/family.js";
 
 /** The HTTP methods A2A's HTTP+JSON routes use. */
 export type Verb = "GET" | "POST" | "DELETE";
@@ -97,16 +98,38 @@ function compileRule(method: DescMethod, rule: HttpRule): Route {
  * The path of a route for a message's field values. As google.api.http
  * says, a one-segment variable has every reserved character escaped, `/`
  * included; a multi-segment one keeps its slashes and escapes the rest.
+ *
+ * @throws InvalidParamsError for a value that is empty, or that would make
+ * a whole segment `.` or `..` (or, in a multi-segment value, empty): URL
+ * resolution drops or collapses such segments (escaping does not help,
+ * `%2E` is a dot to it too), so the request would reach another route
+ * (`GET /tasks/` is ListTasks, `/./tasks` loses the tenant).
  */
 export function expandPath(route: Route, message: Readonly<Record<string, unknown>>): string {
   let path = "";
-  for (const s of route.segments) {
+  route.segments.forEach((s, i) => {
     if (typeof s === "string") {
       path += s;
-      continue;
+      return;
     }
     const value = String(message[s.field.localName] ?? "");
-    path += s.multiSegment ? value.split("/").map(encodeURIComponent).join("/") : encodeURIComponent(value);
-  }
+    if (value === "") throw unsendable(s.field, "is empty");
+    const parts = s.multiSegment ? value.split("/") : [value];
+    // Whether the value's first and last parts are whole segments of the path, not parts of one (`{id}:cancel`).
+    const next = route.segments[i + 1];
+    const opens = path === "" || path.endsWith("/");
+    const closes = next === undefined || (typeof next === "string" && next.startsWith("/"));
+    parts.forEach((part, k) => {
+      const whole = (k > 0 || opens) && (k < parts.length - 1 || closes);
+      if (whole && (part === "" || part === "." || part === "..")) {
+        throw unsendable(s.field, `(${JSON.stringify(value.slice(0, 100))}) would make a path segment ${JSON.stringify(part)}`);
+      }
+    });
+    path += parts.map(encodeURIComponent).join("/");
+  });
   return path;
+}
+
+function unsendable(field: DescField, what: string): InvalidParamsError {
+  return new InvalidParamsError(`${field.jsonName} ${what}, which cannot be sent in an HTTP+JSON URL path`, { binding: "HTTP+JSON" });
 }

@@ -8,7 +8,7 @@ import { messageToJson } from "../../protocol/proto-json.js";
 import { errorFromServer } from "../../errors/classify.js";
 import { isRecord } from "../../util.js";
 import type { A2AError } from "../../errors/family.js";
-import { createHttpBindingTransport, genericHttpError } from "../../http/binding-transport.js";
+import { createHttpBindingTransport, genericHttpError, rpcStatusError } from "../../http/binding-transport.js";
 import type { BindingCodec, HttpPlan, ResponseFacts, VerbChoice } from "../../http/codec.js";
 import type { HttpTransportOptions } from "../../call/options.js";
 import { expandPath, routesOf, type MethodRoutes, type Verb } from "./routes.js";
@@ -76,7 +76,12 @@ function restCodec(baseUrl: string, routesOf: (method: DescMethod) => MethodRout
     const verb = verbOverride ?? route.verb;
     const path = expandPath(route, fields);
     const json = messageToJson(method.input, message) as JsonObject;
-    for (const f of route.pathFields) delete json[f.jsonName];
+    // A body that is the whole request ("*") keeps the ids the path binds,
+    // as the official clients send it: servers may read them from the body
+    // (1.0.0-beta.0 takes CreateTaskPushNotificationConfig's task id only
+    // from there). The tenant is the path's alone.
+    const wholeBody = verb === "POST" && route.verb === "POST" && route.body === "*";
+    for (const f of route.pathFields) if (!wholeBody || f.name === "tenant") delete json[f.jsonName];
     if (verb !== "POST") {
       const query = toQuery(json);
       return { url: urlOf(path, query), method: verb };
@@ -144,15 +149,7 @@ function toQuery(json: JsonObject): string {
  * error code, or anything else a proxy may have sent.
  */
 function restError(json: unknown, facts: ResponseFacts): A2AError {
-  if (isRecord(json) && isRecord(json.error)) {
-    const e = json.error;
-    return errorFromServer({
-      ...facts,
-      message: typeof e.message === "string" ? e.message : "",
-      details: Array.isArray(e.details) ? e.details : [],
-      rpcStatus: typeof e.status === "string" ? e.status : undefined,
-    });
-  }
+  if (isRecord(json) && isRecord(json.error)) return rpcStatusError(json.error, facts);
   // JSON-RPC codes are negative (-32768 to -32000); google.rpc.Status codes are not.
   if (isRecord(json) && typeof json.code === "number" && Number.isInteger(json.code) && json.code < 0) {
     const data = json.data;

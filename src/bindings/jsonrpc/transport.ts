@@ -8,7 +8,7 @@ import { messageToJson } from "../../protocol/proto-json.js";
 import { ProtocolError, type A2AError } from "../../errors/family.js";
 import { errorFromServer } from "../../errors/classify.js";
 import { isRecord } from "../../util.js";
-import { createHttpBindingTransport, genericHttpError } from "../../http/binding-transport.js";
+import { createHttpBindingTransport, genericHttpError, rpcStatusError } from "../../http/binding-transport.js";
 import type { BindingCodec, HttpPlan, ResponseFacts } from "../../http/codec.js";
 import type { HttpTransportOptions } from "../../call/options.js";
 import type { A2ATransport } from "../../call/transport.js";
@@ -98,12 +98,24 @@ export function jsonRpcEnvelope(url: string): JsonRpcEnvelope {
       return json.result;
     },
     error(json: unknown, facts: ResponseFacts): A2AError {
-      if (isRecord(json) && isRecord(json.error)) return envelopeError(json.error, facts);
-      // An `event: error` frame may carry the bare error object.
-      if (isRecord(json) && typeof json.code === "number") return envelopeError(json, facts);
+      if (isRecord(json) && isRecord(json.error)) {
+        // Outside a JSON-RPC response, an `error` whose code is no JSON-RPC
+        // code is a google.rpc.Status, as gateways send: its code is an HTTP status.
+        return json.jsonrpc === "2.0" || isJsonRpcCode(json.error.code)
+          ? envelopeError(json.error, facts)
+          : rpcStatusError(json.error, facts);
+      }
+      // An `event: error` frame may carry the bare error object; a proxy's
+      // `{"code": 404, "message": ...}` is not one.
+      if (isRecord(json) && isJsonRpcCode(json.code)) return envelopeError(json, facts);
       return genericHttpError(json, facts);
     },
   };
+}
+
+/** JSON-RPC's codes, the A2A errors' included, are negative (-32768 to -32000); HTTP statuses are not. */
+function isJsonRpcCode(code: unknown): boolean {
+  return typeof code === "number" && Number.isInteger(code) && code < 0;
 }
 
 function envelopeError(error: unknown, facts: ResponseFacts): A2AError {

@@ -1,0 +1,35 @@
+/**
+ * A gRPC call answered with an HTTP status other than 2xx: not the gRPC
+ * server's status but what something in front of it said (a gateway's rate
+ * limit or outage, a login wall, a proxy's 404 page). gRPC maps such
+ * statuses to codes (429 and 5xx to UNAVAILABLE, 400 and 500 to UNKNOWN),
+ * which made a rate limit a cut connection and lost its `Retry-After`.
+ * Such an answer is classified as the HTTP bindings classify a status
+ * without an A2A error body, so a 429, a 503 or a 401 is the same error,
+ * with the same facts, whatever the binding.
+ */
+import { ConnectError } from "@connectrpc/connect";
+import { errorFromServer } from "../../errors/classify.js";
+import { A2AError } from "../../errors/family.js";
+import { parseRetryAfter } from "../../http/retry-after.js";
+
+/** The error of a gRPC call to `url` answered with HTTP `status` (not 2xx) and these headers. */
+export function httpAnswerError(status: number, header: Headers, url: string): A2AError {
+  return errorFromServer({
+    message: `HTTP ${status} without a gRPC status`,
+    binding: "GRPC",
+    httpStatus: status,
+    challenge: header.get("www-authenticate") ?? undefined,
+    retryAfterMs: parseRetryAfter(header.get("retry-after")),
+    url,
+  });
+}
+
+/**
+ * What a failed gRPC call's error says was answered over HTTP: the transports
+ * raise a ConnectError (without a grpc-status) whose cause is the
+ * `httpAnswerError`; undefined for any other failure.
+ */
+export function answeredOverHttp(e: unknown): A2AError | undefined {
+  return e instanceof ConnectError && !e.metadata.has("grpc-status") && e.cause instanceof A2AError ? e.cause : undefined;
+}
