@@ -234,9 +234,9 @@ export interface RetriedCall<R> {
  *
  * The deadline is held here too, by one timer for the whole call: an
  * attempt gets what is left as its own timeout, but one attempt may be
- * several requests (failover tries the next interface with the same
- * timeout), so what ends the call at its deadline is this timer aborting
- * the attempts' signal.
+ * several requests (failover tries further interfaces within it) and a
+ * transport may overrun its timeout, so what ends the call at its deadline
+ * is this timer aborting the attempts' signal.
  */
 export async function withRetries<R>(given: RetryPolicy, call: RetriedCall<R>): Promise<R> {
   const policy = checkRetryPolicy(given);

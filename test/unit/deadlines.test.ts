@@ -27,11 +27,14 @@ import {
   clientCredentialsProvider,
   listAllTasks,
   AuthenticationError,
+  connect,
   userMessage,
   type A2ATransport,
+  type ConnectTarget,
   type HttpTransportOptions,
 } from "../../src/node.js";
-import { within } from "../support/fake-server.js";
+import { cardJson } from "../support/cards.js";
+import { startFakeServer, within } from "../support/fake-server.js";
 import { trackTimers } from "../support/timers.js";
 
 /** Stack frames of the package's own code. */
@@ -504,3 +507,36 @@ function single(bytes: Uint8Array): AsyncIterable<Uint8Array> {
     },
   };
 }
+
+describe("failover: the call's deadline bounds every interface tried, not each one", () => {
+  /** The call's timeout; each gateway answers 502 (no A2A error: the agent behind it is away) after 0.6 of it. */
+  const T = 600;
+  const lateGateway = () =>
+    startFakeServer((_req, res) => {
+      const timer = setTimeout(() => res.writeHead(502).end(), T * 0.6);
+      res.once("close", () => clearTimeout(timer));
+    });
+
+  it.each(["unary", "stream"] as const)(
+    "%s: CallTimeoutError by timeoutMs; the next interface gets what is left, and none is tried after it",
+    async (kind) => {
+      const gateways = await Promise.all([lateGateway(), lateGateway(), lateGateway()]);
+      try {
+        const interfaces = gateways.map((g) => ({ url: `${g.url}/a2a`, protocolBinding: "JSONRPC", protocolVersion: "1.0" }));
+        // A card given as its JSON, read as a fetched one is.
+        const { client } = await connect(cardJson({ supportedInterfaces: interfaces }) as ConnectTarget);
+        const call =
+          kind === "unary"
+            ? client.getTask({ id: "t1" }, { timeoutMs: T })
+            : drain(client.subscribeToTask({ id: "t1" }, { timeoutMs: T, resume: false }));
+        const { error, ms } = await settle(call);
+        expect(error).toBeInstanceOf(CallTimeoutError);
+        expect((error as CallTimeoutError).kind).toBe("deadline");
+        expect(ms).toBeLessThan(T * 1.5);
+        expect(gateways.map((g) => g.requests.length)).toEqual([1, 1, 0]);
+      } finally {
+        await Promise.all(gateways.map((g) => g.close()));
+      }
+    },
+  );
+});
