@@ -12,7 +12,7 @@
 import type { JsonValue } from "@bufbuild/protobuf";
 import { AgentCardSchema, type AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { A2AError, AbortedError, AgentCardNotFoundError, CallTimeoutError, InvalidAgentCardError } from "../errors/family.js";
-import { isRecord, parsedUrl, safeUrl } from "../util.js";
+import { isRecord, parsedUrl, safeUrl, unlessAborted } from "../util.js";
 import { MemoryCardStore, fresh, revalidated, revalidationHeaders, storable, storedCard, type StoredCard } from "./cache.js";
 import { cardV03ToV1, isV03Card } from "../v0_3/card.js";
 import { checkRedirectChain, fetchJsonDocument } from "./fetch-document.js";
@@ -111,7 +111,7 @@ async function resolveUncoalesced(url: string, headers: Headers, headerKey: stri
     timeoutMs,
   );
   const call: Exchange = { ...options, signal: controller.signal, deadline };
-  try {
+  const search = async (): Promise<ResolvedAgentCard> => {
     const tried: string[] = [];
     for (const candidate of cardUrlCandidates(url)) {
       // Named without query or user info, which may carry a key.
@@ -120,6 +120,14 @@ async function resolveUncoalesced(url: string, headers: Headers, headerKey: stri
       if (found) return found;
     }
     throw new AgentCardNotFoundError(`no Agent Card found; tried ${tried.join(", ")}`, { tried, httpStatus: 404 });
+  };
+  try {
+    // Aborted before it starts: nothing is asked of the network or the cache.
+    if (controller.signal.aborted) throw controller.signal.reason;
+    // Raced against the exchange's signal: a card store, a `fetch` or a key
+    // set shared with another resolve that never settles cannot hold this
+    // one past its deadline or its signal.
+    return await unlessAborted(search(), controller.signal);
   } catch (e) {
     // Whatever a step reports once the exchange was cut short, the reason is the deadline or the abort.
     if (controller.signal.aborted) throw controller.signal.reason;

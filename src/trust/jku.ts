@@ -13,6 +13,7 @@ import { isLoopbackUrl } from "./loopback.js";
 import type { FetchedKeySet, KeySetRequest } from "./jwks-cache.js";
 import { clip, errorMessage, Rejection } from "./rejection.js";
 import { isPlainObject } from "./values.js";
+import { followSignal, unlessAborted } from "../util.js";
 
 /** Redirects followed on the way to a key set, at most. */
 const MAX_REDIRECTS = 3;
@@ -25,8 +26,31 @@ export async function keySetAt(
   ctx: Context,
 ): Promise<{ url: string; keys: readonly JWK[]; validUntil: number }> {
   const url = checkJkuUrl(jku, rules, "jku_not_allowed");
-  const set = await rules.cache.keysFor(url, kid, keySetRequest(rules, ctx), () => fetchJwks(url, rules, ctx));
+  const set = await withinOwnLimits(
+    rules.cache.keysFor(url, kid, keySetRequest(rules, ctx), () => fetchJwks(url, rules, ctx)),
+    ctx,
+  );
   return { url, keys: set.keys, validUntil: set.validUntil };
+}
+
+/**
+ * `work` within this verification's signal and timeout. The cache may hand
+ * a caller the fetch another verification started, whose limits are not
+ * this caller's: a key set that another caller waits minutes for fails
+ * this one after its own `timeoutMs`, and its abort ends the wait at once.
+ */
+async function withinOwnLimits<T>(work: Promise<T>, ctx: Context): Promise<T> {
+  const { controller, unlink } = followSignal(ctx.signal, () => new AbortedError("agent card verification was aborted"));
+  const timer = setTimeout(
+    () => controller.abort(new Rejection("jku_fetch_failed", `fetching the key set timed out after ${ctx.timeoutMs} ms`)),
+    ctx.timeoutMs,
+  );
+  try {
+    return await unlessAborted(work, controller.signal);
+  } finally {
+    clearTimeout(timer);
+    unlink();
+  }
 }
 
 function checkJkuUrl(raw: string, rules: JkuRules, code: "jku_not_allowed" | "jku_redirect"): string {
