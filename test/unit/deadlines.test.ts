@@ -17,6 +17,8 @@ import {
   CallTimeoutError,
   ProtocolError,
   createFetchHttpClient,
+  createGrpcTransport,
+  createGrpcTransportV03,
   createGrpcWebTransport,
   createJsonRpcTransport,
   createJsonRpcTransportV03,
@@ -606,5 +608,60 @@ describe("discovery with a fetch that ignores its signal", () => {
     const { error, ms } = await settle(resolveAgentCard("http://127.0.0.1:9/c.json", { cache: stuck, timeoutMs: 60 }));
     expect(error).toBeInstanceOf(CallTimeoutError);
     expect(ms).toBeLessThan(BOUND_MS);
+  });
+});
+
+describe("a signal already aborted when the call starts", () => {
+  /** How many connections a peer that never answers was opened to. */
+  let connections = 0;
+  let peer: net.Server;
+  let peerUrl: string;
+  beforeAll(async () => {
+    peer = net.createServer((socket) => {
+      connections++;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => peer.listen(0, "127.0.0.1", resolve));
+    peerUrl = `http://127.0.0.1:${(peer.address() as AddressInfo).port}`;
+    // Loads the token code (on demand), so that a token request a call would start is made within a turn of the event loop.
+    const tokenFetch = (async () => Response.json({ access_token: "t", token_type: "Bearer" })) as typeof fetch;
+    await clientCredentialsProvider({ tokenUrl: `${peerUrl}/token`, clientId: "id", clientSecret: "secret", fetch: tokenFetch }).token();
+  });
+  afterAll(() => new Promise<void>((resolve) => peer.close(() => resolve())));
+
+  type Kind = Wire | "GRPC" | "GRPC 0.3" | "gRPC-web";
+  const KINDS: readonly Kind[] = ["JSONRPC", "HTTP+JSON", "JSONRPC 0.3", "HTTP+JSON 0.3", "GRPC", "GRPC 0.3", "gRPC-web"];
+
+  it.each(KINDS)("%s: AbortedError at once; no token is asked for and nothing is sent, unary or stream", async (kind) => {
+    let tokens = 0;
+    const provider = clientCredentialsProvider({
+      tokenUrl: `${peerUrl}/token`,
+      clientId: "id",
+      clientSecret: "secret",
+      fetch: (async () => {
+        tokens++;
+        return Response.json({ access_token: "t", token_type: "Bearer" });
+      }) as typeof fetch,
+    });
+    const interceptors = [bearerAuth(provider)];
+    const common = { baseUrl: peerUrl, interceptors, pingIntervalMs: Infinity };
+    const transport =
+      kind === "GRPC"
+        ? createGrpcTransport(common)
+        : kind === "GRPC 0.3"
+          ? createGrpcTransportV03(common)
+          : kind === "gRPC-web"
+            ? createGrpcWebTransport(common)
+            : transportOf(kind, { ...common, httpClient: createNodeHttpClient() });
+    const client = new A2AClient(transport);
+    const unary = await settle(client.getTask({ id: "t1" }, { signal: AbortSignal.abort() }));
+    const stream = await settle(drain(client.subscribeToTask({ id: "t1" }, { signal: AbortSignal.abort(), resume: false })));
+    for (const { error, ms } of [unary, stream]) {
+      expect(error).toBeInstanceOf(AbortedError);
+      expect(ms).toBeLessThan(BOUND_MS);
+    }
+    // What the calls would have started runs within a turn of the event loop.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect({ tokens, connections }).toEqual({ tokens: 0, connections: 0 });
   });
 });
