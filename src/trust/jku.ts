@@ -13,7 +13,7 @@ import { isLoopbackUrl } from "./loopback.js";
 import type { FetchedKeySet, KeySetRequest } from "./jwks-cache.js";
 import { clip, errorMessage, Rejection } from "./rejection.js";
 import { isPlainObject } from "./values.js";
-import { followSignal, unlessAborted } from "../util.js";
+import { followSignal, limitTimer, unlessAborted } from "../util.js";
 
 /** Redirects followed on the way to a key set, at most. */
 const MAX_REDIRECTS = 3;
@@ -41,7 +41,7 @@ export async function keySetAt(
  */
 async function withinOwnLimits<T>(work: Promise<T>, ctx: Context): Promise<T> {
   const { controller, unlink } = followSignal(ctx.signal, () => new AbortedError("agent card verification was aborted"));
-  const timer = setTimeout(
+  const timer = limitTimer(
     () => controller.abort(new Rejection("jku_fetch_failed", `fetching the key set timed out after ${ctx.timeoutMs} ms`)),
     ctx.timeoutMs,
   );

@@ -29,6 +29,7 @@ import {
   clientCredentialsProvider,
   discoveredTokenProvider,
   resolveAgentCard,
+  waitForTask,
   listAllTasks,
   AuthenticationError,
   connect,
@@ -39,7 +40,7 @@ import {
 } from "../../src/node.js";
 import { verifyAgentCard } from "../../src/trust.js";
 import { cardJson, keyPair, signJson } from "../support/cards.js";
-import { startFakeServer, within } from "../support/fake-server.js";
+import { sendJson, sseFrame, startFakeServer, startSse, within } from "../support/fake-server.js";
 import { trackTimers } from "../support/timers.js";
 
 /** Stack frames of the package's own code. */
@@ -663,5 +664,51 @@ describe("a signal already aborted when the call starts", () => {
     // What the calls would have started runs within a turn of the event loop.
     await new Promise((resolve) => setImmediate(resolve));
     expect({ tokens, connections }).toEqual({ tokens: 0, connections: 0 });
+  });
+});
+
+describe("a timeout longer than a timer can hold (2^31 - 1 ms, about 24.8 days) is no limit, not a failure at once", () => {
+  const completed = { id: "t1", contextId: "c1", status: { state: "TASK_STATE_COMPLETED" } };
+  /** An agent (JSON-RPC), its card and its token endpoint, each answering after a few milliseconds. */
+  const slowAgent = () =>
+    startFakeServer((req, res, body) => {
+      const answer = () => {
+        if (req.url === "/token") return sendJson(res, 200, { access_token: "t", token_type: "Bearer" });
+        if (req.url === "/c.json") return sendJson(res, 200, signedCard);
+        const { id } = JSON.parse(body) as { id: number };
+        if (!/event-stream/.test(String(req.headers.accept))) return sendJson(res, 200, { jsonrpc: "2.0", id, result: completed });
+        startSse(res);
+        res.end(sseFrame({ jsonrpc: "2.0", id, result: { task: completed } }));
+      };
+      const timer = setTimeout(answer, 20);
+      res.once("close", () => clearTimeout(timer));
+    });
+
+  let key: Awaited<ReturnType<typeof keyPair>>;
+  let signedCard: Record<string, unknown>;
+  beforeAll(async () => {
+    key = await keyPair("ES256", "k1");
+    signedCard = await signJson(cardJson(), key, "ES256");
+  });
+
+  it.each([Infinity, 2 ** 31, 3e9])("%s ms: calls, streams, retries, waits, token requests and resolves succeed", async (ms) => {
+    const agent = await slowAgent();
+    try {
+      const provider = clientCredentialsProvider({ tokenUrl: `${agent.url}/token`, clientId: "id", clientSecret: "s", timeoutMs: ms });
+      const client = new A2AClient(
+        createJsonRpcTransport({ baseUrl: `${agent.url}/a2a`, timeoutMs: ms, idleTimeoutMs: ms, interceptors: [bearerAuth(provider)] }),
+      );
+      await expect(client.getTask({ id: "t1" })).resolves.toMatchObject({ id: "t1" });
+      await expect(client.getTask({ id: "t1" }, { timeoutMs: ms, retry: { attempts: 2 } })).resolves.toMatchObject({ id: "t1" });
+      await expect(drain(client.subscribeToTask({ id: "t1" }, { timeoutMs: ms }))).resolves.toBeUndefined();
+      if (Number.isFinite(ms)) {
+        await expect(waitForTask(client, "t1", { timeoutMs: ms, subscribe: false })).resolves.toMatchObject({ id: "t1" });
+      }
+      await expect(
+        resolveAgentCard(`${agent.url}/c.json`, { cache: false, timeoutMs: ms, verification: { keys: { keys: [key.jwk] } } }),
+      ).resolves.toMatchObject({ verification: { verified: true } });
+    } finally {
+      await agent.close();
+    }
   });
 });
