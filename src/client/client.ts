@@ -418,10 +418,11 @@ export class A2AClient implements ServiceOperations<M> {
   ): AsyncIterable<MessageShape<O>> {
     // A reader that stops early returns this stream, and the return
     // reaches the transport's stream, which lets its connection go.
-    const open = async () => {
+    // The stream's own signal, which follows the caller's (LazyStream).
+    const open = async (signal: AbortSignal) => {
       const res = await this.transport.stream(
         method,
-        options.signal,
+        signal,
         options.timeoutMs,
         this.headers(options),
         single(request),
@@ -429,7 +430,7 @@ export class A2AClient implements ServiceOperations<M> {
       );
       return res.message;
     };
-    return new LazyStream(open, this.failed, watch);
+    return new LazyStream(open, this.failed, watch, options.signal);
   }
 }
 

@@ -97,6 +97,8 @@ class ResumableStream implements AsyncIterator<StreamResponse> {
    */
   private async dropped(outcome: Outcome & { settled?: undefined }): Promise<IteratorResult<StreamResponse>> {
     this.it = undefined;
+    // The reader returned while this read was pending: nobody is left to resume for.
+    if (this.over) return DONE;
     const { io } = this;
     if (outcome.failed) {
       const error = toA2AError(outcome.error, io.binding());
@@ -119,6 +121,7 @@ class ResumableStream implements AsyncIterator<StreamResponse> {
         }),
       );
     }
+    if (this.over) return DONE;
     this.rest = carryOn(io, this.options, { state: this.state, taskId: this.taskId, lastState: this.lastState, outcome });
     return this.rest.next();
   }

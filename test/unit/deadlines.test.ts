@@ -96,12 +96,14 @@ interface RawServer {
   behaviour: Behaviour;
   /** Sockets that carried a request and are not closed yet (a pool's idle spare is not a call's). */
   open: Set<net.Socket>;
+  /** Requests received so far. */
+  readonly requests: number;
   close(): Promise<void>;
 }
 
 async function startRawServer(): Promise<RawServer> {
   const open = new Set<net.Socket>();
-  const state = { behaviour: "silent" as Behaviour };
+  const state = { behaviour: "silent" as Behaviour, requests: 0 };
   const server = net.createServer((socket) => {
     let stop: (() => void) | undefined;
     let head = "";
@@ -111,6 +113,7 @@ async function startRawServer(): Promise<RawServer> {
       head += chunk.toString("latin1");
       if (!head.includes("\r\n\r\n")) return;
       answered = true;
+      state.requests++;
       open.add(socket);
       stop = behave(state.behaviour, socket, /accept: text\/event-stream/i.test(head));
     });
@@ -131,6 +134,9 @@ async function startRawServer(): Promise<RawServer> {
       state.behaviour = b;
     },
     open,
+    get requests() {
+      return state.requests;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of open) s.destroy();
@@ -712,3 +718,26 @@ describe("a timeout longer than a timer can hold (2^31 - 1 ms, about 24.8 days) 
     }
   });
 });
+
+describe.each(WIRES_1_0.flatMap((w) => CLIENTS.map((c) => [w, c] as const)))(
+  "%s over %s: a reader that returns while its stream is still opening",
+  (wire, kind) => {
+    it.each([
+      ["off", false],
+      ["on", { backoff: { initialMs: 1, maxMs: 1 } }],
+    ] as const)("resume %s: the request is given up at once, the read left pending ends, and nothing more is sent", async (_, resume) => {
+      raw.behaviour = "silent";
+      await withoutTimersLeft(async () => {
+        const before = raw.requests;
+        // Only the reader can end this stream soon: the server is silent and the idle timeout long.
+        const it = clientOf(wire, kind, { idleTimeoutMs: 60_000 }).subscribeToTask({ id: "t1" }, { resume })[Symbol.asyncIterator]();
+        const pending = it.next();
+        await expect.poll(() => raw.requests, { timeout: 1000, interval: 5 }).toBe(before + 1);
+        await within(it.return!(), 500, "the reader's return");
+        expect(await within(pending, 500, "the read left pending")).toEqual({ done: true, value: undefined });
+        await noSocketLeft();
+        expect(raw.requests).toBe(before + 1);
+      });
+    });
+  },
+);
