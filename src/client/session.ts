@@ -4,7 +4,9 @@
  * its credentials) and verified before it replaces the public card.
  */
 import type { AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
-import { UnsupportedOperationError, type NoCompatibleInterfaceError } from "../errors/family.js";
+import { AbortedError, CallTimeoutError, UnsupportedOperationError, type NoCompatibleInterfaceError } from "../errors/family.js";
+import { timeoutFor } from "../call/timeouts.js";
+import { followSignal, limitTimer, unlessAborted } from "../util.js";
 import type { ResolvedAgentCard } from "../discovery/resolve.js";
 import { receivedJsonOf } from "../http/received-json.js";
 import type { VerifyOptions, VerifyPolicy } from "../trust/options.js";
@@ -128,6 +130,7 @@ export class AgentSession {
   }
 
   private async loadExtended(options: CallOptions): Promise<AgentCard> {
+    const started = performance.now();
     const message = await this.client.getExtendedAgentCard({}, options);
     // A public card that was signed and verified is not given up for one that
     // is not, whatever the policy: else stripping the extended card's
@@ -138,11 +141,37 @@ export class AgentSession {
     if (policy !== "off" && (policy !== "if-present" || message.signatures.length > 0)) {
       // Loaded on demand: code that never verifies does not carry jose.
       const { verifyExtendedCard } = await import("./extended-card.js");
-      ({ card, verification: result } = await verifyExtendedCard(message, receivedJsonOf(message), policy, {
-        ...this.options.verification,
-        ...(options.signal === undefined ? {} : { signal: options.signal }),
-        cardUrl: this.cardUrl,
-      }));
+      // The call's own timeout (none unless it gives one) holds for its
+      // verification too, whose key sets the agent names and may never
+      // answer: what is left of it bounds the rest.
+      const limitMs = timeoutFor("stream", options.timeoutMs);
+      const { controller, unlink } = followSignal(
+        options.signal,
+        () => new AbortedError("fetching the extended Agent Card was aborted", { cause: options.signal?.reason }),
+      );
+      const timer =
+        limitMs === undefined
+          ? undefined
+          : limitTimer(
+              () =>
+                controller.abort(
+                  new CallTimeoutError(`the extended Agent Card was not fetched and verified within ${limitMs} ms`, { kind: "deadline" }),
+                ),
+              Math.max(0, started + limitMs - performance.now()),
+            );
+      try {
+        const verifying = verifyExtendedCard(message, receivedJsonOf(message), policy, {
+          ...this.options.verification,
+          ...(options.signal === undefined && timer === undefined ? {} : { signal: controller.signal }),
+          cardUrl: this.cardUrl,
+        });
+        ({ card, verification: result } = await unlessAborted(verifying, controller.signal));
+      } catch (e) {
+        throw controller.signal.aborted ? controller.signal.reason : e;
+      } finally {
+        clearTimeout(timer);
+        unlink();
+      }
     }
     this.extendedResult = result;
     this.current = card;

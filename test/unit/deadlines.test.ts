@@ -9,6 +9,7 @@
 import * as net from "node:net";
 import type { AddressInfo } from "node:net";
 import type { UniversalClientFn } from "@connectrpc/connect/protocol";
+import { fromJson, type JsonValue } from "@bufbuild/protobuf";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   A2AClient,
@@ -30,6 +31,8 @@ import {
   discoveredTokenProvider,
   resolveAgentCard,
   waitForTask,
+  AgentCardSchema,
+  AgentSession,
   listAllTasks,
   AuthenticationError,
   connect,
@@ -38,7 +41,7 @@ import {
   type ConnectTarget,
   type HttpTransportOptions,
 } from "../../src/node.js";
-import { verifyAgentCard } from "../../src/trust.js";
+import { JwksCache, verifyAgentCard } from "../../src/trust.js";
 import { cardJson, keyPair, signJson } from "../support/cards.js";
 import { sendJson, sseFrame, startFakeServer, startSse, within } from "../support/fake-server.js";
 import { trackTimers } from "../support/timers.js";
@@ -741,3 +744,56 @@ describe.each(WIRES_1_0.flatMap((w) => CLIENTS.map((c) => [w, c] as const)))(
     });
   },
 );
+
+describe("the extended card", () => {
+  /**
+   * A session whose agent answers GetExtendedAgentCard with a signed card
+   * whose key set, on the agent's own origin, never answers; `asked`
+   * settles when the key set is requested.
+   */
+  async function withSilentKeySet(body: (session: AgentSession, asked: Promise<void>) => Promise<void>): Promise<void> {
+    const key = await keyPair("ES256", "k1");
+    let extended = "";
+    let keySetAsked!: () => void;
+    const asked = new Promise<void>((resolve) => (keySetAsked = resolve));
+    const agent = await startFakeServer((req, res, body) => {
+      if (req.url !== "/a2a") return keySetAsked();
+      const { id } = JSON.parse(body) as { id: number };
+      res.writeHead(200, { "Content-Type": "application/json" }).end(`{"jsonrpc":"2.0","id":${id},"result":${extended}}`);
+    });
+    try {
+      extended = JSON.stringify(await signJson(cardJson(), key, "ES256", { jku: `${agent.url}/keys.json` }));
+      const publicCard = fromJson(AgentCardSchema, cardJson({ capabilities: { extendedAgentCard: true } }) as JsonValue);
+      const session = new AgentSession(
+        new A2AClient(createJsonRpcTransport({ baseUrl: `${agent.url}/a2a` })),
+        { card: publicCard, url: `${agent.url}/.well-known/agent-card.json` },
+        { verify: "required", verification: { jku: { allowHttp: true, cache: new JwksCache() } } },
+      );
+      await withoutTimersLeft(() => body(session, asked));
+    } finally {
+      await agent.close();
+    }
+  }
+
+  it("extendedCard's timeoutMs bounds the verification too: key sets that never answer cannot hold it", async () => {
+    await withSilentKeySet(async (session) => {
+      const { error, ms } = await settle(session.extendedCard({ timeoutMs: 200 }));
+      expect(error).toBeInstanceOf(CallTimeoutError);
+      expect((error as Error).message).toContain("200 ms");
+      expect(ms).toBeLessThan(BOUND_MS);
+    });
+  });
+
+  it("extendedCard's signal ends the verification at once with AbortedError", async () => {
+    await withSilentKeySet(async (session, asked) => {
+      const controller = new AbortController();
+      const pending = settle(session.extendedCard({ signal: controller.signal }));
+      await within(asked, BOUND_MS, "the key set request");
+      const abortedAt = performance.now();
+      controller.abort();
+      const { error } = await pending;
+      expect(error).toBeInstanceOf(AbortedError);
+      expect(performance.now() - abortedAt).toBeLessThan(500);
+    });
+  });
+});
