@@ -109,7 +109,8 @@ class ResumableStream implements AsyncIterator<StreamResponse> {
       carryOn = await (io.signal ? unlessAborted(this.load(), io.signal) : this.load());
     } catch (e) {
       // As the loop would end it after the drop, or, when its code could not be fetched, saying so.
-      if (io.signal?.aborted) throw this.end(new AbortedError("the stream was aborted", { binding: io.binding() }));
+      if (io.signal?.aborted)
+        throw this.end(new AbortedError("the stream was aborted", { binding: io.binding(), cause: io.signal.reason }));
       const { taskId } = this;
       throw this.end(
         new StreamResumeError(`could not resume the stream${taskId ? ` of task ${taskId}` : ""}: the resumption code did not load`, {

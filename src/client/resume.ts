@@ -169,7 +169,7 @@ async function* steps(
       if (resubscribed && firstEvent && drop instanceof UnsupportedOperationError) refused = drop;
       else if (!isDrop(drop, false) && drop !== unreachable) throw drop;
     }
-    if (signal.aborted) throw new AbortedError("the stream was aborted", { binding: io.binding() });
+    if (signal.aborted) throw new AbortedError("the stream was aborted", { binding: io.binding(), cause: signal.reason });
     const now = performance.now();
     // The first attempt after progress starts the clock (and the count).
     if (attempts === 0) giveUpAt = now + maxElapsedMs;
@@ -188,7 +188,7 @@ async function* steps(
     if (!refused) {
       // The last attempt is made as the budget runs out, not skipped.
       const wait = Math.min(delay(attempts, options, Math.max(state.retryMs ?? 0, drop.retryAfterMs ?? 0)), giveUpAt - now);
-      await sleep(wait, signal, () => new AbortedError("the stream was aborted"));
+      await sleep(wait, signal, () => new AbortedError("the stream was aborted", { binding: io.binding(), cause: signal.reason }));
     }
     fromResume = true;
     resubscribed = false;

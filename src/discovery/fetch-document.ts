@@ -69,7 +69,10 @@ export async function fetchJsonDocument(url: string, options: DocumentFetchOptio
   const maxBytes = options.maxBytes ?? 1024 * 1024;
   const timeoutMs = options.timeoutMs ?? 10_000;
   const invalid = options.invalid ?? ((problem, message) => new InvalidAgentCardError(message, { problem }));
-  const { controller, unlink } = followSignal(options.signal, () => new AbortedError("the request was aborted"));
+  const { controller, unlink } = followSignal(
+    options.signal,
+    () => new AbortedError("the request was aborted", { cause: options.signal?.reason }),
+  );
   const timer = limitTimer(
     () => controller.abort(new CallTimeoutError(`no complete answer from ${safeUrl(url)} within ${timeoutMs} ms`)),
     timeoutMs,

@@ -101,7 +101,8 @@ async function resolveUncoalesced(url: string, headers: Headers, headerKey: stri
   const deadline = Date.now() + timeoutMs;
   const controller = new AbortController();
   const signals = [options.signal, options.verification?.signal];
-  const stop = () => controller.abort(new AbortedError("resolving the Agent Card was aborted"));
+  const stop = () =>
+    controller.abort(new AbortedError("resolving the Agent Card was aborted", { cause: signals.find((s) => s?.aborted)?.reason }));
   for (const s of signals) {
     if (s?.aborted) stop();
     else s?.addEventListener("abort", stop, { once: true });

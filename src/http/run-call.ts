@@ -172,7 +172,7 @@ export class CallSignal implements AbortLike {
   fail(reason: unknown): ConnectError {
     // What aborted the call is what the caller hears about, not the
     // error the abort caused in the HTTP client.
-    const e = this.abortedWith ? ConnectError.from(this.abortedWith.reason, Code.Canceled) : ConnectError.from(reason);
+    const e = this.abortedWith ? canceled(this.abortedWith.reason) : ConnectError.from(reason);
     this.release();
     this.end(e);
     return e;
@@ -282,6 +282,17 @@ function withLazySignal<R extends object>(req: R, call: CallSignal): R & { signa
 }
 
 function ignore(): void {}
+
+/**
+ * The error of a call aborted with `reason`: the ConnectError itself (a
+ * deadline, a call finished), else Canceled with the reason as its cause,
+ * whatever it is (connect's `from` drops an AbortError's), so that the
+ * caller finds its own reason on the error.
+ */
+function canceled(reason: unknown): ConnectError {
+  if (reason instanceof ConnectError) return reason;
+  return new ConnectError(reason instanceof Error ? reason.message : String(reason), Code.Canceled, undefined, undefined, reason);
+}
 
 /** What the runner notes of a request as it is sent. */
 interface SentRequest {

@@ -40,7 +40,10 @@ export async function keySetAt(
  * this one after its own `timeoutMs`, and its abort ends the wait at once.
  */
 async function withinOwnLimits<T>(work: Promise<T>, ctx: Context): Promise<T> {
-  const { controller, unlink } = followSignal(ctx.signal, () => new AbortedError("agent card verification was aborted"));
+  const { controller, unlink } = followSignal(
+    ctx.signal,
+    () => new AbortedError("agent card verification was aborted", { cause: ctx.signal?.reason }),
+  );
   const timer = limitTimer(
     () => controller.abort(new Rejection("jku_fetch_failed", `fetching the key set timed out after ${ctx.timeoutMs} ms`)),
     ctx.timeoutMs,

@@ -10,7 +10,7 @@ import * as net from "node:net";
 import type { AddressInfo } from "node:net";
 import type { UniversalClientFn } from "@connectrpc/connect/protocol";
 import { fromJson, type JsonValue } from "@bufbuild/protobuf";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   A2AClient,
   A2AError,
@@ -795,5 +795,54 @@ describe("the extended card", () => {
       expect(error).toBeInstanceOf(AbortedError);
       expect(performance.now() - abortedAt).toBeLessThan(500);
     });
+  });
+});
+
+describe("the caller's abort reason", () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  /** An HTTP client that answers every request at once: with `status` and a JSON body, or with an event stream of `events`. */
+  const answering =
+    (status: number, body: unknown, stream = false): UniversalClientFn =>
+    async () => ({
+      status,
+      header: new Headers({ "Content-Type": stream ? "text/event-stream" : "application/json" }),
+      body: single(new TextEncoder().encode(stream ? sseFrame(body) : JSON.stringify(body))),
+      trailer: new Headers(),
+    });
+  const working = { id: "t1", contextId: "c1", status: { state: "TASK_STATE_WORKING" } };
+  const over = (httpClient: UniversalClientFn) => new A2AClient(createRestTransport({ baseUrl: "http://127.0.0.1:9", httpClient }));
+
+  /** Each step, started with `signal`; the abort lands in it (its waits are long, the agent answers at once). */
+  const steps: Record<string, (signal: AbortSignal) => Promise<unknown>> = {
+    "a call waiting for its answer (node:http)": (signal) => clientOf("JSONRPC", "node:http").getTask({ id: "t1" }, { signal }),
+    "a call waiting for its answer (fetch)": (signal) => clientOf("HTTP+JSON", "fetch").getTask({ id: "t1" }, { signal }),
+    "a resolve waiting for its card": (signal) => resolveAgentCard(`${raw.url}/c.json`, { cache: false, signal }),
+    "a retry's wait": (signal) =>
+      over(answering(503, {})).getTask({ id: "t1" }, { signal, retry: { attempts: 2, initialDelayMs: 10_000, maxDelayMs: 10_000 } }),
+    "waitForTask between polls": (signal) => waitForTask(over(answering(200, working)), "t1", { signal, subscribe: false, pollMs: 10_000 }),
+    "a resumption's backoff": (signal) =>
+      drain(
+        over(answering(200, { task: working }, true)).subscribeToTask(
+          { id: "t1" },
+          { signal, resume: { backoff: { initialMs: 10_000, maxMs: 10_000 } } },
+        ),
+      ),
+  };
+
+  it.each(Object.keys(steps))("%s: AbortedError, with the reason as its cause", async (step) => {
+    raw.behaviour = "silent";
+    // The longest backoff and retry waits the options allow.
+    vi.spyOn(Math, "random").mockReturnValue(0.99);
+    const reason = new Error("the user closed the page");
+    const controller = new AbortController();
+    const stop = setTimeout(() => controller.abort(reason), 30);
+    const { error, ms } = await settle(steps[step]!(controller.signal));
+    clearTimeout(stop);
+    expect(error).toBeInstanceOf(AbortedError);
+    expect((error as Error).cause).toBe(reason);
+    expect(ms).toBeLessThan(BOUND_MS);
   });
 });
