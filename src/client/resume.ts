@@ -21,7 +21,7 @@
  * task-events.ts, and the iterator that passes events on in resume-pump.ts.
  */
 import type { StreamResponse, Task, TaskState } from "../../gen/lf/a2a/v1/a2a_pb.js";
-import { type A2AError, AbortedError, StreamResumeError, UnsupportedOperationError } from "../errors/family.js";
+import { type A2AError, AbortedError, CallTimeoutError, StreamResumeError, UnsupportedOperationError } from "../errors/family.js";
 import { toA2AError } from "../errors/classify.js";
 import type { Binding } from "../protocol/bindings.js";
 import type { StreamState } from "../call/stream-state.js";
@@ -170,6 +170,12 @@ async function* steps(
       else if (!isDrop(drop, false) && drop !== unreachable) throw drop;
     }
     if (signal.aborted) throw new AbortedError("the stream was aborted", { binding: io.binding(), cause: signal.reason });
+    // A resumed stream that opened with its snapshot and then stayed open,
+    // silent, until its idle timeout followed a task that works quietly,
+    // from an agent that is there: that is progress too, so such a task is
+    // followed for as long as it runs (one resubscribe per idle timeout),
+    // where the budget would give it up after a couple of idle timeouts.
+    if (fromResume && !firstEvent && drop instanceof CallTimeoutError && drop.kind === "idle") attempts = 0;
     const now = performance.now();
     // The first attempt after progress starts the clock (and the count).
     if (attempts === 0) giveUpAt = now + maxElapsedMs;

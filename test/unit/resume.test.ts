@@ -247,6 +247,27 @@ describe.each(HTTP_BINDINGS)("resumption (%s)", (binding) => {
     expect(stateOf(items.at(-1))).toBe(TaskState.COMPLETED);
   });
 
+  it("a task that works quietly for longer than the budget is followed to its end: each resumed stream's idle timeout starts it again", async () => {
+    serve(binding, {
+      send: (_c, r) => r.stream([snapshotEvent("SUBMITTED")], { then: "hold" }),
+      get: (_c, r) => r.json(task("WORKING")),
+      // The agent is there (GetTask answers, every stream opens with its snapshot), the task just says nothing for a while.
+      subscribe: (c, r) =>
+        c.n < 4
+          ? r.stream([snapshotEvent("WORKING")], { then: "hold" })
+          : r.stream([snapshotEvent("WORKING"), statusEvent("COMPLETED")], { then: "end" }),
+    });
+    const { items, error } = await drain(
+      clientOf(binding, { idleTimeoutMs: 60 }).sendStreamingMessage(
+        { message: userMessage("go") },
+        { resume: { maxElapsedMs: 100, backoff: { initialMs: 1, maxMs: 1 } } },
+      ),
+    );
+    expect(error).toBeUndefined();
+    expect(kinds()).toEqual(["send", ...Array.from({ length: 5 }, () => ["get", "subscribe"]).flat()]);
+    expect(stateOf(items.at(-1))).toBe(TaskState.COMPLETED);
+  });
+
   it("a resubscribe whose response never starts is given up after the idle timeout, and resumed", async () => {
     serve(binding, {
       ...dropOnce("cut"),
