@@ -125,8 +125,30 @@ export class AgentSession {
       pending.catch(() => {
         if (this.extended === pending) this.extended = undefined;
       });
+      return pending;
     }
-    return this.extended;
+    return this.joinExtended(this.extended, options);
+  }
+
+  /**
+   * A load another call started, awaited within this call's own signal and
+   * timeout, not the other's; when that call's abort ends it, this call
+   * loads for itself (with what is left of its time).
+   */
+  private async joinExtended(shared: Promise<AgentCard>, options: CallOptions): Promise<AgentCard> {
+    const started = performance.now();
+    const limits = callLimits(options, started);
+    try {
+      return await unlessAborted(shared, limits.signal);
+    } catch (e) {
+      if (limits.signal.aborted) throw limits.signal.reason;
+      if (!(e instanceof AbortedError)) throw e;
+    } finally {
+      limits.release();
+    }
+    const limitMs = timeoutFor("stream", options.timeoutMs);
+    const left = limitMs === undefined ? options.timeoutMs : Math.max(1, Math.ceil(started + limitMs - performance.now()));
+    return this.extendedCard({ ...options, timeoutMs: left });
   }
 
   private async loadExtended(options: CallOptions): Promise<AgentCard> {
@@ -141,40 +163,55 @@ export class AgentSession {
     if (policy !== "off" && (policy !== "if-present" || message.signatures.length > 0)) {
       // Loaded on demand: code that never verifies does not carry jose.
       const { verifyExtendedCard } = await import("./extended-card.js");
-      // The call's own timeout (none unless it gives one) holds for its
-      // verification too, whose key sets the agent names and may never
-      // answer: what is left of it bounds the rest.
-      const limitMs = timeoutFor("stream", options.timeoutMs);
-      const { controller, unlink } = followSignal(
-        options.signal,
-        () => new AbortedError("fetching the extended Agent Card was aborted", { cause: options.signal?.reason }),
-      );
-      const timer =
-        limitMs === undefined
-          ? undefined
-          : limitTimer(
-              () =>
-                controller.abort(
-                  new CallTimeoutError(`the extended Agent Card was not fetched and verified within ${limitMs} ms`, { kind: "deadline" }),
-                ),
-              Math.max(0, started + limitMs - performance.now()),
-            );
+      // The call's timeout holds for its verification too, whose key sets
+      // the agent names and may never answer.
+      const limits = callLimits(options, started);
       try {
         const verifying = verifyExtendedCard(message, receivedJsonOf(message), policy, {
           ...this.options.verification,
-          ...(options.signal === undefined && timer === undefined ? {} : { signal: controller.signal }),
+          ...(limits.bounded ? { signal: limits.signal } : {}),
           cardUrl: this.cardUrl,
         });
-        ({ card, verification: result } = await unlessAborted(verifying, controller.signal));
+        ({ card, verification: result } = await unlessAborted(verifying, limits.signal));
       } catch (e) {
-        throw controller.signal.aborted ? controller.signal.reason : e;
+        throw limits.signal.aborted ? limits.signal.reason : e;
       } finally {
-        clearTimeout(timer);
-        unlink();
+        limits.release();
       }
     }
     this.extendedResult = result;
     this.current = card;
     return card;
   }
+}
+
+/**
+ * A call's own signal and timeout (none unless it gives one), counted from
+ * `started`, as one signal that aborts with AbortedError (the caller's
+ * reason as its cause) or CallTimeoutError; `release` lets go of both.
+ */
+function callLimits(options: CallOptions, started: number): { signal: AbortSignal; bounded: boolean; release(): void } {
+  const limitMs = timeoutFor("stream", options.timeoutMs);
+  const { controller, unlink } = followSignal(
+    options.signal,
+    () => new AbortedError("fetching the extended Agent Card was aborted", { cause: options.signal?.reason }),
+  );
+  const timer =
+    limitMs === undefined
+      ? undefined
+      : limitTimer(
+          () =>
+            controller.abort(
+              new CallTimeoutError(`the extended Agent Card was not fetched and verified within ${limitMs} ms`, { kind: "deadline" }),
+            ),
+          Math.max(0, started + limitMs - performance.now()),
+        );
+  return {
+    signal: controller.signal,
+    bounded: options.signal !== undefined || timer !== undefined,
+    release() {
+      clearTimeout(timer);
+      unlink();
+    },
+  };
 }

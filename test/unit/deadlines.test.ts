@@ -784,6 +784,34 @@ describe("the extended card", () => {
     });
   });
 
+  it("a call that joins another's load of the extended card keeps its own deadline, and another's abort is not its answer", async () => {
+    let requests = 0;
+    // The first GetExtendedAgentCard is never answered; later ones are.
+    const agent = await startFakeServer((_req, res, body) => {
+      if (requests++ === 0) return;
+      const { id } = JSON.parse(body) as { id: number };
+      sendJson(res, 200, { jsonrpc: "2.0", id, result: cardJson({ description: "extended" }) });
+    });
+    try {
+      const publicCard = fromJson(AgentCardSchema, cardJson({ capabilities: { extendedAgentCard: true } }) as JsonValue);
+      const session = new AgentSession(new A2AClient(createJsonRpcTransport({ baseUrl: `${agent.url}/a2a` })), { card: publicCard });
+      const first = new AbortController();
+      const firstLoad = settle(session.extendedCard({ signal: first.signal, timeoutMs: 0 }));
+      await expect.poll(() => requests, { timeout: 1000, interval: 5 }).toBe(1);
+
+      const timed = await settle(session.extendedCard({ timeoutMs: 100 }));
+      expect(timed.error).toBeInstanceOf(CallTimeoutError);
+      expect(timed.ms).toBeLessThan(BOUND_MS);
+
+      const joined = session.extendedCard();
+      first.abort();
+      expect((await firstLoad).error).toBeInstanceOf(AbortedError);
+      await expect(within(joined, BOUND_MS, "the joined load")).resolves.toMatchObject({ description: "extended" });
+    } finally {
+      await agent.close();
+    }
+  });
+
   it("extendedCard's signal ends the verification at once with AbortedError", async () => {
     await withSilentKeySet(async (session, asked) => {
       const controller = new AbortController();
