@@ -331,6 +331,24 @@ describe("gRPC over node:http2 against a bare server", () => {
     }
   });
 
+  it("a call cut by its deadline while a quiet connection's PING check waits leaves no timer holding the process", async () => {
+    const relay = await startRelay(srv.port);
+    const timers = trackTimers(/[/\\]src[/\\]/);
+    try {
+      // Every call checks the connection first; an unanswered check takes 10 s to give up.
+      const t = transport({ baseUrl: `http://127.0.0.1:${relay.port}`, pingIntervalMs: 0, pingTimeoutMs: 10_000 });
+      srv.handler = (stream) => reply(stream, frame(task("t1")));
+      expect((await unary(t, "t1")).message.id).toBe("t1");
+      await new Promise((resolve) => setImmediate(resolve));
+      relay.stall();
+      expect((await failure(within(unary(t, "t1", 100), 2000, "the call's deadline"))).code).toBe(Code.DeadlineExceeded);
+      expect(await timers.live()).toEqual([]);
+    } finally {
+      timers.stop();
+      relay.close();
+    }
+  });
+
   it("an abort, or a deadline, before the answer cancels the HTTP/2 stream", async () => {
     const t = transport();
     let arrived!: () => void;
