@@ -282,6 +282,20 @@ describe.each(WIRES_1_0.flatMap((w) => CLIENTS.map((c) => [w, c] as const)))(
       });
     });
 
+    it("stream of SSE keep-alive comments only: alive past idleTimeoutMs (the connection is), ended by its signal", async () => {
+      raw.behaviour = "endless";
+      await withoutTimersLeft(async () => {
+        const controller = new AbortController();
+        const stop = setTimeout(() => controller.abort(), 450);
+        const client = clientOf(wire, kind, { idleTimeoutMs: 150 });
+        const { error, ms } = await settle(drain(client.subscribeToTask({ id: "t1" }, { resume: false, signal: controller.signal })));
+        clearTimeout(stop);
+        expect(error).toBeInstanceOf(AbortedError);
+        expect(ms).toBeGreaterThanOrEqual(400);
+        await noSocketLeft();
+      });
+    });
+
     it.each(["silent", "headers", "informational"] as const)(
       "unary, server %s: an aborted signal ends the call at once",
       async (behaviour) => {
