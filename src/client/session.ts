@@ -4,9 +4,8 @@
  * its credentials) and verified before it replaces the public card.
  */
 import type { AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
-import { AbortedError, CallTimeoutError, UnsupportedOperationError, type NoCompatibleInterfaceError } from "../errors/family.js";
-import { timeoutFor } from "../call/timeouts.js";
-import { followSignal, limitTimer, unlessAborted } from "../util.js";
+import { UnsupportedOperationError, type NoCompatibleInterfaceError } from "../errors/family.js";
+import { unlessAborted } from "../util.js";
 import type { ResolvedAgentCard } from "../discovery/resolve.js";
 import { receivedJsonOf } from "../http/received-json.js";
 import type { VerifyOptions, VerifyPolicy } from "../trust/options.js";
@@ -132,23 +131,10 @@ export class AgentSession {
 
   /**
    * A load another call started, awaited within this call's own signal and
-   * timeout, not the other's; when that call's abort ends it, this call
-   * loads for itself (with what is left of its time).
+   * timeout (loaded on demand: calls rarely overlap).
    */
   private async joinExtended(shared: Promise<AgentCard>, options: CallOptions): Promise<AgentCard> {
-    const started = performance.now();
-    const limits = callLimits(options, started);
-    try {
-      return await unlessAborted(shared, limits.signal);
-    } catch (e) {
-      if (limits.signal.aborted) throw limits.signal.reason;
-      if (!(e instanceof AbortedError)) throw e;
-    } finally {
-      limits.release();
-    }
-    const limitMs = timeoutFor("stream", options.timeoutMs);
-    const left = limitMs === undefined ? options.timeoutMs : Math.max(1, Math.ceil(started + limitMs - performance.now()));
-    return this.extendedCard({ ...options, timeoutMs: left });
+    return (await import("./extended-limits.js")).joinLoad(shared, options, (again) => this.extendedCard(again));
   }
 
   private async loadExtended(options: CallOptions): Promise<AgentCard> {
@@ -162,7 +148,7 @@ export class AgentSession {
     let result: VerificationResult | undefined;
     if (policy !== "off" && (policy !== "if-present" || message.signatures.length > 0)) {
       // Loaded on demand: code that never verifies does not carry jose.
-      const { verifyExtendedCard } = await import("./extended-card.js");
+      const { verifyExtendedCard, callLimits } = await import("./extended-card.js");
       // The call's timeout holds for its verification too, whose key sets
       // the agent names and may never answer.
       const limits = callLimits(options, started);
@@ -183,35 +169,4 @@ export class AgentSession {
     this.current = card;
     return card;
   }
-}
-
-/**
- * A call's own signal and timeout (none unless it gives one), counted from
- * `started`, as one signal that aborts with AbortedError (the caller's
- * reason as its cause) or CallTimeoutError; `release` lets go of both.
- */
-function callLimits(options: CallOptions, started: number): { signal: AbortSignal; bounded: boolean; release(): void } {
-  const limitMs = timeoutFor("stream", options.timeoutMs);
-  const { controller, unlink } = followSignal(
-    options.signal,
-    () => new AbortedError("fetching the extended Agent Card was aborted", { cause: options.signal?.reason }),
-  );
-  const timer =
-    limitMs === undefined
-      ? undefined
-      : limitTimer(
-          () =>
-            controller.abort(
-              new CallTimeoutError(`the extended Agent Card was not fetched and verified within ${limitMs} ms`, { kind: "deadline" }),
-            ),
-          Math.max(0, started + limitMs - performance.now()),
-        );
-  return {
-    signal: controller.signal,
-    bounded: options.signal !== undefined || timer !== undefined,
-    release() {
-      clearTimeout(timer);
-      unlink();
-    },
-  };
 }
