@@ -34,6 +34,7 @@ import {
   AgentCardSchema,
   AgentSession,
   listAllTasks,
+  listTasksPages,
   AuthenticationError,
   connect,
   userMessage,
@@ -527,6 +528,24 @@ describe("what a call awaits before its request: token fetches, pages", () => {
     expect(error).toBeInstanceOf(AbortedError);
     expect(ms).toBeLessThan(BOUND_MS);
   });
+
+  it.each(["listAllTasks", "listTasksPages"] as const)(
+    "%s: a reader that returns while a page is on its way ends the listing at once, and the page's request",
+    async (name) => {
+      raw.behaviour = "silent";
+      await withoutTimersLeft(async () => {
+        const before = raw.requests;
+        const client = clientOf("HTTP+JSON", "node:http");
+        const listing: AsyncGenerator<unknown, void, undefined> = name === "listAllTasks" ? listAllTasks(client) : listTasksPages(client);
+        const pending = listing.next();
+        await expect.poll(() => raw.requests, { timeout: 1000, interval: 5 }).toBe(before + 1);
+        await within(listing.return(), 500, "the reader's return");
+        expect(await within(pending, 500, "the read left pending")).toEqual({ done: true, value: undefined });
+        await noSocketLeft();
+        expect(raw.requests).toBe(before + 1);
+      });
+    },
+  );
 });
 
 function single(bytes: Uint8Array): AsyncIterable<Uint8Array> {
