@@ -117,6 +117,9 @@ export async function* mapAsync<T, U>(source: AsyncIterable<T>, fn: (t: T) => U)
   for await (const t of source) yield fn(t);
 }
 
+/** The longest delay a timer holds (2^31 - 1 ms, about 24.8 days): `setTimeout` fires a longer one at once. */
+export const MAX_TIMER_MS = 0x7fffffff;
+
 /**
  * `source` with `fn` applied to each value, as `mapAsync`, but a `single`
  * stays one (`fn` applied at once): the call runner reads a stream's one
@@ -128,7 +131,17 @@ export function mapRequests<T, U>(source: AsyncIterable<T>, fn: (t: T) => U): As
 }
 
 /**
- * Waits `ms`; the signal cuts the wait short, rejecting with what `aborted()`
+ * A timer for a limit of `ms`, or none (undefined) when the limit is longer
+ * than a timer holds (`Infinity` included): such a limit is no limit, where
+ * `setTimeout` would fire at once.
+ */
+export function limitTimer(fn: () => void, ms: number): ReturnType<typeof setTimeout> | undefined {
+  return ms <= MAX_TIMER_MS ? setTimeout(fn, ms) : undefined;
+}
+
+/**
+ * Waits `ms` (at most MAX_TIMER_MS: a longer wait would otherwise end at
+ * once); the signal cuts the wait short, rejecting with what `aborted()`
  * makes. The timer is cleared on abort, so an aborted wait holds nothing.
  */
 export function sleep(ms: number, signal: AbortSignal | undefined, aborted: () => Error): Promise<void> {
@@ -138,10 +151,13 @@ export function sleep(ms: number, signal: AbortSignal | undefined, aborted: () =
       clearTimeout(timer);
       reject(aborted());
     };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
+    const timer = setTimeout(
+      () => {
+        signal?.removeEventListener("abort", onAbort);
+        resolve();
+      },
+      Math.min(ms, MAX_TIMER_MS),
+    );
     signal?.addEventListener("abort", onAbort, { once: true });
   });
 }

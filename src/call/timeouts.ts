@@ -4,8 +4,11 @@
  * stream has none unless its call asks for one (a task may run for hours);
  * the silence on it is bounded instead, by the transport's `idleTimeoutMs`,
  * else five minutes. Everywhere `0` means "no limit", which is returned as
- * `undefined`, the form connect's transports and our call runner take.
+ * `undefined`, the form connect's transports and our call runner take; so
+ * does a limit longer than a timer holds (MAX_TIMER_MS, about 24.8 days,
+ * `Infinity` included), which `setTimeout` would fire at once.
  */
+import { MAX_TIMER_MS } from "../util.js";
 
 /** Default of `timeoutMs`: one minute. */
 export const DEFAULT_TIMEOUT_MS = 60_000;
@@ -27,5 +30,5 @@ export function timeoutFor(kind: TimeoutKind, callMs: number | undefined, transp
       : kind === "unary"
         ? (callMs ?? transportMs ?? DEFAULT_TIMEOUT_MS)
         : (transportMs ?? DEFAULT_IDLE_TIMEOUT_MS);
-  return ms! > 0 ? ms : undefined;
+  return ms! > 0 && ms! <= MAX_TIMER_MS ? ms : undefined;
 }

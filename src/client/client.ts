@@ -187,7 +187,13 @@ export class A2AClient implements ServiceOperations<M> {
       if (options.resume === false) return this.stream(method, req, options, undefined, new EndWatch(undefined, () => this.binding));
       // A message there has its id now (prepare gives one).
       const sent = req.message as SentMessage | undefined;
-      return this.resuming(undefined, options, options.resume ?? {}, (state) => this.stream(method, req, options, state), sent);
+      return this.resuming(
+        undefined,
+        options,
+        options.resume ?? {},
+        (state, signal) => this.stream(method, req, withSignal(options, signal), state),
+        sent,
+      );
     });
   }
 
@@ -250,7 +256,9 @@ export class A2AClient implements ServiceOperations<M> {
     return this.streamOf(this.prepare(method, request, options), (req) => {
       if (!req.id) return this.stream(method, req, options);
       if (options.resume === false) return this.stream(method, req, options, undefined, new EndWatch(req.id, () => this.binding));
-      return this.resuming(req.id, options, options.resume ?? {}, (state) => this.stream(method, req, options, state));
+      return this.resuming(req.id, options, options.resume ?? {}, (state, signal) =>
+        this.stream(method, req, withSignal(options, signal), state),
+      );
     });
   }
 
@@ -359,33 +367,40 @@ export class A2AClient implements ServiceOperations<M> {
     taskId: string | undefined,
     options: StreamCallOptions,
     resume: ResumeOptions,
-    open: (state: StreamState) => AsyncIterable<StreamResponse>,
+    open: (state: StreamState, signal: AbortSignal | undefined) => AsyncIterable<StreamResponse>,
     sent?: SentMessage,
   ): AsyncIterable<StreamResponse> {
-    // The reads a resumption makes go with the caller's signal, headers and timeout.
-    // Not retried on their own: resumption has its own attempts and budget.
-    const reads: CallOptions = { signal: options.signal, headers: options.headers, timeoutMs: options.timeoutMs, retry: false };
+    // The calls a resumption makes go with the caller's headers and timeout,
+    // and with the resumption's own signal (the caller's, and the reader's
+    // return), else the caller's. Reads are not retried on their own:
+    // resumption has its own attempts and budget.
+    const reads = (signal: AbortSignal | undefined): CallOptions => ({
+      signal: signal ?? options.signal,
+      headers: options.headers,
+      timeoutMs: options.timeoutMs,
+      retry: false,
+    });
     return resumableWith(
       {
         binding: () => this.binding,
         signal: options.signal,
         taskId,
         open,
-        subscribe: (id, state) => {
+        subscribe: (id, state, signal) => {
           // Servers that number their events can continue after the last one seen.
           const headers = new Headers(options.headers);
           if (state.lastEventId !== undefined) headers.set(LAST_EVENT_ID, state.lastEventId);
           const method = A2AService.method.subscribeToTask;
-          return this.stream(method, this.rules(method, { id }, options), { ...options, headers }, state);
+          return this.stream(method, this.rules(method, { id }, options), { ...withSignal(options, signal), headers }, state);
         },
-        getTask: (id) => this.getTask({ id }, reads),
+        getTask: (id, signal) => this.getTask({ id }, reads(signal)),
         // Loaded on the first drop before a task id: most streams never need it.
         findSent:
           sent &&
-          (async () =>
+          (async (signal) =>
             (await import("./find-sent.js")).findSentTask(sent, {
-              listTasks: (req) => this.listTasks(req, reads),
-              getTask: (req) => this.getTask(req, reads),
+              listTasks: (req) => this.listTasks(req, reads(signal)),
+              getTask: (req) => this.getTask(req, reads(signal)),
             })),
       },
       resume,
@@ -403,10 +418,11 @@ export class A2AClient implements ServiceOperations<M> {
   ): AsyncIterable<MessageShape<O>> {
     // A reader that stops early returns this stream, and the return
     // reaches the transport's stream, which lets its connection go.
-    const open = async () => {
+    // The stream's own signal, which follows the caller's (LazyStream).
+    const open = async (signal: AbortSignal) => {
       const res = await this.transport.stream(
         method,
-        options.signal,
+        signal,
         options.timeoutMs,
         this.headers(options),
         single(request),
@@ -414,6 +430,11 @@ export class A2AClient implements ServiceOperations<M> {
       );
       return res.message;
     };
-    return new LazyStream(open, this.failed, watch);
+    return new LazyStream(open, this.failed, watch, options.signal);
   }
+}
+
+/** `options` with `signal` in place of the caller's, when one is given. */
+function withSignal<O extends CallOptions>(options: O, signal: AbortSignal | undefined): O {
+  return signal === undefined ? options : { ...options, signal };
 }

@@ -19,6 +19,8 @@ import { findDuplicateKey } from "../discovery/json.js";
 import { InvalidAgentCardError } from "../errors/family.js";
 import type { ReceivedJson } from "../http/received-json.js";
 
+export { callLimits } from "./extended-limits.js";
+
 /**
  * The card to adopt and how it verified, from the message and the JSON its
  * transport kept (`receivedJsonOf`); throws AgentCardVerificationError

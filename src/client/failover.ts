@@ -2,7 +2,9 @@
  * One transport over a ranked list of interfaces: calls go to the interface
  * in use; when it cannot be reached, or rejects the protocol version and
  * fallback is allowed, the next suitable candidate is tried and, if it
- * works, kept for later calls.
+ * works, kept for later calls. The call's deadline bounds all the
+ * candidates tried, not each one: a gateway that answers 502 just before
+ * the deadline leaves the next interface only what is left.
  */
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { Transport } from "@connectrpc/connect";
@@ -12,6 +14,7 @@ import { toA2AError } from "../errors/classify.js";
 import type { Binding } from "../protocol/bindings.js";
 import { compareVersions } from "../protocol/version.js";
 import { SENDS, withTenant } from "../call/request.js";
+import { timeoutFor } from "../call/timeouts.js";
 import type { A2ATransport } from "../call/transport.js";
 import { safeInterfaceUrl, single } from "../util.js";
 import type { Candidate } from "../protocol/bindings.js";
@@ -64,8 +67,8 @@ export class FailoverTransport implements A2ATransport {
 
   /** A unary call on the interface in use, moving on as the module comment says. */
   readonly unary: Transport["unary"] = (method, signal, timeoutMs, header, input, contextValues) =>
-    this.run(method.name, signal, (t, c) =>
-      t.unary(method, signal, timeoutMs, header, withTenant(input, c.interface.tenant), contextValues),
+    this.run(method.name, signal, timeoutMs, timeoutFor("unary", timeoutMs), (t, c, left) =>
+      t.unary(method, signal, left, header, withTenant(input, c.interface.tenant), contextValues),
     );
 
   /** A streaming call on the interface in use, moving on as the module comment says. */
@@ -74,8 +77,8 @@ export class FailoverTransport implements A2ATransport {
     let request: MessageInitShape<typeof method.input> | undefined;
     for await (const m of input) request = m;
     const req = request ?? ({} as NonNullable<typeof request>);
-    return this.run(method.name, signal, (t, c) =>
-      t.stream(method, signal, timeoutMs, header, single(withTenant(req, c.interface.tenant)), contextValues),
+    return this.run(method.name, signal, timeoutMs, timeoutFor("stream", timeoutMs), (t, c, left) =>
+      t.stream(method, signal, left, header, single(withTenant(req, c.interface.tenant)), contextValues),
     );
   };
 
@@ -88,19 +91,30 @@ export class FailoverTransport implements A2ATransport {
     return t;
   }
 
+  /**
+   * Runs `call` on the interface in use, then on the next ones as the module
+   * comment says. The call's deadline (`limitMs`, the timeout as
+   * call/timeouts.ts decides it; undefined: none) holds for all of them:
+   * the first gets `timeoutMs` as the call gave it, each later one what is
+   * left, and none is started once nothing is (the last failure stands).
+   */
   private async run<R>(
     methodName: string,
     signal: AbortSignal | undefined,
-    call: (t: A2ATransport, c: Candidate) => Promise<R>,
+    timeoutMs: number | undefined,
+    limitMs: number | undefined,
+    call: (t: A2ATransport, c: Candidate, timeoutMs: number | undefined) => Promise<R>,
   ): Promise<R> {
     const { candidates, maxAttempts } = this.settings;
+    const deadline = limitMs === undefined ? undefined : performance.now() + limitMs;
     const tried = new Set<number>();
     let i = this.index;
+    let left = timeoutMs;
     for (;;) {
       tried.add(i);
       const candidate = candidates[i]!;
       try {
-        const result = await call(this.transportOf(i), candidate);
+        const result = await call(this.transportOf(i), candidate, left);
         if (i !== this.index) this.index = i;
         return result;
       } catch (e) {
@@ -108,7 +122,13 @@ export class FailoverTransport implements A2ATransport {
         // here, against the interface that failed (the client passes an
         // A2AError on as it is).
         const error = toA2AError(e, candidate.binding);
-        const next = signal?.aborted || tried.size >= maxAttempts ? undefined : this.nextCandidate(i, error, methodName, tried);
+        // What is left, in whole milliseconds: at least 1 to start another attempt (0 would mean no limit).
+        const remaining = deadline === undefined ? undefined : Math.ceil(deadline - performance.now());
+        if (remaining !== undefined) left = remaining;
+        const next =
+          signal?.aborted || tried.size >= maxAttempts || (remaining !== undefined && remaining < 1)
+            ? undefined
+            : this.nextCandidate(i, error, methodName, tried);
         if (next === undefined) {
           // An interface that answered, even with an error, is one that works.
           if (answered(error)) this.index = i;

@@ -1,8 +1,13 @@
+import { AbortedError } from "../errors/family.js";
+import { followSignal } from "../util.js";
+
 /** Sees each value passed on; at the end, says why the stream ended too soon (or undefined). */
 export interface StreamWatch<T> {
   seen(value: T): void;
   ended(): unknown;
 }
+
+const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
 
 /**
  * A stream that is opened by its reader's first `next`, as a generator's
@@ -10,16 +15,27 @@ export interface StreamWatch<T> {
  * `reported` says. An iterator rather than an async generator: every event
  * passes through here, and a generator's queue and extra turns cost more
  * per event than this layer's work.
+ *
+ * The opening is given a signal of its own, which follows the caller's
+ * (`outer`): a reader that returns while the stream is still opening (the
+ * request sent, no response yet) aborts it, so the request is given up at
+ * once rather than left to its idle timeout, and the read it left pending
+ * ends.
  */
 export class LazyStream<T> implements AsyncIterableIterator<T> {
   private inner: AsyncIterator<T> | undefined;
   private opening: Promise<AsyncIterator<T>> | undefined;
   private over = false;
+  /** The reader returned: what is still pending ends quietly. */
+  private returned = false;
+  /** The opening's own signal, following the caller's; made on the first `next`. */
+  private own: ReturnType<typeof followSignal> | undefined;
 
   constructor(
-    private readonly open: () => Promise<AsyncIterable<T>>,
+    private readonly open: (signal: AbortSignal) => Promise<AsyncIterable<T>>,
     private readonly reported: (e: unknown) => unknown,
     private readonly watch?: StreamWatch<T>,
+    private readonly outer?: AbortSignal,
   ) {}
 
   [Symbol.asyncIterator](): this {
@@ -27,7 +43,7 @@ export class LazyStream<T> implements AsyncIterableIterator<T> {
   }
 
   next(): Promise<IteratorResult<T>> {
-    if (this.over) return Promise.resolve({ done: true, value: undefined });
+    if (this.over) return Promise.resolve(DONE);
     const read = this.inner === undefined ? this.start().then((it) => it.next()) : this.inner.next();
     return read.then(this.passOn, this.failOn);
   }
@@ -36,13 +52,20 @@ export class LazyStream<T> implements AsyncIterableIterator<T> {
   async return(): Promise<IteratorResult<T>> {
     if (!this.over) {
       this.over = true;
-      await this.inner?.return?.();
+      this.returned = true;
+      if (this.inner) await this.inner.return?.();
+      // Still opening: the request is given up (the stream is closed too if it opens all the same).
+      else this.own?.controller.abort(new AbortedError("the reader stopped reading the stream"));
+      this.own?.unlink();
     }
-    return { done: true, value: undefined };
+    return DONE;
   }
 
   private start(): Promise<AsyncIterator<T>> {
-    this.opening ??= new Promise<AsyncIterable<T>>((resolve) => resolve(this.open())).then((stream) => {
+    this.opening ??= new Promise<AsyncIterable<T>>((resolve) => {
+      this.own = followSignal(this.outer);
+      resolve(this.open(this.own.controller.signal));
+    }).then((stream) => {
       const it = stream[Symbol.asyncIterator]();
       // Given up while it was opening: it has nobody to read it.
       if (this.over) it.return?.().catch(() => {});
@@ -53,16 +76,21 @@ export class LazyStream<T> implements AsyncIterableIterator<T> {
   }
 
   private readonly passOn = (r: IteratorResult<T>): IteratorResult<T> => {
+    if (this.returned) return DONE;
     if (r.done) {
       this.over = true;
+      this.own?.unlink();
       const early = this.watch?.ended();
       if (early !== undefined) throw this.reported(early);
     } else this.watch?.seen(r.value);
     return r;
   };
 
-  private readonly failOn = (e: unknown): never => {
+  private readonly failOn = (e: unknown): IteratorResult<T> => {
+    // A read the reader left pending when it returned: it ends, whatever closing the stream made of it.
+    if (this.returned) return DONE;
     this.over = true;
+    this.own?.unlink();
     throw this.reported(e);
   };
 }

@@ -3,7 +3,8 @@
  * response as the agent sent it) and over items. They follow
  * `nextPageToken` until it is empty, stop when the caller's signal fires
  * (checked before every page), and refuse a server that hands out a token
- * it has already given, which would otherwise loop for ever.
+ * it has already given, which would otherwise loop for ever. A reader that
+ * returns while a page is on its way ends its request at once.
  */
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type {
@@ -15,6 +16,7 @@ import type {
   TaskPushNotificationConfig,
 } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { AbortedError, InvalidAgentResponseError, InvalidParamsError } from "../errors/family.js";
+import { followSignal } from "../util.js";
 import type { Binding } from "../protocol/bindings.js";
 import type { A2AClient, CallOptions } from "./client.js";
 
@@ -73,6 +75,57 @@ async function* pages<R extends { pageSize?: number | undefined; pageToken?: str
   }
 }
 
+const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
+
+/**
+ * The listing `make` gives, run with a signal of its own that follows the
+ * caller's: a generator's `return` takes effect only once the page it waits
+ * for has come (a minute, for a page that never does), so this one aborts
+ * the page's request first, and the read left pending ends as done.
+ */
+function stoppable<T>(
+  options: CallOptions,
+  make: (options: CallOptions) => AsyncGenerator<T, void, undefined>,
+): AsyncGenerator<T, void, undefined> {
+  // Made on the first read: a listing never read holds nothing on the caller's signal.
+  let own: ReturnType<typeof followSignal> | undefined;
+  let inner: AsyncGenerator<T, void, undefined> | undefined;
+  let returned = false;
+  const started = () => {
+    if (inner === undefined) {
+      own = followSignal(options.signal);
+      inner = make({ ...options, signal: own.controller.signal });
+    }
+    return inner;
+  };
+  const ended = (r: IteratorResult<T, void>): IteratorResult<T, void> => {
+    if (r.done) own?.unlink();
+    return returned ? DONE : r;
+  };
+  const failed = (e: unknown): IteratorResult<T, void> => {
+    own?.unlink();
+    if (returned) return DONE;
+    throw e;
+  };
+  const listing: AsyncGenerator<T, void, undefined> = {
+    next: () => (returned ? Promise.resolve(DONE) : started().next().then(ended, failed)),
+    async return() {
+      if (!returned) {
+        returned = true;
+        own?.controller.abort(new AbortedError("the reader stopped reading the listing"));
+        own?.unlink();
+        await inner?.return().catch(() => {});
+      }
+      return DONE;
+    },
+    throw: (e: unknown) => started().throw(e).then(ended, failed),
+    [Symbol.asyncIterator]() {
+      return listing;
+    },
+  };
+  return listing;
+}
+
 /**
  * `ListTasks` page by page, from `request.pageToken` (or the start) to the
  * last page. `request` is as for `client.listTasks` (filters, `pageSize`
@@ -95,6 +148,10 @@ export function listTasksPages(
   request: ListTasksInit = {},
   options: CallOptions = {},
 ): AsyncGenerator<ListTasksResponse, void, undefined> {
+  return stoppable(options, (o) => taskPages(client, request, o));
+}
+
+function taskPages(client: A2AClient, request: ListTasksInit, options: CallOptions): AsyncGenerator<ListTasksResponse, void, undefined> {
   return pages(
     request,
     options,
@@ -104,12 +161,14 @@ export function listTasksPages(
 }
 
 /** Every task `ListTasks` returns for `request`, across pages, in the agent's order. @category Connect and call */
-export async function* listAllTasks(
+export function listAllTasks(
   client: A2AClient,
   request: ListTasksInit = {},
   options: CallOptions = {},
 ): AsyncGenerator<Task, void, undefined> {
-  for await (const page of listTasksPages(client, request, options)) yield* page.tasks;
+  return stoppable(options, async function* (o) {
+    for await (const page of taskPages(client, request, o)) yield* page.tasks;
+  });
 }
 
 /** `ListTaskPushNotificationConfigs` page by page; errors as `listTasksPages`. @category Push */
@@ -117,6 +176,14 @@ export function listTaskPushNotificationConfigsPages(
   client: A2AClient,
   request: ListPushConfigsInit,
   options: CallOptions = {},
+): AsyncGenerator<ListTaskPushNotificationConfigsResponse, void, undefined> {
+  return stoppable(options, (o) => configPages(client, request, o));
+}
+
+function configPages(
+  client: A2AClient,
+  request: ListPushConfigsInit,
+  options: CallOptions,
 ): AsyncGenerator<ListTaskPushNotificationConfigsResponse, void, undefined> {
   return pages(
     request,
@@ -137,10 +204,12 @@ export function listTaskPushNotificationConfigsPages(
  * ```
  * @category Push
  */
-export async function* listAllTaskPushNotificationConfigs(
+export function listAllTaskPushNotificationConfigs(
   client: A2AClient,
   request: ListPushConfigsInit,
   options: CallOptions = {},
 ): AsyncGenerator<TaskPushNotificationConfig, void, undefined> {
-  for await (const page of listTaskPushNotificationConfigsPages(client, request, options)) yield* page.configs;
+  return stoppable(options, async function* (o) {
+    for await (const page of configPages(client, request, o)) yield* page.configs;
+  });
 }

@@ -31,7 +31,11 @@ export class Resumption implements AsyncIterator<StreamResponse> {
   private settled = false;
   private done = false;
 
-  constructor(private readonly logic: AsyncGenerator<Step, void, Outcome | undefined>) {}
+  constructor(
+    private readonly logic: AsyncGenerator<Step, void, Outcome | undefined>,
+    /** Ends what the logic waits for (a backoff, a lookup), so that a reader's `return` is not held by it. */
+    private readonly stop: () => void,
+  ) {}
 
   next(): Promise<IteratorResult<StreamResponse>> {
     const pipe = this.pipe;
@@ -70,10 +74,15 @@ export class Resumption implements AsyncIterator<StreamResponse> {
     try {
       step = await this.logic.next(outcome);
     } catch (e) {
+      // The reader returned meanwhile (which stopped the logic): the read it left pending just ends.
+      const returned = this.done;
       this.done = true;
+      if (returned) return DONE;
       throw e;
     }
-    if (step.done) {
+    if (step.done || this.done) {
+      // Returned meanwhile: a stream the logic opened for nobody is let go.
+      if (!step.done) await step.value.pipe?.it.return?.();
       this.done = true;
       return DONE;
     }
@@ -85,6 +94,8 @@ export class Resumption implements AsyncIterator<StreamResponse> {
 
   async return(): Promise<IteratorResult<StreamResponse>> {
     this.done = true;
+    // A backoff or a lookup under way ends now; the logic then finishes.
+    this.stop();
     const pipe = this.pipe;
     this.pipe = undefined;
     await pipe?.it.return?.();

@@ -97,6 +97,8 @@ class ResumableStream implements AsyncIterator<StreamResponse> {
    */
   private async dropped(outcome: Outcome & { settled?: undefined }): Promise<IteratorResult<StreamResponse>> {
     this.it = undefined;
+    // The reader returned while this read was pending: nobody is left to resume for.
+    if (this.over) return DONE;
     const { io } = this;
     if (outcome.failed) {
       const error = toA2AError(outcome.error, io.binding());
@@ -107,7 +109,8 @@ class ResumableStream implements AsyncIterator<StreamResponse> {
       carryOn = await (io.signal ? unlessAborted(this.load(), io.signal) : this.load());
     } catch (e) {
       // As the loop would end it after the drop, or, when its code could not be fetched, saying so.
-      if (io.signal?.aborted) throw this.end(new AbortedError("the stream was aborted", { binding: io.binding() }));
+      if (io.signal?.aborted)
+        throw this.end(new AbortedError("the stream was aborted", { binding: io.binding(), cause: io.signal.reason }));
       const { taskId } = this;
       throw this.end(
         new StreamResumeError(`could not resume the stream${taskId ? ` of task ${taskId}` : ""}: the resumption code did not load`, {
@@ -119,6 +122,7 @@ class ResumableStream implements AsyncIterator<StreamResponse> {
         }),
       );
     }
+    if (this.over) return DONE;
     this.rest = carryOn(io, this.options, { state: this.state, taskId: this.taskId, lastState: this.lastState, outcome });
     return this.rest.next();
   }

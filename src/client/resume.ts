@@ -21,7 +21,7 @@
  * task-events.ts, and the iterator that passes events on in resume-pump.ts.
  */
 import type { StreamResponse, Task, TaskState } from "../../gen/lf/a2a/v1/a2a_pb.js";
-import { type A2AError, AbortedError, StreamResumeError, UnsupportedOperationError } from "../errors/family.js";
+import { type A2AError, AbortedError, CallTimeoutError, StreamResumeError, UnsupportedOperationError } from "../errors/family.js";
 import { toA2AError } from "../errors/classify.js";
 import type { Binding } from "../protocol/bindings.js";
 import type { StreamState } from "../call/stream-state.js";
@@ -29,18 +29,22 @@ import type { SentLookup } from "./find-sent.js";
 import { Resumption, type Outcome, type Step } from "./resume-pump.js";
 import { checkOptions, DEFAULTS, delay, EndedEarly, isDrop, tell, unreachableError, type ResumeOptions } from "./resume-policy.js";
 import { resumeSnapshots, settledTask, settles, snapshotOf, stateOf, taskIdOf } from "./task-events.js";
-import { failing, sleep } from "../util.js";
+import { failing, followSignal, sleep } from "../util.js";
 
 /** How to open the streams and read the task, with per-stream state. */
 export interface ResumeIo {
   /** The binding in use, for the errors raised here. */
   binding: () => Binding;
-  /** The original call (SendStreamingMessage or SubscribeToTask). */
-  open(state: StreamState): AsyncIterable<StreamResponse>;
+  /**
+   * The original call (SendStreamingMessage or SubscribeToTask). The calls
+   * made after a drop are given the loop's `signal`, which follows the
+   * caller's and also aborts when the reader stops reading.
+   */
+  open(state: StreamState, signal?: AbortSignal): AsyncIterable<StreamResponse>;
   /** SubscribeToTask, to carry on after a drop. */
-  subscribe(taskId: string, state: StreamState): AsyncIterable<StreamResponse>;
+  subscribe(taskId: string, state: StreamState, signal?: AbortSignal): AsyncIterable<StreamResponse>;
   /** GetTask, to learn after a drop whether the task has ended. */
-  getTask(taskId: string): Promise<Task>;
+  getTask(taskId: string, signal?: AbortSignal): Promise<Task>;
   /** The caller's signal: once it fires, no more attempts are made. */
   signal: AbortSignal | undefined;
   /** The task id when known from the start (SubscribeToTask). */
@@ -50,7 +54,7 @@ export interface ResumeIo {
    * started a task, for a drop before the task id was seen. Errors it
    * throws are judged as GetTask's are.
    */
-  findSent?: (() => Promise<SentLookup>) | undefined;
+  findSent?: ((signal?: AbortSignal) => Promise<SentLookup>) | undefined;
 }
 
 /**
@@ -59,7 +63,7 @@ export interface ResumeIo {
  */
 export function resumable(io: ResumeIo, options: ResumeOptions): AsyncIterable<StreamResponse> {
   checkOptions(options);
-  return { [Symbol.asyncIterator]: () => new Resumption(resumption(io, options)) };
+  return { [Symbol.asyncIterator]: () => loop(io, options) };
 }
 
 /** Where the first stream left off: what the loop carries on from. */
@@ -76,19 +80,38 @@ export interface FirstStream {
 
 /** The rest of a stream whose first stream resume-start.ts passed on, from the way it ended. */
 export function carryOn(io: ResumeIo, options: ResumeOptions, first: FirstStream): AsyncIterator<StreamResponse> {
-  return new Resumption(resumption(io, options, first));
+  return loop(io, options, first);
+}
+
+/**
+ * The loop's iterator. The loop has a signal of its own, which follows the
+ * caller's and which the reader's `return` aborts: a backoff, a GetTask or
+ * a lookup under way then ends at once, rather than running on for a
+ * reader that has gone (and `return` waiting for it).
+ */
+function loop(io: ResumeIo, options: ResumeOptions, first?: FirstStream): Resumption {
+  const { controller, unlink } = followSignal(io.signal);
+  const stop = () => controller.abort(new AbortedError("the reader stopped reading the stream", { binding: io.binding() }));
+  return new Resumption(resumption(io, options, controller.signal, unlink, first), stop);
 }
 
 /** The steps of the loop below, telling the stream's watchers (call/stream-state.ts) when it is over. */
-async function* resumption(io: ResumeIo, options: ResumeOptions, first?: FirstStream): AsyncGenerator<Step, void, Outcome | undefined> {
+async function* resumption(
+  io: ResumeIo,
+  options: ResumeOptions,
+  signal: AbortSignal,
+  unlink: () => void,
+  first?: FirstStream,
+): AsyncGenerator<Step, void, Outcome | undefined> {
   const state: StreamState = first?.state ?? {};
   let failure: A2AError | undefined;
   try {
-    yield* steps(io, options, state, first);
+    yield* steps(io, options, signal, state, first);
   } catch (e) {
     failure = toA2AError(e, io.binding());
     throw e;
   } finally {
+    unlink();
     tell(state, (w) => w.ended(failure));
   }
 }
@@ -96,6 +119,7 @@ async function* resumption(io: ResumeIo, options: ResumeOptions, first?: FirstSt
 async function* steps(
   io: ResumeIo,
   options: ResumeOptions,
+  signal: AbortSignal,
   state: StreamState,
   first?: FirstStream,
 ): AsyncGenerator<Step, void, Outcome | undefined> {
@@ -108,7 +132,7 @@ async function* steps(
   let giveUpAt = 0;
   let lastState: TaskState | undefined = first?.lastState;
   // The first stream, unless resume-start.ts passed it on and tells how it ended.
-  let stream = first ? undefined : io.open(state);
+  let stream = first ? undefined : io.open(state, signal);
   let ended = first?.outcome;
   let fromResume = false;
   /** The current stream is a SubscribeToTask opened by a resumption. */
@@ -145,7 +169,13 @@ async function* steps(
       if (resubscribed && firstEvent && drop instanceof UnsupportedOperationError) refused = drop;
       else if (!isDrop(drop, false) && drop !== unreachable) throw drop;
     }
-    if (io.signal?.aborted) throw new AbortedError("the stream was aborted", { binding: io.binding() });
+    if (signal.aborted) throw new AbortedError("the stream was aborted", { binding: io.binding(), cause: signal.reason });
+    // A resumed stream that opened with its snapshot and then stayed open,
+    // silent, until its idle timeout followed a task that works quietly,
+    // from an agent that is there: that is progress too, so such a task is
+    // followed for as long as it runs (one resubscribe per idle timeout),
+    // where the budget would give it up after a couple of idle timeouts.
+    if (fromResume && !firstEvent && drop instanceof CallTimeoutError && drop.kind === "idle") attempts = 0;
     const now = performance.now();
     // The first attempt after progress starts the clock (and the count).
     if (attempts === 0) giveUpAt = now + maxElapsedMs;
@@ -164,7 +194,7 @@ async function* steps(
     if (!refused) {
       // The last attempt is made as the budget runs out, not skipped.
       const wait = Math.min(delay(attempts, options, Math.max(state.retryMs ?? 0, drop.retryAfterMs ?? 0)), giveUpAt - now);
-      await sleep(wait, io.signal, () => new AbortedError("the stream was aborted"));
+      await sleep(wait, signal, () => new AbortedError("the stream was aborted", { binding: io.binding(), cause: signal.reason }));
     }
     fromResume = true;
     resubscribed = false;
@@ -172,7 +202,7 @@ async function* steps(
       // Nothing was learned before the drop: did the message start a task?
       let lookup: SentLookup;
       try {
-        lookup = io.findSent ? await io.findSent() : { found: undefined, conclusive: false };
+        lookup = io.findSent ? await io.findSent(signal) : { found: undefined, conclusive: false };
       } catch (e) {
         const err = unreachableError(e, io.binding());
         // An agent that cannot be asked is one whose answer is unknown.
@@ -187,7 +217,7 @@ async function* steps(
       else if (lookup.conclusive || options.resendBeforeTask) {
         // The agent has no task for it (or the caller accepts a resend):
         // the same message, with the same messageId, again.
-        stream = io.open(state);
+        stream = io.open(state, signal);
         continue;
       } else if (drop instanceof EndedEarly) {
         throw new StreamResumeError("the stream ended before naming a task, and the agent cannot tell whether the message started one", {
@@ -200,7 +230,7 @@ async function* steps(
     }
     let task: Task;
     try {
-      task = await io.getTask(taskId);
+      task = await io.getTask(taskId, signal);
     } catch (e) {
       const err = unreachableError(e, io.binding());
       if (err === undefined) throw toA2AError(e, io.binding());
@@ -215,7 +245,7 @@ async function* steps(
     }
     // Refused for a task that goes on: the server will not be subscribed to.
     if (refused) throw refused;
-    stream = io.subscribe(taskId, state);
+    stream = io.subscribe(taskId, state, signal);
     resubscribed = true;
   }
 }

@@ -234,9 +234,9 @@ export interface RetriedCall<R> {
  *
  * The deadline is held here too, by one timer for the whole call: an
  * attempt gets what is left as its own timeout, but one attempt may be
- * several requests (failover tries the next interface with the same
- * timeout), so what ends the call at its deadline is this timer aborting
- * the attempts' signal.
+ * several requests (failover tries further interfaces within it) and a
+ * transport may overrun its timeout, so what ends the call at its deadline
+ * is this timer aborting the attempts' signal.
  */
 export async function withRetries<R>(given: RetryPolicy, call: RetriedCall<R>): Promise<R> {
   const policy = checkRetryPolicy(given);
@@ -267,13 +267,21 @@ export async function withRetries<R>(given: RetryPolicy, call: RetriedCall<R>): 
         return await call.attempt(left, signal);
       } catch (e) {
         const error = toA2AError(e, call.binding());
+        // Aborted while the attempt's failure was on its way: the abort is what ends the call.
+        if (signal?.aborted && error.code !== "ABORTED") {
+          throw new AbortedError("the call was aborted", { binding: call.binding(), cause: signal.reason });
+        }
         if (made >= policy.attempts || signal?.aborted || !isRetried(call.method, error, policy)) throw error;
         // A server that asks for more patience than the policy has is not called early.
         if (error.retryAfterMs !== undefined && error.retryAfterMs > policy.maxDelayMs) throw error;
         previousMs = Math.max(backoff(made, previousMs, policy), error.retryAfterMs ?? 0);
         // A wait that would outlast the deadline only delays the same failure.
         if (deadline !== undefined && performance.now() + previousMs >= deadline) throw error;
-        await sleep(previousMs, signal, () => new AbortedError("the call was aborted while waiting to retry", { binding: call.binding() }));
+        await sleep(
+          previousMs,
+          signal,
+          () => new AbortedError("the call was aborted while waiting to retry", { binding: call.binding(), cause: signal?.reason }),
+        );
       }
     }
   } catch (e) {

@@ -5,6 +5,7 @@
  */
 import type { AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { UnsupportedOperationError, type NoCompatibleInterfaceError } from "../errors/family.js";
+import { unlessAborted } from "../util.js";
 import type { ResolvedAgentCard } from "../discovery/resolve.js";
 import { receivedJsonOf } from "../http/received-json.js";
 import type { VerifyOptions, VerifyPolicy } from "../trust/options.js";
@@ -123,11 +124,21 @@ export class AgentSession {
       pending.catch(() => {
         if (this.extended === pending) this.extended = undefined;
       });
+      return pending;
     }
-    return this.extended;
+    return this.joinExtended(this.extended, options);
+  }
+
+  /**
+   * A load another call started, awaited within this call's own signal and
+   * timeout (loaded on demand: calls rarely overlap).
+   */
+  private async joinExtended(shared: Promise<AgentCard>, options: CallOptions): Promise<AgentCard> {
+    return (await import("./extended-limits.js")).joinLoad(shared, options, (again) => this.extendedCard(again));
   }
 
   private async loadExtended(options: CallOptions): Promise<AgentCard> {
+    const started = performance.now();
     const message = await this.client.getExtendedAgentCard({}, options);
     // A public card that was signed and verified is not given up for one that
     // is not, whatever the policy: else stripping the extended card's
@@ -137,13 +148,23 @@ export class AgentSession {
     let result: VerificationResult | undefined;
     if (policy !== "off" && (policy !== "if-present" || message.signatures.length > 0)) {
       // Loaded on demand: code that never verifies does not carry jose.
-      const { verifyExtendedCard } = await import("./extended-card.js");
-      ({ card, verification: result } = await verifyExtendedCard(message, receivedJsonOf(message), policy, {
-        ...this.options.verification,
-        ...(options.signal === undefined ? {} : { signal: options.signal }),
-        // A card in hand came from no URL (""): no origin to trust key sets on by default.
-        ...(this.cardUrl ? { cardUrl: this.cardUrl } : {}),
-      }));
+      const { verifyExtendedCard, callLimits } = await import("./extended-card.js");
+      // The call's timeout holds for its verification too, whose key sets
+      // the agent names and may never answer.
+      const limits = callLimits(options, started);
+      try {
+        const verifying = verifyExtendedCard(message, receivedJsonOf(message), policy, {
+          ...this.options.verification,
+          ...(limits.bounded ? { signal: limits.signal } : {}),
+          // A card in hand came from no URL (""): no origin to trust key sets on by default.
+          ...(this.cardUrl ? { cardUrl: this.cardUrl } : {}),
+        });
+        ({ card, verification: result } = await unlessAborted(verifying, limits.signal));
+      } catch (e) {
+        throw limits.signal.aborted ? limits.signal.reason : e;
+      } finally {
+        limits.release();
+      }
     }
     this.extendedResult = result;
     this.current = card;

@@ -18,7 +18,7 @@ import {
   MethodNotFoundError,
   UnsupportedOperationError,
 } from "../errors/family.js";
-import { followSignal, unlessAborted } from "../util.js";
+import { followSignal, limitTimer, unlessAborted } from "../util.js";
 import { sleep } from "../util.js";
 import type { A2AClient } from "./client.js";
 import { DEFAULTS, isDrop, type ResumeOptions } from "./resume-policy.js";
@@ -104,7 +104,7 @@ export async function waitForTask(client: TaskWaiter, id: string, options: WaitO
   const timer =
     options.timeoutMs === undefined
       ? undefined
-      : setTimeout(() => {
+      : limitTimer(() => {
           timedOut = true;
           controller.abort();
         }, options.timeoutMs);
@@ -112,7 +112,7 @@ export async function waitForTask(client: TaskWaiter, id: string, options: WaitO
     timedOut
       ? new CallTimeoutError(`task ${id} did not reach a final or interrupted state within ${options.timeoutMs} ms`, { kind: "deadline" })
       : signal.aborted
-        ? new AbortedError(`waiting for task ${id} was aborted`)
+        ? new AbortedError(`waiting for task ${id} was aborted`, { cause: options.signal?.reason })
         : undefined;
   try {
     if (signal.aborted) throw stopped();
@@ -192,7 +192,7 @@ async function polled(
       // A server's Retry-After is a floor, capped like the interval.
       wait = Math.max(interval, Math.min(e.retryAfterMs ?? 0, poll.maxPollMs));
     }
-    await sleep(wait, signal, () => stopped() ?? new AbortedError(`waiting for task ${id} was aborted`));
+    await sleep(wait, signal, () => stopped() ?? new AbortedError(`waiting for task ${id} was aborted`, { cause: signal.reason }));
   }
 }
 

@@ -6,7 +6,7 @@
 import { AbortedError, CallTimeoutError, InvalidAgentCardError, RedirectRefusedError } from "../errors/family.js";
 import { toA2AError } from "../errors/classify.js";
 import { redirectTarget } from "../http/redirect-target.js";
-import { followSignal, isJsonContentType, safeUrl } from "../util.js";
+import { followSignal, isJsonContentType, limitTimer, safeUrl, unlessAborted } from "../util.js";
 
 /**
  * - "follow": follow up to `maxRedirects`, to any origin (credentials stay behind).
@@ -25,7 +25,7 @@ export interface DocumentFetchOptions {
   headers?: HeadersInit | undefined;
   /** Cancels the fetch. */
   signal?: AbortSignal | undefined;
-  /** Default 10 000 ms for the whole exchange, body included. */
+  /** Default 10 000 ms for the whole exchange, redirects and body included, whatever `fetch` does with its signal. */
   timeoutMs?: number | undefined;
   /** Default 1 MiB. */
   maxBytes?: number | undefined;
@@ -69,16 +69,21 @@ export async function fetchJsonDocument(url: string, options: DocumentFetchOptio
   const maxBytes = options.maxBytes ?? 1024 * 1024;
   const timeoutMs = options.timeoutMs ?? 10_000;
   const invalid = options.invalid ?? ((problem, message) => new InvalidAgentCardError(message, { problem }));
-  const { controller, unlink } = followSignal(options.signal, () => new AbortedError("the request was aborted"));
-  const timer = setTimeout(
+  const { controller, unlink } = followSignal(
+    options.signal,
+    () => new AbortedError("the request was aborted", { cause: options.signal?.reason }),
+  );
+  const timer = limitTimer(
     () => controller.abort(new CallTimeoutError(`no complete answer from ${safeUrl(url)} within ${timeoutMs} ms`)),
     timeoutMs,
   );
   const redirects: string[] = [];
-  try {
-    const res = await followRedirects(fetchFn, url, options, controller.signal, redirects);
+  const signal = controller.signal;
+  const exchange = async (): Promise<FetchedDocument> => {
+    const res = await followRedirects(fetchFn, url, options, signal, redirects);
     const doc: FetchedDocument = { status: res.status, url: res.url || url, redirects, headers: res.headers, text: "" };
-    if (res.status !== 200) {
+    // Answered after the exchange was given up (a fetch that ignores its signal): let the body go.
+    if (res.status !== 200 || signal.aborted) {
       await res.body?.cancel().catch(() => {});
       return doc;
     }
@@ -91,6 +96,11 @@ export async function fetchJsonDocument(url: string, options: DocumentFetchOptio
       invalid("too-large", `the document at ${safeUrl(doc.url)} is larger than ${maxBytes} bytes`),
     );
     return doc;
+  };
+  try {
+    // Raced against the signal: a `fetch` that ignores its signal, or a body
+    // whose reads never settle, cannot hold the exchange past its deadline.
+    return await unlessAborted(exchange(), signal);
   } catch (e) {
     if (controller.signal.aborted) throw controller.signal.reason;
     // fetch reports network failures as TypeErrors, named by the URL of the

@@ -66,11 +66,13 @@ export async function verifyResolved(
   const hit = byOptions?.get(key);
   // A kept result is used only while the key that verified it may be (section 8.4.3).
   if (hit && now >= hit.at && now < hit.until) return hit.result;
+  // What is left of the resolve's time; none left to count (a resolve without a limit): the verifier's default.
+  const left = Math.min(verification.timeoutMs ?? Infinity, request.deadline - Date.now());
   const result = await applyVerifyPolicy(received.signed ? received.json : received.card, policy, {
     ...verification,
     fetch: verification.fetch ?? request.fetch,
     signal: request.signal,
-    timeoutMs: Math.max(1, Math.min(verification.timeoutMs ?? Infinity, request.deadline - Date.now())),
+    timeoutMs: Number.isFinite(left) ? Math.max(1, left) : undefined,
     cardUrl: url,
   });
   if (!byOptions) kept.set(received.json, (byOptions = new Map()));

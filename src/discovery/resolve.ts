@@ -20,7 +20,7 @@ import {
   InvalidParamsError,
 } from "../errors/family.js";
 import { rejectWithoutSent } from "../http/run-call.js";
-import { isRecord, parsedUrl, safeUrl } from "../util.js";
+import { isRecord, limitTimer, parsedUrl, safeUrl, unlessAborted } from "../util.js";
 import { MemoryCardStore, fresh, revalidated, revalidationHeaders, storable, storedCard, type StoredCard } from "./cache.js";
 import { cardV03ToV1, isV03Card } from "../v0_3/card.js";
 import { checkRedirectChain, fetchJsonDocument } from "./fetch-document.js";
@@ -133,17 +133,18 @@ async function resolveUncoalesced(
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const controller = new AbortController();
   const signals = [options.signal, options.verification?.signal];
-  const stop = () => controller.abort(new AbortedError("resolving the Agent Card was aborted"));
+  const stop = () =>
+    controller.abort(new AbortedError("resolving the Agent Card was aborted", { cause: signals.find((s) => s?.aborted)?.reason }));
   for (const s of signals) {
     if (s?.aborted) stop();
     else s?.addEventListener("abort", stop, { once: true });
   }
-  const timer = setTimeout(
+  const timer = limitTimer(
     () => controller.abort(new CallTimeoutError(`no verified Agent Card from ${safeUrl(url)} within ${timeoutMs} ms`)),
     Math.max(0, deadline - Date.now()),
   );
   const call: Exchange = { ...options, signal: controller.signal, deadline };
-  try {
+  const search = async (): Promise<ResolvedAgentCard> => {
     const tried: string[] = [];
     for (const candidate of cardUrlCandidates(url)) {
       // Named without query or user info, which may carry a key.
@@ -152,6 +153,14 @@ async function resolveUncoalesced(
       if (found) return found;
     }
     throw new AgentCardNotFoundError(`no Agent Card found; tried ${tried.join(", ")}`, { tried, httpStatus: 404 });
+  };
+  try {
+    // Aborted before it starts: nothing is asked of the network or the cache.
+    if (controller.signal.aborted) throw controller.signal.reason;
+    // Raced against the exchange's signal: a card store, a `fetch` or a key
+    // set shared with another resolve that never settles cannot hold this
+    // one past its deadline or its signal.
+    return await unlessAborted(search(), controller.signal);
   } catch (e) {
     // Whatever a step reports once the exchange was cut short, the reason is the deadline or the abort.
     // What the caller sent (its headers, the URL's user info and query) is masked as on a call's

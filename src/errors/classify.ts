@@ -299,7 +299,8 @@ export function fromConnectError(
   binding: Binding | undefined,
   info?: Pick<ErrorInfo, "reason" | "domain" | "metadata">,
 ): A2AError {
-  if (e.code === Code.Canceled) return new AbortedError("the call was aborted", { binding, grpcCode: e.code, cause: e });
+  // The cause is what aborted the call, as the runners keep it (the caller's signal's reason).
+  if (e.code === Code.Canceled) return new AbortedError("the call was aborted", { binding, grpcCode: e.code, cause: e.cause ?? e });
   if (e.code === Code.DeadlineExceeded) {
     // The runners' message names the URL and the deadline.
     return new CallTimeoutError(e.rawMessage || "the call timed out", { binding, kind: "deadline", cause: e });

@@ -13,6 +13,9 @@
  * signal gets one listener that is removed when the call ends, and only a
  * stream (which may hold a response the reader left) is aborted when done.
  *
+ * A call whose signal is already aborted fails at once without running
+ * anything: no interceptor (one may fetch a token) and no request.
+ *
  * A call ends by its deadline or its signal whatever the server and the
  * HTTP client do: what the runner waits for (the response, and the whole
  * body of a unary call) is raced against the call's signal, so an answer
@@ -176,7 +179,7 @@ export class CallSignal implements AbortLike {
   fail(reason: unknown): ConnectError {
     // What aborted the call is what the caller hears about, not the
     // error the abort caused in the HTTP client.
-    const e = this.abortedWith ? ConnectError.from(this.abortedWith.reason, Code.Canceled) : ConnectError.from(reason);
+    const e = this.abortedWith ? canceled(this.abortedWith.reason) : ConnectError.from(reason);
     this.release();
     this.end(e);
     return e;
@@ -291,6 +294,17 @@ function withLazySignal<R extends object>(req: R, call: CallSignal): R & { signa
 
 function ignore(): void {}
 
+/**
+ * The error of a call aborted with `reason`: the ConnectError itself (a
+ * deadline, a call finished), else Canceled with the reason as its cause,
+ * whatever it is (connect's `from` drops an AbortError's), so that the
+ * caller finds its own reason on the error.
+ */
+function canceled(reason: unknown): ConnectError {
+  if (reason instanceof ConnectError) return reason;
+  return new ConnectError(reason instanceof Error ? reason.message : String(reason), Code.Canceled, undefined, undefined, reason);
+}
+
 /** What the runner notes of a request as it is sent. */
 interface SentRequest {
   header: Headers;
@@ -337,6 +351,7 @@ export function runUnary<I extends DescMessage, O extends DescMessage>(
   opt: CallOptions<UnaryRequest<I, O>> & { next: (req: UnaryRequest<I, O>, call: CallSignal) => Promise<UnaryResponse<I, O>> },
 ): Promise<UnaryResponse<I, O>> {
   const call = new CallSignal(opt.signal, opt.timeoutMs, opt.req.url);
+  if (call.aborted) return call.rejectClean(call.fail(call.reason));
   const req = withLazySignal({ ...opt.req }, call) as UnaryRequest<I, O>;
   call.sent(req);
   const send = (r: UnaryRequest<I, O>) => opt.next(r, call);
@@ -361,6 +376,7 @@ export function runStreaming<I extends DescMessage, O extends DescMessage>(
   opt: CallOptions<StreamRequest<I, O>> & { next: (req: StreamRequest<I, O>) => Promise<StreamResponse<I, O>> },
 ): Promise<StreamResponse<I, O>> {
   const call = new CallSignal(opt.signal, opt.timeoutMs, opt.req.url, opt.controller);
+  if (call.aborted) return call.rejectClean(call.fail(call.reason));
   const req = { ...opt.req, signal: call.signal } as StreamRequest<I, O>;
   call.sent(req);
   const next = opt.interceptors?.length ? applyInterceptors(call.sending(opt.next), opt.interceptors) : opt.next;

@@ -15,7 +15,7 @@ import { TaskTracker } from "../client/tracker.js";
 import { taskIdOf } from "../protocol/events.js";
 import { messageFromJson } from "../protocol/proto-json.js";
 import { readerIterable } from "../http/fetch-client.js";
-import { concatBytes } from "../util.js";
+import { concatBytes, limitTimer } from "../util.js";
 
 /** How a push receiver authenticates deliveries, what it accepts, and what it calls. @category Push */
 export interface PushReceiverOptions {
@@ -34,6 +34,14 @@ export interface PushReceiverOptions {
   authenticate?: ((authorization: string | null, request: Request) => boolean | Promise<boolean>) | undefined;
   /** Largest body accepted, in bytes; larger ones are answered 413. Default 1 MiB. */
   maxBytes?: number | undefined;
+  /**
+   * How long the body may take to arrive whole once the credentials have
+   * passed, in milliseconds; a sender that stalls is answered 408 and its
+   * body let go, rather than holding the handler until the server's own
+   * timeout (five minutes in Node, none on some runtimes). Default 10 000;
+   * 0 for no limit.
+   */
+  bodyTimeoutMs?: number | undefined;
   /**
    * Called for each valid delivery that is not a redelivery of one already
    * applied, after it was folded in, with the task view afterwards
@@ -80,6 +88,7 @@ export interface PushReceiver {
 }
 
 const DEFAULT_MAX_BYTES = 1024 * 1024;
+const DEFAULT_BODY_TIMEOUT_MS = 10_000;
 const DEFAULT_MAX_TASKS = 1000;
 const DEFAULT_MAX_TASK_BYTES = 2 * 1024 * 1024;
 const DEFAULT_MAX_TASK_ITEMS = 10_000;
@@ -132,6 +141,7 @@ interface ViewLimits {
  */
 export function createPushReceiver(options: PushReceiverOptions = {}): PushReceiver {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+  const bodyTimeoutMs = options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
   const maxTasks = Math.max(1, options.maxTasks ?? DEFAULT_MAX_TASKS);
   const limits: ViewLimits = {
     taskBytes: options.maxTaskBytes ?? DEFAULT_MAX_TASK_BYTES,
@@ -175,8 +185,9 @@ export function createPushReceiver(options: PushReceiverOptions = {}): PushRecei
     const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
     if (!CONTENT_TYPES.has(type)) return answer(415, "expected application/json or application/a2a+json");
 
-    const body = await readBody(request, maxBytes);
-    if (body === undefined) return answer(413, "payload too large");
+    const body = await readBody(request, maxBytes, bodyTimeoutMs);
+    if (body === "too large") return answer(413, "payload too large");
+    if (body === "too slow") return answer(408, `the request body did not arrive within ${bodyTimeoutMs} ms`);
 
     let event: StreamResponse;
     try {
@@ -248,19 +259,36 @@ async function authorized(request: Request, options: PushReceiverOptions): Promi
   return true;
 }
 
-/** The body, or undefined when it is larger than `maxBytes` (read no further than that). */
-async function readBody(request: Request, maxBytes: number): Promise<Uint8Array | undefined> {
+/**
+ * The body; "too large" when it is larger than `maxBytes` (read no further
+ * than that), "too slow" when it is not whole within `timeoutMs` (0: no
+ * limit). Either way the body is cancelled.
+ */
+async function readBody(request: Request, maxBytes: number, timeoutMs: number): Promise<Uint8Array | "too large" | "too slow"> {
   const declared = request.headers.get("content-length");
   if (declared !== null && Number(declared) > maxBytes) {
     await request.body?.cancel().catch(() => {});
-    return undefined;
+    return "too large";
   }
+  const reads = readerIterable(request.body)[Symbol.asyncIterator]();
+  let late = false;
+  // Closing the reader ends a read that waits on the sender (it reports
+  // the end): the reading below then learns that the time is up.
+  const giveUp = () => {
+    late = true;
+    void reads.return?.();
+  };
+  const timer = timeoutMs > 0 ? limitTimer(giveUp, timeoutMs) : undefined;
   try {
     // Past maxBytes the reading stops there, and the body is cancelled.
-    return await concatBytes(readerIterable(request.body), maxBytes, () => TOO_LARGE);
+    const bytes = await concatBytes({ [Symbol.asyncIterator]: () => reads }, maxBytes, () => TOO_LARGE);
+    return late ? "too slow" : bytes;
   } catch (e) {
-    if (e === TOO_LARGE) return undefined;
+    if (late) return "too slow";
+    if (e === TOO_LARGE) return "too large";
     throw e;
+  } finally {
+    clearTimeout(timer);
   }
 }
 

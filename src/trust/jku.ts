@@ -8,12 +8,12 @@ import type { JWK } from "jose";
 import { fetchJsonDocument } from "../discovery/fetch-document.js";
 import { optionsKey } from "../discovery/options-key.js";
 import { AbortedError, CallTimeoutError, RedirectRefusedError } from "../errors/family.js";
-import { followSignal } from "../util.js";
 import type { Context, JkuRules } from "./context.js";
 import { isLoopbackUrl } from "./loopback.js";
 import type { FetchedKeySet, KeySetRequest } from "./jwks-cache.js";
 import { clip, errorMessage, Rejection } from "./rejection.js";
 import { isPlainObject } from "./values.js";
+import { followSignal, limitTimer } from "../util.js";
 
 /** Redirects followed on the way to a key set, at most. */
 const MAX_REDIRECTS = 3;
@@ -29,8 +29,11 @@ export async function keySetAt(
   // This caller's own end, its abort or its timeout: it bounds its wait for
   // a fetch another caller started as much as a fetch of its own, and it
   // ends nobody else's.
-  const { controller, unlink } = followSignal(ctx.signal, () => new AbortedError("agent card verification was aborted"));
-  const timer = setTimeout(() => controller.abort(new CallTimeoutError(`no key set within ${ctx.timeoutMs} ms`)), ctx.timeoutMs);
+  const { controller, unlink } = followSignal(
+    ctx.signal,
+    () => new AbortedError("agent card verification was aborted", { cause: ctx.signal?.reason }),
+  );
+  const timer = limitTimer(() => controller.abort(new CallTimeoutError(`no key set within ${ctx.timeoutMs} ms`)), ctx.timeoutMs);
   const own: Context = { ...ctx, signal: controller.signal };
   try {
     const set = await rules.cache.keysFor(url, kid, keySetRequest(rules, own, controller.signal), () => fetchJwks(url, rules, own));

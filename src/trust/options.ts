@@ -101,7 +101,12 @@ export interface VerifyOptions {
   fetch?: typeof fetch;
   /** Cancels verification, and any key set fetch under way. */
   signal?: AbortSignal;
-  /** Per `jku` request, redirects included. Default 5000 (`resolveAgentCard` passes what is left of its own `timeoutMs`). */
+  /**
+   * Per `jku` key set, redirects included, and also when the key set is one
+   * another verification is already fetching (whatever `fetch` does with
+   * its signal). Default 5000 (`resolveAgentCard` passes what is left of its
+   * own `timeoutMs`).
+   */
   timeoutMs?: number;
   /** The clock, in epoch milliseconds, for key expiry and the JWKS cache. */
   now?: () => number;

@@ -9,7 +9,8 @@
 import * as net from "node:net";
 import type { AddressInfo } from "node:net";
 import type { UniversalClientFn } from "@connectrpc/connect/protocol";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fromJson, type JsonValue } from "@bufbuild/protobuf";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   A2AClient,
   A2AError,
@@ -17,6 +18,8 @@ import {
   CallTimeoutError,
   ProtocolError,
   createFetchHttpClient,
+  createGrpcTransport,
+  createGrpcTransportV03,
   createGrpcWebTransport,
   createJsonRpcTransport,
   createJsonRpcTransportV03,
@@ -25,13 +28,23 @@ import {
   createRestTransportV03,
   bearerAuth,
   clientCredentialsProvider,
+  discoveredTokenProvider,
+  resolveAgentCard,
+  waitForTask,
+  AgentCardSchema,
+  AgentSession,
   listAllTasks,
+  listTasksPages,
   AuthenticationError,
+  connect,
   userMessage,
   type A2ATransport,
+  type ConnectTarget,
   type HttpTransportOptions,
 } from "../../src/node.js";
-import { within } from "../support/fake-server.js";
+import { JwksCache, verifyAgentCard } from "../../src/trust.js";
+import { cardJson, keyPair, signJson } from "../support/cards.js";
+import { sendJson, sseFrame, startFakeServer, startSse, within } from "../support/fake-server.js";
 import { trackTimers } from "../support/timers.js";
 
 /** Stack frames of the package's own code. */
@@ -87,12 +100,14 @@ interface RawServer {
   behaviour: Behaviour;
   /** Sockets that carried a request and are not closed yet (a pool's idle spare is not a call's). */
   open: Set<net.Socket>;
+  /** Requests received so far. */
+  readonly requests: number;
   close(): Promise<void>;
 }
 
 async function startRawServer(): Promise<RawServer> {
   const open = new Set<net.Socket>();
-  const state = { behaviour: "silent" as Behaviour };
+  const state = { behaviour: "silent" as Behaviour, requests: 0 };
   const server = net.createServer((socket) => {
     let stop: (() => void) | undefined;
     let head = "";
@@ -102,6 +117,7 @@ async function startRawServer(): Promise<RawServer> {
       head += chunk.toString("latin1");
       if (!head.includes("\r\n\r\n")) return;
       answered = true;
+      state.requests++;
       open.add(socket);
       stop = behave(state.behaviour, socket, /accept: text\/event-stream/i.test(head));
     });
@@ -122,6 +138,9 @@ async function startRawServer(): Promise<RawServer> {
       state.behaviour = b;
     },
     open,
+    get requests() {
+      return state.requests;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of open) s.destroy();
@@ -260,6 +279,21 @@ describe.each(WIRES_1_0.flatMap((w) => CLIENTS.map((c) => [w, c] as const)))(
         clearTimeout(stop);
         expect(aborted.error).toBeInstanceOf(AbortedError);
         expect(aborted.ms).toBeLessThan(BOUND_MS);
+        await noSocketLeft();
+      });
+    });
+
+    it("stream of SSE keep-alive comments only: alive past idleTimeoutMs (the connection is), ended by its signal", async () => {
+      raw.behaviour = "endless";
+      await withoutTimersLeft(async () => {
+        const controller = new AbortController();
+        // Long enough that a busy machine's pauses do not pass for silence; the signal comes after two of them.
+        const stop = setTimeout(() => controller.abort(), 1000);
+        const client = clientOf(wire, kind, { idleTimeoutMs: 400 });
+        const { error, ms } = await settle(drain(client.subscribeToTask({ id: "t1" }, { resume: false, signal: controller.signal })));
+        clearTimeout(stop);
+        expect(error).toBeInstanceOf(AbortedError);
+        expect(ms).toBeGreaterThanOrEqual(900);
         await noSocketLeft();
       });
     });
@@ -495,6 +529,24 @@ describe("what a call awaits before its request: token fetches, pages", () => {
     expect(error).toBeInstanceOf(AbortedError);
     expect(ms).toBeLessThan(BOUND_MS);
   });
+
+  it.each(["listAllTasks", "listTasksPages"] as const)(
+    "%s: a reader that returns while a page is on its way ends the listing at once, and the page's request",
+    async (name) => {
+      raw.behaviour = "silent";
+      await withoutTimersLeft(async () => {
+        const before = raw.requests;
+        const client = clientOf("HTTP+JSON", "node:http");
+        const listing: AsyncGenerator<unknown, void, undefined> = name === "listAllTasks" ? listAllTasks(client) : listTasksPages(client);
+        const pending = listing.next();
+        await expect.poll(() => raw.requests, { timeout: 1000, interval: 5 }).toBe(before + 1);
+        await within(listing.return(), 500, "the reader's return");
+        expect(await within(pending, 500, "the read left pending")).toEqual({ done: true, value: undefined });
+        await noSocketLeft();
+        expect(raw.requests).toBe(before + 1);
+      });
+    },
+  );
 });
 
 function single(bytes: Uint8Array): AsyncIterable<Uint8Array> {
@@ -504,3 +556,356 @@ function single(bytes: Uint8Array): AsyncIterable<Uint8Array> {
     },
   };
 }
+
+describe("failover: the call's deadline bounds every interface tried, not each one", () => {
+  /** The call's timeout; each gateway answers 502 (no A2A error: the agent behind it is away) after half of it. */
+  const T = 1000;
+  const lateGateway = () =>
+    startFakeServer((_req, res) => {
+      const timer = setTimeout(() => res.writeHead(502).end(), T / 2);
+      res.once("close", () => clearTimeout(timer));
+    });
+
+  it.each(["unary", "stream"] as const)(
+    "%s: CallTimeoutError by timeoutMs; the next interface gets what is left, and none is tried after it",
+    async (kind) => {
+      const gateways = await Promise.all([lateGateway(), lateGateway(), lateGateway()]);
+      try {
+        const interfaces = gateways.map((g) => ({ url: `${g.url}/a2a`, protocolBinding: "JSONRPC", protocolVersion: "1.0" }));
+        // A card given as its JSON, read as a fetched one is.
+        const { client } = await connect(cardJson({ supportedInterfaces: interfaces }) as ConnectTarget);
+        const call =
+          kind === "unary"
+            ? client.getTask({ id: "t1" }, { timeoutMs: T })
+            : drain(client.subscribeToTask({ id: "t1" }, { timeoutMs: T, resume: false }));
+        const { error, ms } = await settle(call);
+        expect(error).toBeInstanceOf(CallTimeoutError);
+        expect((error as CallTimeoutError).kind).toBe("deadline");
+        // Each interface with the whole timeout would take 1.5 T (three 502s).
+        expect(ms).toBeLessThan(T * 1.4);
+        expect(gateways.map((g) => g.requests.length)).toEqual([1, 1, 0]);
+      } finally {
+        await Promise.all(gateways.map((g) => g.close()));
+      }
+    },
+  );
+});
+
+describe("discovery with a fetch that ignores its signal", () => {
+  const fetchNever = (() => new Promise<Response>(() => {})) as typeof fetch;
+  /** Headers at once, then a JSON body whose reads never settle. */
+  const fetchHeadersOnly = (async () =>
+    new Response(new ReadableStream({ pull: () => new Promise<void>(() => {}) }), {
+      headers: { "Content-Type": "application/json" },
+    })) as typeof fetch;
+
+  it.each([
+    ["never answers", fetchNever],
+    ["sends headers and a body that never ends", fetchHeadersOnly],
+  ] as const)("resolveAgentCard, a fetch that %s: CallTimeoutError by timeoutMs, AbortedError by the signal", async (_, fetchFn) => {
+    await withoutTimersLeft(async () => {
+      const timed = await settle(resolveAgentCard("http://127.0.0.1:9/c.json", { fetch: fetchFn, cache: false, timeoutMs: 60 }));
+      expect(timed.error).toBeInstanceOf(CallTimeoutError);
+      expect((timed.error as Error).message).toContain("http://127.0.0.1:9/c.json");
+      expect(timed.ms).toBeLessThan(BOUND_MS);
+
+      const controller = new AbortController();
+      const stop = setTimeout(() => controller.abort(), 30);
+      const aborted = await settle(
+        resolveAgentCard("http://127.0.0.1:9/c.json", { fetch: fetchFn, cache: false, signal: controller.signal }),
+      );
+      clearTimeout(stop);
+      expect(aborted.error).toBeInstanceOf(AbortedError);
+      expect(aborted.ms).toBeLessThan(BOUND_MS);
+    });
+  });
+
+  it("a token provider whose discovery document never comes fails by its timeoutMs, and so does the next token asked for", async () => {
+    const provider = discoveredTokenProvider({
+      discoveryUrl: "http://127.0.0.1:9/.well-known/openid-configuration",
+      clientId: "id",
+      clientSecret: "secret",
+      timeoutMs: 40,
+      fetch: fetchNever,
+    });
+    for (let i = 0; i < 2; i++) {
+      const { error, ms } = await settle(provider.token());
+      expect(error).toBeInstanceOf(AuthenticationError);
+      expect((error as Error).message).toContain("within 40 ms");
+      expect(ms).toBeLessThan(BOUND_MS);
+    }
+  });
+
+  it("verifyAgentCard: a key set whose fetch never answers fails the signature by timeoutMs (jku_fetch_failed)", async () => {
+    const key = await keyPair("ES256", "k1");
+    const card = await signJson(cardJson(), key, "ES256", { jku: "https://keys.example/jwks.json" });
+    const { error, ms } = await settle(
+      verifyAgentCard(card, { cardUrl: "https://keys.example/c.json", fetch: fetchNever, timeoutMs: 40 }).then((r) => {
+        throw Object.assign(new Error("verified"), { result: r });
+      }),
+    );
+    expect((error as { result?: unknown }).result).toMatchObject({ verified: false, failures: [{ code: "jku_fetch_failed" }] });
+    expect(ms).toBeLessThan(BOUND_MS);
+  });
+
+  it("a card store that never answers holds no resolve past its timeoutMs", async () => {
+    const stuck = { get: () => new Promise<undefined>(() => {}), set: () => {}, delete: () => {} };
+    const { error, ms } = await settle(resolveAgentCard("http://127.0.0.1:9/c.json", { cache: stuck, timeoutMs: 60 }));
+    expect(error).toBeInstanceOf(CallTimeoutError);
+    expect(ms).toBeLessThan(BOUND_MS);
+  });
+});
+
+describe("a signal already aborted when the call starts", () => {
+  /** How many connections a peer that never answers was opened to. */
+  let connections = 0;
+  let peer: net.Server;
+  let peerUrl: string;
+  beforeAll(async () => {
+    peer = net.createServer((socket) => {
+      connections++;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => peer.listen(0, "127.0.0.1", resolve));
+    peerUrl = `http://127.0.0.1:${(peer.address() as AddressInfo).port}`;
+    // Loads the token code (on demand), so that a token request a call would start is made within a turn of the event loop.
+    const tokenFetch = (async () => Response.json({ access_token: "t", token_type: "Bearer" })) as typeof fetch;
+    await clientCredentialsProvider({ tokenUrl: `${peerUrl}/token`, clientId: "id", clientSecret: "secret", fetch: tokenFetch }).token();
+  });
+  afterAll(() => new Promise<void>((resolve) => peer.close(() => resolve())));
+
+  type Kind = Wire | "GRPC" | "GRPC 0.3" | "gRPC-web";
+  const KINDS: readonly Kind[] = ["JSONRPC", "HTTP+JSON", "JSONRPC 0.3", "HTTP+JSON 0.3", "GRPC", "GRPC 0.3", "gRPC-web"];
+
+  it.each(KINDS)("%s: AbortedError at once; no token is asked for and nothing is sent, unary or stream", async (kind) => {
+    let tokens = 0;
+    const provider = clientCredentialsProvider({
+      tokenUrl: `${peerUrl}/token`,
+      clientId: "id",
+      clientSecret: "secret",
+      fetch: (async () => {
+        tokens++;
+        return Response.json({ access_token: "t", token_type: "Bearer" });
+      }) as typeof fetch,
+    });
+    const interceptors = [bearerAuth(provider)];
+    const common = { baseUrl: peerUrl, interceptors, pingIntervalMs: Infinity };
+    const transport =
+      kind === "GRPC"
+        ? createGrpcTransport(common)
+        : kind === "GRPC 0.3"
+          ? createGrpcTransportV03(common)
+          : kind === "gRPC-web"
+            ? createGrpcWebTransport(common)
+            : transportOf(kind, { ...common, httpClient: createNodeHttpClient() });
+    const client = new A2AClient(transport);
+    const unary = await settle(client.getTask({ id: "t1" }, { signal: AbortSignal.abort() }));
+    const stream = await settle(drain(client.subscribeToTask({ id: "t1" }, { signal: AbortSignal.abort(), resume: false })));
+    for (const { error, ms } of [unary, stream]) {
+      expect(error).toBeInstanceOf(AbortedError);
+      expect(ms).toBeLessThan(BOUND_MS);
+    }
+    // What the calls would have started runs within a turn of the event loop.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect({ tokens, connections }).toEqual({ tokens: 0, connections: 0 });
+  });
+});
+
+describe("a timeout longer than a timer can hold (2^31 - 1 ms, about 24.8 days) is no limit, not a failure at once", () => {
+  const completed = { id: "t1", contextId: "c1", status: { state: "TASK_STATE_COMPLETED" } };
+  /** An agent (JSON-RPC), its card and its token endpoint, each answering after a few milliseconds. */
+  const slowAgent = () =>
+    startFakeServer((req, res, body) => {
+      const answer = () => {
+        if (req.url === "/token") return sendJson(res, 200, { access_token: "t", token_type: "Bearer" });
+        if (req.url === "/c.json") return sendJson(res, 200, signedCard);
+        const { id } = JSON.parse(body) as { id: number };
+        if (!/event-stream/.test(String(req.headers.accept))) return sendJson(res, 200, { jsonrpc: "2.0", id, result: completed });
+        startSse(res);
+        res.end(sseFrame({ jsonrpc: "2.0", id, result: { task: completed } }));
+      };
+      const timer = setTimeout(answer, 20);
+      res.once("close", () => clearTimeout(timer));
+    });
+
+  let key: Awaited<ReturnType<typeof keyPair>>;
+  let signedCard: Record<string, unknown>;
+  beforeAll(async () => {
+    key = await keyPair("ES256", "k1");
+    signedCard = await signJson(cardJson(), key, "ES256");
+  });
+
+  it.each([Infinity, 2 ** 31, 3e9])("%s ms: calls, streams, retries, waits, token requests and resolves succeed", async (ms) => {
+    const agent = await slowAgent();
+    try {
+      const provider = clientCredentialsProvider({ tokenUrl: `${agent.url}/token`, clientId: "id", clientSecret: "s", timeoutMs: ms });
+      const client = new A2AClient(
+        createJsonRpcTransport({ baseUrl: `${agent.url}/a2a`, timeoutMs: ms, idleTimeoutMs: ms, interceptors: [bearerAuth(provider)] }),
+      );
+      await expect(client.getTask({ id: "t1" })).resolves.toMatchObject({ id: "t1" });
+      await expect(client.getTask({ id: "t1" }, { timeoutMs: ms, retry: { attempts: 2 } })).resolves.toMatchObject({ id: "t1" });
+      await expect(drain(client.subscribeToTask({ id: "t1" }, { timeoutMs: ms }))).resolves.toBeUndefined();
+      if (Number.isFinite(ms)) {
+        await expect(waitForTask(client, "t1", { timeoutMs: ms, subscribe: false })).resolves.toMatchObject({ id: "t1" });
+      }
+      await expect(
+        resolveAgentCard(`${agent.url}/c.json`, { cache: false, timeoutMs: ms, verification: { keys: { keys: [key.jwk] } } }),
+      ).resolves.toMatchObject({ verification: { verified: true } });
+    } finally {
+      await agent.close();
+    }
+  });
+});
+
+describe.each(WIRES_1_0.flatMap((w) => CLIENTS.map((c) => [w, c] as const)))(
+  "%s over %s: a reader that returns while its stream is still opening",
+  (wire, kind) => {
+    it.each([
+      ["off", false],
+      ["on", { backoff: { initialMs: 1, maxMs: 1 } }],
+    ] as const)("resume %s: the request is given up at once, the read left pending ends, and nothing more is sent", async (_, resume) => {
+      raw.behaviour = "silent";
+      await withoutTimersLeft(async () => {
+        const before = raw.requests;
+        // Only the reader can end this stream soon: the server is silent and the idle timeout long.
+        const it = clientOf(wire, kind, { idleTimeoutMs: 60_000 }).subscribeToTask({ id: "t1" }, { resume })[Symbol.asyncIterator]();
+        const pending = it.next();
+        await expect.poll(() => raw.requests, { timeout: 1000, interval: 5 }).toBe(before + 1);
+        await within(it.return!(), 500, "the reader's return");
+        expect(await within(pending, 500, "the read left pending")).toEqual({ done: true, value: undefined });
+        await noSocketLeft();
+        expect(raw.requests).toBe(before + 1);
+      });
+    });
+  },
+);
+
+describe("the extended card", () => {
+  /**
+   * A session whose agent answers GetExtendedAgentCard with a signed card
+   * whose key set, on the agent's own origin, never answers; `asked`
+   * settles when the key set is requested.
+   */
+  async function withSilentKeySet(body: (session: AgentSession, asked: Promise<void>) => Promise<void>): Promise<void> {
+    const key = await keyPair("ES256", "k1");
+    let extended = "";
+    let keySetAsked!: () => void;
+    const asked = new Promise<void>((resolve) => (keySetAsked = resolve));
+    const agent = await startFakeServer((req, res, body) => {
+      if (req.url !== "/a2a") return keySetAsked();
+      const { id } = JSON.parse(body) as { id: number };
+      res.writeHead(200, { "Content-Type": "application/json" }).end(`{"jsonrpc":"2.0","id":${id},"result":${extended}}`);
+    });
+    try {
+      extended = JSON.stringify(await signJson(cardJson(), key, "ES256", { jku: `${agent.url}/keys.json` }));
+      const publicCard = fromJson(AgentCardSchema, cardJson({ capabilities: { extendedAgentCard: true } }) as JsonValue);
+      const session = new AgentSession(
+        new A2AClient(createJsonRpcTransport({ baseUrl: `${agent.url}/a2a` })),
+        { card: publicCard, url: `${agent.url}/.well-known/agent-card.json` },
+        { verify: "required", verification: { jku: { allowHttp: true, cache: new JwksCache() } } },
+      );
+      await withoutTimersLeft(() => body(session, asked));
+    } finally {
+      await agent.close();
+    }
+  }
+
+  it("extendedCard's timeoutMs bounds the verification too: key sets that never answer cannot hold it", async () => {
+    await withSilentKeySet(async (session) => {
+      const { error, ms } = await settle(session.extendedCard({ timeoutMs: 200 }));
+      expect(error).toBeInstanceOf(CallTimeoutError);
+      expect((error as Error).message).toContain("200 ms");
+      expect(ms).toBeLessThan(BOUND_MS);
+    });
+  });
+
+  it("a call that joins another's load of the extended card keeps its own deadline, and another's abort is not its answer", async () => {
+    let requests = 0;
+    // The first GetExtendedAgentCard is never answered; later ones are.
+    const agent = await startFakeServer((_req, res, body) => {
+      if (requests++ === 0) return;
+      const { id } = JSON.parse(body) as { id: number };
+      sendJson(res, 200, { jsonrpc: "2.0", id, result: cardJson({ description: "extended" }) });
+    });
+    try {
+      const publicCard = fromJson(AgentCardSchema, cardJson({ capabilities: { extendedAgentCard: true } }) as JsonValue);
+      const session = new AgentSession(new A2AClient(createJsonRpcTransport({ baseUrl: `${agent.url}/a2a` })), { card: publicCard });
+      const first = new AbortController();
+      const firstLoad = settle(session.extendedCard({ signal: first.signal, timeoutMs: 0 }));
+      await expect.poll(() => requests, { timeout: 1000, interval: 5 }).toBe(1);
+
+      const timed = await settle(session.extendedCard({ timeoutMs: 100 }));
+      expect(timed.error).toBeInstanceOf(CallTimeoutError);
+      expect(timed.ms).toBeLessThan(BOUND_MS);
+
+      const joined = session.extendedCard();
+      first.abort();
+      expect((await firstLoad).error).toBeInstanceOf(AbortedError);
+      await expect(within(joined, BOUND_MS, "the joined load")).resolves.toMatchObject({ description: "extended" });
+    } finally {
+      await agent.close();
+    }
+  });
+
+  it("extendedCard's signal ends the verification at once with AbortedError", async () => {
+    await withSilentKeySet(async (session, asked) => {
+      const controller = new AbortController();
+      const pending = settle(session.extendedCard({ signal: controller.signal }));
+      await within(asked, BOUND_MS, "the key set request");
+      const abortedAt = performance.now();
+      controller.abort();
+      const { error } = await pending;
+      expect(error).toBeInstanceOf(AbortedError);
+      expect(performance.now() - abortedAt).toBeLessThan(500);
+    });
+  });
+});
+
+describe("the caller's abort reason", () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  /** An HTTP client that answers every request at once: with `status` and a JSON body, or with an event stream of `events`. */
+  const answering =
+    (status: number, body: unknown, stream = false): UniversalClientFn =>
+    async () => ({
+      status,
+      header: new Headers({ "Content-Type": stream ? "text/event-stream" : "application/json" }),
+      body: single(new TextEncoder().encode(stream ? sseFrame(body) : JSON.stringify(body))),
+      trailer: new Headers(),
+    });
+  const working = { id: "t1", contextId: "c1", status: { state: "TASK_STATE_WORKING" } };
+  const over = (httpClient: UniversalClientFn) => new A2AClient(createRestTransport({ baseUrl: "http://127.0.0.1:9", httpClient }));
+
+  /** Each step, started with `signal`; the abort lands in it (its waits are long, the agent answers at once). */
+  const steps: Record<string, (signal: AbortSignal) => Promise<unknown>> = {
+    "a call waiting for its answer (node:http)": (signal) => clientOf("JSONRPC", "node:http").getTask({ id: "t1" }, { signal }),
+    "a call waiting for its answer (fetch)": (signal) => clientOf("HTTP+JSON", "fetch").getTask({ id: "t1" }, { signal }),
+    "a resolve waiting for its card": (signal) => resolveAgentCard(`${raw.url}/c.json`, { cache: false, signal }),
+    "a retry's wait": (signal) =>
+      over(answering(503, {})).getTask({ id: "t1" }, { signal, retry: { attempts: 2, initialDelayMs: 10_000, maxDelayMs: 10_000 } }),
+    "waitForTask between polls": (signal) => waitForTask(over(answering(200, working)), "t1", { signal, subscribe: false, pollMs: 10_000 }),
+    "a resumption's backoff": (signal) =>
+      drain(
+        over(answering(200, { task: working }, true)).subscribeToTask(
+          { id: "t1" },
+          { signal, resume: { backoff: { initialMs: 10_000, maxMs: 10_000 } } },
+        ),
+      ),
+  };
+
+  it.each(Object.keys(steps))("%s: AbortedError, with the reason as its cause", async (step) => {
+    raw.behaviour = "silent";
+    // The longest backoff and retry waits the options allow.
+    vi.spyOn(Math, "random").mockReturnValue(0.99);
+    const reason = new Error("the user closed the page");
+    const controller = new AbortController();
+    const stop = setTimeout(() => controller.abort(reason), 30);
+    const { error, ms } = await settle(steps[step]!(controller.signal));
+    clearTimeout(stop);
+    expect(error).toBeInstanceOf(AbortedError);
+    expect((error as Error).cause).toBe(reason);
+    expect(ms).toBeLessThan(BOUND_MS);
+  });
+});

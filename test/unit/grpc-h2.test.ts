@@ -6,7 +6,7 @@
  */
 import { execFile } from "node:child_process";
 import { once } from "node:events";
-import { constants, type Http2Session, type ServerHttp2Stream } from "node:http2";
+import { constants, createServer, type Http2Session, type ServerHttp2Stream } from "node:http2";
 import * as net from "node:net";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
@@ -17,7 +17,7 @@ import { describe, expect, it } from "vitest";
 import { ErrorInfoSchema } from "../../gen/google/rpc/error_details_pb.js";
 import { StatusSchema } from "../../gen/google/rpc/status_pb.js";
 import { A2AService, StreamResponseSchema, type SubscribeToTaskRequestSchema, TaskSchema, TaskState } from "../../gen/lf/a2a/v1/a2a_pb.js";
-import { A2AClient, AbortedError, CallTimeoutError, ConnectionError, createGrpcTransport } from "../../src/node.js";
+import { A2AClient, AbortedError, CallTimeoutError, ConnectionError, createGrpcTransport, userMessage } from "../../src/node.js";
 import { createH2GrpcTransport, type H2GrpcTransportOptions } from "../../src/bindings/grpc/h2.js";
 import { FrameReader } from "../../src/bindings/grpc/wire.js";
 import { within } from "../support/fake-server.js";
@@ -331,6 +331,24 @@ describe("gRPC over node:http2 against a bare server", () => {
     }
   });
 
+  it("a call cut by its deadline while a quiet connection's PING check waits leaves no timer holding the process", async () => {
+    const relay = await startRelay(srv.port);
+    const timers = trackTimers(/[/\\]src[/\\]/);
+    try {
+      // Every call checks the connection first; an unanswered check takes 10 s to give up.
+      const t = transport({ baseUrl: `http://127.0.0.1:${relay.port}`, pingIntervalMs: 0, pingTimeoutMs: 10_000 });
+      srv.handler = (stream) => reply(stream, frame(task("t1")));
+      expect((await unary(t, "t1")).message.id).toBe("t1");
+      await new Promise((resolve) => setImmediate(resolve));
+      relay.stall();
+      expect((await failure(within(unary(t, "t1", 100), 2000, "the call's deadline"))).code).toBe(Code.DeadlineExceeded);
+      expect(await timers.live()).toEqual([]);
+    } finally {
+      timers.stop();
+      relay.close();
+    }
+  });
+
   it("an abort, or a deadline, before the answer cancels the HTTP/2 stream", async () => {
     const t = transport();
     let arrived!: () => void;
@@ -526,6 +544,39 @@ describe("every gRPC call ends by its deadline or its signal, whatever the serve
     } finally {
       for (const s of sockets) s.destroy();
       await new Promise((resolve) => mute.close(resolve));
+    }
+  });
+
+  it("a server that never opens its flow-control window: the request cannot be sent; the deadline and the idle timeout end the calls", async () => {
+    const stalled = createServer({ settings: { initialWindowSize: 0 } });
+    const sessions = new Set<Http2Session>();
+    stalled.on("session", (session) => sessions.add(session));
+    const streams = new Set<ServerHttp2Stream>();
+    stalled.on("stream", (stream) => {
+      streams.add(stream);
+      stream.on("error", () => {});
+      stream.on("close", () => streams.delete(stream));
+    });
+    await new Promise<void>((resolve) => stalled.listen(0, "127.0.0.1", resolve));
+    try {
+      const port = (stalled.address() as AddressInfo).port;
+      const c = new A2AClient(createGrpcTransport({ baseUrl: `127.0.0.1:${port}`, pingIntervalMs: Infinity, idleTimeoutMs: 60 }));
+      // A message larger than a window's worth of nothing.
+      const message = { message: userMessage("x".repeat(100_000)) };
+      await noTimers(async () => {
+        const unaryCall = await settle(c.sendMessage(message, { timeoutMs: 60 }));
+        expect(unaryCall.error).toBeInstanceOf(CallTimeoutError);
+        expect(unaryCall.error).toMatchObject({ kind: "deadline" });
+        expect(unaryCall.ms).toBeLessThan(1500);
+        const streamCall = await settle(drain(c.sendStreamingMessage(message, { resume: false })));
+        expect(streamCall.error).toBeInstanceOf(CallTimeoutError);
+        expect(streamCall.error).toMatchObject({ kind: "idle" });
+        expect(streamCall.ms).toBeLessThan(1500);
+      });
+      await expect.poll(() => streams.size, { timeout: 2000, interval: 10 }).toBe(0);
+    } finally {
+      for (const session of sessions) session.destroy();
+      await new Promise((resolve) => stalled.close(resolve));
     }
   });
 

@@ -6,6 +6,9 @@
 import { create, toBinary, toJson, type JsonValue } from "@bufbuild/protobuf";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import fc from "fast-check";
+import { createServer } from "node:http";
+import * as net from "node:net";
+import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import {
   StreamResponseSchema,
@@ -18,6 +21,8 @@ import {
   type StreamResponse,
   type Task,
 } from "../../src/index.js";
+import { createNodePushHandler } from "../../src/node.js";
+import { within } from "../support/fake-server.js";
 
 const URL_ = "http://127.0.0.1/webhook";
 const TOKEN = "tok-0123456789";
@@ -154,6 +159,52 @@ describe("answers", () => {
     const atLimit = json(status("t", TaskState.WORKING));
     const fits = createPushReceiver({ maxBytes: new TextEncoder().encode(atLimit).length });
     expect((await fits.handle(post(atLimit))).status).toBe(204);
+  });
+
+  it("408 for a body that stops coming before it is whole, within bodyTimeoutMs; the body is let go", async () => {
+    const receiver = createPushReceiver({ bodyTimeoutMs: 50 });
+    let cancelled = false;
+    // Half a delivery, then nothing: a sender that never finishes sending.
+    const stalled = new ReadableStream<Uint8Array>({
+      start(c) {
+        c.enqueue(new TextEncoder().encode(valid.slice(0, 10)));
+      },
+      cancel() {
+        cancelled = true;
+      },
+    });
+    const request = new Request(URL_, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: stalled,
+      duplex: "half",
+    } as RequestInit);
+    const started = performance.now();
+    const res = await within(receiver.handle(request), 2000, "the answer");
+    expect(res.status).toBe(408);
+    expect(await res.text()).toContain("50 ms");
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(cancelled).toBe(true);
+    // A body that comes whole in time is unaffected.
+    expect((await receiver.handle(post(valid))).status).toBe(204);
+  });
+
+  it("through node:http: a sender that stalls mid-body is answered 408 and its connection closed", async () => {
+    const server = createServer(createNodePushHandler({ bodyTimeoutMs: 50 }));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const socket = net.connect((server.address() as AddressInfo).port, "127.0.0.1");
+    try {
+      let answer = "";
+      socket.on("data", (c: Buffer) => (answer += c.toString("latin1")));
+      const ended = new Promise<void>((resolve) => socket.once("close", () => resolve()));
+      socket.write(`POST /hook HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"statusUpdate":`);
+      await within(ended, 2000, "the connection closing");
+      expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+    } finally {
+      socket.destroy();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 
   it("defaults maxBytes to 1 MiB", async () => {

@@ -16,9 +16,9 @@ import {
   type ResolveOptions,
 } from "../../src/index.js";
 import { cardUrlCandidates } from "../../src/toolkit.js";
-import { JwksCache } from "../../src/trust.js";
+import { JwksCache, verifyAgentCard } from "../../src/trust.js";
 import { cardJson, cardJsonV03, keyPair, signJson, type TestKeyPair } from "../support/cards.js";
-import { sendJson, startFakeServer, type FakeServer } from "../support/fake-server.js";
+import { sendJson, startFakeServer, within, type FakeServer } from "../support/fake-server.js";
 
 const servers: FakeServer[] = [];
 afterEach(async () => {
@@ -272,6 +272,21 @@ describe("time and cancellation", () => {
     const p = resolveAgentCard(`${s.url}/c.json`, fresh({ signal: controller.signal }));
     controller.abort();
     await expect(p).rejects.toBeInstanceOf(AbortedError);
+  });
+
+  it("an already aborted signal fails at once, asking neither the network nor the cache, even for a cached card", async () => {
+    const s = await serve((_req, res) => sendJson(res, 200, cardJson(), { "Cache-Control": "max-age=60" }));
+    const options = fresh();
+    await resolveAgentCard(`${s.url}/c.json`, options);
+    let asked = 0;
+    const store = options.cache as MemoryCardStore;
+    const counting = { get: (k: string) => (asked++, store.get(k)), set: store.set.bind(store), delete: store.delete.bind(store) };
+    const e = await resolveAgentCard(`${s.url}/c.json`, { ...options, cache: counting, signal: AbortSignal.abort() }).catch(
+      (err: unknown) => err,
+    );
+    expect(e).toBeInstanceOf(AbortedError);
+    expect(asked).toBe(0);
+    expect(s.requests).toHaveLength(1);
   });
 });
 
@@ -538,6 +553,73 @@ describe("deadline and abort cover the key sets", () => {
     controller.abort();
     expect(await pending).toBeInstanceOf(AbortedError);
     expect(Date.now() - abortedAt).toBeLessThan(200);
+  });
+});
+
+describe("a key set shared with another caller's fetch in flight", () => {
+  let key: TestKeyPair;
+  beforeAll(async () => {
+    key = await keyPair("ES256", "k1");
+  });
+
+  /**
+   * Two cards naming one key set that never answers, a cache shared by
+   * their verifications, and a first caller whose long timeout keeps the
+   * key set request in flight; `asked` settles when it is sent.
+   */
+  async function sharedSilentKeySet() {
+    let keySetAsked!: () => void;
+    const asked = new Promise<void>((resolve) => (keySetAsked = resolve));
+    const cards: Record<string, Record<string, unknown>> = {};
+    const s = await serve((req, res) => (req.url! in cards ? sendJson(res, 200, cards[req.url!]) : keySetAsked()));
+    for (const name of ["/a.json", "/b.json"]) {
+      cards[name] = await signJson(cardJson({ name }), key, "ES256", { jku: `${s.url}/jwks.json` });
+    }
+    const cache = new JwksCache();
+    const first = new AbortController();
+    const firstDone = verifyAgentCard(cards["/a.json"]!, {
+      cardUrl: `${s.url}/a.json`,
+      jku: { allowHttp: true, cache },
+      signal: first.signal,
+      timeoutMs: 60_000,
+    }).catch((e: unknown) => e);
+    await asked;
+    return { s, cards, cache, stopFirst: () => (first.abort(), firstDone) };
+  }
+
+  it("the second caller's timeoutMs and signal still bound its wait (verifyAgentCard, resolveAgentCard)", async () => {
+    const { s, cards, cache, stopFirst } = await sharedSilentKeySet();
+    try {
+      let started = Date.now();
+      const timed = await within(
+        verifyAgentCard(cards["/b.json"]!, { cardUrl: `${s.url}/b.json`, jku: { allowHttp: true, cache }, timeoutMs: 100 }),
+        2000,
+        "the second verification",
+      );
+      expect(timed).toMatchObject({ verified: false, failures: [{ code: "jku_fetch_failed" }] });
+      expect(Date.now() - started).toBeLessThan(1000);
+
+      const controller = new AbortController();
+      const pending = verifyAgentCard(cards["/b.json"]!, {
+        cardUrl: `${s.url}/b.json`,
+        jku: { allowHttp: true, cache },
+        signal: controller.signal,
+      }).catch((e: unknown) => e);
+      started = Date.now();
+      controller.abort();
+      expect(await within(pending, 2000, "the aborted verification")).toBeInstanceOf(AbortedError);
+      expect(Date.now() - started).toBeLessThan(200);
+
+      started = Date.now();
+      const resolved = await resolveAgentCard(
+        `${s.url}/b.json`,
+        fresh({ timeoutMs: 150, verification: { jku: { allowHttp: true, cache } } }),
+      ).catch((e: unknown) => e);
+      expect(resolved).toBeInstanceOf(CallTimeoutError);
+      expect(Date.now() - started).toBeLessThan(1000);
+    } finally {
+      await stopFirst();
+    }
   });
 });
 

@@ -247,6 +247,27 @@ describe.each(HTTP_BINDINGS)("resumption (%s)", (binding) => {
     expect(stateOf(items.at(-1))).toBe(TaskState.COMPLETED);
   });
 
+  it("a task that works quietly for longer than the budget is followed to its end: each resumed stream's idle timeout starts it again", async () => {
+    serve(binding, {
+      send: (_c, r) => r.stream([snapshotEvent("SUBMITTED")], { then: "hold" }),
+      get: (_c, r) => r.json(task("WORKING")),
+      // The agent is there (GetTask answers, every stream opens with its snapshot), the task just says nothing for a while.
+      subscribe: (c, r) =>
+        c.n < 4
+          ? r.stream([snapshotEvent("WORKING")], { then: "hold" })
+          : r.stream([snapshotEvent("WORKING"), statusEvent("COMPLETED")], { then: "end" }),
+    });
+    const { items, error } = await drain(
+      clientOf(binding, { idleTimeoutMs: 60 }).sendStreamingMessage(
+        { message: userMessage("go") },
+        { resume: { maxElapsedMs: 100, backoff: { initialMs: 1, maxMs: 1 } } },
+      ),
+    );
+    expect(error).toBeUndefined();
+    expect(kinds()).toEqual(["send", ...Array.from({ length: 5 }, () => ["get", "subscribe"]).flat()]);
+    expect(stateOf(items.at(-1))).toBe(TaskState.COMPLETED);
+  });
+
   it("a resubscribe whose response never starts is given up after the idle timeout, and resumed", async () => {
     serve(binding, {
       ...dropOnce("cut"),
@@ -974,6 +995,50 @@ describe.each(HTTP_BINDINGS)("aborting a resumption (%s)", (binding) => {
     } finally {
       timers.stop();
     }
+  });
+
+  /** Reads the first stream's three events by hand, and asks for the next, which the drop leaves pending. */
+  async function pendingAfterDrop(binding: HttpBinding, resume: ResumeOptions) {
+    const it = clientOf(binding)
+      .sendStreamingMessage({ message: userMessage("go") }, { resume })
+      [Symbol.asyncIterator]();
+    for (let i = 0; i < 3; i++) expect((await it.next()).done).toBe(false);
+    return { it, pending: it.next() };
+  }
+
+  it("a reader that returns while the resumption waits out its backoff ends it at once: no request after it, no timer", async () => {
+    const timers = trackTimers(SRC);
+    try {
+      vi.spyOn(Math, "random").mockReturnValue(0.99);
+      const backoff = recordBackoff();
+      serve(binding, dropOnce("end"));
+      const { it, pending } = await pendingAfterDrop(binding, { backoff: { initialMs: 10_000, maxMs: 10_000 } });
+      await within(
+        (async () => {
+          while (backoff.length === 0) await new Promise((r) => setTimeout(r, 5));
+        })(),
+        2000,
+        "the backoff",
+      );
+      await within(it.return!(), 500, "the reader's return");
+      expect(await within(pending, 500, "the read left pending")).toEqual({ done: true, value: undefined });
+      expect(kinds()).toEqual(["send"]);
+      expect(await timers.live()).toEqual([]);
+    } finally {
+      timers.stop();
+    }
+  });
+
+  it("a reader that returns while the resumption's GetTask goes unanswered ends it at once, and the GetTask's connection", async () => {
+    let asked!: (res: ServerResponse) => void;
+    const getTask = new Promise<ServerResponse>((r) => (asked = r));
+    serve(binding, { ...dropOnce("end"), get: (c) => asked(c.res) });
+    const { it, pending } = await pendingAfterDrop(binding, FAST);
+    const res = await within(getTask, 2000, "the GetTask");
+    await within(it.return!(), 500, "the reader's return");
+    expect(await within(pending, 500, "the read left pending")).toEqual({ done: true, value: undefined });
+    await within(closed(res), 2000, "the GetTask's connection closing");
+    expect(kinds()).toEqual(["send", "get"]);
   });
 
   it("an already aborted signal sends nothing", async () => {

@@ -133,6 +133,19 @@ describe("waitForTask, polling", () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
+  it("a poll interval longer than a timer holds (2^31 - 1 ms) waits that long, instead of polling every millisecond", async () => {
+    const client = fake([taskIn(TaskState.WORKING)]);
+    const controller = new AbortController();
+    const outcome = waitForTask(client, "t1", { signal: controller.signal, pollMs: 3e9, maxPollMs: 3e9 }).catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(client.polls).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(0x7fffffff);
+    expect(client.polls).toHaveLength(2);
+    controller.abort();
+    expect(await outcome).toBeInstanceOf(AbortedError);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
   it("an already aborted signal makes no call", async () => {
     const client = fake([taskIn(TaskState.WORKING)]);
     await expect(waitForTask(client, "t1", { signal: AbortSignal.abort(), subscribe: false })).rejects.toBeInstanceOf(AbortedError);

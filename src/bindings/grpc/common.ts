@@ -73,6 +73,8 @@ export function a2aGrpcTransport(inner: Transport, options: TransportOptions, cu
         }
       } else {
         const call = new CallSignal(signal, timeout, urlOf(method));
+        // Aborted before it starts: connect's runner would still run the interceptors.
+        if (call.aborted) throw failure(call, call.reason);
         try {
           res = await call.race(inner.unary(method, call.signal, timeout, headers, input, contextValues));
           call.release();
@@ -88,6 +90,8 @@ export function a2aGrpcTransport(inner: Transport, options: TransportOptions, cu
       const controller = new AbortController();
       const deadline = timeoutFor("stream", timeoutMs);
       const call = new CallSignal(signal, deadline, urlOf(method), controller);
+      // Aborted before it starts: nothing is run, no interceptor nor request.
+      if (call.aborted) throw failure(call, call.reason);
       let idle: CallTimeoutError | undefined;
       const goneIdle = (what: string) => {
         idle = new CallTimeoutError(`${what} from ${safeUrl(target.url)} for ${idleMs} ms`, { binding: "GRPC", kind: "idle" });

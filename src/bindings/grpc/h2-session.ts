@@ -46,7 +46,7 @@ export class SessionKeeper {
   async request(headers: http2.OutgoingHttpHeaders, signal: AbortSignal): Promise<http2.ClientHttp2Stream> {
     for (let fresh = false; ; fresh = true) {
       const current = this.current;
-      const alive = current?.usable() ? await unlessAborted(current.verify(), signal) : false;
+      const alive = current?.usable() ? await current.verify(signal) : false;
       const session = alive ? current! : await this.connect(signal);
       try {
         return session.request(headers);
@@ -129,8 +129,10 @@ class TrackedSession {
   /** When the PING awaiting its answer was sent. */
   private pingSentAt: number | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
-  /** The check of a quiet connection in progress (see verify). */
+  /** The check of a quiet connection in progress (see verify), its timer, and the calls waiting for it. */
   private checking: Promise<boolean> | undefined;
+  private checkTimer: ReturnType<typeof setTimeout> | undefined;
+  private checkWaiters = 0;
 
   constructor(
     private readonly session: http2.ClientHttp2Session,
@@ -154,26 +156,38 @@ class TrackedSession {
    * that has been quiet for a PING interval may have died unnoticed (a NAT
    * or a proxy dropped it): a PING checks it first, and one unanswered in
    * time destroys it, so the call goes to a new connection instead of
-   * failing as cut. Calls that arrive meanwhile share the check.
+   * failing as cut. Calls that arrive meanwhile share the check, each
+   * waiting within its own `signal`; the check's timer holds the process
+   * only while some call waits for it.
    */
-  verify(): boolean | Promise<boolean> {
+  verify(signal: AbortSignal): boolean | Promise<boolean> {
     const quiet = this.streams === 0 && performance.now() - this.aliveAt >= this.ping.pingIntervalMs;
     if (!quiet || !(this.ping.pingIntervalMs <= MAX_DELAY_MS)) return true;
-    return (this.checking ??= new Promise<boolean>((resolve) => {
+    this.checking ??= new Promise<boolean>((resolve) => {
       const settle = (alive: boolean) => {
-        clearTimeout(timer);
+        clearTimeout(this.checkTimer);
+        this.checkTimer = undefined;
         this.checking = undefined;
         if (alive) this.aliveAt = performance.now();
         else this.session.destroy(new ConnectError("PING timed out", Code.Unavailable));
         resolve(alive);
       };
-      const timer = setTimeout(() => settle(false), this.pingTimeoutMs());
+      this.checkTimer = setTimeout(() => settle(false), this.pingTimeoutMs());
       try {
         this.session.ping((err) => settle(!err));
       } catch {
         settle(false);
       }
-    }));
+    });
+    this.checkWaiters++;
+    this.checkTimer?.ref?.();
+    const left = () => {
+      // Nobody waits any more (aborted, or settled): the check may go on, without holding the process.
+      if (--this.checkWaiters === 0) this.checkTimer?.unref?.();
+    };
+    const waiting = unlessAborted(this.checking, signal) as Promise<boolean>;
+    waiting.then(left, left);
+    return waiting;
   }
 
   request(headers: http2.OutgoingHttpHeaders): http2.ClientHttp2Stream {
