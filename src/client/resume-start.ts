@@ -11,7 +11,7 @@ import type { StreamState } from "../call/stream-state.js";
 import type { carryOn, ResumeIo } from "./resume.js";
 import type { Outcome } from "./resume-pump.js";
 import { checkOptions, isDrop, tell, type ResumeOptions } from "./resume-policy.js";
-import { settles, stateOf, taskIdOf } from "./task-events.js";
+import { isAbout, settles, stateOf, taskIdOf } from "./task-events.js";
 import { unlessAborted } from "../util.js";
 
 /** The loop (resume.ts's `carryOn`). */
@@ -82,7 +82,7 @@ class ResumableStream implements AsyncIterator<StreamResponse> {
     if (r.done) return this.dropped({ failed: false });
     const event = r.value;
     this.taskId ??= taskIdOf(event);
-    const reported = stateOf(event);
+    const reported = isAbout(event, this.taskId) ? stateOf(event) : undefined;
     if (reported !== undefined) this.lastState = reported;
     this.settled = settles(event, reported, this.taskId);
     return r;

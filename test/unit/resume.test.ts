@@ -10,9 +10,11 @@ import {
   AbortedError,
   CallTimeoutError,
   ConnectionError,
+  InvalidAgentResponseError,
   StreamResumeError,
   TaskNotFoundError,
   TaskState,
+  TaskTracker,
   UnsupportedOperationError,
   createJsonRpcTransport,
   createRestTransport,
@@ -528,6 +530,73 @@ describe.each(HTTP_BINDINGS)("resumption (%s)", (binding) => {
     expect(error).toBeInstanceOf(UnsupportedOperationError);
     expect(error).toMatchObject({ message: "no resubscribing here" });
     expect(kinds()).toEqual(["send", "get", "subscribe", "get"]);
+  });
+
+  // --- What a resumed stream's agent says that is not the task's progress ---
+
+  it("an agent that answers every resubscribe with a message, not the task, is given up on within the budget", async () => {
+    serve(binding, {
+      ...dropOnce("end"),
+      subscribe: (c, r) =>
+        c.n < 40
+          ? r.stream([{ message: { messageId: `m${c.n}`, role: "ROLE_AGENT", parts: [{ text: "hello" }] } }], { then: "end" })
+          : r.error({ code: -32001, httpStatus: binding === "JSONRPC" ? 200 : 404, reason: "TASK_NOT_FOUND", message: "enough" }),
+    });
+    const { items, error } = await drain(
+      clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: { ...FAST, maxElapsedMs: 150 } }),
+    );
+    // A message is no progress of the task: the budget runs out rather than starting again on each.
+    expect(error).toBeInstanceOf(StreamResumeError);
+    expect(error).toMatchObject({ taskId: "t1", state: TaskState.WORKING });
+    expect(calls.filter((c) => c.kind === "subscribe").length).toBeLessThan(40);
+    expect(items.filter((e) => e.payload.case === "message").length).toBe(calls.filter((c) => c.kind === "subscribe").length);
+  });
+
+  it("another task's final state neither ends the stream nor counts as its progress", async () => {
+    const other = { statusUpdate: { taskId: "t2", contextId: "c1", status: { state: "TASK_STATE_COMPLETED" } } };
+    serve(binding, {
+      send: (_c, r) => r.stream([snapshotEvent("WORKING"), other], { then: "end" }),
+      get: (_c, r) => r.json(task("COMPLETED", ["1"])),
+    });
+    const { items, error } = await drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: FAST }));
+    expect(error).toBeUndefined();
+    // t2's COMPLETED is passed on as the agent said it, but t1 is followed to its own end.
+    expect(kinds()).toEqual(["send", "get"]);
+    expect(items.map((e) => e.payload.case)).toEqual(["task", "statusUpdate", "task"]);
+    expect(items.at(-1)).toMatchObject({ payload: { value: { id: "t1", status: { state: TaskState.COMPLETED } } } });
+    calls = [];
+    const unresumed = await drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: false }));
+    expect(unresumed.error).toBeInstanceOf(StreamResumeError);
+    expect(unresumed.error).toMatchObject({ taskId: "t1", state: TaskState.WORKING, attempts: 0 });
+  });
+
+  it("a resubscribe that does not open with the task: the task GetTask found comes first, marked, so no chunk is lost", async () => {
+    serve(binding, {
+      send: (_c, r) => r.stream([snapshotEvent("WORKING"), chunkEvent("1", false)], { then: "cut" }),
+      // Chunk 2 was sent while the client was away; this agent does not open a resubscribe with the task.
+      get: (_c, r) => r.json(task("WORKING", ["1", "2"])),
+      subscribe: (_c, r) => r.stream([chunkEvent("3"), statusEvent("COMPLETED")], { then: "end" }),
+    });
+    const tracker = new TaskTracker();
+    const { items, error } = await drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: FAST }));
+    for (const e of items) tracker.apply(e);
+    expect(error).toBeUndefined();
+    expect(kinds()).toEqual(["send", "get", "subscribe"]);
+    expect(items.map((e) => e.payload.case)).toEqual(["task", "artifactUpdate", "task", "artifactUpdate", "statusUpdate"]);
+    expect(items.map(isResumeSnapshot)).toEqual([false, false, true, false, false]);
+    expect(tracker.task?.artifacts[0]?.parts.map((p) => p.content.value)).toEqual(["1", "2", "3"]);
+    expect(tracker.task?.status?.state).toBe(TaskState.COMPLETED);
+  });
+
+  it("GetTask answering with another task ends the stream with InvalidAgentResponseError, not that task", async () => {
+    serve(binding, {
+      send: (_c, r) => r.stream([snapshotEvent("WORKING")], { then: "end" }),
+      get: (_c, r) => r.json({ ...task("COMPLETED"), id: "t2" }),
+    });
+    const { items, error } = await drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: FAST }));
+    expect(error).toBeInstanceOf(InvalidAgentResponseError);
+    expect((error as Error).message).toContain("t1");
+    expect(items).toHaveLength(1);
   });
 
   // --- A drop before the task id is known: the agent is asked before anything is sent again ---
