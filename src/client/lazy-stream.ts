@@ -1,3 +1,5 @@
+import { InTurn } from "./in-turn.js";
+
 /** Sees each value passed on; at the end, says why the stream ended too soon (or undefined). */
 export interface StreamWatch<T> {
   seen(value: T): void;
@@ -15,6 +17,8 @@ export class LazyStream<T> implements AsyncIterableIterator<T> {
   private inner: AsyncIterator<T> | undefined;
   private opening: Promise<AsyncIterator<T>> | undefined;
   private over = false;
+  /** Reads one at a time: two at once could lose events of a batch, or both take its end. */
+  private readonly turns = new InTurn(() => this.read());
 
   constructor(
     private readonly open: () => Promise<AsyncIterable<T>>,
@@ -27,6 +31,11 @@ export class LazyStream<T> implements AsyncIterableIterator<T> {
   }
 
   next(): Promise<IteratorResult<T>> {
+    return this.turns.next();
+  }
+
+  /** One read, never two at once (see `turns`). */
+  private read(): Promise<IteratorResult<T>> {
     if (this.over) return Promise.resolve({ done: true, value: undefined });
     const read = this.inner === undefined ? this.start().then((it) => it.next()) : this.inner.next();
     return read.then(this.passOn, this.failOn);
@@ -53,6 +62,7 @@ export class LazyStream<T> implements AsyncIterableIterator<T> {
   }
 
   private readonly passOn = (r: IteratorResult<T>): IteratorResult<T> => {
+    this.turns.answered();
     if (r.done) {
       this.over = true;
       const early = this.watch?.ended();
@@ -62,6 +72,7 @@ export class LazyStream<T> implements AsyncIterableIterator<T> {
   };
 
   private readonly failOn = (e: unknown): never => {
+    this.turns.answered();
     this.over = true;
     throw this.reported(e);
   };

@@ -599,6 +599,27 @@ describe.each(HTTP_BINDINGS)("resumption (%s)", (binding) => {
     expect(items).toHaveLength(1);
   });
 
+  it("next() asked again before its answer came waits its turn: the stream is resumed once, its end comes once", async () => {
+    serve(binding, dropOnce("end"));
+    const it = clientOf(binding)
+      .sendStreamingMessage({ message: userMessage("go") }, { resume: FAST })
+      [Symbol.asyncIterator]();
+    const answers = await Promise.all(Array.from({ length: 9 }, () => it.next()));
+    expect(answers.map((r) => (r.done ? "done" : r.value.payload.case))).toEqual([
+      "task",
+      "statusUpdate",
+      "artifactUpdate",
+      "task",
+      "artifactUpdate",
+      "statusUpdate",
+      "done",
+      "done",
+      "done",
+    ]);
+    expect(stateOf(answers[5]!.value as StreamResponse)).toBe(TaskState.COMPLETED);
+    expect(kinds()).toEqual(["send", "get", "subscribe"]);
+  });
+
   // --- A drop before the task id is known: the agent is asked before anything is sent again ---
 
   /** The agent refuses ListTasks (or anything else asked), as one without it would. */
@@ -872,6 +893,36 @@ describe.each(HTTP_BINDINGS)("resumption (%s)", (binding) => {
       const { error } = await drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: false }));
       expect(error).toBeUndefined();
     }
+  });
+
+  it("resume: false: next() asked again before its answer came waits its turn: no event of a batch is lost", async () => {
+    let more!: () => void;
+    const later = new Promise<void>((resolve) => (more = resolve));
+    serve(binding, {
+      send: (c) => {
+        const frame = (r: unknown) =>
+          sseFrame(binding === "JSONRPC" ? { jsonrpc: "2.0", id: (JSON.parse(c.body) as { id: number }).id, result: r } : r);
+        startSse(c.res);
+        // Two events in each write: each arrives as one batch of two.
+        c.res.write(frame(snapshotEvent("WORKING")) + frame(chunkEvent("1", false)));
+        void later.then(() => c.res.end(frame(chunkEvent("2")) + frame(statusEvent("COMPLETED"))));
+      },
+    });
+    const it = clientOf(binding)
+      .sendStreamingMessage({ message: userMessage("go") }, { resume: false })
+      [Symbol.asyncIterator]();
+    const reads = Array.from({ length: 6 }, () => it.next());
+    await reads[0];
+    more();
+    const answers = await Promise.all(reads);
+    expect(answers.map((r) => (r.done ? "done" : r.value.payload.case))).toEqual([
+      "task",
+      "artifactUpdate",
+      "artifactUpdate",
+      "statusUpdate",
+      "done",
+      "done",
+    ]);
   });
 
   it("resume: false on an idle stream reports the idle timeout", async () => {
