@@ -362,9 +362,10 @@ export class A2AClient implements ServiceOperations<M> {
     open: (state: StreamState) => AsyncIterable<StreamResponse>,
     sent?: SentMessage,
   ): AsyncIterable<StreamResponse> {
-    // The reads a resumption makes go with the caller's signal, headers and timeout.
-    // Not retried on their own: resumption has its own attempts and budget.
-    const reads: CallOptions = { signal: options.signal, headers: options.headers, timeoutMs: options.timeoutMs, retry: false };
+    // The reads a resumption makes go with its signal (the caller's, or the
+    // reader leaving), the caller's headers and timeout. Not retried on their
+    // own: resumption has its own attempts and budget.
+    const reads: CallOptions = { headers: options.headers, timeoutMs: options.timeoutMs, retry: false };
     return resumableWith(
       {
         binding: () => this.binding,
@@ -378,14 +379,14 @@ export class A2AClient implements ServiceOperations<M> {
           const method = A2AService.method.subscribeToTask;
           return this.stream(method, this.rules(method, { id }, options), { ...options, headers }, state);
         },
-        getTask: (id) => this.getTask({ id }, reads),
+        getTask: (id, signal) => this.getTask({ id }, { ...reads, signal }),
         // Loaded on the first drop before a task id: most streams never need it.
         findSent:
           sent &&
-          (async () =>
+          (async (signal) =>
             (await import("./find-sent.js")).findSentTask(sent, {
-              listTasks: (req) => this.listTasks(req, reads),
-              getTask: (req) => this.getTask(req, reads),
+              listTasks: (req) => this.listTasks(req, { ...reads, signal }),
+              getTask: (req) => this.getTask(req, { ...reads, signal }),
             })),
       },
       resume,

@@ -31,7 +31,11 @@ export class Resumption implements AsyncIterator<StreamResponse> {
   private settled = false;
   private done = false;
 
-  constructor(private readonly logic: AsyncGenerator<Step, void, Outcome | undefined>) {}
+  constructor(
+    private readonly logic: AsyncGenerator<Step, void, Outcome | undefined>,
+    /** Stops what the logic waits for (a backoff, a lookup): the reader has left. */
+    private readonly close: () => void,
+  ) {}
 
   next(): Promise<IteratorResult<StreamResponse>> {
     const pipe = this.pipe;
@@ -70,7 +74,10 @@ export class Resumption implements AsyncIterator<StreamResponse> {
     try {
       step = await this.logic.next(outcome);
     } catch (e) {
+      // Closed meanwhile by the reader: its read still waiting is answered with the end.
+      const closed = this.done;
       this.done = true;
+      if (closed) return DONE;
       throw e;
     }
     if (step.done) {
@@ -85,6 +92,7 @@ export class Resumption implements AsyncIterator<StreamResponse> {
 
   async return(): Promise<IteratorResult<StreamResponse>> {
     this.done = true;
+    this.close();
     const pipe = this.pipe;
     this.pipe = undefined;
     await pipe?.it.return?.();

@@ -128,6 +128,8 @@ class ResumableStream implements AsyncIterator<StreamResponse> {
         }),
       );
     }
+    // Closed by its reader while the loop loaded: nothing is to be resumed.
+    if (this.over) return DONE;
     this.rest = carryOn(io, this.options, { state: this.state, taskId: this.taskId, lastState: this.lastState, outcome });
     return this.rest.next();
   }

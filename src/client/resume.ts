@@ -29,7 +29,7 @@ import type { SentLookup } from "./find-sent.js";
 import { Resumption, type Outcome, type Step } from "./resume-pump.js";
 import { checkOptions, DEFAULTS, delay, EndedEarly, isDrop, tell, unreachableError, type ResumeOptions } from "./resume-policy.js";
 import { isAbout, resumeSnapshots, settledTask, settles, snapshotOf, stateOf, taskIdOf } from "./task-events.js";
-import { failing, sleep } from "../util.js";
+import { failing, followSignal, sleep } from "../util.js";
 
 /** How to open the streams and read the task, with per-stream state. */
 export interface ResumeIo {
@@ -39,8 +39,8 @@ export interface ResumeIo {
   open(state: StreamState): AsyncIterable<StreamResponse>;
   /** SubscribeToTask, to carry on after a drop. */
   subscribe(taskId: string, state: StreamState): AsyncIterable<StreamResponse>;
-  /** GetTask, to learn after a drop whether the task has ended. */
-  getTask(taskId: string): Promise<Task>;
+  /** GetTask, to learn after a drop whether the task has ended; `signal` gives it up. */
+  getTask(taskId: string, signal: AbortSignal | undefined): Promise<Task>;
   /** The caller's signal: once it fires, no more attempts are made. */
   signal: AbortSignal | undefined;
   /** The task id when known from the start (SubscribeToTask). */
@@ -48,9 +48,9 @@ export interface ResumeIo {
   /**
    * SendStreamingMessage only: asks the agent whether the message sent
    * started a task, for a drop before the task id was seen. Errors it
-   * throws are judged as GetTask's are.
+   * throws are judged as GetTask's are; `signal` gives it up.
    */
-  findSent?: (() => Promise<SentLookup>) | undefined;
+  findSent?: ((signal: AbortSignal | undefined) => Promise<SentLookup>) | undefined;
 }
 
 /**
@@ -59,7 +59,7 @@ export interface ResumeIo {
  */
 export function resumable(io: ResumeIo, options: ResumeOptions): AsyncIterable<StreamResponse> {
   checkOptions(options);
-  return { [Symbol.asyncIterator]: () => new Resumption(resumption(io, options)) };
+  return { [Symbol.asyncIterator]: () => start(io, options) };
 }
 
 /** Where the first stream left off: what the loop carries on from. */
@@ -76,19 +76,39 @@ export interface FirstStream {
 
 /** The rest of a stream whose first stream resume-start.ts passed on, from the way it ended. */
 export function carryOn(io: ResumeIo, options: ResumeOptions, first: FirstStream): AsyncIterator<StreamResponse> {
-  return new Resumption(resumption(io, options, first));
+  return start(io, options, first);
+}
+
+/**
+ * The loop, under a signal that fires with the caller's or when the reader
+ * closes the stream: a wait or a lookup under way then stops at once, so a
+ * reader that leaves mid-resumption leaves nothing running, and nothing is
+ * sent after it left.
+ */
+function start(io: ResumeIo, options: ResumeOptions, first?: FirstStream): Resumption {
+  const stop = followSignal(io.signal);
+  return new Resumption(resumption(io, options, stop, first), () => stop.controller.abort());
 }
 
 /** The steps of the loop below, telling the stream's watchers (call/stream-state.ts) when it is over. */
-async function* resumption(io: ResumeIo, options: ResumeOptions, first?: FirstStream): AsyncGenerator<Step, void, Outcome | undefined> {
+async function* resumption(
+  io: ResumeIo,
+  options: ResumeOptions,
+  stop: ReturnType<typeof followSignal>,
+  first?: FirstStream,
+): AsyncGenerator<Step, void, Outcome | undefined> {
   const state: StreamState = first?.state ?? {};
+  const signal = stop.controller.signal;
   let failure: A2AError | undefined;
   try {
-    yield* steps(io, options, state, first);
+    yield* steps({ ...io, signal }, options, state, first);
   } catch (e) {
+    // Closed by its reader: ended as asked, and nobody waits for an error.
+    if (signal.aborted && !io.signal?.aborted) return;
     failure = toA2AError(e, io.binding());
     throw e;
   } finally {
+    stop.unlink();
     tell(state, (w) => w.ended(failure));
   }
 }
@@ -175,7 +195,7 @@ async function* steps(
       // Nothing was learned before the drop: did the message start a task?
       let lookup: SentLookup;
       try {
-        lookup = io.findSent ? await io.findSent() : { found: undefined, conclusive: false };
+        lookup = io.findSent ? await io.findSent(io.signal) : { found: undefined, conclusive: false };
       } catch (e) {
         const err = unreachableError(e, io.binding());
         // An agent that cannot be asked is one whose answer is unknown.
@@ -203,7 +223,7 @@ async function* steps(
     }
     let task: Task;
     try {
-      task = await io.getTask(taskId);
+      task = await io.getTask(taskId, io.signal);
     } catch (e) {
       const err = unreachableError(e, io.binding());
       if (err === undefined) throw toA2AError(e, io.binding());

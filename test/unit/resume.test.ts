@@ -1057,6 +1057,59 @@ describe.each(HTTP_BINDINGS)("aborting a resumption (%s)", (binding) => {
     }
   });
 
+  it("a reader that closes the stream while it waits to resume: return() comes at once, nothing more is sent, no timer is left", async () => {
+    const timers = trackTimers(SRC);
+    try {
+      // A long backoff, so the close lands in the sleep.
+      vi.spyOn(Math, "random").mockReturnValue(0.99);
+      const delays = recordBackoff();
+      serve(binding, dropOnce("end"));
+      const it = clientOf(binding)
+        .sendStreamingMessage({ message: userMessage("go") }, { resume: { backoff: { initialMs: 10_000, maxMs: 10_000 } } })
+        [Symbol.asyncIterator]();
+      for (let i = 0; i < 3; i++) await it.next();
+      // The next read finds the drop; the resumption waits out its backoff.
+      const pending = it.next();
+      await within(
+        (async () => {
+          while (delays.length === 0) await new Promise((r) => setTimeout(r, 5));
+        })(),
+        2000,
+        "the backoff's start",
+      );
+      await within(it.return!(), 1000, "return() during the backoff");
+      expect(await within(pending, 1000, "the pending read")).toEqual({ done: true, value: undefined });
+      expect(kinds()).toEqual(["send"]);
+      expect(await timers.live()).toEqual([]);
+    } finally {
+      timers.stop();
+    }
+  });
+
+  it("a reader that closes the stream during a GetTask that does not answer: the call is given up at once", async () => {
+    let asked!: () => void;
+    const getting = new Promise<void>((resolve) => (asked = resolve));
+    let gone: Promise<void> | undefined;
+    serve(binding, {
+      ...dropOnce("end"),
+      // Never answered: only the close can end it.
+      get: (c) => {
+        gone = closed(c.res);
+        asked();
+      },
+    });
+    const it = clientOf(binding)
+      .sendStreamingMessage({ message: userMessage("go") }, { resume: FAST })
+      [Symbol.asyncIterator]();
+    for (let i = 0; i < 3; i++) await it.next();
+    const pending = it.next();
+    await within(getting, 2000, "the GetTask");
+    await within(it.return!(), 1000, "return() during the GetTask");
+    expect(await within(pending, 1000, "the pending read")).toEqual({ done: true, value: undefined });
+    await within(gone!, 2000, "the GetTask's connection closed");
+    expect(kinds()).toEqual(["send", "get"]);
+  });
+
   it("an abort during the resumed stream ends it with AbortedError, not another attempt", async () => {
     let resumed!: (res: ServerResponse) => void;
     const resubscribed = new Promise<ServerResponse>((r) => (resumed = r));
