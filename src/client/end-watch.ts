@@ -7,7 +7,7 @@ import { TaskState, type StreamResponse } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { StreamResumeError } from "../errors/family.js";
 import type { Binding } from "../protocol/bindings.js";
 import type { StreamWatch } from "./lazy-stream.js";
-import { isSettled, stateOf, taskIdOf } from "./task-events.js";
+import { isAbout, isSettled, stateOf, taskIdOf } from "./task-events.js";
 
 /**
  * `resume: false`: a stream that ends before its task reached a final or
@@ -25,7 +25,7 @@ export class EndWatch implements StreamWatch<StreamResponse> {
 
   seen(event: StreamResponse): void {
     this.taskId ??= taskIdOf(event);
-    const state = stateOf(event);
+    const state = isAbout(event, this.taskId) ? stateOf(event) : undefined;
     if (state !== undefined) {
       this.state = state;
       this.settled = isSettled(state);

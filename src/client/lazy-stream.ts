@@ -1,5 +1,6 @@
 import { AbortedError } from "../errors/family.js";
 import { followSignal } from "../util.js";
+import { InTurn } from "./in-turn.js";
 
 /** Sees each value passed on; at the end, says why the stream ended too soon (or undefined). */
 export interface StreamWatch<T> {
@@ -30,6 +31,8 @@ export class LazyStream<T> implements AsyncIterableIterator<T> {
   private returned = false;
   /** The opening's own signal, following the caller's; made on the first `next`. */
   private own: ReturnType<typeof followSignal> | undefined;
+  /** Reads one at a time: two at once could lose events of a batch, or both take its end. */
+  private readonly turns = new InTurn(() => this.read());
 
   constructor(
     private readonly open: (signal: AbortSignal) => Promise<AsyncIterable<T>>,
@@ -43,6 +46,11 @@ export class LazyStream<T> implements AsyncIterableIterator<T> {
   }
 
   next(): Promise<IteratorResult<T>> {
+    return this.turns.next();
+  }
+
+  /** One read, never two at once (see `turns`). */
+  private read(): Promise<IteratorResult<T>> {
     if (this.over) return Promise.resolve(DONE);
     const read = this.inner === undefined ? this.start().then((it) => it.next()) : this.inner.next();
     return read.then(this.passOn, this.failOn);
@@ -76,6 +84,7 @@ export class LazyStream<T> implements AsyncIterableIterator<T> {
   }
 
   private readonly passOn = (r: IteratorResult<T>): IteratorResult<T> => {
+    this.turns.answered();
     if (this.returned) return DONE;
     if (r.done) {
       this.over = true;
@@ -87,6 +96,7 @@ export class LazyStream<T> implements AsyncIterableIterator<T> {
   };
 
   private readonly failOn = (e: unknown): IteratorResult<T> => {
+    this.turns.answered();
     // A read the reader left pending when it returned: it ends, whatever closing the stream made of it.
     if (this.returned) return DONE;
     this.over = true;

@@ -3,8 +3,9 @@
  * response as the agent sent it) and over items. They follow
  * `nextPageToken` until it is empty, stop when the caller's signal fires
  * (checked before every page), and refuse a server that hands out a token
- * it has already given, which would otherwise loop for ever. A reader that
- * returns while a page is on its way ends its request at once.
+ * it has already given, or only empty pages with tokens for more, which
+ * would otherwise loop for ever. A reader that returns while a page is on
+ * its way ends its request at once.
  */
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type {
@@ -44,6 +45,13 @@ export function checkPageSize(pageSize: number | undefined): void {
   }
 }
 
+/**
+ * Empty pages in a row, each with a token for the next, after which a
+ * listing is stopped: an agent that hands out tokens for ever and no items
+ * would otherwise hold `listAllTasks` in a loop that yields nothing.
+ */
+export const MAX_EMPTY_PAGES = 10;
+
 interface Page {
   nextPageToken: string;
 }
@@ -53,11 +61,13 @@ async function* pages<R extends { pageSize?: number | undefined; pageToken?: str
   options: CallOptions,
   binding: () => Binding,
   fetchPage: (request: R, options: CallOptions) => Promise<P>,
+  itemsOf: (page: P) => readonly unknown[],
 ): AsyncGenerator<P, void, undefined> {
   checkPageSize(request.pageSize);
   const seen = new Set<string>();
   let token = request.pageToken ?? "";
   if (token) seen.add(token);
+  let empty = 0;
   for (;;) {
     const signal = options.signal;
     if (signal?.aborted) throw new AbortedError("listing was aborted", { binding: binding(), cause: signal.reason });
@@ -65,11 +75,18 @@ async function* pages<R extends { pageSize?: number | undefined; pageToken?: str
     yield page;
     token = page.nextPageToken;
     if (!token) return;
+    // Not quoted: a token is the agent's text, built after the call's credentials were masked.
     if (seen.has(token)) {
-      // Not quoted: a token is the agent's text, built after the call's credentials were masked.
       throw new InvalidAgentResponseError("the agent returned a page token it had returned before; listing stopped", {
         binding: binding(),
       });
+    }
+    empty = itemsOf(page).length === 0 ? empty + 1 : 0;
+    if (empty >= MAX_EMPTY_PAGES) {
+      throw new InvalidAgentResponseError(
+        `the agent returned ${empty} empty pages in a row, each with a token for another; listing stopped (MAX_EMPTY_PAGES)`,
+        { binding: binding() },
+      );
     }
     seen.add(token);
   }
@@ -157,6 +174,7 @@ function taskPages(client: A2AClient, request: ListTasksInit, options: CallOptio
     options,
     () => client.binding,
     (r, o) => client.listTasks(r, o),
+    (page) => page.tasks,
   );
 }
 
@@ -190,6 +208,7 @@ function configPages(
     options,
     () => client.binding,
     (r, o) => client.listTaskPushNotificationConfigs(r, o),
+    (page) => page.configs,
   );
 }
 

@@ -11,8 +11,9 @@ import type { StreamState } from "../call/stream-state.js";
 import type { carryOn, ResumeIo } from "./resume.js";
 import type { Outcome } from "./resume-pump.js";
 import { checkOptions, isDrop, tell, type ResumeOptions } from "./resume-policy.js";
-import { settles, stateOf, taskIdOf } from "./task-events.js";
+import { isAbout, settles, stateOf, taskIdOf } from "./task-events.js";
 import { unlessAborted } from "../util.js";
+import { InTurn } from "./in-turn.js";
 
 /** The loop (resume.ts's `carryOn`). */
 export type CarryOn = typeof carryOn;
@@ -41,6 +42,8 @@ class ResumableStream implements AsyncIterator<StreamResponse> {
   private lastState: TaskState | undefined;
   private settled = false;
   private over = false;
+  /** Reads one at a time: two at once could each see the stream end and resume it. */
+  private readonly turns = new InTurn(() => this.read());
 
   constructor(
     private readonly io: ResumeIo,
@@ -51,6 +54,11 @@ class ResumableStream implements AsyncIterator<StreamResponse> {
   }
 
   next(): Promise<IteratorResult<StreamResponse>> {
+    return this.turns.next();
+  }
+
+  /** One read, never two at once (see `turns`). */
+  private read(): Promise<IteratorResult<StreamResponse>> {
     if (this.rest !== undefined) return this.rest.next();
     if (this.over) return Promise.resolve(DONE);
     if (this.settled) return this.return();
@@ -82,9 +90,10 @@ class ResumableStream implements AsyncIterator<StreamResponse> {
     if (r.done) return this.dropped({ failed: false });
     const event = r.value;
     this.taskId ??= taskIdOf(event);
-    const reported = stateOf(event);
+    const reported = isAbout(event, this.taskId) ? stateOf(event) : undefined;
     if (reported !== undefined) this.lastState = reported;
     this.settled = settles(event, reported, this.taskId);
+    this.turns.answered();
     return r;
   };
 

@@ -21,14 +21,21 @@
  * task-events.ts, and the iterator that passes events on in resume-pump.ts.
  */
 import type { StreamResponse, Task, TaskState } from "../../gen/lf/a2a/v1/a2a_pb.js";
-import { type A2AError, AbortedError, CallTimeoutError, StreamResumeError, UnsupportedOperationError } from "../errors/family.js";
+import {
+  type A2AError,
+  AbortedError,
+  CallTimeoutError,
+  InvalidAgentResponseError,
+  StreamResumeError,
+  UnsupportedOperationError,
+} from "../errors/family.js";
 import { toA2AError } from "../errors/classify.js";
 import type { Binding } from "../protocol/bindings.js";
 import type { StreamState } from "../call/stream-state.js";
 import type { SentLookup } from "./find-sent.js";
 import { Resumption, type Outcome, type Step } from "./resume-pump.js";
 import { checkOptions, DEFAULTS, delay, EndedEarly, isDrop, tell, unreachableError, type ResumeOptions } from "./resume-policy.js";
-import { resumeSnapshots, settledTask, settles, snapshotOf, stateOf, taskIdOf } from "./task-events.js";
+import { isAbout, resumeSnapshots, settledTask, settles, snapshotOf, stateOf, taskIdOf } from "./task-events.js";
 import { failing, followSignal, sleep } from "../util.js";
 
 /** How to open the streams and read the task, with per-stream state. */
@@ -108,6 +115,8 @@ async function* resumption(
   try {
     yield* steps(io, options, signal, state, first);
   } catch (e) {
+    // Closed by its reader: ended as asked, and nobody waits for an error.
+    if (signal.aborted && !io.signal?.aborted) return;
     failure = toA2AError(e, io.binding());
     throw e;
   } finally {
@@ -146,14 +155,17 @@ async function* steps(
     let firstEvent = true;
     try {
       const seen = (event: StreamResponse): boolean => {
+        taskId ??= taskIdOf(event);
+        const about = isAbout(event, taskId);
         const snapshot = firstEvent && fromResume && event.payload.case === "task";
         if (snapshot) resumeSnapshots.add(event);
         // A snapshot alone is no progress: a server that drops every stream
-        // right after it must still run out of time.
-        else attempts = 0;
+        // right after it must still run out of time. Nor is what is not about
+        // the task (a message, another task's events): a server that answers
+        // every resubscribe with one must too.
+        else if (about) attempts = 0;
         firstEvent = false;
-        taskId ??= taskIdOf(event);
-        const reported = stateOf(event);
+        const reported = about ? stateOf(event) : undefined;
         if (reported !== undefined) lastState = reported;
         return settles(event, reported, taskId);
       };
@@ -239,13 +251,61 @@ async function* steps(
       stream = failing(err);
       continue;
     }
+    // Another task's end is not this one's.
+    if (task.id !== taskId) {
+      throw new InvalidAgentResponseError(`GetTask for task ${taskId} answered with task ${task.id}`, { binding: io.binding() });
+    }
     if (settledTask(task)) {
       yield { event: snapshotOf(task) };
       return;
     }
     // Refused for a task that goes on: the server will not be subscribed to.
     if (refused) throw refused;
-    stream = io.subscribe(taskId, state, signal);
+    stream = openedWithTask(task, io.subscribe(taskId, state, signal));
     resubscribed = true;
+  }
+}
+
+const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
+
+/**
+ * A resubscribe's events, opened by the task as GetTask found it when the
+ * agent does not open the stream with the task itself (1.0 says it must;
+ * 0.3 left it to the agent): a reader that rebases on the snapshot then
+ * has what happened while it was away, rather than missing it silently.
+ */
+function openedWithTask(task: Task, events: AsyncIterable<StreamResponse>): AsyncIterable<StreamResponse> {
+  return { [Symbol.asyncIterator]: () => new OpenedWithTask(task, events[Symbol.asyncIterator]()) };
+}
+
+class OpenedWithTask implements AsyncIterator<StreamResponse> {
+  /** The agent's first event, passed on after the snapshot put before it. */
+  private held: StreamResponse | undefined;
+  private opened = false;
+
+  constructor(
+    private readonly task: Task,
+    private readonly it: AsyncIterator<StreamResponse>,
+  ) {}
+
+  next(): Promise<IteratorResult<StreamResponse>> {
+    const held = this.held;
+    if (held !== undefined) {
+      this.held = undefined;
+      return Promise.resolve({ done: false, value: held });
+    }
+    if (this.opened) return this.it.next();
+    this.opened = true;
+    return this.it.next().then((r) => {
+      if (r.done || (r.value.payload.case === "task" && r.value.payload.value.id === this.task.id)) return r;
+      this.held = r.value;
+      return { done: false, value: snapshotOf(this.task) };
+    });
+  }
+
+  async return(): Promise<IteratorResult<StreamResponse>> {
+    this.held = undefined;
+    await this.it.return?.();
+    return DONE;
   }
 }

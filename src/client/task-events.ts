@@ -53,6 +53,17 @@ export function taskIdOf(event: StreamResponse): string | undefined {
   }
 }
 
+/**
+ * Whether an event is about task `taskId`: the task itself, or a status or
+ * artifact update naming it. What is about another task, or a message, is
+ * passed on as the agent said it, but says nothing of how this task stands:
+ * it neither settles the stream nor counts as its progress.
+ */
+export function isAbout(event: StreamResponse, taskId: string | undefined): boolean {
+  const id = taskIdOf(event);
+  return id !== undefined && id === taskId;
+}
+
 /** The task state an event reports, if it reports one. */
 export function stateOf(event: StreamResponse): TaskState | undefined {
   const p = event.payload;

@@ -14,7 +14,8 @@ import { isInterrupted, isTerminal } from "../protocol/messages.js";
  * Folds stream events (or push notifications) into the task they describe.
  * A snapshot replaces what was known, so a resumed stream never applies a
  * chunk twice, and a final state, once seen, is never undone by events that
- * arrive late.
+ * arrive late. Metadata is kept as agents keep it: a status update's adds
+ * to the task's, an appended chunk's to its artifact's.
  * @example
  * ```ts
  * import { connect, userMessage, TaskTracker, textOf } from "a2a-connect";
@@ -68,6 +69,8 @@ export class TaskTracker {
         if (this.ended(p.value.taskId) && !isFinal(p.value.status?.state)) break;
         const task = this.taskFor(p.value.taskId, p.value.contextId);
         if (p.value.status) task.status = p.value.status;
+        // Kept in the task's, key by key, as agents keep it (both official SDKs).
+        if (p.value.metadata) task.metadata = { ...task.metadata, ...p.value.metadata };
         break;
       }
       case "artifactUpdate": {
@@ -76,8 +79,12 @@ export class TaskTracker {
         if (!incoming) break;
         const at = task.artifacts.findIndex((a) => a.artifactId === incoming.artifactId);
         if (at < 0) task.artifacts.push(clone(ArtifactSchema, incoming));
-        else if (p.value.append) task.artifacts[at]!.parts.push(...incoming.parts);
-        else task.artifacts[at] = clone(ArtifactSchema, incoming);
+        else if (p.value.append) {
+          const appended = task.artifacts[at]!;
+          appended.parts.push(...incoming.parts);
+          // A chunk's metadata adds to the artifact's, as agents keep it.
+          if (incoming.metadata) appended.metadata = { ...appended.metadata, ...incoming.metadata };
+        } else task.artifacts[at] = clone(ArtifactSchema, incoming);
         break;
       }
     }

@@ -23,6 +23,7 @@ import {
   userMessage,
   type Task,
 } from "../../src/index.js";
+import { MAX_EMPTY_PAGES } from "../../src/client/paginate.js";
 import { BINDINGS, clientFor, collect } from "../support/bindings.js";
 import { sendJson, startFakeServer, type FakeServer } from "../support/fake-server.js";
 import { SDK_1_0_BETA, agentsOfPeers, peerCases } from "../support/peers.js";
@@ -182,6 +183,34 @@ describe("a server that misbehaves with page tokens", () => {
     const client = new A2AClient(createRestTransport({ baseUrl: fake.url }));
     await expect(collect(listTasksPages(client))).rejects.toBeInstanceOf(InvalidAgentResponseError);
     expect(fake.requests.map((r) => new URL(r.url, fake.url).searchParams.get("pageToken") ?? "")).toEqual(["", "a", "b"]);
+  });
+
+  it("empty pages that hand out new tokens for ever: the listing stops with InvalidAgentResponseError after MAX_EMPTY_PAGES", async () => {
+    // Fresh tokens and no tasks; the last page after 100 requests only keeps an endless loop out of this test.
+    fake.handle((_req, res) => {
+      const n = fake.requests.length;
+      sendJson(res, 200, { tasks: [], nextPageToken: n < 100 ? `p${n}` : "" });
+    });
+    const client = new A2AClient(createRestTransport({ baseUrl: fake.url }));
+    const error = await collect(listAllTasks(client)).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(InvalidAgentResponseError);
+    expect((error as Error).message).toMatch(/10 empty pages in a row/);
+    expect(fake.requests).toHaveLength(MAX_EMPTY_PAGES);
+  });
+
+  it("empty pages between pages of tasks are followed: only a run of them stops the listing", async () => {
+    // Nine empty pages, a task, nine empty pages, a task, the end.
+    fake.handle((_req, res) => {
+      const n = fake.requests.length;
+      const tasks = n % 10 === 0 ? [task(`t${n}`)] : [];
+      sendJson(res, 200, { tasks, nextPageToken: n < 20 ? `p${n}` : "" });
+    });
+    const client = new A2AClient(createRestTransport({ baseUrl: fake.url }));
+    expect((await collect(listAllTasks(client))).map((t) => t.id)).toEqual(["t10", "t20"]);
+    expect(fake.requests).toHaveLength(20);
   });
 
   it("the starting token counts as seen", async () => {

@@ -291,7 +291,10 @@ describe("HTTP+JSON SubscribeToTask", () => {
   function subscribeServer(accepts: readonly string[], refusal: Refusal): FakeHandler {
     return (req, res, body) => {
       if (!accepts.includes(req.method!)) return refuse(refusal, res, req.url!);
-      stream("HTTP+JSON", [{ task: TASK }, STATUS_UPDATE])(req, res, body);
+      // The events of the task subscribed to.
+      const taskId = decodeURIComponent(/\/tasks\/([^/:]+):subscribe/.exec(req.url!)![1]!);
+      const events = [{ task: { ...TASK, id: taskId } }, { statusUpdate: { ...STATUS_UPDATE.statusUpdate, taskId } }];
+      stream("HTTP+JSON", events)(req, res, body);
     };
   }
   const TASK_NOT_FOUND_BODY = {

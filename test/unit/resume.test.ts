@@ -10,9 +10,11 @@ import {
   AbortedError,
   CallTimeoutError,
   ConnectionError,
+  InvalidAgentResponseError,
   StreamResumeError,
   TaskNotFoundError,
   TaskState,
+  TaskTracker,
   UnsupportedOperationError,
   createJsonRpcTransport,
   createRestTransport,
@@ -551,6 +553,96 @@ describe.each(HTTP_BINDINGS)("resumption (%s)", (binding) => {
     expect(kinds()).toEqual(["send", "get", "subscribe", "get"]);
   });
 
+  // --- What a resumed stream's agent says that is not the task's progress ---
+
+  it("an agent that answers every resubscribe with a message, not the task, is given up on: a message is no progress", async () => {
+    serve(binding, {
+      ...dropOnce("end"),
+      // Past 40 only keeps an endless resumption out of this test.
+      subscribe: (c, r) =>
+        c.n < 40
+          ? r.stream([{ message: { messageId: `m${c.n}`, role: "ROLE_AGENT", parts: [{ text: "hello" }] } }], { then: "end" })
+          : r.error({ code: -32001, httpStatus: binding === "JSONRPC" ? 200 : 404, reason: "TASK_NOT_FOUND", message: "enough" }),
+    });
+    const { items, error } = await drain(
+      clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: { ...FAST, maxAttempts: 3 } }),
+    );
+    // The attempts run out rather than starting again after each message.
+    expect(error).toBeInstanceOf(StreamResumeError);
+    expect(error).toMatchObject({ taskId: "t1", state: TaskState.WORKING, attempts: 3 });
+    expect(kinds()).toEqual(["send", "get", "subscribe", "get", "subscribe", "get", "subscribe"]);
+    // Each message is passed on as the agent sent it, after the task GetTask found.
+    expect(items.slice(3).map((e) => e.payload.case)).toEqual(["task", "message", "task", "message", "task", "message"]);
+  });
+
+  it("another task's final state neither ends the stream nor counts as its progress", async () => {
+    const other = { statusUpdate: { taskId: "t2", contextId: "c1", status: { state: "TASK_STATE_COMPLETED" } } };
+    serve(binding, {
+      send: (_c, r) => r.stream([snapshotEvent("WORKING"), other], { then: "end" }),
+      get: (_c, r) => r.json(task("COMPLETED", ["1"])),
+    });
+    const { items, error } = await drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: FAST }));
+    expect(error).toBeUndefined();
+    // t2's COMPLETED is passed on as the agent said it, but t1 is followed to its own end.
+    expect(kinds()).toEqual(["send", "get"]);
+    expect(items.map((e) => e.payload.case)).toEqual(["task", "statusUpdate", "task"]);
+    expect(items.at(-1)).toMatchObject({ payload: { value: { id: "t1", status: { state: TaskState.COMPLETED } } } });
+    calls = [];
+    const unresumed = await drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: false }));
+    expect(unresumed.error).toBeInstanceOf(StreamResumeError);
+    expect(unresumed.error).toMatchObject({ taskId: "t1", state: TaskState.WORKING, attempts: 0 });
+  });
+
+  it("a resubscribe that does not open with the task: the task GetTask found comes first, marked, so no chunk is lost", async () => {
+    serve(binding, {
+      send: (_c, r) => r.stream([snapshotEvent("WORKING"), chunkEvent("1", false)], { then: "cut" }),
+      // Chunk 2 was sent while the client was away; this agent does not open a resubscribe with the task.
+      get: (_c, r) => r.json(task("WORKING", ["1", "2"])),
+      subscribe: (_c, r) => r.stream([chunkEvent("3"), statusEvent("COMPLETED")], { then: "end" }),
+    });
+    const tracker = new TaskTracker();
+    const { items, error } = await drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: FAST }));
+    for (const e of items) tracker.apply(e);
+    expect(error).toBeUndefined();
+    expect(kinds()).toEqual(["send", "get", "subscribe"]);
+    expect(items.map((e) => e.payload.case)).toEqual(["task", "artifactUpdate", "task", "artifactUpdate", "statusUpdate"]);
+    expect(items.map(isResumeSnapshot)).toEqual([false, false, true, false, false]);
+    expect(tracker.task?.artifacts[0]?.parts.map((p) => p.content.value)).toEqual(["1", "2", "3"]);
+    expect(tracker.task?.status?.state).toBe(TaskState.COMPLETED);
+  });
+
+  it("GetTask answering with another task ends the stream with InvalidAgentResponseError, not that task", async () => {
+    serve(binding, {
+      send: (_c, r) => r.stream([snapshotEvent("WORKING")], { then: "end" }),
+      get: (_c, r) => r.json({ ...task("COMPLETED"), id: "t2" }),
+    });
+    const { items, error } = await drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: FAST }));
+    expect(error).toBeInstanceOf(InvalidAgentResponseError);
+    expect((error as Error).message).toContain("t1");
+    expect(items).toHaveLength(1);
+  });
+
+  it("next() asked again before its answer came waits its turn: the stream is resumed once, its end comes once", async () => {
+    serve(binding, dropOnce("end"));
+    const it = clientOf(binding)
+      .sendStreamingMessage({ message: userMessage("go") }, { resume: FAST })
+      [Symbol.asyncIterator]();
+    const answers = await Promise.all(Array.from({ length: 9 }, () => it.next()));
+    expect(answers.map((r) => (r.done ? "done" : r.value.payload.case))).toEqual([
+      "task",
+      "statusUpdate",
+      "artifactUpdate",
+      "task",
+      "artifactUpdate",
+      "statusUpdate",
+      "done",
+      "done",
+      "done",
+    ]);
+    expect(stateOf(answers[5]!.value as StreamResponse)).toBe(TaskState.COMPLETED);
+    expect(kinds()).toEqual(["send", "get", "subscribe"]);
+  });
+
   // --- A drop before the task id is known: the agent is asked before anything is sent again ---
 
   /** The agent refuses ListTasks (or anything else asked), as one without it would. */
@@ -826,6 +918,36 @@ describe.each(HTTP_BINDINGS)("resumption (%s)", (binding) => {
     }
   });
 
+  it("resume: false: next() asked again before its answer came waits its turn: no event of a batch is lost", async () => {
+    let more!: () => void;
+    const later = new Promise<void>((resolve) => (more = resolve));
+    serve(binding, {
+      send: (c) => {
+        const frame = (r: unknown) =>
+          sseFrame(binding === "JSONRPC" ? { jsonrpc: "2.0", id: (JSON.parse(c.body) as { id: number }).id, result: r } : r);
+        startSse(c.res);
+        // Two events in each write: each arrives as one batch of two.
+        c.res.write(frame(snapshotEvent("WORKING")) + frame(chunkEvent("1", false)));
+        void later.then(() => c.res.end(frame(chunkEvent("2")) + frame(statusEvent("COMPLETED"))));
+      },
+    });
+    const it = clientOf(binding)
+      .sendStreamingMessage({ message: userMessage("go") }, { resume: false })
+      [Symbol.asyncIterator]();
+    const reads = Array.from({ length: 6 }, () => it.next());
+    await reads[0];
+    more();
+    const answers = await Promise.all(reads);
+    expect(answers.map((r) => (r.done ? "done" : r.value.payload.case))).toEqual([
+      "task",
+      "artifactUpdate",
+      "artifactUpdate",
+      "statusUpdate",
+      "done",
+      "done",
+    ]);
+  });
+
   it("resume: false on an idle stream reports the idle timeout", async () => {
     serve(binding, { subscribe: (_c, r) => r.stream([snapshotEvent("WORKING")], { then: "hold" }) });
     const { items, error } = await drain(clientOf(binding, { idleTimeoutMs: 100 }).subscribeToTask({ id: "t1" }, { resume: false }));
@@ -956,6 +1078,59 @@ describe.each(HTTP_BINDINGS)("aborting a resumption (%s)", (binding) => {
     } finally {
       timers.stop();
     }
+  });
+
+  it("a reader that closes the stream while it waits to resume: return() comes at once, nothing more is sent, no timer is left", async () => {
+    const timers = trackTimers(SRC);
+    try {
+      // A long backoff, so the close lands in the sleep.
+      vi.spyOn(Math, "random").mockReturnValue(0.99);
+      const delays = recordBackoff();
+      serve(binding, dropOnce("end"));
+      const it = clientOf(binding)
+        .sendStreamingMessage({ message: userMessage("go") }, { resume: { backoff: { initialMs: 10_000, maxMs: 10_000 } } })
+        [Symbol.asyncIterator]();
+      for (let i = 0; i < 3; i++) await it.next();
+      // The next read finds the drop; the resumption waits out its backoff.
+      const pending = it.next();
+      await within(
+        (async () => {
+          while (delays.length === 0) await new Promise((r) => setTimeout(r, 5));
+        })(),
+        2000,
+        "the backoff's start",
+      );
+      await within(it.return!(), 1000, "return() during the backoff");
+      expect(await within(pending, 1000, "the pending read")).toEqual({ done: true, value: undefined });
+      expect(kinds()).toEqual(["send"]);
+      expect(await timers.live()).toEqual([]);
+    } finally {
+      timers.stop();
+    }
+  });
+
+  it("a reader that closes the stream during a GetTask that does not answer: the call is given up at once", async () => {
+    let asked!: () => void;
+    const getting = new Promise<void>((resolve) => (asked = resolve));
+    let gone: Promise<void> | undefined;
+    serve(binding, {
+      ...dropOnce("end"),
+      // Never answered: only the close can end it.
+      get: (c) => {
+        gone = closed(c.res);
+        asked();
+      },
+    });
+    const it = clientOf(binding)
+      .sendStreamingMessage({ message: userMessage("go") }, { resume: FAST })
+      [Symbol.asyncIterator]();
+    for (let i = 0; i < 3; i++) await it.next();
+    const pending = it.next();
+    await within(getting, 2000, "the GetTask");
+    await within(it.return!(), 1000, "return() during the GetTask");
+    expect(await within(pending, 1000, "the pending read")).toEqual({ done: true, value: undefined });
+    await within(gone!, 2000, "the GetTask's connection closed");
+    expect(kinds()).toEqual(["send", "get"]);
   });
 
   it("an abort during the resumed stream ends it with AbortedError, not another attempt", async () => {

@@ -137,6 +137,38 @@ describe("TaskTracker folds events into the task", () => {
   });
 });
 
+describe("TaskTracker keeps metadata as agents keep it", () => {
+  it("a status update's metadata goes into the task's, an appended chunk's into its artifact's: the same task with or without a drop", () => {
+    const working = create(StreamResponseSchema, {
+      payload: {
+        case: "statusUpdate",
+        value: { taskId: TASK_ID, contextId: CONTEXT_ID, status: { state: TaskState.WORKING }, metadata: { step: 1, stage: "draft" } },
+      },
+    });
+    const later = create(StreamResponseSchema, {
+      payload: {
+        case: "statusUpdate",
+        value: { taskId: TASK_ID, contextId: CONTEXT_ID, status: { state: TaskState.WORKING }, metadata: { step: 2 } },
+      },
+    });
+    const first = chunk("a", ["a1"], false);
+    const appended = chunk("a", ["a2"], true);
+    if (first.payload.case === "artifactUpdate") first.payload.value.artifact!.metadata = { lang: "en", lines: 1 };
+    if (appended.payload.case === "artifactUpdate") appended.payload.value.artifact!.metadata = { lines: 2 };
+    const start = create(TaskSchema, {
+      id: TASK_ID,
+      contextId: CONTEXT_ID,
+      status: { state: TaskState.SUBMITTED },
+      metadata: { owner: "me" },
+    });
+    const t = feed([snapshot(start), working, first, later, appended]);
+    // What the official servers (JavaScript and Python) hold after these events, and send as the snapshot after a drop.
+    expect(t.task?.metadata).toEqual({ owner: "me", step: 2, stage: "draft" });
+    expect(t.task?.artifacts[0]?.metadata).toEqual({ lang: "en", lines: 2 });
+    expect(texts(t.task)).toEqual({ a: ["a1", "a2"] });
+  });
+});
+
 describe("TaskTracker rebases on a snapshot", () => {
   it("chunks applied before the snapshot that the snapshot contains are not applied twice", () => {
     const t = feed([

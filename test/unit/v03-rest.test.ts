@@ -162,9 +162,11 @@ describe("HTTP+JSON over 0.3: streams", () => {
       // `GET /v1/tasks/{id}` takes the whole "<id>:subscribe" as the task id.
       if (req.method === "GET")
         return sendJson(res, 404, { code: -32001, message: `Task not found: ${decodeURIComponent(req.url!.split("/").at(-1)!)}` });
+      // The events of the task subscribed to.
+      const taskId = decodeURIComponent(/\/tasks\/([^/:]+):subscribe/.exec(req.url!)![1]!);
       startSse(res);
-      res.write(sseFrame({ task: TASK }));
-      res.end(sseFrame({ statusUpdate: { taskId: "t 1", contextId: "c1", status: { state: "TASK_STATE_COMPLETED" }, final: true } }));
+      res.write(sseFrame({ task: { ...TASK, id: taskId } }));
+      res.end(sseFrame({ statusUpdate: { taskId, contextId: "c1", status: { state: "TASK_STATE_COMPLETED" }, final: true } }));
     });
     for (const id of ["t 1", "t 2"]) {
       const events = [];
