@@ -192,9 +192,14 @@ export function createPushReceiver(options: PushReceiverOptions = {}): PushRecei
     const id = taskIdOf(event);
     let task: Task | undefined;
     if (id) {
+      // The one await comes before the view is touched: from taking the entry to
+      // counting its bytes, nothing else runs, so a concurrent delivery (or
+      // `forget`) cannot drop the entry midway and leave its bytes counted for ever.
+      const encoded = toBinary(StreamResponseSchema, event);
+      const key = await fingerprint(encoded);
       const entry = entryFor(id);
       const before = entry.bytes;
-      const folded = await fold(entry, event, limits);
+      const folded = fold(entry, event, encoded, key, limits);
       grown(entry, entry.bytes - before);
       if (folded === "too large") {
         return answer(413, `the task's view would exceed its limit (maxTaskBytes ${limits.taskBytes}, maxTaskItems ${limits.taskItems})`);
@@ -267,7 +272,8 @@ async function readBody(request: Request, maxBytes: number): Promise<Uint8Array 
 const TOO_LARGE = new RangeError("the body is larger than allowed");
 
 /**
- * Folds one delivery into the task's view: "again" when it is a redelivery
+ * Folds one delivery (its binary encoding and its fingerprint given) into
+ * the task's view, synchronously: "again" when it is a redelivery
  * of one already received (a replayed chunk would be appended twice, a
  * replayed replacing chunk would drop what came after it), "too large"
  * when it would take the view past its limits (nothing is applied). Status
@@ -275,10 +281,14 @@ const TOO_LARGE = new RangeError("the body is larger than allowed");
  * applied (a late WORKING after INPUT_REQUIRED, a first snapshot after the
  * task moved on); TaskTracker keeps a final state final.
  */
-async function fold(entry: TaskEntry, event: StreamResponse, limits: ViewLimits): Promise<"applied" | "again" | "too large"> {
+function fold(
+  entry: TaskEntry,
+  event: StreamResponse,
+  encoded: Uint8Array,
+  key: string,
+  limits: ViewLimits,
+): "applied" | "again" | "too large" {
   const p = event.payload;
-  const encoded = toBinary(StreamResponseSchema, event);
-  const key = await fingerprint(encoded);
   if (entry.seen.has(key)) return "again";
   const view = entry.tracker.task;
   if (p.case === "task" || p.case === "statusUpdate") {

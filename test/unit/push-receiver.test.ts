@@ -425,6 +425,19 @@ describe("the task view is bounded", () => {
     await send(receiver, chunk("f", "z".repeat(60_000), false));
     expect(receiver.taskIds()).toEqual(["c", "d", "e", "f"]);
   });
+
+  it("concurrent deliveries whose views are dropped while in flight leave the whole budget to the views kept", async () => {
+    const receiver = createPushReceiver({ maxTasks: 2, maxTotalBytes: 250_000 });
+    // Twenty at once: maxTasks drops views whose own delivery is still under way.
+    const first = await Promise.all(Array.from({ length: 20 }, (_, i) => send(receiver, chunk(`x${i}`, "z".repeat(30_000), false))));
+    expect(first.map((r) => r.status)).toEqual(Array(20).fill(204));
+    expect(receiver.taskIds()).toHaveLength(2);
+    for (const id of receiver.taskIds()) expect(textOf(receiver.task(id)!)).toHaveLength(30_000);
+    for (const id of receiver.taskIds()) receiver.forget(id);
+    // Two views of 1 KB fit in 250 KB: neither may be dropped for bytes no view holds.
+    for (const id of ["a", "b"]) expect((await send(receiver, chunk(id, "z".repeat(1000), false))).status).toBe(204);
+    expect(receiver.taskIds()).toEqual(["a", "b"]);
+  });
 });
 
 describe("the task view bound cannot be reset by a snapshot the view passes over", () => {
