@@ -12,12 +12,18 @@ import { clone, toBinary, type JsonValue } from "@bufbuild/protobuf";
 import { StreamResponseSchema, TaskSchema, type StreamResponse, type Task } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import { TaskTracker } from "../client/tracker.js";
+import { InvalidParamsError } from "../errors/family.js";
 import { taskIdOf } from "../protocol/events.js";
 import { messageFromJson } from "../protocol/proto-json.js";
 import { readerIterable } from "../http/fetch-client.js";
 import { concatBytes } from "../util.js";
 
-/** How a push receiver authenticates deliveries, what it accepts, and what it calls. @category Push */
+/**
+ * How a push receiver authenticates deliveries, what it accepts, and what it
+ * calls. Each limit is a finite number of at least 1 and `token` a non-empty
+ * string: anything else fails `createPushReceiver` with `InvalidParamsError`.
+ * @category Push
+ */
 export interface PushReceiverOptions {
   /**
    * The `token` given in the push notification config. When set, every
@@ -131,12 +137,13 @@ interface ViewLimits {
  * @category Push
  */
 export function createPushReceiver(options: PushReceiverOptions = {}): PushReceiver {
-  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
-  const maxTasks = Math.max(1, options.maxTasks ?? DEFAULT_MAX_TASKS);
+  checkCredentialOptions(options);
+  const maxBytes = limitOption(options, "maxBytes", DEFAULT_MAX_BYTES);
+  const maxTasks = limitOption(options, "maxTasks", DEFAULT_MAX_TASKS);
   const limits: ViewLimits = {
-    taskBytes: options.maxTaskBytes ?? DEFAULT_MAX_TASK_BYTES,
-    taskItems: options.maxTaskItems ?? DEFAULT_MAX_TASK_ITEMS,
-    totalBytes: options.maxTotalBytes ?? DEFAULT_MAX_TOTAL_BYTES,
+    taskBytes: limitOption(options, "maxTaskBytes", DEFAULT_MAX_TASK_BYTES),
+    taskItems: limitOption(options, "maxTaskItems", DEFAULT_MAX_TASK_ITEMS),
+    totalBytes: limitOption(options, "maxTotalBytes", DEFAULT_MAX_TOTAL_BYTES),
   };
   // Insertion order is recency: an entry is moved to the end when updated.
   const tasks = new Map<string, TaskEntry>();
@@ -240,6 +247,34 @@ export function constantTimeEqual(a: string, b: string): boolean {
   let diff = x.length ^ y.length;
   for (let i = 0; i < n; i++) diff |= (x[i] ?? 0) ^ (y[i] ?? 0);
   return diff === 0;
+}
+
+/** Refuses a token that any request with an empty header would match, and an `authenticate` that is not a check. */
+function checkCredentialOptions(options: PushReceiverOptions): void {
+  if (options.token !== undefined && (typeof options.token !== "string" || options.token === "")) {
+    throw new InvalidParamsError("createPushReceiver: token must be a non-empty string (leave it out to check no token)");
+  }
+  if (options.authenticate !== undefined && typeof options.authenticate !== "function") {
+    throw new InvalidParamsError("createPushReceiver: authenticate must be a function");
+  }
+}
+
+type LimitOption = "maxBytes" | "maxTasks" | "maxTaskBytes" | "maxTaskItems" | "maxTotalBytes";
+
+/**
+ * A limit, or its default when absent. Anything but a finite number of at
+ * least 1 is refused: NaN (`Number(process.env.UNSET)`) compares false with
+ * everything, so it would lift the limit instead of setting one.
+ */
+function limitOption(options: PushReceiverOptions, name: LimitOption, fallback: number): number {
+  const value: unknown = options[name];
+  if (value === undefined) return fallback;
+  if (typeof value !== "number" || !Number.isFinite(value) || value < 1) {
+    throw new InvalidParamsError(
+      `createPushReceiver: ${name} must be a finite number of at least 1, got ${typeof value === "string" ? JSON.stringify(value) : String(value)}`,
+    );
+  }
+  return value;
 }
 
 async function authorized(request: Request, options: PushReceiverOptions): Promise<boolean> {

@@ -11,6 +11,7 @@ import {
   StreamResponseSchema,
   TaskSchema,
   TaskState,
+  InvalidParamsError,
   constantTimeEqual,
   createPushReceiver,
   text,
@@ -437,6 +438,22 @@ describe("the task view is bounded", () => {
     // Two views of 1 KB fit in 250 KB: neither may be dropped for bytes no view holds.
     for (const id of ["a", "b"]) expect((await send(receiver, chunk(id, "z".repeat(1000), false))).status).toBe(204);
     expect(receiver.taskIds()).toEqual(["a", "b"]);
+  });
+});
+
+describe("options", () => {
+  it("a limit that is not a positive number, or an empty token, is an InvalidParamsError naming the option", () => {
+    for (const option of ["maxBytes", "maxTasks", "maxTaskBytes", "maxTaskItems", "maxTotalBytes"]) {
+      // NaN is what Number(process.env.UNSET) gives: it used to lift the limit altogether.
+      for (const bad of [Number.NaN, 0, -1, Number.POSITIVE_INFINITY, "1024"]) {
+        expect(() => createPushReceiver({ [option]: bad })).toThrow(InvalidParamsError);
+        expect(() => createPushReceiver({ [option]: bad })).toThrow(new RegExp(`createPushReceiver: ${option} must be`));
+      }
+      expect(() => createPushReceiver({ [option]: 10 })).not.toThrow();
+    }
+    expect(() => createPushReceiver({ token: "" })).toThrow(/createPushReceiver: token must be a non-empty string/);
+    expect(() => createPushReceiver({ token: 1234 as unknown as string })).toThrow(InvalidParamsError);
+    expect(() => createPushReceiver({ authenticate: "Bearer x" as never })).toThrow(/createPushReceiver: authenticate must be a function/);
   });
 });
 
