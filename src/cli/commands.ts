@@ -203,7 +203,7 @@ async function follow(ctx: CommandContext, events: AsyncIterable<StreamResponse>
 /** Says on stderr that the stream dropped and went on from a fresh snapshot of the task. */
 function resumed(out: Output, snapshot: StreamResponse): void {
   const id = snapshot.payload.case === "task" ? snapshot.payload.value.id : "";
-  if (out.json) out.error(JSON.stringify({ resumed: { taskId: id } }));
+  if (out.json) out.jsonError({ resumed: { taskId: id } });
   else out.error(out.yellow(`-- connection lost; resumed task ${id} (GetTask, SubscribeToTask) --`));
 }
 
@@ -213,7 +213,7 @@ function streamLost(ctx: CommandContext, e: StreamResumeError, seen: string | un
   const taskId = e.taskId ?? seen;
   const look = taskId ? ["a2a", "task", "subscribe", ctx.args.url!, taskId].map(shellQuote).join(" ") : undefined;
   if (out.json) {
-    out.error(JSON.stringify({ streamLost: { taskId, attempts: e.attempts, reason: e.message, ...(look ? { command: look } : {}) } }));
+    out.jsonError({ streamLost: { taskId, attempts: e.attempts, reason: e.message, ...(look ? { command: look } : {}) } });
     return;
   }
   out.error(`a2a: the stream${taskId ? ` of task ${taskId}` : ""} dropped and could not be resumed`);

@@ -14,7 +14,8 @@ const GLOBAL_FLAGS = `Flags on every command:
                                      how long a dropped stream tries to resume
   --json                             machine output: ProtoJSON (the spec's
                                      JSON), one document, or one line per
-                                     stream event (NDJSON)
+                                     stream event (NDJSON); errors as one
+                                     {"error": ...} line on stderr
   -v, --verbose                      log every request and response on stderr
                                      (method, URL, status, headers, timing;
                                      no bodies; credentials shown as ***)

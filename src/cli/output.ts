@@ -86,7 +86,33 @@ export class Output {
 
   /** One JSON document (or stream line) on stdout. */
   jsonLine(value: unknown, pretty = false): void {
-    this.out.write(this.redact(JSON.stringify(value, undefined, pretty ? 2 : undefined)) + "\n");
+    this.out.write(JSON.stringify(this.redactJson(value), undefined, pretty ? 2 : undefined) + "\n");
+  }
+
+  /** One JSON line on stderr: an error or a notice, with `--json`. */
+  jsonError(value: unknown): void {
+    this.err.write(JSON.stringify(this.redactJson(value)) + "\n");
+  }
+
+  /**
+   * `value` with every secret masked in its strings and keys, and a number
+   * that shows one turned into the masked string. Masked before it is
+   * written out, as masking the JSON text would put `***` in place of a
+   * number and the output would no longer parse.
+   */
+  private redactJson(value: unknown): unknown {
+    if (typeof value === "string") return this.redact(value);
+    if (typeof value === "number") {
+      const masked = this.redact(String(value));
+      return masked === String(value) ? value : masked;
+    }
+    if (Array.isArray(value)) return value.map((v) => this.redactJson(v));
+    if (typeof value === "object" && value !== null) {
+      const out: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(value)) out[this.redact(k)] = this.redactJson(v);
+      return out;
+    }
+    return value;
   }
 
   /** A line on stderr. */

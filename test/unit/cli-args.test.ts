@@ -185,6 +185,57 @@ describe("the command that continues a task", () => {
   });
 });
 
+describe("--json, on errors too", () => {
+  const runJson = async (argv: string[], options: { stdin?: Readable; signal?: AbortSignal } = {}) => {
+    const stdout = new Sink();
+    const stderr = new Sink();
+    const code = await run(argv, { stdout, stderr, env: {}, ...options });
+    return { code, stdout: stdout.text, lines: stderr.text.trimEnd().split("\n") };
+  };
+
+  it("a usage error is one JSON line on stderr, exit 2, stdout empty", async () => {
+    for (const argv of [
+      ["send", "--json", "--bogus"],
+      ["bogus", "--json"],
+      ["send", URL, "--json"],
+      ["task", "get", URL, "t-1", "--json", "--history", "many"],
+      ["card", "not a url", "--json"],
+    ]) {
+      const { code, stdout, lines } = await runJson(argv);
+      expect(code).toBe(EXIT.usage);
+      expect(stdout).toBe("");
+      expect(lines).toHaveLength(1);
+      const { error } = JSON.parse(lines[0]!) as { error: Record<string, unknown> };
+      expect(error).toMatchObject({ name: "UsageError", exitCode: EXIT.usage });
+      expect(error.message).toEqual(expect.any(String));
+      expect(error.hint).toMatch(/--help" for usage/);
+    }
+    // After "--", "--json" is an argument: the error is for people.
+    const text = await runJson(["send", URL, "hi", "--", "--json"]);
+    expect(text.lines[0]).toMatch(/^a2a: too many arguments/);
+  });
+
+  it("Ctrl-C is one JSON line on stderr, exit 130", async () => {
+    const controller = new AbortController();
+    const stdin = new Readable({ read: () => controller.abort() });
+    const { code, lines } = await runJson(["send", URL, "-", "--json"], { stdin, signal: controller.signal });
+    expect(code).toBe(EXIT.interrupted);
+    expect(lines.map((l) => JSON.parse(l))).toEqual([
+      { error: { name: "Interrupted", message: "interrupted", exitCode: EXIT.interrupted } },
+    ]);
+  });
+
+  it("stays JSON when a secret is a number it holds: the number is masked as a string", () => {
+    const stdout = new Sink();
+    const stderr = new Sink();
+    const out = new Output({ stdout, stderr, json: true, secrets: ["4096"] });
+    out.jsonLine({ totalSize: 4096, tasks: [{ data: { n: 40961, m: 12, note: "key 4096" } }] }, true);
+    out.jsonError({ error: { message: "rejected 4096", httpStatus: 4096 } });
+    expect(JSON.parse(stdout.text)).toEqual({ totalSize: "***", tasks: [{ data: { n: "***1", m: 12, note: "key ***" } }] });
+    expect(JSON.parse(stderr.text)).toEqual({ error: { message: "rejected ***", httpStatus: "***" } });
+  });
+});
+
 describe("the continue hint", () => {
   function hint(state: TaskState, argv: string[], json = false) {
     const parsed = parseCommandLine(argv, {});
