@@ -309,6 +309,20 @@ describe("a2a stream", () => {
     expect(stderr).not.toMatch(/EPIPE|Error|\n\s+at /);
   }, 25_000);
 
+  it("ends with status 141 too when the reader of stderr goes away (-v 2>&1 >/dev/null | head -1)", async () => {
+    const child = spawn(process.execPath, ["--import", "tsx", CLI, "stream", agent.cardUrl, "count 50 every 100", "-v"], {
+      cwd: ROOT,
+      env: { ...process.env, NO_COLOR: "" },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    // The first line of the wire log arrives; then its reader goes away.
+    child.stderr.once("data", () => child.stderr.destroy());
+    const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
+    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    clearTimeout(timer);
+    expect(code).toBe(141);
+  }, 25_000);
+
   it("resumes a stream whose connection is cut, and says so on stderr", async () => {
     // A card whose only interface is behind a proxy that resets the first connection mid-stream.
     const proxy: ChaosProxy = await startChaosProxy(Number(new URL(agent.origin).port), (i) =>
