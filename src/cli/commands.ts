@@ -12,6 +12,7 @@ import { isResumeSnapshot } from "../client/task-events.js";
 import { resolveAgentCard, type ResolvedAgentCard } from "../discovery/resolve.js";
 import { StreamResumeError } from "../errors/family.js";
 import { createNodeHttpClient } from "../http/node-client.js";
+import { sentSecrets } from "../http/sent-secrets.js";
 import { toProtoJson } from "../protocol/serialize.js";
 import type { KeyStore, VerifyPolicy } from "../trust/options.js";
 import { UsageError, intOption, type CommandName, type GlobalFlags } from "./args.js";
@@ -272,6 +273,15 @@ export async function taskCancel(ctx: CommandContext): Promise<void> {
   printTask(ctx.out, task);
 }
 
+/**
+ * Masks, in everything printed from here on, the credentials of push configs:
+ * their token, their authentication credentials and their webhook URL's user
+ * info and query values, as errors are masked of them.
+ */
+function maskPushSecrets(out: Output, configs: readonly { url: string; token?: string; authentication?: { credentials: string } }[]): void {
+  out.addSecrets(configs.flatMap((c) => [c.token ?? "", c.authentication?.credentials ?? "", ...sentSecrets(undefined, c.url)]));
+}
+
 /** ProtoJSON of a push config with its token masked. */
 function pushJson(config: TaskPushNotificationConfig): unknown {
   const json = toProtoJson(config) as Record<string, unknown>;
@@ -294,12 +304,13 @@ export async function pushCreate(ctx: CommandContext): Promise<void> {
     throw new UsageError("--push-url must be an absolute URL", ctx.command);
   }
   const token = options["push-token"] as string | undefined;
-  if (token) out.addSecrets([token]);
+  maskPushSecrets(out, [{ url, token }]);
   const session = await open(ctx);
   const created = await session.client.createTaskPushNotificationConfig(
     { taskId: args.taskId!, url, ...(token ? { token } : {}), ...(args.configId ? { id: args.configId } : {}) },
     { signal: ctx.signal },
   );
+  maskPushSecrets(out, [created]);
   if (out.json) return out.jsonLine(pushJson(created), true);
   printPushConfig(out, created);
 }
@@ -311,6 +322,7 @@ export async function pushGet(ctx: CommandContext): Promise<void> {
     { taskId: ctx.args.taskId!, id: ctx.args.configId! },
     { signal: ctx.signal },
   );
+  maskPushSecrets(ctx.out, [config]);
   if (ctx.out.json) return ctx.out.jsonLine(pushJson(config), true);
   printPushConfig(ctx.out, config);
 }
@@ -320,6 +332,7 @@ export async function pushList(ctx: CommandContext): Promise<void> {
   const { out } = ctx;
   const session = await open(ctx);
   const res = await session.client.listTaskPushNotificationConfigs({ taskId: ctx.args.taskId! }, { signal: ctx.signal });
+  maskPushSecrets(out, res.configs);
   if (out.json) {
     const json = toProtoJson(res) as Record<string, unknown>;
     return out.jsonLine({ ...json, configs: res.configs.map(pushJson) }, true);

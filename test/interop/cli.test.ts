@@ -417,6 +417,29 @@ describe("a2a task and a2a push", () => {
     expect(followed.stdout).toMatch(new RegExp(`task ${task.id} WORKING[\\s\\S]*status CANCELED`));
     expect(followed.lines.at(-1)!.text).toBe(`task ${task.id} CANCELED`);
   });
+
+  it("never prints a webhook URL's credentials (user info, query values): push create, get and list, text and --json", async () => {
+    const held = await runCli(["send", agent.origin, "hold", "--no-wait", "--json"]);
+    const { task } = JSON.parse(held.stdout) as { task: { id: string } };
+    const hook = "https://hook-user:hook-pass-7c1@hooks.example.com/a2a?sig=hook-sig-3e9a&v=2";
+    const secrets = ["hook-pass-7c1", "hook-sig-3e9a", "hook-user", "push-secret-9"];
+    const runs = [
+      await runCli(["push", "create", agent.origin, task.id, "cfg-t", "--push-url", hook, "--push-token", "push-secret-9"]),
+      await runCli(["push", "create", agent.origin, task.id, "cfg-j", "--push-url", hook, "--push-token", "push-secret-9", "--json"]),
+      await runCli(["push", "get", agent.origin, task.id, "cfg-t"]),
+      await runCli(["push", "get", agent.origin, task.id, "cfg-j", "--json"]),
+      await runCli(["push", "list", agent.origin, task.id]),
+      await runCli(["push", "list", agent.origin, task.id, "--json"]),
+    ];
+    for (const r of runs) {
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain("hooks.example.com/a2a");
+      for (const s of secrets) expect(r.stdout + r.stderr).not.toContain(s);
+    }
+    expect(runs[2]!.stdout).toContain("url https://***@hooks.example.com/a2a?sig=***&v=2");
+    expect((JSON.parse(runs[1]!.stdout) as { url: string }).url).toBe("https://***@hooks.example.com/a2a?sig=***&v=2");
+    await runCli(["task", "cancel", agent.origin, task.id]);
+  });
 });
 
 describe("a2a against @a2a-js/sdk 1.0.0-beta.0", () => {
