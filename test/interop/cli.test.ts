@@ -260,6 +260,22 @@ describe("a2a send, in process", () => {
     const res = JSON.parse(stdout) as { message: { parts: Array<{ text?: string }> } };
     expect(res.message.parts[0]!.text).toBe("first line\nsecond line");
   });
+
+  it("shows control characters an agent sends as ?, so its text cannot drive the terminal; --json keeps them, escaped", async () => {
+    // Clear the screen, retitle the window, write the clipboard, hide what follows (ESC, BEL, C1 CSI).
+    const hostile = "\x1b[2J\x1b]0;owned\x07\x1b]52;c;aGk=\x07\x1b[8mhidden\u009b31m\r\nnext\tcol";
+    const human = await runHere(["send", agent.origin, `echo ${hostile}`]);
+    expect(human.code).toBe(0);
+    expect(human.stdout).toBe("message (agent)\n  ?[2J?]0;owned??]52;c;aGk=??[8mhidden?31m\nnext\tcol\n");
+    // An error quoting what the agent was sent is shown the same way, on stderr.
+    const missing = await runHere(["task", "get", agent.origin, "no-such-\x1b[2J"]);
+    expect(missing.code).toBe(3);
+    expect(missing.stderr).toContain("no-such-?[2J");
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: matching them is the point.
+    for (const r of [human, missing]) expect(r.stdout + r.stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+    const json = await runHere(["send", agent.origin, `echo ${hostile}`, "--json"]);
+    expect((JSON.parse(json.stdout) as { message: { parts: Array<{ text: string }> } }).message.parts[0]!.text).toBe(hostile);
+  });
 });
 
 describe("a2a stream", () => {

@@ -236,6 +236,22 @@ describe("--json, on errors too", () => {
   });
 });
 
+describe("output for people", () => {
+  it("keeps its own colours on a terminal and turns every other control character into ?", () => {
+    const stdout = Object.assign(new Sink(), { isTTY: true });
+    const stderr = new Sink();
+    const out = new Output({ stdout, stderr, env: {} });
+    out.line(`${out.red("FAILED")} \x1b[8mhidden\x1b[31m \u009b2J\x07`);
+    out.error(`${out.bold("a2a:")} \x1b]0;title\x07`);
+    expect(stdout.text).toBe("\x1b[31mFAILED\x1b[39m ?[8mhidden\x1b[31m ?2J?\n");
+    expect(stderr.text).toBe("\x1b[1ma2a:\x1b[22m ?]0;title?\n");
+    // Without colours, none is let through.
+    const plain = new Sink();
+    new Output({ stdout: plain, env: {} }).line("\x1b[31mred\x1b[39m");
+    expect(plain.text).toBe("?[31mred?[39m\n");
+  });
+});
+
 describe("the continue hint", () => {
   function hint(state: TaskState, argv: string[], json = false) {
     const parsed = parseCommandLine(argv, {});
