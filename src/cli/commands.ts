@@ -1,5 +1,4 @@
 /** The commands of `a2a`: each connects, calls, and prints through Output. */
-import { readFile } from "node:fs/promises";
 import type { Readable } from "node:stream";
 import type { StreamResponse, TaskPushNotificationConfig } from "../../gen/lf/a2a/v1/a2a_pb.js";
 // The CLI runs in Node: gRPC over HTTP/2 and the node:http client for `connect`.
@@ -17,6 +16,7 @@ import { toProtoJson } from "../protocol/serialize.js";
 import type { KeyStore, VerifyPolicy } from "../trust/options.js";
 import { UsageError, intOption, type CommandName, type GlobalFlags } from "./args.js";
 import { readCardFile } from "./card-file.js";
+import { readLocalFile } from "./local-file.js";
 import { message } from "./message-input.js";
 import { printContinueHint, shellQuote } from "./continue-hint.js";
 import { describeEvent, paintState, partsText, printCard, printMessage, printPushConfig, printTask } from "./format.js";
@@ -97,7 +97,7 @@ export async function card(ctx: CommandContext): Promise<void> {
   let keys: { keys: [] } | undefined;
   if (typeof options.jwks === "string") {
     if (!verify) throw new UsageError("--jwks needs --verify", ctx.command);
-    keys = await readJwks(options.jwks, ctx.command);
+    keys = await readJwks(options.jwks, ctx.command, ctx.signal);
   }
   const target = parseTarget(args.url!, ctx.command);
   const resolved =
@@ -121,11 +121,12 @@ export async function card(ctx: CommandContext): Promise<void> {
   printCard(out, resolved.card, resolved, resolved.verification);
 }
 
-async function readJwks(path: string, command: string): Promise<{ keys: [] }> {
+async function readJwks(path: string, command: string, signal: AbortSignal): Promise<{ keys: [] }> {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(await readFile(path, "utf8"));
+    parsed = JSON.parse((await readLocalFile(path, signal)).toString("utf8"));
   } catch (e) {
+    if (signal.aborted) throw e;
     throw new UsageError(`--jwks: cannot read a JSON file at ${path} (${(e as Error).message})`, command);
   }
   if (typeof parsed !== "object" || parsed === null || !Array.isArray((parsed as { keys?: unknown }).keys)) {

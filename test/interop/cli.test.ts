@@ -1,8 +1,8 @@
 // The `a2a` CLI end to end: each test runs it as a child process
 // (`node --import tsx src/cli/main.ts ...`) against the local agent, and, for
 // what depends on the peer's routes, against @a2a-js/sdk 1.0.0-beta.0 too.
-import { spawn } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { execFileSync, spawn } from "node:child_process";
+import { mkdtemp, open, rm, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -323,6 +323,31 @@ describe("a2a stream", () => {
     clearTimeout(timer);
     expect(code).toBe(141);
     expect(stderr).not.toMatch(/EPIPE|Error|\n\s+at /);
+  }, 25_000);
+
+  it("exits 130 at once on Ctrl-C while reading a --file that never ends (a named pipe whose writer is silent)", async () => {
+    const fifo = join(dir, "silent-pipe");
+    execFileSync("mkfifo", [fifo]);
+    const child = spawn(process.execPath, ["--import", "tsx", CLI, "send", agent.origin, "hi", "--file", fifo], {
+      cwd: ROOT,
+      env: { ...process.env, NO_COLOR: "" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    const closed = new Promise<number | null>((resolve) => child.on("close", resolve));
+    // Opening the pipe for writing completes once the command has opened it to read: Ctrl-C then.
+    const writer = await open(fifo, "w");
+    const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
+    try {
+      child.kill("SIGINT");
+      // A read that holds a thread would keep even process.exit from ending the process.
+      expect(await closed).toBe(130);
+      expect(stderr).toBe("interrupted\n");
+    } finally {
+      clearTimeout(timer);
+      await writer.close();
+    }
   }, 25_000);
 
   it("ends with status 141 too when the reader of stderr goes away (-v 2>&1 >/dev/null | head -1)", async () => {

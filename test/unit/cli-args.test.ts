@@ -1,6 +1,10 @@
 // The `a2a` command line as parsed, without spawning a process.
+import { execFileSync } from "node:child_process";
+import { mkdtemp, open, rm } from "node:fs/promises";
 import { createServer } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Readable, Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { UsageError, parseCommandLine } from "../../src/cli/args.js";
@@ -182,6 +186,34 @@ describe("the command that continues a task", () => {
     const task = create(TaskSchema, { id: "t-1", contextId: "c 2", status: { state: TaskState.INPUT_REQUIRED } });
     const command = continueCommand({ ...parsed, out: new Output({ stdout: new Sink(), stderr: new Sink() }) }, task);
     expect(command).toBe("a2a send './my card.json' --task t-1 --context 'c 2' --binding grpc --a2a-version 1.0 'your reply'");
+  });
+});
+
+describe("files that never end, run", () => {
+  it.each([
+    ["--file", (fifo: string) => ["send", URL, "hi", "--file", fifo]],
+    ["--jwks", (fifo: string) => ["card", URL, "--verify", "--jwks", fifo]],
+    ["a card file", (fifo: string) => ["card", fifo]],
+  ])("Ctrl-C ends the read of %s from a named pipe whose writer never writes: exit 130", async (_, argv) => {
+    const dir = await mkdtemp(join(tmpdir(), "a2a-fifo-"));
+    const fifo = join(dir, "never-ends");
+    execFileSync("mkfifo", [fifo]);
+    const controller = new AbortController();
+    // Opening the pipe for writing completes when the command opens it to read: Ctrl-C comes then.
+    const writer = open(fifo, "w").then((handle) => {
+      controller.abort();
+      return handle;
+    });
+    try {
+      const stderr = new Sink();
+      const code = await run(argv(fifo), { stdout: new Sink(), stderr, env: {}, signal: controller.signal });
+      expect(code).toBe(EXIT.interrupted);
+      expect(stderr.text).toBe("interrupted\n");
+    } finally {
+      // The read left behind ends with the pipe.
+      await (await writer).close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 
