@@ -121,13 +121,24 @@ export async function card(ctx: CommandContext): Promise<void> {
   printCard(out, resolved.card, resolved, resolved.verification);
 }
 
+/** Largest `--jwks` file read: a key set is small, a file given by mistake may not be. */
+const MAX_JWKS_BYTES = 1024 * 1024;
+
 async function readJwks(path: string, command: string, signal: AbortSignal): Promise<{ keys: [] }> {
-  let parsed: unknown;
+  let bytes: Buffer;
   try {
-    parsed = JSON.parse((await readLocalFile(path, signal)).toString("utf8"));
+    bytes = await readLocalFile(path, signal, MAX_JWKS_BYTES + 1);
   } catch (e) {
     if (signal.aborted) throw e;
-    throw new UsageError(`--jwks: cannot read a JSON file at ${path} (${(e as Error).message})`, command);
+    throw new UsageError(`--jwks: cannot read ${path} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, command);
+  }
+  if (bytes.byteLength > MAX_JWKS_BYTES) throw new UsageError(`--jwks: ${path} is larger than ${MAX_JWKS_BYTES} bytes`, command);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(bytes.toString("utf8"));
+  } catch {
+    // Not the parser's message: it quotes the file, which may be a secret given by mistake (a .env, a private key).
+    throw new UsageError(`--jwks: ${path} is not JSON`, command);
   }
   if (typeof parsed !== "object" || parsed === null || !Array.isArray((parsed as { keys?: unknown }).keys)) {
     throw new UsageError(`--jwks: ${path} is not a JWK Set ({"keys": [...]})`, command);

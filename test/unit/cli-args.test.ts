@@ -1,6 +1,6 @@
 // The `a2a` command line as parsed, without spawning a process.
 import { execFileSync } from "node:child_process";
-import { mkdtemp, open, rm } from "node:fs/promises";
+import { mkdtemp, open, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { tmpdir } from "node:os";
@@ -212,6 +212,31 @@ describe("files that never end, run", () => {
     } finally {
       // The read left behind ends with the pipe.
       await (await writer).close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("--jwks, run", () => {
+  it("a file that is not JSON is refused without quoting it; one too large is not read whole", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "a2a-jwks-"));
+    try {
+      const env = join(dir, ".env");
+      await writeFile(env, "API_KEY=sk-live-51f0c9\n");
+      const big = join(dir, "big.json");
+      await writeFile(big, `{"keys": []}${" ".repeat(2 * 1024 * 1024)}`);
+      const results = [];
+      for (const file of [env, big]) {
+        const stderr = new Sink();
+        const code = await run(["card", URL, "--verify", "--jwks", file], { stdout: new Sink(), stderr, env: {} });
+        results.push({ code, stderr: stderr.text });
+      }
+      expect(results[0]!.code).toBe(EXIT.usage);
+      expect(results[0]!.stderr).toContain(`--jwks: ${env} is not JSON`);
+      expect(results[0]!.stderr).not.toMatch(/API_KEY|sk-live/);
+      expect(results[1]!.code).toBe(EXIT.usage);
+      expect(results[1]!.stderr).toContain(`--jwks: ${big} is larger than 1048576 bytes`);
+    } finally {
       await rm(dir, { recursive: true, force: true });
     }
   });
