@@ -11,6 +11,7 @@
 import { clone, toBinary, type JsonValue } from "@bufbuild/protobuf";
 import { StreamResponseSchema, TaskSchema, type StreamResponse, type Task } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
+import { missingFromResponse } from "../call/response-shape.js";
 import { TaskTracker } from "../client/tracker.js";
 import { InvalidParamsError } from "../errors/family.js";
 import { taskIdOf } from "../protocol/events.js";
@@ -119,7 +120,8 @@ interface ViewLimits {
 
 /**
  * A webhook for push notifications: checks the token and `authenticate`,
- * parses each delivery as a ProtoJSON `StreamResponse`, folds it into its
+ * parses each delivery as a ProtoJSON `StreamResponse` (its payload and
+ * REQUIRED fields present, as in a stream), folds it into its
  * task's view (duplicates and stale events do not corrupt it) and calls
  * `onEvent`. Answers 204 for a valid delivery and 4xx for one that is not.
  * @example
@@ -195,6 +197,9 @@ export function createPushReceiver(options: PushReceiverOptions = {}): PushRecei
       return answer(400, "malformed JSON or not a StreamResponse");
     }
     if (event.payload.case === undefined) return answer(400, "not a StreamResponse: no payload");
+    // As a stream event is held to it: a status update without its task, a snapshot without its status...
+    const missing = missingFromResponse(StreamResponseSchema, event);
+    if (missing !== undefined) return answer(400, `not a StreamResponse: it lacks the REQUIRED field "${missing.path}"`);
 
     const id = taskIdOf(event);
     let task: Task | undefined;

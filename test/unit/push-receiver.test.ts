@@ -180,6 +180,14 @@ describe("answers", () => {
       '{"statusUpdate": {"taskId": ["t"]}}',
       '{"artifactUpdate": {"taskId": "t", "append": "yes"}}',
       '{"task": {"id": "a"}, "message": {"messageId": "m"}}', // two cases of the oneof
+      // REQUIRED fields absent, as a stream event may not lack them either.
+      '{"statusUpdate": {"contextId": "c", "status": {"state": "TASK_STATE_COMPLETED"}}}',
+      '{"statusUpdate": {"taskId": "t", "contextId": "c"}}',
+      '{"task": {"id": "t", "contextId": "c"}}',
+      '{"task": {"contextId": "c", "status": {"state": "TASK_STATE_WORKING"}}}',
+      '{"artifactUpdate": {"taskId": "t", "contextId": "c"}}',
+      '{"artifactUpdate": {"taskId": "t", "contextId": "c", "artifact": {"parts": [{"text": "x"}]}}}',
+      '{"message": {"role": "ROLE_AGENT", "parts": [{"text": "x"}]}}',
       new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]), // not UTF-8
     ];
     for (const body of bad) {
@@ -188,6 +196,8 @@ describe("answers", () => {
       expect(await res.text()).not.toContain("yes");
     }
     expect(receiver.taskIds()).toEqual([]);
+    const lacking = await receiver.handle(post('{"statusUpdate": {"contextId": "c-secret", "status": {}}}'));
+    expect(await lacking.text()).toBe('not a StreamResponse: it lacks the REQUIRED field "statusUpdate.taskId"');
   });
 
   it("ignores unknown fields and enum values (a newer agent)", async () => {
