@@ -6,11 +6,11 @@
  * checked against the origin of the card's first interface: the agent the
  * calls go to is the one whose key set must have signed it.
  */
-import { open } from "node:fs/promises";
 import { AgentCardNotFoundError, InvalidAgentCardError } from "../errors/family.js";
 import { parseCard, type ResolvedAgentCard } from "../discovery/resolve.js";
 import { carriesSignatures } from "../discovery/signed.js";
 import type { KeyStore, VerifyPolicy } from "../trust/options.js";
+import { readLocalFile } from "./local-file.js";
 
 /** Largest card file read, as for a fetched card (1 MiB). */
 const MAX_CARD_BYTES = 1024 * 1024;
@@ -21,7 +21,7 @@ export interface CardFileOptions {
   verify: VerifyPolicy;
   /** Pinned keys (`--jwks`); without them, the signature's `jku` (http only on a loopback agent). */
   keys?: KeyStore | undefined;
-  /** Ends the key set fetch. */
+  /** Ends the file's read and the key set fetch. */
   signal: AbortSignal;
   /** Bounds the key set fetch. */
   timeoutMs?: number | undefined;
@@ -33,8 +33,9 @@ export interface CardFileOptions {
 export async function readCardFile(path: string, options: CardFileOptions): Promise<ResolvedAgentCard> {
   let bytes: Buffer;
   try {
-    bytes = await readAtMost(path, MAX_CARD_BYTES + 1);
+    bytes = await readLocalFile(path, options.signal, MAX_CARD_BYTES + 1);
   } catch (e) {
+    if (options.signal.aborted) throw e;
     const why = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
     throw new AgentCardNotFoundError(`no Agent Card in the file ${path} (${why})`, { tried: [path] });
   }
@@ -58,21 +59,4 @@ export async function readCardFile(path: string, options: CardFileOptions): Prom
     });
   }
   return { card: parsed.card, url: path, shape: parsed.shape, cache: "miss", verification };
-}
-
-/** The first `limit` bytes of a file: a huge file, or a device that never ends, is not read whole. */
-async function readAtMost(path: string, limit: number): Promise<Buffer> {
-  const handle = await open(path, "r");
-  try {
-    const buffer = Buffer.alloc(limit);
-    let length = 0;
-    while (length < limit) {
-      const { bytesRead } = await handle.read(buffer, length, limit - length, null);
-      if (bytesRead === 0) break;
-      length += bytesRead;
-    }
-    return buffer.subarray(0, length);
-  } finally {
-    await handle.close();
-  }
 }

@@ -1,5 +1,4 @@
 /** The commands of `a2a`: each connects, calls, and prints through Output. */
-import { readFile } from "node:fs/promises";
 import type { Readable } from "node:stream";
 import type { StreamResponse, TaskPushNotificationConfig } from "../../gen/lf/a2a/v1/a2a_pb.js";
 // The CLI runs in Node: gRPC over HTTP/2 and the node:http client for `connect`.
@@ -12,10 +11,12 @@ import { isResumeSnapshot } from "../client/task-events.js";
 import { resolveAgentCard, type ResolvedAgentCard } from "../discovery/resolve.js";
 import { StreamResumeError } from "../errors/family.js";
 import { createNodeHttpClient } from "../http/node-client.js";
+import { sentSecrets } from "../http/sent-secrets.js";
 import { toProtoJson } from "../protocol/serialize.js";
 import type { KeyStore, VerifyPolicy } from "../trust/options.js";
 import { UsageError, intOption, type CommandName, type GlobalFlags } from "./args.js";
 import { readCardFile } from "./card-file.js";
+import { readLocalFile } from "./local-file.js";
 import { message } from "./message-input.js";
 import { printContinueHint, shellQuote } from "./continue-hint.js";
 import { describeEvent, paintState, partsText, printCard, printMessage, printPushConfig, printTask } from "./format.js";
@@ -96,7 +97,7 @@ export async function card(ctx: CommandContext): Promise<void> {
   let keys: { keys: [] } | undefined;
   if (typeof options.jwks === "string") {
     if (!verify) throw new UsageError("--jwks needs --verify", ctx.command);
-    keys = await readJwks(options.jwks, ctx.command);
+    keys = await readJwks(options.jwks, ctx.command, ctx.signal);
   }
   const target = parseTarget(args.url!, ctx.command);
   const resolved =
@@ -120,12 +121,24 @@ export async function card(ctx: CommandContext): Promise<void> {
   printCard(out, resolved.card, resolved, resolved.verification);
 }
 
-async function readJwks(path: string, command: string): Promise<{ keys: [] }> {
+/** Largest `--jwks` file read: a key set is small, a file given by mistake may not be. */
+const MAX_JWKS_BYTES = 1024 * 1024;
+
+async function readJwks(path: string, command: string, signal: AbortSignal): Promise<{ keys: [] }> {
+  let bytes: Buffer;
+  try {
+    bytes = await readLocalFile(path, signal, MAX_JWKS_BYTES + 1);
+  } catch (e) {
+    if (signal.aborted) throw e;
+    throw new UsageError(`--jwks: cannot read ${path} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, command);
+  }
+  if (bytes.byteLength > MAX_JWKS_BYTES) throw new UsageError(`--jwks: ${path} is larger than ${MAX_JWKS_BYTES} bytes`, command);
   let parsed: unknown;
   try {
-    parsed = JSON.parse(await readFile(path, "utf8"));
-  } catch (e) {
-    throw new UsageError(`--jwks: cannot read a JSON file at ${path} (${(e as Error).message})`, command);
+    parsed = JSON.parse(bytes.toString("utf8"));
+  } catch {
+    // Not the parser's message: it quotes the file, which may be a secret given by mistake (a .env, a private key).
+    throw new UsageError(`--jwks: ${path} is not JSON`, command);
   }
   if (typeof parsed !== "object" || parsed === null || !Array.isArray((parsed as { keys?: unknown }).keys)) {
     throw new UsageError(`--jwks: ${path} is not a JWK Set ({"keys": [...]})`, command);
@@ -203,7 +216,7 @@ async function follow(ctx: CommandContext, events: AsyncIterable<StreamResponse>
 /** Says on stderr that the stream dropped and went on from a fresh snapshot of the task. */
 function resumed(out: Output, snapshot: StreamResponse): void {
   const id = snapshot.payload.case === "task" ? snapshot.payload.value.id : "";
-  if (out.json) out.error(JSON.stringify({ resumed: { taskId: id } }));
+  if (out.json) out.jsonError({ resumed: { taskId: id } });
   else out.error(out.yellow(`-- connection lost; resumed task ${id} (GetTask, SubscribeToTask) --`));
 }
 
@@ -213,7 +226,7 @@ function streamLost(ctx: CommandContext, e: StreamResumeError, seen: string | un
   const taskId = e.taskId ?? seen;
   const look = taskId ? ["a2a", "task", "subscribe", ctx.args.url!, taskId].map(shellQuote).join(" ") : undefined;
   if (out.json) {
-    out.error(JSON.stringify({ streamLost: { taskId, attempts: e.attempts, reason: e.message, ...(look ? { command: look } : {}) } }));
+    out.jsonError({ streamLost: { taskId, attempts: e.attempts, reason: e.message, ...(look ? { command: look } : {}) } });
     return;
   }
   out.error(`a2a: the stream${taskId ? ` of task ${taskId}` : ""} dropped and could not be resumed`);
@@ -272,6 +285,15 @@ export async function taskCancel(ctx: CommandContext): Promise<void> {
   printTask(ctx.out, task);
 }
 
+/**
+ * Masks, in everything printed from here on, the credentials of push configs:
+ * their token, their authentication credentials and their webhook URL's user
+ * info and query values, as errors are masked of them.
+ */
+function maskPushSecrets(out: Output, configs: readonly { url: string; token?: string; authentication?: { credentials: string } }[]): void {
+  out.addSecrets(configs.flatMap((c) => [c.token ?? "", c.authentication?.credentials ?? "", ...sentSecrets(undefined, c.url)]));
+}
+
 /** ProtoJSON of a push config with its token masked. */
 function pushJson(config: TaskPushNotificationConfig): unknown {
   const json = toProtoJson(config) as Record<string, unknown>;
@@ -294,12 +316,13 @@ export async function pushCreate(ctx: CommandContext): Promise<void> {
     throw new UsageError("--push-url must be an absolute URL", ctx.command);
   }
   const token = options["push-token"] as string | undefined;
-  if (token) out.addSecrets([token]);
+  maskPushSecrets(out, [{ url, token }]);
   const session = await open(ctx);
   const created = await session.client.createTaskPushNotificationConfig(
     { taskId: args.taskId!, url, ...(token ? { token } : {}), ...(args.configId ? { id: args.configId } : {}) },
     { signal: ctx.signal },
   );
+  maskPushSecrets(out, [created]);
   if (out.json) return out.jsonLine(pushJson(created), true);
   printPushConfig(out, created);
 }
@@ -311,6 +334,7 @@ export async function pushGet(ctx: CommandContext): Promise<void> {
     { taskId: ctx.args.taskId!, id: ctx.args.configId! },
     { signal: ctx.signal },
   );
+  maskPushSecrets(ctx.out, [config]);
   if (ctx.out.json) return ctx.out.jsonLine(pushJson(config), true);
   printPushConfig(ctx.out, config);
 }
@@ -320,6 +344,7 @@ export async function pushList(ctx: CommandContext): Promise<void> {
   const { out } = ctx;
   const session = await open(ctx);
   const res = await session.client.listTaskPushNotificationConfigs({ taskId: ctx.args.taskId! }, { signal: ctx.signal });
+  maskPushSecrets(out, res.configs);
   if (out.json) {
     const json = toProtoJson(res) as Record<string, unknown>;
     return out.jsonLine({ ...json, configs: res.configs.map(pushJson) }, true);

@@ -54,7 +54,7 @@ export function printContinueHint(ctx: HintContext, task: Task | undefined): voi
     options.header ? "--header flags are not repeated: add them again" : undefined,
   ].filter((n): n is string => n !== undefined);
   if (out.json) {
-    out.error(JSON.stringify({ continue: { taskId: task.id, contextId: task.contextId, state: taskStateName(state), command, notes } }));
+    out.jsonError({ continue: { taskId: task.id, contextId: task.contextId, state: taskStateName(state), command, notes } });
     return;
   }
   const status = task.status?.message ? partsText(task.status.message.parts) : "";

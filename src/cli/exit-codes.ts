@@ -20,7 +20,7 @@ export const EXIT = {
   streamLost: 8,
   /** Stopped by Ctrl-C. */
   interrupted: 130,
-  /** The reader of stdout went away early (`| head`): 128 + SIGPIPE, as `cat` ends. */
+  /** The reader of stdout or stderr went away early (`| head`): 128 + SIGPIPE, as `cat` ends. */
   brokenPipe: 141,
 } as const;
 
@@ -39,5 +39,5 @@ export const EXIT_CODE_TABLE: ReadonlyArray<readonly [number, string]> = [
   [EXIT.a2a, "any other A2A error the agent reported (TaskNotCancelableError, UnsupportedOperationError, ...)"],
   [EXIT.streamLost, "a stream dropped and could not be resumed (StreamResumeError); the task may still be running"],
   [EXIT.interrupted, "interrupted (Ctrl-C)"],
-  [EXIT.brokenPipe, "stdout was closed early by its reader (| head); nothing is printed"],
+  [EXIT.brokenPipe, "stdout or stderr was closed early by its reader (| head); nothing is printed"],
 ];

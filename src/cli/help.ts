@@ -14,7 +14,8 @@ const GLOBAL_FLAGS = `Flags on every command:
                                      how long a dropped stream tries to resume
   --json                             machine output: ProtoJSON (the spec's
                                      JSON), one document, or one line per
-                                     stream event (NDJSON)
+                                     stream event (NDJSON); errors as one
+                                     {"error": ...} line on stderr
   -v, --verbose                      log every request and response on stderr
                                      (method, URL, status, headers, timing;
                                      no bodies; credentials shown as ***)
@@ -149,7 +150,8 @@ arrives, resuming after drops. --json prints one StreamResponse per line.`,
   list <url> <taskId>                 list the task's configs
   delete <url> <taskId> <configId>    delete one config
 
-Push tokens are shown as "(set)", never printed.`,
+Push tokens are shown as "(set)", never printed; a webhook URL's user info
+and query values are shown as ***.`,
   "push create": `Usage: a2a push create <url> <taskId> [configId] --push-url u [--push-token t] [flags]
 
 Creates a push notification config for the task. --json prints the

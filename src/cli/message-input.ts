@@ -1,10 +1,10 @@
 /** The message `a2a send` and `a2a stream` send: the text (or stdin with `-`), files and data parts. */
 import { basename, extname } from "node:path";
-import { readFile } from "node:fs/promises";
 import { addAbortSignal, type Readable } from "node:stream";
 import type { JsonValue } from "@bufbuild/protobuf";
 import type { Part } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { data, fileBytes, text, userMessage } from "../protocol/messages.js";
+import { readLocalFile } from "./local-file.js";
 import { UsageError } from "./usage-error.js";
 
 /** What the message is read from: the command line's text and options, stdin, and the signal of Ctrl-C. */
@@ -15,7 +15,7 @@ export interface MessageInput {
   args: Record<string, string>;
   /** `--file`, `--data`, `--task`, `--context`. */
   options: Record<string, string | boolean | string[] | undefined>;
-  /** Ends a read of stdin. */
+  /** Ends a read of stdin or of a file. */
   signal: AbortSignal;
   /** Where `-` reads from. */
   stdin: Readable;
@@ -53,8 +53,9 @@ async function messageParts(ctx: MessageInput): Promise<Part[]> {
   for (const path of (ctx.options.file as string[] | undefined) ?? []) {
     let bytes: Uint8Array;
     try {
-      bytes = new Uint8Array(await readFile(path));
+      bytes = new Uint8Array(await readLocalFile(path, ctx.signal));
     } catch (e) {
+      if (ctx.signal.aborted) throw e;
       throw new UsageError(`--file: cannot read ${path} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, ctx.command);
     }
     const mediaType = MEDIA_TYPES[extname(path).toLowerCase()] ?? "application/octet-stream";

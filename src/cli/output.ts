@@ -25,6 +25,11 @@ export interface OutputOptions {
   env?: NodeJS.ProcessEnv;
 }
 
+/** The SGR sequences the paints write (bold, faint, the colours, and their ends), which alone may reach the terminal. */
+const OWN_SGR = "\x1b\\[(?:1|2|22|31|32|33|36|39)m";
+/** Control characters but tab and newline: C0, DEL and C1, which a terminal may act on. */
+const CONTROLS = "[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f]";
+
 /** Wraps text in a colour, or returns it as is when colours are off. */
 export type Paint = (s: string) => string;
 
@@ -48,6 +53,8 @@ export class Output {
   private readonly err: Writable;
   private secrets: string[];
   private mask: (text: string) => string = (text) => text;
+  /** What an agent's text may hold that would drive the terminal (escape sequences), our own colours aside. */
+  private readonly controls: RegExp;
 
   constructor(options: OutputOptions = {}) {
     const stdout = options.stdout ?? process.stdout;
@@ -58,6 +65,7 @@ export class Output {
     this.secrets = [];
     this.addSecrets(options.secrets ?? []);
     const colored = stdout.isTTY === true && !env.NO_COLOR;
+    this.controls = new RegExp(colored ? `${OWN_SGR}|${CONTROLS}` : CONTROLS, "g");
     const sgr = (open: number, close: number): Paint => (colored ? (s) => `\x1b[${open}m${s}\x1b[${close}m` : (s) => s);
     this.bold = sgr(1, 22);
     this.dim = sgr(2, 22);
@@ -81,17 +89,53 @@ export class Output {
 
   /** A human line on stdout. */
   line(text = ""): void {
-    this.out.write(this.redact(text) + "\n");
+    this.out.write(this.printable(this.redact(text)) + "\n");
+  }
+
+  /**
+   * `text` as a terminal may show it: what the agent sent (a card's name, a
+   * message, an error's text) must not clear the screen, retitle the window,
+   * write the clipboard or hide what follows, so every control character but
+   * tab and newline (CR LF read as a newline) becomes `?`, our colours aside.
+   */
+  private printable(text: string): string {
+    return text.replace(/\r\n/g, "\n").replace(this.controls, (m) => (m.length > 1 ? m : "?"));
   }
 
   /** One JSON document (or stream line) on stdout. */
   jsonLine(value: unknown, pretty = false): void {
-    this.out.write(this.redact(JSON.stringify(value, undefined, pretty ? 2 : undefined)) + "\n");
+    this.out.write(JSON.stringify(this.redactJson(value), undefined, pretty ? 2 : undefined) + "\n");
   }
 
-  /** A line on stderr. */
+  /** One JSON line on stderr: an error or a notice, with `--json`. */
+  jsonError(value: unknown): void {
+    this.err.write(JSON.stringify(this.redactJson(value)) + "\n");
+  }
+
+  /**
+   * `value` with every secret masked in its strings and keys, and a number
+   * that shows one turned into the masked string. Masked before it is
+   * written out, as masking the JSON text would put `***` in place of a
+   * number and the output would no longer parse.
+   */
+  private redactJson(value: unknown): unknown {
+    if (typeof value === "string") return this.redact(value);
+    if (typeof value === "number") {
+      const masked = this.redact(String(value));
+      return masked === String(value) ? value : masked;
+    }
+    if (Array.isArray(value)) return value.map((v) => this.redactJson(v));
+    if (typeof value === "object" && value !== null) {
+      const out: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(value)) out[this.redact(k)] = this.redactJson(v);
+      return out;
+    }
+    return value;
+  }
+
+  /** A line on stderr, as `line` writes one. */
   error(text: string): void {
-    this.err.write(this.redact(text) + "\n");
+    this.err.write(this.printable(this.redact(text)) + "\n");
   }
 
   /** Resolves once both streams have handed their data to the OS. */

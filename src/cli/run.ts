@@ -17,7 +17,8 @@ export interface RunOptions extends Omit<OutputOptions, "json" | "secrets"> {
 
 /** Runs one `a2a` command line (without `node` and the script) and returns its exit code. */
 export async function run(argv: readonly string[], options: RunOptions = {}): Promise<number> {
-  let out = new Output(options);
+  // Known before parsing, so that a usage error is JSON too when --json was asked for.
+  let out = new Output({ ...options, json: wantsJson(argv) });
   let code: number;
   try {
     const parsed = parseCommandLine(argv, options.env);
@@ -37,8 +38,9 @@ export async function run(argv: readonly string[], options: RunOptions = {}): Pr
         code = EXIT.ok;
       } catch (e) {
         if (signal.aborted) {
-          out.error("interrupted");
           code = EXIT.interrupted;
+          if (out.json) out.jsonError({ error: { name: "Interrupted", message: "interrupted", exitCode: code } });
+          else out.error("interrupted");
         } else {
           code = await report(out, e, parsed.command);
         }
@@ -54,8 +56,12 @@ export async function run(argv: readonly string[], options: RunOptions = {}): Pr
 /** Prints an error on stderr (JSON with --json) and returns its exit code. */
 async function report(out: Output, e: unknown, command: string | undefined): Promise<number> {
   if (e instanceof UsageError) {
-    out.error(`a2a: ${e.message}`);
-    out.error(usageHint(e.command ?? command));
+    const hint = usageHint(e.command ?? command);
+    if (out.json) out.jsonError({ error: { name: "UsageError", message: e.message, exitCode: EXIT.usage, hint } });
+    else {
+      out.error(`a2a: ${e.message}`);
+      out.error(hint);
+    }
     return EXIT.usage;
   }
   const { exitCodeOf, A2AError } = await import("./classify.js");
@@ -64,21 +70,28 @@ async function report(out: Output, e: unknown, command: string | undefined): Pro
   const message = e instanceof Error ? e.message : String(e);
   if (out.json) {
     const a2a = e instanceof A2AError ? e : undefined;
-    out.error(
-      JSON.stringify({
-        error: {
-          name,
-          message,
-          exitCode: code,
-          ...(a2a?.reason ? { reason: a2a.reason } : {}),
-          ...(a2a?.binding ? { binding: a2a.binding } : {}),
-          ...(a2a?.httpStatus ? { httpStatus: a2a.httpStatus } : {}),
-        },
-      }),
-    );
+    out.jsonError({
+      error: {
+        name,
+        message,
+        exitCode: code,
+        ...(a2a?.reason ? { reason: a2a.reason } : {}),
+        ...(a2a?.binding ? { binding: a2a.binding } : {}),
+        ...(a2a?.httpStatus ? { httpStatus: a2a.httpStatus } : {}),
+      },
+    });
   } else {
     out.error(`a2a: ${name}: ${message}`);
     if (code === EXIT.unexpected && e instanceof Error && e.stack && process.env.A2A_DEBUG) out.error(e.stack);
   }
   return code;
+}
+
+/** `--json` among the flags (not after `--`, where it would be an argument). */
+function wantsJson(argv: readonly string[]): boolean {
+  for (const a of argv) {
+    if (a === "--") return false;
+    if (a === "--json") return true;
+  }
+  return false;
 }

@@ -3,7 +3,8 @@
  * `http.createServer(createNodePushHandler(receiver))`, or one route of an
  * Express-style app. The request is handed to the fetch-style handler as a
  * `Request` whose body streams from the socket, so the size limit holds
- * without buffering more than it.
+ * without buffering more than it; behind a body parser (`express.json()`),
+ * which has read the body already, what the parser made of it.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createPushReceiver, type PushReceiver, type PushReceiverOptions } from "./receiver.js";
@@ -31,7 +32,14 @@ export function createNodePushHandler(receiver: PushReceiver | PushReceiverOptio
 
 async function respond(handle: PushReceiver["handle"], req: IncomingMessage, res: ServerResponse): Promise<void> {
   try {
-    const response = await handle(toRequest(req));
+    const request = toRequest(req);
+    if (request === undefined) {
+      // Waiting for a body that has already been read would hold the delivery for ever.
+      res.writeHead(500, { "content-type": "text/plain; charset=utf-8" });
+      res.end("the request body was read by an earlier handler, which did not keep it");
+      return;
+    }
+    const response = await handle(request);
     const headers: Record<string, string> = {};
     response.headers.forEach((value, name) => {
       headers[name] = value;
@@ -47,18 +55,39 @@ async function respond(handle: PushReceiver["handle"], req: IncomingMessage, res
   }
 }
 
-function toRequest(req: IncomingMessage): Request {
+/**
+ * The method `Request` refuses to carry that node:http hands to a listener
+ * (it keeps CONNECT for its `connect` event and refuses TRACK itself). It is
+ * not POST: it is handed over as GET, which the handler answers 405.
+ */
+const UNCARRIED_METHODS = /^TRACE$/i;
+
+/** The request as the fetch-style handler takes it; undefined when its body was read and not kept. */
+function toRequest(req: IncomingMessage & { body?: unknown }): Request | undefined {
   const headers = new Headers();
   for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
-  const method = req.method ?? "GET";
+  const method = req.method === undefined || UNCARRIED_METHODS.test(req.method) ? "GET" : req.method;
   const hasBody = method !== "GET" && method !== "HEAD";
   const init: RequestInit & { duplex?: "half" } = { method, headers };
-  if (hasBody) {
+  if (hasBody && req.readableEnded) {
+    // An earlier middleware read the body (express.json(), .raw(), .text()): take what it made of it.
+    const kept = keptBody(req.body);
+    if (kept === undefined) return undefined;
+    init.body = kept;
+  } else if (hasBody) {
     init.body = bodyOf(req);
     init.duplex = "half";
   }
   // Only the path matters to the handler; the host is not trusted for anything.
   return new Request(new URL(req.url ?? "/", "http://localhost"), init);
+}
+
+/** A body an Express-style parser left on `req.body`: bytes, text, or a parsed JSON value (written out again). */
+function keptBody(body: unknown): BodyInit | undefined {
+  if (body instanceof Uint8Array) return new Uint8Array(body);
+  if (typeof body === "string") return body;
+  if (body === undefined) return undefined;
+  return JSON.stringify(body);
 }
 
 /**

@@ -11,13 +11,20 @@
 import { clone, toBinary, type JsonValue } from "@bufbuild/protobuf";
 import { StreamResponseSchema, TaskSchema, type StreamResponse, type Task } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
+import { missingFromResponse } from "../call/response-shape.js";
 import { TaskTracker } from "../client/tracker.js";
+import { InvalidParamsError } from "../errors/family.js";
 import { taskIdOf } from "../protocol/events.js";
 import { messageFromJson } from "../protocol/proto-json.js";
 import { readerIterable } from "../http/fetch-client.js";
 import { concatBytes, limitTimer } from "../util.js";
 
-/** How a push receiver authenticates deliveries, what it accepts, and what it calls. @category Push */
+/**
+ * How a push receiver authenticates deliveries, what it accepts, and what it
+ * calls. Each limit is a finite number of at least 1 and `token` a non-empty
+ * string: anything else fails `createPushReceiver` with `InvalidParamsError`.
+ * @category Push
+ */
 export interface PushReceiverOptions {
   /**
    * The `token` given in the push notification config. When set, every
@@ -122,7 +129,8 @@ interface ViewLimits {
 
 /**
  * A webhook for push notifications: checks the token and `authenticate`,
- * parses each delivery as a ProtoJSON `StreamResponse`, folds it into its
+ * parses each delivery as a ProtoJSON `StreamResponse` (its payload and
+ * REQUIRED fields present, as in a stream), folds it into its
  * task's view (duplicates and stale events do not corrupt it) and calls
  * `onEvent`. Answers 204 for a valid delivery and 4xx for one that is not.
  * @example
@@ -140,13 +148,14 @@ interface ViewLimits {
  * @category Push
  */
 export function createPushReceiver(options: PushReceiverOptions = {}): PushReceiver {
-  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
-  const bodyTimeoutMs = options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
-  const maxTasks = Math.max(1, options.maxTasks ?? DEFAULT_MAX_TASKS);
+  checkCredentialOptions(options);
+  const maxBytes = limitOption(options, "maxBytes", DEFAULT_MAX_BYTES);
+  const bodyTimeoutMs = limitOption(options, "bodyTimeoutMs", DEFAULT_BODY_TIMEOUT_MS);
+  const maxTasks = limitOption(options, "maxTasks", DEFAULT_MAX_TASKS);
   const limits: ViewLimits = {
-    taskBytes: options.maxTaskBytes ?? DEFAULT_MAX_TASK_BYTES,
-    taskItems: options.maxTaskItems ?? DEFAULT_MAX_TASK_ITEMS,
-    totalBytes: options.maxTotalBytes ?? DEFAULT_MAX_TOTAL_BYTES,
+    taskBytes: limitOption(options, "maxTaskBytes", DEFAULT_MAX_TASK_BYTES),
+    taskItems: limitOption(options, "maxTaskItems", DEFAULT_MAX_TASK_ITEMS),
+    totalBytes: limitOption(options, "maxTotalBytes", DEFAULT_MAX_TOTAL_BYTES),
   };
   // Insertion order is recency: an entry is moved to the end when updated.
   const tasks = new Map<string, TaskEntry>();
@@ -199,13 +208,21 @@ export function createPushReceiver(options: PushReceiverOptions = {}): PushRecei
       return answer(400, "malformed JSON or not a StreamResponse");
     }
     if (event.payload.case === undefined) return answer(400, "not a StreamResponse: no payload");
+    // As a stream event is held to it: a status update without its task, a snapshot without its status...
+    const missing = missingFromResponse(StreamResponseSchema, event);
+    if (missing !== undefined) return answer(400, `not a StreamResponse: it lacks the REQUIRED field "${missing.path}"`);
 
     const id = taskIdOf(event);
     let task: Task | undefined;
     if (id) {
+      // The one await comes before the view is touched: from taking the entry to
+      // counting its bytes, nothing else runs, so a concurrent delivery (or
+      // `forget`) cannot drop the entry midway and leave its bytes counted for ever.
+      const encoded = toBinary(StreamResponseSchema, event);
+      const key = await fingerprint(encoded);
       const entry = entryFor(id);
       const before = entry.bytes;
-      const folded = await fold(entry, event, limits);
+      const folded = fold(entry, event, encoded, key, limits);
       grown(entry, entry.bytes - before);
       if (folded === "too large") {
         return answer(413, `the task's view would exceed its limit (maxTaskBytes ${limits.taskBytes}, maxTaskItems ${limits.taskItems})`);
@@ -246,6 +263,34 @@ export function constantTimeEqual(a: string, b: string): boolean {
   let diff = x.length ^ y.length;
   for (let i = 0; i < n; i++) diff |= (x[i] ?? 0) ^ (y[i] ?? 0);
   return diff === 0;
+}
+
+/** Refuses a token that any request with an empty header would match, and an `authenticate` that is not a check. */
+function checkCredentialOptions(options: PushReceiverOptions): void {
+  if (options.token !== undefined && (typeof options.token !== "string" || options.token === "")) {
+    throw new InvalidParamsError("createPushReceiver: token must be a non-empty string (leave it out to check no token)");
+  }
+  if (options.authenticate !== undefined && typeof options.authenticate !== "function") {
+    throw new InvalidParamsError("createPushReceiver: authenticate must be a function");
+  }
+}
+
+type LimitOption = "maxBytes" | "bodyTimeoutMs" | "maxTasks" | "maxTaskBytes" | "maxTaskItems" | "maxTotalBytes";
+
+/**
+ * A limit, or its default when absent. Anything but a finite number of at
+ * least 1 is refused: NaN (`Number(process.env.UNSET)`) compares false with
+ * everything, so it would lift the limit instead of setting one.
+ */
+function limitOption(options: PushReceiverOptions, name: LimitOption, fallback: number): number {
+  const value: unknown = options[name];
+  if (value === undefined) return fallback;
+  if (typeof value !== "number" || !Number.isFinite(value) || value < 1) {
+    throw new InvalidParamsError(
+      `createPushReceiver: ${name} must be a finite number of at least 1, got ${typeof value === "string" ? JSON.stringify(value) : String(value)}`,
+    );
+  }
+  return value;
 }
 
 async function authorized(request: Request, options: PushReceiverOptions): Promise<boolean> {
@@ -295,7 +340,8 @@ async function readBody(request: Request, maxBytes: number, timeoutMs: number): 
 const TOO_LARGE = new RangeError("the body is larger than allowed");
 
 /**
- * Folds one delivery into the task's view: "again" when it is a redelivery
+ * Folds one delivery (its binary encoding and its fingerprint given) into
+ * the task's view, synchronously: "again" when it is a redelivery
  * of one already received (a replayed chunk would be appended twice, a
  * replayed replacing chunk would drop what came after it), "too large"
  * when it would take the view past its limits (nothing is applied). Status
@@ -303,10 +349,14 @@ const TOO_LARGE = new RangeError("the body is larger than allowed");
  * applied (a late WORKING after INPUT_REQUIRED, a first snapshot after the
  * task moved on); TaskTracker keeps a final state final.
  */
-async function fold(entry: TaskEntry, event: StreamResponse, limits: ViewLimits): Promise<"applied" | "again" | "too large"> {
+function fold(
+  entry: TaskEntry,
+  event: StreamResponse,
+  encoded: Uint8Array,
+  key: string,
+  limits: ViewLimits,
+): "applied" | "again" | "too large" {
   const p = event.payload;
-  const encoded = toBinary(StreamResponseSchema, event);
-  const key = await fingerprint(encoded);
   if (entry.seen.has(key)) return "again";
   const view = entry.tracker.task;
   if (p.case === "task" || p.case === "statusUpdate") {

@@ -1,8 +1,8 @@
 // The `a2a` CLI end to end: each test runs it as a child process
 // (`node --import tsx src/cli/main.ts ...`) against the local agent, and, for
 // what depends on the peer's routes, against @a2a-js/sdk 1.0.0-beta.0 too.
-import { spawn } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { execFileSync, spawn } from "node:child_process";
+import { mkdtemp, open, rm, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -260,6 +260,22 @@ describe("a2a send, in process", () => {
     const res = JSON.parse(stdout) as { message: { parts: Array<{ text?: string }> } };
     expect(res.message.parts[0]!.text).toBe("first line\nsecond line");
   });
+
+  it("shows control characters an agent sends as ?, so its text cannot drive the terminal; --json keeps them, escaped", async () => {
+    // Clear the screen, retitle the window, write the clipboard, hide what follows (ESC, BEL, C1 CSI).
+    const hostile = "\x1b[2J\x1b]0;owned\x07\x1b]52;c;aGk=\x07\x1b[8mhidden\u009b31m\r\nnext\tcol";
+    const human = await runHere(["send", agent.origin, `echo ${hostile}`]);
+    expect(human.code).toBe(0);
+    expect(human.stdout).toBe("message (agent)\n  ?[2J?]0;owned??]52;c;aGk=??[8mhidden?31m\nnext\tcol\n");
+    // An error quoting what the agent was sent is shown the same way, on stderr.
+    const missing = await runHere(["task", "get", agent.origin, "no-such-\x1b[2J"]);
+    expect(missing.code).toBe(3);
+    expect(missing.stderr).toContain("no-such-?[2J");
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: matching them is the point.
+    for (const r of [human, missing]) expect(r.stdout + r.stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+    const json = await runHere(["send", agent.origin, `echo ${hostile}`, "--json"]);
+    expect((JSON.parse(json.stdout) as { message: { parts: Array<{ text: string }> } }).message.parts[0]!.text).toBe(hostile);
+  });
 });
 
 describe("a2a stream", () => {
@@ -307,6 +323,45 @@ describe("a2a stream", () => {
     clearTimeout(timer);
     expect(code).toBe(141);
     expect(stderr).not.toMatch(/EPIPE|Error|\n\s+at /);
+  }, 25_000);
+
+  it("exits 130 at once on Ctrl-C while reading a --file that never ends (a named pipe whose writer is silent)", async () => {
+    const fifo = join(dir, "silent-pipe");
+    execFileSync("mkfifo", [fifo]);
+    const child = spawn(process.execPath, ["--import", "tsx", CLI, "send", agent.origin, "hi", "--file", fifo], {
+      cwd: ROOT,
+      env: { ...process.env, NO_COLOR: "" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    const closed = new Promise<number | null>((resolve) => child.on("close", resolve));
+    // Opening the pipe for writing completes once the command has opened it to read: Ctrl-C then.
+    const writer = await open(fifo, "w");
+    const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
+    try {
+      child.kill("SIGINT");
+      // A read that holds a thread would keep even process.exit from ending the process.
+      expect(await closed).toBe(130);
+      expect(stderr).toBe("interrupted\n");
+    } finally {
+      clearTimeout(timer);
+      await writer.close();
+    }
+  }, 25_000);
+
+  it("ends with status 141 too when the reader of stderr goes away (-v 2>&1 >/dev/null | head -1)", async () => {
+    const child = spawn(process.execPath, ["--import", "tsx", CLI, "stream", agent.cardUrl, "count 50 every 100", "-v"], {
+      cwd: ROOT,
+      env: { ...process.env, NO_COLOR: "" },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    // The first line of the wire log arrives; then its reader goes away.
+    child.stderr.once("data", () => child.stderr.destroy());
+    const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
+    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    clearTimeout(timer);
+    expect(code).toBe(141);
   }, 25_000);
 
   it("resumes a stream whose connection is cut, and says so on stderr", async () => {
@@ -402,6 +457,29 @@ describe("a2a task and a2a push", () => {
     expect(followed.stderr).toContain("via HTTP+JSON 1.0");
     expect(followed.stdout).toMatch(new RegExp(`task ${task.id} WORKING[\\s\\S]*status CANCELED`));
     expect(followed.lines.at(-1)!.text).toBe(`task ${task.id} CANCELED`);
+  });
+
+  it("never prints a webhook URL's credentials (user info, query values): push create, get and list, text and --json", async () => {
+    const held = await runCli(["send", agent.origin, "hold", "--no-wait", "--json"]);
+    const { task } = JSON.parse(held.stdout) as { task: { id: string } };
+    const hook = "https://hook-user:hook-pass-7c1@hooks.example.com/a2a?sig=hook-sig-3e9a&v=2";
+    const secrets = ["hook-pass-7c1", "hook-sig-3e9a", "hook-user", "push-secret-9"];
+    const runs = [
+      await runCli(["push", "create", agent.origin, task.id, "cfg-t", "--push-url", hook, "--push-token", "push-secret-9"]),
+      await runCli(["push", "create", agent.origin, task.id, "cfg-j", "--push-url", hook, "--push-token", "push-secret-9", "--json"]),
+      await runCli(["push", "get", agent.origin, task.id, "cfg-t"]),
+      await runCli(["push", "get", agent.origin, task.id, "cfg-j", "--json"]),
+      await runCli(["push", "list", agent.origin, task.id]),
+      await runCli(["push", "list", agent.origin, task.id, "--json"]),
+    ];
+    for (const r of runs) {
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain("hooks.example.com/a2a");
+      for (const s of secrets) expect(r.stdout + r.stderr).not.toContain(s);
+    }
+    expect(runs[2]!.stdout).toContain("url https://***@hooks.example.com/a2a?sig=***&v=2");
+    expect((JSON.parse(runs[1]!.stdout) as { url: string }).url).toBe("https://***@hooks.example.com/a2a?sig=***&v=2");
+    await runCli(["task", "cancel", agent.origin, task.id]);
   });
 });
 

@@ -11,6 +11,7 @@ import { createServer, request, type Server } from "node:http";
 import { fileURLToPath } from "node:url";
 import type { AddressInfo } from "node:net";
 import type { Interceptor } from "@connectrpc/connect";
+import express from "express";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { CURRENT_SDK, type LocalAgent } from "../../demo/agent.js";
 import {
@@ -226,6 +227,69 @@ describe("our receiver's checks", () => {
       write();
     });
     expect(status).toBe(413);
+  });
+
+  it("the node adapter answers TRACE, which a fetch Request cannot carry, 405 as any other method but POST", async () => {
+    const { port } = withToken.server.address() as AddressInfo;
+    for (const method of ["TRACE", "GET"]) {
+      const answer = await new Promise<{ status: number; allow: string | undefined }>((resolve, reject) => {
+        const req = request({ host: "127.0.0.1", port, method, path: "/webhook" }, (res) => {
+          res.resume();
+          resolve({ status: res.statusCode!, allow: res.headers.allow });
+        });
+        req.on("error", reject);
+        req.end();
+      });
+      expect(answer).toEqual({ status: 405, allow: "POST" });
+    }
+  });
+
+  describe("behind Express body parsers, which read the body before the handler", () => {
+    let server: Server;
+    let base: string;
+    let receiver: PushReceiver;
+    beforeAll(async () => {
+      receiver = createPushReceiver({ token: TOKEN });
+      const handler = createNodePushHandler(receiver);
+      const app = express();
+      app.post("/json", express.json(), handler);
+      app.post("/raw", express.raw({ type: "*/*" }), handler);
+      // A middleware that reads the body and keeps nothing of it.
+      app.post("/drained", (req, _res, next) => req.resume().once("end", () => next()), handler);
+      server = createServer(app);
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+      base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    });
+    afterAll(async () => {
+      server?.closeAllConnections();
+      await new Promise((resolve) => server?.close(resolve));
+    });
+
+    const deliver = (path: string, taskId: string, token = TOKEN) =>
+      fetch(`${base}${path}`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "X-A2A-Notification-Token": token },
+        body: JSON.stringify({ statusUpdate: { taskId, contextId: "c", status: { state: "TASK_STATE_WORKING" } } }),
+        // Bounded: a handler waiting for a body already read would never answer.
+        signal: AbortSignal.timeout(5000),
+      });
+
+    it("takes what express.json() or express.raw() made of it: the delivery is answered and applied", async () => {
+      expect((await deliver("/json", "after-json")).status).toBe(204);
+      expect((await deliver("/raw", "after-raw")).status).toBe(204);
+      expect(receiver.task("after-json")?.status?.state).toBe(TaskState.WORKING);
+      expect(receiver.task("after-raw")?.status?.state).toBe(TaskState.WORKING);
+      // The token is still checked.
+      expect((await deliver("/json", "forged-json", "wrong")).status).toBe(401);
+      expect(receiver.task("forged-json")).toBeUndefined();
+    });
+
+    it("answers 500 at once, saying so, when a middleware read the body and kept nothing", async () => {
+      const res = await deliver("/drained", "drained");
+      expect(res.status).toBe(500);
+      expect(await res.text()).toMatch(/body was read by an earlier handler/);
+      expect(receiver.task("drained")).toBeUndefined();
+    });
   });
 });
 

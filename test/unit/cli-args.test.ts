@@ -1,6 +1,10 @@
 // The `a2a` command line as parsed, without spawning a process.
+import { execFileSync } from "node:child_process";
+import { mkdtemp, open, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Readable, Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { UsageError, parseCommandLine } from "../../src/cli/args.js";
@@ -182,6 +186,126 @@ describe("the command that continues a task", () => {
     const task = create(TaskSchema, { id: "t-1", contextId: "c 2", status: { state: TaskState.INPUT_REQUIRED } });
     const command = continueCommand({ ...parsed, out: new Output({ stdout: new Sink(), stderr: new Sink() }) }, task);
     expect(command).toBe("a2a send './my card.json' --task t-1 --context 'c 2' --binding grpc --a2a-version 1.0 'your reply'");
+  });
+});
+
+describe("files that never end, run", () => {
+  it.each([
+    ["--file", (fifo: string) => ["send", URL, "hi", "--file", fifo]],
+    ["--jwks", (fifo: string) => ["card", URL, "--verify", "--jwks", fifo]],
+    ["a card file", (fifo: string) => ["card", fifo]],
+  ])("Ctrl-C ends the read of %s from a named pipe whose writer never writes: exit 130", async (_, argv) => {
+    const dir = await mkdtemp(join(tmpdir(), "a2a-fifo-"));
+    const fifo = join(dir, "never-ends");
+    execFileSync("mkfifo", [fifo]);
+    const controller = new AbortController();
+    // Opening the pipe for writing completes when the command opens it to read: Ctrl-C comes then.
+    const writer = open(fifo, "w").then((handle) => {
+      controller.abort();
+      return handle;
+    });
+    try {
+      const stderr = new Sink();
+      const code = await run(argv(fifo), { stdout: new Sink(), stderr, env: {}, signal: controller.signal });
+      expect(code).toBe(EXIT.interrupted);
+      expect(stderr.text).toBe("interrupted\n");
+    } finally {
+      // The read left behind ends with the pipe.
+      await (await writer).close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("--jwks, run", () => {
+  it("a file that is not JSON is refused without quoting it; one too large is not read whole", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "a2a-jwks-"));
+    try {
+      const env = join(dir, ".env");
+      await writeFile(env, "API_KEY=sk-live-51f0c9\n");
+      const big = join(dir, "big.json");
+      await writeFile(big, `{"keys": []}${" ".repeat(2 * 1024 * 1024)}`);
+      const results = [];
+      for (const file of [env, big]) {
+        const stderr = new Sink();
+        const code = await run(["card", URL, "--verify", "--jwks", file], { stdout: new Sink(), stderr, env: {} });
+        results.push({ code, stderr: stderr.text });
+      }
+      expect(results[0]!.code).toBe(EXIT.usage);
+      expect(results[0]!.stderr).toContain(`--jwks: ${env} is not JSON`);
+      expect(results[0]!.stderr).not.toMatch(/API_KEY|sk-live/);
+      expect(results[1]!.code).toBe(EXIT.usage);
+      expect(results[1]!.stderr).toContain(`--jwks: ${big} is larger than 1048576 bytes`);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("--json, on errors too", () => {
+  const runJson = async (argv: string[], options: { stdin?: Readable; signal?: AbortSignal } = {}) => {
+    const stdout = new Sink();
+    const stderr = new Sink();
+    const code = await run(argv, { stdout, stderr, env: {}, ...options });
+    return { code, stdout: stdout.text, lines: stderr.text.trimEnd().split("\n") };
+  };
+
+  it("a usage error is one JSON line on stderr, exit 2, stdout empty", async () => {
+    for (const argv of [
+      ["send", "--json", "--bogus"],
+      ["bogus", "--json"],
+      ["send", URL, "--json"],
+      ["task", "get", URL, "t-1", "--json", "--history", "many"],
+      ["card", "not a url", "--json"],
+    ]) {
+      const { code, stdout, lines } = await runJson(argv);
+      expect(code).toBe(EXIT.usage);
+      expect(stdout).toBe("");
+      expect(lines).toHaveLength(1);
+      const { error } = JSON.parse(lines[0]!) as { error: Record<string, unknown> };
+      expect(error).toMatchObject({ name: "UsageError", exitCode: EXIT.usage });
+      expect(error.message).toEqual(expect.any(String));
+      expect(error.hint).toMatch(/--help" for usage/);
+    }
+    // After "--", "--json" is an argument: the error is for people.
+    const text = await runJson(["send", URL, "hi", "--", "--json"]);
+    expect(text.lines[0]).toMatch(/^a2a: too many arguments/);
+  });
+
+  it("Ctrl-C is one JSON line on stderr, exit 130", async () => {
+    const controller = new AbortController();
+    const stdin = new Readable({ read: () => controller.abort() });
+    const { code, lines } = await runJson(["send", URL, "-", "--json"], { stdin, signal: controller.signal });
+    expect(code).toBe(EXIT.interrupted);
+    expect(lines.map((l) => JSON.parse(l))).toEqual([
+      { error: { name: "Interrupted", message: "interrupted", exitCode: EXIT.interrupted } },
+    ]);
+  });
+
+  it("stays JSON when a secret is a number it holds: the number is masked as a string", () => {
+    const stdout = new Sink();
+    const stderr = new Sink();
+    const out = new Output({ stdout, stderr, json: true, secrets: ["4096"] });
+    out.jsonLine({ totalSize: 4096, tasks: [{ data: { n: 40961, m: 12, note: "key 4096" } }] }, true);
+    out.jsonError({ error: { message: "rejected 4096", httpStatus: 4096 } });
+    expect(JSON.parse(stdout.text)).toEqual({ totalSize: "***", tasks: [{ data: { n: "***1", m: 12, note: "key ***" } }] });
+    expect(JSON.parse(stderr.text)).toEqual({ error: { message: "rejected ***", httpStatus: "***" } });
+  });
+});
+
+describe("output for people", () => {
+  it("keeps its own colours on a terminal and turns every other control character into ?", () => {
+    const stdout = Object.assign(new Sink(), { isTTY: true });
+    const stderr = new Sink();
+    const out = new Output({ stdout, stderr, env: {} });
+    out.line(`${out.red("FAILED")} \x1b[8mhidden\x1b[31m \u009b2J\x07`);
+    out.error(`${out.bold("a2a:")} \x1b]0;title\x07`);
+    expect(stdout.text).toBe("\x1b[31mFAILED\x1b[39m ?[8mhidden\x1b[31m ?2J?\n");
+    expect(stderr.text).toBe("\x1b[1ma2a:\x1b[22m ?]0;title?\n");
+    // Without colours, none is let through.
+    const plain = new Sink();
+    new Output({ stdout: plain, env: {} }).line("\x1b[31mred\x1b[39m");
+    expect(plain.text).toBe("?[31mred?[39m\n");
   });
 });
 

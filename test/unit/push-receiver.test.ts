@@ -14,6 +14,7 @@ import {
   StreamResponseSchema,
   TaskSchema,
   TaskState,
+  InvalidParamsError,
   constantTimeEqual,
   createPushReceiver,
   text,
@@ -230,6 +231,14 @@ describe("answers", () => {
       '{"statusUpdate": {"taskId": ["t"]}}',
       '{"artifactUpdate": {"taskId": "t", "append": "yes"}}',
       '{"task": {"id": "a"}, "message": {"messageId": "m"}}', // two cases of the oneof
+      // REQUIRED fields absent, as a stream event may not lack them either.
+      '{"statusUpdate": {"contextId": "c", "status": {"state": "TASK_STATE_COMPLETED"}}}',
+      '{"statusUpdate": {"taskId": "t", "contextId": "c"}}',
+      '{"task": {"id": "t", "contextId": "c"}}',
+      '{"task": {"contextId": "c", "status": {"state": "TASK_STATE_WORKING"}}}',
+      '{"artifactUpdate": {"taskId": "t", "contextId": "c"}}',
+      '{"artifactUpdate": {"taskId": "t", "contextId": "c", "artifact": {"parts": [{"text": "x"}]}}}',
+      '{"message": {"role": "ROLE_AGENT", "parts": [{"text": "x"}]}}',
       new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]), // not UTF-8
     ];
     for (const body of bad) {
@@ -238,6 +247,8 @@ describe("answers", () => {
       expect(await res.text()).not.toContain("yes");
     }
     expect(receiver.taskIds()).toEqual([]);
+    const lacking = await receiver.handle(post('{"statusUpdate": {"contextId": "c-secret", "status": {}}}'));
+    expect(await lacking.text()).toBe('not a StreamResponse: it lacks the REQUIRED field "statusUpdate.taskId"');
   });
 
   it("ignores unknown fields and enum values (a newer agent)", async () => {
@@ -475,6 +486,35 @@ describe("the task view is bounded", () => {
     receiver.forget("b");
     await send(receiver, chunk("f", "z".repeat(60_000), false));
     expect(receiver.taskIds()).toEqual(["c", "d", "e", "f"]);
+  });
+
+  it("concurrent deliveries whose views are dropped while in flight leave the whole budget to the views kept", async () => {
+    const receiver = createPushReceiver({ maxTasks: 2, maxTotalBytes: 250_000 });
+    // Twenty at once: maxTasks drops views whose own delivery is still under way.
+    const first = await Promise.all(Array.from({ length: 20 }, (_, i) => send(receiver, chunk(`x${i}`, "z".repeat(30_000), false))));
+    expect(first.map((r) => r.status)).toEqual(Array(20).fill(204));
+    expect(receiver.taskIds()).toHaveLength(2);
+    for (const id of receiver.taskIds()) expect(textOf(receiver.task(id)!)).toHaveLength(30_000);
+    for (const id of receiver.taskIds()) receiver.forget(id);
+    // Two views of 1 KB fit in 250 KB: neither may be dropped for bytes no view holds.
+    for (const id of ["a", "b"]) expect((await send(receiver, chunk(id, "z".repeat(1000), false))).status).toBe(204);
+    expect(receiver.taskIds()).toEqual(["a", "b"]);
+  });
+});
+
+describe("options", () => {
+  it("a limit that is not a positive number, or an empty token, is an InvalidParamsError naming the option", () => {
+    for (const option of ["maxBytes", "maxTasks", "maxTaskBytes", "maxTaskItems", "maxTotalBytes"]) {
+      // NaN is what Number(process.env.UNSET) gives: it used to lift the limit altogether.
+      for (const bad of [Number.NaN, 0, -1, Number.POSITIVE_INFINITY, "1024"]) {
+        expect(() => createPushReceiver({ [option]: bad })).toThrow(InvalidParamsError);
+        expect(() => createPushReceiver({ [option]: bad })).toThrow(new RegExp(`createPushReceiver: ${option} must be`));
+      }
+      expect(() => createPushReceiver({ [option]: 10 })).not.toThrow();
+    }
+    expect(() => createPushReceiver({ token: "" })).toThrow(/createPushReceiver: token must be a non-empty string/);
+    expect(() => createPushReceiver({ token: 1234 as unknown as string })).toThrow(InvalidParamsError);
+    expect(() => createPushReceiver({ authenticate: "Bearer x" as never })).toThrow(/createPushReceiver: authenticate must be a function/);
   });
 });
 
