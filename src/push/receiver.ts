@@ -150,7 +150,7 @@ interface ViewLimits {
 export function createPushReceiver(options: PushReceiverOptions = {}): PushReceiver {
   checkCredentialOptions(options);
   const maxBytes = limitOption(options, "maxBytes", DEFAULT_MAX_BYTES);
-  const bodyTimeoutMs = limitOption(options, "bodyTimeoutMs", DEFAULT_BODY_TIMEOUT_MS);
+  const bodyTimeoutMs = bodyTimeoutOption(options.bodyTimeoutMs);
   const maxTasks = limitOption(options, "maxTasks", DEFAULT_MAX_TASKS);
   const limits: ViewLimits = {
     taskBytes: limitOption(options, "maxTaskBytes", DEFAULT_MAX_TASK_BYTES),
@@ -275,7 +275,7 @@ function checkCredentialOptions(options: PushReceiverOptions): void {
   }
 }
 
-type LimitOption = "maxBytes" | "bodyTimeoutMs" | "maxTasks" | "maxTaskBytes" | "maxTaskItems" | "maxTotalBytes";
+type LimitOption = "maxBytes" | "maxTasks" | "maxTaskBytes" | "maxTaskItems" | "maxTotalBytes";
 
 /**
  * A limit, or its default when absent. Anything but a finite number of at
@@ -288,6 +288,17 @@ function limitOption(options: PushReceiverOptions, name: LimitOption, fallback: 
   if (typeof value !== "number" || !Number.isFinite(value) || value < 1) {
     throw new InvalidParamsError(
       `createPushReceiver: ${name} must be a finite number of at least 1, got ${typeof value === "string" ? JSON.stringify(value) : String(value)}`,
+    );
+  }
+  return value;
+}
+
+/** `bodyTimeoutMs`: 0 (or Infinity) for no limit, else a positive number of milliseconds. */
+function bodyTimeoutOption(value: unknown): number {
+  if (value === undefined) return DEFAULT_BODY_TIMEOUT_MS;
+  if (typeof value !== "number" || Number.isNaN(value) || value < 0) {
+    throw new InvalidParamsError(
+      `createPushReceiver: bodyTimeoutMs must be 0 (no limit) or a positive number of milliseconds, got ${typeof value === "string" ? JSON.stringify(value) : String(value)}`,
     );
   }
   return value;

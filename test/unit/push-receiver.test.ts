@@ -512,6 +512,11 @@ describe("options", () => {
       }
       expect(() => createPushReceiver({ [option]: 10 })).not.toThrow();
     }
+    // bodyTimeoutMs: 0 is documented as no limit; what is not a duration is refused.
+    for (const bad of [Number.NaN, -1, "1024"]) {
+      expect(() => createPushReceiver({ bodyTimeoutMs: bad as number })).toThrow(/createPushReceiver: bodyTimeoutMs must be/);
+    }
+    for (const good of [0, 10, Number.POSITIVE_INFINITY]) expect(() => createPushReceiver({ bodyTimeoutMs: good })).not.toThrow();
     expect(() => createPushReceiver({ token: "" })).toThrow(/createPushReceiver: token must be a non-empty string/);
     expect(() => createPushReceiver({ token: 1234 as unknown as string })).toThrow(InvalidParamsError);
     expect(() => createPushReceiver({ authenticate: "Bearer x" as never })).toThrow(/createPushReceiver: authenticate must be a function/);
