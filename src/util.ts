@@ -118,6 +118,18 @@ export async function* mapAsync<T, U>(source: AsyncIterable<T>, fn: (t: T) => U)
 }
 
 /**
+ * The longest delay a timer keeps: `setTimeout` takes a longer one (or
+ * Infinity) as 1 ms, in Node and in browsers, so a deadline of a month
+ * would fire at once.
+ */
+export const MAX_TIMER_MS = 0x7fffffff;
+
+/** `setTimeout(fn, ms)`, a delay past what a timer keeps waiting as long as one can (about 24.8 days). */
+export function startTimer(fn: () => void, ms: number): ReturnType<typeof setTimeout> {
+  return setTimeout(fn, Math.min(ms, MAX_TIMER_MS));
+}
+
+/**
  * Waits `ms`; the signal cuts the wait short, rejecting with what `aborted()`
  * makes. The timer is cleared on abort, so an aborted wait holds nothing.
  */
@@ -128,7 +140,7 @@ export function sleep(ms: number, signal: AbortSignal | undefined, aborted: () =
       clearTimeout(timer);
       reject(aborted());
     };
-    const timer = setTimeout(() => {
+    const timer = startTimer(() => {
       signal?.removeEventListener("abort", onAbort);
       resolve();
     }, ms);

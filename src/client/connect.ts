@@ -14,6 +14,7 @@ import type { GrpcWebTransportOptions } from "../bindings/grpc/web.js";
 import { grpcWebFactories, supportIn, transportFactories, type TransportFactories, type TransportSettings } from "../bindings/registry.js";
 import type { A2ATransport } from "../call/transport.js";
 import type { AuthCredentials } from "../auth/plan.js";
+import { checkTransportNumbers } from "../call/option-checks.js";
 import { A2AClient } from "./client.js";
 import { FailoverTransport, type VersionFallback } from "./failover.js";
 import { bindingList, rankInterfaces } from "./select.js";
@@ -136,6 +137,8 @@ export function createConnect(defaultFactories: TransportFactories) {
     bindingList(options.preferredBindings, "preferredBindings");
     // Loaded only by apps that retry; a bad policy fails before any request.
     if (options.retry) (await import("./retry.js")).checkRetryPolicy(options.retry);
+    // So does a limit or timeout of the transports that could not work.
+    if (options.transport) checkTransportNumbers(options.transport, "transport.");
 
     const resolved = await resolveTarget(target, options);
     const card = resolved.card;

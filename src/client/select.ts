@@ -5,7 +5,7 @@
  * The rule:
  * 1. Interfaces this runtime cannot speak are passed over (unknown binding,
  *    no transport for it here, a protocol version not in `protocolVersions`,
- *    no URL), and so are those of a binding left out of `bindings` when the
+ *    no URL or one the binding cannot call), and so are those of a binding left out of `bindings` when the
  *    caller insists on some.
  * 2. The rest keep the card's order: the first usable entry is the one the
  *    agent prefers, and spec 8.3.2 says to use it.
@@ -17,6 +17,7 @@
  */
 import type { AgentInterface } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { InvalidParamsError } from "../errors/family.js";
+import { checkGrpcBaseUrl, checkHttpBaseUrl } from "../call/option-checks.js";
 import { BINDINGS, type Binding, type Candidate } from "../protocol/bindings.js";
 import { parseVersion } from "../protocol/version.js";
 
@@ -73,6 +74,7 @@ export function rankInterfaces(
     let reason: string | undefined;
     if (!iface.url) reason = "it has no URL";
     else if (!binding) reason = `binding "${iface.protocolBinding}" is not one this client speaks`;
+    else if (!callableUrl(binding, iface.url)) reason = `its URL is not an absolute http or https URL, which ${binding} needs`;
     else if (allowed && !allowed.includes(binding)) reason = `binding ${binding} is not among the bindings allowed (${allowed.join(", ")})`;
     else if (!version) reason = `protocol version "${iface.protocolVersion}" is not a version`;
     else if (!versions.includes(version)) reason = `protocol version ${version} is not among the versions allowed (${versions.join(", ")})`;
@@ -121,6 +123,23 @@ export function bindingList(list: readonly string[] | undefined, option: "bindin
       BINDINGS.find((b) => b === String(name).trim().toUpperCase()) ??
       throwInvalid(`${option}: ${JSON.stringify(String(name)).slice(0, 40)} is not a binding ${known}`),
   );
+}
+
+/**
+ * Whether a binding's transport can call `url`: an absolute http(s) URL
+ * (for gRPC also `host:port` or `grpc(s)://`). A card may list anything
+ * (`javascript:`, `file:`, a relative path); such an interface is passed
+ * over with its reason rather than failing every call as a connection
+ * failure.
+ */
+function callableUrl(binding: Binding, url: string): boolean {
+  try {
+    if (binding === "GRPC") checkGrpcBaseUrl(url);
+    else checkHttpBaseUrl(url);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function throwInvalid(message: string): never {

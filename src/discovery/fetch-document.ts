@@ -6,7 +6,7 @@
 import { AbortedError, CallTimeoutError, InvalidAgentCardError, RedirectRefusedError } from "../errors/family.js";
 import { toA2AError } from "../errors/classify.js";
 import { redirectTarget } from "../http/redirect-target.js";
-import { followSignal, isJsonContentType, safeUrl } from "../util.js";
+import { followSignal, isJsonContentType, safeUrl, startTimer } from "../util.js";
 
 /**
  * - "follow": follow up to `maxRedirects`, to any origin (credentials stay behind).
@@ -70,7 +70,7 @@ export async function fetchJsonDocument(url: string, options: DocumentFetchOptio
   const timeoutMs = options.timeoutMs ?? 10_000;
   const invalid = options.invalid ?? ((problem, message) => new InvalidAgentCardError(message, { problem }));
   const { controller, unlink } = followSignal(options.signal, () => new AbortedError("the request was aborted"));
-  const timer = setTimeout(
+  const timer = startTimer(
     () => controller.abort(new CallTimeoutError(`no complete answer from ${safeUrl(url)} within ${timeoutMs} ms`)),
     timeoutMs,
   );

@@ -12,7 +12,7 @@
 import type { JsonValue } from "@bufbuild/protobuf";
 import { AgentCardSchema, type AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { A2AError, AbortedError, AgentCardNotFoundError, CallTimeoutError, InvalidAgentCardError } from "../errors/family.js";
-import { isRecord, parsedUrl, safeUrl } from "../util.js";
+import { isRecord, parsedUrl, safeUrl, startTimer } from "../util.js";
 import { MemoryCardStore, fresh, revalidated, revalidationHeaders, storable, storedCard, type StoredCard } from "./cache.js";
 import { cardV03ToV1, isV03Card } from "../v0_3/card.js";
 import { checkRedirectChain, fetchJsonDocument } from "./fetch-document.js";
@@ -106,7 +106,7 @@ async function resolveUncoalesced(url: string, headers: Headers, headerKey: stri
     if (s?.aborted) stop();
     else s?.addEventListener("abort", stop, { once: true });
   }
-  const timer = setTimeout(
+  const timer = startTimer(
     () => controller.abort(new CallTimeoutError(`no verified Agent Card from ${safeUrl(url)} within ${timeoutMs} ms`)),
     timeoutMs,
   );

@@ -155,6 +155,13 @@ describe("gRPC over node:http2 against a bare server", () => {
     expect(srv.calls[0]!.headers["grpc-timeout"]).toBe("1500m");
   });
 
+  it("writes a long deadline's grpc-timeout in at most 8 digits, in the finest unit that holds it", async () => {
+    srv.handler = (stream) => reply(stream, frame(task("t1")));
+    const day = 24 * 3600 * 1000;
+    for (const ms of [99_999_999, 100_000_000, 30 * day, 5000 * day, 100_000 * day]) await unary(transport(), "t1", ms);
+    expect(srv.calls.map((c) => c.headers["grpc-timeout"])).toEqual(["99999999m", "100000S", "2592000S", "7200000M", "2400000H"]);
+  });
+
   it("reads a unary answer split into two DATA chunks at every byte boundary", async () => {
     const bytes = frame(task("split"));
     const t = transport();

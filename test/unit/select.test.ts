@@ -35,6 +35,16 @@ describe("rankInterfaces", () => {
     expect(r.passedOver).toEqual([{ interface: expect.objectContaining({ protocolBinding: "GRPC" }), reason: "no gRPC in browsers" }]);
   });
 
+  it("passes over an interface whose URL its binding cannot call (javascript:, file:, relative, not a URL), saying why", () => {
+    const hostile = ["javascript:alert(1)", "file:///etc/passwd", "/a2a/jsonrpc", "http://[::1", "ftp://a.example/a2a"];
+    const card = [...hostile.map((url) => iface("JSONRPC", "1.0", url)), iface("GRPC", "1.0", "javascript:alert(1)")];
+    const good = [iface("HTTP+JSON", "1.0", "https://a.example/rest"), iface("GRPC", "1.0", "a.example:443")];
+    const r = rank([...card, ...good]);
+    expect(r.candidates.map((c) => c.interface.url)).toEqual(["https://a.example/rest", "a.example:443"]);
+    expect(r.passedOver.map((p) => p.interface.url)).toEqual(card.map((i) => i.url));
+    for (const p of r.passedOver) expect(p.reason).toMatch(/^its URL is not an absolute http or https URL, which (JSONRPC|GRPC) needs$/);
+  });
+
   it("lets preferredBindings reorder bindings, the rest keeping card order", () => {
     const card = [iface("JSONRPC", "1.0"), iface("HTTP+JSON", "1.0"), iface("GRPC", "1.0")];
     expect(names(rank(card, { preferredBindings: ["GRPC"] }))).toEqual(["GRPC 1.0", "JSONRPC 1.0", "HTTP+JSON 1.0"]);

@@ -10,6 +10,7 @@ import { createGrpcWebTransport as createConnectGrpcWebTransport } from "@connec
 import { ConnectionError, RedirectRefusedError, type A2AError } from "../../errors/family.js";
 import { a2aGrpcTransport, connectionFailure } from "./common.js";
 import { grpcBaseUrl } from "./url.js";
+import { checkGrpcBaseUrl, checkTransportOptions } from "../../call/option-checks.js";
 import { isRedirectStatus, redirectTarget } from "../../http/redirect-target.js";
 import { rejectWithoutSent } from "../../http/run-call.js";
 import type { TransportOptions } from "../../call/options.js";
@@ -45,6 +46,7 @@ export interface GrpcWebTransportOptions extends TransportOptions {
  * @category Transports
  */
 export function createGrpcWebTransport(options: GrpcWebTransportOptions): A2ATransport {
+  checkTransportOptions(options, checkGrpcBaseUrl);
   const baseUrl = grpcBaseUrl(options.baseUrl, options.tls);
   const inner = createConnectGrpcWebTransport({
     baseUrl,
