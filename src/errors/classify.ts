@@ -303,6 +303,11 @@ export function fromConnectError(
   if (binding === "GRPC" && (e.code === Code.Internal || e.code === Code.Unknown) && !e.metadata.has("grpc-status")) {
     return new ProtocolError(`malformed gRPC response: ${e.rawMessage}`, { binding, grpcCode: e.code, cause: e });
   }
+  // The client's own readMaxBytes, not the server's RESOURCE_EXHAUSTED: a
+  // size limit exceeded, as on the HTTP bindings, and no use trying again.
+  if (binding === "GRPC" && e.code === Code.ResourceExhausted && !e.metadata.has("grpc-status")) {
+    return new ProtocolError(`gRPC response refused: ${e.rawMessage}`, { binding, grpcCode: e.code, cause: e });
+  }
   const socket = socketFailure(e.cause);
   if (socket && e.code === Code.Unavailable) {
     return new ConnectionError(connectionFailed(socket.kind, socket.code), { binding, kind: socket.kind, grpcCode: e.code, cause: e });

@@ -5,7 +5,7 @@
  * transport over fetch. What the binding adds to connect's transport is
  * shared with HTTP/2 gRPC (common.ts).
  */
-import { ConnectError, type Interceptor } from "@connectrpc/connect";
+import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
 import { createGrpcWebTransport as createConnectGrpcWebTransport } from "@connectrpc/connect-web";
 import { ConnectionError, RedirectRefusedError, type A2AError } from "../../errors/family.js";
 import { a2aGrpcTransport, connectionFailure } from "./common.js";
@@ -27,6 +27,8 @@ export interface GrpcWebTransportOptions extends TransportOptions {
   tls?: boolean | undefined;
   /** The fetch to use. Default: the global `fetch`. */
   fetch?: typeof fetch | undefined;
+  /** Largest message (or trailers frame) accepted from the proxy, in bytes. Default 16 MiB. */
+  readMaxBytes?: number | undefined;
 }
 
 /**
@@ -53,7 +55,7 @@ export function createGrpcWebTransport(options: GrpcWebTransportOptions): A2ATra
     // Innermost, so that it sees the request as sent.
     interceptors: [...(options.interceptors ?? []), withoutSentCredentials],
     // Looked up at call time, so a fetch replaced later is used.
-    fetch: refusingRedirects(options.fetch ?? ((input, init) => globalThis.fetch(input, init))),
+    fetch: refusingRedirects(options.fetch ?? ((input, init) => globalThis.fetch(input, init)), options.readMaxBytes ?? 16 * 1024 * 1024),
   });
   // connect runs these calls, over a fetch that may ignore its signal: the binding races them.
   return a2aGrpcTransport(inner, options, cutConnection, { url: baseUrl, guarded: false });
@@ -85,10 +87,10 @@ async function* cleanFailures<T>(messages: AsyncIterable<T>, header: Headers, ur
  * name, as on the other HTTP bindings; none is followed, since a gRPC-web
  * call goes to its proxy's URL only.
  */
-function refusingRedirects(fetchFn: typeof fetch): typeof fetch {
+function refusingRedirects(fetchFn: typeof fetch, readMaxBytes: number): typeof fetch {
   return async (input, init) => {
     const res = await fetchFn(input, { ...init, redirect: "manual" });
-    if (res.type !== "opaqueredirect" && !isRedirectStatus(res.status)) return res;
+    if (res.type !== "opaqueredirect" && !isRedirectStatus(res.status)) return withFrameLimit(res, readMaxBytes);
     await res.body?.cancel().catch(() => {});
     const from = new URL(input instanceof Request ? input.url : String(input));
     const location = res.headers.get("Location");
@@ -98,6 +100,48 @@ function refusingRedirects(fetchFn: typeof fetch): typeof fetch {
       httpStatus: res.status || undefined,
     });
   };
+}
+
+/**
+ * The response with its body watched frame by frame: a frame (a message or
+ * the trailers) whose length prefix is over `maxBytes` fails the body
+ * there, and cancels it, before connect-web buffers it: connect-web takes
+ * frames of up to 4 GiB, so a proxy announcing one and sending without
+ * end would grow the client's memory without bound. The chunks pass
+ * through as they are.
+ */
+function withFrameLimit(res: Response, maxBytes: number): Response {
+  if (res.body === null) return res;
+  // Where the reading is: in a 5-byte prefix (`prefixAt` of its bytes read, the length so far), or in a frame's payload.
+  let prefixAt = 0;
+  let length = 0;
+  let payloadLeft = 0;
+  const watch = new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, controller) {
+      for (let i = 0; i < chunk.length; ) {
+        if (payloadLeft > 0) {
+          const n = Math.min(payloadLeft, chunk.length - i);
+          payloadLeft -= n;
+          i += n;
+          continue;
+        }
+        // Byte 0 of a prefix holds the flags; bytes 1 to 4 the length, big-endian.
+        if (prefixAt > 0) length = length * 256 + chunk[i]!;
+        i++;
+        if (++prefixAt < 5) continue;
+        if (length > maxBytes) {
+          controller.error(
+            new ConnectError(`message size ${length} is larger than the configured readMaxBytes ${maxBytes}`, Code.ResourceExhausted),
+          );
+          return;
+        }
+        payloadLeft = length;
+        prefixAt = length = 0;
+      }
+      controller.enqueue(chunk);
+    },
+  });
+  return new Response(res.body.pipeThrough(watch), { status: res.status, statusText: res.statusText, headers: res.headers });
 }
 
 /**

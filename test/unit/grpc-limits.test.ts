@@ -1,0 +1,116 @@
+/**
+ * readMaxBytes on both gRPC bindings: over HTTP/2 and through a gRPC-web
+ * proxy, a message (or trailers frame) over the limit fails the call with
+ * ProtocolError naming the limit, before it is buffered, and whatever the
+ * split of the bytes; a size limit exceeded is not worth another attempt.
+ */
+import { create, toBinary } from "@bufbuild/protobuf";
+import type { ServerResponse } from "node:http";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { StreamResponseSchema, TaskSchema, TaskState } from "../../gen/lf/a2a/v1/a2a_pb.js";
+import { A2AClient, ProtocolError, createGrpcTransport, createGrpcWebTransport } from "../../src/node.js";
+import { closed, startFakeServer, type FakeServer } from "../support/fake-server.js";
+import { frame, useFakeGrpcServer } from "../support/fake-grpc-server.js";
+
+// Larger than a trailers frame, so that a limit just under it refuses the message, not the trailers.
+const TASK = toBinary(TaskSchema, create(TaskSchema, { id: "t1", contextId: "c".repeat(64), status: { state: TaskState.WORKING } }));
+const EVENT = toBinary(
+  StreamResponseSchema,
+  create(StreamResponseSchema, { payload: { case: "task", value: { id: "t1", contextId: "c1", status: { state: TaskState.WORKING } } } }),
+);
+/** A frame header announcing 4 GiB less one byte. */
+const HUGE_PREFIX = Buffer.from([0, 0xff, 0xff, 0xff, 0xff]);
+
+function expectRefused(e: unknown, limit: number): void {
+  expect(e).toBeInstanceOf(ProtocolError);
+  expect((e as ProtocolError).message).toContain(`readMaxBytes ${limit}`);
+  expect((e as ProtocolError).transient).toBe(false);
+}
+
+describe("gRPC over HTTP/2", () => {
+  const srv = useFakeGrpcServer();
+
+  it("a message over readMaxBytes is ProtocolError naming the limit, not a transient server error", async () => {
+    srv.handler = (stream) => {
+      stream.respond({ ":status": 200, "content-type": "application/grpc" });
+      stream.end(frame(TASK));
+    };
+    const client = new A2AClient(createGrpcTransport({ baseUrl: `127.0.0.1:${srv.port}`, readMaxBytes: 8 }));
+    expectRefused(await client.getTask({ id: "t1" }).catch((e: unknown) => e), 8);
+  });
+});
+
+describe("gRPC-web through a proxy", () => {
+  let proxy: FakeServer;
+  beforeEach(async () => {
+    proxy = await startFakeServer();
+  });
+  afterEach(() => proxy.close());
+
+  function answer(res: ServerResponse): void {
+    res.writeHead(200, { "Content-Type": "application/grpc-web+proto" });
+    res.flushHeaders();
+  }
+
+  /** The gRPC-web trailers frame of status 0. */
+  const trailers = () => {
+    const text = Buffer.from("grpc-status: 0\r\n");
+    return Buffer.concat([Buffer.from([0x80, 0, 0, 0, text.length]), text]);
+  };
+
+  it("a proxy announcing a 4 GiB message and sending without end: ProtocolError at once, the connection closed", async () => {
+    let gone: Promise<void> | undefined;
+    proxy.handle((_req, res) => {
+      answer(res);
+      res.write(HUGE_PREFIX);
+      res.write(Buffer.alloc(64 * 1024));
+      gone = closed(res);
+    });
+    const client = new A2AClient(createGrpcWebTransport({ baseUrl: proxy.url, timeoutMs: 5000 }));
+    expectRefused(await client.getTask({ id: "t1" }).catch((e: unknown) => e), 16 * 1024 * 1024);
+    await gone;
+  });
+
+  it("on a stream: the messages before, then ProtocolError", async () => {
+    let firstSeen!: () => void;
+    const seenOne = new Promise<void>((resolve) => (firstSeen = resolve));
+    proxy.handle(async (_req, res) => {
+      answer(res);
+      res.write(frame(EVENT));
+      await seenOne;
+      res.write(HUGE_PREFIX);
+    });
+    const client = new A2AClient(createGrpcWebTransport({ baseUrl: proxy.url, readMaxBytes: 1024 }));
+    const seen: string[] = [];
+    let error: unknown;
+    try {
+      for await (const e of client.subscribeToTask({ id: "t1" }, { resume: false })) {
+        seen.push(e.payload.case ?? "");
+        firstSeen();
+      }
+    } catch (e) {
+      error = e;
+    }
+    expect(seen).toEqual(["task"]);
+    expectRefused(error, 1024);
+  });
+
+  it("holds whatever the split: a message at the limit passes and one byte more fails, sent a byte at a time", async () => {
+    for (const [limit, ok] of [
+      [TASK.length, true],
+      [TASK.length - 1, false],
+    ] as const) {
+      proxy.handle(async (_req, res) => {
+        answer(res);
+        for (const byte of Buffer.concat([frame(TASK), trailers()])) {
+          await new Promise<void>((resolve) => res.write(Buffer.from([byte]), () => resolve()));
+        }
+        res.end();
+      });
+      const client = new A2AClient(createGrpcWebTransport({ baseUrl: proxy.url, readMaxBytes: limit }));
+      const result = await client.getTask({ id: "t1" }).catch((e: unknown) => e);
+      if (ok) expect((result as { id: string }).id).toBe("t1");
+      else expectRefused(result, limit);
+    }
+  });
+});
