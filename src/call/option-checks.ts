@@ -14,8 +14,7 @@ import { parsedUrl } from "../util.js";
  * number. As in connect, one below 0 means none too.
  */
 export function checkDuration(value: unknown, name: string): void {
-  if (value !== undefined && (typeof value !== "number" || Number.isNaN(value)))
-    throw invalid(name, "a number of milliseconds (0: no limit)", value);
+  if (value !== undefined && (typeof value !== "number" || Number.isNaN(value))) throw invalid(name, "a number of milliseconds", value);
 }
 
 /** A size or count limit: absent, or a number above 0 (Infinity: none). */
@@ -42,9 +41,7 @@ export function checkHttpBaseUrl(url: unknown): void {
  * a bare `host:port`, checked as the http(s) URL it becomes (grpc/url.ts).
  */
 export function checkGrpcBaseUrl(url: unknown): void {
-  const asHttp =
-    typeof url !== "string" ? url : /^[a-z][a-z\d+.-]*:\/\//i.test(url) ? url.replace(/^grpc(s?):/i, "http$1:") : `http://${url}`;
-  checkHttpUrl(asHttp, "baseUrl");
+  checkHttpBaseUrl(typeof url !== "string" || /^\w+:\/\//.test(url) ? String(url).replace(/^grpc/i, "http") : `http://${url}`);
 }
 
 /**
@@ -65,14 +62,20 @@ export function checkTransportOptions(options: { baseUrl?: unknown }, checkUrl: 
  */
 export function checkTransportNumbers(options: object, where = ""): void {
   const given = options as Record<string, unknown>;
-  for (const name of ["timeoutMs", "idleTimeoutMs"]) checkDuration(given[name], where + name);
-  for (const name of ["maxResponseBytes", "maxEventBytes", "readMaxBytes", "pingIntervalMs", "pingTimeoutMs"]) {
-    checkLimit(given[name], where + name);
+  for (const name of [
+    "timeoutMs",
+    "idleTimeoutMs",
+    "maxResponseBytes",
+    "maxEventBytes",
+    "readMaxBytes",
+    "pingIntervalMs",
+    "pingTimeoutMs",
+  ]) {
+    (name.endsWith("Ms") && !name.startsWith("ping") ? checkDuration : checkLimit)(given[name], where + name);
   }
 }
 
-/** The error for a wrong number option; its value is shown when it is a number or a short string, else only its kind. */
+/** The error for a wrong number option: its value shown when a number, else its kind (a string may be a mistyped secret). */
 function invalid(name: string, rule: string, value: unknown): InvalidParamsError {
-  const got = typeof value === "string" ? JSON.stringify(value.slice(0, 40)) : typeof value === "number" ? value : typeof value;
-  return new InvalidParamsError(`${name} must be ${rule}, got ${got}`);
+  return new InvalidParamsError(`${name} must be ${rule}, got ${typeof value === "number" ? value : `a ${typeof value}`}`);
 }

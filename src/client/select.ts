@@ -74,7 +74,7 @@ export function rankInterfaces(
     let reason: string | undefined;
     if (!iface.url) reason = "it has no URL";
     else if (!binding) reason = `binding "${iface.protocolBinding}" is not one this client speaks`;
-    else if (!callableUrl(binding, iface.url)) reason = `its URL is not an absolute http or https URL, which ${binding} needs`;
+    else if (!callableUrl(binding, iface.url)) reason = `its URL is not one ${binding} can call`;
     else if (allowed && !allowed.includes(binding)) reason = `binding ${binding} is not among the bindings allowed (${allowed.join(", ")})`;
     else if (!version) reason = `protocol version "${iface.protocolVersion}" is not a version`;
     else if (!versions.includes(version)) reason = `protocol version ${version} is not among the versions allowed (${versions.join(", ")})`;
@@ -134,8 +134,7 @@ export function bindingList(list: readonly string[] | undefined, option: "bindin
  */
 function callableUrl(binding: Binding, url: string): boolean {
   try {
-    if (binding === "GRPC") checkGrpcBaseUrl(url);
-    else checkHttpBaseUrl(url);
+    (binding === "GRPC" ? checkGrpcBaseUrl : checkHttpBaseUrl)(url);
     return true;
   } catch {
     return false;

@@ -6,6 +6,7 @@
 import { AbortedError, CallTimeoutError, InvalidAgentCardError, RedirectRefusedError } from "../errors/family.js";
 import { toA2AError } from "../errors/classify.js";
 import { redirectTarget } from "../http/redirect-target.js";
+import { checkHttpUrl, checkLimit } from "../call/option-checks.js";
 import { followSignal, isJsonContentType, safeUrl, startTimer } from "../util.js";
 
 /**
@@ -65,6 +66,7 @@ const SAFE_HEADERS = ["accept", "a2a-version"];
  * 200 response with a JSON content type.
  */
 export async function fetchJsonDocument(url: string, options: DocumentFetchOptions = {}): Promise<FetchedDocument> {
+  checkDocumentFetch(url, options);
   const fetchFn = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const maxBytes = options.maxBytes ?? 1024 * 1024;
   const timeoutMs = options.timeoutMs ?? 10_000;
@@ -100,6 +102,20 @@ export async function fetchJsonDocument(url: string, options: DocumentFetchOptio
     clearTimeout(timer);
     unlink();
   }
+}
+
+/**
+ * Refuses what would fail later as something else: a URL that is not an
+ * absolute http(s) URL (a bare TypeError from `new URL`, or a "connection"
+ * failure), a limit that is not a number (NaN switches it off; a NaN or
+ * negative timeout fires at once).
+ */
+export function checkDocumentFetch(url: unknown, options: DocumentFetchOptions): void {
+  checkHttpUrl(url, "the URL");
+  checkLimit(options.timeoutMs, "timeoutMs");
+  checkLimit(options.maxBytes, "maxBytes");
+  // 0 refuses every redirect, as "error" does.
+  if (options.maxRedirects !== 0) checkLimit(options.maxRedirects, "maxRedirects");
 }
 
 async function followRedirects(

@@ -15,7 +15,7 @@ import { A2AError, AbortedError, AgentCardNotFoundError, CallTimeoutError, Inval
 import { isRecord, parsedUrl, safeUrl, startTimer } from "../util.js";
 import { MemoryCardStore, fresh, revalidated, revalidationHeaders, storable, storedCard, type StoredCard } from "./cache.js";
 import { cardV03ToV1, isV03Card } from "../v0_3/card.js";
-import { checkRedirectChain, fetchJsonDocument } from "./fetch-document.js";
+import { checkDocumentFetch, checkRedirectChain, fetchJsonDocument } from "./fetch-document.js";
 import { findDuplicateKey } from "./json.js";
 import { identityOf, optionsKey } from "./options-key.js";
 import { missingRequired } from "./required.js";
@@ -95,6 +95,8 @@ export function resolveAgentCard(url: string, options: ResolveOptions = {}): Pro
 const DEFAULT_TIMEOUT_MS = 10_000;
 
 async function resolveUncoalesced(url: string, headers: Headers, headerKey: string, options: ResolveOptions): Promise<ResolvedAgentCard> {
+  // Before the timer: a NaN timeout would fire at once, a URL that is not one fail as a bare TypeError.
+  checkDocumentFetch(url, options);
   // One deadline and one signal for the whole exchange: every location
   // tried and every key set fetched to verify the card.
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -338,10 +340,19 @@ export function parseCard(document: string | Readonly<Record<string, unknown>>, 
   return { card: deepFreeze(card), shape, json: deepFreeze(json) };
 }
 
+/**
+ * Freezes `value` and everything in it. With a stack of its own, not by
+ * recursion: an agent's card may nest unknown members as deep as its size
+ * allows (a megabyte of `[` is half a million levels), which would overflow
+ * the call stack with a RangeError instead of giving the card back.
+ */
 function deepFreeze<T>(value: T): T {
-  if (typeof value === "object" && value !== null && !Object.isFrozen(value) && !ArrayBuffer.isView(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const v = pending.pop();
+    if (typeof v !== "object" || v === null || Object.isFrozen(v) || ArrayBuffer.isView(v)) continue;
+    Object.freeze(v);
+    for (const child of Object.values(v)) pending.push(child);
   }
   return value;
 }

@@ -300,13 +300,15 @@ export function fromConnectError(
   }
   // connect reports what it could not decode (a bad frame, a wrong content
   // type) as Internal or Unknown errors without a grpc-status from the server.
-  if (binding === "GRPC" && (e.code === Code.Internal || e.code === Code.Unknown) && !e.metadata.has("grpc-status")) {
-    return new ProtocolError(`malformed gRPC response: ${e.rawMessage}`, { binding, grpcCode: e.code, cause: e });
-  }
-  // The client's own readMaxBytes, not the server's RESOURCE_EXHAUSTED: a
+  // RESOURCE_EXHAUSTED without a status is the client's own readMaxBytes: a
   // size limit exceeded, as on the HTTP bindings, and no use trying again.
-  if (binding === "GRPC" && e.code === Code.ResourceExhausted && !e.metadata.has("grpc-status")) {
-    return new ProtocolError(`gRPC response refused: ${e.rawMessage}`, { binding, grpcCode: e.code, cause: e });
+  const limit = e.code === Code.ResourceExhausted;
+  if (binding === "GRPC" && (limit || e.code === Code.Internal || e.code === Code.Unknown) && !e.metadata.has("grpc-status")) {
+    return new ProtocolError(`${limit ? "gRPC response refused" : "malformed gRPC response"}: ${e.rawMessage}`, {
+      binding,
+      grpcCode: e.code,
+      cause: e,
+    });
   }
   const socket = socketFailure(e.cause);
   if (socket && e.code === Code.Unavailable) {

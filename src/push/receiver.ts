@@ -16,6 +16,7 @@ import { taskIdOf } from "../protocol/events.js";
 import { messageFromJson } from "../protocol/proto-json.js";
 import { readerIterable } from "../http/fetch-client.js";
 import { concatBytes } from "../util.js";
+import { checkLimit } from "../call/option-checks.js";
 
 /** How a push receiver authenticates deliveries, what it accepts, and what it calls. @category Push */
 export interface PushReceiverOptions {
@@ -131,6 +132,8 @@ interface ViewLimits {
  * @category Push
  */
 export function createPushReceiver(options: PushReceiverOptions = {}): PushReceiver {
+  // A NaN or a string would switch a limit off (`size > NaN` is never true): refused here, by name.
+  for (const name of ["maxBytes", "maxTasks", "maxTaskBytes", "maxTaskItems", "maxTotalBytes"] as const) checkLimit(options[name], name);
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   const maxTasks = Math.max(1, options.maxTasks ?? DEFAULT_MAX_TASKS);
   const limits: ViewLimits = {

@@ -8,6 +8,7 @@ import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
+  InvalidParamsError,
   StreamResponseSchema,
   TaskSchema,
   TaskState,
@@ -154,6 +155,15 @@ describe("answers", () => {
     const atLimit = json(status("t", TaskState.WORKING));
     const fits = createPushReceiver({ maxBytes: new TextEncoder().encode(atLimit).length });
     expect((await fits.handle(post(atLimit))).status).toBe(204);
+  });
+
+  it("a limit of NaN or a string, which would switch it off, is refused with InvalidParamsError naming it", async () => {
+    for (const name of ["maxBytes", "maxTasks", "maxTaskBytes", "maxTaskItems", "maxTotalBytes"]) {
+      for (const value of [Number.NaN, "1024", -1]) {
+        expect(() => createPushReceiver({ [name]: value }), `${name}: ${String(value)}`).toThrow(InvalidParamsError);
+        expect(() => createPushReceiver({ [name]: value })).toThrow(new RegExp(`^${name} must be a number above 0`));
+      }
+    }
   });
 
   it("defaults maxBytes to 1 MiB", async () => {

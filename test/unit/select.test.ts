@@ -42,7 +42,7 @@ describe("rankInterfaces", () => {
     const r = rank([...card, ...good]);
     expect(r.candidates.map((c) => c.interface.url)).toEqual(["https://a.example/rest", "a.example:443"]);
     expect(r.passedOver.map((p) => p.interface.url)).toEqual(card.map((i) => i.url));
-    for (const p of r.passedOver) expect(p.reason).toMatch(/^its URL is not an absolute http or https URL, which (JSONRPC|GRPC) needs$/);
+    for (const p of r.passedOver) expect(p.reason).toMatch(/^its URL is not one (JSONRPC|GRPC) can call$/);
   });
 
   it("lets preferredBindings reorder bindings, the rest keeping card order", () => {
