@@ -17,7 +17,7 @@ import { describe, expect, it } from "vitest";
 import { ErrorInfoSchema } from "../../gen/google/rpc/error_details_pb.js";
 import { StatusSchema } from "../../gen/google/rpc/status_pb.js";
 import { A2AService, StreamResponseSchema, type SubscribeToTaskRequestSchema, TaskSchema, TaskState } from "../../gen/lf/a2a/v1/a2a_pb.js";
-import { A2AClient, AbortedError, CallTimeoutError, ConnectionError, createGrpcTransport } from "../../src/node.js";
+import { A2AClient, AbortedError, CallTimeoutError, ConnectionError, InvalidParamsError, createGrpcTransport } from "../../src/node.js";
 import { createH2GrpcTransport, type H2GrpcTransportOptions } from "../../src/bindings/grpc/h2.js";
 import { FrameReader } from "../../src/bindings/grpc/wire.js";
 import { within } from "../support/fake-server.js";
@@ -153,6 +153,16 @@ describe("gRPC over node:http2 against a bare server", () => {
     srv.handler = (stream) => reply(stream, frame(task("t1")));
     await unary(transport(), "t1", 1500);
     expect(srv.calls[0]!.headers["grpc-timeout"]).toBe("1500m");
+  });
+
+  it("a made request that cannot be written (an int32 of NaN) is the caller's InvalidParamsError, not the server's malformed answer", async () => {
+    const client = new A2AClient(createGrpcTransport({ baseUrl: `127.0.0.1:${srv.port}` }));
+    const e = await client
+      .getTask(create(A2AService.method.getTask.input, { id: "t1", historyLength: Number.NaN }))
+      .catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(InvalidParamsError);
+    expect((e as Error).message).toMatch(/^the request cannot be written: .*int32/);
+    expect(srv.calls).toHaveLength(0);
   });
 
   it("writes a long deadline's grpc-timeout in at most 8 digits, in the finest unit that holds it", async () => {

@@ -3,6 +3,8 @@
  * wire, and what the client makes of responses no well-behaved peer sends.
  */
 import type { ServerResponse } from "node:http";
+import { create } from "@bufbuild/protobuf";
+import { TimestampSchema } from "@bufbuild/protobuf/wkt";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   A2AClient,
@@ -1118,6 +1120,27 @@ describe.each(HTTP_BINDINGS)("credentials stay out of errors (%s)", (binding) =>
     await srv.close();
     expectNoSecret(await failure(clientOf(binding).getTask({ id: "t1" }, { headers })));
     expectNoSecret(await failure(clientOf(binding, { headers }).getTask({ id: "t1" })));
+  });
+});
+
+describe("a request that cannot be written is the caller's InvalidParamsError, and nothing is sent", () => {
+  it.each(HTTP_BINDINGS)("%s: a made timestamp past year 9999", async (binding) => {
+    const after = create(TimestampSchema, { seconds: 10n ** 15n });
+    const e = await clientOf(binding)
+      .listTasks({ statusTimestampAfter: after })
+      .catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(InvalidParamsError);
+    expect((e as Error).message).toMatch(new RegExp(`^the request cannot be written as ${binding.replace("+", "\\+")}: .*Timestamp`));
+    expect(srv.requests).toHaveLength(0);
+  });
+
+  it("HTTP+JSON: a task id holding a lone surrogate, which no URL path can carry, names the field", async () => {
+    const e = await clientOf("HTTP+JSON")
+      .getTask({ id: "t\ud800" })
+      .catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(InvalidParamsError);
+    expect((e as Error).message).toBe("the request's id is not well-formed Unicode (it holds a lone surrogate)");
+    expect(srv.requests).toHaveLength(0);
   });
 });
 

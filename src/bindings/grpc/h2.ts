@@ -79,7 +79,7 @@ export function createH2GrpcTransport(options: H2GrpcTransportOptions): Transpor
         timeoutMs: deadline,
         req: callRequest(false, method, "POST", urlOf(method), requestHeader(header, deadline), contextValues, create(method.input, input)),
         next: async (req) => {
-          const body = encodeFrame(toBinary(method.input, req.message));
+          const body = encodeRequest(method, req.message);
           const stream = await send(req.url, req.header, body, req.signal);
           const reply = await readUnary(stream, readMaxBytes);
           return {
@@ -113,7 +113,7 @@ export function createH2GrpcTransport(options: H2GrpcTransportOptions): Transpor
           // A2A's streaming methods are server-streaming: one request message.
           let only: MessageShape<typeof method.input> | undefined;
           for await (const m of req.message) only = m;
-          const body = encodeFrame(toBinary(method.input, create(method.input, only)));
+          const body = encodeRequest(method, create(method.input, only));
           const stream = await send(req.url, req.header, body, req.signal);
           const reply = new StreamReply(stream, readMaxBytes);
           const headers = await reply.response();
@@ -129,6 +129,19 @@ export function createH2GrpcTransport(options: H2GrpcTransportOptions): Transpor
       });
     },
   } satisfies Transport;
+}
+
+/**
+ * The request message as a frame. What its values cannot be written as (an
+ * int32 out of range, a timestamp past year 9999) is the caller's
+ * INVALID_ARGUMENT, not a malformed response from the server.
+ */
+function encodeRequest(method: DescMethod, message: MessageShape<DescMethod["input"]>): Buffer {
+  try {
+    return encodeFrame(toBinary(method.input, message));
+  } catch (e) {
+    throw new ConnectError(`the request cannot be written: ${e instanceof Error ? e.message : String(e)}`, Code.InvalidArgument);
+  }
 }
 
 /** The request's headers as interceptors see them: the caller's, and gRPC's own. */

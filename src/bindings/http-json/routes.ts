@@ -4,6 +4,7 @@
  * change that moves a route reaches the client through `npm run generate`
  * alone.
  */
+import { InvalidParamsError } from "../../errors/family.js";
 import { getOption, type DescField, type DescMethod } from "@bufbuild/protobuf";
 import { http } from "../../../gen/google/api/annotations_pb.js";
 import type { HttpRule } from "../../../gen/google/api/http_pb.js";
@@ -106,7 +107,12 @@ export function expandPath(route: Route, message: Readonly<Record<string, unknow
       continue;
     }
     const value = String(message[s.field.localName] ?? "");
-    path += s.multiSegment ? value.split("/").map(encodeURIComponent).join("/") : encodeURIComponent(value);
+    try {
+      path += s.multiSegment ? value.split("/").map(encodeURIComponent).join("/") : encodeURIComponent(value);
+    } catch {
+      // encodeURIComponent's URIError names neither the field nor the cause.
+      throw new InvalidParamsError(`the request's ${s.field.jsonName} is not well-formed Unicode (it holds a lone surrogate)`);
+    }
   }
   return path;
 }
