@@ -299,11 +299,13 @@ export function fromConnectError(
     return new CallTimeoutError(e.rawMessage || "the call timed out", { binding, kind: "deadline", cause: e });
   }
   // connect reports what it could not decode (a bad frame, a wrong content
-  // type) as Internal or Unknown errors without a grpc-status from the server.
+  // type) as Internal or Unknown errors without a grpc-status from the server;
+  // a grpc-status that is not a code (`abc`, `99`) states nothing either.
   // RESOURCE_EXHAUSTED without a status is the client's own readMaxBytes: a
   // size limit exceeded, as on the HTTP bindings, and no use trying again.
   const limit = e.code === Code.ResourceExhausted;
-  if (binding === "GRPC" && (limit || e.code === Code.Internal || e.code === Code.Unknown) && !e.metadata.has("grpc-status")) {
+  const stated = /^(\d|1[0-6])$/.test(e.metadata.get("grpc-status") ?? "");
+  if (binding === "GRPC" && (limit || e.code === Code.Internal || e.code === Code.Unknown) && !stated) {
     return new ProtocolError(`${limit ? "gRPC response refused" : "malformed gRPC response"}: ${e.rawMessage}`, {
       binding,
       grpcCode: e.code,

@@ -95,6 +95,36 @@ describe("gRPC-web through a proxy", () => {
     expectRefused(error, 1024);
   });
 
+  it("a 200 that is not gRPC-web (a proxy's HTML page) is ProtocolError naming its content type; its bytes are not read as frames", async () => {
+    proxy.handle((_req, res) => {
+      res.writeHead(200, { "Content-Type": "text/html" });
+      // "<htm" would read as a frame of 1.7 GB.
+      res.end("<html><body>maintenance</body></html>");
+    });
+    const client = new A2AClient(createGrpcWebTransport({ baseUrl: proxy.url }));
+    for (const call of [
+      () => client.getTask({ id: "t1" }),
+      async () => client.subscribeToTask({ id: "t1" }, { resume: false })[Symbol.asyncIterator]().next(),
+    ]) {
+      const e = await call().catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(ProtocolError);
+      expect((e as Error).message).toMatch(
+        /^expected a gRPC-web response from http:\/\/127\.0\.0\.1:\d+\/lf\.a2a\.v1\.A2AService\/\w+, got content type "text\/html"$/,
+      );
+    }
+  });
+
+  it("a body that ends inside a frame is the proxy's ProtocolError, not the caller's InvalidParamsError", async () => {
+    proxy.handle((_req, res) => {
+      answer(res);
+      res.end(frame(TASK).subarray(0, 10));
+    });
+    const client = new A2AClient(createGrpcWebTransport({ baseUrl: proxy.url }));
+    const e = await client.getTask({ id: "t1" }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(ProtocolError);
+    expect((e as Error).message).toBe("malformed gRPC response: the gRPC-web response ended inside a message frame");
+  });
+
   it("holds whatever the split: a message at the limit passes and one byte more fails, sent a byte at a time", async () => {
     for (const [limit, ok] of [
       [TASK.length, true],

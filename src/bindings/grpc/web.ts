@@ -7,7 +7,7 @@
  */
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
 import { createGrpcWebTransport as createConnectGrpcWebTransport } from "@connectrpc/connect-web";
-import { ConnectionError, RedirectRefusedError, type A2AError } from "../../errors/family.js";
+import { A2AError, ConnectionError, ProtocolError, RedirectRefusedError } from "../../errors/family.js";
 import { a2aGrpcTransport, connectionFailure } from "./common.js";
 import { grpcBaseUrl } from "./url.js";
 import { checkGrpcBaseUrl, checkTransportOptions } from "../../call/option-checks.js";
@@ -15,6 +15,7 @@ import { isRedirectStatus, redirectTarget } from "../../http/redirect-target.js"
 import { rejectWithoutSent } from "../../http/run-call.js";
 import type { TransportOptions } from "../../call/options.js";
 import type { A2ATransport } from "../../call/transport.js";
+import { safeUrl } from "../../util.js";
 
 /** Options of `createGrpcWebTransport`. @category Transports */
 export interface GrpcWebTransportOptions extends TransportOptions {
@@ -81,15 +82,31 @@ async function* cleanFailures<T>(messages: AsyncIterable<T>, header: Headers, ur
   }
 }
 
+/** What a gRPC-web response's content type is (connect-web does not look: it reads any body as frames). */
+const GRPC_WEB_CONTENT_TYPE = /^application\/grpc-web(\+proto)?\s*(;|$)/i;
+
 /**
  * connect-web asks fetch for `redirect: "error"`, which fails as a bare
  * TypeError ("fetch failed"). Asked for "manual", a redirect is refused by
  * name, as on the other HTTP bindings; none is followed, since a gRPC-web
- * call goes to its proxy's URL only.
+ * call goes to its proxy's URL only. A successful answer that is not
+ * gRPC-web (a proxy's HTML page) is refused by its content type before
+ * connect-web reads its bytes as frames; the others are read within
+ * `readMaxBytes`.
  */
 function refusingRedirects(fetchFn: typeof fetch, readMaxBytes: number): typeof fetch {
   return async (input, init) => {
     const res = await fetchFn(input, { ...init, redirect: "manual" });
+    const type = res.headers.get("Content-Type");
+    // A status in the headers is the server's answer, whatever the content type (as over HTTP/2).
+    if (res.status >= 200 && res.status < 300 && !res.headers.has("grpc-status") && !GRPC_WEB_CONTENT_TYPE.test(type ?? "")) {
+      await res.body?.cancel().catch(() => {});
+      const url = input instanceof Request ? input.url : String(input);
+      throw new ProtocolError(`expected a gRPC-web response from ${safeUrl(url)}, got content type "${type ?? "none"}"`, {
+        binding: "GRPC",
+        httpStatus: res.status,
+      });
+    }
     if (res.type !== "opaqueredirect" && !isRedirectStatus(res.status)) return withFrameLimit(res, readMaxBytes);
     await res.body?.cancel().catch(() => {});
     const from = new URL(input instanceof Request ? input.url : String(input));
@@ -151,8 +168,17 @@ function withFrameLimit(res: Response, maxBytes: number): Response {
  */
 function cutConnection(e: unknown, url: string): A2AError | undefined {
   if (!(e instanceof ConnectError) || e.metadata.has("grpc-status")) return undefined;
-  if (e.cause instanceof RedirectRefusedError) return e.cause;
+  // What the fetch wrapper refused (a redirect, a content type) is reported as it said.
+  if (e.cause instanceof A2AError) return e.cause;
   if (e.cause instanceof TypeError) return connectionFailure(e.cause, url);
+  // connect-web's code for a body that ends inside a frame is INVALID_ARGUMENT, which would read as the caller's error.
+  if (e.rawMessage === "protocol error: incomplete envelope") {
+    return new ProtocolError("malformed gRPC response: the gRPC-web response ended inside a message frame", {
+      binding: "GRPC",
+      grpcCode: e.code,
+      cause: e,
+    });
+  }
   if (e.rawMessage === "missing trailer") {
     return new ConnectionError("the gRPC-web response ended before its status", {
       binding: "GRPC",
