@@ -68,6 +68,7 @@ export function rankInterfaces(
   const preferred = bindingList(rules.preferredBindings, "preferredBindings");
   const passedOver: PassedOver[] = [];
   const usable: Array<Candidate & { position: number }> = [];
+  const seen = new Set<string>();
   interfaces.forEach((iface, position) => {
     const binding = BINDINGS.find((b) => b === iface.protocolBinding.trim().toUpperCase());
     const version = parseVersion(iface.protocolVersion);
@@ -82,12 +83,14 @@ export function rankInterfaces(
       const supported = rules.supports(binding, version);
       if (supported !== true) reason = supported;
     }
-    const duplicate = usable.some(
-      (c) => c.interface.url === iface.url && c.binding === binding && c.version === version && c.interface.tenant === iface.tenant,
-    );
-    if (!reason && duplicate) reason = "it repeats an earlier interface";
+    // A set, not a scan of the usable ones: a card of thousands of interfaces would cost their square.
+    const key = `${iface.url}\n${binding}\n${version}\n${iface.tenant}`;
+    if (!reason && seen.has(key)) reason = "it repeats an earlier interface";
     if (reason) passedOver.push({ interface: iface, reason });
-    else usable.push({ interface: iface, binding: binding!, version: version!, position });
+    else {
+      seen.add(key);
+      usable.push({ interface: iface, binding: binding!, version: version!, position });
+    }
   });
 
   // Listed first, in the order given; unlisted after, tied with each other.
