@@ -175,7 +175,10 @@ export function createConnect(defaultFactories: TransportFactories) {
       reason: p.reason,
     }));
     if (candidates.length === 0) {
-      const why = described.map((p) => `${p.binding} ${p.version} at ${p.url}: ${p.reason}`).join("; ");
+      // The first few name the problem; a card of thousands would make a message of megabytes (passedOver has them all).
+      const listed = described.slice(0, 10).map((p) => `${p.binding} ${p.version} at ${p.url}: ${p.reason}`);
+      if (described.length > 10) listed.push(`${described.length - 10} more`);
+      const why = listed.join("; ");
       throw new NoCompatibleInterfaceError(`no usable interface in the Agent Card${why ? ` (${why})` : ""}`, { passedOver: described });
     }
 

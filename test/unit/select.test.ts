@@ -4,7 +4,15 @@
 import { create } from "@bufbuild/protobuf";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { AgentInterfaceSchema, InvalidParamsError, type AgentInterface, type Binding } from "../../src/index.js";
+import {
+  AgentInterfaceSchema,
+  InvalidParamsError,
+  NoCompatibleInterfaceError,
+  connect,
+  type AgentInterface,
+  type Binding,
+} from "../../src/index.js";
+import { cardJson } from "../support/cards.js";
 import { rankInterfaces, type SelectionRules } from "../../src/client/select.js";
 
 const iface = (
@@ -53,6 +61,20 @@ describe("rankInterfaces", () => {
     expect(performance.now() - started).toBeLessThan(1000);
     expect(r.candidates).toHaveLength(19_999);
     expect(r.passedOver).toEqual([{ interface: card[19_999], reason: "it repeats an earlier interface" }]);
+  });
+
+  it("connect() to a card of 5,000 unusable interfaces: the error names the first 10 and counts the rest; passedOver has all", async () => {
+    const supportedInterfaces = Array.from({ length: 5000 }, (_, i) => ({
+      url: `https://h${i}.example/a2a`,
+      protocolBinding: "XRPC",
+      protocolVersion: "1.0",
+    }));
+    const e = await connect(cardJson({ supportedInterfaces }) as never).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(NoCompatibleInterfaceError);
+    const { message, passedOver } = e as NoCompatibleInterfaceError;
+    expect(passedOver).toHaveLength(5000);
+    expect(message.match(/XRPC 1\.0 at https:\/\/h\d+\.example\/a2a: binding "XRPC" is not one this client speaks/g)).toHaveLength(10);
+    expect(message).toMatch(/; 4990 more\)$/);
   });
 
   it("lets preferredBindings reorder bindings, the rest keeping card order", () => {
