@@ -62,8 +62,9 @@ export interface PushReceiverOptions {
   maxTaskItems?: number | undefined;
   /**
    * All views together, in bytes (as `maxTaskBytes` counts them, an upper
-   * bound): past it, the least recently updated views are dropped. Default
-   * 64 MiB.
+   * bound), with the digests kept to recognise redeliveries (128 bytes
+   * each, up to 512 per task): past it, the least recently updated views
+   * are dropped. Default 64 MiB.
    */
   maxTotalBytes?: number | undefined;
 }
@@ -143,12 +144,12 @@ export function createPushReceiver(options: PushReceiverOptions = {}): PushRecei
   };
   // Insertion order is recency: an entry is moved to the end when updated.
   const tasks = new Map<string, TaskEntry>();
-  // The sum of every entry's `bytes`.
+  // The sum of every entry's cost.
   let totalBytes = 0;
   const drop = (id: string) => {
     const entry = tasks.get(id);
     if (entry === undefined) return;
-    totalBytes -= entry.bytes;
+    totalBytes -= costOf(entry);
     tasks.delete(id);
   };
 
@@ -161,8 +162,13 @@ export function createPushReceiver(options: PushReceiverOptions = {}): PushRecei
     return entry;
   };
 
-  /** After `entry` grew by `added` bytes: the oldest other views go while all are over the budget. */
-  const grown = (entry: TaskEntry, added: number) => {
+  /**
+   * After `entry` grew by `added` bytes: the oldest other views go while all
+   * are over the budget. An entry dropped while its delivery was folded in
+   * is no longer counted, so its growth is not either.
+   */
+  const grown = (id: string, entry: TaskEntry, added: number) => {
+    if (tasks.get(id) !== entry) return;
     totalBytes += added;
     for (const [id, other] of tasks) {
       if (totalBytes <= limits.totalBytes) break;
@@ -196,9 +202,9 @@ export function createPushReceiver(options: PushReceiverOptions = {}): PushRecei
     let task: Task | undefined;
     if (id) {
       const entry = entryFor(id);
-      const before = entry.bytes;
+      const before = costOf(entry);
       const folded = await fold(entry, event, limits);
-      grown(entry, entry.bytes - before);
+      grown(id, entry, costOf(entry) - before);
       if (folded === "too large") {
         return answer(413, `the task's view would exceed its limit (maxTaskBytes ${limits.taskBytes}, maxTaskItems ${limits.taskItems})`);
       }
@@ -312,6 +318,18 @@ async function fold(entry: TaskEntry, event: StreamResponse, limits: ViewLimits)
   else if (replaces || p.case === "statusUpdate" || (p.case === "artifactUpdate" && !p.value.append)) entry.overstated = true;
   return "applied";
 }
+
+/**
+ * What memory counts against `maxTotalBytes` for an entry: its view, and
+ * the digests kept to recognise redeliveries (a 64-character string and its
+ * place in a Set, about 128 bytes each; up to 512 per task), which a sender
+ * of many tiny distinct events would otherwise grow beside the views.
+ */
+function costOf(entry: TaskEntry): number {
+  return entry.bytes + entry.seen.size * SEEN_DIGEST_BYTES;
+}
+
+const SEEN_DIGEST_BYTES = 128;
 
 function remember(entry: TaskEntry, key: string): void {
   entry.seen.add(key);
