@@ -8,7 +8,8 @@ import { create, toBinary } from "@bufbuild/protobuf";
 import type { ServerResponse } from "node:http";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { StreamResponseSchema, TaskSchema, TaskState } from "../../gen/lf/a2a/v1/a2a_pb.js";
-import { A2AClient, ProtocolError, createGrpcTransport, createGrpcWebTransport } from "../../src/node.js";
+import { A2AClient, ProtocolError, TaskNotFoundError, createGrpcTransport, createGrpcWebTransport } from "../../src/node.js";
+import { StatusSchema } from "../../gen/google/rpc/status_pb.js";
 import { closed, startFakeServer, type FakeServer } from "../support/fake-server.js";
 import { frame, useFakeGrpcServer } from "../support/fake-grpc-server.js";
 
@@ -142,5 +143,37 @@ describe("gRPC-web through a proxy", () => {
       if (ok) expect((result as { id: string }).id).toBe("t1");
       else expectRefused(result, limit);
     }
+  });
+
+  describe("a status the proxy garbles is read as over HTTP/2: the code decides", () => {
+    const notFound = { "grpc-status": "5", "grpc-message": "no such task %zz 100%" };
+    const zeroDetails = Buffer.from(toBinary(StatusSchema, create(StatusSchema, { code: 0 }))).toString("base64");
+    const garbles: ReadonlyArray<[string, Record<string, string>]> = [
+      ["a malformed escape in grpc-message", notFound],
+      ["undecodable grpc-status-details-bin", { ...notFound, "grpc-status-details-bin": "!!not base64!!" }],
+      ["details of code 0 beside grpc-status 5", { ...notFound, "grpc-status-details-bin": zeroDetails }],
+    ];
+
+    it.each(garbles)("%s, in the trailers frame (sent a byte at a time) or trailers-only: TaskNotFoundError", async (_name, fields) => {
+      const text = Object.entries(fields)
+        .map(([k, v]) => `${k}: ${v}\r\n`)
+        .join("");
+      const trailersFrame = Buffer.concat([Buffer.from([0x80, 0, 0, 0, Buffer.byteLength(text)]), Buffer.from(text)]);
+      for (const form of ["frame", "trailers-only"]) {
+        proxy.handle(async (_req, res) => {
+          if (form === "trailers-only") {
+            res.writeHead(200, { "Content-Type": "application/grpc-web+proto", ...fields });
+            return res.end();
+          }
+          answer(res);
+          for (const byte of trailersFrame) await new Promise<void>((resolve) => res.write(Buffer.from([byte]), () => resolve()));
+          res.end();
+        });
+        const client = new A2AClient(createGrpcWebTransport({ baseUrl: proxy.url }));
+        const e = await client.getTask({ id: "t1" }).catch((x: unknown) => x);
+        expect(e, form).toBeInstanceOf(TaskNotFoundError);
+        expect((e as Error).message).toBe("no such task %zz 100%");
+      }
+    });
   });
 });

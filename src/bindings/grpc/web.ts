@@ -10,6 +10,7 @@ import { createGrpcWebTransport as createConnectGrpcWebTransport } from "@connec
 import { A2AError, ConnectionError, ProtocolError, RedirectRefusedError } from "../../errors/family.js";
 import { a2aGrpcTransport, connectionFailure } from "./common.js";
 import { grpcBaseUrl } from "./url.js";
+import { readableStatusFields } from "./status-fields.js";
 import { checkGrpcBaseUrl, checkTransportOptions } from "../../call/option-checks.js";
 import { isRedirectStatus, redirectTarget } from "../../http/redirect-target.js";
 import { rejectWithoutSent } from "../../http/run-call.js";
@@ -128,21 +129,46 @@ function refusingRedirects(fetchFn: typeof fetch, readMaxBytes: number): typeof 
  * through as they are.
  */
 function withFrameLimit(res: Response, maxBytes: number): Response {
-  if (res.body === null) return res;
+  // A trailers-only answer carries its status in the headers.
+  const headers = new Headers(res.headers);
+  const statusChanged = headers.has("grpc-status") && readableStatusFields(headers);
+  if (res.body === null) return statusChanged ? new Response(null, { status: res.status, statusText: res.statusText, headers }) : res;
   // Where the reading is: in a 5-byte prefix (`prefixAt` of its bytes read, the length so far), or in a frame's payload.
   let prefixAt = 0;
   let length = 0;
   let payloadLeft = 0;
+  // The trailers frame being read, held to be made readable (its bytes, prefix included).
+  let trailers: Uint8Array[] | undefined;
   const watch = new TransformStream<Uint8Array, Uint8Array>({
     transform(chunk, controller) {
+      // The bytes of this chunk from `from` on are neither passed on nor held yet.
+      let from = 0;
+      const pass = (to: number) => {
+        if (to > from) controller.enqueue(chunk.subarray(from, to));
+        from = to;
+      };
+      const hold = (to: number) => {
+        if (to > from) trailers!.push(chunk.subarray(from, to));
+        from = to;
+      };
+      const trailersRead = (at: number) => {
+        hold(at);
+        controller.enqueue(readableTrailers(trailers!));
+        trailers = undefined;
+      };
       for (let i = 0; i < chunk.length; ) {
         if (payloadLeft > 0) {
           const n = Math.min(payloadLeft, chunk.length - i);
           payloadLeft -= n;
           i += n;
+          if (payloadLeft === 0 && trailers) trailersRead(i);
           continue;
         }
-        // Byte 0 of a prefix holds the flags; bytes 1 to 4 the length, big-endian.
+        // Byte 0 of a prefix holds the flags (0x80: trailers); bytes 1 to 4 the length, big-endian.
+        if (prefixAt === 0 && (chunk[i]! & 0x80) !== 0) {
+          pass(i);
+          trailers = [];
+        }
         if (prefixAt > 0) length = length * 256 + chunk[i]!;
         i++;
         if (++prefixAt < 5) continue;
@@ -154,12 +180,48 @@ function withFrameLimit(res: Response, maxBytes: number): Response {
         }
         payloadLeft = length;
         prefixAt = length = 0;
+        if (payloadLeft === 0 && trailers) trailersRead(i);
       }
-      controller.enqueue(chunk);
+      if (trailers) hold(chunk.length);
+      else pass(chunk.length);
     },
   });
-  return new Response(res.body.pipeThrough(watch), { status: res.status, statusText: res.statusText, headers: res.headers });
+  return new Response(res.body.pipeThrough(watch), { status: res.status, statusText: res.statusText, headers });
 }
+
+/** A whole trailers frame (prefix included), with its status fields made readable (status-fields.ts). */
+function readableTrailers(parts: readonly Uint8Array[]): Uint8Array {
+  const frame = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    frame.set(p, at);
+    at += p.length;
+  }
+  // The trailers are HTTP/1 header lines; a line that is not one is left to connect-web to refuse.
+  const fields = new Headers();
+  try {
+    for (const line of utf8.decode(frame.subarray(5)).split("\r\n")) {
+      const colon = line.indexOf(":");
+      if (colon > 0) fields.append(line.slice(0, colon).trim(), line.slice(colon + 1).trim());
+    }
+  } catch {
+    return frame;
+  }
+  if (!readableStatusFields(fields)) return frame;
+  let text = "";
+  fields.forEach((value, key) => {
+    text += `${key}: ${value}\r\n`;
+  });
+  const payload = utf8Encoder.encode(text);
+  const out = new Uint8Array(5 + payload.length);
+  out[0] = frame[0]!;
+  new DataView(out.buffer).setUint32(1, payload.length);
+  out.set(payload, 5);
+  return out;
+}
+
+const utf8 = new TextDecoder();
+const utf8Encoder = new TextEncoder();
 
 /**
  * fetch reports a connection that failed or broke as a TypeError, which

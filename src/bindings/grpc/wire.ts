@@ -9,6 +9,7 @@ import { fromBinary } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { IncomingHttpHeaders, IncomingHttpStatusHeader } from "node:http2";
 import { StatusSchema } from "../../../gen/google/rpc/status_pb.js";
+import { decodeGrpcMessage } from "./status-fields.js";
 
 /** One uncompressed message frame: flag byte 0, big-endian length, the message. */
 export function encodeFrame(message: Uint8Array): Buffer {
@@ -113,7 +114,7 @@ export function statusError(fields: IncomingHttpHeaders, header?: IncomingHttpHe
   const metadata = metadataOf(fields);
   if (header) metadataOf(header).forEach((value, key) => metadata.append(key, value));
   if (!(code > 0 && code <= Code.Unauthenticated)) return new ConnectError(`invalid grpc-status: ${status}`, Code.Internal, metadata);
-  const error = new ConnectError(decodeMessage(one(fields["grpc-message"]) ?? ""), code, metadata);
+  const error = new ConnectError(decodeGrpcMessage(one(fields["grpc-message"]) ?? ""), code, metadata);
   const details = one(fields["grpc-status-details-bin"]);
   if (details !== undefined) {
     try {
@@ -153,22 +154,6 @@ export function connectionLost(cause: unknown): ConnectError {
 /** A field that should occur once; Node gives a repeated one as an array. */
 function one(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
-}
-
-/** grpc-message is percent-encoded; a malformed escape is kept as it is rather than losing the message. */
-function decodeMessage(raw: string): string {
-  if (!raw.includes("%")) return raw;
-  try {
-    return decodeURIComponent(raw);
-  } catch {
-    return raw.replace(/(%[0-9a-f]{2})+/gi, (run) => {
-      try {
-        return decodeURIComponent(run);
-      } catch {
-        return run;
-      }
-    });
-  }
 }
 
 /** The gRPC code for an HTTP status other than 200 (http-grpc-status-mapping.md). */
