@@ -8,6 +8,8 @@ import { execFile } from "node:child_process";
 import { once } from "node:events";
 import { constants, type Http2Session, type ServerHttp2Stream } from "node:http2";
 import * as net from "node:net";
+import * as v8 from "node:v8";
+import { runInNewContext } from "node:vm";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { create, toBinary, type MessageInitShape } from "@bufbuild/protobuf";
@@ -119,6 +121,26 @@ describe("frames", () => {
     const big = frame(new Uint8Array(100));
     // The prefix alone says it is too large.
     expect(() => new FrameReader(99).push(big.subarray(0, 5))).toThrow(expect.objectContaining({ code: Code.ResourceExhausted }));
+  });
+
+  it("a message arriving a byte per DATA chunk costs its bytes, not an object per byte, and reads whole", () => {
+    v8.setFlagsFromString("--expose-gc");
+    const gc = runInNewContext("gc") as () => void;
+    const size = 400_000;
+    const message = new Uint8Array(size).map((_, i) => i % 251);
+    const bytes = frame(message);
+    const reader = new FrameReader(1 << 20);
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    // Every chunk a fresh one-byte Buffer, as node:http2 gives each DATA frame.
+    for (let i = 0; i < bytes.length - 1; i++) expect(reader.push(Buffer.of(bytes[i]!))).toEqual([]);
+    gc();
+    const held = process.memoryUsage().heapUsed - before;
+    // Kept as one chunk each, the 400,000 chunks took some 80 MB of heap; the message itself is 0.4 MB.
+    expect(held).toBeLessThan(8 * 1024 * 1024);
+    const [read] = reader.push(Buffer.of(bytes.at(-1)!));
+    expect(Buffer.from(read!).equals(Buffer.from(message))).toBe(true);
+    expect(reader.end()).toBeUndefined();
   });
 });
 
