@@ -7,7 +7,8 @@ import { AbortedError, CallTimeoutError, InvalidAgentCardError, RedirectRefusedE
 import { toA2AError } from "../errors/classify.js";
 import { redirectTarget } from "../http/redirect-target.js";
 import { checkHttpUrl, checkLimit } from "../call/option-checks.js";
-import { followSignal, isJsonContentType, safeUrl, startTimer } from "../util.js";
+import { concatBytes, followSignal, isJsonContentType, safeUrl, startTimer } from "../util.js";
+import { readerIterable } from "../http/fetch-client.js";
 
 /**
  * - "follow": follow up to `maxRedirects`, to any origin (credentials stay behind).
@@ -202,26 +203,19 @@ function safeHeaders(h: Headers): Headers {
   return out;
 }
 
-/** A response body as text, refused with `tooLarge()` past `maxBytes` (declared or read). */
+/**
+ * A response body as text, refused with `tooLarge()` past `maxBytes`
+ * (declared or read). Its bytes are gathered in one buffer and decoded
+ * once: text added chunk by chunk is a rope of a piece per chunk, some 32
+ * bytes for a one-byte chunk.
+ */
 export async function readLimited(res: Response, maxBytes: number, tooLarge: () => Error): Promise<string> {
   const declared = Number(res.headers.get("Content-Length") ?? "NaN");
   if (declared > maxBytes) {
     await res.body?.cancel().catch(() => {});
     throw tooLarge();
   }
-  const reader = res.body?.getReader();
-  if (!reader) return "";
-  const decoder = new TextDecoder();
-  let text = "";
-  let size = 0;
-  for (;;) {
-    const r = await reader.read();
-    if (r.done) return text + decoder.decode();
-    size += r.value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge();
-    }
-    text += decoder.decode(r.value, { stream: true });
-  }
+  return utf8.decode(await concatBytes(readerIterable(res.body), maxBytes, tooLarge));
 }
+
+const utf8 = new TextDecoder();

@@ -3,6 +3,8 @@
  * redirects, limits and the HTTP cache.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import * as v8 from "node:v8";
+import { runInNewContext } from "node:vm";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   AbortedError,
@@ -168,6 +170,34 @@ describe("validation", () => {
     for (let i = 1; i < depth; i++) inner = (inner as unknown[])[0];
     expect(inner).toEqual([]);
     expect(Object.isFrozen(inner)).toBe(true);
+  });
+
+  it("a card arriving a byte per chunk costs about its bytes while it is read, not an object per chunk", async () => {
+    v8.setFlagsFromString("--expose-gc");
+    const gc = runInNewContext("gc") as () => void;
+    const bytes = new TextEncoder().encode(JSON.stringify(cardJson({ description: "d".repeat(400_000) })));
+    let held = 0;
+    let before = 0;
+    let at = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (at === 0) {
+          gc();
+          before = process.memoryUsage().heapUsed + process.memoryUsage().arrayBuffers;
+        }
+        if (at === bytes.length - 1) {
+          gc();
+          held = process.memoryUsage().heapUsed + process.memoryUsage().arrayBuffers - before;
+        }
+        if (at === bytes.length) return controller.close();
+        controller.enqueue(Uint8Array.of(bytes[at++]!));
+      },
+    });
+    const fetch = async () => new Response(body, { headers: { "Content-Type": "application/json" } });
+    const r = await resolveAgentCard("https://a.example/card.json", fresh({ fetch }));
+    expect(r.card.description).toHaveLength(400_000);
+    // Decoded chunk by chunk into a rope, the 400,000 chunks held some 13 MB beside the card's 0.4.
+    expect(held).toBeLessThan(6 * 1024 * 1024);
   });
 
   it("a URL that is not an absolute http(s) URL is InvalidParamsError, without quoting it", async () => {
