@@ -121,82 +121,104 @@ function refusingRedirects(fetchFn: typeof fetch, readMaxBytes: number): typeof 
 }
 
 /**
- * The response with its body watched frame by frame: a frame (a message or
- * the trailers) whose length prefix is over `maxBytes` fails the body
- * there, and cancels it, before connect-web buffers it: connect-web takes
- * frames of up to 4 GiB, so a proxy announcing one and sending without
- * end would grow the client's memory without bound. The chunks pass
- * through as they are.
+ * The response with its body read frame by frame, each frame handed on
+ * whole: a frame (a message or the trailers) whose length prefix is over
+ * `maxBytes` fails the body there, and cancels it, before connect-web
+ * buffers it (it takes frames of up to 4 GiB); and a frame arriving in
+ * many chunks is gathered here, in one buffer grown by doubling, because
+ * connect-web keeps a list of the chunks and sums their lengths on every
+ * chunk: a frame sent a byte per chunk cost it an object per byte and time
+ * in the square of their number. A frame whole in its chunk is handed on
+ * as a view into it. Trailers are made readable on the way (status-fields.ts).
  */
 function withFrameLimit(res: Response, maxBytes: number): Response {
   // A trailers-only answer carries its status in the headers.
   const headers = new Headers(res.headers);
   const statusChanged = headers.has("grpc-status") && readableStatusFields(headers);
   if (res.body === null) return statusChanged ? new Response(null, { status: res.status, statusText: res.statusText, headers }) : res;
-  // Where the reading is: in a 5-byte prefix (`prefixAt` of its bytes read, the length so far), or in a frame's payload.
-  let prefixAt = 0;
-  let length = 0;
-  let payloadLeft = 0;
-  // The trailers frame being read, held to be made readable (its bytes, prefix included).
-  let trailers: Uint8Array[] | undefined;
+  // A prefix cut short by a chunk's end, and how much of it has arrived.
+  const head = new Uint8Array(5);
+  let headAt = 0;
+  // The frame spanning chunks, prefix included: its length, and its bytes so far.
+  let frameLength = 0;
+  let partial: Uint8Array | undefined;
+  let partialAt = 0;
+  const lengthOf = (bytes: Uint8Array, at: number): number => {
+    // Bytes 1 to 4 of a prefix: the length, big-endian.
+    const length = new DataView(bytes.buffer, bytes.byteOffset + at + 1, 4).getUint32(0);
+    if (length > maxBytes) {
+      throw new ConnectError(`message size ${length} is larger than the configured readMaxBytes ${maxBytes}`, Code.ResourceExhausted);
+    }
+    return length;
+  };
+  const append = (bytes: Uint8Array) => {
+    const need = partialAt + bytes.length;
+    if (partial === undefined || need > partial.length) {
+      const grown = new Uint8Array(Math.min(frameLength, Math.max(need, (partial?.length ?? 0) * 2, 16 * 1024)));
+      if (partial !== undefined) grown.set(partial.subarray(0, partialAt));
+      partial = grown;
+    }
+    partial.set(bytes, partialAt);
+    partialAt = need;
+  };
   const watch = new TransformStream<Uint8Array, Uint8Array>({
     transform(chunk, controller) {
-      // The bytes of this chunk from `from` on are neither passed on nor held yet.
-      let from = 0;
-      const pass = (to: number) => {
-        if (to > from) controller.enqueue(chunk.subarray(from, to));
-        from = to;
-      };
-      const hold = (to: number) => {
-        if (to > from) trailers!.push(chunk.subarray(from, to));
-        from = to;
-      };
-      const trailersRead = (at: number) => {
-        hold(at);
-        controller.enqueue(readableTrailers(trailers!));
-        trailers = undefined;
-      };
-      for (let i = 0; i < chunk.length; ) {
-        if (payloadLeft > 0) {
-          const n = Math.min(payloadLeft, chunk.length - i);
-          payloadLeft -= n;
-          i += n;
-          if (payloadLeft === 0 && trailers) trailersRead(i);
-          continue;
+      // Byte 0 of a prefix holds the flags; 0x80 marks the trailers.
+      const handOn = (frame: Uint8Array) => controller.enqueue((frame[0]! & 0x80) !== 0 ? readableTrailers(frame) : frame);
+      try {
+        for (let pos = 0; pos < chunk.length; ) {
+          if (partial !== undefined || headAt > 0 || chunk.length - pos < 5) {
+            if (frameLength === 0) {
+              // Still in a prefix.
+              const n = Math.min(5 - headAt, chunk.length - pos);
+              head.set(chunk.subarray(pos, pos + n), headAt);
+              headAt += n;
+              pos += n;
+              if (headAt < 5) break;
+              frameLength = 5 + lengthOf(head, 0);
+              headAt = 0;
+              partialAt = 0;
+              partial = undefined;
+              append(head);
+            } else {
+              const n = Math.min(frameLength - partialAt, chunk.length - pos);
+              append(chunk.subarray(pos, pos + n));
+              pos += n;
+            }
+            if (partialAt === frameLength) {
+              handOn(partial!);
+              partial = undefined;
+              frameLength = 0;
+            }
+            continue;
+          }
+          const end = pos + 5 + lengthOf(chunk, pos);
+          if (end <= chunk.length) {
+            handOn(chunk.subarray(pos, end));
+            pos = end;
+            continue;
+          }
+          frameLength = end - pos;
+          partialAt = 0;
+          partial = undefined;
+          append(chunk.subarray(pos));
+          pos = chunk.length;
         }
-        // Byte 0 of a prefix holds the flags (0x80: trailers); bytes 1 to 4 the length, big-endian.
-        if (prefixAt === 0 && (chunk[i]! & 0x80) !== 0) {
-          pass(i);
-          trailers = [];
-        }
-        if (prefixAt > 0) length = length * 256 + chunk[i]!;
-        i++;
-        if (++prefixAt < 5) continue;
-        if (length > maxBytes) {
-          controller.error(
-            new ConnectError(`message size ${length} is larger than the configured readMaxBytes ${maxBytes}`, Code.ResourceExhausted),
-          );
-          return;
-        }
-        payloadLeft = length;
-        prefixAt = length = 0;
-        if (payloadLeft === 0 && trailers) trailersRead(i);
+      } catch (e) {
+        controller.error(e);
       }
-      if (trailers) hold(chunk.length);
-      else pass(chunk.length);
+    },
+    flush(controller) {
+      // A body that ends inside a frame: what there is goes on, for connect-web to find it incomplete.
+      if (headAt > 0) controller.enqueue(head.slice(0, headAt));
+      if (partial !== undefined) controller.enqueue(partial.subarray(0, partialAt));
     },
   });
   return new Response(res.body.pipeThrough(watch), { status: res.status, statusText: res.statusText, headers });
 }
 
 /** A whole trailers frame (prefix included), with its status fields made readable (status-fields.ts). */
-function readableTrailers(parts: readonly Uint8Array[]): Uint8Array {
-  const frame = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    frame.set(p, at);
-    at += p.length;
-  }
+function readableTrailers(frame: Uint8Array): Uint8Array {
   // The trailers are HTTP/1 header lines; a line that is not one is left to connect-web to refuse.
   const fields = new Headers();
   try {
