@@ -130,13 +130,9 @@ export function mapRequests<T, U>(source: AsyncIterable<T>, fn: (t: T) => U): As
   return only === undefined ? mapAsync(source, fn) : single(fn(only));
 }
 
-/**
- * A timer for a limit of `ms`, or none (undefined) when the limit is longer
- * than a timer holds (`Infinity` included): such a limit is no limit, where
- * `setTimeout` would fire at once.
- */
-export function limitTimer(fn: () => void, ms: number): ReturnType<typeof setTimeout> | undefined {
-  return ms <= MAX_TIMER_MS ? setTimeout(fn, ms) : undefined;
+/** `setTimeout(fn, ms)`, a delay past what a timer keeps waiting as long as one can (MAX_TIMER_MS, about 24.8 days). */
+export function startTimer(fn: () => void, ms: number): ReturnType<typeof setTimeout> {
+  return setTimeout(fn, Math.min(ms, MAX_TIMER_MS));
 }
 
 /**
@@ -151,13 +147,10 @@ export function sleep(ms: number, signal: AbortSignal | undefined, aborted: () =
       clearTimeout(timer);
       reject(aborted());
     };
-    const timer = setTimeout(
-      () => {
-        signal?.removeEventListener("abort", onAbort);
-        resolve();
-      },
-      Math.min(ms, MAX_TIMER_MS),
-    );
+    const timer = startTimer(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
     signal?.addEventListener("abort", onAbort, { once: true });
   });
 }
@@ -169,29 +162,44 @@ export function abortError(reason?: unknown): Error {
   return e;
 }
 
-/** All chunks of a body in one buffer; past `maxBytes`, the error `tooLarge()` makes. */
+/**
+ * All chunks of a body in one buffer; past `maxBytes`, the error `tooLarge()`
+ * makes. A body of one chunk is that chunk; a body of more is copied into
+ * one buffer as its chunks arrive, grown by doubling (never past
+ * `maxBytes`): kept as a list until the end, a body sent a byte per chunk
+ * held an object of some 200 bytes per byte, gigabytes within a 16 MiB limit.
+ */
 export async function concatBytes(
   chunks: AsyncIterable<Uint8Array>,
   maxBytes = Infinity,
   tooLarge?: () => Error,
 ): Promise<Uint8Array<ArrayBuffer>> {
-  const parts: Uint8Array[] = [];
+  // The first chunk, kept as it is until a second one comes.
+  let only: Uint8Array | undefined;
+  let buffer: Uint8Array<ArrayBuffer> | undefined;
   let size = 0;
   for await (const c of chunks) {
-    size += c.byteLength;
     // Leaving the loop early cancels the source (and frees its connection).
-    if (size > maxBytes) throw tooLarge?.() ?? new RangeError(`more than ${maxBytes} bytes`);
-    parts.push(c);
+    if (size + c.byteLength > maxBytes) throw tooLarge?.() ?? new RangeError(`more than ${maxBytes} bytes`);
+    if (buffer === undefined && only === undefined && size === 0) {
+      only = c;
+      size = c.byteLength;
+      continue;
+    }
+    const need = size + c.byteLength;
+    if (buffer === undefined || need > buffer.byteLength) {
+      const grown = new Uint8Array(Math.min(Math.max(need, (buffer?.byteLength ?? size) * 2, 16 * 1024), maxBytes));
+      if (buffer !== undefined) grown.set(buffer.subarray(0, size));
+      else if (only !== undefined) grown.set(only);
+      buffer = grown;
+      only = undefined;
+    }
+    buffer.set(c, size);
+    size = need;
   }
-  const only = parts[0];
-  if (parts.length === 1 && only!.buffer instanceof ArrayBuffer) return only as Uint8Array<ArrayBuffer>;
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.byteLength;
-  }
-  return out;
+  if (buffer !== undefined) return buffer.subarray(0, size);
+  if (only !== undefined && only.buffer instanceof ArrayBuffer) return only as Uint8Array<ArrayBuffer>;
+  return only === undefined ? new Uint8Array(0) : new Uint8Array(only);
 }
 
 /** One character per byte (the "binary string" that `btoa` takes, and a way to search bytes as text). */

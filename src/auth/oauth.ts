@@ -9,7 +9,7 @@ import { AuthenticationError, RedirectRefusedError } from "../errors/family.js";
 import { toA2AError } from "../errors/classify.js";
 import { fetchJsonDocument, readLimited } from "../discovery/fetch-document.js";
 import { isRedirectStatus } from "../http/redirect-target.js";
-import { base64, isJsonContentType, limitTimer, onDemand, safeUrl, unlessAborted } from "../util.js";
+import { base64, isJsonContentType, onDemand, safeUrl, startTimer, unlessAborted } from "../util.js";
 import type { TokenProvider } from "./interceptors.js";
 import { sentSecrets } from "../http/sent-secrets.js";
 import { opaque, redactSecrets } from "./redact.js";
@@ -247,7 +247,7 @@ async function requestToken(
   const fetchFn = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const timeoutMs = options.timeoutMs ?? 10_000;
   const controller = new AbortController();
-  const timer = limitTimer(() => controller.abort(), timeoutMs);
+  const timer = startTimer(() => controller.abort(), timeoutMs);
   let status: number;
   let text: string;
   let type: string | null;

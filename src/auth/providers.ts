@@ -3,12 +3,23 @@
  * loads its implementation (auth/oauth.ts) on first use.
  */
 import { onDemand } from "../util.js";
+import { checkLimit } from "../call/option-checks.js";
 import type { TokenProvider } from "./interceptors.js";
 import type { ClientCredentialsOptions, ClientCredentialsProviderOptions, DiscoveredProviderOptions } from "./oauth.js";
 
 type Implementation = typeof import("./oauth.js");
 
 const implementation = onDemand(() => import("./oauth.js"));
+
+/**
+ * Refused when the provider is made, not at its first token: a NaN timeout
+ * would abort every token request at once, a NaN early refresh fetch a
+ * token for every call.
+ */
+function checkNumbers(options: ClientCredentialsOptions): void {
+  checkLimit(options.timeoutMs, "timeoutMs");
+  if (options.refreshEarlyMs !== 0) checkLimit(options.refreshEarlyMs, "refreshEarlyMs");
+}
 
 /** A provider that makes its real one on its first token. */
 function loaded(make: (m: Implementation) => TokenProvider): TokenProvider {
@@ -42,6 +53,7 @@ function loaded(make: (m: Implementation) => TokenProvider): TokenProvider {
  * @category Auth
  */
 export function clientCredentialsProvider(options: ClientCredentialsProviderOptions): TokenProvider {
+  checkNumbers(options);
   return loaded((m) => m.clientCredentialsTokens(options));
 }
 
@@ -61,6 +73,7 @@ export function clientCredentialsProvider(options: ClientCredentialsProviderOpti
  * @category Auth
  */
 export function discoveredTokenProvider(options: DiscoveredProviderOptions): TokenProvider {
+  checkNumbers(options);
   return loaded((m) => m.discoveredTokens(options));
 }
 

@@ -2,6 +2,7 @@ import type { Interceptor } from "@connectrpc/connect";
 import type { UniversalClientFn } from "@connectrpc/connect/protocol";
 import { A2A_EXTENSIONS, A2A_VERSION } from "../protocol/headers.js";
 import { majorMinor } from "../protocol/version.js";
+import { InvalidParamsError } from "../errors/family.js";
 
 /** Options shared by every binding's transport. @category Transports */
 export interface TransportOptions {
@@ -104,12 +105,12 @@ function headersFrom(init: HeadersInit | undefined, where: string): Headers {
         new Headers([[name, value]]);
       } catch {
         const valid = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(String(name));
-        throw new TypeError(
+        throw new InvalidParamsError(
           `${where}: ${valid ? `the value of "${name}" is not a valid header value (not shown)` : "a header name is not valid (not shown)"}`,
         );
       }
     }
-    throw new TypeError(`${where}: not valid headers`);
+    throw new InvalidParamsError(`${where}: not valid headers`);
   }
 }
 

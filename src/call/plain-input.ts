@@ -147,14 +147,58 @@ function messageValue(schema: DescMessage, v: unknown, at: string): unknown {
     // Struct fields are JSON objects in both shapes.
     case "google.protobuf.Struct":
       if (!isPlainObject(v)) throw wrong(at, "is not a JSON object");
+      checkJson(v, at);
       return v;
     case "google.protobuf.Value":
       // Any JSON (a data part's), unless a Value message was made for it (`data()`).
       return tools.isMessage(v, schema) ? v : fromJsonAt(schema, v, at);
-    case "google.protobuf.Timestamp":
+    case "google.protobuf.Timestamp": {
       if (typeof v === "string") return fromJsonAt(schema, v, at);
+      const read = plainInput(schema, v, at);
+      checkTimestamp(read, at);
+      return read;
+    }
   }
   return plainInput(schema, v, at);
+}
+
+/** RFC 3339 can write 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999999999Z, and nothing else. */
+function checkTimestamp(t: unknown, at: string): void {
+  const { seconds = 0n, nanos = 0 } = t as { seconds?: bigint; nanos?: number };
+  if (seconds < -62135596800n || seconds > 253402300799n || !(nanos >= 0 && nanos <= 999_999_999)) {
+    throw wrong(at, "is outside the range of a timestamp (years 1 to 9999, nanos 0 to 999999999)");
+  }
+}
+
+/** Deepest JSON a Struct may hold: protobuf-es reads no deeper. */
+const MAX_JSON_DEPTH = 100;
+
+/**
+ * Refuses, naming its path, what a Struct cannot carry: a number that is
+ * not finite, `undefined`, a bigint, a function or symbol, an object that
+ * is not plain (a Date, a Map), a cycle, or nesting past 100 levels. Walked
+ * with a stack of its own, so depth cannot overflow the call stack.
+ */
+function checkJson(root: Plain, at: string): void {
+  const pending: Array<[unknown, string, number]> = [[root, at, 0]];
+  const open = new Set<unknown>();
+  while (pending.length > 0) {
+    const [v, path, depth] = pending.pop()!;
+    if (v === null || typeof v === "string" || typeof v === "boolean") continue;
+    if (typeof v === "number") {
+      if (Number.isFinite(v)) continue;
+      throw wrong(path, "is not a finite number, which JSON cannot carry");
+    }
+    if (!(Array.isArray(v) || isPlainObject(v)))
+      throw wrong(
+        path,
+        `is ${v === undefined ? "undefined" : `a ${typeof v === "object" ? "non-plain object" : typeof v}`}, which JSON cannot carry`,
+      );
+    if (depth >= MAX_JSON_DEPTH) throw wrong(path, `nests deeper than ${MAX_JSON_DEPTH} levels`);
+    if (open.has(v)) throw wrong(path, "refers back to itself");
+    open.add(v);
+    for (const [k, e] of Object.entries(v)) pending.push([e, Array.isArray(v) ? `${path}[${k}]` : `${path}.${k}`, depth + 1]);
+  }
 }
 
 function enumValue(desc: DescEnum, v: unknown, at: string): number {
@@ -198,16 +242,30 @@ function scalar(type: number, v: unknown, at: string): unknown {
       if (typeof v === "number") return v;
       throw wrong(at, "is not a number");
   }
-  if (INT64.has(type)) {
-    if (typeof v === "bigint") return v;
-    if ((typeof v === "number" && Number.isInteger(v)) || (typeof v === "string" && INTEGER.test(v))) return BigInt(v);
-    throw wrong(at, "is not an integer");
-  }
-  if (typeof v === "number" && Number.isInteger(v)) return v;
-  // The spec's JSON may quote integers.
-  if (typeof v === "string" && INTEGER.test(v)) return Number(v);
-  throw wrong(at, "is not an integer");
+  // Whole numbers in the range of the type's bits: a value past it would be cut short on the wire, or refused there.
+  const [min, max] = INTEGER_RANGES[type] ?? [-(2n ** 31n), 2n ** 31n - 1n];
+  const n =
+    typeof v === "bigint"
+      ? v
+      : (typeof v === "number" && Number.isInteger(v)) || (typeof v === "string" && INTEGER.test(v))
+        ? BigInt(v)
+        : undefined;
+  if (n === undefined) throw wrong(at, "is not an integer");
+  if (n < min || n > max)
+    throw wrong(at, `is outside the range of a ${INT64.has(type) ? 64 : 32}-bit ${min < 0n ? "" : "unsigned "}integer`);
+  return INT64.has(type) ? n : Number(n);
 }
+
+/** The range of each integer type but the signed 32-bit ones: uint32, fixed32, the 64-bit ones. */
+const INTEGER_RANGES: Readonly<Record<number, readonly [bigint, bigint]>> = {
+  3: [-(2n ** 63n), 2n ** 63n - 1n],
+  4: [0n, 2n ** 64n - 1n],
+  6: [0n, 2n ** 64n - 1n],
+  7: [0n, 2n ** 32n - 1n],
+  13: [0n, 2n ** 32n - 1n],
+  16: [-(2n ** 63n), 2n ** 63n - 1n],
+  18: [-(2n ** 63n), 2n ** 63n - 1n],
+};
 
 function fromJsonAt(schema: DescMessage, v: unknown, at: string): unknown {
   try {

@@ -79,7 +79,11 @@ const TYPES: Partial<Record<ScalarType, string>> = {
   [ScalarType.BOOL]: "boolean",
 };
 
-/** Whether every field set in `value` is of the init shape at a glance: strings, int32s, booleans, enums as numbers, messages made. */
+/**
+ * Whether every field set in `value` is of the init shape at a glance:
+ * strings, int32s (whole numbers in range: NaN, 1.5 or 2^40 go to the
+ * reader, which names them), booleans, enums as numbers, messages made.
+ */
 function initShaped(schema: DescMessage, value: unknown): boolean {
   if (isMessage(value, schema)) return true;
   if (!isRecord(value) || Object.getPrototypeOf(value) !== Object.prototype) return false;
@@ -92,7 +96,8 @@ function initShaped(schema: DescMessage, value: unknown): boolean {
         f.oneof ||
         (f.fieldKind === "message"
           ? !isMessage(v, f.message)
-          : typeof v !== (f.fieldKind === "enum" ? "number" : f.fieldKind === "scalar" ? TYPES[f.scalar] : undefined)))
+          : typeof v !== (f.fieldKind === "enum" ? "number" : f.fieldKind === "scalar" ? TYPES[f.scalar] : undefined) ||
+            (f.fieldKind === "scalar" && f.scalar === ScalarType.INT32 && ((v as number) | 0) !== v)))
     )
       return false;
   }

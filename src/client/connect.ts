@@ -14,6 +14,7 @@ import type { GrpcWebTransportOptions } from "../bindings/grpc/web.js";
 import { grpcWebFactories, supportIn, transportFactories, type TransportFactories, type TransportSettings } from "../bindings/registry.js";
 import type { A2ATransport } from "../call/transport.js";
 import type { AuthCredentials } from "../auth/plan.js";
+import { checkTransportNumbers } from "../call/option-checks.js";
 import { A2AClient } from "./client.js";
 import { FailoverTransport, type VersionFallback } from "./failover.js";
 import { bindingList, rankInterfaces } from "./select.js";
@@ -136,6 +137,8 @@ export function createConnect(defaultFactories: TransportFactories) {
     bindingList(options.preferredBindings, "preferredBindings");
     // Loaded only by apps that retry; a bad policy fails before any request.
     if (options.retry) (await import("./retry.js")).checkRetryPolicy(options.retry);
+    // So does a limit or timeout of the transports that could not work.
+    if (options.transport) checkTransportNumbers(options.transport, "transport.");
 
     // Key sets come through the caller's fetch, for every card of the
     // session (a card in hand, the extended card), as for a discovered one.
@@ -175,9 +178,12 @@ export function createConnect(defaultFactories: TransportFactories) {
       reason: p.reason,
     }));
     if (candidates.length === 0) {
-      // URLs without user info or query: a card given by the caller may carry a key in one.
+      // URLs without user info or query: a card given by the caller may carry a key in one. The first
+      // few name the problem; a card of thousands would make a message of megabytes (passedOver has them all).
       const shown = described.map((p) => ({ ...p, url: safeInterfaceUrl(p.url) }));
-      const why = shown.map((p) => `${p.binding} ${p.version} at ${p.url}: ${p.reason}`).join("; ");
+      const listed = shown.slice(0, 10).map((p) => `${p.binding} ${p.version} at ${p.url}: ${p.reason}`);
+      if (shown.length > 10) listed.push(`${shown.length - 10} more`);
+      const why = listed.join("; ");
       throw new NoCompatibleInterfaceError(`no usable interface in the Agent Card${why ? ` (${why})` : ""}`, { passedOver: shown });
     }
 

@@ -7,7 +7,7 @@
 import type { AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { AbortedError, CallTimeoutError } from "../errors/family.js";
 import { timeoutFor } from "../call/timeouts.js";
-import { followSignal, limitTimer, unlessAborted } from "../util.js";
+import { followSignal, startTimer, unlessAborted } from "../util.js";
 import type { CallOptions } from "./client.js";
 
 /**
@@ -24,7 +24,7 @@ export function callLimits(options: CallOptions, started: number): { signal: Abo
   const timer =
     limitMs === undefined
       ? undefined
-      : limitTimer(
+      : startTimer(
           () =>
             controller.abort(
               new CallTimeoutError(`the extended Agent Card was not fetched and verified within ${limitMs} ms`, { kind: "deadline" }),

@@ -4,7 +4,7 @@
  * worth another attempt, the backoff between attempts, and how the
  * stream's watchers are told. The loop that applies them is resume.ts.
  */
-import { A2AError, type CallTimeoutError } from "../errors/family.js";
+import { A2AError, InvalidParamsError, type CallTimeoutError } from "../errors/family.js";
 import { asksToRetryLater } from "../errors/codes.js";
 import { toA2AError } from "../errors/classify.js";
 import type { Binding } from "../protocol/bindings.js";
@@ -52,7 +52,7 @@ export const DEFAULTS = { maxElapsedMs: 60_000, initialMs: 250, maxMs: 10_000, m
 /** A stream that ended before its task reached a final or interrupted state: always a drop. */
 export class EndedEarly extends A2AError {}
 
-/** Numbers that would make the backoff spin, stall or never end are refused up front. */
+/** Numbers that would make the backoff spin, stall or never end are refused up front, with InvalidParamsError as the client's other checks. */
 export function checkOptions(options: ResumeOptions): void {
   const b = options.backoff ?? {};
   const numbers: Array<[string, number | undefined, number]> = [
@@ -66,7 +66,7 @@ export function checkOptions(options: ResumeOptions): void {
     if (value === undefined) continue;
     const finite = name === "maxAttempts" ? !Number.isNaN(value) : Number.isFinite(value);
     if (typeof value !== "number" || !finite || value < min) {
-      throw new TypeError(
+      throw new InvalidParamsError(
         `resume.${name} must be a ${name === "maxAttempts" ? "" : "finite "}number of at least ${min}, got ${String(value)}`,
       );
     }

@@ -38,7 +38,7 @@ import { type A2AError, AbortedError, CallTimeoutError, type ConnectionError, In
 import type { Binding } from "../protocol/bindings.js";
 import { timeoutFor } from "../call/timeouts.js";
 import type { A2ATransport } from "../call/transport.js";
-import { followSignal, sleep } from "../util.js";
+import { followSignal, sleep, startTimer } from "../util.js";
 
 /**
  * When and how a unary call is tried again (see the README's "Retries").
@@ -248,7 +248,7 @@ export async function withRetries<R>(given: RetryPolicy, call: RetriedCall<R>): 
   let expired: CallTimeoutError | undefined;
   const timer =
     guard &&
-    setTimeout(() => {
+    startTimer(() => {
       expired = new CallTimeoutError(
         `${call.method} did not succeed within its ${timeoutMs} ms timeout (${made} attempt${made === 1 ? "" : "s"})`,
         {
@@ -256,7 +256,7 @@ export async function withRetries<R>(given: RetryPolicy, call: RetriedCall<R>): 
         },
       );
       guard.controller.abort(expired);
-    }, timeoutMs);
+    }, timeoutMs!);
   try {
     let previousMs = policy.initialDelayMs;
     for (;;) {

@@ -5,7 +5,7 @@
  * The rule:
  * 1. Interfaces this runtime cannot speak are passed over (unknown binding,
  *    no transport for it here, a protocol version not in `protocolVersions`,
- *    no URL), and so are those of a binding left out of `bindings` when the
+ *    no URL or one the binding cannot call), and so are those of a binding left out of `bindings` when the
  *    caller insists on some.
  * 2. The rest keep the card's order: the first usable entry is the one the
  *    agent prefers, and spec 8.3.2 says to use it.
@@ -17,6 +17,7 @@
  */
 import type { AgentInterface } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { InvalidParamsError } from "../errors/family.js";
+import { checkGrpcBaseUrl, checkHttpBaseUrl } from "../call/option-checks.js";
 import { BINDINGS, type Binding, type Candidate } from "../protocol/bindings.js";
 import { parseVersion } from "../protocol/version.js";
 
@@ -67,12 +68,14 @@ export function rankInterfaces(
   const preferred = bindingList(rules.preferredBindings, "preferredBindings");
   const passedOver: PassedOver[] = [];
   const usable: Array<Candidate & { position: number }> = [];
+  const seen = new Set<string>();
   interfaces.forEach((iface, position) => {
     const binding = BINDINGS.find((b) => b === iface.protocolBinding.trim().toUpperCase());
     const version = parseVersion(iface.protocolVersion);
     let reason: string | undefined;
     if (!iface.url) reason = "it has no URL";
     else if (!binding) reason = `binding "${iface.protocolBinding}" is not one this client speaks`;
+    else if (!callableUrl(binding, iface.url)) reason = `its URL is not one ${binding} can call`;
     else if (allowed && !allowed.includes(binding)) reason = `binding ${binding} is not among the bindings allowed (${allowed.join(", ")})`;
     else if (!version) reason = `protocol version "${iface.protocolVersion}" is not a version`;
     else if (!versions.includes(version)) reason = `protocol version ${version} is not among the versions allowed (${versions.join(", ")})`;
@@ -80,12 +83,14 @@ export function rankInterfaces(
       const supported = rules.supports(binding, version);
       if (supported !== true) reason = supported;
     }
-    const duplicate = usable.some(
-      (c) => c.interface.url === iface.url && c.binding === binding && c.version === version && c.interface.tenant === iface.tenant,
-    );
-    if (!reason && duplicate) reason = "it repeats an earlier interface";
+    // A set, not a scan of the usable ones: a card of thousands of interfaces would cost their square.
+    const key = `${iface.url}\n${binding}\n${version}\n${iface.tenant}`;
+    if (!reason && seen.has(key)) reason = "it repeats an earlier interface";
     if (reason) passedOver.push({ interface: iface, reason });
-    else usable.push({ interface: iface, binding: binding!, version: version!, position });
+    else {
+      seen.add(key);
+      usable.push({ interface: iface, binding: binding!, version: version!, position });
+    }
   });
 
   // Listed first, in the order given; unlisted after, tied with each other.
@@ -121,6 +126,22 @@ export function bindingList(list: readonly string[] | undefined, option: "bindin
       BINDINGS.find((b) => b === String(name).trim().toUpperCase()) ??
       throwInvalid(`${option}: ${JSON.stringify(String(name)).slice(0, 40)} is not a binding ${known}`),
   );
+}
+
+/**
+ * Whether a binding's transport can call `url`: an absolute http(s) URL
+ * (for gRPC also `host:port` or `grpc(s)://`). A card may list anything
+ * (`javascript:`, `file:`, a relative path); such an interface is passed
+ * over with its reason rather than failing every call as a connection
+ * failure.
+ */
+function callableUrl(binding: Binding, url: string): boolean {
+  try {
+    (binding === "GRPC" ? checkGrpcBaseUrl : checkHttpBaseUrl)(url);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function throwInvalid(message: string): never {

@@ -18,7 +18,7 @@ import {
   MethodNotFoundError,
   UnsupportedOperationError,
 } from "../errors/family.js";
-import { followSignal, limitTimer, unlessAborted } from "../util.js";
+import { followSignal, startTimer, unlessAborted } from "../util.js";
 import { sleep } from "../util.js";
 import type { A2AClient } from "./client.js";
 import { DEFAULTS, isDrop, type ResumeOptions } from "./resume-policy.js";
@@ -104,7 +104,7 @@ export async function waitForTask(client: TaskWaiter, id: string, options: WaitO
   const timer =
     options.timeoutMs === undefined
       ? undefined
-      : limitTimer(() => {
+      : startTimer(() => {
           timedOut = true;
           controller.abort();
         }, options.timeoutMs);

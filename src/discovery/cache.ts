@@ -40,10 +40,21 @@ export interface CardStore {
   delete(key: string): void | Promise<void>;
 }
 
-/** An in-memory store that forgets the least recently used entry beyond `maxEntries`. @category Discovery and trust */
+/**
+ * An in-memory store that forgets the least recently used entries beyond
+ * `maxEntries` (default 256), or while the cards' JSON kept exceeds
+ * `maxChars` characters all together (default 16 Mi): agents serving cards
+ * near the size limit (1 MiB) cannot make it hold 256 of them.
+ * @category Discovery and trust
+ */
 export class MemoryCardStore implements CardStore {
   private readonly entries = new Map<string, StoredCard>();
-  constructor(private readonly maxEntries = 256) {}
+  /** The characters of every entry's body. */
+  private chars = 0;
+  constructor(
+    private readonly maxEntries = 256,
+    private readonly maxChars = 16 * 1024 * 1024,
+  ) {}
 
   /** The entry kept under `key`, marked as the most recently used. */
   get(key: string): StoredCard | undefined {
@@ -56,19 +67,28 @@ export class MemoryCardStore implements CardStore {
     return v;
   }
 
-  /** Keeps `value` under `key`, dropping the least recently used entries beyond `maxEntries`. */
+  /** Keeps `value` under `key`, dropping the least recently used entries beyond `maxEntries` or `maxChars`. */
   set(key: string, value: StoredCard): void {
-    this.entries.delete(key);
+    this.delete(key);
     this.entries.set(key, value);
-    while (this.entries.size > this.maxEntries) {
-      this.entries.delete(this.entries.keys().next().value!);
+    this.chars += charsOf(value);
+    while (this.entries.size > this.maxEntries || this.chars > this.maxChars) {
+      this.delete(this.entries.keys().next().value!);
     }
   }
 
   /** Forgets the entry under `key`. */
   delete(key: string): void {
+    const entry = this.entries.get(key);
+    if (entry === undefined) return;
+    this.chars -= charsOf(entry);
     this.entries.delete(key);
   }
+}
+
+/** An entry's size as the memory store counts it: its body's characters (an entry of another shape may have none). */
+function charsOf(entry: StoredCard): number {
+  return typeof entry.body === "string" ? entry.body.length : 0;
 }
 
 const KEPT = ["cache-control", "pragma", "date", "expires", "age", "etag", "last-modified", "vary"];

@@ -6,7 +6,9 @@
 import { AbortedError, CallTimeoutError, InvalidAgentCardError, RedirectRefusedError } from "../errors/family.js";
 import { toA2AError } from "../errors/classify.js";
 import { redirectTarget } from "../http/redirect-target.js";
-import { followSignal, isJsonContentType, limitTimer, safeUrl, unlessAborted } from "../util.js";
+import { checkHttpUrl, checkLimit } from "../call/option-checks.js";
+import { concatBytes, followSignal, isJsonContentType, safeUrl, startTimer, unlessAborted } from "../util.js";
+import { readerIterable } from "../http/fetch-client.js";
 
 /**
  * - "follow": follow up to `maxRedirects`, to any origin (credentials stay behind).
@@ -65,6 +67,7 @@ const SAFE_HEADERS = ["accept", "a2a-version"];
  * 200 response with a JSON content type.
  */
 export async function fetchJsonDocument(url: string, options: DocumentFetchOptions = {}): Promise<FetchedDocument> {
+  checkDocumentFetch(url, options);
   const fetchFn = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const maxBytes = options.maxBytes ?? 1024 * 1024;
   const timeoutMs = options.timeoutMs ?? 10_000;
@@ -73,7 +76,7 @@ export async function fetchJsonDocument(url: string, options: DocumentFetchOptio
     options.signal,
     () => new AbortedError("the request was aborted", { cause: options.signal?.reason }),
   );
-  const timer = limitTimer(
+  const timer = startTimer(
     () => controller.abort(new CallTimeoutError(`no complete answer from ${safeUrl(url)} within ${timeoutMs} ms`)),
     timeoutMs,
   );
@@ -110,6 +113,20 @@ export async function fetchJsonDocument(url: string, options: DocumentFetchOptio
     clearTimeout(timer);
     unlink();
   }
+}
+
+/**
+ * Refuses what would fail later as something else: a URL that is not an
+ * absolute http(s) URL (a bare TypeError from `new URL`, or a "connection"
+ * failure), a limit that is not a number (NaN switches it off; a NaN or
+ * negative timeout fires at once).
+ */
+export function checkDocumentFetch(url: unknown, options: DocumentFetchOptions): void {
+  checkHttpUrl(url, "the URL");
+  checkLimit(options.timeoutMs, "timeoutMs");
+  checkLimit(options.maxBytes, "maxBytes");
+  // 0 refuses every redirect, as "error" does.
+  if (options.maxRedirects !== 0) checkLimit(options.maxRedirects, "maxRedirects");
 }
 
 async function followRedirects(
@@ -203,26 +220,19 @@ function safeHeaders(h: Headers): Headers {
   return out;
 }
 
-/** A response body as text, refused with `tooLarge()` past `maxBytes` (declared or read). */
+/**
+ * A response body as text, refused with `tooLarge()` past `maxBytes`
+ * (declared or read). Its bytes are gathered in one buffer and decoded
+ * once: text added chunk by chunk is a rope of a piece per chunk, some 32
+ * bytes for a one-byte chunk.
+ */
 export async function readLimited(res: Response, maxBytes: number, tooLarge: () => Error): Promise<string> {
   const declared = Number(res.headers.get("Content-Length") ?? "NaN");
   if (declared > maxBytes) {
     await res.body?.cancel().catch(() => {});
     throw tooLarge();
   }
-  const reader = res.body?.getReader();
-  if (!reader) return "";
-  const decoder = new TextDecoder();
-  let text = "";
-  let size = 0;
-  for (;;) {
-    const r = await reader.read();
-    if (r.done) return text + decoder.decode();
-    size += r.value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge();
-    }
-    text += decoder.decode(r.value, { stream: true });
-  }
+  return utf8.decode(await concatBytes(readerIterable(res.body), maxBytes, tooLarge));
 }
+
+const utf8 = new TextDecoder();

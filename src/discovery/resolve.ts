@@ -11,19 +11,12 @@
  */
 import type { JsonValue } from "@bufbuild/protobuf";
 import { AgentCardSchema, type AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
-import {
-  A2AError,
-  AbortedError,
-  AgentCardNotFoundError,
-  CallTimeoutError,
-  InvalidAgentCardError,
-  InvalidParamsError,
-} from "../errors/family.js";
+import { A2AError, AbortedError, AgentCardNotFoundError, CallTimeoutError, InvalidAgentCardError } from "../errors/family.js";
 import { rejectWithoutSent } from "../http/run-call.js";
-import { isRecord, limitTimer, parsedUrl, safeUrl, unlessAborted } from "../util.js";
+import { isRecord, parsedUrl, safeUrl, startTimer, unlessAborted } from "../util.js";
 import { MemoryCardStore, fresh, revalidated, revalidationHeaders, storable, storedCard, type StoredCard } from "./cache.js";
 import { cardV03ToV1, isV03Card } from "../v0_3/card.js";
-import { checkRedirectChain, fetchJsonDocument } from "./fetch-document.js";
+import { checkDocumentFetch, checkRedirectChain, fetchJsonDocument } from "./fetch-document.js";
 import { findDuplicateKey } from "./json.js";
 import { identityOf, optionsKey } from "./options-key.js";
 import { missingRequired } from "./required.js";
@@ -126,8 +119,9 @@ async function resolveUncoalesced(
   options: ResolveOptions,
   deadline: number,
 ): Promise<ResolvedAgentCard> {
-  // Named without its text, which may hold credentials (user info, a key in the query).
-  if (parsedUrl(url) === undefined) throw new InvalidParamsError("the URL to find the Agent Card at is not an absolute URL");
+  // Before the timer: a NaN timeout would fire at once; a URL that is not
+  // one is named without its text, which may hold credentials.
+  checkDocumentFetch(url, options);
   // One deadline and one signal for the whole exchange: every location
   // tried and every key set fetched to verify the card.
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -139,7 +133,7 @@ async function resolveUncoalesced(
     if (s?.aborted) stop();
     else s?.addEventListener("abort", stop, { once: true });
   }
-  const timer = limitTimer(
+  const timer = startTimer(
     () => controller.abort(new CallTimeoutError(`no verified Agent Card from ${safeUrl(url)} within ${timeoutMs} ms`)),
     Math.max(0, deadline - Date.now()),
   );
@@ -383,10 +377,19 @@ export function parseCard(document: string | Readonly<Record<string, unknown>>, 
   return { card: deepFreeze(card), shape, json: deepFreeze(json) };
 }
 
+/**
+ * Freezes `value` and everything in it. With a stack of its own, not by
+ * recursion: an agent's card may nest unknown members as deep as its size
+ * allows (a megabyte of `[` is half a million levels), which would overflow
+ * the call stack with a RangeError instead of giving the card back.
+ */
 function deepFreeze<T>(value: T): T {
-  if (typeof value === "object" && value !== null && !Object.isFrozen(value) && !ArrayBuffer.isView(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const v = pending.pop();
+    if (typeof v !== "object" || v === null || Object.isFrozen(v) || ArrayBuffer.isView(v)) continue;
+    Object.freeze(v);
+    for (const child of Object.values(v)) pending.push(child);
   }
   return value;
 }

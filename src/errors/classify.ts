@@ -306,9 +306,18 @@ export function fromConnectError(
     return new CallTimeoutError(e.rawMessage || "the call timed out", { binding, kind: "deadline", cause: e });
   }
   // connect reports what it could not decode (a bad frame, a wrong content
-  // type) as Internal or Unknown errors without a grpc-status from the server.
-  if (binding === "GRPC" && (e.code === Code.Internal || e.code === Code.Unknown) && !e.metadata.has("grpc-status")) {
-    return new ProtocolError(`malformed gRPC response: ${e.rawMessage}`, { binding, grpcCode: e.code, cause: e });
+  // type) as Internal or Unknown errors without a grpc-status from the server;
+  // a grpc-status that is not a code (`abc`, `99`) states nothing either.
+  // RESOURCE_EXHAUSTED without a status is the client's own readMaxBytes: a
+  // size limit exceeded, as on the HTTP bindings, and no use trying again.
+  const limit = e.code === Code.ResourceExhausted;
+  const stated = /^(\d|1[0-6])$/.test(e.metadata.get("grpc-status") ?? "");
+  if (binding === "GRPC" && (limit || e.code === Code.Internal || e.code === Code.Unknown) && !stated) {
+    return new ProtocolError(`${limit ? "gRPC response refused" : "malformed gRPC response"}: ${e.rawMessage}`, {
+      binding,
+      grpcCode: e.code,
+      cause: e,
+    });
   }
   const socket = socketFailure(e.cause);
   if (socket && e.code === Code.Unavailable) {

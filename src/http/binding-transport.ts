@@ -15,7 +15,7 @@ import {
 } from "@bufbuild/protobuf";
 import { createContextValues } from "@connectrpc/connect";
 import type { UniversalClientFn, UniversalClientResponse } from "@connectrpc/connect/protocol";
-import { A2AError, CallTimeoutError, ProtocolError } from "../errors/family.js";
+import { A2AError, CallTimeoutError, InvalidParamsError, ProtocolError } from "../errors/family.js";
 import { errorFromServer } from "../errors/classify.js";
 import { isRecord } from "../util.js";
 import { parseRetryAfter } from "./retry-after.js";
@@ -65,10 +65,24 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
     stream: boolean,
   ) {
     const message = create(method.input, input);
-    const plan = codec.plan(method, message);
+    const plan = planned(method, message);
     const h = mergeHeaders(defaults, header);
     h.set("Accept", stream ? "text/event-stream" : codec.accept);
     return { message, plan, header: h };
+  }
+
+  /**
+   * The call's HTTP request. What the request's values cannot be written as
+   * (a timestamp out of range, a Struct holding a bigint) is the caller's
+   * InvalidParamsError, not an unknown failure.
+   */
+  function planned(method: DescMethod, message: MessageShape<DescMessage>): HttpPlan {
+    try {
+      return codec.plan(method, message);
+    } catch (e) {
+      if (e instanceof A2AError) throw e;
+      throw new InvalidParamsError(`the request cannot be written as ${binding}: ${(e as Error).message}`, { binding, cause: e });
+    }
   }
 
   /** Sends the (possibly interceptor-modified) request; never leaks a raw network error. */
@@ -80,7 +94,7 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
   ): Promise<{ res: UniversalClientResponse; plan: HttpPlan; url: string }> {
     // Interceptors may replace the message (e.g. to set a tenant): plan again then.
     const message = req.message as MessageShape<DescMessage>;
-    const plan = message === first.message ? first.plan : codec.plan(method, message);
+    const plan = message === first.message ? first.plan : planned(method, message);
     const overridden = req.url !== first.plan.url;
     // What interceptors added to the query (an API key) goes along to the other verb's URL.
     const urlOf = (p: HttpPlan) => (!overridden ? p.url : p === plan ? req.url : withAddedQuery(p.url, first.plan.url, req.url));

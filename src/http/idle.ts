@@ -11,6 +11,8 @@
  * HTTP client that ignores its signal, cannot hold the stream open. So it
  * wraps every stream's body, with or without an idle timeout.
  */
+import { startTimer } from "../util.js";
+
 export function withIdleTimeout<T>(
   source: AsyncIterable<T>,
   idleMs: number | undefined,
@@ -31,7 +33,7 @@ export function withIdleTimeout<T>(
  */
 export function idleBeforeResponse(idleMs: number | undefined, onIdle: () => void): () => void {
   if (idleMs === undefined) return noop;
-  const timer = setTimeout(onIdle, idleMs);
+  const timer = startTimer(onIdle, idleMs);
   (timer as { unref?: () => void }).unref?.();
   return () => clearTimeout(timer);
 }
@@ -108,7 +110,7 @@ class IdleWatch<T> implements AsyncIterator<T> {
   };
 
   private arm(ms: number): void {
-    this.timer = setTimeout(this.check, ms);
+    this.timer = startTimer(this.check, ms);
     // The open connection keeps a process alive while a stream runs; the
     // watchdog alone must not.
     (this.timer as { unref?: () => void }).unref?.();

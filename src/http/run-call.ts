@@ -42,7 +42,7 @@ import {
 } from "@connectrpc/connect";
 import type { DescMessage, DescMethod } from "@bufbuild/protobuf";
 import { A2AError } from "../errors/family.js";
-import { abortError, safeUrl, singleValue } from "../util.js";
+import { abortError, safeUrl, singleValue, startTimer } from "../util.js";
 import type { AbortLike } from "./call-abort.js";
 
 /** The reason a request signal carries once its call is over. */
@@ -110,7 +110,7 @@ export class CallSignal implements AbortLike {
     else outer?.addEventListener("abort", this.onOuterAbort);
     if (timeoutMs !== undefined && !this.aborted) {
       if (timeoutMs <= 0) this.expire();
-      else this.timer = setTimeout(this.expire, timeoutMs);
+      else this.timer = startTimer(this.expire, timeoutMs);
     }
   }
 

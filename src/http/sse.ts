@@ -58,8 +58,9 @@ export async function* decodeSseBatches(body: AsyncIterable<Uint8Array>, options
   // A line holds a field's value and its name ("data: ", "event: ").
   const maxLine = maxEvent + FIELD_NAME_ROOM;
   const decoder = new Utf8Chunks();
-  // The text after the last line end: an incomplete line.
+  // The text after the last line end: an incomplete line, and the pieces it was joined from since it was last flattened.
   let rest = "";
+  let restPieces = 0;
   // The previous chunk ended in CR: a LF opening this one belongs to it.
   let crAtEnd = false;
   // The event being read; `data` is undefined until a data line arrives.
@@ -121,6 +122,7 @@ export async function* decodeSseBatches(body: AsyncIterable<Uint8Array>, options
     if (rest === "") return field(text, start, end);
     const whole = rest + text.slice(start, end);
     rest = "";
+    restPieces = 0;
     field(whole, 0, whole.length);
   };
 
@@ -149,8 +151,18 @@ export async function* decodeSseBatches(body: AsyncIterable<Uint8Array>, options
       }
     }
     // The text after the last line end: joined as a rope, not copied, so a
-    // line over many chunks costs what its bytes do, not their square.
-    if (start < text.length) rest = start === 0 ? rest + text : rest + text.slice(start);
+    // line over many chunks costs what its bytes do, not their square. A
+    // rope holds an object per piece (some 32 bytes for a one-byte chunk):
+    // it is flattened now and then (reading a character makes engines join
+    // it in place), geometrically, so the copying stays linear and the
+    // memory near the line's own characters.
+    if (start < text.length) {
+      rest = start === 0 ? rest + text : rest + text.slice(start);
+      if (++restPieces > 1024 && restPieces > rest.length >>> 3) {
+        rest.charCodeAt(0);
+        restPieces = 0;
+      }
+    }
     // An incomplete line only grows: past the limit now, past it when done.
     if (rest.length > maxLine) tooLarge = true;
     const batch = ready;

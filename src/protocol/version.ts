@@ -4,13 +4,15 @@
  * compared by (a patch number never changes the wire).
  */
 
+import { InvalidParamsError } from "../errors/family.js";
+
 /** Major.Minor at the start of a version string, after any whitespace. */
 const MAJOR_MINOR = /^\s*(\d+)\.(\d+)/;
 
 /** "1.0.3" -> "1.0": the A2A-Version header carries Major.Minor only. */
 export function majorMinor(version: string): string {
   const m = MAJOR_MINOR.exec(version);
-  if (!m) throw new TypeError(`protocol version must look like "1.0", got "${version}"`);
+  if (!m) throw new InvalidParamsError(`protocol version must look like "1.0", got "${String(version).slice(0, 40)}"`);
   return `${m[1]}.${m[2]}`;
 }
 

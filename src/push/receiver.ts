@@ -17,7 +17,7 @@ import { InvalidParamsError } from "../errors/family.js";
 import { taskIdOf } from "../protocol/events.js";
 import { messageFromJson } from "../protocol/proto-json.js";
 import { readerIterable } from "../http/fetch-client.js";
-import { concatBytes, limitTimer } from "../util.js";
+import { concatBytes, startTimer } from "../util.js";
 
 /**
  * How a push receiver authenticates deliveries, what it accepts, and what it
@@ -76,8 +76,9 @@ export interface PushReceiverOptions {
   maxTaskItems?: number | undefined;
   /**
    * All views together, in bytes (as `maxTaskBytes` counts them, an upper
-   * bound): past it, the least recently updated views are dropped. Default
-   * 64 MiB.
+   * bound), with the digests kept to recognise redeliveries (128 bytes
+   * each, up to 512 per task): past it, the least recently updated views
+   * are dropped. Default 64 MiB.
    */
   maxTotalBytes?: number | undefined;
 }
@@ -159,12 +160,12 @@ export function createPushReceiver(options: PushReceiverOptions = {}): PushRecei
   };
   // Insertion order is recency: an entry is moved to the end when updated.
   const tasks = new Map<string, TaskEntry>();
-  // The sum of every entry's `bytes`.
+  // The sum of every entry's cost.
   let totalBytes = 0;
   const drop = (id: string) => {
     const entry = tasks.get(id);
     if (entry === undefined) return;
-    totalBytes -= entry.bytes;
+    totalBytes -= costOf(entry);
     tasks.delete(id);
   };
 
@@ -221,9 +222,9 @@ export function createPushReceiver(options: PushReceiverOptions = {}): PushRecei
       const encoded = toBinary(StreamResponseSchema, event);
       const key = await fingerprint(encoded);
       const entry = entryFor(id);
-      const before = entry.bytes;
+      const before = costOf(entry);
       const folded = fold(entry, event, encoded, key, limits);
-      grown(entry, entry.bytes - before);
+      grown(entry, costOf(entry) - before);
       if (folded === "too large") {
         return answer(413, `the task's view would exceed its limit (maxTaskBytes ${limits.taskBytes}, maxTaskItems ${limits.taskItems})`);
       }
@@ -334,7 +335,7 @@ async function readBody(request: Request, maxBytes: number, timeoutMs: number): 
     late = true;
     void reads.return?.();
   };
-  const timer = timeoutMs > 0 ? limitTimer(giveUp, timeoutMs) : undefined;
+  const timer = timeoutMs > 0 ? startTimer(giveUp, timeoutMs) : undefined;
   try {
     // Past maxBytes the reading stops there, and the body is cancelled.
     const bytes = await concatBytes({ [Symbol.asyncIterator]: () => reads }, maxBytes, () => TOO_LARGE);
@@ -398,6 +399,18 @@ function fold(
   else if (replaces || p.case === "statusUpdate" || (p.case === "artifactUpdate" && !p.value.append)) entry.overstated = true;
   return "applied";
 }
+
+/**
+ * What memory counts against `maxTotalBytes` for an entry: its view, and
+ * the digests kept to recognise redeliveries (a 64-character string and its
+ * place in a Set, about 128 bytes each; up to 512 per task), which a sender
+ * of many tiny distinct events would otherwise grow beside the views.
+ */
+function costOf(entry: TaskEntry): number {
+  return entry.bytes + entry.seen.size * SEEN_DIGEST_BYTES;
+}
+
+const SEEN_DIGEST_BYTES = 128;
 
 function remember(entry: TaskEntry, key: string): void {
   entry.seen.add(key);

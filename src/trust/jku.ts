@@ -13,7 +13,7 @@ import { isLoopbackUrl } from "./loopback.js";
 import type { FetchedKeySet, KeySetRequest } from "./jwks-cache.js";
 import { clip, errorMessage, Rejection } from "./rejection.js";
 import { isPlainObject } from "./values.js";
-import { followSignal, limitTimer } from "../util.js";
+import { followSignal, startTimer } from "../util.js";
 
 /** Redirects followed on the way to a key set, at most. */
 const MAX_REDIRECTS = 3;
@@ -33,7 +33,7 @@ export async function keySetAt(
     ctx.signal,
     () => new AbortedError("agent card verification was aborted", { cause: ctx.signal?.reason }),
   );
-  const timer = limitTimer(() => controller.abort(new CallTimeoutError(`no key set within ${ctx.timeoutMs} ms`)), ctx.timeoutMs);
+  const timer = startTimer(() => controller.abort(new CallTimeoutError(`no key set within ${ctx.timeoutMs} ms`)), ctx.timeoutMs);
   const own: Context = { ...ctx, signal: controller.signal };
   try {
     const set = await rules.cache.keysFor(url, kid, keySetRequest(rules, own, controller.signal), () => fetchJwks(url, rules, own));

@@ -150,7 +150,12 @@ async function checkSignature(
   const found = await findKeys(kid, header, ctx);
   let firstProblem: Rejection | undefined;
   let lastMismatch: Rejection | undefined;
-  for (const candidate of found.candidates) {
+  // Key sets SHOULD give each key its own kid (RFC 7517 4.5): a few under
+  // one kid are tried (a key and its successor, one per key type), not the
+  // hundreds a hostile key set may repeat, each a signature check per payload.
+  for (const candidate of found.candidates.slice(0, MAX_KEYS_PER_KID)) {
+    // A verification can take long (many signatures, keys and payloads): the signal ends it between checks.
+    throwIfAborted(ctx.signal);
     let key: CryptoKey | JWK;
     try {
       key = usableKey(candidate, kid, alg, ctx.now());
@@ -176,6 +181,9 @@ async function checkSignature(
   }
   throw firstProblem ?? lastMismatch ?? new Rejection("key_not_found", `no key for kid "${clip(kid)}"`);
 }
+
+/** How many keys of one kid a signature is checked against. */
+const MAX_KEYS_PER_KID = 4;
 
 function describeFailure(result: VerificationResult): string {
   if (result.failures.length === 0) return "the Agent Card signature was not verified";

@@ -6,6 +6,7 @@
  */
 import { serviceHeaders, type HttpTransportOptions } from "../call/options.js";
 import { lazyTransport } from "../call/lazy.js";
+import { checkHttpBaseUrl, checkTransportOptions } from "../call/option-checks.js";
 import type { A2ATransport } from "../call/transport.js";
 
 /**
@@ -34,5 +35,6 @@ export function createRestTransportV03(options: HttpTransportOptions): A2ATransp
 }
 
 function check(options: HttpTransportOptions): void {
+  checkTransportOptions(options, checkHttpBaseUrl);
   serviceHeaders({ ...options, protocolVersion: options.protocolVersion ?? "0.3" });
 }

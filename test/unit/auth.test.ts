@@ -12,6 +12,7 @@ import {
   A2AService,
   AgentCardSchema,
   AuthenticationError,
+  InvalidParamsError,
   StreamResponseSchema,
   TaskSchema,
   TaskState,
@@ -385,6 +386,20 @@ describe("client credentials provider", () => {
       client_id: CLIENT_ID,
       client_secret: CLIENT_SECRET,
     });
+  });
+
+  it("a timeoutMs or refreshEarlyMs that is not a number is InvalidParamsError naming it, before any token request", () => {
+    for (const [name, value] of [
+      ["timeoutMs", Number.NaN],
+      ["timeoutMs", 0],
+      ["refreshEarlyMs", Number.NaN],
+      ["refreshEarlyMs", "30000"],
+    ] as const) {
+      expect(() => provider({ [name]: value }), `${name}: ${String(value)}`).toThrow(InvalidParamsError);
+      expect(() => provider({ [name]: value })).toThrow(new RegExp(`^${name} must be a number above 0`));
+    }
+    expect(() => provider({ refreshEarlyMs: 0 })).not.toThrow();
+    expect(tokenRequests()).toHaveLength(0);
   });
 
   it("refuses an http token URL off loopback, and tokens that are not Bearer", async () => {

@@ -96,6 +96,20 @@ describe("storing and revalidating", () => {
     expect(freshFor(r)).toBe(30);
   });
 
+  it("the memory store keeps at most 16 Mi characters of cards: 40 cards near the 1 MiB limit do not all stay", () => {
+    const store = new MemoryCardStore();
+    const big = (i: number) => storedCard(new Headers(), `{"pad":"${String(i).repeat(1_000_000)}"}`, `https://a${i}.example/c.json`, T0);
+    for (let i = 0; i < 40; i++) store.set(`k${i}`, big(i % 10));
+    const kept = Array.from({ length: 40 }, (_, i) => store.get(`k${i}`) !== undefined);
+    // The most recent 16 (16 x 1,000,010 characters is within 16 Mi), the older ones dropped.
+    expect(kept.lastIndexOf(false)).toBe(40 - 16 - 1);
+    expect(kept.filter(Boolean)).toHaveLength(16);
+    // Replacing an entry does not count it twice; small cards are kept by the hundred.
+    const small = new MemoryCardStore();
+    for (let i = 0; i < 300; i++) small.set(`k${i % 200}`, entry({}));
+    expect(Array.from({ length: 200 }, (_, i) => small.get(`k${i}`)).filter(Boolean)).toHaveLength(200);
+  });
+
   it("entries of another shape in a store (an older version's) are misses, not failures", async () => {
     const s = await startFakeServer((_req, res) => sendJson(res, 200, cardJson(), { "Cache-Control": "max-age=60" }));
     try {

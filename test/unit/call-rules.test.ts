@@ -14,6 +14,7 @@ import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_TIMEOUT_MS, timeoutFor } from "../../s
 import { outgoingRequest } from "../../src/call/request.js";
 import { mergeHeaders, serviceHeaders, withExtensions } from "../../src/call/options.js";
 import { compareVersions, majorMinor, parseVersion } from "../../src/protocol/version.js";
+import { InvalidParamsError } from "../../src/errors/family.js";
 import { A2A_EXTENSIONS, A2A_VERSION } from "../../src/protocol/headers.js";
 
 /** A transport that records what each unary call is given, and answers with an empty result. */
@@ -114,7 +115,7 @@ describe("service headers (call/options.ts, protocol/headers.ts)", () => {
 describe("versions (protocol/version.ts)", () => {
   it("majorMinor keeps Major.Minor and refuses what is not a version", () => {
     expect(majorMinor(" 1.0.3 ")).toBe("1.0");
-    expect(() => majorMinor("v1")).toThrow(TypeError);
+    expect(() => majorMinor("v1")).toThrow(InvalidParamsError);
   });
 
   it("parseVersion gives Major.Minor with its numbers normalised, or undefined for what is not a version", () => {

@@ -8,6 +8,8 @@ import { execFile } from "node:child_process";
 import { once } from "node:events";
 import { constants, createServer, type Http2Session, type ServerHttp2Stream } from "node:http2";
 import * as net from "node:net";
+import * as v8 from "node:v8";
+import { runInNewContext } from "node:vm";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { create, toBinary, type MessageInitShape } from "@bufbuild/protobuf";
@@ -17,7 +19,15 @@ import { describe, expect, it } from "vitest";
 import { ErrorInfoSchema } from "../../gen/google/rpc/error_details_pb.js";
 import { StatusSchema } from "../../gen/google/rpc/status_pb.js";
 import { A2AService, StreamResponseSchema, type SubscribeToTaskRequestSchema, TaskSchema, TaskState } from "../../gen/lf/a2a/v1/a2a_pb.js";
-import { A2AClient, AbortedError, CallTimeoutError, ConnectionError, createGrpcTransport, userMessage } from "../../src/node.js";
+import {
+  A2AClient,
+  AbortedError,
+  CallTimeoutError,
+  ConnectionError,
+  InvalidParamsError,
+  createGrpcTransport,
+  userMessage,
+} from "../../src/node.js";
 import { createH2GrpcTransport, type H2GrpcTransportOptions } from "../../src/bindings/grpc/h2.js";
 import { FrameReader } from "../../src/bindings/grpc/wire.js";
 import { within } from "../support/fake-server.js";
@@ -120,6 +130,26 @@ describe("frames", () => {
     // The prefix alone says it is too large.
     expect(() => new FrameReader(99).push(big.subarray(0, 5))).toThrow(expect.objectContaining({ code: Code.ResourceExhausted }));
   });
+
+  it("a message arriving a byte per DATA chunk costs its bytes, not an object per byte, and reads whole", () => {
+    v8.setFlagsFromString("--expose-gc");
+    const gc = runInNewContext("gc") as () => void;
+    const size = 400_000;
+    const message = new Uint8Array(size).map((_, i) => i % 251);
+    const bytes = frame(message);
+    const reader = new FrameReader(1 << 20);
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    // Every chunk a fresh one-byte Buffer, as node:http2 gives each DATA frame.
+    for (let i = 0; i < bytes.length - 1; i++) expect(reader.push(Buffer.of(bytes[i]!))).toEqual([]);
+    gc();
+    const held = process.memoryUsage().heapUsed - before;
+    // Kept as one chunk each, the 400,000 chunks took some 80 MB of heap; the message itself is 0.4 MB.
+    expect(held).toBeLessThan(8 * 1024 * 1024);
+    const [read] = reader.push(Buffer.of(bytes.at(-1)!));
+    expect(Buffer.from(read!).equals(Buffer.from(message))).toBe(true);
+    expect(reader.end()).toBeUndefined();
+  });
 });
 
 describe("gRPC over node:http2 against a bare server", () => {
@@ -153,6 +183,23 @@ describe("gRPC over node:http2 against a bare server", () => {
     srv.handler = (stream) => reply(stream, frame(task("t1")));
     await unary(transport(), "t1", 1500);
     expect(srv.calls[0]!.headers["grpc-timeout"]).toBe("1500m");
+  });
+
+  it("a made request that cannot be written (an int32 of NaN) is the caller's InvalidParamsError, not the server's malformed answer", async () => {
+    const client = new A2AClient(createGrpcTransport({ baseUrl: `127.0.0.1:${srv.port}` }));
+    const e = await client
+      .getTask(create(A2AService.method.getTask.input, { id: "t1", historyLength: Number.NaN }))
+      .catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(InvalidParamsError);
+    expect((e as Error).message).toMatch(/^the request cannot be written: .*int32/);
+    expect(srv.calls).toHaveLength(0);
+  });
+
+  it("writes a long deadline's grpc-timeout in at most 8 digits, in the finest unit that holds it", async () => {
+    srv.handler = (stream) => reply(stream, frame(task("t1")));
+    const day = 24 * 3600 * 1000;
+    for (const ms of [99_999_999, 100_000_000, 30 * day, 5000 * day, 100_000 * day]) await unary(transport(), "t1", ms);
+    expect(srv.calls.map((c) => c.headers["grpc-timeout"])).toEqual(["99999999m", "100000S", "2592000S", "7200000M", "2400000H"]);
   });
 
   it("reads a unary answer split into two DATA chunks at every byte boundary", async () => {

@@ -97,6 +97,19 @@ describe("gRPC against a raw HTTP/2 server", () => {
     expect(e).toBeInstanceOf(ProtocolError);
   });
 
+  it("a grpc-status that is not a code (abc, 99, 5x), in trailers or trailers-only -> ProtocolError, not the server's error", async () => {
+    for (const status of ["abc", "99", "5x"]) {
+      srv.handler = (stream) => reply(stream, toBinary(TaskSchema, create(TaskSchema, { id: "t1" })), { "grpc-status": status });
+      const inTrailers = await failure(client().getTask({ id: "t1" }));
+      srv.handler = (stream) => trailersOnly(stream, { "grpc-status": status });
+      const only = await failure(client().getTask({ id: "t1" }));
+      for (const e of [inTrailers, only]) {
+        expect(e, status).toBeInstanceOf(ProtocolError);
+        expect(e.message).toBe(`malformed gRPC response: invalid grpc-status: ${status}`);
+      }
+    }
+  });
+
   it("grpc-status 5 with an ErrorInfo TASK_NOT_FOUND in grpc-status-details-bin -> TaskNotFoundError", async () => {
     srv.handler = (stream) =>
       trailersOnly(stream, {

@@ -3,6 +3,10 @@
  * wire, and what the client makes of responses no well-behaved peer sends.
  */
 import type { ServerResponse } from "node:http";
+import * as v8 from "node:v8";
+import { runInNewContext } from "node:vm";
+import { create } from "@bufbuild/protobuf";
+import { TimestampSchema } from "@bufbuild/protobuf/wkt";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   A2AClient,
@@ -1144,6 +1148,27 @@ describe.each(HTTP_BINDINGS)("credentials stay out of errors (%s)", (binding) =>
   });
 });
 
+describe("a request that cannot be written is the caller's InvalidParamsError, and nothing is sent", () => {
+  it.each(HTTP_BINDINGS)("%s: a made timestamp past year 9999", async (binding) => {
+    const after = create(TimestampSchema, { seconds: 10n ** 15n });
+    const e = await clientOf(binding)
+      .listTasks({ statusTimestampAfter: after })
+      .catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(InvalidParamsError);
+    expect((e as Error).message).toMatch(new RegExp(`^the request cannot be written as ${binding.replace("+", "\\+")}: .*Timestamp`));
+    expect(srv.requests).toHaveLength(0);
+  });
+
+  it("HTTP+JSON: a task id holding a lone surrogate, which no URL path can carry, names the field", async () => {
+    const e = await clientOf("HTTP+JSON")
+      .getTask({ id: "t\ud800" })
+      .catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(InvalidParamsError);
+    expect((e as Error).message).toBe("the request's id is not well-formed Unicode (it holds a lone surrogate)");
+    expect(srv.requests).toHaveLength(0);
+  });
+});
+
 describe("resources", () => {
   it("no timers are left behind", async () => {
     await srv.close();
@@ -1194,5 +1219,35 @@ describe.each(HTTP_BINDINGS)("maxResponseBytes does not depend on how the body i
       ),
       { numRuns: 150 },
     );
+  });
+});
+
+describe("a unary body in one-byte chunks", () => {
+  it("costs about its bytes while it is read, not an object per chunk", async () => {
+    v8.setFlagsFromString("--expose-gc");
+    const gc = runInNewContext("gc") as () => void;
+    const bytes = new TextEncoder().encode(JSON.stringify({ ...TASK, metadata: { pad: "x".repeat(400_000) } }));
+    let held = 0;
+    const httpClient = async () => ({
+      status: 200,
+      header: new Headers({ "Content-Type": "application/json" }),
+      trailer: new Headers(),
+      body: (async function* () {
+        gc();
+        const before = process.memoryUsage().heapUsed + process.memoryUsage().arrayBuffers;
+        for (let i = 0; i < bytes.length; i++) {
+          if (i === bytes.length - 1) {
+            gc();
+            held = process.memoryUsage().heapUsed + process.memoryUsage().arrayBuffers - before;
+          }
+          // A fresh Buffer per byte, as an HTTP client gives a chunk per HTTP chunk.
+          yield Buffer.of(bytes[i]!);
+        }
+      })(),
+    });
+    const task = await new A2AClient(createRestTransport({ baseUrl: "http://127.0.0.1:1", httpClient })).getTask({ id: "t1" });
+    expect((task.metadata as { pad: string }).pad).toHaveLength(400_000);
+    // Kept as a list of chunks, the 400,000 chunks held some 80 MB; the body is 0.4 MB.
+    expect(held).toBeLessThan(8 * 1024 * 1024);
   });
 });

@@ -7,7 +7,7 @@ import { create } from "@bufbuild/protobuf";
 import { createContextValues } from "@connectrpc/connect";
 import { describe, expect, it } from "vitest";
 import { A2AService, GetTaskRequestSchema, TaskSchema } from "../../gen/lf/a2a/v1/a2a_pb.js";
-import { createJsonRpcTransportV03, createRestTransportV03, type A2ATransport } from "../../src/index.js";
+import { InvalidParamsError, createJsonRpcTransportV03, createRestTransportV03, type A2ATransport } from "../../src/index.js";
 import { lazyTransport } from "../../src/call/lazy.js";
 
 function fakeTransport(calls: unknown[][]): A2ATransport {
@@ -68,8 +68,8 @@ describe("lazyTransport", () => {
 
 describe("the 0.3 transports of the root entry", () => {
   it("check their options when created", () => {
-    expect(() => createJsonRpcTransportV03({ baseUrl: "http://127.0.0.1:1", protocolVersion: "zero" })).toThrow(TypeError);
-    expect(() => createRestTransportV03({ baseUrl: "http://127.0.0.1:1", protocolVersion: "zero" })).toThrow(TypeError);
+    expect(() => createJsonRpcTransportV03({ baseUrl: "http://127.0.0.1:1", protocolVersion: "zero" })).toThrow(InvalidParamsError);
+    expect(() => createRestTransportV03({ baseUrl: "http://127.0.0.1:1", protocolVersion: "zero" })).toThrow(InvalidParamsError);
     expect(createJsonRpcTransportV03({ baseUrl: "http://127.0.0.1:1" }).binding).toBe("JSONRPC");
     expect(createRestTransportV03({ baseUrl: "http://127.0.0.1:1" }).binding).toBe("HTTP+JSON");
   });

@@ -137,6 +137,16 @@ describe("what is of neither shape fails before any request, naming the field an
     ["raw that is not base64", { message: { parts: [{ raw: `${SECRET}!!` }] } }, "message.parts[0].raw", "unary"],
     ["a wrong oneof case", { message: { parts: [{ content: { case: SECRET, value: "x" } }] } }, "message.parts[0].content.case", "unary"],
     ["a streaming send with a bad role", { message: { role: SECRET, parts: [] } }, "message.role", "stream"],
+    [
+      "an int32 past 32 bits",
+      { message: { parts: [] }, configuration: { historyLength: 2 ** 40 } },
+      "configuration.historyLength",
+      "unary",
+    ],
+    ["metadata holding NaN", { message: { parts: [], metadata: { a: { b: [1, Number.NaN] } } } }, "message.metadata.a.b[1]", "unary"],
+    ["metadata holding a bigint", { message: { parts: [], metadata: { n: 10n } } }, "message.metadata.n", "unary"],
+    ["metadata holding undefined", { message: { parts: [], metadata: { gone: undefined } } }, "message.metadata.gone", "unary"],
+    ["metadata holding a Date", { message: { parts: [], metadata: { when: new Date(0) } } }, "message.metadata.when", "unary"],
   ];
   it.each(cases)("%s -> InvalidParamsError at %s", async (_name, request, path, kind) => {
     const { client, sent } = recording();
@@ -161,6 +171,42 @@ describe("what is of neither shape fails before any request, naming the field an
     ]) {
       expect(surface).not.toContain(SECRET);
     }
+    expect(sent).toEqual([]);
+  });
+
+  it("an int32 in the typed shape that is NaN, a fraction or past 32 bits is read and refused, not sent", async () => {
+    const { client, sent } = recording();
+    for (const historyLength of [Number.NaN, 0.5, 2 ** 31, -(2 ** 31) - 1]) {
+      await expect(client.getTask({ id: "t", historyLength })).rejects.toThrow(
+        /^the request's historyLength is (not an integer|outside the range of a 32-bit integer)$/,
+      );
+    }
+    await client.getTask({ id: "t", historyLength: 2 ** 31 - 1 });
+    expect(sent).toHaveLength(1);
+  });
+
+  it("a timestamp past year 9999, or with nanos past a second, is refused by path", async () => {
+    const { client, sent } = recording();
+    for (const after of [{ seconds: 10n ** 15n }, { seconds: "-99999999999999" }, { seconds: 0n, nanos: 1e9 }]) {
+      await expect(client.listTasks(anyRequest({ statusTimestampAfter: after }))).rejects.toThrow(
+        /^the request's statusTimestampAfter(\.nanos)? is outside the range/,
+      );
+    }
+    expect(sent).toEqual([]);
+  });
+
+  it("metadata that refers back to itself, or nests 10,000 levels deep, is refused by path, not a stack overflow", async () => {
+    const { client, sent } = recording();
+    const loop: Record<string, unknown> = { a: {} };
+    (loop.a as Record<string, unknown>).back = loop;
+    await expect(client.sendMessage(anyRequest({ message: { parts: [], metadata: loop } }))).rejects.toThrow(
+      /^the request's message\.metadata\.a\.back refers back to itself$/,
+    );
+    let deep: unknown = 1;
+    for (let i = 0; i < 10_000; i++) deep = { d: deep };
+    await expect(client.sendMessage(anyRequest({ message: { parts: [], metadata: deep } }))).rejects.toThrow(
+      /nests deeper than 100 levels$/,
+    );
     expect(sent).toEqual([]);
   });
 

@@ -521,6 +521,19 @@ describe("options", () => {
     expect(() => createPushReceiver({ token: 1234 as unknown as string })).toThrow(InvalidParamsError);
     expect(() => createPushReceiver({ authenticate: "Bearer x" as never })).toThrow(/createPushReceiver: authenticate must be a function/);
   });
+
+  it("many tiny distinct events on many tasks: their digests count against maxTotalBytes, not only the views", async () => {
+    const receiver = createPushReceiver({ maxTotalBytes: 64 * 1024 });
+    const send = (r: ReturnType<typeof createPushReceiver>, e: StreamResponse) => r.handle(post(json(e)));
+    for (let t = 0; t < 100; t++) {
+      for (let i = 0; i < 10; i++) expect((await send(receiver, status(`t${t}`, TaskState.WORKING, 1000 + i))).status).toBe(204);
+    }
+    // A view of ten statuses is a few hundred bytes; its ten digests are about 1.3 KB more: some 40 tasks fit, not 100.
+    const ids = receiver.taskIds();
+    expect(ids.length).toBeLessThan(60);
+    expect(ids.at(-1)).toBe("t99");
+    expect(receiver.task("t99")?.status?.state).toBe(TaskState.WORKING);
+  });
 });
 
 describe("the task view bound cannot be reset by a snapshot the view passes over", () => {

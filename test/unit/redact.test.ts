@@ -670,7 +670,7 @@ describe("a header value the Headers class refuses", () => {
         return x;
       }
     })();
-    expect(e).toBeInstanceOf(TypeError);
+    expect(e).toBeInstanceOf(InvalidParamsError);
     expect((e as Error).message).toContain('"Authorization"');
     expect(shows(e)).toBe(false);
   });
@@ -678,7 +678,7 @@ describe("a header value the Headers class refuses", () => {
   it("in a call's headers: the call fails without the value on its error", async () => {
     const client = new A2AClient(createRestTransport({ baseUrl: `${agent.url}/rest` }));
     const e = await client.getTask({ id: "t-1" }, { headers: [["X-API-Key", bad]] }).catch((x: unknown) => x);
-    expect(e).toBeInstanceOf(Error);
+    expect(e).toBeInstanceOf(InvalidParamsError);
     expect((e as Error).message).toContain('"X-API-Key"');
     expect(shows(e)).toBe(false);
   });

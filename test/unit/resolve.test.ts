@@ -3,6 +3,8 @@
  * redirects, limits and the HTTP cache.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import * as v8 from "node:v8";
+import { runInNewContext } from "node:vm";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   AbortedError,
@@ -10,12 +12,13 @@ import {
   AgentCardVerificationError,
   CallTimeoutError,
   InvalidAgentCardError,
+  InvalidParamsError,
   MemoryCardStore,
   RedirectRefusedError,
   resolveAgentCard,
   type ResolveOptions,
 } from "../../src/index.js";
-import { cardUrlCandidates } from "../../src/toolkit.js";
+import { cardUrlCandidates, parseCard } from "../../src/toolkit.js";
 import { JwksCache, verifyAgentCard } from "../../src/trust.js";
 import { cardJson, cardJsonV03, keyPair, signJson, type TestKeyPair } from "../support/cards.js";
 import { sendJson, startFakeServer, within, type FakeServer } from "../support/fake-server.js";
@@ -152,6 +155,82 @@ describe("validation", () => {
     const r = (await cardFrom(JSON.stringify(cardJson()))) as Awaited<ReturnType<typeof resolveAgentCard>>;
     expect(Object.isFrozen(r.card)).toBe(true);
     expect(Object.isFrozen(r.card.skills[0])).toBe(true);
+  });
+
+  it.each([
+    ["1.0", cardJson()],
+    ["0.3", cardJsonV03()],
+  ])("a %s card nesting an unknown member 100,000 levels deep (200 KB) is read, not a RangeError", async (_shape, card) => {
+    const depth = 100_000;
+    const body = `${JSON.stringify(card).slice(0, -1)},"future":${"[".repeat(depth)}${"]".repeat(depth)}}`;
+    const r = (await cardFrom(body)) as Awaited<ReturnType<typeof resolveAgentCard>>;
+    expect(r.card.name).toBe(card.name);
+    // What parseCard keeps of the document is frozen to the bottom.
+    let inner: unknown = parseCard(body, "").json.future;
+    for (let i = 1; i < depth; i++) inner = (inner as unknown[])[0];
+    expect(inner).toEqual([]);
+    expect(Object.isFrozen(inner)).toBe(true);
+  });
+
+  it("a card arriving a byte per chunk costs about its bytes while it is read, not an object per chunk", async () => {
+    v8.setFlagsFromString("--expose-gc");
+    const gc = runInNewContext("gc") as () => void;
+    const bytes = new TextEncoder().encode(JSON.stringify(cardJson({ description: "d".repeat(400_000) })));
+    let held = 0;
+    let before = 0;
+    let at = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (at === 0) {
+          gc();
+          before = process.memoryUsage().heapUsed + process.memoryUsage().arrayBuffers;
+        }
+        if (at === bytes.length - 1) {
+          gc();
+          held = process.memoryUsage().heapUsed + process.memoryUsage().arrayBuffers - before;
+        }
+        if (at === bytes.length) return controller.close();
+        controller.enqueue(Uint8Array.of(bytes[at++]!));
+      },
+    });
+    const fetch = async () => new Response(body, { headers: { "Content-Type": "application/json" } });
+    const r = await resolveAgentCard("https://a.example/card.json", fresh({ fetch }));
+    expect(r.card.description).toHaveLength(400_000);
+    // Decoded chunk by chunk into a rope, the 400,000 chunks held some 13 MB beside the card's 0.4.
+    expect(held).toBeLessThan(6 * 1024 * 1024);
+  });
+
+  it("a URL that is not an absolute http(s) URL is InvalidParamsError, without quoting it", async () => {
+    for (const url of [
+      "http://[::1",
+      "http://exa mple.com/?key=SECRET-KEY",
+      "/card.json",
+      "javascript:SECRET-KEY",
+      "ftp://a.example/SECRET-KEY",
+      "",
+    ]) {
+      const e = await resolveAgentCard(url, fresh()).catch((x: unknown) => x);
+      expect(e, url).toBeInstanceOf(InvalidParamsError);
+      expect((e as Error).message).toBe("the URL must be an absolute http or https URL");
+    }
+  });
+
+  it("a timeoutMs, maxBytes or maxRedirects that is not a number above 0 is InvalidParamsError naming it, before any request", async () => {
+    const s = await serve((_req, res) => sendJson(res, 200, cardJson()));
+    for (const [option, value] of [
+      ["timeoutMs", Number.NaN],
+      ["timeoutMs", -1],
+      ["maxBytes", Number.NaN],
+      ["maxBytes", "1024"],
+      ["maxRedirects", Number.NaN],
+    ] as const) {
+      const e = await resolveAgentCard(s.url, fresh({ [option]: value })).catch((x: unknown) => x);
+      expect(e, `${option}: ${value}`).toBeInstanceOf(InvalidParamsError);
+      expect((e as Error).message).toMatch(new RegExp(`^${option} must be a number above 0`));
+    }
+    expect(s.requests).toHaveLength(0);
+    // 0 redirects is a limit of its own: none followed.
+    expect((await resolveAgentCard(s.url, fresh({ maxRedirects: 0 }))).card.name).toBe("Test Agent");
   });
 });
 

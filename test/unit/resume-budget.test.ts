@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { resumable, type ResumeIo } from "../../src/client/resume.js";
 import {
   ConnectionError,
+  InvalidParamsError,
   StreamResponseSchema,
   StreamResumeError,
   TaskSchema,
@@ -149,7 +150,7 @@ describe("resumption budget (defaults)", () => {
     expect(counted.attempts).toHaveLength(2);
   });
 
-  it("numbers that would spin or stall are refused up front", () => {
+  it("numbers that would spin or stall are refused up front, with InvalidParamsError naming them", () => {
     const { io } = agent(0);
     for (const bad of [
       { maxElapsedMs: -1 },
@@ -157,7 +158,7 @@ describe("resumption budget (defaults)", () => {
       { backoff: { maxMs: Infinity } },
       { backoff: { multiplier: 0.5 } },
     ]) {
-      expect(() => resumable(io, bad)).toThrow(TypeError);
+      expect(() => resumable(io, bad)).toThrow(InvalidParamsError);
     }
     expect(() => resumable(io, { maxElapsedMs: -1 })).toThrow(/resume\.maxElapsedMs/);
   });

@@ -4,7 +4,15 @@
 import { create } from "@bufbuild/protobuf";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { AgentInterfaceSchema, InvalidParamsError, type AgentInterface, type Binding } from "../../src/index.js";
+import {
+  AgentInterfaceSchema,
+  InvalidParamsError,
+  NoCompatibleInterfaceError,
+  connect,
+  type AgentInterface,
+  type Binding,
+} from "../../src/index.js";
+import { cardJson } from "../support/cards.js";
 import { rankInterfaces, type SelectionRules } from "../../src/client/select.js";
 
 const iface = (
@@ -33,6 +41,40 @@ describe("rankInterfaces", () => {
     const r = rankInterfaces([iface("GRPC", "1.0"), iface("JSONRPC", "1.0")], { supports: browser });
     expect(names(r)).toEqual(["JSONRPC 1.0"]);
     expect(r.passedOver).toEqual([{ interface: expect.objectContaining({ protocolBinding: "GRPC" }), reason: "no gRPC in browsers" }]);
+  });
+
+  it("passes over an interface whose URL its binding cannot call (javascript:, file:, relative, not a URL), saying why", () => {
+    const hostile = ["javascript:alert(1)", "file:///etc/passwd", "/a2a/jsonrpc", "http://[::1", "ftp://a.example/a2a"];
+    const card = [...hostile.map((url) => iface("JSONRPC", "1.0", url)), iface("GRPC", "1.0", "javascript:alert(1)")];
+    const good = [iface("HTTP+JSON", "1.0", "https://a.example/rest"), iface("GRPC", "1.0", "a.example:443")];
+    const r = rank([...card, ...good]);
+    expect(r.candidates.map((c) => c.interface.url)).toEqual(["https://a.example/rest", "a.example:443"]);
+    expect(r.passedOver.map((p) => p.interface.url)).toEqual(card.map((i) => i.url));
+    for (const p of r.passedOver) expect(p.reason).toMatch(/^its URL is not one (JSONRPC|GRPC) can call$/);
+  });
+
+  it("ranks a card of 20,000 interfaces (what 2 MiB of card holds) in time linear in their number, repeats found", () => {
+    const card = Array.from({ length: 20_000 }, (_, i) => iface("JSONRPC", "1.0", `https://h${i % 19_999}.example/a2a`));
+    const started = performance.now();
+    const r = rank(card);
+    // Comparing each with every usable one before it took seconds; a set takes tens of milliseconds.
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(r.candidates).toHaveLength(19_999);
+    expect(r.passedOver).toEqual([{ interface: card[19_999], reason: "it repeats an earlier interface" }]);
+  });
+
+  it("connect() to a card of 5,000 unusable interfaces: the error names the first 10 and counts the rest; passedOver has all", async () => {
+    const supportedInterfaces = Array.from({ length: 5000 }, (_, i) => ({
+      url: `https://h${i}.example/a2a`,
+      protocolBinding: "XRPC",
+      protocolVersion: "1.0",
+    }));
+    const e = await connect(cardJson({ supportedInterfaces }) as never).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(NoCompatibleInterfaceError);
+    const { message, passedOver } = e as NoCompatibleInterfaceError;
+    expect(passedOver).toHaveLength(5000);
+    expect(message.match(/XRPC 1\.0 at https:\/\/h\d+\.example\/a2a: binding "XRPC" is not one this client speaks/g)).toHaveLength(10);
+    expect(message).toMatch(/; 4990 more\)$/);
   });
 
   it("lets preferredBindings reorder bindings, the rest keeping card order", () => {

@@ -2,6 +2,8 @@
  * decodeSse on its own: whatever the chunking, the events that come out are
  * the events that went in; garbage ends in a ProtocolError or nothing.
  */
+import * as v8 from "node:v8";
+import { runInNewContext } from "node:vm";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ProtocolError } from "../../src/errors/family.js";
@@ -188,6 +190,35 @@ describe("decodeSse", () => {
   it("strips a byte order mark at the start of the stream", async () => {
     const bytes = new Uint8Array([0xef, 0xbb, 0xbf, ...encoder.encode("data: a\n\n")]);
     expect(await decodeAll(cut(bytes, [1, 2]))).toEqual([{ event: undefined, data: "a", id: undefined }]);
+  });
+});
+
+describe("a line in tiny chunks", () => {
+  it("a 1,000,000-character line arriving a byte per chunk costs about its characters, not an object per chunk", async () => {
+    v8.setFlagsFromString("--expose-gc");
+    const gc = runInNewContext("gc") as () => void;
+    const size = 1_000_000;
+    let held = 0;
+    let before = 0;
+    async function* body(): AsyncGenerator<Uint8Array> {
+      yield new TextEncoder().encode("data: ");
+      gc();
+      before = process.memoryUsage().heapUsed;
+      for (let i = 0; i < size; i++) {
+        if (i === size - 1) {
+          gc();
+          held = process.memoryUsage().heapUsed - before;
+        }
+        yield Uint8Array.of(0x61 + (i % 26));
+      }
+      yield new TextEncoder().encode("\n\n");
+    }
+    const events: SseEvent[] = [];
+    for await (const e of decodeSse(body(), { maxEventBytes: 4 * 1024 * 1024, binding: "JSONRPC" })) events.push(e);
+    expect(events).toHaveLength(1);
+    expect(events[0]!.data).toHaveLength(size);
+    // As a rope of one piece per chunk the line took some 32 MB; its characters are 1 MB.
+    expect(held).toBeLessThan(12 * 1024 * 1024);
   });
 });
 

@@ -570,6 +570,41 @@ describe("key sets from jku", () => {
     expect(result.verified).toBe(true);
   });
 
+  it("a key set repeating one kid hundreds of times: each signature is checked against a few of them, not all", async () => {
+    // 400 keys that do not match, all under the signature's kid (about 60 KB, within jku.maxBytes).
+    homeKeys = { keys: Array.from({ length: 400 }, () => stranger.jwk) };
+    let c = await signedWith(es, "/jwks.json");
+    for (let i = 0; i < 2; i++) c = withSignature(c, (await signedWith(es, "/jwks.json")).signatures[0]!);
+    const checks = vi.spyOn(crypto.subtle, "verify");
+    try {
+      const result = await verifyAgentCard(c, viaJku());
+      expect(result.verified).toBe(false);
+      expect(result.failures.map((f) => f.code)).toEqual(["signature_invalid", "signature_invalid", "signature_invalid"]);
+      // 3 signatures, at most 4 keys each, each over at most 2 payloads.
+      expect(checks.mock.calls.length).toBeLessThanOrEqual(3 * 4 * 2);
+    } finally {
+      checks.mockRestore();
+      homeKeys = { keys: [es.jwk] };
+    }
+  });
+
+  it("an abort during the checks ends the verification there, with AbortedError", async () => {
+    homeKeys = { keys: Array.from({ length: 400 }, () => stranger.jwk) };
+    const controller = new AbortController();
+    const checks = vi.spyOn(crypto.subtle, "verify").mockImplementation(async () => {
+      controller.abort();
+      return false;
+    });
+    try {
+      const e = await verifyAgentCard(await signedWith(es, "/jwks.json"), viaJku({ signal: controller.signal })).catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(AbortedError);
+      expect(checks).toHaveBeenCalledTimes(1);
+    } finally {
+      checks.mockRestore();
+      homeKeys = { keys: [es.jwk] };
+    }
+  });
+
   it("prefers the key store over the jku", async () => {
     const c = await signedWith(es, "/jwks.json");
     const before = fetchesOf(home, "/jwks.json");

@@ -14,7 +14,7 @@
 import * as http2 from "node:http2";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { connectionLost } from "./wire.js";
-import { unlessAborted } from "../../util.js";
+import { MAX_TIMER_MS, unlessAborted } from "../../util.js";
 
 export interface PingOptions {
   pingIntervalMs: number;
@@ -27,8 +27,6 @@ interface Dial {
   ready: Promise<TrackedSession>;
   waiters: number;
 }
-
-const MAX_DELAY_MS = 0x7fffffff;
 
 // Every session keeps an 'error' listener: an error emitted without one ends the process.
 const ignore = () => {};
@@ -162,7 +160,7 @@ class TrackedSession {
    */
   verify(signal: AbortSignal): boolean | Promise<boolean> {
     const quiet = this.streams === 0 && performance.now() - this.aliveAt >= this.ping.pingIntervalMs;
-    if (!quiet || !(this.ping.pingIntervalMs <= MAX_DELAY_MS)) return true;
+    if (!quiet || !(this.ping.pingIntervalMs <= MAX_TIMER_MS)) return true;
     this.checking ??= new Promise<boolean>((resolve) => {
       const settle = (alive: boolean) => {
         clearTimeout(this.checkTimer);
@@ -213,7 +211,7 @@ class TrackedSession {
   /** Waits for the PING in flight, or until the next one is due. */
   private armTimer(): void {
     // setTimeout would take a longer delay as 1 ms: such an interval means no PINGs.
-    if (!(this.ping.pingIntervalMs <= MAX_DELAY_MS)) return;
+    if (!(this.ping.pingIntervalMs <= MAX_TIMER_MS)) return;
     const now = performance.now();
     this.timer =
       this.pingSentAt === undefined
@@ -222,7 +220,7 @@ class TrackedSession {
   }
 
   private pingTimeoutMs(): number {
-    return Math.min(this.ping.pingTimeoutMs, MAX_DELAY_MS);
+    return Math.min(this.ping.pingTimeoutMs, MAX_TIMER_MS);
   }
 
   private stopTimer(): void {

@@ -153,7 +153,22 @@ function requestBytes(method: DescMethod, message: MessageShape<DescMessage>): U
 function requestHeader(header: HeadersInit | undefined, deadlineMs: number | undefined): Headers {
   const h = new Headers(header);
   h.set("content-type", "application/grpc+proto");
-  // grpc-timeout allows 8 digits.
-  if (deadlineMs !== undefined) h.set("grpc-timeout", deadlineMs < 1e8 ? `${Math.ceil(deadlineMs)}m` : `${Math.ceil(deadlineMs / 1000)}S`);
+  if (deadlineMs !== undefined) h.set("grpc-timeout", grpcTimeout(deadlineMs));
   return h;
 }
+
+/** A deadline as `grpc-timeout` writes it: at most 8 digits, in the finest unit that fits them. */
+function grpcTimeout(ms: number): string {
+  for (const [unit, perMs] of GRPC_TIMEOUT_UNITS) {
+    const n = Math.ceil(ms / perMs);
+    if (n < 1e8) return `${n}${unit}`;
+  }
+  return "99999999H";
+}
+
+const GRPC_TIMEOUT_UNITS: ReadonlyArray<[string, number]> = [
+  ["m", 1],
+  ["S", 1000],
+  ["M", 60_000],
+  ["H", 3_600_000],
+];

@@ -9,6 +9,7 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import { ConnectionError } from "../../errors/family.js";
 import { a2aGrpcTransport, connectionFailure } from "./common.js";
 import { grpcBaseUrl } from "./url.js";
+import { checkGrpcBaseUrl, checkTransportOptions } from "../../call/option-checks.js";
 import { hostPort } from "../../util.js";
 import { createH2GrpcTransport } from "./h2.js";
 import type { TransportOptions } from "../../call/options.js";
@@ -49,6 +50,7 @@ export interface GrpcTransportOptions extends TransportOptions {
  * @category Transports
  */
 export function createGrpcTransport(options: GrpcTransportOptions): A2ATransport {
+  checkTransportOptions(options, checkGrpcBaseUrl);
   const baseUrl = grpcBaseUrl(options.baseUrl, options.tls);
   const inner = createH2GrpcTransport({
     baseUrl,

@@ -5,16 +5,19 @@
  * transport over fetch. What the binding adds to connect's transport is
  * shared with HTTP/2 gRPC (common.ts).
  */
-import { ConnectError, type Interceptor } from "@connectrpc/connect";
+import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
 import { createGrpcWebTransport as createConnectGrpcWebTransport } from "@connectrpc/connect-web";
-import { ConnectionError, RedirectRefusedError, type A2AError } from "../../errors/family.js";
+import { A2AError, ConnectionError, ProtocolError, RedirectRefusedError } from "../../errors/family.js";
 import { a2aGrpcTransport, connectionFailure } from "./common.js";
 import { grpcBaseUrl } from "./url.js";
 import { httpAnswerError } from "./http-answer.js";
+import { readableStatusFields } from "./status-fields.js";
+import { checkGrpcBaseUrl, checkTransportOptions } from "../../call/option-checks.js";
 import { isRedirectStatus, redirectTarget } from "../../http/redirect-target.js";
 import { rejectWithoutSent } from "../../http/run-call.js";
 import type { TransportOptions } from "../../call/options.js";
 import type { A2ATransport } from "../../call/transport.js";
+import { safeUrl } from "../../util.js";
 
 /** Options of `createGrpcWebTransport`. @category Transports */
 export interface GrpcWebTransportOptions extends TransportOptions {
@@ -27,6 +30,8 @@ export interface GrpcWebTransportOptions extends TransportOptions {
   tls?: boolean | undefined;
   /** The fetch to use. Default: the global `fetch`. */
   fetch?: typeof fetch | undefined;
+  /** Largest message (or trailers frame) accepted from the proxy, in bytes. Default 16 MiB. */
+  readMaxBytes?: number | undefined;
 }
 
 /**
@@ -46,13 +51,14 @@ export interface GrpcWebTransportOptions extends TransportOptions {
  * @category Transports
  */
 export function createGrpcWebTransport(options: GrpcWebTransportOptions): A2ATransport {
+  checkTransportOptions(options, checkGrpcBaseUrl);
   const baseUrl = grpcBaseUrl(options.baseUrl, options.tls);
   const inner = createConnectGrpcWebTransport({
     baseUrl,
     // Innermost, so that it sees the request as sent.
     interceptors: [...(options.interceptors ?? []), withoutSentCredentials],
     // Looked up at call time, so a fetch replaced later is used.
-    fetch: refusingRedirects(options.fetch ?? ((input, init) => globalThis.fetch(input, init))),
+    fetch: refusingRedirects(options.fetch ?? ((input, init) => globalThis.fetch(input, init)), options.readMaxBytes ?? 16 * 1024 * 1024),
   });
   // connect runs these calls, over a fetch that may ignore its signal: the binding races them.
   return a2aGrpcTransport(inner, options, cutConnection, { url: baseUrl, guarded: false });
@@ -91,20 +97,39 @@ async function* cleanFailures<T>(messages: AsyncIterable<T>, clean: (e: unknown)
   }
 }
 
+/** What a gRPC-web response's content type is (connect-web does not look: it reads any body as frames). */
+const GRPC_WEB_CONTENT_TYPE = /^application\/grpc-web(\+proto)?\s*(;|$)/i;
+
 /**
  * connect-web asks fetch for `redirect: "error"`, which fails as a bare
  * TypeError ("fetch failed"). Asked for "manual", a redirect is refused by
  * name, as on the other HTTP bindings; none is followed, since a gRPC-web
- * call goes to its proxy's URL only. Any other status but 2xx is what the
- * proxy, or something in front of it, said (http-answer.ts), and fails the
- * call as that.
+ * call goes to its proxy's URL only. A successful answer that is not
+ * gRPC-web (a proxy's HTML page) is refused by its content type before
+ * connect-web reads its bytes as frames; the others are read within
+ * `readMaxBytes`. Any other status but 2xx, without a gRPC status, is what
+ * the proxy, or something in front of it, said (http-answer.ts), and fails
+ * the call as that.
  */
-function refusingRedirects(fetchFn: typeof fetch): typeof fetch {
+function refusingRedirects(fetchFn: typeof fetch, readMaxBytes: number): typeof fetch {
   return async (input, init) => {
     const res = await fetchFn(input, { ...init, redirect: "manual" });
     const url = input instanceof Request ? input.url : String(input);
     const redirect = res.type === "opaqueredirect" || isRedirectStatus(res.status);
-    if (!redirect && (res.status === 0 || (res.status >= 200 && res.status < 300))) return res;
+    // A status in the headers is the server's answer, whatever the HTTP status or content type (as over HTTP/2).
+    const stated = res.headers.has("grpc-status");
+    const ok = res.status === 0 || (res.status >= 200 && res.status < 300);
+    if (!redirect && (ok || stated)) {
+      const type = res.headers.get("Content-Type");
+      if (res.status !== 0 && !stated && !GRPC_WEB_CONTENT_TYPE.test(type ?? "")) {
+        await res.body?.cancel().catch(() => {});
+        throw new ProtocolError(`expected a gRPC-web response from ${safeUrl(url)}, got content type "${type ?? "none"}"`, {
+          binding: "GRPC",
+          httpStatus: res.status,
+        });
+      }
+      return withFrameLimit(res, readMaxBytes);
+    }
     await res.body?.cancel().catch(() => {});
     if (!redirect) throw httpAnswerError(res.status, res.headers, url);
     const from = new URL(url);
@@ -118,14 +143,148 @@ function refusingRedirects(fetchFn: typeof fetch): typeof fetch {
 }
 
 /**
+ * The response with its body read frame by frame, each frame handed on
+ * whole: a frame (a message or the trailers) whose length prefix is over
+ * `maxBytes` fails the body there, and cancels it, before connect-web
+ * buffers it (it takes frames of up to 4 GiB); and a frame arriving in
+ * many chunks is gathered here, in one buffer grown by doubling, because
+ * connect-web keeps a list of the chunks and sums their lengths on every
+ * chunk: a frame sent a byte per chunk cost it an object per byte and time
+ * in the square of their number. A frame whole in its chunk is handed on
+ * as a view into it. Trailers are made readable on the way (status-fields.ts).
+ */
+function withFrameLimit(res: Response, maxBytes: number): Response {
+  // A trailers-only answer carries its status in the headers.
+  const headers = new Headers(res.headers);
+  const statusChanged = headers.has("grpc-status") && readableStatusFields(headers);
+  if (res.body === null) return statusChanged ? new Response(null, { status: res.status, statusText: res.statusText, headers }) : res;
+  // A prefix cut short by a chunk's end, and how much of it has arrived.
+  const head = new Uint8Array(5);
+  let headAt = 0;
+  // The frame spanning chunks, prefix included: its length, and its bytes so far.
+  let frameLength = 0;
+  let partial: Uint8Array | undefined;
+  let partialAt = 0;
+  const lengthOf = (bytes: Uint8Array, at: number): number => {
+    // Bytes 1 to 4 of a prefix: the length, big-endian.
+    const length = new DataView(bytes.buffer, bytes.byteOffset + at + 1, 4).getUint32(0);
+    if (length > maxBytes) {
+      throw new ConnectError(`message size ${length} is larger than the configured readMaxBytes ${maxBytes}`, Code.ResourceExhausted);
+    }
+    return length;
+  };
+  const append = (bytes: Uint8Array) => {
+    const need = partialAt + bytes.length;
+    if (partial === undefined || need > partial.length) {
+      const grown = new Uint8Array(Math.min(frameLength, Math.max(need, (partial?.length ?? 0) * 2, 16 * 1024)));
+      if (partial !== undefined) grown.set(partial.subarray(0, partialAt));
+      partial = grown;
+    }
+    partial.set(bytes, partialAt);
+    partialAt = need;
+  };
+  const watch = new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, controller) {
+      // Byte 0 of a prefix holds the flags; 0x80 marks the trailers.
+      const handOn = (frame: Uint8Array) => controller.enqueue((frame[0]! & 0x80) !== 0 ? readableTrailers(frame) : frame);
+      try {
+        for (let pos = 0; pos < chunk.length; ) {
+          if (partial !== undefined || headAt > 0 || chunk.length - pos < 5) {
+            if (frameLength === 0) {
+              // Still in a prefix.
+              const n = Math.min(5 - headAt, chunk.length - pos);
+              head.set(chunk.subarray(pos, pos + n), headAt);
+              headAt += n;
+              pos += n;
+              if (headAt < 5) break;
+              frameLength = 5 + lengthOf(head, 0);
+              headAt = 0;
+              partialAt = 0;
+              partial = undefined;
+              append(head);
+            } else {
+              const n = Math.min(frameLength - partialAt, chunk.length - pos);
+              append(chunk.subarray(pos, pos + n));
+              pos += n;
+            }
+            if (partialAt === frameLength) {
+              handOn(partial!);
+              partial = undefined;
+              frameLength = 0;
+            }
+            continue;
+          }
+          const end = pos + 5 + lengthOf(chunk, pos);
+          if (end <= chunk.length) {
+            handOn(chunk.subarray(pos, end));
+            pos = end;
+            continue;
+          }
+          frameLength = end - pos;
+          partialAt = 0;
+          partial = undefined;
+          append(chunk.subarray(pos));
+          pos = chunk.length;
+        }
+      } catch (e) {
+        controller.error(e);
+      }
+    },
+    flush(controller) {
+      // A body that ends inside a frame: what there is goes on, for connect-web to find it incomplete.
+      if (headAt > 0) controller.enqueue(head.slice(0, headAt));
+      if (partial !== undefined) controller.enqueue(partial.subarray(0, partialAt));
+    },
+  });
+  return new Response(res.body.pipeThrough(watch), { status: res.status, statusText: res.statusText, headers });
+}
+
+/** A whole trailers frame (prefix included), with its status fields made readable (status-fields.ts). */
+function readableTrailers(frame: Uint8Array): Uint8Array {
+  // The trailers are HTTP/1 header lines; a line that is not one is left to connect-web to refuse.
+  const fields = new Headers();
+  try {
+    for (const line of utf8.decode(frame.subarray(5)).split("\r\n")) {
+      const colon = line.indexOf(":");
+      if (colon > 0) fields.append(line.slice(0, colon).trim(), line.slice(colon + 1).trim());
+    }
+  } catch {
+    return frame;
+  }
+  if (!readableStatusFields(fields)) return frame;
+  let text = "";
+  fields.forEach((value, key) => {
+    text += `${key}: ${value}\r\n`;
+  });
+  const payload = utf8Encoder.encode(text);
+  const out = new Uint8Array(5 + payload.length);
+  out[0] = frame[0]!;
+  new DataView(out.buffer).setUint32(1, payload.length);
+  out.set(payload, 5);
+  return out;
+}
+
+const utf8 = new TextDecoder();
+const utf8Encoder = new TextEncoder();
+
+/**
  * fetch reports a connection that failed or broke as a TypeError, which
  * connect passes on as the cause of an error without a gRPC status; a body
  * that ends before the trailers that carry the status was cut short too.
  */
 function cutConnection(e: unknown, url: string): A2AError | undefined {
   if (!(e instanceof ConnectError) || e.metadata.has("grpc-status")) return undefined;
-  if (e.cause instanceof RedirectRefusedError) return e.cause;
+  // What the fetch wrapper refused (a redirect, a content type) is reported as it said.
+  if (e.cause instanceof A2AError) return e.cause;
   if (e.cause instanceof TypeError) return connectionFailure(e.cause, url);
+  // connect-web's code for a body that ends inside a frame is INVALID_ARGUMENT, which would read as the caller's error.
+  if (e.rawMessage === "protocol error: incomplete envelope") {
+    return new ProtocolError("malformed gRPC response: the gRPC-web response ended inside a message frame", {
+      binding: "GRPC",
+      grpcCode: e.code,
+      cause: e,
+    });
+  }
   if (e.rawMessage === "missing trailer") {
     return new ConnectionError("the gRPC-web response ended before its status", {
       binding: "GRPC",

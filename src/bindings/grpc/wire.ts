@@ -10,6 +10,7 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import type { IncomingHttpHeaders, IncomingHttpStatusHeader } from "node:http2";
 import { StatusSchema } from "../../../gen/google/rpc/status_pb.js";
 import { httpAnswerError } from "./http-answer.js";
+import { decodeGrpcMessage } from "./status-fields.js";
 
 /** One uncompressed message frame: flag byte 0, big-endian length, the message. */
 export function encodeFrame(message: Uint8Array): Buffer {
@@ -22,58 +23,91 @@ export function encodeFrame(message: Uint8Array): Buffer {
 
 /**
  * Splits the bytes of a response into messages, whatever the DATA chunks'
- * boundaries. A frame that spans chunks is joined once, when its last byte
- * is in: a large message in many small chunks costs no repeated copying.
- * Messages are views into the chunks they came in.
+ * boundaries. A message whole in its chunk is a view into it; one that
+ * spans chunks is copied into a buffer of its own as its bytes arrive,
+ * grown by doubling up to the length its prefix states, so a large message
+ * in many small chunks costs no repeated copying, and a server sending a
+ * message a byte per DATA frame costs its bytes, not a Buffer object per
+ * byte (some 200 bytes each, which took a 16 MiB message to gigabytes).
  */
 export class FrameReader {
-  private pending: Buffer[] = [];
-  private pendingBytes = 0;
-  /** Bytes needed before `pending` holds something to parse: a whole prefix, then a whole frame. */
-  private needed = 0;
+  /** A prefix cut short by a chunk's end, and how much of it has arrived. */
+  private readonly prefix = new Uint8Array(5);
+  private prefixAt = 0;
+  /** The message spanning chunks: its length, the bytes so far in `partial`, and how many. */
+  private partialLength = 0;
+  private partial: Uint8Array | undefined;
+  private partialAt = 0;
 
   constructor(private readonly maxBytes: number) {}
 
   /** The messages completed by `chunk`; throws on a frame we cannot accept. */
-  push(chunk: Buffer): Uint8Array[] {
-    if (this.pendingBytes > 0) {
-      this.pending.push(chunk);
-      this.pendingBytes += chunk.byteLength;
-      if (this.pendingBytes < this.needed) return [];
-      chunk = Buffer.concat(this.pending, this.pendingBytes);
-      this.pending = [];
-      this.pendingBytes = 0;
-    }
+  push(chunk: Uint8Array): Uint8Array[] {
     const out: Uint8Array[] = [];
     let pos = 0;
-    while (chunk.byteLength - pos >= 5) {
-      const end = pos + 5 + this.frameLength(chunk, pos);
-      if (end > chunk.byteLength) break;
-      out.push(chunk.subarray(pos + 5, end));
-      pos = end;
-    }
-    if (pos < chunk.byteLength) {
-      const rest = chunk.subarray(pos);
-      this.pending.push(rest);
-      this.pendingBytes = rest.byteLength;
-      this.needed = rest.byteLength < 5 ? 5 : 5 + this.frameLength(rest, 0);
+    while (pos < chunk.byteLength) {
+      if (this.partial !== undefined) {
+        const n = Math.min(this.partialLength - this.partialAt, chunk.byteLength - pos);
+        this.append(chunk.subarray(pos, pos + n));
+        pos += n;
+        if (this.partialAt === this.partialLength) {
+          out.push(this.partial);
+          this.partial = undefined;
+        }
+        continue;
+      }
+      let length: number;
+      if (this.prefixAt === 0 && chunk.byteLength - pos >= 5) {
+        length = this.frameLength(chunk, pos);
+        pos += 5;
+      } else {
+        const n = Math.min(5 - this.prefixAt, chunk.byteLength - pos);
+        this.prefix.set(chunk.subarray(pos, pos + n), this.prefixAt);
+        this.prefixAt += n;
+        pos += n;
+        if (this.prefixAt < 5) break;
+        this.prefixAt = 0;
+        length = this.frameLength(this.prefix, 0);
+      }
+      if (chunk.byteLength - pos >= length) {
+        out.push(chunk.subarray(pos, pos + length));
+        pos += length;
+      } else {
+        this.partialLength = length;
+        this.partial = new Uint8Array(0);
+        this.partialAt = 0;
+      }
     }
     return out;
   }
 
-  /** The error of a response that ended inside a frame. */
-  end(): ConnectError | undefined {
-    return this.pendingBytes > 0 ? new ConnectError("protocol error: the response ended inside a message frame", Code.Internal) : undefined;
+  /** Adds `bytes` to the message spanning chunks, growing its buffer by doubling, never past its length. */
+  private append(bytes: Uint8Array): void {
+    const need = this.partialAt + bytes.byteLength;
+    if (need > this.partial!.byteLength) {
+      const grown = new Uint8Array(Math.min(this.partialLength, Math.max(need, this.partial!.byteLength * 2, 16 * 1024)));
+      grown.set(this.partial!.subarray(0, this.partialAt));
+      this.partial = grown;
+    }
+    this.partial!.set(bytes, this.partialAt);
+    this.partialAt = need;
   }
 
-  private frameLength(buf: Buffer, pos: number): number {
+  /** The error of a response that ended inside a frame. */
+  end(): ConnectError | undefined {
+    return this.prefixAt > 0 || this.partial !== undefined
+      ? new ConnectError("protocol error: the response ended inside a message frame", Code.Internal)
+      : undefined;
+  }
+
+  private frameLength(buf: Uint8Array, pos: number): number {
     const flags = buf[pos]!;
     if (flags !== 0) {
       // Compression is never asked for, so a compressed frame is as wrong as an unknown flag.
       const what = flags === 1 ? "a compressed message, but no compression was asked for" : `invalid frame flags 0x${flags.toString(16)}`;
       throw new ConnectError(`protocol error: ${what}`, Code.Internal);
     }
-    const length = buf.readUInt32BE(pos + 1);
+    const length = new DataView(buf.buffer, buf.byteOffset + pos + 1, 4).getUint32(0);
     if (length > this.maxBytes) {
       throw new ConnectError(`message size ${length} is larger than the configured readMaxBytes ${this.maxBytes}`, Code.ResourceExhausted);
     }
@@ -121,7 +155,7 @@ export function statusError(fields: IncomingHttpHeaders, header?: IncomingHttpHe
   const metadata = metadataOf(fields);
   if (header) metadataOf(header).forEach((value, key) => metadata.append(key, value));
   if (!(code > 0 && code <= Code.Unauthenticated)) return new ConnectError(`invalid grpc-status: ${status}`, Code.Internal, metadata);
-  const error = new ConnectError(decodeMessage(one(fields["grpc-message"]) ?? ""), code, metadata);
+  const error = new ConnectError(decodeGrpcMessage(one(fields["grpc-message"]) ?? ""), code, metadata);
   const details = one(fields["grpc-status-details-bin"]);
   if (details !== undefined) {
     try {
@@ -161,22 +195,6 @@ export function connectionLost(cause: unknown): ConnectError {
 /** A field that should occur once; Node gives a repeated one as an array. */
 function one(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
-}
-
-/** grpc-message is percent-encoded; a malformed escape is kept as it is rather than losing the message. */
-function decodeMessage(raw: string): string {
-  if (!raw.includes("%")) return raw;
-  try {
-    return decodeURIComponent(raw);
-  } catch {
-    return raw.replace(/(%[0-9a-f]{2})+/gi, (run) => {
-      try {
-        return decodeURIComponent(run);
-      } catch {
-        return run;
-      }
-    });
-  }
 }
 
 /** The gRPC code for an HTTP status other than 200 (http-grpc-status-mapping.md). */

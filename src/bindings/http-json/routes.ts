@@ -125,7 +125,12 @@ export function expandPath(route: Route, message: Readonly<Record<string, unknow
         throw unsendable(s.field, `(${JSON.stringify(value.slice(0, 100))}) would make a path segment ${JSON.stringify(part)}`);
       }
     });
-    path += parts.map(encodeURIComponent).join("/");
+    try {
+      path += parts.map(encodeURIComponent).join("/");
+    } catch {
+      // encodeURIComponent's URIError names neither the field nor the cause.
+      throw new InvalidParamsError(`the request's ${s.field.jsonName} is not well-formed Unicode (it holds a lone surrogate)`);
+    }
   });
   return path;
 }

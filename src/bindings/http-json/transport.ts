@@ -12,6 +12,7 @@ import { createHttpBindingTransport, genericHttpError, rpcStatusError } from "..
 import type { BindingCodec, HttpPlan, ResponseFacts, VerbChoice } from "../../http/codec.js";
 import type { HttpTransportOptions } from "../../call/options.js";
 import { expandPath, routesOf, type MethodRoutes, type Verb } from "./routes.js";
+import { checkHttpBaseUrl, checkTransportOptions } from "../../call/option-checks.js";
 import type { A2ATransport } from "../../call/transport.js";
 
 /** Options of the HTTP+JSON transport; `baseUrl` is the interface URL the routes go under. @category Transports */
@@ -44,6 +45,7 @@ export function createRestTransportWithRoutes(
   routes: (method: DescMethod) => MethodRoutes,
   subscribeVerb: "GET" | "POST",
 ): A2ATransport {
+  checkTransportOptions(options, checkHttpBaseUrl);
   return createHttpBindingTransport(options, restCodec(options.baseUrl, routes, subscribeVerb));
 }
 

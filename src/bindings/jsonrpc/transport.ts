@@ -11,6 +11,7 @@ import { isRecord } from "../../util.js";
 import { createHttpBindingTransport, genericHttpError, rpcStatusError } from "../../http/binding-transport.js";
 import type { BindingCodec, HttpPlan, ResponseFacts } from "../../http/codec.js";
 import type { HttpTransportOptions } from "../../call/options.js";
+import { checkHttpBaseUrl, checkTransportOptions } from "../../call/option-checks.js";
 import type { A2ATransport } from "../../call/transport.js";
 
 /** Options of the JSON-RPC transport; `baseUrl` is the interface URL requests are POSTed to. @category Transports */
@@ -29,6 +30,7 @@ export type JsonRpcTransportOptions = HttpTransportOptions;
  * @category Transports
  */
 export function createJsonRpcTransport(options: JsonRpcTransportOptions): A2ATransport {
+  checkTransportOptions(options, checkHttpBaseUrl);
   return createHttpBindingTransport(
     options,
     // PascalCase method names, the same as the proto's (spec 9.1).

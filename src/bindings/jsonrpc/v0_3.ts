@@ -14,6 +14,7 @@ import { createHttpBindingTransport } from "../../http/binding-transport.js";
 import type { BindingCodec } from "../../http/codec.js";
 import { jsonRpcCodec } from "./transport.js";
 import type { HttpTransportOptions } from "../../call/options.js";
+import { checkHttpBaseUrl, checkTransportOptions } from "../../call/option-checks.js";
 import type { A2ATransport } from "../../call/transport.js";
 import { v03Row } from "../../v0_3/methods.js";
 import { V03_CALLS, type JsonRpcV03Call } from "./v0_3-shapes.js";
@@ -28,6 +29,7 @@ export const V03_PROTOCOL_VERSION = "0.3";
  * request is sent.
  */
 export function createJsonRpcTransportV03(options: HttpTransportOptions): A2ATransport {
+  checkTransportOptions(options, checkHttpBaseUrl);
   return createHttpBindingTransport(
     {
       ...options,

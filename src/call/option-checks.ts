@@ -1,0 +1,81 @@
+/**
+ * Options checked when they are given, so that a wrong one fails at once
+ * with an InvalidParamsError naming it rather than later as something else:
+ * a NaN or a string switches a size limit or a deadline off without a word
+ * (`size > NaN` is never true), a size limit of 0 or less refuses every
+ * answer, and a base URL that is not an http(s) URL fails every call as a
+ * "connection" failure, which retries and failover take for a passing one.
+ */
+import { InvalidParamsError } from "../errors/family.js";
+import { parsedUrl } from "../util.js";
+
+/**
+ * A duration in milliseconds where 0 (or Infinity) means none: absent, or a
+ * number. As in connect, one below 0 means none too.
+ */
+export function checkDuration(value: unknown, name: string): void {
+  if (value !== undefined && (typeof value !== "number" || Number.isNaN(value))) throw invalid(name, "a number of milliseconds", value);
+}
+
+/** A size or count limit: absent, or a number above 0 (Infinity: none). */
+export function checkLimit(value: unknown, name: string): void {
+  if (value !== undefined && !(typeof value === "number" && value > 0)) throw invalid(name, "a number above 0", value);
+}
+
+/**
+ * An absolute http or https URL, the only kind an HTTP binding can call.
+ * The value is not quoted: its query or user info may hold a credential.
+ */
+export function checkHttpUrl(value: unknown, name: string): void {
+  const protocol = typeof value === "string" ? parsedUrl(value)?.protocol : undefined;
+  if (protocol !== "http:" && protocol !== "https:") throw new InvalidParamsError(`${name} must be an absolute http or https URL`);
+}
+
+/** What an HTTP binding takes as `baseUrl`. */
+export function checkHttpBaseUrl(url: unknown): void {
+  checkHttpUrl(url, "baseUrl");
+}
+
+/**
+ * What the gRPC bindings take as `baseUrl`: an http(s) or grpc(s) URL, or
+ * a bare `host:port`, checked as the http(s) URL it becomes (grpc/url.ts).
+ */
+export function checkGrpcBaseUrl(url: unknown): void {
+  checkHttpBaseUrl(typeof url !== "string" || /^\w+:\/\//.test(url) ? String(url).replace(/^grpc/i, "http") : `http://${url}`);
+}
+
+/**
+ * Refuses, when a transport is made, the options that would make its calls
+ * fail later or run without the limits asked for: a `baseUrl` of the wrong
+ * kind (`checkUrl`: the binding's own rule), a number option that is not one.
+ */
+export function checkTransportOptions(options: { baseUrl?: unknown }, checkUrl: (url: unknown) => void): void {
+  checkUrl(options.baseUrl);
+  checkTransportNumbers(options);
+}
+
+/**
+ * The number options of every transport that carry a duration or a limit;
+ * `where` prefixes their names (`connect()`'s `transport.`). A PING
+ * interval or timeout of 0 would ping without pause or fail every PING,
+ * so those are limits: above 0 (Infinity: no PINGs).
+ */
+export function checkTransportNumbers(options: object, where = ""): void {
+  const given = options as Record<string, unknown>;
+  for (const name of [
+    "timeoutMs",
+    "idleTimeoutMs",
+    "maxResponseBytes",
+    "maxEventBytes",
+    "readMaxBytes",
+    "pingIntervalMs",
+    "pingTimeoutMs",
+  ]) {
+    (name.endsWith("Ms") && !name.startsWith("ping") ? checkDuration : checkLimit)(given[name], where + name);
+  }
+}
+
+/** The error for a wrong number option: its value shown when a number, else its kind (a string may be a mistyped secret). */
+function invalid(name: string, rule: string, value: unknown): InvalidParamsError {
+  return new InvalidParamsError(`${name} must be ${rule}, got ${typeof value === "number" ? value : `a ${typeof value}`}`);
+}
