@@ -35,7 +35,7 @@ import { CallSignal, runStreaming, runUnary } from "./run-call.js";
 import { takesCallAbort, type CallAbortRequest } from "./call-abort.js";
 import { decodeSseBatches, type SseEvent } from "./sse.js";
 import { streamStateKey, type StreamState } from "../call/stream-state.js";
-import { messageFromJson } from "../protocol/proto-json.js";
+import { failedField, messageFromJson } from "../protocol/proto-json.js";
 import { isJsonContentType, safeUrl, single } from "../util.js";
 import { checkedResponse } from "../call/response-shape.js";
 import { keepReceivedJson, keepsReceivedJson } from "./received-json.js";
@@ -81,7 +81,8 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
       return codec.plan(method, message);
     } catch (e) {
       if (e instanceof A2AError) throw e;
-      throw new InvalidParamsError(`the request cannot be written as ${binding}: ${(e as Error).message}`, { binding, cause: e });
+      // Named by the field, never quoting its value (a metadata value may be a secret).
+      throw new InvalidParamsError(`the request cannot be written as ${binding} (${failedField(e)})`, { binding });
     }
   }
 

@@ -931,21 +931,18 @@ describe("connecting through a card whose interface URLs carry a key", () => {
 
 it("a base URL that does not parse: its user info and key are not on the error, whichever binding", async () => {
   const bad = `http://ann:${encodeURIComponent(SECRET)}@127.0.0.1:99999/a2a?key=${encodeURIComponent(SECRET)}`;
-  for (const make of [createJsonRpcTransport, createRestTransport]) {
-    const e = await new A2AClient(make({ baseUrl: bad })).getTask({ id: "t-1" }).catch((x: unknown) => x);
-    expect(e).toBeInstanceOf(A2AError);
-    expectClean(e, [SECRET, `ann:${SECRET}`]);
+  // Refused when the transport is made, by the option's name, never its text.
+  for (const make of [createJsonRpcTransport, createRestTransport, createGrpcTransport]) {
+    const created = (() => {
+      try {
+        make({ baseUrl: bad });
+      } catch (x) {
+        return x;
+      }
+    })();
+    expect(created).toBeInstanceOf(InvalidParamsError);
+    expectClean(created, [SECRET, `ann:${SECRET}`]);
   }
-  const created = (() => {
-    try {
-      createGrpcTransport({ baseUrl: bad });
-    } catch (x) {
-      return x;
-    }
-  })();
-  expect(created).toBeInstanceOf(TypeError);
-  const shown = `${String(created)} ${(created as Error).stack} ${inspect(created, { depth: Infinity, showHidden: true })}`;
-  for (const f of [...forms(SECRET), ...forms(`ann:${SECRET}`)]) expect(shown).not.toContain(f);
   for (const e of [await resolveAgentCard(bad).catch((x: unknown) => x), await connect(bad).catch((x: unknown) => x)]) {
     expect(e).toBeInstanceOf(InvalidParamsError);
     expectClean(e, [SECRET, `ann:${SECRET}`]);
