@@ -5,24 +5,16 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLocalAgent, type LocalAgent } from "../../demo/agent.js";
-import { A2AError, userMessage, type Binding } from "../../src/index.js";
+import { userMessage, type Binding } from "../../src/index.js";
 import { BINDINGS, clientFor } from "../support/bindings.js";
 import { deadPort } from "../support/ports.js";
+import { failure } from "../support/failure.js";
 
 let agent: LocalAgent;
 beforeAll(async () => {
   agent = await startLocalAgent();
 });
 afterAll(() => agent?.close());
-
-async function failure(p: Promise<unknown>): Promise<A2AError> {
-  const e = await p.then(
-    () => undefined,
-    (err: unknown) => err,
-  );
-  expect(e).toBeInstanceOf(A2AError);
-  return e as A2AError;
-}
 
 describe.each(BINDINGS)("%s", (binding: Binding) => {
   it("an unknown task is TASK_NOT_FOUND, not transient", async () => {

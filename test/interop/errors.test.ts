@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CURRENT_SDK, startLocalAgent, type LocalAgent } from "../../demo/agent.js";
 import {
   A2AClient,
-  A2AError,
+  type A2AError,
   ContentTypeNotSupportedError,
   ExtendedAgentCardNotConfiguredError,
   ExtensionSupportRequiredError,
@@ -28,6 +28,7 @@ import {
 import { createGrpcTransportV03 } from "../../src/node.js";
 import { BINDINGS, clientFor, collect } from "../support/bindings.js";
 import { agentsOfPeers, peerCases } from "../support/peers.js";
+import { failure } from "../support/failure.js";
 
 const agentOf = agentsOfPeers();
 let agent: LocalAgent;
@@ -43,15 +44,6 @@ beforeAll(async () => {
   strict = await startLocalAgent({ requiredExtensions: [EXT], validateInputModes: true, extendedCard: false });
 });
 afterAll(() => Promise.all([noPush.close(), strict.close()]));
-
-async function failure(p: Promise<unknown>): Promise<A2AError> {
-  const e = await p.then(
-    () => undefined,
-    (err: unknown) => err,
-  );
-  expect(e).toBeInstanceOf(A2AError);
-  return e as A2AError;
-}
 
 // What each binding reports for an unknown task, per spec section 5.4.
 const NOT_FOUND: Record<Binding, { httpStatus?: number; grpcCode?: number; jsonRpcCode?: number }> = {

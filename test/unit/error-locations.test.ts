@@ -11,7 +11,7 @@ import { inspect } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   A2AClient,
-  A2AError,
+  type A2AError,
   CallTimeoutError,
   ConnectionError,
   MemoryCardStore,
@@ -24,6 +24,7 @@ import {
 } from "../../src/index.js";
 import { createGrpcTransport, createGrpcTransportV03, createNodeHttpClient } from "../../src/node.js";
 import { toA2AError } from "../../src/errors/classify.js";
+import { failure } from "../support/failure.js";
 
 const SECRET = "where-SECRET-42";
 const headers = { Authorization: `Bearer ${SECRET}`, "X-Api-Key": SECRET };
@@ -95,15 +96,6 @@ const TRANSPORTS: Array<[string, Make]> = [
   ["GRPC", (o, opts) => createGrpcTransport({ baseUrl: o, ...opts })],
   ["GRPC 0.3", (o, opts) => createGrpcTransportV03({ baseUrl: o, ...opts })],
 ];
-
-async function failure(p: Promise<unknown>): Promise<A2AError> {
-  const e = await p.then(
-    () => undefined,
-    (x: unknown) => x,
-  );
-  expect(e).toBeInstanceOf(A2AError);
-  return e as A2AError;
-}
 
 async function streamFailure(s: AsyncIterable<unknown>): Promise<A2AError> {
   return failure(

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SendMessageResponseSchema } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import {
   A2AClient,
-  A2AError,
+  type A2AError,
   createGrpcWebTransport,
   createJsonRpcTransport,
   createRestTransport,
@@ -22,6 +22,7 @@ import { createGrpcTransport } from "../../src/node.js";
 import { collect } from "../support/bindings.js";
 import { startFakeServer, type FakeServer } from "../support/fake-server.js";
 import { frame, useFakeGrpcServer } from "../support/fake-grpc-server.js";
+import { failure } from "../support/failure.js";
 
 /** One answer of something in front of the agent: the status, its headers, its body. */
 interface Answer {
@@ -87,15 +88,6 @@ const ANSWERS: ReadonlyArray<[string, Answer, Partial<A2AError> & { challenge?: 
   ],
   ["500 page", { status: 500, ...html("oops") }, { name: "ServerError", code: "SERVER_ERROR", transient: false, httpStatus: 500 }],
 ];
-
-async function failure(p: Promise<unknown>): Promise<A2AError> {
-  const e = await p.then(
-    () => undefined,
-    (err: unknown) => err,
-  );
-  expect(e).toBeInstanceOf(A2AError);
-  return e as A2AError;
-}
 
 describe.each(ANSWERS)("a gateway's %s", (_what, given, facts) => {
   it.each(TRANSPORTS)("%s: the same error, unary and stream", async (_name, transport) => {

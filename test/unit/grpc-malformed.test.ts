@@ -10,7 +10,6 @@ import { ErrorInfoSchema } from "../../gen/google/rpc/error_details_pb.js";
 import { StatusSchema } from "../../gen/google/rpc/status_pb.js";
 import {
   A2AClient,
-  A2AError,
   ProtocolError,
   StreamResponseSchema,
   TaskNotFoundError,
@@ -22,6 +21,7 @@ import {
 import { within } from "../support/fake-server.js";
 import { frame, useFakeGrpcServer } from "../support/fake-grpc-server.js";
 import { trackTimers } from "../support/timers.js";
+import { failure } from "../support/failure.js";
 
 const srv = useFakeGrpcServer();
 
@@ -48,15 +48,6 @@ function statusDetails(code: number, message: string, reason: string): string {
 function client(): A2AClient {
   // A bare host:port, as Agent Cards may give it: plain HTTP/2 on loopback.
   return new A2AClient(createGrpcTransport({ baseUrl: `127.0.0.1:${srv.port}` }));
-}
-
-async function failure(p: Promise<unknown>): Promise<A2AError> {
-  const e = await p.then(
-    () => undefined,
-    (err: unknown) => err,
-  );
-  expect(e).toBeInstanceOf(A2AError);
-  return e as A2AError;
 }
 
 // Field 1 with wire type 7, which does not exist, then junk.

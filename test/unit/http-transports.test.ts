@@ -45,6 +45,7 @@ import {
 import { trackTimers } from "../support/timers.js";
 import { exitCodeOf } from "../../src/cli/classify.js";
 import { EXIT } from "../../src/cli/exit-codes.js";
+import { failure } from "../support/failure.js";
 
 /** These tests are about one stream on the wire: no resumption after a drop. */
 const RAW = { resume: false } as const;
@@ -101,15 +102,6 @@ function stream(binding: HttpBinding, results: unknown[], hold = false): FakeHan
     for (const r of results) res.write(sseFrame(ok(binding, body, r)));
     if (!hold) res.end();
   };
-}
-
-async function failure(p: Promise<unknown>): Promise<A2AError> {
-  const e = await p.then(
-    () => undefined,
-    (err: unknown) => err,
-  );
-  expect(e).toBeInstanceOf(A2AError);
-  return e as A2AError;
 }
 
 async function drain<T>(source: AsyncIterable<T>): Promise<{ items: T[]; error: unknown }> {

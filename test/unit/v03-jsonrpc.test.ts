@@ -6,7 +6,7 @@ import { toJson } from "@bufbuild/protobuf";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   A2AClient,
-  A2AError,
+  type A2AError,
   AgentCardSchema,
   ContentTypeNotSupportedError,
   ExtendedAgentCardNotConfiguredError,
@@ -36,6 +36,7 @@ import { createJsonRpcTransportV03 } from "../../src/bindings/jsonrpc/v0_3.js";
 import { timestampV1 } from "../../src/bindings/jsonrpc/v0_3-shapes.js";
 import { collect } from "../support/bindings.js";
 import { sendJson, sseFrame, startFakeServer, startSse, type FakeHandler, type FakeServer } from "../support/fake-server.js";
+import { failure } from "../support/failure.js";
 
 let srv: FakeServer;
 beforeEach(async () => {
@@ -80,15 +81,6 @@ function stream(results: unknown[]): FakeHandler {
 
 function failWith(code: number, message = "nope"): FakeHandler {
   return (_req, res, body) => sendJson(res, 200, { jsonrpc: "2.0", id: rpc(body).id, error: { code, message } });
-}
-
-async function failure(p: Promise<unknown>): Promise<A2AError> {
-  const e = await p.then(
-    () => undefined,
-    (err: unknown) => err,
-  );
-  expect(e).toBeInstanceOf(A2AError);
-  return e as A2AError;
 }
 
 const TASK_03 = { kind: "task", id: "t1", contextId: "c1", status: { state: "working" } };
