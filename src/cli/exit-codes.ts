@@ -26,7 +26,7 @@ export const EXIT = {
 
 /** For `a2a --help` and the README. */
 export const EXIT_CODE_TABLE: ReadonlyArray<readonly [number, string]> = [
-  [EXIT.ok, "success"],
+  [EXIT.ok, "success: the agent answered, whatever state the task is in (printed; in --json its status.state)"],
   [EXIT.unexpected, "unexpected failure (a bug, or an error that is not an A2A error)"],
   [EXIT.usage, "usage: unknown command or flag, missing or malformed argument"],
   [EXIT.notFound, "not found: TaskNotFoundError, AgentCardNotFoundError"],

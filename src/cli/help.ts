@@ -20,6 +20,7 @@ const GLOBAL_FLAGS = `Flags on every command:
                                      (method, URL, status, headers, timing;
                                      no bodies; credentials shown as ***)
   -h, --help                         show help
+  -V, --version                      print the version of a2a-connect
 
 Results go to stdout; diagnostics (the interface used, resumptions, how to
 continue a task that waits for input, -v) to stderr. Secrets (the token,
