@@ -222,7 +222,8 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
       return parse(method, codec.result(json, plan, f), res.status);
     };
     const onRetry = state && ((ms: number) => void (state.retryMs = ms));
-    const batches = decodeSseBatches(body, { maxEventBytes, binding, onRetry });
+    const onId = state && ((id: string) => void (state.lastEventId = id || undefined));
+    const batches = decodeSseBatches(body, { maxEventBytes, binding, onRetry, onId });
     return new DecodedEvents(batches, decode, (e) => idle ?? failureAt(e, binding, f.url));
   }
 

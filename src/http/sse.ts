@@ -36,6 +36,13 @@ export interface SseOptions {
   binding: Binding;
   /** Called with the server's `retry:` hint, in milliseconds. */
   onRetry?: ((ms: number) => void) | undefined;
+  /**
+   * Called with the `id:` of a block without data (a checkpoint: the HTML
+   * standard moves the last event id on such a block too) when no event
+   * waits before it in the batch; else that event carries the id instead,
+   * so the id read last is the block's whatever the order of reading.
+   */
+  onId?: ((id: string) => void) | undefined;
 }
 
 /**
@@ -74,8 +81,14 @@ export async function* decodeSseBatches(body: AsyncIterable<Uint8Array>, options
     // Nothing after an oversized event or line is read, or delivered.
     if (tooLarge) return;
     if (start === end) {
-      // A blank line dispatches the event; one without data is dropped.
+      // A blank line dispatches the event; one without data is dropped,
+      // but its id still moves the stream's last event id.
       if (data !== undefined) ready.push({ event: event || undefined, data, id });
+      else if (id !== undefined) {
+        const before = ready.at(-1);
+        if (before) before.id = id;
+        else options.onId?.(id);
+      }
       data = event = id = undefined;
       return;
     }

@@ -74,6 +74,8 @@ interface StreamScript {
   ids?: (string | undefined)[];
   /** A `retry:` field sent before the events. */
   retry?: number;
+  /** An `id:` block without data sent after the events (a checkpoint). */
+  checkpoint?: string;
   /** After the events: end the response cleanly, cut the connection, or stay silent. */
   then: "end" | "cut" | "hold";
 }
@@ -130,6 +132,7 @@ function serve(binding: HttpBinding, script: Script): void {
           const id = s.ids?.[i];
           res.write((id === undefined ? "" : `id: ${id}\n`) + sseFrame(envelope(r)));
         });
+        if (s.checkpoint !== undefined) res.write(`id: ${s.checkpoint}\n\n`);
         if (s.then === "end") {
           res.end(() => drops.push(performance.now()));
         } else if (s.then === "cut") {
@@ -355,6 +358,19 @@ describe.each(HTTP_BINDINGS)("resumption (%s)", (binding) => {
     expect(calls[1]!.headers["last-event-id"]).toBeUndefined();
     expect(calls[2]!.headers["last-event-id"]).toBe("e-2");
     expect(calls[4]!.headers["last-event-id"]).toBe("e-3");
+  });
+
+  it("Last-Event-ID follows an id: block without data (a checkpoint) sent after the last event", async () => {
+    serve(binding, {
+      send: (_c, r) =>
+        r.stream([snapshotEvent("SUBMITTED"), chunkEvent("1", false)], { ids: ["e-1", "e-2"], checkpoint: "e-9", then: "cut" }),
+      get: (_c, r) => r.json(task("WORKING", ["1"])),
+      subscribe: (_c, r) => r.stream([snapshotEvent("WORKING", ["1"]), statusEvent("COMPLETED")], { then: "end" }),
+    });
+    const { error } = await drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: FAST }));
+    expect(error).toBeUndefined();
+    expect(kinds()).toEqual(["send", "get", "subscribe"]);
+    expect(calls[2]!.headers["last-event-id"]).toBe("e-9");
   });
 
   it("no Last-Event-ID when the server gave no ids", async () => {

@@ -187,6 +187,26 @@ describe("decodeSse", () => {
     expect(out.map((e) => e.data)).toEqual(["a"]);
   });
 
+  it("a block with an id and no data moves the last event id (a checkpoint), wherever the chunks split", async () => {
+    const cases: [string, string | undefined][] = [
+      ["id: 1\ndata: a\n\nid: 2\n\n: keep-alive\n\ndata: b\n\nid: 3\n\n", "3"],
+      ["id: 1\ndata: a\n\nid: 2\n\ndata: b\n\n", "2"],
+      ["id: 1\ndata: a\n\nid:\n\n", undefined],
+    ];
+    for (const [text, expected] of cases) {
+      for (const offsets of [[], [16], [16, 23], [...Array(text.length).keys()]]) {
+        // The last id once every event was read, as the bindings keep it (an empty id clears it).
+        let last: string | undefined;
+        const onId = (id: string) => void (last = id || undefined);
+        const body = chunksOf(cut(encoder.encode(text), offsets));
+        for await (const e of decodeSse(body, { maxEventBytes: BIG, binding: "JSONRPC", onId })) {
+          if (e.id !== undefined) last = e.id || undefined;
+        }
+        expect(last, `${JSON.stringify(text)} split at ${offsets.length} offsets`).toBe(expected);
+      }
+    }
+  });
+
   it("strips a byte order mark at the start of the stream", async () => {
     const bytes = new Uint8Array([0xef, 0xbb, 0xbf, ...encoder.encode("data: a\n\n")]);
     expect(await decodeAll(cut(bytes, [1, 2]))).toEqual([{ event: undefined, data: "a", id: undefined }]);
