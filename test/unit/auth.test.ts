@@ -319,6 +319,19 @@ describe("client credentials provider", () => {
     expect(await p.token()).toBe("tok-4");
   });
 
+  it("a refreshEarlyMs longer than the token lives: the token is kept half its life, not replaced on every call", async () => {
+    let now = 0;
+    expiresIn = 60;
+    const p = provider({ now: () => now, refreshEarlyMs: 120_000 });
+    for (const t of [0, 10_000, 29_000]) {
+      now = t;
+      expect(await p.token()).toBe("tok-1");
+    }
+    now = 30_000;
+    expect(await p.token()).toBe("tok-2");
+    expect(tokenRequests()).toHaveLength(2);
+  });
+
   it("an early refresh that fails keeps using the token in hand until it expires", async () => {
     let now = 0;
     expiresIn = 100;
