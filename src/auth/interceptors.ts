@@ -272,6 +272,19 @@ export interface ApiKeyOptions {
   value: string | (() => string | Promise<string>);
 }
 
+/**
+ * Whether this runtime's fetch drops a `Cookie` header, as browsers do (a
+ * forbidden request header): a cookie key set there would silently not be
+ * sent. Node, Deno and Bun send it.
+ */
+function cookieHeaderDropped(): boolean {
+  try {
+    return !new Request("http://localhost/", { headers: { Cookie: "a=b" } }).headers.has("Cookie");
+  } catch {
+    return false;
+  }
+}
+
 /** `apiKeyAuth` (documented in auth/schemes.ts). */
 export function apiKeyInterceptor(options: ApiKeyOptions): Interceptor {
   const { location, name, value } = options;
@@ -281,6 +294,12 @@ export function apiKeyInterceptor(options: ApiKeyOptions): Interceptor {
   if (typeof name !== "string" || name === "") throw new TypeError("API key: the name is missing");
   // Else every call would fail inside the Headers class, untyped.
   if (location === "header" && !HTTP_TOKEN.test(name)) throw new TypeError(`API key: "${name}" is not a valid header name`);
+  if (location === "cookie" && cookieHeaderDropped()) {
+    throw new AuthenticationError(
+      `the API key "${name}" goes in a cookie, and this runtime (a browser) does not let a page set the Cookie header: every call would go without it. ` +
+        'Let the browser send the cookie (for another origin, fetch with credentials: "include") and mark the scheme { external: true }',
+    );
+  }
   const read = async (): Promise<string> => {
     const v = typeof value === "function" ? await value() : value;
     if (typeof v !== "string" || v === "") throw new AuthenticationError(`API key "${name}": no value to send`);

@@ -7,7 +7,7 @@
 import { create, fromJson, type JsonValue } from "@bufbuild/protobuf";
 import { Code, ConnectError, type Interceptor, type StreamRequest, type StreamResponse, type UnaryRequest } from "@connectrpc/connect";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   A2AService,
   AgentCardSchema,
@@ -290,6 +290,39 @@ describe.each(BINDINGS)("schemes over %s", (binding) => {
     for await (const e of s.client.sendStreamingMessage({ message: userMessage("again") }, { resume: false })) events.push(e);
     expect(events).toHaveLength(1);
     expect(agentRequests().map((r) => r.headers.authorization)).toEqual(["Bearer tok-2", "Bearer tok-3"]);
+  });
+});
+
+describe("an API key in a cookie where the runtime drops the Cookie header (a browser)", () => {
+  // What a browser's fetch does with a Cookie header (a forbidden request header): drops it without a word.
+  class BrowserRequest extends Request {
+    constructor(input: RequestInfo | URL, init?: RequestInit) {
+      super(input, init);
+      this.headers.delete("Cookie");
+    }
+  }
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it("is refused with AuthenticationError saying what to do, at connect and at the first call; nothing is sent", async () => {
+    vi.stubGlobal("Request", BrowserRequest);
+    const e = await session([{ cookieKey: [] }], { cookieKey: { value: "c-1" } }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(AuthenticationError);
+    expect((e as Error).message).toMatch(/does not let a page set the Cookie header.*\{ external: true \}/);
+
+    const client = new A2AClient(
+      createJsonRpcTransport({
+        baseUrl: `${agent.url}/rpc`,
+        interceptors: [apiKeyAuth({ location: "cookie", name: "session", value: "c-2" })],
+      }),
+    );
+    await expect(client.getTask({ id: "task-1" })).rejects.toBeInstanceOf(AuthenticationError);
+    expect(agentRequests()).toEqual([]);
+
+    // Marked as the browser's own, the scheme is satisfied and the call goes.
+    await (await session([{ cookieKey: [] }], { cookieKey: { external: true } })).client.getTask({ id: "task-1" });
+    expect(agentRequests()).toHaveLength(1);
   });
 });
 
