@@ -134,7 +134,9 @@ const has = (c: Credential, key: string): boolean => typeof c === "object" && c 
  * else an empty alternative (anonymous access allowed); else, when the card
  * lists none, every credential given for a scheme the card declares.
  * Throws AuthenticationError, naming what the card asks for, when the card
- * requires authentication that the credentials cannot satisfy.
+ * requires authentication that the credentials cannot satisfy. Unless
+ * `authOverHttp`, the interceptors refuse a call over plain http to a host
+ * other than this machine, and `refusedAt` says so of such a URL.
  */
 export function planAuth(card: AgentCard, auth: AuthCredentials, options: AuthPlanOptions = {}): AuthPlan {
   // A skill without requirements of its own is under the card's: a list cannot say "none" apart from "not given".
