@@ -43,6 +43,9 @@ interface Credential {
 
 const GRPC_UNAUTHENTICATED = 16;
 
+/** What a header name and an authentication scheme name are made of (RFC 9110 token). */
+const HTTP_TOKEN = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
+
 function isGrpc(req: Req): boolean {
   return /^application\/grpc/i.test(req.header.get("content-type") ?? "");
 }
@@ -162,6 +165,23 @@ async function authenticated(
   return { ...res, message: events() as typeof res.message };
 }
 
+/**
+ * Puts a credential in a header. A value the Headers class refuses (a line
+ * break, a control character, a character above U+00FF: a token read with
+ * a stray newline) fails as AuthenticationError naming the credential only:
+ * the Headers class quotes the value it refuses, and nothing was sent yet
+ * that the error's masking would know.
+ */
+function setCredential(req: Req, name: string, value: string, what: string): void {
+  try {
+    req.header.set(name, value);
+  } catch {
+    throw new AuthenticationError(
+      `${what}: the credential is not a valid header value (not shown): it has a line break, a control character or a character above U+00FF`,
+    );
+  }
+}
+
 function isProvider(s: TokenSource): s is TokenProvider {
   return typeof s === "object" && s !== null && typeof s.token === "function" && typeof s.invalidate === "function";
 }
@@ -179,7 +199,7 @@ function tokenCredential(source: TokenSource, format: (token: string) => string,
   return {
     async apply(req) {
       const token = await read();
-      req.header.set("Authorization", format(token));
+      setCredential(req, "Authorization", format(token), what);
       return { req, used: token };
     },
     // A fixed token cannot be renewed; a function is simply asked again.
@@ -204,7 +224,7 @@ export function bearerInterceptor(token: TokenSource): Interceptor {
 
 /** `httpAuth` (documented in auth/schemes.ts). */
 export function httpSchemeInterceptor(scheme: string, token: TokenSource): Interceptor {
-  if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(scheme)) throw new TypeError(`"${scheme}" is not an HTTP authentication scheme name`);
+  if (!HTTP_TOKEN.test(scheme)) throw new TypeError(`"${scheme}" is not an HTTP authentication scheme name`);
   return credentialInterceptor(
     tokenCredential(token, (t) => `${scheme} ${t}`, `${scheme} auth`),
     `${scheme} auth`,
@@ -252,6 +272,19 @@ export interface ApiKeyOptions {
   value: string | (() => string | Promise<string>);
 }
 
+/**
+ * Whether this runtime's fetch drops a `Cookie` header, as browsers do (a
+ * forbidden request header): a cookie key set there would silently not be
+ * sent. Node, Deno and Bun send it.
+ */
+function cookieHeaderDropped(): boolean {
+  try {
+    return !new Request("http://localhost/", { headers: { Cookie: "a=b" } }).headers.has("Cookie");
+  } catch {
+    return false;
+  }
+}
+
 /** `apiKeyAuth` (documented in auth/schemes.ts). */
 export function apiKeyInterceptor(options: ApiKeyOptions): Interceptor {
   const { location, name, value } = options;
@@ -259,6 +292,14 @@ export function apiKeyInterceptor(options: ApiKeyOptions): Interceptor {
     throw new TypeError(`API key location must be "header", "query" or "cookie", got "${String(location)}"`);
   }
   if (typeof name !== "string" || name === "") throw new TypeError("API key: the name is missing");
+  // Else every call would fail inside the Headers class, untyped.
+  if (location === "header" && !HTTP_TOKEN.test(name)) throw new TypeError(`API key: "${name}" is not a valid header name`);
+  if (location === "cookie" && cookieHeaderDropped()) {
+    throw new AuthenticationError(
+      `the API key "${name}" goes in a cookie, and this runtime (a browser) does not let a page set the Cookie header: every call would go without it. ` +
+        'Let the browser send the cookie (for another origin, fetch with credentials: "include") and mark the scheme { external: true }',
+    );
+  }
   const read = async (): Promise<string> => {
     const v = typeof value === "function" ? await value() : value;
     if (typeof v !== "string" || v === "") throw new AuthenticationError(`API key "${name}": no value to send`);
@@ -277,7 +318,7 @@ export function apiKeyInterceptor(options: ApiKeyOptions): Interceptor {
         }
         const key = await read();
         if (location === "header") {
-          req.header.set(name, key);
+          setCredential(req, name, key, `API key "${name}"`);
           return { req, used: key };
         }
         if (location === "cookie") {

@@ -31,8 +31,8 @@ export interface ClientCredentialsOptions {
   /** Further form fields, e.g. `{ audience: "..." }` or `{ resource: "..." }`. */
   params?: Readonly<Record<string, string>> | undefined;
   /**
-   * How long before its expiry a token is replaced. Default: 10% of its
-   * lifetime, at most 30 s.
+   * How long before its expiry a token is replaced, at most half its
+   * lifetime. Default: 10% of its lifetime, at most 30 s.
    */
   refreshEarlyMs?: number | undefined;
   /** Timeout of each request to the token endpoint (and discovery). Default 10 000 ms. */
@@ -171,7 +171,8 @@ function tokenProvider(
     const issued = now();
     const { token, lifetimeMs } = await requestToken(url, options, [options.clientSecret, basic, ...sentSecrets(undefined, given)], basic);
     if (lifetimeMs === undefined) return { token, until: Infinity, expires: Infinity };
-    const early = options.refreshEarlyMs ?? Math.min(30_000, lifetimeMs / 10);
+    // At most half the lifetime: a token shorter-lived than refreshEarlyMs would else be replaced on every call.
+    const early = Math.min(options.refreshEarlyMs ?? Math.min(30_000, lifetimeMs / 10), lifetimeMs / 2);
     return { token, until: issued + lifetimeMs - early, expires: issued + lifetimeMs };
   };
 

@@ -6,6 +6,8 @@
 import type { Interceptor } from "@connectrpc/connect";
 import type { AgentCard, SecurityRequirement, SecurityScheme } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { AuthenticationError } from "../errors/family.js";
+import { isLoopbackUrl } from "../trust/loopback.js";
+import { parsedUrl } from "../util.js";
 import { apiKeyInterceptor, basicInterceptor, bearerInterceptor, httpSchemeInterceptor, type TokenSource } from "./interceptors.js";
 import { clientCredentialsTokens, discoveredTokens, type ClientCredentialsOptions } from "./oauth.js";
 
@@ -77,10 +79,22 @@ export type AuthCredentials = Readonly<Record<string, Credential>>;
 
 /** Options of `planAuth` and `authInterceptors`. @category Auth */
 export interface AuthPlanOptions {
-  /** The requirements to satisfy. Default: the card's `securityRequirements`. */
+  /**
+   * The requirements to satisfy, e.g. a skill's `securityRequirements`.
+   * Default, and for an empty list (a skill that names none of its own):
+   * the card's `securityRequirements`.
+   */
   requirements?: readonly SecurityRequirement[] | undefined;
   /** fetch for token endpoints and discovery documents. */
   fetch?: typeof fetch | undefined;
+  /**
+   * Send the credentials over plain http to hosts other than this machine.
+   * Default false: a call to an `http://` URL whose host is not `localhost`,
+   * 127.0.0.0/8 or `[::1]` fails with AuthenticationError before any
+   * credential is put on it (and `connect()` passes such interfaces over),
+   * since anyone on the way could read and replay them.
+   */
+  authOverHttp?: boolean | undefined;
 }
 
 /** What `planAuth` chose: the schemes, and the interceptors that send their credentials. */
@@ -90,6 +104,8 @@ export interface AuthPlan {
   interceptors: Interceptor[];
   /** Why gRPC interfaces cannot carry these credentials, if they cannot (a key in the query). */
   grpcUnsupported: string | undefined;
+  /** Why the credentials may not go to an interface at this http(s) URL (plain http elsewhere than loopback), if they may not. */
+  refusedAt(url: string): string | undefined;
 }
 
 function describe(scheme: SecurityScheme | undefined): string {
@@ -118,10 +134,13 @@ const has = (c: Credential, key: string): boolean => typeof c === "object" && c 
  * else an empty alternative (anonymous access allowed); else, when the card
  * lists none, every credential given for a scheme the card declares.
  * Throws AuthenticationError, naming what the card asks for, when the card
- * requires authentication that the credentials cannot satisfy.
+ * requires authentication that the credentials cannot satisfy. Unless
+ * `authOverHttp`, the interceptors refuse a call over plain http to a host
+ * other than this machine, and `refusedAt` says so of such a URL.
  */
 export function planAuth(card: AgentCard, auth: AuthCredentials, options: AuthPlanOptions = {}): AuthPlan {
-  const requirements = options.requirements ?? card.securityRequirements;
+  // A skill without requirements of its own is under the card's: a list cannot say "none" apart from "not given".
+  const requirements = options.requirements?.length ? options.requirements : card.securityRequirements;
   const declared = card.securitySchemes;
   const given = (name: string) => Object.hasOwn(auth, name) && auth[name] !== undefined && declared[name] !== undefined;
 
@@ -156,63 +175,100 @@ export function planAuth(card: AgentCard, auth: AuthCredentials, options: AuthPl
   let grpcUnsupported: string | undefined;
   for (const { name, scopes } of chosen) {
     const credential = auth[name]!;
-    const scheme = declared[name]!.scheme;
-    const wrong = (expected: string) =>
-      new AuthenticationError(`auth.${name} does not fit the card's scheme "${name}" (${describe(declared[name])}): give ${expected}`);
     if (has(credential, "external")) continue;
-    switch (scheme.case) {
-      case "apiKeySecurityScheme": {
-        if (!has(credential, "value")) throw wrong("{ value }");
-        const location = scheme.value.location.toLowerCase();
-        if (location !== "header" && location !== "query" && location !== "cookie") {
-          throw new AuthenticationError(`the card's scheme "${name}" puts its API key in an unknown place ("${scheme.value.location}")`);
-        }
-        if (location === "query") grpcUnsupported = `the API key of scheme "${name}" goes in the URL query, which gRPC does not have`;
-        interceptors.push(apiKeyInterceptor({ location, name: scheme.value.name, value: (credential as ApiKeyCredential).value }));
-        break;
-      }
-      case "httpAuthSecurityScheme": {
-        const kind = scheme.value.scheme.toLowerCase();
-        if (kind === "basic") {
-          if (!has(credential, "username") || !has(credential, "password")) throw wrong("{ username, password }");
-          interceptors.push(basicInterceptor(credential as BasicCredential));
-        } else {
-          if (!has(credential, "token")) throw wrong("{ token }");
-          const token = (credential as TokenCredential).token;
-          interceptors.push(kind === "bearer" ? bearerInterceptor(token) : httpSchemeInterceptor(scheme.value.scheme, token));
-        }
-        break;
-      }
-      case "oauth2SecurityScheme":
-      case "openIdConnectSecurityScheme": {
-        if (has(credential, "token")) {
-          interceptors.push(bearerInterceptor((credential as TokenCredential).token));
-          break;
-        }
-        if (!has(credential, "clientId") || !has(credential, "clientSecret")) throw wrong("{ clientId, clientSecret } or { token }");
-        const c = credential as ClientCredential;
-        const common = { ...c, scopes: [...scopes, ...(c.scopes ?? [])], fetch: options.fetch };
-        if (c.tokenUrl) {
-          interceptors.push(bearerInterceptor(clientCredentialsTokens({ ...common, tokenUrl: c.tokenUrl })));
-        } else if (scheme.case === "openIdConnectSecurityScheme") {
-          interceptors.push(bearerInterceptor(discoveredTokens({ ...common, discoveryUrl: scheme.value.openIdConnectUrl })));
-        } else {
-          const flow = scheme.value.flows?.flow;
-          if (flow?.case === "clientCredentials" && flow.value.tokenUrl) {
-            interceptors.push(bearerInterceptor(clientCredentialsTokens({ ...common, tokenUrl: flow.value.tokenUrl })));
-          } else if (scheme.value.oauth2MetadataUrl) {
-            interceptors.push(bearerInterceptor(discoveredTokens({ ...common, discoveryUrl: scheme.value.oauth2MetadataUrl })));
-          } else {
-            throw new AuthenticationError(
-              `the card's OAuth 2.0 scheme "${name}" offers no client credentials flow${flow?.case ? ` (only ${flow.case})` : ""}: get a token another way and give { token }`,
-            );
-          }
-        }
-        break;
-      }
-      default:
-        throw wrong("{ external: true } (this scheme is set up outside a2a-connect, e.g. a TLS client certificate in the httpClient)");
+    try {
+      const made = interceptorFor(name, credential, declared[name]!, scopes, options);
+      interceptors.push(made.interceptor);
+      grpcUnsupported ??= made.grpcUnsupported;
+    } catch (e) {
+      // A credential or a scheme the interceptors cannot take (a Basic user
+      // name with a colon, a header name with a space): typed, before any call.
+      if (e instanceof TypeError) throw new AuthenticationError(`scheme "${name}" (${describe(declared[name])}): ${e.message}`);
+      throw e;
     }
   }
-  return { schemes: chosen.map((c) => c.name), interceptors, grpcUnsupported };
+  const schemes = chosen.map((c) => c.name);
+  const httpsOnly = interceptors.length > 0 && options.authOverHttp !== true;
+  const refusedAt = (url: string) => (httpsOnly ? plainHttpRefusal(url, schemes) : undefined);
+  // Outermost of the credentials: a call to such a URL fails before any is applied.
+  if (httpsOnly) interceptors.unshift(refusing(refusedAt));
+  return { schemes, interceptors, grpcUnsupported, refusedAt };
+}
+
+/**
+ * Why the credentials may not go to `url`: plain http to a host other
+ * than this machine, where anyone on the way reads them. Undefined when
+ * they may. Loopback stays allowed for development.
+ */
+function plainHttpRefusal(url: string, schemes: readonly string[]): string | undefined {
+  const u = parsedUrl(url);
+  if (u?.protocol !== "http:" || isLoopbackUrl(u)) return undefined;
+  return `${u.origin} is plain http to a host other than this machine, and the credentials for ${schemes.join(", ")} are not sent unencrypted (use an https interface, or allow it with authOverHttp: true)`;
+}
+
+/** Fails a call whose URL `refusedAt` refuses, before any credential is put on it. */
+function refusing(refusedAt: (url: string) => string | undefined): Interceptor {
+  return (next) => async (req) => {
+    const refused = refusedAt(req.url);
+    if (refused) throw new AuthenticationError(`the call was not made: ${refused}`);
+    return next(req);
+  };
+}
+
+/** The interceptor that sends `credential` as the card's scheme `name` says. */
+function interceptorFor(
+  name: string,
+  credential: Credential,
+  declared: SecurityScheme,
+  scopes: string[],
+  options: AuthPlanOptions,
+): { interceptor: Interceptor; grpcUnsupported?: string } {
+  const scheme = declared.scheme;
+  const wrong = (expected: string) =>
+    new AuthenticationError(`auth.${name} does not fit the card's scheme "${name}" (${describe(declared)}): give ${expected}`);
+  switch (scheme.case) {
+    case "apiKeySecurityScheme": {
+      if (!has(credential, "value")) throw wrong("{ value }");
+      const location = scheme.value.location.toLowerCase();
+      if (location !== "header" && location !== "query" && location !== "cookie") {
+        throw new AuthenticationError(`the card's scheme "${name}" puts its API key in an unknown place ("${scheme.value.location}")`);
+      }
+      const interceptor = apiKeyInterceptor({ location, name: scheme.value.name, value: (credential as ApiKeyCredential).value });
+      if (location !== "query") return { interceptor };
+      return { interceptor, grpcUnsupported: `the API key of scheme "${name}" goes in the URL query, which gRPC does not have` };
+    }
+    case "httpAuthSecurityScheme": {
+      const kind = scheme.value.scheme.toLowerCase();
+      if (kind === "basic") {
+        if (!has(credential, "username") || !has(credential, "password")) throw wrong("{ username, password }");
+        return { interceptor: basicInterceptor(credential as BasicCredential) };
+      }
+      if (!has(credential, "token")) throw wrong("{ token }");
+      const token = (credential as TokenCredential).token;
+      return { interceptor: kind === "bearer" ? bearerInterceptor(token) : httpSchemeInterceptor(scheme.value.scheme, token) };
+    }
+    case "oauth2SecurityScheme":
+    case "openIdConnectSecurityScheme": {
+      if (has(credential, "token")) return { interceptor: bearerInterceptor((credential as TokenCredential).token) };
+      if (!has(credential, "clientId") || !has(credential, "clientSecret")) throw wrong("{ clientId, clientSecret } or { token }");
+      const c = credential as ClientCredential;
+      const common = { ...c, scopes: [...scopes, ...(c.scopes ?? [])], fetch: options.fetch };
+      if (c.tokenUrl) return { interceptor: bearerInterceptor(clientCredentialsTokens({ ...common, tokenUrl: c.tokenUrl })) };
+      if (scheme.case === "openIdConnectSecurityScheme") {
+        return { interceptor: bearerInterceptor(discoveredTokens({ ...common, discoveryUrl: scheme.value.openIdConnectUrl })) };
+      }
+      const flow = scheme.value.flows?.flow;
+      if (flow?.case === "clientCredentials" && flow.value.tokenUrl) {
+        return { interceptor: bearerInterceptor(clientCredentialsTokens({ ...common, tokenUrl: flow.value.tokenUrl })) };
+      }
+      if (scheme.value.oauth2MetadataUrl) {
+        return { interceptor: bearerInterceptor(discoveredTokens({ ...common, discoveryUrl: scheme.value.oauth2MetadataUrl })) };
+      }
+      throw new AuthenticationError(
+        `the card's OAuth 2.0 scheme "${name}" offers no client credentials flow${flow?.case ? ` (only ${flow.case})` : ""}: get a token another way and give { token }`,
+      );
+    }
+    default:
+      throw wrong("{ external: true } (this scheme is set up outside a2a-connect, e.g. a TLS client certificate in the httpClient)");
+  }
 }

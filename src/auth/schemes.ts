@@ -67,8 +67,9 @@ export function basicAuth(credentials: BasicCredentials): Interceptor {
 /**
  * An API key in a header, a query parameter or a cookie. A query key fails
  * gRPC calls (gRPC has no query) with AuthenticationError. A cookie is sent
- * as a `Cookie` header: Node sends it, browsers drop it (in a browser,
- * cookies are the browser's to send).
+ * as a `Cookie` header: Node sends it; a browser would drop it, so there
+ * the first call fails with AuthenticationError (cookies are the browser's
+ * to send).
  * @example
  * ```ts
  * import { connect, apiKeyAuth } from "a2a-connect";

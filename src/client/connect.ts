@@ -8,6 +8,7 @@ import { isMessage } from "@bufbuild/protobuf";
 import { AgentCardSchema, type AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { ExtensionSupportRequiredError, InvalidParamsError, NoCompatibleInterfaceError } from "../errors/family.js";
 import { isRecord, safeInterfaceUrl } from "../util.js";
+import { grpcBaseUrl } from "../bindings/grpc/url.js";
 import type { Binding } from "../protocol/bindings.js";
 import { parseCard, resolveAgentCard, verifyWithPolicy, type ResolveOptions, type ResolvedAgentCard } from "../discovery/resolve.js";
 import type { GrpcWebTransportOptions } from "../bindings/grpc/web.js";
@@ -17,7 +18,7 @@ import type { AuthCredentials } from "../auth/plan.js";
 import { checkTransportNumbers } from "../call/option-checks.js";
 import { A2AClient } from "./client.js";
 import { FailoverTransport, type VersionFallback } from "./failover.js";
-import { bindingList, rankInterfaces } from "./select.js";
+import { bindingList, rankInterfaces, type SelectionRules } from "./select.js";
 import { AgentSession } from "./session.js";
 import type { RetryPolicy } from "./retry.js";
 
@@ -99,6 +100,15 @@ export interface ConnectOptions extends ResolveOptions {
    * skill's: `authInterceptors`). See the README's "Auth".
    */
   auth?: AuthCredentials | undefined;
+  /**
+   * Send the `auth` credentials to interfaces on plain http at hosts other
+   * than this machine. Default false: such interfaces (`http://` URLs, gRPC
+   * without TLS) are passed over, since anyone on the way could read and
+   * replay the credentials; loopback (`localhost`, 127.0.0.0/8, `[::1]`)
+   * stays allowed. Credentials the app sends itself (`transport.headers`,
+   * its own interceptors) are its own affair.
+   */
+  authOverHttp?: boolean | undefined;
 }
 
 /**
@@ -154,14 +164,18 @@ export function createConnect(defaultFactories: TransportFactories) {
 
     let settings = options.transport ?? {};
     let usable = supports;
+    let refuses: SelectionRules["refuses"];
     if (options.auth) {
       // Loaded only by apps that authenticate this way.
       const { planAuth } = await import("../auth/plan.js");
-      const plan = planAuth(card, options.auth, { fetch: options.fetch });
+      const plan = planAuth(card, options.auth, { fetch: options.fetch, authOverHttp: options.authOverHttp });
       // Innermost, so that the app's interceptors see one call, retry included.
       settings = { ...settings, interceptors: [...(settings.interceptors ?? []), ...plan.interceptors] };
       const grpcUnsupported = plan.grpcUnsupported;
       if (grpcUnsupported) usable = (binding, version) => (binding === "GRPC" ? grpcUnsupported : supports(binding, version));
+      const tls = settings.tls;
+      // Judged by the URL the transport will call: a gRPC `host:port` is https or http by its host and `tls`.
+      refuses = (binding, url) => plan.refusedAt(binding === "GRPC" ? grpcBaseUrl(url, tls) : url);
     }
 
     const { candidates, passedOver } = rankInterfaces(card.supportedInterfaces, {
@@ -170,6 +184,7 @@ export function createConnect(defaultFactories: TransportFactories) {
       preferredVersions: options.preferredVersions,
       protocolVersions: options.protocolVersions,
       supports: usable,
+      refuses,
     });
     const described = passedOver.map((p) => ({
       url: p.interface.url,

@@ -45,6 +45,8 @@ export interface SelectionRules {
   protocolVersions?: readonly string[] | undefined;
   /** Whether a transport exists here for a binding and version, and if not, why. */
   supports(binding: Binding, version: string): true | string;
+  /** Why an interface of this binding at this URL may not be used (e.g. it would expose credentials), if it may not. */
+  refuses?(binding: Binding, url: string): string | undefined;
 }
 
 /** The versions the client speaks when not told otherwise. */
@@ -81,7 +83,7 @@ export function rankInterfaces(
     else if (!versions.includes(version)) reason = `protocol version ${version} is not among the versions allowed (${versions.join(", ")})`;
     else {
       const supported = rules.supports(binding, version);
-      if (supported !== true) reason = supported;
+      reason = supported !== true ? supported : rules.refuses?.(binding, iface.url);
     }
     // A set, not a scan of the usable ones: a card of thousands of interfaces would cost their square.
     const key = `${iface.url}\n${binding}\n${version}\n${iface.tenant}`;

@@ -1,6 +1,7 @@
 /**
- * Which URLs name this machine, for the one trust decision that depends on
- * it: key sets over plain http (see jku.ts).
+ * Which URLs name this machine, for the decisions that depend on it: key
+ * sets over plain http (see jku.ts), credentials over plain http
+ * (auth/plan.ts).
  */
 /**
  * Whether a parsed URL names this machine: `localhost`, an address in

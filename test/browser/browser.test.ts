@@ -258,6 +258,12 @@ describe("in Chromium", () => {
     expect(got[0]!.headers.authorization).toBeUndefined();
   });
 
+  it("refuses an API key in a cookie, which the browser would drop: AuthenticationError saying so", () => {
+    const v = record("cookie key refused");
+    expect(v).toMatchObject({ thrown: true, isAuthenticationError: true });
+    expect(v.message).toMatch(/does not let a page set the Cookie header/);
+  });
+
   it("throws typed errors: TaskNotFoundError is an instanceof in the page", () => {
     const v = record("typed error");
     expect(v).toMatchObject({ thrown: true, isTaskNotFoundError: true, isA2AError: true, name: "TaskNotFoundError" });

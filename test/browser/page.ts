@@ -11,10 +11,12 @@
 import {
   A2AClient,
   A2AError,
+  AuthenticationError,
   RedirectRefusedError,
   TaskNotFoundError,
   TaskState,
   TaskTracker,
+  apiKeyAuth,
   connect,
   createJsonRpcTransport,
   createRestTransport,
@@ -186,6 +188,22 @@ async function main(): Promise<void> {
     });
     if (new URL(resolved.url).origin !== new URL(elsewhere).origin) throw new Error(`resolved at ${resolved.url}`);
     return { name: resolved.card.name, url: resolved.url };
+  });
+
+  await step("cookie key refused", async () => {
+    // A browser drops a Cookie header a page sets: the key would silently go nowhere.
+    const keyed = new A2AClient(
+      createJsonRpcTransport({
+        baseUrl: session.interface!.interface.url,
+        interceptors: [apiKeyAuth({ location: "cookie", name: "session", value: "page-cookie-key" })],
+      }),
+    );
+    try {
+      await keyed.getTask({ id: "no-such-task" });
+      return { thrown: false };
+    } catch (e) {
+      return { thrown: true, isAuthenticationError: e instanceof AuthenticationError, message: String((e as Error).message) };
+    }
   });
 
   await step("typed error", async () => {

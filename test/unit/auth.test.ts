@@ -7,7 +7,7 @@
 import { create, fromJson, type JsonValue } from "@bufbuild/protobuf";
 import { Code, ConnectError, type Interceptor, type StreamRequest, type StreamResponse, type UnaryRequest } from "@connectrpc/connect";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   A2AService,
   AgentCardSchema,
@@ -21,8 +21,12 @@ import {
   basicAuth,
   bearerAuth,
   A2AClient,
+  NoCompatibleInterfaceError,
+  authInterceptors,
   clientCredentialsProvider,
   connect,
+  createFetchHttpClient,
+  createJsonRpcTransport,
   createRestTransport,
   discoveredTokenProvider,
   userMessage,
@@ -289,6 +293,39 @@ describe.each(BINDINGS)("schemes over %s", (binding) => {
   });
 });
 
+describe("an API key in a cookie where the runtime drops the Cookie header (a browser)", () => {
+  // What a browser's fetch does with a Cookie header (a forbidden request header): drops it without a word.
+  class BrowserRequest extends Request {
+    constructor(input: RequestInfo | URL, init?: RequestInit) {
+      super(input, init);
+      this.headers.delete("Cookie");
+    }
+  }
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it("is refused with AuthenticationError saying what to do, at connect and at the first call; nothing is sent", async () => {
+    vi.stubGlobal("Request", BrowserRequest);
+    const e = await session([{ cookieKey: [] }], { cookieKey: { value: "c-1" } }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(AuthenticationError);
+    expect((e as Error).message).toMatch(/does not let a page set the Cookie header.*\{ external: true \}/);
+
+    const client = new A2AClient(
+      createJsonRpcTransport({
+        baseUrl: `${agent.url}/rpc`,
+        interceptors: [apiKeyAuth({ location: "cookie", name: "session", value: "c-2" })],
+      }),
+    );
+    await expect(client.getTask({ id: "task-1" })).rejects.toBeInstanceOf(AuthenticationError);
+    expect(agentRequests()).toEqual([]);
+
+    // Marked as the browser's own, the scheme is satisfied and the call goes.
+    await (await session([{ cookieKey: [] }], { cookieKey: { external: true } })).client.getTask({ id: "task-1" });
+    expect(agentRequests()).toHaveLength(1);
+  });
+});
+
 // --- Token providers ------------------------------------------------------------------
 
 describe("client credentials provider", () => {
@@ -313,6 +350,19 @@ describe("client credentials provider", () => {
     expect(await p.token()).toBe("tok-3");
     now += 2_000; // within the last 30 s
     expect(await p.token()).toBe("tok-4");
+  });
+
+  it("a refreshEarlyMs longer than the token lives: the token is kept half its life, not replaced on every call", async () => {
+    let now = 0;
+    expiresIn = 60;
+    const p = provider({ now: () => now, refreshEarlyMs: 120_000 });
+    for (const t of [0, 10_000, 29_000]) {
+      now = t;
+      expect(await p.token()).toBe("tok-1");
+    }
+    now = 30_000;
+    expect(await p.token()).toBe("tok-2");
+    expect(tokenRequests()).toHaveLength(2);
   });
 
   it("an early refresh that fails keeps using the token in hand until it expires", async () => {
@@ -594,6 +644,19 @@ describe("requirements from the card", () => {
     await both.client.getTask({ id: "task-1" });
   });
 
+  it("a skill that names no requirements of its own is under the card's: only the card's chosen scheme is sent", async () => {
+    const c = card([{ bearer: [] }, { headerKey: [] }]);
+    const skill = { securityRequirements: [] };
+    const interceptors = await authInterceptors(
+      c,
+      { bearer: { token: "b" }, headerKey: { value: "k" } },
+      { requirements: skill.securityRequirements },
+    );
+    const client = new A2AClient(createJsonRpcTransport({ baseUrl: `${agent.url}/rpc`, interceptors }));
+    await client.getTask({ id: "task-1" });
+    expect(agentRequests().map((r) => [r.headers.authorization, r.headers["x-api-key"]])).toEqual([["Bearer b", undefined]]);
+  });
+
   it("planAuth names the schemes used; an empty alternative allows anonymous calls", () => {
     const c = card([{ bearer: [] }, { headerKey: [], basic: [] }]);
     expect(planAuth(c, { headerKey: { value: "k" }, basic: { username: "u", password: "p" } }).schemes).toEqual(["headerKey", "basic"]);
@@ -661,6 +724,82 @@ describe("requirements from the card", () => {
       method: A2AService.method.getTask,
     } as unknown as UnaryRequest;
     await expect(interceptor(async () => ({}) as never)(req)).rejects.toThrow(/gRPC does not have/);
+  });
+});
+
+// --- Credentials over plain http ----------------------------------------------------------
+
+describe("credentials over plain http to another host", () => {
+  interface Sent {
+    url: string;
+    authorization: string | null;
+  }
+  /**
+   * A fetch that answers JSON-RPC calls without a network, so that interfaces
+   * at hosts other than this machine can be named: what would have gone out is
+   * recorded.
+   */
+  function offline(sent: Sent[]): typeof fetch {
+    return (async (url: string | URL | Request, init?: RequestInit) => {
+      sent.push({ url: String(url), authorization: new Headers(init?.headers).get("authorization") });
+      const body = init?.body instanceof Uint8Array ? new TextDecoder().decode(init.body) : String(init?.body);
+      return Response.json({ jsonrpc: "2.0", id: (JSON.parse(body) as { id: number }).id, result: TASK });
+    }) as typeof fetch;
+  }
+  const at = (urls: string[], requirements: Array<Record<string, string[]>> = [{ bearer: [] }]) =>
+    card(requirements, "JSONRPC", {
+      supportedInterfaces: urls.map((url) => ({ url, protocolBinding: url.includes("/") ? "JSONRPC" : "GRPC", protocolVersion: "1.0" })),
+    });
+  const bearer = { bearer: { token: "over-http-token" } };
+
+  it("an http interface elsewhere is passed over for the card's https one, unless authOverHttp: true", async () => {
+    const sent: Sent[] = [];
+    const both = at(["http://agent.example.com/rpc", "https://agent.example.com/rpc"]);
+    const httpClient = createFetchHttpClient(offline(sent));
+    const s = await connect(both, { auth: bearer, transport: { httpClient } });
+    expect(s.passedOver).toHaveLength(1);
+    expect(s.passedOver[0]!.reason).toMatch(/plain http to a host other than this machine.*bearer.*authOverHttp: true/);
+    await s.client.getTask({ id: "task-1" });
+    expect(sent).toEqual([{ url: "https://agent.example.com/rpc", authorization: "Bearer over-http-token" }]);
+
+    sent.length = 0;
+    const allowed = await connect(both, { auth: bearer, authOverHttp: true, transport: { httpClient } });
+    await allowed.client.getTask({ id: "task-1" });
+    expect(sent).toEqual([{ url: "http://agent.example.com/rpc", authorization: "Bearer over-http-token" }]);
+  });
+
+  it("a card with only http interfaces elsewhere: NoCompatibleInterfaceError saying why, before any request or token", async () => {
+    const sent: Sent[] = [];
+    const e = await connect(at(["http://agent.example.com/rpc", "http://10.0.0.7:8080/rpc"], [{ oauth: [] }]), {
+      auth: { oauth: { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET } },
+      transport: { httpClient: createFetchHttpClient(offline(sent)) },
+    }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(NoCompatibleInterfaceError);
+    expect((e as Error).message).toMatch(/http:\/\/10\.0\.0\.7:8080 is plain http to a host other than this machine/);
+    expect(sent).toEqual([]);
+    expect(idp.requests).toEqual([]);
+  });
+
+  it("gRPC without TLS to another host is passed over; with TLS (the default for host:port) it is used", async () => {
+    const grpc = at(["agent.example.com:50051"]);
+    await expect(connectNode(grpc, { auth: bearer, transport: { tls: false } })).rejects.toThrow(
+      /http:\/\/agent\.example\.com:50051 is plain http/,
+    );
+    expect((await connectNode(grpc, { auth: bearer })).interface?.binding).toBe("GRPC");
+  });
+
+  it("a skill's interceptors on a transport of one's own at such a URL: AuthenticationError, nothing sent, no token asked for", async () => {
+    const sent: Sent[] = [];
+    const c = at(["https://agent.example.com/rpc"], [{ oauth: [] }]);
+    const interceptors = await authInterceptors(c, { oauth: { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET } });
+    const client = new A2AClient(
+      createJsonRpcTransport({ baseUrl: "http://agent.example.com/rpc", httpClient: createFetchHttpClient(offline(sent)), interceptors }),
+    );
+    const e = await client.getTask({ id: "task-1" }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(AuthenticationError);
+    expect((e as Error).message).toMatch(/not made: http:\/\/agent\.example\.com is plain http/);
+    expect(sent).toEqual([]);
+    expect(idp.requests).toEqual([]);
   });
 });
 
@@ -743,6 +882,36 @@ describe("secrets never appear in errors or in our objects", () => {
       await assertClean(e, secrets);
     },
   );
+
+  it.each([
+    ["a token function", { bearer: { token: () => "line-one\nsecret-line-two" } }, "secret-line-two"],
+    ["a token provider", { bearer: { token: { token: async () => "issued\r\nsecret-tail", invalidate() {} } } }, "secret-tail"],
+    ["an API key function", { headerKey: { value: async () => "key\u0000secret-after-nul" } }, "secret-after-nul"],
+    ["an API key beyond Latin-1", { headerKey: { value: "secret-key-\u2026" } }, "secret-key-"],
+  ] as const)("%s giving a value no header can carry: AuthenticationError without it, nothing sent", async (_how, auth, secret) => {
+    const s = await session([{ bearer: [] }, { headerKey: [] }], auth as AuthCredentials);
+    const e = await s.client.getTask({ id: "task-1" }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(AuthenticationError);
+    expect((e as Error).message).toMatch(/not a valid header value \(not shown\)/);
+    await assertClean(e, [secret]);
+    expect(agentRequests()).toEqual([]);
+  });
+
+  it("a scheme or credential the interceptors cannot take is AuthenticationError at connect, naming the scheme", async () => {
+    const named = (name: string) =>
+      card([{ k: [] }], "JSONRPC", { securitySchemes: { k: { apiKeySecurityScheme: { location: "header", name } } } });
+    await expect(connect(named("X API Key"), { auth: { k: { value: "v" } } })).rejects.toThrow(
+      new AuthenticationError('scheme "k" (API key in header "X API Key"): API key: "X API Key" is not a valid header name'),
+    );
+    await expect(connect(named(""), { auth: { k: { value: "v" } } })).rejects.toBeInstanceOf(AuthenticationError);
+    const spaced = card([{ h: [] }], "JSONRPC", { securitySchemes: { h: { httpAuthSecurityScheme: { scheme: "Not A Token" } } } });
+    await expect(connect(spaced, { auth: { h: { token: "t" } } })).rejects.toBeInstanceOf(AuthenticationError);
+    await expect(session([{ basic: [] }], { basic: { username: "a:b", password: "p" } })).rejects.toThrow(
+      /^scheme "basic" \(HTTP basic\): basic auth: a username cannot contain a colon$/,
+    );
+    await expect(session([{ oauth: [] }], { oauth: { clientId: "", clientSecret: "s" } })).rejects.toBeInstanceOf(AuthenticationError);
+    expect(agent.requests).toEqual([]);
+  });
 
   it("a token endpoint that refuses and echoes the credentials", async () => {
     refuseClient = true;
