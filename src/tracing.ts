@@ -20,7 +20,7 @@ import { taskIdOf } from "./protocol/events.js";
 import { streamStateKey, type StreamState, type StreamWatcher } from "./call/stream-state.js";
 import { sentUrlOf, targetOf } from "./call/target.js";
 import { watchCall, type CallWatcher } from "./call/watch.js";
-import { isTraceparent } from "./observability.js";
+import { sendTraceContext } from "./observability.js";
 import { isRecord, maskedHref, parsedUrl } from "./util.js";
 
 /**
@@ -130,24 +130,29 @@ export function tracingInterceptor(options: TracingOptions): Interceptor {
     const state = req.stream ? req.contextValues.get(streamStateKey) : undefined;
     const { binding, version } = targetOf(req, options.binding);
     let span = state && streams.get(state);
-    if (span) {
-      // A later call of a stream already followed (a resumption, a failover): the span names its interface now.
-      span.setAttributes(targetAttributes(req, binding, version));
-    } else {
-      const attributes = targetAttributes(req, binding, version);
-      attributes["rpc.service"] = req.service.typeName;
-      attributes["rpc.method"] = req.method.name;
-      const taskId = req.stream ? undefined : taskIdIn(req.message);
-      if (taskId) attributes["a2a.task.id"] = taskId;
-      span = new CallSpan(
-        tracer.startSpan(`${req.service.typeName}/${req.method.name}`, { kind: CLIENT, attributes }),
-        messageEvents,
-        taskId,
-      );
-      if (state) {
-        streams.set(state, span);
-        (state.watchers ??= []).push(span);
+    try {
+      if (span) {
+        // A later call of a stream already followed (a resumption, a failover): the span names its interface now.
+        span.setAttributes(targetAttributes(req, binding, version));
+      } else {
+        const attributes = targetAttributes(req, binding, version);
+        attributes["rpc.service"] = req.service.typeName;
+        attributes["rpc.method"] = req.method.name;
+        const taskId = req.stream ? undefined : taskIdIn(req.message);
+        if (taskId) attributes["a2a.task.id"] = taskId;
+        span = new CallSpan(
+          tracer.startSpan(`${req.service.typeName}/${req.method.name}`, { kind: CLIENT, attributes }),
+          messageEvents,
+          taskId,
+        );
+        if (state) {
+          streams.set(state, span);
+          (state.watchers ??= []).push(span);
+        }
       }
+    } catch {
+      // A tracer that fails leaves the call untraced; it does not fail it (nor does it once the span is there).
+      if (span === undefined) return next(req);
     }
     if (options.propagate) propagate(req.header, span.span);
     const s = span;
@@ -265,14 +270,26 @@ function taskIdIn(m: unknown): string | undefined {
   return isRecord(m.message) && typeof m.message.taskId === "string" ? m.message.taskId || undefined : undefined;
 }
 
-/** Sets the span's W3C trace context on the request, unless it carries one. */
+/**
+ * Sets the span's W3C trace context on the request, unless it carries one.
+ * A span that is not sampled by a real tracer (the API's no-op one) has an
+ * invalid, all-zero context, and sends none; nor does a span whose context
+ * cannot be read.
+ */
 function propagate(header: Headers, span: SpanLike): void {
   if (header.has("traceparent")) return;
-  const ctx = span.spanContext();
+  let ctx: SpanContextLike;
+  try {
+    ctx = span.spanContext();
+  } catch {
+    return;
+  }
   const traceparent = `00-${ctx.traceId}-${ctx.spanId}-${(ctx.traceFlags & 0xff).toString(16).padStart(2, "0")}`;
-  // A span that is not sampled by a real tracer (the API's no-op one) has an invalid, all-zero context.
-  if (!isTraceparent(traceparent)) return;
-  header.set("traceparent", traceparent);
-  const state = ctx.traceState?.serialize();
-  if (state) header.set("tracestate", state);
+  let state: string | undefined;
+  try {
+    state = ctx.traceState?.serialize();
+  } catch {
+    // The traceparent goes without its vendor data.
+  }
+  sendTraceContext(header, traceparent, state);
 }

@@ -19,6 +19,7 @@ import {
   newTraceparent,
   traceparentInterceptor,
   type CallLogEntry,
+  type TraceContext,
 } from "../../src/node.js";
 import { closed, sendJson, sseFrame, startFakeServer, startSse, type FakeServer } from "../support/fake-server.js";
 
@@ -114,6 +115,26 @@ describe.each(["JSONRPC", "HTTP+JSON"] as const)("traceparentInterceptor (%s)", 
     await client.getTask({ id: "t1" }, { headers: { traceparent: own } });
     expect(http.requests.map((r) => r.headers.traceparent)).toEqual([undefined, undefined, own]);
     expect(http.requests.every((r) => r.headers.tracestate === undefined)).toBe(true);
+  });
+
+  it("a malformed tracestate is left out and a get that throws sends nothing: the call goes on without its trace context", async () => {
+    answerTask();
+    const tp = newTraceparent();
+    const contexts: (() => TraceContext)[] = [
+      () => ({ traceparent: tp, tracestate: "k=v\r\nx-injected: 1" }),
+      () => {
+        throw new TypeError("no active span");
+      },
+    ];
+    let get = contexts[0]!;
+    const client = httpClient(binding, [traceparentInterceptor(() => get())]);
+    expect((await client.getTask({ id: "t1" })).id).toBe("t1");
+    get = contexts[1]!;
+    expect((await client.getTask({ id: "t1" })).id).toBe("t1");
+    expect(http.requests.map((r) => [r.headers.traceparent, r.headers.tracestate, r.headers["x-injected"]])).toEqual([
+      [tp, undefined, undefined],
+      [undefined, undefined, undefined],
+    ]);
   });
 });
 

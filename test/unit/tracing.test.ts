@@ -15,6 +15,7 @@ import {
   tracingInterceptor,
   userMessage,
   type ResumeOptions,
+  type SpanLike,
   type TracerLike,
   type TracingOptions,
 } from "../../src/index.js";
@@ -169,6 +170,49 @@ describe("propagation", () => {
     );
     expect((await c.getTask({ id: "t1" })).id).toBe("t1");
     expect(srv.requests[0]!.headers.traceparent).toBeUndefined();
+  });
+
+  it("a tracer that cannot start a span, or whose span cannot give its context, leaves the call untraced, not failed", async () => {
+    const context = { traceId: "4bf92f3577b34da6a3ce929d0e0e4736", spanId: "00f067aa0ba902b7", traceFlags: 1 };
+    const span: SpanLike = { setAttribute: () => 0, addEvent: () => 0, setStatus: () => 0, end: () => 0, spanContext: () => context };
+    const down = (): never => {
+      throw new Error("tracer down");
+    };
+    const tracers: TracerLike[] = [{ startSpan: down }, { startSpan: () => ({ ...span, spanContext: down }) }];
+    for (const broken of tracers) {
+      serve({ GetTask: [json(task("COMPLETED"))], SendStreamingMessage: [stream([status("COMPLETED")], "end")] });
+      const c = new A2AClient(
+        createJsonRpcTransport({ baseUrl: srv.url, interceptors: [tracingInterceptor({ tracer: broken, propagate: true })] }),
+      );
+      expect((await c.getTask({ id: "t1" })).id).toBe("t1");
+      const events = [];
+      for await (const e of c.sendStreamingMessage({ message: userMessage("hi") }, { resume: false })) events.push(e);
+      expect(events).toHaveLength(1);
+      expect(srv.requests.map((r) => r.headers.traceparent)).toEqual([undefined, undefined]);
+      srv.requests.length = 0;
+    }
+  });
+
+  it("a tracestate that is not W3C's (a line break, a bad member) is left out; the traceparent and the call go on", async () => {
+    const sent = { traceId: "4bf92f3577b34da6a3ce929d0e0e4736", spanId: "00f067aa0ba902b7", traceFlags: 1 };
+    for (const tracestate of ["vendor=a\r\nx-injected: 1", "Vendor=a", "vendor=a,other", "good=1,x@y=a b"]) {
+      serve({ GetTask: [json(task("COMPLETED"))] });
+      const own: TracerLike = {
+        startSpan: () => ({
+          setAttribute: () => 0,
+          addEvent: () => 0,
+          setStatus: () => 0,
+          end: () => 0,
+          spanContext: () => ({ ...sent, traceState: { serialize: () => tracestate } }),
+        }),
+      };
+      const c = new A2AClient(
+        createJsonRpcTransport({ baseUrl: srv.url, interceptors: [tracingInterceptor({ tracer: own, propagate: true })] }),
+      );
+      expect((await c.getTask({ id: "t1" })).id, tracestate).toBe("t1");
+      expect(srv.requests.at(-1)!.headers.traceparent).toBe(`00-${sent.traceId}-${sent.spanId}-01`);
+      expect(srv.requests.at(-1)!.headers.tracestate).toBe(tracestate.startsWith("good") ? tracestate : undefined);
+    }
   });
 
   it("a tracer that throws does not fail the call", async () => {
