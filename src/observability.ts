@@ -36,9 +36,11 @@ export interface CallLogEntry {
   /** Start to end: the response for unary calls, the last event for streams. */
   durationMs: number;
   /**
-   * "ok"; "error" when the call failed; "aborted" when it was canceled: the
-   * caller's signal, or a stream closed before its end (a stream closed
-   * right after a final or interrupted state, as the client does, is "ok").
+   * "ok"; "error" when the call failed (also a stream with `resume: false`
+   * that ended before its task settled, as its reader is told); "aborted"
+   * when it was canceled: the caller's signal, or a stream closed before its
+   * end (a stream closed right after a final or interrupted state, as the
+   * client does, is "ok").
    */
   outcome: "ok" | "error" | "aborted";
   /** The class of the error, as this package names it (`TaskNotFoundError`, ...). */

@@ -30,3 +30,11 @@ export interface StreamWatcher {
 
 /** The context key a call's `StreamState` travels under. */
 export const streamStateKey = createContextKey<StreamState | undefined>(undefined, { description: "a2a stream state" });
+
+/**
+ * For a stream that does not resume (`resume: false`): the error its reader
+ * is given when it ended cleanly but before its task settled
+ * (client/end-watch.ts), else undefined. Those who watch the call (call/watch.ts:
+ * logs, spans) record that failure, not a success.
+ */
+export const streamEndKey = createContextKey<(() => unknown) | undefined>(undefined, { description: "a2a stream end check" });

@@ -14,12 +14,12 @@ import {
   type Task,
   type TaskPushNotificationConfig,
 } from "../../gen/lf/a2a/v1/a2a_pb.js";
-import { createContextValues } from "@connectrpc/connect";
+import { createContextValues, type ContextValues } from "@connectrpc/connect";
 import { toA2AError } from "../errors/classify.js";
 import type { A2AError } from "../errors/family.js";
 import type { Binding } from "../protocol/bindings.js";
 import { LAST_EVENT_ID } from "../protocol/headers.js";
-import { streamStateKey, type StreamState } from "../call/stream-state.js";
+import { streamEndKey, streamStateKey, type StreamState } from "../call/stream-state.js";
 import { LazyStream, type StreamWatch } from "./lazy-stream.js";
 import { onDemand, single } from "../util.js";
 import type { SentMessage } from "./find-sent.js";
@@ -426,12 +426,26 @@ export class A2AClient implements ServiceOperations<M> {
         options.timeoutMs,
         this.headers(options),
         single(request),
-        state === undefined ? undefined : createContextValues().set(streamStateKey, state),
+        contextOf(state, watch),
       );
       return res.message;
     };
     return new LazyStream(open, this.failed, watch, options.signal);
   }
+}
+
+/**
+ * What a stream's call carries for those below and beside the client: the
+ * resumption's state, and the end check of a stream that does not resume,
+ * so that its call is logged and traced as failing when its reader is told
+ * it failed. Nothing for a stream that has neither.
+ */
+function contextOf(state: StreamState | undefined, watch: Pick<StreamWatch<unknown>, "ended"> | undefined): ContextValues | undefined {
+  if (state === undefined && watch === undefined) return undefined;
+  const values = createContextValues();
+  if (state !== undefined) values.set(streamStateKey, state);
+  if (watch !== undefined) values.set(streamEndKey, () => watch.ended());
+  return values;
 }
 
 /** `options` with `signal` in place of the caller's, when one is given. */

@@ -9,6 +9,7 @@ import type { Interceptor } from "@connectrpc/connect";
 import {
   A2AClient,
   AbortedError,
+  StreamResumeError,
   TaskNotFoundError,
   createGrpcTransport,
   createJsonRpcTransport,
@@ -214,6 +215,31 @@ describe.each(["JSONRPC", "HTTP+JSON"] as const)("loggingInterceptor (%s)", (bin
     }
     expect(events).toHaveLength(3);
     expect(entries).toEqual([expect.objectContaining({ method: "SendStreamingMessage", stream: true, outcome: "ok", events: 3 })]);
+  });
+
+  it("a stream that does not resume and ends before its task settled is logged as the error its reader gets", async () => {
+    http.handle((req, res, body) => {
+      const wrap = (result: unknown) =>
+        req.url?.startsWith("/rpc") ? { jsonrpc: "2.0", id: (JSON.parse(body) as { id: number }).id, result } : result;
+      startSse(res);
+      res.end(sseFrame(wrap({ task: { ...TASK, status: { state: "TASK_STATE_WORKING" } } })));
+    });
+    const entries: CallLogEntry[] = [];
+    const client = httpClient(binding, [loggingInterceptor((e) => entries.push(e))]);
+    await expect(
+      (async () => {
+        for await (const _ of client.subscribeToTask({ id: "t1" }, { resume: false }));
+      })(),
+    ).rejects.toBeInstanceOf(StreamResumeError);
+    expect(entries).toEqual([
+      expect.objectContaining({
+        method: "SubscribeToTask",
+        outcome: "error",
+        errorName: "StreamResumeError",
+        errorCode: "STREAM_RESUME_FAILED",
+        events: 1,
+      }),
+    ]);
   });
 
   it("a stream the reader leaves early is logged as aborted, with the events seen", async () => {

@@ -10,6 +10,7 @@ import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   A2AClient,
+  StreamResumeError,
   TaskNotFoundError,
   createJsonRpcTransport,
   tracingInterceptor,
@@ -142,6 +143,20 @@ describe("a resumed stream", () => {
     const [span] = exporter.getFinishedSpans();
     expect(span?.events).toEqual([]);
     expect(span?.attributes["a2a.stream.events"]).toBe(2);
+  });
+});
+
+describe("a stream that does not resume", () => {
+  it("and ends before its task settled: the span ends with the StreamResumeError its reader gets", async () => {
+    serve({ SendStreamingMessage: [stream([snapshot("WORKING")], "end")] });
+    const it = client()
+      .sendStreamingMessage({ message: userMessage("hi") }, { resume: false })
+      [Symbol.asyncIterator]();
+    expect((await it.next()).done).toBe(false);
+    await expect(it.next()).rejects.toBeInstanceOf(StreamResumeError);
+    const [span] = exporter.getFinishedSpans();
+    expect(span?.status.code).toBe(SpanStatusCode.ERROR);
+    expect(span?.attributes).toMatchObject({ "error.type": "STREAM_RESUME_FAILED", "a2a.error.code": "STREAM_RESUME_FAILED" });
   });
 });
 
