@@ -71,8 +71,18 @@ export interface SpanContextLike {
  * @category Interceptors and observability
  */
 export interface TracerLike {
-  /** Starts a span; `kind: 2` is `SpanKind.CLIENT`. */
-  startSpan(name: string, options?: { kind?: number; attributes?: SpanAttributes }): SpanLike;
+  /** Starts a span; `kind: 2` is `SpanKind.CLIENT`; `links` name the spans it follows from. */
+  startSpan(name: string, options?: { kind?: number; attributes?: SpanAttributes; links?: SpanLinkLike[] }): SpanLike;
+}
+
+/**
+ * The part of an OpenTelemetry `Link` that tracing uses: the span a
+ * resumption's read (GetTask) was made for, its stream's.
+ * @category Interceptors and observability
+ */
+export interface SpanLinkLike {
+  /** The linked span's identity. */
+  context: Pick<SpanContextLike, "traceId" | "spanId" | "traceFlags">;
 }
 
 /**
@@ -109,7 +119,8 @@ const RPC_SYSTEM: Record<Binding, string> = { GRPC: "grpc", JSONRPC: "jsonrpc", 
  * (the error's stable code). A stream's span ends when the stream ends,
  * fails or its reader stops; its events are `rpc.message` events, and each
  * reconnection after a drop is an `a2a.resume` event (attempt, and the
- * drop's code) on the same span.
+ * drop's code) on the same span; the reads a resumption makes (GetTask,
+ * the lookup of the message sent) are spans of their own, linked to it.
  *
  * @example
  * ```ts
@@ -127,7 +138,8 @@ export function tracingInterceptor(options: TracingOptions): Interceptor {
   /** The span of each resumable stream this interceptor follows, by the stream's state. */
   const streams = new WeakMap<StreamState, CallSpan>();
   return (next) => (req) => {
-    const state = req.stream ? req.contextValues.get(streamStateKey) : undefined;
+    const followed = req.contextValues.get(streamStateKey);
+    const state = req.stream ? followed : undefined;
     const { binding, version } = targetOf(req, options.binding);
     let span = state && streams.get(state);
     try {
@@ -140,8 +152,10 @@ export function tracingInterceptor(options: TracingOptions): Interceptor {
         attributes["rpc.method"] = req.method.name;
         const taskId = req.stream ? undefined : taskIdIn(req.message);
         if (taskId) attributes["a2a.task.id"] = taskId;
+        // A read that a resumption makes for a stream follows from the stream's span.
+        const links = state || !followed ? undefined : linkTo(streams.get(followed));
         span = new CallSpan(
-          tracer.startSpan(`${req.service.typeName}/${req.method.name}`, { kind: CLIENT, attributes }),
+          tracer.startSpan(`${req.service.typeName}/${req.method.name}`, { kind: CLIENT, attributes, ...(links && { links }) }),
           messageEvents,
           taskId,
         );
@@ -170,6 +184,17 @@ export function tracingInterceptor(options: TracingOptions): Interceptor {
     };
     return watchCall(req, () => next(req), watcher, binding);
   };
+}
+
+/** A link to `span`, the stream a resumption's read is made for; none when it is not traced here or has no context. */
+function linkTo(span: CallSpan | undefined): SpanLinkLike[] | undefined {
+  try {
+    if (span === undefined) return undefined;
+    const { traceId, spanId, traceFlags } = span.span.spanContext();
+    return [{ context: { traceId, spanId, traceFlags } }];
+  } catch {
+    return undefined;
+  }
 }
 
 /** Where a call goes, as attributes. */

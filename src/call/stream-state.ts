@@ -28,7 +28,11 @@ export interface StreamWatcher {
   ended(error: A2AError | undefined): void;
 }
 
-/** The context key a call's `StreamState` travels under. */
+/**
+ * The context key a call's `StreamState` travels under: a stream's calls,
+ * and the reads a resumption makes for it (GetTask, the lookup of the
+ * message sent), which tracing links to the stream's span.
+ */
 export const streamStateKey = createContextKey<StreamState | undefined>(undefined, { description: "a2a stream state" });
 
 /**

@@ -104,6 +104,32 @@ describe("a resumed stream", () => {
     expect(span.endTime[0] * 1e9 + span.endTime[1]).toBeGreaterThanOrEqual(spans[0]!.endTime[0] * 1e9 + spans[0]!.endTime[1]);
   });
 
+  it("the reads the resumption makes (the lookup of the message sent, GetTask) are spans linked to the stream's span", async () => {
+    const sent = userMessage("hi", { messageId: "m1", contextId: "c1" });
+    const listed = { ...task("WORKING"), history: [{ messageId: "m1", role: "ROLE_USER", parts: [{ text: "hi" }] }] };
+    serve({
+      // Cut before any event: the task id is not known, so the agent is asked whether the message started one.
+      SendStreamingMessage: [stream([], "cut")],
+      ListTasks: [json({ tasks: [listed], nextPageToken: "", pageSize: 50, totalSize: 1 })],
+      GetTask: [json(task("WORKING")), json(task("COMPLETED"))],
+      SubscribeToTask: [stream([snapshot("WORKING"), status("COMPLETED")], "end")],
+    });
+    for await (const _ of client().sendStreamingMessage({ message: sent }, { resume: FAST }));
+
+    const spans = exporter.getFinishedSpans();
+    expect(spans.map((s) => s.name)).toEqual(["lf.a2a.v1.A2AService/ListTasks", "lf.a2a.v1.A2AService/GetTask", STREAM]);
+    const streamContext = spans[2]!.spanContext();
+    for (const read of spans.slice(0, 2)) {
+      expect(
+        read.links.map((l) => [l.context.traceId, l.context.spanId]),
+        read.name,
+      ).toEqual([[streamContext.traceId, streamContext.spanId]]);
+    }
+    // A call of its own carries no link.
+    await client().getTask({ id: "t1" });
+    expect(exporter.getFinishedSpans().at(-1)!.links).toEqual([]);
+  });
+
   it("that cannot be resumed ends its span with the error that ended the stream", async () => {
     serve({
       SendStreamingMessage: [stream([snapshot("WORKING")], "cut")],
