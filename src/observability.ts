@@ -166,10 +166,10 @@ function isTracestate(value: string): boolean {
 
 /**
  * Puts a trace context on a call's headers (HTTP headers, or gRPC
- * metadata), unless the call carries a `traceparent` already. What is not
- * well-formed is left out, a `traceparent` with its `tracestate`: a value
- * with a line break is one no HTTP client sends, and would fail the call
- * rather than only its trace.
+ * metadata), unless the call carries a `traceparent` already. A malformed
+ * `traceparent` sends nothing and a malformed `tracestate` is left out: a
+ * value with a line break is one no HTTP client sends, and would fail the
+ * call rather than only its trace.
  */
 export function sendTraceContext(header: Headers, traceparent: string, tracestate: string | undefined): void {
   if (header.has("traceparent") || !isTraceparent(traceparent)) return;
