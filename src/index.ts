@@ -176,6 +176,7 @@ export {
   type TracerLike,
   type SpanLike,
   type SpanContextLike,
+  type SpanLinkLike,
   type SpanAttributes,
 } from "./tracing.js";
 export { callTargetKey, type CallTarget } from "./call/target.js";

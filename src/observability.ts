@@ -36,9 +36,11 @@ export interface CallLogEntry {
   /** Start to end: the response for unary calls, the last event for streams. */
   durationMs: number;
   /**
-   * "ok"; "error" when the call failed; "aborted" when it was canceled: the
-   * caller's signal, or a stream closed before its end (a stream closed
-   * right after a final or interrupted state, as the client does, is "ok").
+   * "ok"; "error" when the call failed (also a stream with `resume: false`
+   * that ended before its task settled, as its reader is told); "aborted"
+   * when it was canceled: the caller's signal, or a stream closed before its
+   * end (a stream closed right after a final or interrupted state, as the
+   * client does, is "ok").
    */
   outcome: "ok" | "error" | "aborted";
   /** The class of the error, as this package names it (`TaskNotFoundError`, ...). */
@@ -136,7 +138,7 @@ const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$
  * @category Interceptors and observability
  */
 export function isTraceparent(value: string): boolean {
-  const m = TRACEPARENT.exec(value);
+  const m = typeof value === "string" ? TRACEPARENT.exec(value) : null;
   return m !== null && m[1] !== "ff" && !/^0+$/.test(m[2]!) && !/^0+$/.test(m[3]!);
 }
 
@@ -146,6 +148,33 @@ function hex(bytes: number): string {
     const h = Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
     if (!/^0+$/.test(h)) return h;
   }
+}
+
+/** One W3C `tracestate` list member, `key=value`: a simple or a multi-tenant key, a value of printable ASCII but `,` and `=`, not ending in a space. */
+const TRACESTATE_MEMBER =
+  /^(?:[a-z][a-z0-9_\-*/]{0,255}|[a-z0-9][a-z0-9_\-*/]{0,240}@[a-z][a-z0-9_\-*/]{0,13})=[\x20-\x2b\x2d-\x3c\x3e-\x7e]{0,255}[\x21-\x2b\x2d-\x3c\x3e-\x7e]$/;
+
+/** A well-formed W3C `tracestate`: at most 32 `key=value` members, separated by commas and optional spaces or tabs. */
+function isTracestate(value: string): boolean {
+  if (typeof value !== "string") return false;
+  const members = value
+    .split(",")
+    .map((m) => m.replace(/^[ \t]+|[ \t]+$/g, ""))
+    .filter((m) => m !== "");
+  return members.length <= 32 && members.every((m) => TRACESTATE_MEMBER.test(m));
+}
+
+/**
+ * Puts a trace context on a call's headers (HTTP headers, or gRPC
+ * metadata), unless the call carries a `traceparent` already. A malformed
+ * `traceparent` sends nothing and a malformed `tracestate` is left out: a
+ * value with a line break is one no HTTP client sends, and would fail the
+ * call rather than only its trace.
+ */
+export function sendTraceContext(header: Headers, traceparent: string, tracestate: string | undefined): void {
+  if (header.has("traceparent") || !isTraceparent(traceparent)) return;
+  header.set("traceparent", traceparent);
+  if (tracestate && isTracestate(tracestate)) header.set("tracestate", tracestate);
 }
 
 /**
@@ -162,20 +191,24 @@ export function newTraceparent(traceId?: string): string {
  * Sends the current trace context on every call, on every binding:
  * `traceparent` (and `tracestate` when given) as HTTP headers, or gRPC
  * metadata. `get` is asked per call (e.g. from the active span of a tracing
- * library, or a value kept per request); `undefined` or a malformed
- * `traceparent` sends nothing. A `traceparent` the call already carries (per
- * call `headers`) is left as it is.
+ * library, or a value kept per request); `undefined`, a malformed
+ * `traceparent` or a `get` that throws sends nothing, and a malformed
+ * `tracestate` is left out: the call goes on without its trace context. A
+ * `traceparent` the call already carries (per call `headers`) is left as it
+ * is.
  * @category Interceptors and observability
  */
 export function traceparentInterceptor(get: () => string | TraceContext | undefined): Interceptor {
   return (next) => async (req) => {
     if (!req.header.has("traceparent")) {
-      const got = get();
-      const ctx = typeof got === "string" ? { traceparent: got } : got;
-      if (ctx && isTraceparent(ctx.traceparent)) {
-        req.header.set("traceparent", ctx.traceparent);
-        if (ctx.tracestate) req.header.set("tracestate", ctx.tracestate);
+      let got: string | TraceContext | undefined;
+      try {
+        got = get();
+      } catch {
+        // Like a logger or a tracer, a trace context that cannot be had fails the trace, not the call.
       }
+      const ctx = typeof got === "string" ? { traceparent: got } : got;
+      if (ctx) sendTraceContext(req.header, ctx.traceparent, ctx.tracestate);
     }
     return next(req);
   };

@@ -20,7 +20,7 @@ import { taskIdOf } from "./protocol/events.js";
 import { streamStateKey, type StreamState, type StreamWatcher } from "./call/stream-state.js";
 import { sentUrlOf, targetOf } from "./call/target.js";
 import { watchCall, type CallWatcher } from "./call/watch.js";
-import { isTraceparent } from "./observability.js";
+import { sendTraceContext } from "./observability.js";
 import { isRecord, maskedHref, parsedUrl } from "./util.js";
 
 /**
@@ -71,8 +71,18 @@ export interface SpanContextLike {
  * @category Interceptors and observability
  */
 export interface TracerLike {
-  /** Starts a span; `kind: 2` is `SpanKind.CLIENT`. */
-  startSpan(name: string, options?: { kind?: number; attributes?: SpanAttributes }): SpanLike;
+  /** Starts a span; `kind: 2` is `SpanKind.CLIENT`; `links` name the spans it follows from. */
+  startSpan(name: string, options?: { kind?: number; attributes?: SpanAttributes; links?: SpanLinkLike[] }): SpanLike;
+}
+
+/**
+ * The part of an OpenTelemetry `Link` that tracing uses: the span a
+ * resumption's read (GetTask) was made for, its stream's.
+ * @category Interceptors and observability
+ */
+export interface SpanLinkLike {
+  /** The linked span's identity. */
+  context: Pick<SpanContextLike, "traceId" | "spanId" | "traceFlags">;
 }
 
 /**
@@ -109,7 +119,8 @@ const RPC_SYSTEM: Record<Binding, string> = { GRPC: "grpc", JSONRPC: "jsonrpc", 
  * (the error's stable code). A stream's span ends when the stream ends,
  * fails or its reader stops; its events are `rpc.message` events, and each
  * reconnection after a drop is an `a2a.resume` event (attempt, and the
- * drop's code) on the same span.
+ * drop's code) on the same span; the reads a resumption makes (GetTask,
+ * the lookup of the message sent) are spans of their own, linked to it.
  *
  * @example
  * ```ts
@@ -127,27 +138,35 @@ export function tracingInterceptor(options: TracingOptions): Interceptor {
   /** The span of each resumable stream this interceptor follows, by the stream's state. */
   const streams = new WeakMap<StreamState, CallSpan>();
   return (next) => (req) => {
-    const state = req.stream ? req.contextValues.get(streamStateKey) : undefined;
+    const followed = req.contextValues.get(streamStateKey);
+    const state = req.stream ? followed : undefined;
     const { binding, version } = targetOf(req, options.binding);
     let span = state && streams.get(state);
-    if (span) {
-      // A later call of a stream already followed (a resumption, a failover): the span names its interface now.
-      span.setAttributes(targetAttributes(req, binding, version));
-    } else {
-      const attributes = targetAttributes(req, binding, version);
-      attributes["rpc.service"] = req.service.typeName;
-      attributes["rpc.method"] = req.method.name;
-      const taskId = req.stream ? undefined : taskIdIn(req.message);
-      if (taskId) attributes["a2a.task.id"] = taskId;
-      span = new CallSpan(
-        tracer.startSpan(`${req.service.typeName}/${req.method.name}`, { kind: CLIENT, attributes }),
-        messageEvents,
-        taskId,
-      );
-      if (state) {
-        streams.set(state, span);
-        (state.watchers ??= []).push(span);
+    try {
+      if (span) {
+        // A later call of a stream already followed (a resumption, a failover): the span names its interface now.
+        span.setAttributes(targetAttributes(req, binding, version));
+      } else {
+        const attributes = targetAttributes(req, binding, version);
+        attributes["rpc.service"] = req.service.typeName;
+        attributes["rpc.method"] = req.method.name;
+        const taskId = req.stream ? undefined : taskIdIn(req.message);
+        if (taskId) attributes["a2a.task.id"] = taskId;
+        // A read that a resumption makes for a stream follows from the stream's span.
+        const links = state || !followed ? undefined : linkTo(streams.get(followed));
+        span = new CallSpan(
+          tracer.startSpan(`${req.service.typeName}/${req.method.name}`, { kind: CLIENT, attributes, ...(links && { links }) }),
+          messageEvents,
+          taskId,
+        );
+        if (state) {
+          streams.set(state, span);
+          (state.watchers ??= []).push(span);
+        }
       }
+    } catch {
+      // A tracer that fails leaves the call untraced; it does not fail it (nor does it once the span is there).
+      if (span === undefined) return next(req);
     }
     if (options.propagate) propagate(req.header, span.span);
     const s = span;
@@ -165,6 +184,17 @@ export function tracingInterceptor(options: TracingOptions): Interceptor {
     };
     return watchCall(req, () => next(req), watcher, binding);
   };
+}
+
+/** A link to `span`, the stream a resumption's read is made for; none when it is not traced here or has no context. */
+function linkTo(span: CallSpan | undefined): SpanLinkLike[] | undefined {
+  try {
+    if (span === undefined) return undefined;
+    const { traceId, spanId, traceFlags } = span.span.spanContext();
+    return [{ context: { traceId, spanId, traceFlags } }];
+  } catch {
+    return undefined;
+  }
 }
 
 /** Where a call goes, as attributes. */
@@ -265,14 +295,26 @@ function taskIdIn(m: unknown): string | undefined {
   return isRecord(m.message) && typeof m.message.taskId === "string" ? m.message.taskId || undefined : undefined;
 }
 
-/** Sets the span's W3C trace context on the request, unless it carries one. */
+/**
+ * Sets the span's W3C trace context on the request, unless it carries one.
+ * A span that is not sampled by a real tracer (the API's no-op one) has an
+ * invalid, all-zero context, and sends none; nor does a span whose context
+ * cannot be read.
+ */
 function propagate(header: Headers, span: SpanLike): void {
   if (header.has("traceparent")) return;
-  const ctx = span.spanContext();
+  let ctx: SpanContextLike;
+  try {
+    ctx = span.spanContext();
+  } catch {
+    return;
+  }
   const traceparent = `00-${ctx.traceId}-${ctx.spanId}-${(ctx.traceFlags & 0xff).toString(16).padStart(2, "0")}`;
-  // A span that is not sampled by a real tracer (the API's no-op one) has an invalid, all-zero context.
-  if (!isTraceparent(traceparent)) return;
-  header.set("traceparent", traceparent);
-  const state = ctx.traceState?.serialize();
-  if (state) header.set("tracestate", state);
+  let state: string | undefined;
+  try {
+    state = ctx.traceState?.serialize();
+  } catch {
+    // The traceparent goes without its vendor data.
+  }
+  sendTraceContext(header, traceparent, state);
 }

@@ -28,5 +28,17 @@ export interface StreamWatcher {
   ended(error: A2AError | undefined): void;
 }
 
-/** The context key a call's `StreamState` travels under. */
+/**
+ * The context key a call's `StreamState` travels under: a stream's calls,
+ * and the reads a resumption makes for it (GetTask, the lookup of the
+ * message sent), which tracing links to the stream's span.
+ */
 export const streamStateKey = createContextKey<StreamState | undefined>(undefined, { description: "a2a stream state" });
+
+/**
+ * For a stream that does not resume (`resume: false`): the error its reader
+ * is given when it ended cleanly but before its task settled
+ * (client/end-watch.ts), else undefined. Those who watch the call (call/watch.ts:
+ * logs, spans) record that failure, not a success.
+ */
+export const streamEndKey = createContextKey<(() => unknown) | undefined>(undefined, { description: "a2a stream end check" });

@@ -4,7 +4,9 @@
  * back; a stream when its last event arrived, it failed, or its reader
  * stopped (with each event on the way). A stream closed right after an event
  * that ends the exchange (a final or interrupted state, a direct message),
- * as the client does, has ended well; one closed before is "aborted".
+ * as the client does, has ended well; one closed before is "aborted". A
+ * stream that ends before its task settled, where the client reports that
+ * to its reader (`resume: false`), has failed as the reader is told.
  */
 import type { StreamRequest, StreamResponse, UnaryRequest, UnaryResponse } from "@connectrpc/connect";
 import type { StreamResponse as A2AStreamResponse } from "../../gen/lf/a2a/v1/a2a_pb.js";
@@ -12,6 +14,7 @@ import { toA2AError } from "../errors/classify.js";
 import type { A2AError } from "../errors/family.js";
 import type { Binding } from "../protocol/bindings.js";
 import { isInterrupted, isTerminal } from "../protocol/messages.js";
+import { streamEndKey } from "./stream-state.js";
 
 /** How a call ended: well, with an error, or canceled (the caller's signal, a stream closed before its end). */
 export type CallOutcome = "ok" | "error" | "aborted";
@@ -86,8 +89,11 @@ export async function watchCall<Res extends UnaryResponse | StreamResponse>(
           next: () =>
             it.next().then(
               (r) => {
-                if (r.done) finish("ok");
-                else {
+                if (r.done) {
+                  const early = endedEarly(req);
+                  if (early === undefined) finish("ok");
+                  else finish("error", early);
+                } else {
                   ended = endsExchange(r.value);
                   try {
                     onEvent?.(r.value);
@@ -107,6 +113,15 @@ export async function watchCall<Res extends UnaryResponse | StreamResponse>(
       },
     },
   };
+}
+
+/** Why a stream that ended cleanly ended too soon, as its reader is told (`streamEndKey`), or undefined. */
+function endedEarly(req: UnaryRequest | StreamRequest): unknown {
+  try {
+    return req.contextValues.get(streamEndKey)?.();
+  } catch {
+    return undefined;
+  }
 }
 
 function endsExchange(event: unknown): boolean {

@@ -14,12 +14,12 @@ import {
   type Task,
   type TaskPushNotificationConfig,
 } from "../../gen/lf/a2a/v1/a2a_pb.js";
-import { createContextValues } from "@connectrpc/connect";
+import { createContextValues, type ContextValues } from "@connectrpc/connect";
 import { toA2AError } from "../errors/classify.js";
 import type { A2AError } from "../errors/family.js";
 import type { Binding } from "../protocol/bindings.js";
 import { LAST_EVENT_ID } from "../protocol/headers.js";
-import { streamStateKey, type StreamState } from "../call/stream-state.js";
+import { streamEndKey, streamStateKey, type StreamState } from "../call/stream-state.js";
 import { LazyStream, type StreamWatch } from "./lazy-stream.js";
 import { onDemand, single } from "../util.js";
 import type { SentMessage } from "./find-sent.js";
@@ -344,10 +344,12 @@ export class A2AClient implements ServiceOperations<M> {
    */
   private readonly failed = (e: unknown): A2AError => toA2AError(e, this.binding);
 
+  /** A unary call; `contextValues` are those of a resumption's calls (its stream's state), which are not retried. */
   private async unary<I extends DescMessage, O extends DescMessage>(
     method: DescMethodUnary<I, O>,
     request: MessageInitShape<I>,
     options: CallOptions = {},
+    contextValues?: ContextValues,
   ): Promise<MessageShape<O>> {
     try {
       const timeoutMs = options.timeoutMs ?? this.options.timeoutMs;
@@ -356,7 +358,7 @@ export class A2AClient implements ServiceOperations<M> {
       const prepared = this.prepare(method, request, options);
       const req = prepared instanceof Promise ? await prepared : prepared;
       const policy = options.retry ?? this.options.retry;
-      if (!policy) return (await this.transport.unary(method, options.signal, timeoutMs, headers, req)).message;
+      if (!policy) return (await this.transport.unary(method, options.signal, timeoutMs, headers, req, contextValues)).message;
       return await (await loadRetry()).retryUnary(policy, this.transport, method, options.signal, timeoutMs, headers, req);
     } catch (e) {
       throw this.failed(e);
@@ -393,14 +395,14 @@ export class A2AClient implements ServiceOperations<M> {
           const method = A2AService.method.subscribeToTask;
           return this.stream(method, this.rules(method, { id }, options), { ...withSignal(options, signal), headers }, state);
         },
-        getTask: (id, signal) => this.getTask({ id }, reads(signal)),
+        getTask: (id, signal, state) => this.unary(A2AService.method.getTask, { id }, reads(signal), contextOf(state)),
         // Loaded on the first drop before a task id: most streams never need it.
         findSent:
           sent &&
-          (async (signal) =>
+          (async (signal, state) =>
             (await import("./find-sent.js")).findSentTask(sent, {
-              listTasks: (req) => this.listTasks(req, reads(signal)),
-              getTask: (req) => this.getTask(req, reads(signal)),
+              listTasks: (req) => this.unary(A2AService.method.listTasks, req, reads(signal), contextOf(state)),
+              getTask: (req) => this.unary(A2AService.method.getTask, req, reads(signal), contextOf(state)),
             })),
       },
       resume,
@@ -426,12 +428,27 @@ export class A2AClient implements ServiceOperations<M> {
         options.timeoutMs,
         this.headers(options),
         single(request),
-        state === undefined ? undefined : createContextValues().set(streamStateKey, state),
+        contextOf(state, watch),
       );
       return res.message;
     };
     return new LazyStream(open, this.failed, watch, options.signal);
   }
+}
+
+/**
+ * What a stream's call carries for those below and beside the client: the
+ * resumption's state (also on the reads a resumption makes, so that tracing
+ * links them to the stream), and the end check of a stream that does not
+ * resume, so that its call is logged and traced as failing when its reader
+ * is told it failed. Nothing for a stream that has neither.
+ */
+function contextOf(state: StreamState | undefined, watch?: Pick<StreamWatch<unknown>, "ended">): ContextValues | undefined {
+  if (state === undefined && watch === undefined) return undefined;
+  const values = createContextValues();
+  if (state !== undefined) values.set(streamStateKey, state);
+  if (watch !== undefined) values.set(streamEndKey, () => watch.ended());
+  return values;
 }
 
 /** `options` with `signal` in place of the caller's, when one is given. */

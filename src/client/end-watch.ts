@@ -17,6 +17,7 @@ import { isAbout, isSettled, stateOf, taskIdOf } from "./task-events.js";
 export class EndWatch implements StreamWatch<StreamResponse> {
   private state: TaskState | undefined;
   private settled = false;
+  private early: StreamResumeError | undefined;
 
   constructor(
     private taskId: string | undefined,
@@ -32,7 +33,13 @@ export class EndWatch implements StreamWatch<StreamResponse> {
     } else if (event.payload.case === "message" && this.taskId === undefined) this.settled = true;
   }
 
+  /** The error of a stream that ended too soon, the same one each time it is asked (by the reader's stream and by its call's watchers). */
   ended(): StreamResumeError | undefined {
+    this.early ??= this.endedEarly();
+    return this.early;
+  }
+
+  private endedEarly(): StreamResumeError | undefined {
     const { taskId, state } = this;
     // UNSPECIFIED is also what a state newer than this client reads as: it
     // may be final, so it is not called early.

@@ -50,8 +50,11 @@ export interface ResumeIo {
   open(state: StreamState, signal?: AbortSignal): AsyncIterable<StreamResponse>;
   /** SubscribeToTask, to carry on after a drop. */
   subscribe(taskId: string, state: StreamState, signal?: AbortSignal): AsyncIterable<StreamResponse>;
-  /** GetTask, to learn after a drop whether the task has ended. */
-  getTask(taskId: string, signal?: AbortSignal): Promise<Task>;
+  /**
+   * GetTask, to learn after a drop whether the task has ended; a call of
+   * the stream (`state`), as those who follow the stream see it.
+   */
+  getTask(taskId: string, signal?: AbortSignal, state?: StreamState): Promise<Task>;
   /** The caller's signal: once it fires, no more attempts are made. */
   signal: AbortSignal | undefined;
   /** The task id when known from the start (SubscribeToTask). */
@@ -59,9 +62,9 @@ export interface ResumeIo {
   /**
    * SendStreamingMessage only: asks the agent whether the message sent
    * started a task, for a drop before the task id was seen. Errors it
-   * throws are judged as GetTask's are.
+   * throws are judged as GetTask's are. Its calls are the stream's too.
    */
-  findSent?: ((signal?: AbortSignal) => Promise<SentLookup>) | undefined;
+  findSent?: ((signal?: AbortSignal, state?: StreamState) => Promise<SentLookup>) | undefined;
 }
 
 /**
@@ -214,7 +217,7 @@ async function* steps(
       // Nothing was learned before the drop: did the message start a task?
       let lookup: SentLookup;
       try {
-        lookup = io.findSent ? await io.findSent(signal) : { found: undefined, conclusive: false };
+        lookup = io.findSent ? await io.findSent(signal, state) : { found: undefined, conclusive: false };
       } catch (e) {
         const err = unreachableError(e, io.binding());
         // An agent that cannot be asked is one whose answer is unknown.
@@ -242,7 +245,7 @@ async function* steps(
     }
     let task: Task;
     try {
-      task = await io.getTask(taskId, signal);
+      task = await io.getTask(taskId, signal, state);
     } catch (e) {
       const err = unreachableError(e, io.binding());
       if (err === undefined) throw toA2AError(e, io.binding());

@@ -8,7 +8,7 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { ErrorInfo } from "../../gen/google/rpc/error_details_pb.js";
 import type { Binding } from "../protocol/bindings.js";
-import { hostPort, isRecord, safeUrl } from "../util.js";
+import { hostPort, isRecord, parsedUrl, safeUrl } from "../util.js";
 import {
   A2AError,
   AbortedError,
@@ -281,10 +281,23 @@ export function toA2AError(e: unknown, binding?: Binding, url?: string): A2AErro
   if (e instanceof TypeError) {
     // fetch reports every network failure as a TypeError ("Failed to fetch",
     // "fetch failed", "terminated").
-    return new ConnectionError(`network error: ${e.message}${to}`, { binding, kind: "network", cause: e });
+    return new ConnectionError(`network error: ${e.message}${to}${corsHint(url)}`, { binding, kind: "network", cause: e });
   }
   const message = e instanceof Error ? e.message : String(e);
   return new A2AError(message, { binding, cause: e });
+}
+
+/**
+ * In a page or a worker, a call to another origin that the agent's CORS
+ * rules refuse fails as a bare network error (the browser tells the page
+ * nothing more): the message says so, naming the page's origin. Nothing
+ * where there is no page (Node) or the call stays on the page's origin.
+ */
+function corsHint(url: string | undefined): string {
+  const page = (globalThis as { location?: { origin?: unknown } }).location?.origin;
+  const to = url === undefined ? undefined : parsedUrl(url)?.origin;
+  if (typeof page !== "string" || !page.startsWith("http") || to === undefined || to === page) return "";
+  return `; from a page on ${page}, this is also how a browser reports a call the agent's CORS rules refuse (its Access-Control-Allow-Origin and Access-Control-Allow-Headers must allow this origin and the call's headers)`;
 }
 
 /**

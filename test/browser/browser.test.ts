@@ -61,6 +61,7 @@ let site: FakeServer;
 let elsewhere: FakeServer;
 let browser: BrowserContext | undefined;
 let work: string;
+/** The page's bundle and the worker's, as served. */
 let bundle: string | undefined;
 let inputs: string[] = [];
 let results: { [name: string]: unknown };
@@ -90,19 +91,21 @@ async function setUp(): Promise<void> {
   work = await mkdtemp(join(tmpdir(), "a2a-browser-"));
   const built = await build({
     absWorkingDir: ROOT,
-    entryPoints: [join(ROOT, "test/browser/page.ts")],
+    entryPoints: { page: join(ROOT, "test/browser/page.ts"), worker: join(ROOT, "test/browser/worker.ts") },
     bundle: true,
     format: "esm",
     platform: "browser",
     target: "es2022",
     // The package by name, resolved to its build as an installed copy would be.
     alias: { "a2a-connect": ENTRY },
-    outfile: join(work, "page.js"),
+    outdir: work,
     metafile: true,
     logLevel: "silent",
   });
   inputs = Object.keys((built.metafile as Metafile).inputs);
-  bundle = await readFile(join(work, "page.js"), "utf8");
+  const pageJs = await readFile(join(work, "page.js"), "utf8");
+  const workerJs = await readFile(join(work, "worker.js"), "utf8");
+  bundle = `${pageJs}\n${workerJs}`;
   const html = `<!doctype html><html><head><meta charset="utf-8"><title>a2a-connect in the browser</title><link rel="icon" href="data:,">
 <style>body{font:14px system-ui;margin:1em}li{margin:.3em 0;word-break:break-all}.failed{color:#b00}</style></head>
 <body><h1>a2a-connect: <span id="status">running</span></h1><ul id="results"></ul>
@@ -112,7 +115,8 @@ async function setUp(): Promise<void> {
   }
   const files: { [path: string]: [string, string] } = {
     "/": [html, "text/html; charset=utf-8"],
-    "/page.js": [bundle, "text/javascript; charset=utf-8"],
+    "/page.js": [pageJs, "text/javascript; charset=utf-8"],
+    "/worker.js": [workerJs, "text/javascript; charset=utf-8"],
   };
 
   agent = await startLocalAgent({ cors: true });
@@ -120,6 +124,8 @@ async function setUp(): Promise<void> {
   proxy.plan = () => (proxy.faults === 0 ? { cutAfter: CUT_AFTER, fault: "end" } : {});
   elsewhere = await startFakeServer((req, res) => {
     res.setHeader("Access-Control-Allow-Origin", req.headers.origin ?? "*");
+    // Under /strict/, the preflight allows the page's origin but none of the headers it asks for.
+    if (req.method === "OPTIONS" && req.url?.startsWith("/strict/")) return res.writeHead(204).end();
     if (req.method === "OPTIONS") {
       res.writeHead(204, { "Access-Control-Allow-Headers": req.headers["access-control-request-headers"] ?? "" });
       return res.end();
@@ -262,6 +268,22 @@ describe("in Chromium", () => {
     const v = record("cookie key refused");
     expect(v).toMatchObject({ thrown: true, isAuthenticationError: true });
     expect(v.message).toMatch(/does not let a page set the Cookie header/);
+  });
+
+  it("a call that the agent's CORS rules refuse is a ConnectionError that names the page's origin and CORS; nothing but the preflight reached the agent", () => {
+    const v = record("cors refused");
+    expect(v).toMatchObject({ thrown: true, isConnectionError: true, kind: "network" });
+    expect(v.message).toContain(`${elsewhere.url}/strict/rpc`);
+    expect(v.message).toContain(`from a page on ${site.url}, this is also how a browser reports a call the agent's CORS rules refuse`);
+    expect(elsewhere.requests.filter((r) => r.url.startsWith("/strict/")).map((r) => r.method)).toEqual(["OPTIONS"]);
+  });
+
+  it("runs in a module Web Worker, without window or document: connects, verifies, sends and streams", () => {
+    const v = record("web worker");
+    expect(v).toMatchObject({ inWorker: true, hasWindow: false, hasDocument: false, verifiedKid: agent.signingKid, text: "from a worker" });
+    expect(["JSONRPC", "HTTP+JSON"]).toContain(v.binding);
+    expect(v.events[0]).toBe("task");
+    expect(v.events.length).toBeGreaterThan(1);
   });
 
   it("throws typed errors: TaskNotFoundError is an instanceof in the page", () => {

@@ -12,6 +12,7 @@ import {
   A2AClient,
   A2AError,
   AuthenticationError,
+  ConnectionError,
   RedirectRefusedError,
   TaskNotFoundError,
   TaskState,
@@ -204,6 +205,34 @@ async function main(): Promise<void> {
     } catch (e) {
       return { thrown: true, isAuthenticationError: e instanceof AuthenticationError, message: String((e as Error).message) };
     }
+  });
+
+  await step("cors refused", async () => {
+    // Another origin whose CORS rules allow the page but not A2A-Version:
+    // Chromium refuses the call after the preflight, and fetch says no more
+    // than for a network failure.
+    const strict = new A2AClient(createJsonRpcTransport({ baseUrl: `${elsewhere}/strict/rpc` }));
+    try {
+      await strict.getTask({ id: "t1" });
+      return { thrown: false };
+    } catch (e) {
+      return {
+        thrown: true,
+        isConnectionError: e instanceof ConnectionError,
+        kind: e instanceof ConnectionError ? e.kind : undefined,
+        message: String((e as Error).message),
+      };
+    }
+  });
+
+  await step("web worker", () => {
+    const worker = new Worker("./worker.js", { type: "module" });
+    return new Promise((resolve, reject) => {
+      worker.onmessage = (ev: MessageEvent<{ ok: boolean; value?: unknown; error?: string }>) =>
+        ev.data.ok ? resolve(ev.data.value) : reject(new Error(ev.data.error));
+      worker.onerror = (ev) => reject(new Error(`the worker failed: ${ev.message}`));
+      worker.postMessage({ agent });
+    }).finally(() => worker.terminate());
   });
 
   await step("typed error", async () => {

@@ -9,6 +9,7 @@ import type { Interceptor } from "@connectrpc/connect";
 import {
   A2AClient,
   AbortedError,
+  StreamResumeError,
   TaskNotFoundError,
   createGrpcTransport,
   createJsonRpcTransport,
@@ -19,6 +20,7 @@ import {
   newTraceparent,
   traceparentInterceptor,
   type CallLogEntry,
+  type TraceContext,
 } from "../../src/node.js";
 import { closed, sendJson, sseFrame, startFakeServer, startSse, type FakeServer } from "../support/fake-server.js";
 
@@ -115,6 +117,26 @@ describe.each(["JSONRPC", "HTTP+JSON"] as const)("traceparentInterceptor (%s)", 
     expect(http.requests.map((r) => r.headers.traceparent)).toEqual([undefined, undefined, own]);
     expect(http.requests.every((r) => r.headers.tracestate === undefined)).toBe(true);
   });
+
+  it("a malformed tracestate is left out and a get that throws sends nothing: the call goes on without its trace context", async () => {
+    answerTask();
+    const tp = newTraceparent();
+    const contexts: (() => TraceContext)[] = [
+      () => ({ traceparent: tp, tracestate: "k=v\r\nx-injected: 1" }),
+      () => {
+        throw new TypeError("no active span");
+      },
+    ];
+    let get = contexts[0]!;
+    const client = httpClient(binding, [traceparentInterceptor(() => get())]);
+    expect((await client.getTask({ id: "t1" })).id).toBe("t1");
+    get = contexts[1]!;
+    expect((await client.getTask({ id: "t1" })).id).toBe("t1");
+    expect(http.requests.map((r) => [r.headers.traceparent, r.headers.tracestate, r.headers["x-injected"]])).toEqual([
+      [tp, undefined, undefined],
+      [undefined, undefined, undefined],
+    ]);
+  });
 });
 
 describe.each(["JSONRPC", "HTTP+JSON"] as const)("loggingInterceptor (%s)", (binding) => {
@@ -193,6 +215,31 @@ describe.each(["JSONRPC", "HTTP+JSON"] as const)("loggingInterceptor (%s)", (bin
     }
     expect(events).toHaveLength(3);
     expect(entries).toEqual([expect.objectContaining({ method: "SendStreamingMessage", stream: true, outcome: "ok", events: 3 })]);
+  });
+
+  it("a stream that does not resume and ends before its task settled is logged as the error its reader gets", async () => {
+    http.handle((req, res, body) => {
+      const wrap = (result: unknown) =>
+        req.url?.startsWith("/rpc") ? { jsonrpc: "2.0", id: (JSON.parse(body) as { id: number }).id, result } : result;
+      startSse(res);
+      res.end(sseFrame(wrap({ task: { ...TASK, status: { state: "TASK_STATE_WORKING" } } })));
+    });
+    const entries: CallLogEntry[] = [];
+    const client = httpClient(binding, [loggingInterceptor((e) => entries.push(e))]);
+    await expect(
+      (async () => {
+        for await (const _ of client.subscribeToTask({ id: "t1" }, { resume: false }));
+      })(),
+    ).rejects.toBeInstanceOf(StreamResumeError);
+    expect(entries).toEqual([
+      expect.objectContaining({
+        method: "SubscribeToTask",
+        outcome: "error",
+        errorName: "StreamResumeError",
+        errorCode: "STREAM_RESUME_FAILED",
+        events: 1,
+      }),
+    ]);
   });
 
   it("a stream the reader leaves early is logged as aborted, with the events seen", async () => {

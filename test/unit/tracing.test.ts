@@ -10,11 +10,13 @@ import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   A2AClient,
+  StreamResumeError,
   TaskNotFoundError,
   createJsonRpcTransport,
   tracingInterceptor,
   userMessage,
   type ResumeOptions,
+  type SpanLike,
   type TracerLike,
   type TracingOptions,
 } from "../../src/index.js";
@@ -102,6 +104,32 @@ describe("a resumed stream", () => {
     expect(span.endTime[0] * 1e9 + span.endTime[1]).toBeGreaterThanOrEqual(spans[0]!.endTime[0] * 1e9 + spans[0]!.endTime[1]);
   });
 
+  it("the reads the resumption makes (the lookup of the message sent, GetTask) are spans linked to the stream's span", async () => {
+    const sent = userMessage("hi", { messageId: "m1", contextId: "c1" });
+    const listed = { ...task("WORKING"), history: [{ messageId: "m1", role: "ROLE_USER", parts: [{ text: "hi" }] }] };
+    serve({
+      // Cut before any event: the task id is not known, so the agent is asked whether the message started one.
+      SendStreamingMessage: [stream([], "cut")],
+      ListTasks: [json({ tasks: [listed], nextPageToken: "", pageSize: 50, totalSize: 1 })],
+      GetTask: [json(task("WORKING")), json(task("COMPLETED"))],
+      SubscribeToTask: [stream([snapshot("WORKING"), status("COMPLETED")], "end")],
+    });
+    for await (const _ of client().sendStreamingMessage({ message: sent }, { resume: FAST }));
+
+    const spans = exporter.getFinishedSpans();
+    expect(spans.map((s) => s.name)).toEqual(["lf.a2a.v1.A2AService/ListTasks", "lf.a2a.v1.A2AService/GetTask", STREAM]);
+    const streamContext = spans[2]!.spanContext();
+    for (const read of spans.slice(0, 2)) {
+      expect(
+        read.links.map((l) => [l.context.traceId, l.context.spanId]),
+        read.name,
+      ).toEqual([[streamContext.traceId, streamContext.spanId]]);
+    }
+    // A call of its own carries no link.
+    await client().getTask({ id: "t1" });
+    expect(exporter.getFinishedSpans().at(-1)!.links).toEqual([]);
+  });
+
   it("that cannot be resumed ends its span with the error that ended the stream", async () => {
     serve({
       SendStreamingMessage: [stream([snapshot("WORKING")], "cut")],
@@ -144,6 +172,20 @@ describe("a resumed stream", () => {
   });
 });
 
+describe("a stream that does not resume", () => {
+  it("and ends before its task settled: the span ends with the StreamResumeError its reader gets", async () => {
+    serve({ SendStreamingMessage: [stream([snapshot("WORKING")], "end")] });
+    const it = client()
+      .sendStreamingMessage({ message: userMessage("hi") }, { resume: false })
+      [Symbol.asyncIterator]();
+    expect((await it.next()).done).toBe(false);
+    await expect(it.next()).rejects.toBeInstanceOf(StreamResumeError);
+    const [span] = exporter.getFinishedSpans();
+    expect(span?.status.code).toBe(SpanStatusCode.ERROR);
+    expect(span?.attributes).toMatchObject({ "error.type": "STREAM_RESUME_FAILED", "a2a.error.code": "STREAM_RESUME_FAILED" });
+  });
+});
+
 describe("propagation", () => {
   it("sends the call's span as traceparent when asked, and only then", async () => {
     serve({ GetTask: [json(task("COMPLETED")), json(task("COMPLETED")), json(task("COMPLETED"))] });
@@ -169,6 +211,49 @@ describe("propagation", () => {
     );
     expect((await c.getTask({ id: "t1" })).id).toBe("t1");
     expect(srv.requests[0]!.headers.traceparent).toBeUndefined();
+  });
+
+  it("a tracer that cannot start a span, or whose span cannot give its context, leaves the call untraced, not failed", async () => {
+    const context = { traceId: "4bf92f3577b34da6a3ce929d0e0e4736", spanId: "00f067aa0ba902b7", traceFlags: 1 };
+    const span: SpanLike = { setAttribute: () => 0, addEvent: () => 0, setStatus: () => 0, end: () => 0, spanContext: () => context };
+    const down = (): never => {
+      throw new Error("tracer down");
+    };
+    const tracers: TracerLike[] = [{ startSpan: down }, { startSpan: () => ({ ...span, spanContext: down }) }];
+    for (const broken of tracers) {
+      serve({ GetTask: [json(task("COMPLETED"))], SendStreamingMessage: [stream([status("COMPLETED")], "end")] });
+      const c = new A2AClient(
+        createJsonRpcTransport({ baseUrl: srv.url, interceptors: [tracingInterceptor({ tracer: broken, propagate: true })] }),
+      );
+      expect((await c.getTask({ id: "t1" })).id).toBe("t1");
+      const events = [];
+      for await (const e of c.sendStreamingMessage({ message: userMessage("hi") }, { resume: false })) events.push(e);
+      expect(events).toHaveLength(1);
+      expect(srv.requests.map((r) => r.headers.traceparent)).toEqual([undefined, undefined]);
+      srv.requests.length = 0;
+    }
+  });
+
+  it("a tracestate that is not W3C's (a line break, a bad member) is left out; the traceparent and the call go on", async () => {
+    const sent = { traceId: "4bf92f3577b34da6a3ce929d0e0e4736", spanId: "00f067aa0ba902b7", traceFlags: 1 };
+    for (const tracestate of ["vendor=a\r\nx-injected: 1", "Vendor=a", "vendor=a,other", "good=1,x@y=a b"]) {
+      serve({ GetTask: [json(task("COMPLETED"))] });
+      const own: TracerLike = {
+        startSpan: () => ({
+          setAttribute: () => 0,
+          addEvent: () => 0,
+          setStatus: () => 0,
+          end: () => 0,
+          spanContext: () => ({ ...sent, traceState: { serialize: () => tracestate } }),
+        }),
+      };
+      const c = new A2AClient(
+        createJsonRpcTransport({ baseUrl: srv.url, interceptors: [tracingInterceptor({ tracer: own, propagate: true })] }),
+      );
+      expect((await c.getTask({ id: "t1" })).id, tracestate).toBe("t1");
+      expect(srv.requests.at(-1)!.headers.traceparent).toBe(`00-${sent.traceId}-${sent.spanId}-01`);
+      expect(srv.requests.at(-1)!.headers.tracestate).toBe(tracestate.startsWith("good") ? tracestate : undefined);
+    }
   });
 
   it("a tracer that throws does not fail the call", async () => {
