@@ -288,6 +288,37 @@ export function toA2AError(e: unknown, binding?: Binding, url?: string): A2AErro
 }
 
 /**
+ * A programming error (a TypeError, RangeError, ReferenceError or
+ * SyntaxError without the code of a socket or parser failure) thrown while
+ * a call ran, as an A2AError that says it failed in the client: the HTTP
+ * bindings turn what their HTTP client throws into A2AErrors where they
+ * call it, so such an error reaching a call's runner came from code above
+ * the wire (an interceptor of the application's, or a bug), not from the
+ * network. Read as fetch's network TypeError, it would be a transient
+ * ConnectionError, retried and resumed. Anything else is returned as it is.
+ */
+export function clientFault(e: unknown): unknown {
+  const programming = e instanceof TypeError || e instanceof RangeError || e instanceof ReferenceError || e instanceof SyntaxError;
+  if (!programming || socketFailure(e) || parserFailure(e)) return e;
+  withoutRefusedHeader(e);
+  return new A2AError(`the call failed in the client, not on the network: ${e.name}: ${e.message}`, { cause: e });
+}
+
+/**
+ * Node's Headers quotes the value (or name) it refuses in its TypeError: a
+ * header value is a credential until known otherwise (http/sent-secrets.ts),
+ * and this one never reached the request the error path masks, so it is
+ * masked here, in the error's message and stack, in place.
+ */
+function withoutRefusedHeader(e: Error): void {
+  const refused = /"([\s\S]+)" is an invalid header (?:value|name)/.exec(e.message)?.[1];
+  if (refused === undefined) return;
+  const mask = (text: string) => text.split(refused).join("***");
+  e.message = mask(e.message);
+  if (typeof e.stack === "string") e.stack = mask(e.stack);
+}
+
+/**
  * In a page or a worker, a call to another origin that the agent's CORS
  * rules refuse fails as a bare network error (the browser tells the page
  * nothing more): the message says so, naming the page's origin. Nothing

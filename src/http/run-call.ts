@@ -42,6 +42,7 @@ import {
 } from "@connectrpc/connect";
 import type { DescMessage, DescMethod } from "@bufbuild/protobuf";
 import { A2AError } from "../errors/family.js";
+import { clientFault } from "../errors/classify.js";
 import { abortError, safeUrl, singleValue, startTimer } from "../util.js";
 import type { AbortLike } from "./call-abort.js";
 
@@ -179,7 +180,7 @@ export class CallSignal implements AbortLike {
   fail(reason: unknown): ConnectError {
     // What aborted the call is what the caller hears about, not the
     // error the abort caused in the HTTP client.
-    const e = this.abortedWith ? canceled(this.abortedWith.reason) : ConnectError.from(reason);
+    const e = this.abortedWith ? canceled(this.abortedWith.reason) : ConnectError.from(clientFault(reason));
     this.release();
     this.end(e);
     return e;
@@ -336,6 +337,15 @@ export function rejectWithoutSent(
   );
 }
 
+/** `next(req)`, a synchronous throw (an interceptor's, before it returns a promise) as its rejection. */
+function started<R, T>(next: (req: R) => Promise<T>, req: R): Promise<T> {
+  try {
+    return next(req);
+  } catch (e) {
+    return Promise.reject(e);
+  }
+}
+
 function applyInterceptors<T>(next: T, interceptors: Interceptor[] | undefined): T {
   // The first interceptor is the outermost, as in connect.
   return (interceptors ?? []).reduceRight((n, i) => i(n as never) as T, next);
@@ -357,7 +367,7 @@ export function runUnary<I extends DescMessage, O extends DescMessage>(
   const send = (r: UnaryRequest<I, O>) => opt.next(r, call);
   // Without interceptors the request above is the one sent: no wrapper then.
   const next = opt.interceptors?.length ? applyInterceptors(call.sending(send), opt.interceptors) : send;
-  return call.race(next(req)).then(
+  return call.race(started(next, req)).then(
     (res) => {
       call.release();
       return res;
@@ -380,7 +390,7 @@ export function runStreaming<I extends DescMessage, O extends DescMessage>(
   const req = { ...opt.req, signal: call.signal } as StreamRequest<I, O>;
   call.sent(req);
   const next = opt.interceptors?.length ? applyInterceptors(call.sending(opt.next), opt.interceptors) : opt.next;
-  return call.race(next(req)).then(
+  return call.race(started(next, req)).then(
     (res) => ({ ...res, message: ending(res.message, call) }),
     (e: unknown) => call.rejectClean(call.fail(e)),
   );

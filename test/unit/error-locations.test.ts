@@ -7,7 +7,6 @@
  * are short deadlines against a server that never answers, not sleeps.
  */
 import { createServer, type AddressInfo, type Server, type Socket } from "node:net";
-import { inspect } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   A2AClient,
@@ -25,25 +24,13 @@ import {
 import { createGrpcTransport, createGrpcTransportV03, createNodeHttpClient } from "../../src/node.js";
 import { toA2AError } from "../../src/errors/classify.js";
 import { failure } from "../support/failure.js";
+import { errorSurfaces } from "../support/surfaces.js";
 
 const SECRET = "where-SECRET-42";
 const headers = { Authorization: `Bearer ${SECRET}`, "X-Api-Key": SECRET };
 
-/** Every surface of an error: message, stack, JSON, inspect, the cause chain. */
-function surfaces(e: unknown): string[] {
-  const out = [String(e), inspect(e, { depth: Infinity, showHidden: true })];
-  for (let cur = e, depth = 0; cur instanceof Error && depth < 8; cur = cur.cause, depth++) {
-    out.push(
-      cur.message,
-      cur.stack ?? "",
-      JSON.stringify(cur, (_k, v: unknown) => (typeof v === "bigint" ? String(v) : v)),
-    );
-  }
-  return out;
-}
-
 function expectNoSecret(e: unknown): void {
-  for (const s of surfaces(e)) expect(s).not.toContain(SECRET);
+  for (const s of errorSurfaces(e)) expect(s).not.toContain(SECRET);
 }
 
 let closedPort: number;

@@ -45,6 +45,7 @@ import { redactSecrets } from "../../src/auth/redact.js";
 import { Output } from "../../src/cli/output.js";
 import { createGrpcTransport, createGrpcTransportV03, createNodeHttpClient } from "../../src/node.js";
 import { cardJson, keyPair, signJson, type TestKeyPair } from "../support/cards.js";
+import { errorSurfaces } from "../support/surfaces.js";
 import { useFakeGrpcServer } from "../support/fake-grpc-server.js";
 import { sendJson, sseFrame, startFakeServer, startSse, type FakeServer } from "../support/fake-server.js";
 
@@ -82,21 +83,6 @@ function forms(secret: string): string[] {
   ];
 }
 
-/** Everything a caller, a log or a crash reporter may show of an error. */
-function surfaces(e: unknown): string[] {
-  const err = e as A2AError & { challenge?: string; cause?: unknown };
-  return [
-    err.message,
-    String(err),
-    err.stack ?? "",
-    JSON.stringify(err),
-    JSON.stringify(err.details),
-    String(err.challenge),
-    inspect(err, { depth: Infinity, showHidden: true }),
-    inspect(err.cause, { depth: Infinity, showHidden: true }),
-  ];
-}
-
 /** No word of `text`, decoded from base64 or percent-encoding, holds `secret` as sent or as JSON writes it. */
 function expectNothingDecodes(text: string, secret: string): void {
   const json = JSON.stringify(secret).slice(1, -1);
@@ -114,7 +100,7 @@ function expectNothingDecodes(text: string, secret: string): void {
 
 function expectClean(e: unknown, secrets: string[]): void {
   expect(e).toBeInstanceOf(Error);
-  for (const text of surfaces(e)) {
+  for (const text of errorSurfaces(e)) {
     for (const secret of secrets) for (const f of forms(secret)) expect(text, `a form of ${JSON.stringify(secret)}`).not.toContain(f);
   }
 }
@@ -377,7 +363,7 @@ describe("a token endpoint echoing the request", () => {
       expect((e as Error).message).toContain("invalid_client");
       const basicValue = b64(`${form("client 1&=")}:${form(SECRET)}`);
       expectClean(e, [SECRET, `${form("client 1&=")}:${form(SECRET)}`]);
-      for (const text of surfaces(e)) expect(text).not.toContain(basicValue.slice(0, 20));
+      for (const text of errorSurfaces(e)) expect(text).not.toContain(basicValue.slice(0, 20));
     },
   );
 
@@ -387,7 +373,7 @@ describe("a token endpoint echoing the request", () => {
     expect(e).toBeInstanceOf(AuthenticationError);
     expect((e as Error).message).toContain("only Bearer tokens");
     const basicValue = b64(`c:${form(SECRET)}`);
-    for (const text of surfaces(e)) expect(text).not.toContain(basicValue.slice(0, 12));
+    for (const text of errorSurfaces(e)) expect(text).not.toContain(basicValue.slice(0, 12));
   });
 
   it("a key in the token URL's query is not on the error; a URL with user info is refused without it", async () => {
@@ -660,7 +646,7 @@ describe("a gRPC-web proxy echoing what the application sent", () => {
 
 describe("a header value the Headers class refuses", () => {
   const bad = `Bearer ${HEADER_SECRET}\u0000more`;
-  const shows = (e: unknown) => surfaces(e).some((t = "") => t.includes(HEADER_SECRET) || t.includes("more"));
+  const shows = (e: unknown) => errorSurfaces(e).some((t = "") => t.includes(HEADER_SECRET) || t.includes("more"));
 
   it("in the transport's headers: the error names the header, not the value", () => {
     const e = (() => {
@@ -851,7 +837,7 @@ describe("resolving an Agent Card with credentials", () => {
   /** Every surface of `e`, and no part of `secret` as long as 8 characters (a parser quotes text cut short). */
   function expectNoneOf(e: unknown, secret: string): void {
     expectClean(e, [secret]);
-    for (const text of surfaces(e)) for (let i = 0; i + 8 <= secret.length; i++) expect(text).not.toContain(secret.slice(i, i + 8));
+    for (const text of errorSurfaces(e)) for (let i = 0; i + 8 <= secret.length; i++) expect(text).not.toContain(secret.slice(i, i + 8));
   }
 
   it.each([

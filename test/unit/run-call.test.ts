@@ -158,7 +158,8 @@ describe("runUnary", () => {
   });
 
   it("a failure that is not an abort keeps its cause, and aborts the request signal with the error", async () => {
-    const cause = new TypeError("fetch failed");
+    // What the HTTP client's failures look like below the bindings (they turn fetch's TypeErrors into A2AErrors).
+    const cause = Object.assign(new Error("socket hang up"), { code: "ECONNRESET" });
     let signal: AbortSignal | undefined;
     const e = await runUnary({
       interceptors: [],

@@ -10,7 +10,7 @@ import type { DescMethod } from "@bufbuild/protobuf";
 import { ConnectError, type StreamResponse, type Transport, type UnaryResponse } from "@connectrpc/connect";
 import { ErrorInfoSchema } from "../../../gen/google/rpc/error_details_pb.js";
 import { A2AError, CallTimeoutError, ConnectionError } from "../../errors/family.js";
-import { fromConnectError, toA2AError } from "../../errors/classify.js";
+import { clientFault, fromConnectError, toA2AError } from "../../errors/classify.js";
 import { idleBeforeResponse, withIdleTimeout } from "../../http/idle.js";
 import { checkedResponse } from "../../call/response-shape.js";
 import { CallSignal } from "../../http/run-call.js";
@@ -160,7 +160,13 @@ export function connectionFailure(cause: unknown, url: string): ConnectionError 
  * a request it cannot write), and that connect wrapped, is that error.
  */
 function statusError(e: unknown): unknown {
-  if (!(e instanceof ConnectError)) return e;
-  if (e.cause instanceof A2AError && !e.metadata.has("grpc-status")) return e.cause;
+  // Thrown before connect's runner made it a ConnectError (an interceptor that throws at once).
+  if (!(e instanceof ConnectError)) return clientFault(e);
+  if (!e.metadata.has("grpc-status")) {
+    if (e.cause instanceof A2AError) return e.cause;
+    // What connect wrapped before any status: a fault in the client (an interceptor's TypeError), not the server's.
+    const fault = clientFault(e.cause);
+    if (fault instanceof A2AError) return fault;
+  }
   return fromConnectError(e, "GRPC", e.findDetails(ErrorInfoSchema)[0]);
 }

@@ -113,8 +113,15 @@ const GRPC_WEB_CONTENT_TYPE = /^application\/grpc-web(\+proto)?\s*(;|$)/i;
  */
 function refusingRedirects(fetchFn: typeof fetch, readMaxBytes: number): typeof fetch {
   return async (input, init) => {
-    const res = await fetchFn(input, { ...init, redirect: "manual" });
     const url = input instanceof Request ? input.url : String(input);
+    let res: Response;
+    try {
+      res = await fetchFn(input, { ...init, redirect: "manual" });
+    } catch (e) {
+      // fetch's network failures are TypeErrors, told apart here, where fetch
+      // is called, from what an interceptor throws (cutConnection).
+      throw (e instanceof TypeError && connectionFailure(e, url)) || e;
+    }
     const redirect = res.type === "opaqueredirect" || isRedirectStatus(res.status);
     // A status in the headers is the server's answer, whatever the HTTP status or content type (as over HTTP/2).
     const stated = res.headers.has("grpc-status");
@@ -128,7 +135,7 @@ function refusingRedirects(fetchFn: typeof fetch, readMaxBytes: number): typeof 
           httpStatus: res.status,
         });
       }
-      return withFrameLimit(res, readMaxBytes);
+      return withFrameLimit(res, readMaxBytes, url);
     }
     await res.body?.cancel().catch(() => {});
     if (!redirect) throw httpAnswerError(res.status, res.headers, url);
@@ -153,7 +160,7 @@ function refusingRedirects(fetchFn: typeof fetch, readMaxBytes: number): typeof 
  * in the square of their number. A frame whole in its chunk is handed on
  * as a view into it. Trailers are made readable on the way (status-fields.ts).
  */
-function withFrameLimit(res: Response, maxBytes: number): Response {
+function withFrameLimit(res: Response, maxBytes: number, url: string): Response {
   // A trailers-only answer carries its status in the headers.
   const headers = new Headers(res.headers);
   const statusChanged = headers.has("grpc-status") && readableStatusFields(headers);
@@ -236,7 +243,31 @@ function withFrameLimit(res: Response, maxBytes: number): Response {
       if (partial !== undefined) controller.enqueue(partial.subarray(0, partialAt));
     },
   });
-  return new Response(res.body.pipeThrough(watch), { status: res.status, statusText: res.statusText, headers });
+  return new Response(networkFailuresNamed(res.body, url).pipeThrough(watch), { status: res.status, statusText: res.statusText, headers });
+}
+
+/**
+ * `body`, its read failures (fetch's TypeErrors: the connection cut
+ * mid-body) turned into ConnectionErrors here, where they are known to be
+ * the network's: connect-web passes them on as the cause of its error, as
+ * it does what an interceptor throws.
+ */
+function networkFailuresNamed(body: ReadableStream<Uint8Array>, url: string): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const r = await reader.read();
+        if (r.done) controller.close();
+        else controller.enqueue(r.value);
+      } catch (e) {
+        controller.error((e instanceof TypeError && connectionFailure(e, url)) || e);
+      }
+    },
+    cancel(reason) {
+      return reader.cancel(reason);
+    },
+  });
 }
 
 /** A whole trailers frame (prefix included), with its status fields made readable (status-fields.ts). */
@@ -268,15 +299,15 @@ const utf8 = new TextDecoder();
 const utf8Encoder = new TextEncoder();
 
 /**
- * fetch reports a connection that failed or broke as a TypeError, which
- * connect passes on as the cause of an error without a gRPC status; a body
- * that ends before the trailers that carry the status was cut short too.
+ * A connection that failed or broke, as the fetch wrapper and the body
+ * reader named it (connect passes it on as the cause of an error without a
+ * gRPC status), or a body that ended before the trailers that carry the
+ * status: the call was cut short.
  */
-function cutConnection(e: unknown, url: string): A2AError | undefined {
+function cutConnection(e: unknown): A2AError | undefined {
   if (!(e instanceof ConnectError) || e.metadata.has("grpc-status")) return undefined;
   // What the fetch wrapper refused (a redirect, a content type) is reported as it said.
   if (e.cause instanceof A2AError) return e.cause;
-  if (e.cause instanceof TypeError) return connectionFailure(e.cause, url);
   // connect-web's code for a body that ends inside a frame is INVALID_ARGUMENT, which would read as the caller's error.
   if (e.rawMessage === "protocol error: incomplete envelope") {
     return new ProtocolError("malformed gRPC response: the gRPC-web response ended inside a message frame", {

@@ -1,0 +1,111 @@
+/**
+ * A bug or a refused value in code above the wire (an interceptor of the
+ * application's) fails the call as what it is, a failure in the client: not
+ * a transient network error that retries repeat and streams resume on. No
+ * request is made for it; the port below is closed, so a call that went
+ * out would fail differently.
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import { A2AClient, A2AError, ConnectionError, createGrpcWebTransport, userMessage, type Interceptor } from "../../src/index.js";
+import {
+  createGrpcTransport,
+  createJsonRpcTransport,
+  createJsonRpcTransportV03,
+  createNodeHttpClient,
+  createRestTransport,
+  type A2ATransport,
+} from "../../src/node.js";
+import { failure } from "../support/failure.js";
+import { errorSurfaces } from "../support/surfaces.js";
+import { deadPort } from "../support/ports.js";
+
+let origin: string;
+beforeAll(async () => {
+  origin = `http://127.0.0.1:${await deadPort()}`;
+});
+
+type Make = (interceptors: Interceptor[]) => A2ATransport;
+const TRANSPORTS: Array<[string, Make]> = [
+  ["JSON-RPC (fetch)", (interceptors) => createJsonRpcTransport({ baseUrl: `${origin}/a2a`, interceptors, httpClient: undefined })],
+  [
+    "JSON-RPC (node:http)",
+    (interceptors) => createJsonRpcTransport({ baseUrl: `${origin}/a2a`, interceptors, httpClient: createNodeHttpClient() }),
+  ],
+  ["HTTP+JSON", (interceptors) => createRestTransport({ baseUrl: `${origin}/rest`, interceptors })],
+  ["gRPC", (interceptors) => createGrpcTransport({ baseUrl: origin, interceptors })],
+  ["gRPC-web", (interceptors) => createGrpcWebTransport({ baseUrl: origin, interceptors })],
+  ["JSON-RPC 0.3", (interceptors) => createJsonRpcTransportV03({ baseUrl: `${origin}/a2a`, interceptors })],
+];
+
+/** Interceptors that fail before the request goes out, each its own way. */
+const FAULTS: Array<[string, (count: () => void) => Interceptor]> = [
+  [
+    "a header value Headers refuses, thrown at once",
+    (count) => (next) => (req) => {
+      count();
+      req.header.set("x-trace", "a\nb");
+      return next(req);
+    },
+  ],
+  [
+    "the same from an async interceptor",
+    (count) => (next) => async (req) => {
+      count();
+      req.header.set("x-trace", "a\nb");
+      return next(req);
+    },
+  ],
+  [
+    "a bug: reading a property of undefined",
+    (count) => (next) => (req) => {
+      count();
+      const missing = (req as unknown as { nothing?: { here: string } }).nothing;
+      return next({ ...req, url: missing!.here });
+    },
+  ],
+];
+
+describe.each(TRANSPORTS)("%s", (_name, make) => {
+  it.each(FAULTS)("%s: an A2AError from the client, not transient, not retried, with the fault as its cause", async (_what, fault) => {
+    let calls = 0;
+    const client = new A2AClient(make([fault(() => calls++)]), { retry: { attempts: 3, initialDelayMs: 1, maxDelayMs: 1 } });
+    const e = await failure(client.getTask({ id: "t1" }));
+    expect(e).not.toBeInstanceOf(ConnectionError);
+    expect(e.code).toBe("UNKNOWN");
+    expect(e.transient).toBe(false);
+    expect(e.message).toMatch(/^the call failed in the client, not on the network: TypeError: /);
+    expect(e.cause).toBeInstanceOf(TypeError);
+    expect(calls).toBe(1);
+  });
+
+  it("a credential Headers refuses (Node quotes it in its TypeError) shows on no surface of the error", async () => {
+    const secret = "refused-SECRET-77";
+    const client = new A2AClient(
+      make([
+        (next) => (req) => {
+          req.header.set("authorization", `Bearer ${secret}\nX-Injected: 1`);
+          return next(req);
+        },
+      ]),
+    );
+    const e = await failure(client.getTask({ id: "t1" }));
+    expect(e.code).toBe("UNKNOWN");
+    expect(e.message).toMatch(/invalid header value/);
+    for (const text of errorSurfaces(e)) expect(text).not.toContain(secret);
+  });
+
+  it("a stream whose interceptor fails: the same error, and no resumption", async () => {
+    let calls = 0;
+    const client = new A2AClient(make([FAULTS[0]![1](() => calls++)]));
+    const e = await failure(
+      (async () => {
+        for await (const _ of client.sendStreamingMessage({ message: userMessage("hi") })) {
+          // no event can come
+        }
+      })(),
+    );
+    expect(e).toBeInstanceOf(A2AError);
+    expect(e.code).toBe("UNKNOWN");
+    expect(calls).toBe(1);
+  });
+});
