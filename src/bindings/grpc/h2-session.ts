@@ -10,6 +10,10 @@
  * A connection that has been quiet for a PING interval is checked with a
  * PING before a new call uses it. Timers run only while a PING or a stream
  * is outstanding.
+ *
+ * A connection is used once the server's SETTINGS have arrived, so that
+ * its calls keep to the server's limit on concurrent streams (the client
+ * queues those over it) rather than being refused for exceeding it.
  */
 import * as http2 from "node:http2";
 import { Code, ConnectError } from "@connectrpc/connect";
@@ -100,9 +104,17 @@ export class SessionKeeper {
       };
       session.once("error", failed);
       session.once("close", failed);
-      session.once("connect", () => {
+      // Node destroys a session whose socket fails after the TLS handshake
+      // (the agent's alert refusing a client without a certificate) without
+      // emitting 'error' or 'close' on it: the socket's error is the news.
+      const socket = session.socket;
+      socket.once("error", failed);
+      // Not at "connect": until the server's SETTINGS arrive, its limit on
+      // concurrent streams is unknown, and calls over it would be refused.
+      session.once("remoteSettings", () => {
         session.off("error", failed);
         session.off("close", failed);
+        socket.off("error", failed);
         if (this.dial?.session === session) this.dial = undefined;
         const tracked = new TrackedSession(session, this.ping);
         this.current = tracked;

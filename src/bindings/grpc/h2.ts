@@ -84,8 +84,10 @@ export function createH2GrpcTransport(options: H2GrpcTransportOptions): Transpor
         req: callRequest(false, method, "POST", urlOf(method), requestHeader(header, deadline), contextValues, create(method.input, input)),
         next: async (req) => {
           const body = encodeFrame(requestBytes(method, req.message));
-          const stream = await send(req.url, req.header, body, req.signal);
-          const reply = await readUnary(stream, readMaxBytes, req.url);
+          const reply = await unlessRefused(
+            () => send(req.url, req.header, body, req.signal),
+            (stream) => readUnary(stream, readMaxBytes, req.url),
+          );
           return {
             stream: false,
             service: method.parent,
@@ -118,9 +120,13 @@ export function createH2GrpcTransport(options: H2GrpcTransportOptions): Transpor
           let only: MessageShape<typeof method.input> | undefined;
           for await (const m of req.message) only = m;
           const body = encodeFrame(requestBytes(method, create(method.input, only)));
-          const stream = await send(req.url, req.header, body, req.signal);
-          const reply = new StreamReply(stream, readMaxBytes, req.url);
-          const headers = await reply.response();
+          const { reply, headers } = await unlessRefused(
+            () => send(req.url, req.header, body, req.signal),
+            async (stream) => {
+              const reply = new StreamReply(stream, readMaxBytes, req.url);
+              return { reply, headers: await reply.response() };
+            },
+          );
           return {
             stream: true,
             service: method.parent,
@@ -133,6 +139,28 @@ export function createH2GrpcTransport(options: H2GrpcTransportOptions): Transpor
       });
     },
   } satisfies Transport;
+}
+
+/** How many times one call is sent again after the server refused it unprocessed. */
+const REFUSED_RETRIES = 3;
+
+/**
+ * Sends a call (`open`) and reads its answer (`read`); a call the server
+ * refused before any processing (RST_STREAM REFUSED_STREAM, RFC 9113 8.7:
+ * a stream over its concurrent streams limit, or one past the last stream
+ * a GOAWAY lets finish) is sent again, as gRPC does, whatever its method:
+ * on the connection in use, or on a new one when that one is going away.
+ * Only the response's start is awaited, so no message is read twice.
+ */
+async function unlessRefused<T>(open: () => Promise<ClientHttp2Stream>, read: (stream: ClientHttp2Stream) => Promise<T>): Promise<T> {
+  for (let retries = 0; ; retries++) {
+    const stream = await open();
+    try {
+      return await read(stream);
+    } catch (e) {
+      if (retries === REFUSED_RETRIES || stream.rstCode !== constants.NGHTTP2_REFUSED_STREAM) throw e;
+    }
+  }
 }
 
 /**
