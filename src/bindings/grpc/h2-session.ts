@@ -16,6 +16,7 @@
  * queues those over it) rather than being refused for exceeding it.
  */
 import * as http2 from "node:http2";
+import type { SecureContext } from "node:tls";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { connectionLost } from "./wire.js";
 import { MAX_TIMER_MS, unlessAborted } from "../../util.js";
@@ -23,6 +24,13 @@ import { MAX_TIMER_MS, unlessAborted } from "../../util.js";
 export interface PingOptions {
   pingIntervalMs: number;
   pingTimeoutMs: number;
+}
+
+/** How a keeper's sessions connect and are checked. */
+export interface SessionOptions extends PingOptions {
+  /** TLS settings of an `https:` origin, made once (see h2.ts); Node's defaults without. */
+  secureContext?: SecureContext | undefined;
+  servername?: string | undefined;
 }
 
 /** A connection being made, and how many calls still wait for it. */
@@ -41,7 +49,7 @@ export class SessionKeeper {
 
   constructor(
     private readonly origin: string,
-    private readonly ping: PingOptions,
+    private readonly options: SessionOptions,
   ) {}
 
   /** Opens a stream for `headers`, on the current session or a new one. */
@@ -95,7 +103,8 @@ export class SessionKeeper {
   }
 
   private open(): Dial {
-    const session = http2.connect(this.origin);
+    const { secureContext, servername } = this.options;
+    const session = http2.connect(this.origin, secureContext ? { secureContext, servername } : {});
     session.on("error", ignore);
     const ready = new Promise<TrackedSession>((resolve, reject) => {
       const failed = (e?: Error) => {
@@ -116,7 +125,7 @@ export class SessionKeeper {
         session.off("close", failed);
         socket.off("error", failed);
         if (this.dial?.session === session) this.dial = undefined;
-        const tracked = new TrackedSession(session, this.ping);
+        const tracked = new TrackedSession(session, this.options);
         this.current = tracked;
         session.once("close", () => {
           if (this.current === tracked) this.current = undefined;
