@@ -18,6 +18,7 @@ import { checkHttpBaseUrl, checkTransportOptions } from "../../call/option-check
 import type { A2ATransport } from "../../call/transport.js";
 import { v03Row } from "../../v0_3/methods.js";
 import { V03_CALLS, type JsonRpcV03Call } from "./v0_3-shapes.js";
+import { addV03ExtensionsHeader } from "../../protocol/headers.js";
 
 /** The protocol version this transport announces unless told otherwise. */
 export const V03_PROTOCOL_VERSION = "0.3";
@@ -66,8 +67,7 @@ function jsonRpcCodecV03(url: string): BindingCodec {
  */
 function withV03ExtensionsHeader(next: UniversalClientFn): UniversalClientFn {
   return (req) => {
-    const extensions = req.header.get("A2A-Extensions");
-    if (extensions !== null && !req.header.has("X-A2A-Extensions")) req.header.set("X-A2A-Extensions", extensions);
+    addV03ExtensionsHeader(req.header);
     return next(req);
   };
 }
