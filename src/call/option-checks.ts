@@ -87,7 +87,8 @@ const TLS_FIELDS = ["ca", "cert", "key", "servername"];
 export function checkTlsOption(value: unknown, name: string): void {
   if (value === undefined || typeof value === "boolean") return;
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw new InvalidParamsError(`${name} must be true, false or TLS options { ${TLS_FIELDS.join(", ")} }, got a ${typeof value}`);
+    const kind = value === null ? "null" : Array.isArray(value) ? "a list" : `a ${typeof value}`;
+    throw new InvalidParamsError(`${name} must be true, false or TLS options { ${TLS_FIELDS.join(", ")} }, got ${kind}`);
   }
   const pem = (v: unknown) => typeof v === "string" || v instanceof Uint8Array;
   for (const [field, v] of Object.entries(value)) {

@@ -172,7 +172,8 @@ describe("gRPC's tls: where a URL goes, and the TLS options", () => {
     "%s: a tls that is not a boolean or TLS options of the right kinds is InvalidParamsError naming it",
     (_name, make) => {
       const bad: ReadonlyArray<[unknown, RegExp]> = [
-        ["yes", /^tls must be true, false or TLS options/],
+        ["yes", /^tls must be true, false or TLS options .* got a string$/],
+        [null, /^tls must be true, false or TLS options .* got null$/],
         [{ rejectUnauthorized: false }, /^tls\.rejectUnauthorized is not a TLS option/],
         [{ ca: 5 }, /^tls\.ca must be PEM text or bytes/],
         [{ key: ["SECRET-KEY", 1] }, /^tls\.key must be PEM text or bytes/],
