@@ -23,7 +23,7 @@ import type { AddressInfo } from "node:net";
 import express from "express";
 import type { NextFunction, Request, Response } from "express";
 import { Server as GrpcServer, ServerCredentials } from "@grpc/grpc-js";
-import type { Metadata } from "@grpc/grpc-js";
+import type { ChannelOptions, Metadata } from "@grpc/grpc-js";
 
 import { fromJson, type JsonValue } from "@bufbuild/protobuf";
 import { exportJWK, generateKeyPair, type JWK } from "jose";
@@ -95,7 +95,7 @@ export interface LocalAgent {
   jsonRpcUrl: string;
   /** HTTP+JSON base URL: routes such as `POST {restUrl}/message:send`. */
   restUrl: string;
-  /** "127.0.0.1:PORT2": plain gRPC over HTTP/2, no TLS. */
+  /** "127.0.0.1:PORT2": plain gRPC over HTTP/2, no TLS; "grpcs://127.0.0.1:PORT2" with `grpcTls`. */
   grpcAddress: string;
   /** `{origin}/.well-known/agent-card.json` */
   cardUrl: string;
@@ -163,6 +163,14 @@ export interface LocalAgentOptions {
   validateInputModes?: boolean;
   /** Whether the card's extended card is served; false: the card offers one, but none is configured. Default true. */
   extendedCard?: boolean;
+  /**
+   * Serve gRPC over TLS with this certificate and key (PEM); with
+   * `clientCa`, only to clients presenting a certificate it issued.
+   * Default: plaintext.
+   */
+  grpcTls?: { cert: string; key: string; clientCa?: string };
+  /** Options of the gRPC server (@grpc/grpc-js), e.g. `{ "grpc.max_concurrent_streams": 1 }`. */
+  grpcServerOptions?: ChannelOptions;
 }
 
 const HOST = "127.0.0.1";
@@ -535,9 +543,16 @@ function listenHttp(server: HttpServer, port: number): Promise<number> {
   });
 }
 
-function bindGrpc(server: GrpcServer, port: number): Promise<number> {
+function bindGrpc(server: GrpcServer, port: number, tls: LocalAgentOptions["grpcTls"]): Promise<number> {
+  const credentials = tls
+    ? ServerCredentials.createSsl(
+        tls.clientCa === undefined ? null : Buffer.from(tls.clientCa),
+        [{ private_key: Buffer.from(tls.key), cert_chain: Buffer.from(tls.cert) }],
+        tls.clientCa !== undefined,
+      )
+    : ServerCredentials.createInsecure();
   return new Promise((resolve, reject) => {
-    server.bindAsync(`${HOST}:${port}`, ServerCredentials.createInsecure(), (err, bound) => {
+    server.bindAsync(`${HOST}:${port}`, credentials, (err, bound) => {
       if (err) reject(err);
       else resolve(bound);
     });
@@ -593,13 +608,13 @@ export async function startLocalAgent(options: LocalAgentOptions = {}): Promise<
   const app = express();
   app.disable("x-powered-by");
   const httpServer = createServer(app);
-  const grpcServer = new GrpcServer();
+  const grpcServer = new GrpcServer(options.grpcServerOptions);
 
   let httpPort: number;
   let grpcPort: number;
   try {
     httpPort = await listenHttp(httpServer, options.port ?? 0);
-    grpcPort = await bindGrpc(grpcServer, options.grpcPort ?? 0);
+    grpcPort = await bindGrpc(grpcServer, options.grpcPort ?? 0, options.grpcTls);
   } catch (err) {
     await shutdown(httpServer, grpcServer);
     throw err;
@@ -609,7 +624,7 @@ export async function startLocalAgent(options: LocalAgentOptions = {}): Promise<
   const paths = options.paths ?? { jsonRpc: JSONRPC_PATH, rest: REST_PATH };
   const jsonRpcUrl = `${origin}${paths.jsonRpc}`;
   const restUrl = `${origin}${paths.rest}`;
-  const grpcAddress = `${HOST}:${grpcPort}`;
+  const grpcAddress = options.grpcTls ? `grpcs://${HOST}:${grpcPort}` : `${HOST}:${grpcPort}`;
   const cardUrl = `${origin}${CARD_PATH}`;
 
   // A fresh key per start: the cards are signed as agent authors would sign

@@ -64,6 +64,7 @@ export { createJsonRpcTransport, type JsonRpcTransportOptions } from "./bindings
 export { createRestTransport, type RestTransportOptions } from "./bindings/http-json/transport.js";
 export { createJsonRpcTransportV03, createRestTransportV03 } from "./v0_3/lazy.js";
 export { createGrpcWebTransport, type GrpcWebTransportOptions } from "./bindings/grpc/web.js";
+export type { GrpcTlsOptions } from "./bindings/grpc/url.js";
 export { createFetchHttpClient } from "./http/fetch-client.js";
 export type { A2ATransport } from "./call/transport.js";
 export type { HttpTransportOptions, TransportOptions } from "./call/options.js";

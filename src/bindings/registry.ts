@@ -18,6 +18,7 @@
 import { createJsonRpcTransport } from "./jsonrpc/transport.js";
 import { createRestTransport } from "./http-json/transport.js";
 import type { GrpcWebTransportOptions } from "./grpc/web.js";
+import type { GrpcTlsOptions } from "./grpc/url.js";
 import { createJsonRpcTransportV03, createRestTransportV03 } from "../v0_3/lazy.js";
 import { lazyTransport } from "../call/lazy.js";
 import type { HttpTransportOptions } from "../call/options.js";
@@ -28,8 +29,8 @@ import type { Candidate } from "../protocol/bindings.js";
 
 /** Transport options that apply to every interface a session may use. @category Transports */
 export type TransportSettings = Omit<HttpTransportOptions, "baseUrl" | "protocolVersion" | "extensions"> & {
-  /** gRPC and gRPC-web only: see GrpcTransportOptions.tls. */
-  tls?: boolean | undefined;
+  /** gRPC and gRPC-web only: see GrpcTransportOptions.tls (TLS options: gRPC over HTTP/2 only). */
+  tls?: boolean | GrpcTlsOptions | undefined;
 };
 
 /** Builds the transport for one interface. @category For tool authors */

@@ -75,6 +75,35 @@ export function checkTransportNumbers(options: object, where = ""): void {
   }
 }
 
+/** The fields of gRPC's TLS options (grpc/url.ts: GrpcTlsOptions). */
+const TLS_FIELDS = ["ca", "cert", "key", "servername"];
+
+/**
+ * gRPC's `tls`: absent, a boolean, or TLS options of the right kinds. A
+ * field we do not apply (`rejectUnauthorized`, a misspelling) is refused
+ * rather than ignored, so nobody believes it in force. Values are never
+ * quoted: a key is a secret.
+ */
+export function checkTlsOption(value: unknown, name: string): void {
+  if (value === undefined || typeof value === "boolean") return;
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    const kind = value === null ? "null" : Array.isArray(value) ? "a list" : `a ${typeof value}`;
+    throw new InvalidParamsError(`${name} must be true, false or TLS options { ${TLS_FIELDS.join(", ")} }, got ${kind}`);
+  }
+  const pem = (v: unknown) => typeof v === "string" || v instanceof Uint8Array;
+  for (const [field, v] of Object.entries(value)) {
+    if (!TLS_FIELDS.includes(field)) {
+      throw new InvalidParamsError(`${name}.${field.slice(0, 40)} is not a TLS option of the gRPC transport (${TLS_FIELDS.join(", ")})`);
+    }
+    if (v === undefined) continue;
+    const ok = field === "servername" ? typeof v === "string" : pem(v) || (Array.isArray(v) && v.every(pem));
+    if (!ok)
+      throw new InvalidParamsError(
+        `${name}.${field} must be ${field === "servername" ? "a string" : "PEM text or bytes, or a list of them"}`,
+      );
+  }
+}
+
 /** The error for a wrong number option: its value shown when a number, else its kind (a string may be a mistyped secret). */
 function invalid(name: string, rule: string, value: unknown): InvalidParamsError {
   return new InvalidParamsError(`${name} must be ${rule}, got ${typeof value === "number" ? value : `a ${typeof value}`}`);

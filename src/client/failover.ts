@@ -140,16 +140,21 @@ export class FailoverTransport implements A2ATransport {
     }
   }
 
-  /** Where to go after candidate `i` failed with `error`, if anywhere. */
+  /**
+   * Where to go after candidate `i` failed with `error`, if anywhere. An
+   * older version only with `versionFallback: "auto"`: an interface that
+   * cannot be reached does not take the session down to a version that
+   * silently does less (spec 3.6.3), and the one that works is kept.
+   */
   private nextCandidate(i: number, error: A2AError, methodName: string, tried: Set<number>): number | undefined {
     const { candidates } = this.settings;
+    const older = (k: number) => compareVersions(candidates[k]!.version, candidates[i]!.version) < 0;
     const order = candidates.map((_, k) => (i + 1 + k) % candidates.length).filter((k) => !tried.has(k));
     if (error instanceof VersionNotSupportedError) {
-      if (this.settings.versionFallback !== "auto") return undefined;
-      const older = (c: Candidate) => compareVersions(c.version, candidates[i]!.version) < 0;
-      return order.find((k) => older(candidates[k]!));
+      return this.settings.versionFallback === "auto" ? order.find(older) : undefined;
     }
-    return unreachable(error, SENDS.has(methodName)) ? order[0] : undefined;
+    if (!unreachable(error, SENDS.has(methodName))) return undefined;
+    return this.settings.versionFallback === "auto" ? order[0] : order.find((k) => !older(k));
   }
 
   /** A rejected version says what else the card offers. */

@@ -46,6 +46,9 @@ import { DecodedEvents } from "./decoded-events.js";
 const encoder = new TextEncoder();
 
 /** A connect Transport for an HTTP binding, from its codec and the transport options. */
+/** The `kind` of 0.3's tasks, messages and stream events. */
+const V03_KINDS: ReadonlySet<string> = new Set(["task", "message", "status-update", "artifact-update"]);
+
 export function createHttpBindingTransport(options: HttpTransportOptions, codec: BindingCodec): A2ATransport {
   // Whatever the client, no redirect takes the call to another origin.
   const client = options.httpClient ?? defaultHttpClient();
@@ -179,6 +182,13 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
 
   function parse<O extends DescMessage>(method: DescMethod & { readonly output: O }, result: unknown, httpStatus: number): MessageShape<O> {
     const schema = method.output;
+    // A 1.0 result never has a `kind`; every 0.3 task, message and event
+    // has one. Read as 1.0, such an answer would pass with its states,
+    // roles and files lost: an agent whose card claims 1.0 but speaks 0.3.
+    const kind = codec.toProtoJson || !isRecord(result) ? undefined : result.kind;
+    if (typeof kind === "string" && V03_KINDS.has(kind)) {
+      throw new ProtocolError(`the agent answered ${method.name} in A2A 0.3's shape (kind "${kind}"), not 1.0's`, { binding, httpStatus });
+    }
     try {
       const json = codec.toProtoJson ? codec.toProtoJson(method, result) : result;
       // google.protobuf.Empty results may come as null.

@@ -19,6 +19,11 @@ export interface HttpPlan {
   body?: JsonValue | undefined;
   /** What a response must echo (the JSON-RPC request id). */
   id?: number | undefined;
+  /**
+   * The history cap the request asked for, which the tasks of its answer
+   * are held to where the peer may not apply it (A2A 0.3 JSON-RPC).
+   */
+  historyLength?: number | undefined;
 }
 
 /** Facts about a response that error mapping needs. */

@@ -7,7 +7,8 @@
  * The caller's connect interceptors run here, on the 1.0 side: they see the
  * 1.0 method and the 1.0 request and response messages, the same as on a
  * 1.0 transport, and what they change (headers, the request message) is what
- * gets translated and sent. The 0.3 transport underneath runs without them.
+ * gets translated and sent (activated extensions also as 0.3's
+ * `X-A2A-Extensions`). The 0.3 transport underneath runs without them.
  */
 import {
   create,
@@ -26,6 +27,7 @@ import type { A2ATransport } from "../call/transport.js";
 import { checkedResponse } from "../call/response-shape.js";
 import { v03OperationFor } from "./translate.js";
 import { keepReceivedJson, receivedJsonOf } from "../http/received-json.js";
+import { addV03ExtensionsHeader } from "../protocol/headers.js";
 
 /** How the 1.0 side of a 0.3 transport looks to interceptors. */
 export interface V03AdapterOptions {
@@ -79,6 +81,7 @@ export function adaptV03Transport(inner: A2ATransport, options: V03AdapterOption
         req: outerRequest(false, method, op.method, header, contextValues, create(method.input, input)),
         next: async (req) => {
           const request = req.message as MessageShape<DescMessage>;
+          addV03ExtensionsHeader(req.header);
           const res = await inner.unary(
             op.method as DescMethodUnary,
             req.signal,
@@ -117,6 +120,7 @@ export function adaptV03Transport(inner: A2ATransport, options: V03AdapterOption
           let request: MessageShape<DescMessage> | undefined;
           for await (const m of req.message) request = m as MessageShape<DescMessage>;
           if (request === undefined) throw new TypeError(`${method.name}: no request message`);
+          addV03ExtensionsHeader(req.header);
           const res = await inner.stream(
             op.method as DescMethodStreaming,
             req.signal,

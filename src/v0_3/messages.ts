@@ -133,12 +133,14 @@ export function artifactFromV03(a: V03.Artifact): V1.Artifact {
  */
 export function taskFromV03(t: V03.Task, historyLength?: number): V1.Task {
   const history = t.history.map(messageFromV03);
+  // The last `historyLength` messages: a cap above the history's length keeps it whole.
+  const kept = historyLength === undefined || historyLength < 0 ? history : history.slice(Math.max(0, history.length - historyLength));
   return create(V1.TaskSchema, {
     id: t.id,
     contextId: t.contextId,
     status: t.status && taskStatusFromV03(t.status),
     artifacts: t.artifacts.map(artifactFromV03),
-    history: historyLength === undefined || historyLength < 0 ? history : history.slice(history.length - historyLength),
+    history: kept,
     metadata: t.metadata,
   });
 }

@@ -23,7 +23,8 @@
  * a `/` (it cannot be part of a resource name).
  * On the way back, 0.3's TaskStatusUpdateEvent.final is dropped (1.0 ends the
  * stream instead) and of several AuthenticationInfo schemes 1.0 keeps the
- * first. History caps differ in meaning and are bridged (historyLengthToV03).
+ * first. History caps differ in meaning and are bridged (historyLengthToV03,
+ * and the cap held to on the way back, on JSON-RPC 0.3 too).
  */
 import { create, type DescMessage, type DescMethod, type MessageShape } from "@bufbuild/protobuf";
 import type { Empty } from "@bufbuild/protobuf/wkt";

@@ -124,6 +124,19 @@ describe.each(peerCases(V03_BINDINGS))("$label over A2A 0.3", ({ sdk, binding })
     expect((await client.getTask({ id: created.id, historyLength: 0 })).history).toEqual([]);
   });
 
+  it("a historyLength above the history's length keeps the whole history, on GetTask and SendMessage's task", async () => {
+    // A task of three messages: the question, the agent's request for input, the answer.
+    const asked = taskOf(await client.sendMessage({ message: userMessage("input") }));
+    const answer = { ...userMessage("count 1"), taskId: asked.id, contextId: asked.contextId };
+    const done = taskOf(await client.sendMessage({ message: answer, configuration: { historyLength: 4 } }));
+    const full = await client.getTask({ id: asked.id });
+    expect(full.history.length).toBe(3);
+    for (const cap of [3, 4, 5, 100])
+      expect((await client.getTask({ id: asked.id, historyLength: cap })).history, `cap ${cap}`).toEqual(full.history);
+    expect(done.history).toEqual(full.history);
+    expect((await client.getTask({ id: asked.id, historyLength: 2 })).history).toEqual(full.history.slice(1));
+  });
+
   it("CancelTask cancels a running task", async () => {
     const task = await holdTask();
     const canceled = await client.cancelTask({ id: task.id });

@@ -5,9 +5,13 @@
  * on every binding; an agent that rejects the 1.0 its card claims falls back
  * only when asked.
  */
+import { clone, create } from "@bufbuild/protobuf";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { LocalAgent } from "../../demo/agent.js";
 import {
+  AgentCardSchema,
+  AgentInterfaceSchema,
+  ConnectionError,
   MemoryCardStore,
   Role,
   TaskState,
@@ -15,13 +19,16 @@ import {
   VersionNotSupportedError,
   textOf,
   userMessage,
+  resolveAgentCard,
   type AgentSession,
   type ConnectOptions,
+  type ResolvedAgentCard,
   type Task,
 } from "../../src/index.js";
 import { connect } from "../../src/node.js";
 import { BINDINGS, collect } from "../support/bindings.js";
 import { PEERS, agentsOfPeers, peerCases } from "../support/peers.js";
+import { deadPort } from "../support/ports.js";
 
 const only03Of = agentsOfPeers({ versions: ["0.3"] });
 const rejects10Of = agentsOfPeers({ versions: ["0.3"], advertisedVersions: ["1.0", "0.3"] });
@@ -153,5 +160,50 @@ describe.each(peerCases(BINDINGS))("an agent that rejects the 1.0 its card claim
     expect(task.status?.state).toBe(TaskState.COMPLETED);
     expect(session.interface).toMatchObject({ binding, version: "0.3" });
     expect((await session.client.getTask({ id: task.id })).id).toBe(task.id);
+  });
+});
+
+describe.each(PEERS)("failover between interfaces of different versions, $label", (sdk) => {
+  let both: LocalAgent;
+  /** The agent's card with a dead JSON-RPC 1.0 interface first, then its own JSON-RPC 0.3 and 1.0 ones. */
+  let card: ResolvedAgentCard;
+  beforeAll(async () => {
+    both = lists03FirstOf(sdk);
+    const resolved = await resolveAgentCard(both.origin, options(both));
+    const mine = (version: string) =>
+      resolved.card.supportedInterfaces.find((i) => i.protocolBinding === "JSONRPC" && i.protocolVersion === version)!;
+    const dead = create(AgentInterfaceSchema, {
+      url: `http://127.0.0.1:${await deadPort()}/a2a/jsonrpc`,
+      protocolBinding: "JSONRPC",
+      protocolVersion: "1.0",
+    });
+    const c = clone(AgentCardSchema, resolved.card);
+    c.supportedInterfaces = [dead, mine("0.3"), mine("1.0")];
+    c.signatures = [];
+    card = { ...resolved, card: c };
+  });
+
+  it("a 1.0 interface that cannot be reached moves to the next 1.0 one, passing over 0.3 unless versionFallback is auto", async () => {
+    const session = await connect(card, options(both));
+    const task = taskOf(await session.client.sendMessage({ message: userMessage("count 1") }));
+    expect(task.status?.state).toBe(TaskState.COMPLETED);
+    expect(session.interface).toMatchObject({ binding: "JSONRPC", version: "1.0" });
+    expect(session.interface?.interface.url).toBe(both.jsonRpcUrl);
+    // ListTasks, which 0.3 cannot do, still works: the session never went down to 0.3.
+    const listed = await session.client.listTasks({ contextId: task.contextId, status: TaskState.COMPLETED });
+    expect(listed.tasks.map((t) => t.id)).toEqual([task.id]);
+
+    const auto = await connect(card, options(both, { versionFallback: "auto" }));
+    await auto.client.getTask({ id: task.id });
+    expect(auto.interface).toMatchObject({ binding: "JSONRPC", version: "0.3" });
+  });
+
+  it("with no other interface of the version, the call fails as unreachable rather than going down to 0.3", async () => {
+    const only = { ...card, card: clone(AgentCardSchema, card.card) };
+    only.card.supportedInterfaces = only.card.supportedInterfaces.slice(0, 2);
+    const session = await connect(only, options(both));
+    const e = await session.client.getTask({ id: "t1" }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(ConnectionError);
+    expect(session.interface?.version).toBe("1.0");
   });
 });

@@ -319,6 +319,51 @@ describe("gRPC over node:http2 against a bare server", () => {
     expect(srv.calls[2]!.session).toBe(srv.calls[1]!.session);
   });
 
+  it("a GOAWAY that lets only the first of two calls finish: the other, refused unprocessed, is sent again on a new connection", async () => {
+    const t = transport();
+    srv.handler = (stream) => reply(stream, frame(task("warm")));
+    expect((await unary(t)).message.id).toBe("warm");
+    const held: ServerHttp2Stream[] = [];
+    srv.handler = (stream) => {
+      held.push(stream);
+      if (held.length < 2) return;
+      // Graceful: the stream opened first will be answered, the other was never processed.
+      const [older] = held.sort((a, b) => a.id! - b.id!);
+      stream.session!.goaway(constants.NGHTTP2_NO_ERROR, older!.id);
+      reply(older!, frame(task("finished")));
+      srv.handler = (again) => reply(again, frame(task("sent again")));
+    };
+    const answers = await Promise.all([unary(t, "one"), unary(t, "two")]);
+    expect(answers.map((a) => a.message.id).sort()).toEqual(["finished", "sent again"]);
+    // The warm-up, the two calls, and the refused one again, on a new connection.
+    expect(srv.calls).toHaveLength(4);
+    expect(srv.calls[3]!.session).not.toBe(srv.calls[0]!.session);
+  });
+
+  it("a call refused unprocessed (RST_STREAM REFUSED_STREAM) is sent again, unary and stream; refused every time, it fails after 3 more tries", async () => {
+    const t = transport();
+    let refusals = 1;
+    srv.handler = (stream) => {
+      if (refusals-- > 0) stream.close(constants.NGHTTP2_REFUSED_STREAM);
+      else reply(stream, frame(task("t1")));
+    };
+    expect((await unary(t)).message.id).toBe("t1");
+    expect(srv.calls).toHaveLength(2);
+    refusals = 1;
+    srv.handler = (stream) => {
+      if (refusals-- > 0) return stream.close(constants.NGHTTP2_REFUSED_STREAM);
+      void replyInChunks(stream, [frame(event("e1"))]);
+    };
+    expect(await ids(subscribe(t))).toEqual(["e1"]);
+    expect(srv.calls).toHaveLength(4);
+    srv.calls.length = 0;
+    srv.handler = (stream) => stream.close(constants.NGHTTP2_REFUSED_STREAM);
+    const e = await failure(unary(t));
+    expect(e.code).toBe(Code.Unavailable);
+    expect(e.message).toMatch(/REFUSED_STREAM/);
+    expect(srv.calls).toHaveLength(4);
+  });
+
   it("a GOAWAY with an error in the middle of a stream cuts it: Unavailable, the Node error as cause, no grpc-status", async () => {
     const t = transport();
     let session!: Http2Session;

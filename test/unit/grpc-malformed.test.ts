@@ -17,7 +17,9 @@ import {
   TaskState,
   VersionNotSupportedError,
   createGrpcTransport,
+  createGrpcTransportV03,
 } from "../../src/node.js";
+import * as V03 from "../../gen/a2a/v1/a2a_pb.js";
 import { within } from "../support/fake-server.js";
 import { frame, useFakeGrpcServer } from "../support/fake-grpc-server.js";
 import { trackTimers } from "../support/timers.js";
@@ -64,6 +66,21 @@ describe("gRPC against a raw HTTP/2 server", () => {
     expect(call!.headers[":scheme"]).toBe("http");
     expect(call!.headers["content-type"]).toMatch(/^application\/grpc/);
     expect(call!.headers["a2a-version"]).toBe("1.0");
+  });
+
+  it("A2A 0.3: the a2a.v1 service, A2A-Version 0.3, and activated extensions also as 0.3's x-a2a-extensions", async () => {
+    srv.handler = (stream) =>
+      reply(
+        stream,
+        toBinary(V03.TaskSchema, create(V03.TaskSchema, { id: "t1", contextId: "c1", status: { state: V03.TaskState.WORKING } })),
+      );
+    const old = new A2AClient(createGrpcTransportV03({ baseUrl: `127.0.0.1:${srv.port}`, extensions: ["urn:ext:a"] }));
+    expect((await old.getTask({ id: "t1" })).id).toBe("t1");
+    const [call] = srv.calls;
+    expect(call!.path).toBe("/a2a.v1.A2AService/GetTask");
+    expect(call!.headers["a2a-version"]).toBe("0.3");
+    expect(call!.headers["a2a-extensions"]).toBe("urn:ext:a");
+    expect(call!.headers["x-a2a-extensions"]).toBe("urn:ext:a");
   });
 
   it("a message that is not valid protobuf, with grpc-status 0 -> an A2AError", async () => {

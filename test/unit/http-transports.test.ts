@@ -522,6 +522,30 @@ describe.each(HTTP_BINDINGS)("malformed responses (%s)", (binding) => {
     await protocolError(clientOf(binding).getTask({ id: "t1" }));
   });
 
+  it("an agent whose card claims 1.0 but answers in 0.3's shapes: ProtocolError saying so, not a task with its state and roles lost", async () => {
+    const task03 = {
+      kind: "task",
+      id: "t1",
+      contextId: "c1",
+      status: { state: "completed" },
+      history: [{ kind: "message", role: "user", messageId: "m1", parts: [{ kind: "text", text: "hi" }] }],
+    };
+    srv.handle(answer(binding, task03));
+    const client = clientOf(binding);
+    for (const call of [
+      client.getTask({ id: "t1" }),
+      client.cancelTask({ id: "t1" }),
+      client.sendMessage({ message: userMessage("hi") }),
+    ]) {
+      const e = await protocolError(call);
+      expect(e.message).toMatch(/in A2A 0\.3's shape \(kind "task"\), not 1\.0's/);
+    }
+    srv.handle(stream(binding, [{ kind: "status-update", taskId: "t1", contextId: "c1", status: { state: "working" }, final: false }]));
+    const { items, error } = await drain(clientOf(binding).subscribeToTask({ id: "t1" }, RAW));
+    expect(items).toEqual([]);
+    expect((await protocolError(Promise.reject(error))).message).toMatch(/SubscribeToTask in A2A 0\.3's shape \(kind "status-update"\)/);
+  });
+
   it("a body larger than maxResponseBytes", async () => {
     srv.handle(answer(binding, { ...TASK, metadata: { padding: "x".repeat(10_000) } }));
     await protocolError(clientOf(binding, { maxResponseBytes: 1000 }).getTask({ id: "t1" }));

@@ -18,7 +18,10 @@ import {
   createRestTransport,
   createRestTransportV03,
   type A2ATransport,
+  type ConnectTarget,
 } from "../../src/node.js";
+import { grpcBaseUrl } from "../../src/bindings/grpc/url.js";
+import { cardJson } from "../support/cards.js";
 import { sendJson, sseFrame, startFakeServer, startSse, type FakeServer } from "../support/fake-server.js";
 
 const TASK = { id: "t1", contextId: "c1", status: { state: "TASK_STATE_WORKING" } };
@@ -141,5 +144,71 @@ describe("a duration longer than a timer can wait (2^31 ms and more) is not take
     const seen: string[] = [];
     for await (const e of client.subscribeToTask({ id: "t1" }, { resume: false })) seen.push(e.payload.case ?? "");
     expect(seen).toEqual(["task"]);
+  });
+});
+
+describe("gRPC's tls: where a URL goes, and the TLS options", () => {
+  it("a URL that names TLS (https://, grpcs://) keeps it whatever tls says; tls decides for the others", () => {
+    const cases: ReadonlyArray<[string, boolean | object | undefined, string]> = [
+      ["grpcs://127.0.0.1:50051", undefined, "https://127.0.0.1:50051"],
+      ["grpcs://localhost:50051", false, "https://localhost:50051"],
+      ["GRPCS://agent.example:443", false, "https://agent.example:443"],
+      ["https://127.0.0.1:50051/a2a", false, "https://127.0.0.1:50051/a2a"],
+      ["127.0.0.1:50051", undefined, "http://127.0.0.1:50051"],
+      ["127.0.0.1:50051", { ca: "pem" }, "https://127.0.0.1:50051"],
+      ["agent.example:443", undefined, "https://agent.example:443"],
+      ["agent.example:443", false, "http://agent.example:443"],
+      ["grpc://agent.example:443", undefined, "https://agent.example:443"],
+      ["grpc://[::1]:50051", undefined, "http://[::1]:50051"],
+      ["http://agent.example:80", undefined, "http://agent.example:80"],
+      ["http://agent.example:80", true, "https://agent.example:80"],
+    ];
+    for (const [url, tls, expected] of cases) expect(grpcBaseUrl(url, tls), `${url} tls=${JSON.stringify(tls)}`).toBe(expected);
+  });
+
+  const GRPC_CREATORS = CREATORS.filter(([name]) => name.startsWith("gRPC"));
+
+  it.each(GRPC_CREATORS)(
+    "%s: a tls that is not a boolean or TLS options of the right kinds is InvalidParamsError naming it",
+    (_name, make) => {
+      const bad: ReadonlyArray<[unknown, RegExp]> = [
+        ["yes", /^tls must be true, false or TLS options .* got a string$/],
+        [null, /^tls must be true, false or TLS options .* got null$/],
+        [{ rejectUnauthorized: false }, /^tls\.rejectUnauthorized is not a TLS option/],
+        [{ ca: 5 }, /^tls\.ca must be PEM text or bytes/],
+        [{ key: ["SECRET-KEY", 1] }, /^tls\.key must be PEM text or bytes/],
+        [{ servername: 1 }, /^tls\.servername must be a string/],
+      ];
+      for (const [tls, message] of bad) {
+        const made = () => make({ baseUrl: "127.0.0.1:1", tls } as { baseUrl: string });
+        expect(made, JSON.stringify(tls)).toThrow(InvalidParamsError);
+        expect(made).toThrow(message);
+        expect(made).not.toThrow(/SECRET-KEY/);
+      }
+    },
+  );
+
+  it("gRPC over HTTP/2: a certificate or key that cannot be read fails when the transport is made, without quoting it", () => {
+    for (const make of [createGrpcTransport, createGrpcTransportV03]) {
+      const made = () =>
+        make({ baseUrl: "127.0.0.1:1", tls: { key: "-----BEGIN PRIVATE KEY-----\nSECRET-KEY\n-----END PRIVATE KEY-----\n" } });
+      expect(made).toThrow(InvalidParamsError);
+      expect(made).toThrow(/^tls: the certificates or key cannot be used/);
+      expect(made).not.toThrow(/SECRET-KEY/);
+    }
+  });
+
+  it("gRPC-web refuses TLS options: what it trusts is its fetch's to decide", () => {
+    expect(() => createGrpcWebTransport({ baseUrl: "https://127.0.0.1:1", tls: { ca: "pem" } })).toThrow(
+      /^tls: TLS options .* are for gRPC over HTTP\/2/,
+    );
+  });
+
+  it("connect(): a wrong transport.tls fails the first gRPC call with InvalidParamsError naming it, before any connection", async () => {
+    const card = cardJson({ supportedInterfaces: [{ url: "127.0.0.1:1", protocolBinding: "GRPC", protocolVersion: "1.0" }] });
+    const session = await connect(card as ConnectTarget, { transport: { tls: { rejectUnauthorized: false } as object } });
+    const e = await session.client.getTask({ id: "t1" }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(InvalidParamsError);
+    expect((e as Error).message).toMatch(/^tls\.rejectUnauthorized is not a TLS option/);
   });
 });

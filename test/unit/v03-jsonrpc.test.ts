@@ -568,6 +568,35 @@ describe("results: 0.3 JSON as 1.0 messages", () => {
     expect(err).toBeInstanceOf(ProtocolError);
   });
 
+  it("a history cap holds whatever the agent does with it (0 means none in 1.0, no cap to some 0.3 agents): GetTask, send and stream", async () => {
+    const history = ["m1", "m2", "m3"].map((messageId) => ({
+      kind: "message",
+      role: "user",
+      messageId,
+      parts: [{ kind: "text", text: "x" }],
+    }));
+    // An agent that ignores the cap it is sent.
+    const task = { kind: "task", id: "t1", contextId: "c1", status: { state: "completed" }, history };
+    srv.handle(answer(task));
+    const ids = (t: Task) => t.history.map((m) => m.messageId);
+    const c = client();
+    for (const [cap, kept] of [
+      [0, []],
+      [2, ["m2", "m3"]],
+      [3, ["m1", "m2", "m3"]],
+      [5, ["m1", "m2", "m3"]],
+    ] as const) {
+      expect(ids(await c.getTask({ id: "t1", historyLength: cap })), `cap ${cap}`).toEqual(kept);
+    }
+    expect(ids(await c.getTask({ id: "t1" }))).toEqual(["m1", "m2", "m3"]);
+    expect((sent(0).params as { historyLength: number }).historyLength).toBe(0);
+    const res = await c.sendMessage({ message: userMessage("hi"), configuration: { historyLength: 1 } });
+    expect(res.payload.case === "task" && ids(res.payload.value)).toEqual(["m3"]);
+    srv.handle(stream([task]));
+    const events = await collect(c.sendStreamingMessage({ message: userMessage("hi"), configuration: { historyLength: 0 } }));
+    expect(events[0]!.payload.case === "task" && ids(events[0]!.payload.value)).toEqual([]);
+  });
+
   it("push configs: the nested 0.3 config becomes the flat 1.0 one; the first of several schemes is kept", async () => {
     const c = client();
     srv.handle(

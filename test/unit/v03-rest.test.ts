@@ -124,6 +124,22 @@ describe("HTTP+JSON over 0.3: requests", () => {
     expect(last()).toMatchObject({ method: "GET", url: "/a2a/v1/card" });
   });
 
+  it("activated extensions go as A2A-Extensions and as 0.3's X-A2A-Extensions, unary and stream", async () => {
+    const withExtensions = new A2AClient(createRestTransportV03({ baseUrl: `${srv.url}/a2a/`, extensions: ["urn:ext:a"] }));
+    answer(200, TASK);
+    await withExtensions.getTask({ id: "t 1" }, { extensions: ["urn:ext:b"] });
+    srv.handle((_req, res) => {
+      startSse(res);
+      res.end(sseFrame({ task: TASK }));
+    });
+    for await (const _ of withExtensions.subscribeToTask({ id: "t 1" })) break;
+    for (const r of srv.requests) {
+      expect(r.headers["a2a-extensions"]).toMatch(/^urn:ext:a/);
+      expect(r.headers["x-a2a-extensions"]).toBe(r.headers["a2a-extensions"]);
+    }
+    expect(srv.requests).toHaveLength(2);
+  });
+
   it("ListTasks fails without a request", async () => {
     await expect(client.listTasks()).rejects.toThrow(UnsupportedOperationError);
     expect(srv.requests).toHaveLength(0);

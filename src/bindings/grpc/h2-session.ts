@@ -10,8 +10,13 @@
  * A connection that has been quiet for a PING interval is checked with a
  * PING before a new call uses it. Timers run only while a PING or a stream
  * is outstanding.
+ *
+ * A connection is used once the server's SETTINGS have arrived, so that
+ * its calls keep to the server's limit on concurrent streams (the client
+ * queues those over it) rather than being refused for exceeding it.
  */
 import * as http2 from "node:http2";
+import type { SecureContext } from "node:tls";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { connectionLost } from "./wire.js";
 import { MAX_TIMER_MS, unlessAborted } from "../../util.js";
@@ -19,6 +24,13 @@ import { MAX_TIMER_MS, unlessAborted } from "../../util.js";
 export interface PingOptions {
   pingIntervalMs: number;
   pingTimeoutMs: number;
+}
+
+/** How a keeper's sessions connect and are checked. */
+export interface SessionOptions extends PingOptions {
+  /** TLS settings of an `https:` origin, made once (see h2.ts); Node's defaults without. */
+  secureContext?: SecureContext | undefined;
+  servername?: string | undefined;
 }
 
 /** A connection being made, and how many calls still wait for it. */
@@ -37,7 +49,7 @@ export class SessionKeeper {
 
   constructor(
     private readonly origin: string,
-    private readonly ping: PingOptions,
+    private readonly options: SessionOptions,
   ) {}
 
   /** Opens a stream for `headers`, on the current session or a new one. */
@@ -91,7 +103,8 @@ export class SessionKeeper {
   }
 
   private open(): Dial {
-    const session = http2.connect(this.origin);
+    const { secureContext, servername } = this.options;
+    const session = http2.connect(this.origin, secureContext ? { secureContext, servername } : {});
     session.on("error", ignore);
     const ready = new Promise<TrackedSession>((resolve, reject) => {
       const failed = (e?: Error) => {
@@ -100,11 +113,19 @@ export class SessionKeeper {
       };
       session.once("error", failed);
       session.once("close", failed);
-      session.once("connect", () => {
+      // Node destroys a session whose socket fails after the TLS handshake
+      // (the agent's alert refusing a client without a certificate) without
+      // emitting 'error' or 'close' on it: the socket's error is the news.
+      const socket = session.socket;
+      socket.once("error", failed);
+      // Not at "connect": until the server's SETTINGS arrive, its limit on
+      // concurrent streams is unknown, and calls over it would be refused.
+      session.once("remoteSettings", () => {
         session.off("error", failed);
         session.off("close", failed);
+        socket.off("error", failed);
         if (this.dial?.session === session) this.dial = undefined;
-        const tracked = new TrackedSession(session, this.ping);
+        const tracked = new TrackedSession(session, this.options);
         this.current = tracked;
         session.once("close", () => {
           if (this.current === tracked) this.current = undefined;

@@ -16,12 +16,14 @@
 import { create, toBinary, type DescMessage, type DescMethod, type MessageShape } from "@bufbuild/protobuf";
 import { Code, ConnectError, type Interceptor, type Transport } from "@connectrpc/connect";
 import { constants, type ClientHttp2Stream, type OutgoingHttpHeaders } from "node:http2";
+import { createSecureContext, type SecureContext, type SecureContextOptions } from "node:tls";
 import { InvalidParamsError } from "../../errors/family.js";
 import { failedField } from "../../protocol/proto-json.js";
 import { runStreaming, runUnary } from "../../http/run-call.js";
 import { callRequest } from "../../http/call-request.js";
 import { timeoutFor } from "../../call/timeouts.js";
 import { SessionKeeper } from "./h2-session.js";
+import type { GrpcTlsOptions } from "./url.js";
 import { mapRequests, parsedUrl } from "../../util.js";
 import { encodeFrame, metadataOf } from "./wire.js";
 import { StreamReply, decode, readUnary } from "./reply.js";
@@ -29,6 +31,8 @@ import { StreamReply, decode, readUnary } from "./reply.js";
 export interface H2GrpcTransportOptions {
   /** `http(s)://host:port`, maybe with a path prefix. */
   baseUrl: string;
+  /** For an `https:` base URL: whom to trust and the client's certificate; Node's defaults without. */
+  tls?: GrpcTlsOptions | undefined;
   interceptors?: Interceptor[] | undefined;
   /** Largest message accepted from the server, in bytes. */
   readMaxBytes: number;
@@ -46,7 +50,7 @@ export function createH2GrpcTransport(options: H2GrpcTransportOptions): Transpor
   if (url === undefined) throw new TypeError("the gRPC transport's baseUrl is not a URL (host:port, or http(s)://host:port)");
   const origin = url.origin;
   const base = origin + url.pathname.replace(/\/+$/, "");
-  const sessions = new SessionKeeper(origin, options);
+  const sessions = new SessionKeeper(origin, { ...options, ...tlsSettings(url.protocol === "https:" ? options.tls : undefined) });
   const { interceptors, readMaxBytes } = options;
   const originSlash = origin + "/";
   const urlOf = (method: DescMethod) => `${base}/${method.parent.typeName}/${method.name}`;
@@ -84,8 +88,10 @@ export function createH2GrpcTransport(options: H2GrpcTransportOptions): Transpor
         req: callRequest(false, method, "POST", urlOf(method), requestHeader(header, deadline), contextValues, create(method.input, input)),
         next: async (req) => {
           const body = encodeFrame(requestBytes(method, req.message));
-          const stream = await send(req.url, req.header, body, req.signal);
-          const reply = await readUnary(stream, readMaxBytes, req.url);
+          const reply = await unlessRefused(
+            () => send(req.url, req.header, body, req.signal),
+            (stream) => readUnary(stream, readMaxBytes, req.url),
+          );
           return {
             stream: false,
             service: method.parent,
@@ -118,9 +124,13 @@ export function createH2GrpcTransport(options: H2GrpcTransportOptions): Transpor
           let only: MessageShape<typeof method.input> | undefined;
           for await (const m of req.message) only = m;
           const body = encodeFrame(requestBytes(method, create(method.input, only)));
-          const stream = await send(req.url, req.header, body, req.signal);
-          const reply = new StreamReply(stream, readMaxBytes, req.url);
-          const headers = await reply.response();
+          const { reply, headers } = await unlessRefused(
+            () => send(req.url, req.header, body, req.signal),
+            async (stream) => {
+              const reply = new StreamReply(stream, readMaxBytes, req.url);
+              return { reply, headers: await reply.response() };
+            },
+          );
           return {
             stream: true,
             service: method.parent,
@@ -133,6 +143,46 @@ export function createH2GrpcTransport(options: H2GrpcTransportOptions): Transpor
       });
     },
   } satisfies Transport;
+}
+
+/** How many times one call is sent again after the server refused it unprocessed. */
+const REFUSED_RETRIES = 3;
+
+/**
+ * Sends a call (`open`) and reads its answer (`read`); a call the server
+ * refused before any processing (RST_STREAM REFUSED_STREAM, RFC 9113 8.7:
+ * a stream over its concurrent streams limit, or one past the last stream
+ * a GOAWAY lets finish) is sent again, as gRPC does, whatever its method:
+ * on the connection in use, or on a new one when that one is going away.
+ * Only the response's start is awaited, so no message is read twice.
+ */
+async function unlessRefused<T>(open: () => Promise<ClientHttp2Stream>, read: (stream: ClientHttp2Stream) => Promise<T>): Promise<T> {
+  for (let retries = 0; ; retries++) {
+    const stream = await open();
+    try {
+      return await read(stream);
+    } catch (e) {
+      if (retries === REFUSED_RETRIES || stream.rstCode !== constants.NGHTTP2_REFUSED_STREAM) throw e;
+    }
+  }
+}
+
+/**
+ * The session settings of TLS options: one secure context for every
+ * connection, made here so that a certificate or key that cannot be read
+ * fails the transport's creation, naming the option, not each call as a
+ * connection failure. The message is OpenSSL's reason, never the PEM.
+ */
+function tlsSettings(tls: GrpcTlsOptions | undefined): { secureContext?: SecureContext; servername?: string } {
+  if (tls === undefined) return {};
+  // Node takes the bytes of any ArrayBufferView where its types say Buffer.
+  const { ca, cert, key, servername } = tls as Pick<SecureContextOptions, "ca" | "cert" | "key"> & { servername?: string };
+  try {
+    return { secureContext: createSecureContext({ ca, cert, key }), servername };
+  } catch (e) {
+    const reason = (e as { reason?: unknown }).reason;
+    throw new InvalidParamsError(`tls: the certificates or key cannot be used${typeof reason === "string" ? ` (${reason})` : ""}`);
+  }
 }
 
 /**

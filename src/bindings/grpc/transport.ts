@@ -8,8 +8,8 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import { ConnectionError } from "../../errors/family.js";
 import { a2aGrpcTransport, connectionFailure } from "./common.js";
-import { grpcBaseUrl } from "./url.js";
-import { checkGrpcBaseUrl, checkTransportOptions } from "../../call/option-checks.js";
+import { grpcBaseUrl, type GrpcTlsOptions } from "./url.js";
+import { checkGrpcBaseUrl, checkTlsOption, checkTransportOptions } from "../../call/option-checks.js";
 import { hostPort } from "../../util.js";
 import { createH2GrpcTransport } from "./h2.js";
 import type { TransportOptions } from "../../call/options.js";
@@ -20,10 +20,12 @@ export { grpcBaseUrl };
 /** Options of the gRPC transport: TLS and the HTTP/2 connection's health checks. @category Transports */
 export interface GrpcTransportOptions extends TransportOptions {
   /**
-   * Use TLS. Default: true, except for an `http://` URL or a bare `host:port`
-   * on a loopback address.
+   * Use TLS, and how: `true`, `false`, or TLS options (`{ ca }` to trust a
+   * private CA, `{ cert, key }` for mutual TLS), which mean TLS. Default:
+   * true, except for an `http://` URL or a bare `host:port` on a loopback
+   * address. A URL that names TLS (`https://`, `grpcs://`) always uses it.
    */
-  tls?: boolean | undefined;
+  tls?: boolean | GrpcTlsOptions | undefined;
   /** Largest message accepted from the server, in bytes. Default 16 MiB. */
   readMaxBytes?: number | undefined;
   /**
@@ -51,9 +53,11 @@ export interface GrpcTransportOptions extends TransportOptions {
  */
 export function createGrpcTransport(options: GrpcTransportOptions): A2ATransport {
   checkTransportOptions(options, checkGrpcBaseUrl);
+  checkTlsOption(options.tls, "tls");
   const baseUrl = grpcBaseUrl(options.baseUrl, options.tls);
   const inner = createH2GrpcTransport({
     baseUrl,
+    tls: typeof options.tls === "object" ? options.tls : undefined,
     interceptors: options.interceptors,
     readMaxBytes: options.readMaxBytes ?? 16 * 1024 * 1024,
     pingIntervalMs: options.pingIntervalMs ?? 15_000,

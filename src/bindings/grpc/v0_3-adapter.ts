@@ -4,7 +4,7 @@
  * gRPC in Node (transport.ts) or gRPC-web (web.ts, through connect()'s
  * `grpcWeb` option, which loads this on demand).
  */
-import { grpcBaseUrl } from "./url.js";
+import { grpcBaseUrl, type GrpcTlsOptions } from "./url.js";
 import { serviceHeaders, type TransportOptions } from "../../call/options.js";
 import type { A2ATransport } from "../../call/transport.js";
 import { adaptV03Transport } from "../../v0_3/adapter.js";
@@ -17,7 +17,7 @@ import { adaptV03Transport } from "../../v0_3/adapter.js";
 export function grpcTransportV03<
   O extends TransportOptions & {
     /** Use TLS; see `GrpcTransportOptions.tls`. */
-    tls?: boolean | undefined;
+    tls?: boolean | GrpcTlsOptions | undefined;
   },
 >(create: (options: O) => A2ATransport, options: O): A2ATransport {
   const settings: O = { ...options, protocolVersion: options.protocolVersion ?? "0.3" };

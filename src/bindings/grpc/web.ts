@@ -7,12 +7,12 @@
  */
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
 import { createGrpcWebTransport as createConnectGrpcWebTransport } from "@connectrpc/connect-web";
-import { A2AError, ConnectionError, ProtocolError, RedirectRefusedError } from "../../errors/family.js";
+import { A2AError, ConnectionError, InvalidParamsError, ProtocolError, RedirectRefusedError } from "../../errors/family.js";
 import { a2aGrpcTransport, connectionFailure } from "./common.js";
-import { grpcBaseUrl } from "./url.js";
+import { grpcBaseUrl, type GrpcTlsOptions } from "./url.js";
 import { httpAnswerError } from "./http-answer.js";
 import { readableStatusFields } from "./status-fields.js";
-import { checkGrpcBaseUrl, checkTransportOptions } from "../../call/option-checks.js";
+import { checkGrpcBaseUrl, checkTlsOption, checkTransportOptions } from "../../call/option-checks.js";
 import { isRedirectStatus, redirectTarget } from "../../http/redirect-target.js";
 import { rejectWithoutSent } from "../../http/run-call.js";
 import type { TransportOptions } from "../../call/options.js";
@@ -26,8 +26,12 @@ export interface GrpcWebTransportOptions extends TransportOptions {
    * as `/{service}/{method}`. A bare `host:port` is accepted as for gRPC.
    */
   baseUrl: string;
-  /** Use TLS for a bare `host:port`. Default: true, except on a loopback address. */
-  tls?: boolean | undefined;
+  /**
+   * Use TLS for a bare `host:port` or a `grpc://` URL. Default: true, except
+   * on a loopback address. A URL that names TLS always uses it. TLS options
+   * (`{ ca }`) are refused: what fetch trusts is the fetch's to decide.
+   */
+  tls?: boolean | GrpcTlsOptions | undefined;
   /** The fetch to use. Default: the global `fetch`. */
   fetch?: typeof fetch | undefined;
   /** Largest message (or trailers frame) accepted from the proxy, in bytes. Default 16 MiB. */
@@ -52,6 +56,12 @@ export interface GrpcWebTransportOptions extends TransportOptions {
  */
 export function createGrpcWebTransport(options: GrpcWebTransportOptions): A2ATransport {
   checkTransportOptions(options, checkGrpcBaseUrl);
+  checkTlsOption(options.tls, "tls");
+  if (typeof options.tls === "object") {
+    throw new InvalidParamsError(
+      "tls: TLS options (ca, cert, key, servername) are for gRPC over HTTP/2; gRPC-web trusts what its fetch trusts",
+    );
+  }
   const baseUrl = grpcBaseUrl(options.baseUrl, options.tls);
   const inner = createConnectGrpcWebTransport({
     baseUrl,

@@ -208,6 +208,22 @@ export function streamResponseV1(result: unknown): Json {
   }
 }
 
+/** The history cap of a 1.0 request (GetTask's, or a send's configuration's), in its ProtoJSON. */
+export function historyLengthOf(request: Json): number | undefined {
+  const cap = request.historyLength ?? record(request.configuration)?.historyLength;
+  return typeof cap === "number" ? cap : undefined;
+}
+
+/**
+ * A 0.3 result (or stream event) whose task keeps only the last `cap`
+ * messages of its history: a negative or absent cap is none, 0 keeps none.
+ */
+export function withHistoryCap(result: unknown, cap: number | undefined): unknown {
+  const r = record(result);
+  if (cap === undefined || cap < 0 || !r || kindOf(r) !== "task" || !Array.isArray(r.history) || r.history.length <= cap) return result;
+  return { ...r, history: r.history.slice(r.history.length - cap) };
+}
+
 /** The `kind` of a 0.3 object; when absent or unknown, guessed from its members. */
 function kindOf(r: Json): string | undefined {
   if (typeof r.kind === "string" && KINDS.has(r.kind)) return r.kind;

@@ -17,7 +17,8 @@ import type { HttpTransportOptions } from "../../call/options.js";
 import { checkHttpBaseUrl, checkTransportOptions } from "../../call/option-checks.js";
 import type { A2ATransport } from "../../call/transport.js";
 import { v03Row } from "../../v0_3/methods.js";
-import { V03_CALLS, type JsonRpcV03Call } from "./v0_3-shapes.js";
+import { V03_CALLS, historyLengthOf, withHistoryCap, type JsonRpcV03Call } from "./v0_3-shapes.js";
+import { addV03ExtensionsHeader } from "../../protocol/headers.js";
 
 /** The protocol version this transport announces unless told otherwise. */
 export const V03_PROTOCOL_VERSION = "0.3";
@@ -41,17 +42,23 @@ export function createJsonRpcTransportV03(options: HttpTransportOptions): A2ATra
 }
 
 function jsonRpcCodecV03(url: string): BindingCodec {
+  const codec = jsonRpcCodec(url, (envelope, method, message) => {
+    const call = v03Row<JsonRpcV03Call>(V03_CALLS, method);
+    if (call === undefined) {
+      throw new UnsupportedOperationError(`the agent speaks A2A 0.3, which has no ${method.name} operation`, {
+        binding: "JSONRPC",
+      });
+    }
+    const request = messageToJson(method.input, message) as Record<string, unknown>;
+    const params = call.params(request);
+    return { ...envelope.request(call.method, params as JsonValue | undefined), historyLength: historyLengthOf(request) };
+  });
   return {
-    ...jsonRpcCodec(url, (envelope, method, message) => {
-      const call = v03Row<JsonRpcV03Call>(V03_CALLS, method);
-      if (call === undefined) {
-        throw new UnsupportedOperationError(`the agent speaks A2A 0.3, which has no ${method.name} operation`, {
-          binding: "JSONRPC",
-        });
-      }
-      const params = call.params(messageToJson(method.input, message) as Record<string, unknown>);
-      return envelope.request(call.method, params as JsonValue | undefined);
-    }),
+    ...codec,
+    // 1.0 reads a cap of 0 as "no history", some 0.3 agents as "no cap",
+    // and not every 0.3 agent applies the cap: held to here, as the proto
+    // translation does for gRPC and HTTP+JSON 0.3 (v0_3/messages.ts).
+    result: (json, plan, facts) => withHistoryCap(codec.result(json, plan, facts), plan.historyLength),
     toProtoJson: (method, json) => {
       // plan() refused every method without a row before a request was made.
       const call = v03Row<JsonRpcV03Call>(V03_CALLS, method);
@@ -66,8 +73,7 @@ function jsonRpcCodecV03(url: string): BindingCodec {
  */
 function withV03ExtensionsHeader(next: UniversalClientFn): UniversalClientFn {
   return (req) => {
-    const extensions = req.header.get("A2A-Extensions");
-    if (extensions !== null && !req.header.has("X-A2A-Extensions")) req.header.set("X-A2A-Extensions", extensions);
+    addV03ExtensionsHeader(req.header);
     return next(req);
   };
 }
