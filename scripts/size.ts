@@ -35,7 +35,7 @@ export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
  * "floor" row (protobuf-es with the A2A descriptors, about 22 KB) is what no
  * change to the client can remove.
  */
-export const CORE_BUDGET_GZIP = 65_500;
+export const CORE_BUDGET_GZIP = 66_500;
 
 function sdkVersion(): string {
   const pkg = JSON.parse(readFileSync(join(repoRoot, "node_modules/@a2a-js/sdk/package.json"), "utf8")) as { version: string };

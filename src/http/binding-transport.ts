@@ -45,10 +45,10 @@ import { DecodedEvents } from "./decoded-events.js";
 
 const encoder = new TextEncoder();
 
-/** A connect Transport for an HTTP binding, from its codec and the transport options. */
 /** The `kind` of 0.3's tasks, messages and stream events. */
 const V03_KINDS: ReadonlySet<string> = new Set(["task", "message", "status-update", "artifact-update"]);
 
+/** A connect Transport for an HTTP binding, from its codec and the transport options. */
 export function createHttpBindingTransport(options: HttpTransportOptions, codec: BindingCodec): A2ATransport {
   // Whatever the client, no redirect takes the call to another origin.
   const client = options.httpClient ?? defaultHttpClient();
