@@ -44,6 +44,7 @@ import { PassThrough } from "node:stream";
 import { redactSecrets } from "../../src/auth/redact.js";
 import { Output } from "../../src/cli/output.js";
 import { createGrpcTransport, createGrpcTransportV03, createNodeHttpClient } from "../../src/node.js";
+import { applyVerifyPolicy, verifyAgentCard } from "../../src/trust.js";
 import { cardJson, keyPair, signJson, type TestKeyPair } from "../support/cards.js";
 import { errorSurfaces } from "../support/surfaces.js";
 import { useFakeGrpcServer } from "../support/fake-grpc-server.js";
@@ -932,6 +933,27 @@ it("a base URL that does not parse: its user info and key are not on the error, 
   for (const e of [await resolveAgentCard(bad).catch((x: unknown) => x), await connect(bad).catch((x: unknown) => x)]) {
     expect(e).toBeInstanceOf(InvalidParamsError);
     expectClean(e, [SECRET, `ann:${SECRET}`]);
+  }
+});
+
+it("verification options naming a URL that does not parse or has no origin: its user info and key are not on the error", async () => {
+  const info = `ann:${encodeURIComponent(SECRET)}@`;
+  const query = `?key=${encodeURIComponent(SECRET)}`;
+  const card = await signJson(cardJson(), await keyPair("ES256", "k1"));
+  for (const url of [
+    `https://${info}agent.example.com:99999/card.json${query}`,
+    `agent+card://${info}agent.example.com/card.json${query}`,
+  ]) {
+    const options = [{ cardUrl: url }, { jku: { allowedOrigins: [url] } }];
+    const errors = [
+      ...(await Promise.all(options.map((o) => verifyAgentCard(card as never, o).catch((x: unknown) => x)))),
+      await applyVerifyPolicy(cardJson() as never, "if-present", { cardUrl: url }).catch((x: unknown) => x),
+    ];
+    for (const e of errors) {
+      expect(e).toBeInstanceOf(TypeError);
+      expect((e as Error).message).toMatch(/^(cardUrl|jku\.allowedOrigins): /);
+      expectClean(e, [SECRET, `ann:${SECRET}`]);
+    }
   }
 });
 
