@@ -14,7 +14,7 @@ import { AgentCardSchema, type AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { A2AError, AbortedError, AgentCardNotFoundError, CallTimeoutError, InvalidAgentCardError } from "../errors/family.js";
 import { rejectWithoutSent } from "../http/run-call.js";
 import { isRecord, parsedUrl, safeUrl, startTimer, unlessAborted } from "../util.js";
-import { MemoryCardStore, fresh, revalidated, revalidationHeaders, storable, storedCard, type StoredCard } from "./cache.js";
+import { MemoryCardStore, cardStoreKey, fresh, revalidated, revalidationHeaders, storable, storedCard, type StoredCard } from "./cache.js";
 import { cardV03ToV1, isV03Card } from "../v0_3/card.js";
 import { checkDocumentFetch, checkRedirectChain, fetchJsonDocument } from "./fetch-document.js";
 import { findDuplicateKey } from "./json.js";
@@ -175,9 +175,12 @@ function requestHeaders(init: HeadersInit | undefined): Headers {
 
 /** The card at one URL, or undefined when there is none (404/410). */
 async function resolveAt(url: string, headers: Headers, headerKey: string, options: Exchange): Promise<ResolvedAgentCard | undefined> {
-  const store = options.cache === false ? undefined : (options.cache ?? defaultStore);
+  const wanted = options.cache === false ? undefined : (options.cache ?? defaultStore);
   // Cards fetched through a function of the caller's own are kept apart from the rest.
-  const key = `${url}\n${headerKey}${options.fetch === undefined ? "" : `\nfetch#${identityOf(options.fetch)}`}`;
+  const distinct = `${url}\n${headerKey}${options.fetch === undefined ? "" : `\nfetch#${identityOf(options.fetch)}`}`;
+  // Where no key can be made (no Web Crypto), no store is used.
+  const key = (wanted && (await cardStoreKey(url, distinct))) ?? "";
+  const store = key ? wanted : undefined;
   const stored = store ? await store.get(key) : undefined;
   // A store may hold entries of another shape (an older version's), and
   // entries fetched in a way this caller's rules would not have allowed:

@@ -22,6 +22,7 @@ import {
   InvalidAgentCardError,
   InvalidAgentResponseError,
   InvalidParamsError,
+  MemoryCardStore,
   NoCompatibleInterfaceError,
   VersionNotSupportedError,
   apiKeyAuth,
@@ -39,6 +40,8 @@ import {
   listAllTasks,
   resolveAgentCard,
   userMessage,
+  type CardStore,
+  type StoredCard,
 } from "../../src/index.js";
 import { PassThrough } from "node:stream";
 import { redactSecrets } from "../../src/auth/redact.js";
@@ -827,6 +830,7 @@ describe("resolving an Agent Card with credentials", () => {
     cards = await startFakeServer(async (req, res) => {
       const url = new URL(req.url!, "http://x");
       if (url.pathname === "/signed.json") return sendJson(res, 200, signing ? await signJson(cardJson(), key) : cardJson());
+      if (url.pathname === "/cached.json") return sendJson(res, 200, cardJson(), { "Cache-Control": "max-age=600" });
       const echoed = req.headers["x-api-key"] ?? url.searchParams.get("key") ?? "";
       if (url.pathname === "/echo.json") return sendJson(res, 200, cardJson({ capabilities: echoed }));
       res.writeHead(200, { "Content-Type": "application/json" });
@@ -865,6 +869,32 @@ describe("resolving an Agent Card with credentials", () => {
       expect(e).toBeInstanceOf(A2AError);
       expectClean(e, [SECRET, `ann:${SECRET}`]);
     }
+  });
+
+  it("a card store's keys hold no credential sent (headers, the URL's key), and the memory store shows no header sent", async () => {
+    const headers = { "X-API-Key": HEADER_SECRET, Authorization: `Bearer ${HEADER_SECRET}-token` };
+    const url = `${cards.url}/cached.json?key=${encodeURIComponent(SECRET)}`;
+    const keys: string[] = [];
+    const kept = new Map<string, StoredCard>();
+    const recording: CardStore = {
+      get: (k) => (keys.push(k), kept.get(k)),
+      set: (k, v) => void (keys.push(k), kept.set(k, v)),
+      delete: (k) => void kept.delete(k),
+    };
+    const memory = new MemoryCardStore();
+    for (const cache of [recording, memory]) {
+      expect((await resolveAgentCard(url, { cache, headers })).cache).toBe("miss");
+      // The same request is told apart from another's as before: the same entry for it, none for other headers.
+      expect((await resolveAgentCard(url, { cache, headers })).cache).toBe("hit");
+      expect((await resolveAgentCard(url, { cache, headers: { "X-API-Key": "another" } })).cache).toBe("miss");
+    }
+    expect(new Set(keys).size).toBe(2);
+    for (const k of keys) {
+      for (const secret of [SECRET, HEADER_SECRET]) for (const f of forms(secret)) expect(k).not.toContain(f);
+      expect(k.startsWith(`${cards.url}/cached.json `)).toBe(true);
+    }
+    const shown = [inspect(memory, { depth: Infinity, showHidden: true }), JSON.stringify([...keys])];
+    for (const text of shown) for (const f of forms(HEADER_SECRET)) expect(text).not.toContain(f);
   });
 
   it("an unsigned card after signed ones, at a URL with a key: the refusal names the URL without it", async () => {
