@@ -672,6 +672,23 @@ describe("a header value the Headers class refuses", () => {
     expect((e as Error).message).toContain('"X-API-Key"');
     expect(shows(e)).toBe(false);
   });
+
+  it("in the headers of a card request (resolveAgentCard, connect): a rejection naming the header, not the value; nothing is fetched", async () => {
+    let fetched = 0;
+    const options = {
+      headers: { Authorization: bad },
+      cache: false as const,
+      fetch: () => Promise.reject(new Error(`fetched ${++fetched}`)),
+    };
+    const url = "https://agent.example.com";
+    for (const pending of [resolveAgentCard(url, options), connect(url, options)]) {
+      const e = await pending.catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(InvalidParamsError);
+      expect((e as Error).message).toContain('"Authorization"');
+      expect(shows(e)).toBe(false);
+    }
+    expect(fetched).toBe(0);
+  });
 });
 
 // --- Credentials the request message hands the agent: a push config's ----------------
