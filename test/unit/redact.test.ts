@@ -31,6 +31,7 @@ import {
   clientCredentialsProvider,
   createGrpcWebTransport,
   createJsonRpcTransport,
+  createFetchHttpClient,
   createJsonRpcTransportV03,
   createRestTransport,
   createRestTransportV03,
@@ -552,6 +553,31 @@ it("an error of the application's own interceptor holding the request as URL, Ma
   expect(cause.url?.searchParams.get("api_key")).toBe("***");
   expect(cause.sent?.get("x-api-key")).toBe("***");
   expectClean(e, [SECRET, HEADER_SECRET]);
+});
+
+it("a fetch wrapper whose error holds its Request and Response, as ky's HTTPError does: no credential on them, call or card", async () => {
+  // A fetch that fails an answer it does not accept, describing it with the objects of the exchange.
+  const failing: typeof fetch = async (input, init) => {
+    const request = new Request(input, init);
+    const response = new Response("refused", { status: 401, headers: { "X-Echo": request.headers.get("x-api-key") ?? "" } });
+    throw Object.assign(new Error(`Request failed with status code ${response.status}`), { request, response });
+  };
+  const query = `?api_key=${encodeURIComponent(SECRET)}`;
+  const headers = { "X-API-Key": HEADER_SECRET };
+  const transport = createJsonRpcTransport({ baseUrl: `${agent.url}/rpc${query}`, headers, httpClient: createFetchHttpClient(failing) });
+  const errors = [
+    await new A2AClient(transport).getTask({ id: "t-1" }).catch((x: unknown) => x),
+    await resolveAgentCard(`${agent.url}/card.json${query}`, { headers, fetch: failing, cache: false }).catch((x: unknown) => x),
+  ];
+  expect(errors[0]).toBeInstanceOf(A2AError);
+  for (const e of errors) {
+    // The objects are kept, cleaned: the wrapper's error, down the cause chain.
+    let cause = e as { cause?: unknown; request?: Request; response?: Response };
+    while (cause.request === undefined && cause.cause) cause = cause.cause as typeof cause;
+    expect(cause.request?.headers.get("x-api-key")).toBe("***");
+    expect(cause.response?.headers.get("x-echo")).toBe("***");
+    expectClean(e, [SECRET, HEADER_SECRET]);
+  }
 });
 
 it("an agent that hands the credential back as a page token, twice: the error that stops the listing does not quote it", async () => {
