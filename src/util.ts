@@ -214,6 +214,15 @@ export function base64(bytes: Uint8Array): string {
   return btoa(binaryString(bytes));
 }
 
+/** The SHA-256 digest of `bytes` (text: of its UTF-8), in lowercase hex, by Web Crypto. */
+export async function sha256Hex(bytes: Uint8Array<ArrayBuffer> | string): Promise<string> {
+  const data = typeof bytes === "string" ? new TextEncoder().encode(bytes) : bytes;
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", data));
+  let hex = "";
+  for (const b of digest) hex += b.toString(16).padStart(2, "0");
+  return hex;
+}
+
 /** A URL as error messages name it: origin and path only, since its query and user info may carry credentials (an API key). */
 export function safeUrl(url: string): string {
   const u = parsedUrl(url);

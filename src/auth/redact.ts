@@ -5,7 +5,9 @@
  * in, on every surface of the error and of its causes, before anyone else
  * sees it: `message`, `stack`, `details`, `challenge`, `rawMessage`, gRPC
  * `metadata` and binary details, other own fields (URL objects, Maps and
- * Sets among them), nested causes and `AggregateError.errors`. So `String(err)`, `JSON.stringify(err)`,
+ * Sets among them; a fetch Request or Response, as a fetch wrapper's
+ * error may hold, replaced by a clean copy), nested causes and
+ * `AggregateError.errors`. So `String(err)`, `JSON.stringify(err)`,
  * `util.inspect(err)` and `console.error(err)` show none either.
  *
  * Only errors pay for this: nothing is computed for a call that succeeds.
@@ -172,6 +174,8 @@ class Masker {
     else if (v instanceof Error || Array.isArray(v) || isPlainObject(v)) clean = this.cleanFields(v, depth);
     else if (typeof URL !== "undefined" && v instanceof URL) clean = this.cleanUrl(v);
     else if (v instanceof Map || v instanceof Set) this.cleanCollection(v, depth);
+    else if (typeof Request !== "undefined" && v instanceof Request) clean = this.cleanRequest(v);
+    else if (typeof Response !== "undefined" && v instanceof Response) clean = this.cleanResponse(v);
     this.done.set(v, clean);
     return clean;
   }
@@ -201,6 +205,45 @@ class Masker {
     }
   }
 
+  /**
+   * A fetch Request (what a fetch wrapper's error may hold), whose URL and
+   * headers cannot be changed in place: a copy without the secrets, its
+   * body left out.
+   */
+  private cleanRequest(r: Request): Request | string {
+    const headers = this.cleanHeaderCopy(r.headers);
+    const url = this.maskText(r.url);
+    if (headers === undefined && url === r.url) return r;
+    try {
+      return new Request(url, { method: r.method, headers: headers ?? r.headers });
+    } catch {
+      return `[Request ${r.method}]`;
+    }
+  }
+
+  /** A fetch Response, as a Request: a copy without the secrets in its URL or headers, its body and URL left out. */
+  private cleanResponse(r: Response): Response | string {
+    const headers = this.cleanHeaderCopy(r.headers);
+    if (headers === undefined && this.maskText(r.url) === r.url) return r;
+    try {
+      return new Response(null, { status: r.status, statusText: this.maskText(r.statusText), headers: headers ?? r.headers });
+    } catch {
+      return `[Response ${r.status}]`;
+    }
+  }
+
+  /** `h` copied without the secrets, or undefined when it holds none. */
+  private cleanHeaderCopy(h: Headers): Headers | undefined {
+    const entries: Array<[string, string]> = [];
+    let changed = false;
+    h.forEach((value, key) => {
+      const clean: [string, string] = [this.maskText(key), this.maskText(value)];
+      changed ||= clean[0] !== key || clean[1] !== value;
+      entries.push(clean);
+    });
+    return changed ? new Headers(entries) : undefined;
+  }
+
   /** A Map's keys and values, a Set's values, in place. */
   private cleanCollection(c: Map<unknown, unknown> | Set<unknown>, depth: number): void {
     const entries = c instanceof Map ? [...c] : [...c].map((v) => [v, v] as const);
@@ -212,23 +255,15 @@ class Masker {
   }
 
   private cleanHeaders(h: Headers): Headers {
-    const names: string[] = [];
-    const entries: Array<[string, string]> = [];
-    let changed = false;
-    h.forEach((value, key) => {
-      const clean: [string, string] = [this.maskText(key), this.maskText(value)];
-      changed ||= clean[0] !== key || clean[1] !== value;
-      names.push(key);
-      entries.push(clean);
-    });
-    if (!changed) return h;
+    const clean = this.cleanHeaderCopy(h);
+    if (clean === undefined) return h;
     try {
-      for (const name of names) h.delete(name);
-      for (const [key, value] of entries) h.append(key, value);
+      for (const name of new Set(h.keys())) h.delete(name);
+      clean.forEach((value, key) => h.append(key, value));
       return h;
     } catch {
-      // Immutable headers (a fetch Response's): a clean copy instead.
-      return new Headers(entries);
+      // Immutable headers (a fetch Response's): the clean copy instead.
+      return clean;
     }
   }
 

@@ -95,7 +95,7 @@ function addHeaders(h: Headers, perCall: HeadersInit | undefined): Headers {
  * value: the Headers class quotes a value it refuses, and it may be a
  * credential (a token read with a stray control character).
  */
-function headersFrom(init: HeadersInit | undefined, where: string): Headers {
+export function headersFrom(init: HeadersInit | undefined, where: string): Headers {
   try {
     return new Headers(init);
   } catch {

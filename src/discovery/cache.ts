@@ -11,6 +11,7 @@
  * shared caches and is not read. Entries are told apart by URL and every
  * request header, which satisfies any `Vary`.
  */
+import { safeUrl, sha256Hex } from "../util.js";
 
 /** What a store keeps per card URL; plain data, so any store can hold it. @category Discovery and trust */
 export interface StoredCard {
@@ -84,6 +85,20 @@ export class MemoryCardStore implements CardStore {
     this.chars -= charsOf(entry);
     this.entries.delete(key);
   }
+}
+
+/**
+ * The key a card is stored under: its URL by origin and path, and a
+ * SHA-256 digest of `distinct`, everything that tells entries apart (the
+ * whole URL, every request header). So the request's credentials (an
+ * `Authorization` header, an API key in the query) are never a key in
+ * clear: a store may persist its keys, share them or print them. Undefined
+ * where Web Crypto cannot digest (a page in an insecure context): no store
+ * is used there.
+ */
+export async function cardStoreKey(url: string, distinct: string): Promise<string | undefined> {
+  if (globalThis.crypto?.subtle === undefined) return undefined;
+  return `${safeUrl(url)} ${await sha256Hex(distinct)}`;
 }
 
 /** An entry's size as the memory store counts it: its body's characters (an entry of another shape may have none). */

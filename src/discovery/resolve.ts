@@ -13,8 +13,9 @@ import type { JsonValue } from "@bufbuild/protobuf";
 import { AgentCardSchema, type AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { A2AError, AbortedError, AgentCardNotFoundError, CallTimeoutError, InvalidAgentCardError } from "../errors/family.js";
 import { rejectWithoutSent } from "../http/run-call.js";
+import { headersFrom } from "../call/options.js";
 import { isRecord, parsedUrl, safeUrl, startTimer, unlessAborted } from "../util.js";
-import { MemoryCardStore, fresh, revalidated, revalidationHeaders, storable, storedCard, type StoredCard } from "./cache.js";
+import { MemoryCardStore, cardStoreKey, fresh, revalidated, revalidationHeaders, storable, storedCard, type StoredCard } from "./cache.js";
 import { cardV03ToV1, isV03Card } from "../v0_3/card.js";
 import { checkDocumentFetch, checkRedirectChain, fetchJsonDocument } from "./fetch-document.js";
 import { findDuplicateKey } from "./json.js";
@@ -80,7 +81,13 @@ export function cardUrlCandidates(url: string): string[] {
  * @category Discovery and trust
  */
 export function resolveAgentCard(url: string, options: ResolveOptions = {}): Promise<ResolvedAgentCard> {
-  const headers = requestHeaders(options.headers);
+  let headers: Headers;
+  try {
+    headers = requestHeaders(options.headers);
+  } catch (e) {
+    // A rejection, as for every other bad option.
+    return Promise.reject(e);
+  }
   const headerKey = [...headers].join("\n");
   // Callers asking for the same card at once share one request, and only
   // when nothing that decides the outcome differs between them: the key
@@ -167,7 +174,8 @@ async function resolveUncoalesced(
 }
 
 function requestHeaders(init: HeadersInit | undefined): Headers {
-  const h = new Headers(init);
+  // A value the Headers class refuses is named, not quoted: it may be a credential.
+  const h = headersFrom(init, "the card request's headers");
   h.set("A2A-Version", PROTOCOL_HEADER_VERSION);
   if (!h.has("Accept")) h.set("Accept", "application/json");
   return h;
@@ -175,9 +183,12 @@ function requestHeaders(init: HeadersInit | undefined): Headers {
 
 /** The card at one URL, or undefined when there is none (404/410). */
 async function resolveAt(url: string, headers: Headers, headerKey: string, options: Exchange): Promise<ResolvedAgentCard | undefined> {
-  const store = options.cache === false ? undefined : (options.cache ?? defaultStore);
+  const wanted = options.cache === false ? undefined : (options.cache ?? defaultStore);
   // Cards fetched through a function of the caller's own are kept apart from the rest.
-  const key = `${url}\n${headerKey}${options.fetch === undefined ? "" : `\nfetch#${identityOf(options.fetch)}`}`;
+  const distinct = `${url}\n${headerKey}${options.fetch === undefined ? "" : `\nfetch#${identityOf(options.fetch)}`}`;
+  // Where no key can be made (no Web Crypto), no store is used.
+  const key = (wanted && (await cardStoreKey(url, distinct))) ?? "";
+  const store = key ? wanted : undefined;
   const stored = store ? await store.get(key) : undefined;
   // A store may hold entries of another shape (an older version's), and
   // entries fetched in a way this caller's rules would not have allowed:

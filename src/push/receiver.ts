@@ -17,7 +17,7 @@ import { InvalidParamsError } from "../errors/family.js";
 import { taskIdOf } from "../protocol/events.js";
 import { messageFromJson } from "../protocol/proto-json.js";
 import { readerIterable } from "../http/fetch-client.js";
-import { concatBytes, startTimer } from "../util.js";
+import { concatBytes, sha256Hex, startTimer } from "../util.js";
 
 /**
  * How a push receiver authenticates deliveries, what it accepts, and what it
@@ -459,11 +459,8 @@ function older(a: Timestamp | undefined, b: Timestamp | undefined): boolean {
  * metadata included, repeats one the task already received (among its last
  * 512) counts as a redelivery.
  */
-async function fingerprint(encoded: Uint8Array<ArrayBuffer>): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", encoded));
-  let hex = "";
-  for (const b of digest) hex += b.toString(16).padStart(2, "0");
-  return hex;
+function fingerprint(encoded: Uint8Array<ArrayBuffer>): Promise<string> {
+  return sha256Hex(encoded);
 }
 
 function answer(status: number, text?: string, headers: Record<string, string> = {}): Response {

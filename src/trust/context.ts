@@ -92,13 +92,14 @@ export function prepare(options: VerifyOptions): Context {
   };
 }
 
+/** The origin of URL option `option`; refused naming the option, never its text, whose user info or query may hold a credential. */
 function originOf(value: string, option: string): string {
-  let origin: string;
+  let url: URL;
   try {
-    origin = new URL(value).origin;
+    url = new URL(value);
   } catch {
-    throw new TypeError(`${option}: "${value}" is not an absolute URL`);
+    throw new TypeError(`${option}: not an absolute URL`);
   }
-  if (origin === "null") throw new TypeError(`${option}: "${value}" has no origin`);
-  return origin;
+  if (url.origin === "null") throw new TypeError(`${option}: a ${url.protocol} URL has no origin`);
+  return url.origin;
 }

@@ -22,6 +22,7 @@ import {
   InvalidAgentCardError,
   InvalidAgentResponseError,
   InvalidParamsError,
+  MemoryCardStore,
   NoCompatibleInterfaceError,
   VersionNotSupportedError,
   apiKeyAuth,
@@ -30,6 +31,7 @@ import {
   clientCredentialsProvider,
   createGrpcWebTransport,
   createJsonRpcTransport,
+  createFetchHttpClient,
   createJsonRpcTransportV03,
   createRestTransport,
   createRestTransportV03,
@@ -39,11 +41,14 @@ import {
   listAllTasks,
   resolveAgentCard,
   userMessage,
+  type CardStore,
+  type StoredCard,
 } from "../../src/index.js";
 import { PassThrough } from "node:stream";
 import { redactSecrets } from "../../src/auth/redact.js";
 import { Output } from "../../src/cli/output.js";
 import { createGrpcTransport, createGrpcTransportV03, createNodeHttpClient } from "../../src/node.js";
+import { applyVerifyPolicy, verifyAgentCard } from "../../src/trust.js";
 import { cardJson, keyPair, signJson, type TestKeyPair } from "../support/cards.js";
 import { errorSurfaces } from "../support/surfaces.js";
 import { useFakeGrpcServer } from "../support/fake-grpc-server.js";
@@ -550,6 +555,31 @@ it("an error of the application's own interceptor holding the request as URL, Ma
   expectClean(e, [SECRET, HEADER_SECRET]);
 });
 
+it("a fetch wrapper whose error holds its Request and Response, as ky's HTTPError does: no credential on them, call or card", async () => {
+  // A fetch that fails an answer it does not accept, describing it with the objects of the exchange.
+  const failing: typeof fetch = async (input, init) => {
+    const request = new Request(input, init);
+    const response = new Response("refused", { status: 401, headers: { "X-Echo": request.headers.get("x-api-key") ?? "" } });
+    throw Object.assign(new Error(`Request failed with status code ${response.status}`), { request, response });
+  };
+  const query = `?api_key=${encodeURIComponent(SECRET)}`;
+  const headers = { "X-API-Key": HEADER_SECRET };
+  const transport = createJsonRpcTransport({ baseUrl: `${agent.url}/rpc${query}`, headers, httpClient: createFetchHttpClient(failing) });
+  const errors = [
+    await new A2AClient(transport).getTask({ id: "t-1" }).catch((x: unknown) => x),
+    await resolveAgentCard(`${agent.url}/card.json${query}`, { headers, fetch: failing, cache: false }).catch((x: unknown) => x),
+  ];
+  expect(errors[0]).toBeInstanceOf(A2AError);
+  for (const e of errors) {
+    // The objects are kept, cleaned: the wrapper's error, down the cause chain.
+    let cause = e as { cause?: unknown; request?: Request; response?: Response };
+    while (cause.request === undefined && cause.cause) cause = cause.cause as typeof cause;
+    expect(cause.request?.headers.get("x-api-key")).toBe("***");
+    expect(cause.response?.headers.get("x-echo")).toBe("***");
+    expectClean(e, [SECRET, HEADER_SECRET]);
+  }
+});
+
 it("an agent that hands the credential back as a page token, twice: the error that stops the listing does not quote it", async () => {
   const lister = await startFakeServer((req, res, body) => {
     const { id } = JSON.parse(body) as { id: number };
@@ -667,6 +697,23 @@ describe("a header value the Headers class refuses", () => {
     expect(e).toBeInstanceOf(InvalidParamsError);
     expect((e as Error).message).toContain('"X-API-Key"');
     expect(shows(e)).toBe(false);
+  });
+
+  it("in the headers of a card request (resolveAgentCard, connect): a rejection naming the header, not the value; nothing is fetched", async () => {
+    let fetched = 0;
+    const options = {
+      headers: { Authorization: bad },
+      cache: false as const,
+      fetch: () => Promise.reject(new Error(`fetched ${++fetched}`)),
+    };
+    const url = "https://agent.example.com";
+    for (const pending of [resolveAgentCard(url, options), connect(url, options)]) {
+      const e = await pending.catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(InvalidParamsError);
+      expect((e as Error).message).toContain('"Authorization"');
+      expect(shows(e)).toBe(false);
+    }
+    expect(fetched).toBe(0);
   });
 });
 
@@ -826,6 +873,7 @@ describe("resolving an Agent Card with credentials", () => {
     cards = await startFakeServer(async (req, res) => {
       const url = new URL(req.url!, "http://x");
       if (url.pathname === "/signed.json") return sendJson(res, 200, signing ? await signJson(cardJson(), key) : cardJson());
+      if (url.pathname === "/cached.json") return sendJson(res, 200, cardJson(), { "Cache-Control": "max-age=600" });
       const echoed = req.headers["x-api-key"] ?? url.searchParams.get("key") ?? "";
       if (url.pathname === "/echo.json") return sendJson(res, 200, cardJson({ capabilities: echoed }));
       res.writeHead(200, { "Content-Type": "application/json" });
@@ -864,6 +912,32 @@ describe("resolving an Agent Card with credentials", () => {
       expect(e).toBeInstanceOf(A2AError);
       expectClean(e, [SECRET, `ann:${SECRET}`]);
     }
+  });
+
+  it("a card store's keys hold no credential sent (headers, the URL's key), and the memory store shows no header sent", async () => {
+    const headers = { "X-API-Key": HEADER_SECRET, Authorization: `Bearer ${HEADER_SECRET}-token` };
+    const url = `${cards.url}/cached.json?key=${encodeURIComponent(SECRET)}`;
+    const keys: string[] = [];
+    const kept = new Map<string, StoredCard>();
+    const recording: CardStore = {
+      get: (k) => (keys.push(k), kept.get(k)),
+      set: (k, v) => void (keys.push(k), kept.set(k, v)),
+      delete: (k) => void kept.delete(k),
+    };
+    const memory = new MemoryCardStore();
+    for (const cache of [recording, memory]) {
+      expect((await resolveAgentCard(url, { cache, headers })).cache).toBe("miss");
+      // The same request is told apart from another's as before: the same entry for it, none for other headers.
+      expect((await resolveAgentCard(url, { cache, headers })).cache).toBe("hit");
+      expect((await resolveAgentCard(url, { cache, headers: { "X-API-Key": "another" } })).cache).toBe("miss");
+    }
+    expect(new Set(keys).size).toBe(2);
+    for (const k of keys) {
+      for (const secret of [SECRET, HEADER_SECRET]) for (const f of forms(secret)) expect(k).not.toContain(f);
+      expect(k.startsWith(`${cards.url}/cached.json `)).toBe(true);
+    }
+    const shown = [inspect(memory, { depth: Infinity, showHidden: true }), JSON.stringify([...keys])];
+    for (const text of shown) for (const f of forms(HEADER_SECRET)) expect(text).not.toContain(f);
   });
 
   it("an unsigned card after signed ones, at a URL with a key: the refusal names the URL without it", async () => {
@@ -932,6 +1006,27 @@ it("a base URL that does not parse: its user info and key are not on the error, 
   for (const e of [await resolveAgentCard(bad).catch((x: unknown) => x), await connect(bad).catch((x: unknown) => x)]) {
     expect(e).toBeInstanceOf(InvalidParamsError);
     expectClean(e, [SECRET, `ann:${SECRET}`]);
+  }
+});
+
+it("verification options naming a URL that does not parse or has no origin: its user info and key are not on the error", async () => {
+  const info = `ann:${encodeURIComponent(SECRET)}@`;
+  const query = `?key=${encodeURIComponent(SECRET)}`;
+  const card = await signJson(cardJson(), await keyPair("ES256", "k1"));
+  for (const url of [
+    `https://${info}agent.example.com:99999/card.json${query}`,
+    `agent+card://${info}agent.example.com/card.json${query}`,
+  ]) {
+    const options = [{ cardUrl: url }, { jku: { allowedOrigins: [url] } }];
+    const errors = [
+      ...(await Promise.all(options.map((o) => verifyAgentCard(card as never, o).catch((x: unknown) => x)))),
+      await applyVerifyPolicy(cardJson() as never, "if-present", { cardUrl: url }).catch((x: unknown) => x),
+    ];
+    for (const e of errors) {
+      expect(e).toBeInstanceOf(TypeError);
+      expect((e as Error).message).toMatch(/^(cardUrl|jku\.allowedOrigins): /);
+      expectClean(e, [SECRET, `ann:${SECRET}`]);
+    }
   }
 });
 
