@@ -114,14 +114,22 @@ export function headersFrom(init: HeadersInit | undefined, where: string): Heade
   }
 }
 
-/** Comma-joined, trimmed, without duplicates or empties. */
+/**
+ * Comma-joined, trimmed, without duplicates or empties. An extension is a
+ * URI: printable ASCII without spaces or commas (which would split it in
+ * the list); anything else is refused here, by name, rather than failing
+ * in the Headers class as a fault of the call.
+ */
 export function joinExtensions(...lists: ReadonlyArray<readonly string[]>): string {
-  return [
-    ...new Set(
-      lists
-        .flat()
-        .map((s) => s.trim())
-        .filter(Boolean),
-    ),
-  ].join(",");
+  const uris = new Set<string>();
+  for (const raw of lists.flat()) {
+    const uri = String(raw).trim();
+    if (!uri) continue;
+    if (!/^[\x21-\x2b\x2d-\x7e]+$/.test(uri)) {
+      const shown = uri.length > 80 ? `${uri.slice(0, 80)}…` : uri;
+      throw new InvalidParamsError(`extensions: ${JSON.stringify(shown)} is not an extension URI (printable ASCII, no spaces or commas)`);
+    }
+    uris.add(uri);
+  }
+  return [...uris].join(",");
 }

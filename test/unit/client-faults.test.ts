@@ -6,7 +6,15 @@
  * out would fail differently.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { A2AClient, A2AError, ConnectionError, createGrpcWebTransport, userMessage, type Interceptor } from "../../src/index.js";
+import {
+  A2AClient,
+  A2AError,
+  ConnectionError,
+  createGrpcWebTransport,
+  InvalidParamsError,
+  userMessage,
+  type Interceptor,
+} from "../../src/index.js";
 import {
   createGrpcTransport,
   createJsonRpcTransport,
@@ -94,6 +102,33 @@ describe.each(TRANSPORTS)("%s", (_name, make) => {
     for (const text of errorSurfaces(e)) expect(text).not.toContain(secret);
   });
 
+  it.each([
+    ["a line break", "urn:ext\nX-Injected: 1"],
+    ["a space", "urn:ext one"],
+    ["a comma, which would split it", "urn:a,urn:b"],
+    ["a character outside ASCII", "urn:\u00e9t\u00e9"],
+  ])("an extension URI with %s: InvalidParamsError naming it, on the call and on the transport, and nothing sent", async (_what, uri) => {
+    let calls = 0;
+    const counting: Interceptor = (next) => (req) => {
+      calls++;
+      return next(req);
+    };
+    const client = new A2AClient(make([counting]));
+    for (const run of [
+      () => client.getTask({ id: "t1" }, { extensions: [uri] }),
+      async () => {
+        for await (const _ of client.sendStreamingMessage({ message: userMessage("hi") }, { extensions: [uri] })) {
+          // no event can come
+        }
+      },
+    ]) {
+      const e = await failure(run());
+      expect(e).toBeInstanceOf(InvalidParamsError);
+      expect(e.message).toMatch(/^extensions: ".*" is not an extension URI/);
+    }
+    expect(calls).toBe(0);
+  });
+
   it("a stream whose interceptor fails: the same error, and no resumption", async () => {
     let calls = 0;
     const client = new A2AClient(make([FAULTS[0]![1](() => calls++)]));
@@ -107,5 +142,18 @@ describe.each(TRANSPORTS)("%s", (_name, make) => {
     expect(e).toBeInstanceOf(A2AError);
     expect(e.code).toBe("UNKNOWN");
     expect(calls).toBe(1);
+  });
+});
+
+describe("an extension URI a header cannot carry, given to a transport", () => {
+  it.each([
+    ["JSON-RPC", () => createJsonRpcTransport({ baseUrl: `${origin}/a2a`, extensions: ["urn:a b"] })],
+    ["HTTP+JSON", () => createRestTransport({ baseUrl: `${origin}/rest`, extensions: ["urn:a b"] })],
+    ["gRPC", () => createGrpcTransport({ baseUrl: origin, extensions: ["urn:a b"] })],
+    ["gRPC-web", () => createGrpcWebTransport({ baseUrl: origin, extensions: ["urn:a b"] })],
+    ["JSON-RPC 0.3", () => createJsonRpcTransportV03({ baseUrl: `${origin}/a2a`, extensions: ["urn:a b"] })],
+  ])("%s: InvalidParamsError when it is made", (_name, make) => {
+    expect(make).toThrow(InvalidParamsError);
+    expect(make).toThrow(/^extensions: "urn:a b" is not an extension URI/);
   });
 });
