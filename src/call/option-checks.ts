@@ -104,7 +104,19 @@ export function checkTlsOption(value: unknown, name: string): void {
   }
 }
 
-/** The error for a wrong number option: its value shown when a number, else its kind (a string may be a mistyped secret). */
+/** The error for a wrong number option. */
 function invalid(name: string, rule: string, value: unknown): InvalidParamsError {
-  return new InvalidParamsError(`${name} must be ${rule}, got ${typeof value === "number" ? value : `a ${typeof value}`}`);
+  return new InvalidParamsError(`${name} must be ${rule}, got ${shownValue(value)}`);
+}
+
+/**
+ * A wrong option's value as an error shows it: a number, a boolean, null
+ * or undefined as it is; anything else by its kind, since a string where a
+ * number belongs may be a mistyped secret. `words`: an option whose values
+ * are words (`jitter: "full"`) shows a string it refuses.
+ */
+export function shownValue(value: unknown, words = false): string {
+  if (typeof value === "string") return words ? JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value) : "a string";
+  if (value === null || typeof value === "number" || typeof value === "boolean" || value === undefined) return String(value);
+  return Array.isArray(value) ? "an array" : `a ${typeof value}`;
 }

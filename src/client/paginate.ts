@@ -17,6 +17,7 @@ import type {
   TaskPushNotificationConfig,
 } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { AbortedError, InvalidAgentResponseError, InvalidParamsError } from "../errors/family.js";
+import { shownValue } from "../call/option-checks.js";
 import { followSignal } from "../util.js";
 import type { Binding } from "../protocol/bindings.js";
 import type { A2AClient, CallOptions } from "./client.js";
@@ -40,7 +41,7 @@ export function checkPageSize(pageSize: number | undefined): void {
   if (pageSize === undefined) return;
   if (!Number.isInteger(pageSize) || pageSize < MIN_PAGE_SIZE || pageSize > MAX_PAGE_SIZE) {
     throw new InvalidParamsError(
-      `pageSize must be an integer from ${MIN_PAGE_SIZE} to ${MAX_PAGE_SIZE} (or left out for the agent's default), got ${pageSize}`,
+      `pageSize must be an integer from ${MIN_PAGE_SIZE} to ${MAX_PAGE_SIZE} (or left out for the agent's default), got ${shownValue(pageSize)}`,
     );
   }
 }

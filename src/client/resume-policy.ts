@@ -5,6 +5,7 @@
  * stream's watchers are told. The loop that applies them is resume.ts.
  */
 import { A2AError, InvalidParamsError, type CallTimeoutError } from "../errors/family.js";
+import { shownValue } from "../call/option-checks.js";
 import { asksToRetryLater } from "../errors/codes.js";
 import { toA2AError } from "../errors/classify.js";
 import type { Binding } from "../protocol/bindings.js";
@@ -67,7 +68,7 @@ export function checkOptions(options: ResumeOptions): void {
     const finite = name === "maxAttempts" ? !Number.isNaN(value) : Number.isFinite(value);
     if (typeof value !== "number" || !finite || value < min) {
       throw new InvalidParamsError(
-        `resume.${name} must be a ${name === "maxAttempts" ? "" : "finite "}number of at least ${min}, got ${String(value)}`,
+        `resume.${name} must be a ${name === "maxAttempts" ? "" : "finite "}number of at least ${min}, got ${shownValue(value)}`,
       );
     }
   }

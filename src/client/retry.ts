@@ -35,6 +35,7 @@ import type { DescMessage, DescMethodUnary, MessageInitShape, MessageShape } fro
 import type { A2AErrorCode } from "../errors/codes.js";
 import { toA2AError } from "../errors/classify.js";
 import { type A2AError, AbortedError, CallTimeoutError, type ConnectionError, InvalidParamsError } from "../errors/family.js";
+import { shownValue } from "../call/option-checks.js";
 import type { Binding } from "../protocol/bindings.js";
 import { timeoutFor } from "../call/timeouts.js";
 import type { A2ATransport } from "../call/transport.js";
@@ -124,9 +125,9 @@ const WRITES = ["unprocessed", "transient", "never"] as const;
  */
 export function checkRetryPolicy(policy: RetryPolicy): CheckedRetryPolicy {
   const where = "retry";
-  if (typeof policy !== "object" || policy === null) throw new InvalidParamsError(`${where} must be an object, got ${String(policy)}`);
-  const bad = (field: string, rule: string, value: unknown) =>
-    new InvalidParamsError(`${where}.${field} must be ${rule}, got ${typeof value === "string" ? JSON.stringify(value) : String(value)}`);
+  if (typeof policy !== "object" || policy === null) throw new InvalidParamsError(`${where} must be an object, got ${shownValue(policy)}`);
+  const bad = (field: string, rule: string, value: unknown, words = false) =>
+    new InvalidParamsError(`${where}.${field} must be ${rule}, got ${shownValue(value, words)}`);
   const attempts = policy.attempts ?? RETRY_DEFAULTS.attempts;
   if (typeof attempts !== "number" || !Number.isSafeInteger(attempts) || attempts < 1) {
     throw bad("attempts", "a whole number of at least 1", attempts);
@@ -140,15 +141,15 @@ export function checkRetryPolicy(policy: RetryPolicy): CheckedRetryPolicy {
     throw bad("maxDelayMs", `a finite number of at least initialDelayMs (${initialDelayMs})`, maxDelayMs);
   }
   const jitter = policy.jitter ?? RETRY_DEFAULTS.jitter;
-  if (!JITTERS.includes(jitter)) throw bad("jitter", `one of ${JITTERS.join(", ")}`, jitter);
+  if (!JITTERS.includes(jitter)) throw bad("jitter", `one of ${JITTERS.join(", ")}`, jitter, true);
   const retryWrites = policy.retryWrites ?? RETRY_DEFAULTS.retryWrites;
-  if (!WRITES.includes(retryWrites)) throw bad("retryWrites", `one of ${WRITES.join(", ")}`, retryWrites);
+  if (!WRITES.includes(retryWrites)) throw bad("retryWrites", `one of ${WRITES.join(", ")}`, retryWrites, true);
   let retryOn: readonly A2AErrorCode[] | undefined;
   if (policy.retryOn !== undefined) {
     if (!Array.isArray(policy.retryOn)) throw bad("retryOn", "an array of error codes", policy.retryOn);
     for (const code of policy.retryOn as unknown[]) {
-      if (typeof code !== "string" || !/^[A-Z][A-Z_]*$/.test(code)) throw bad("retryOn", "an array of error codes", code);
-      if (code === "ABORTED") throw bad("retryOn", "without ABORTED (an abort is the caller's decision)", code);
+      if (typeof code !== "string" || !/^[A-Z][A-Z_]*$/.test(code)) throw bad("retryOn", "an array of error codes", code, true);
+      if (code === "ABORTED") throw bad("retryOn", "without ABORTED (an abort is the caller's decision)", code, true);
     }
     retryOn = Object.freeze([...policy.retryOn]);
   }

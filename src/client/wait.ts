@@ -18,6 +18,7 @@ import {
   MethodNotFoundError,
   UnsupportedOperationError,
 } from "../errors/family.js";
+import { shownValue } from "../call/option-checks.js";
 import { followSignal, startTimer, unlessAborted } from "../util.js";
 import { sleep } from "../util.js";
 import type { A2AClient } from "./client.js";
@@ -203,7 +204,7 @@ function checkWaitOptions(id: string, options: WaitOptions): { pollMs: number; m
     const value = options[name];
     if (value === undefined) return undefined;
     if (typeof value !== "number" || !Number.isFinite(value) || value < min) {
-      throw new InvalidParamsError(`waitForTask: ${name} must be a finite number of at least ${min} ms, got ${String(value)}`);
+      throw new InvalidParamsError(`waitForTask: ${name} must be a finite number of at least ${min} ms, got ${shownValue(value)}`);
     }
     return value;
   };

@@ -14,6 +14,7 @@ import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import { missingFromResponse } from "../call/response-shape.js";
 import { TaskTracker } from "../client/tracker.js";
 import { InvalidParamsError } from "../errors/family.js";
+import { shownValue } from "../call/option-checks.js";
 import { taskIdOf } from "../protocol/events.js";
 import { messageFromJson } from "../protocol/proto-json.js";
 import { readerIterable } from "../http/fetch-client.js";
@@ -287,9 +288,7 @@ function limitOption(options: PushReceiverOptions, name: LimitOption, fallback: 
   const value: unknown = options[name];
   if (value === undefined) return fallback;
   if (typeof value !== "number" || !Number.isFinite(value) || value < 1) {
-    throw new InvalidParamsError(
-      `createPushReceiver: ${name} must be a finite number of at least 1, got ${typeof value === "string" ? JSON.stringify(value) : String(value)}`,
-    );
+    throw new InvalidParamsError(`createPushReceiver: ${name} must be a finite number of at least 1, got ${shownValue(value)}`);
   }
   return value;
 }
@@ -299,7 +298,7 @@ function bodyTimeoutOption(value: unknown): number {
   if (value === undefined) return DEFAULT_BODY_TIMEOUT_MS;
   if (typeof value !== "number" || Number.isNaN(value) || value < 0) {
     throw new InvalidParamsError(
-      `createPushReceiver: bodyTimeoutMs must be 0 (no limit) or a positive number of milliseconds, got ${typeof value === "string" ? JSON.stringify(value) : String(value)}`,
+      `createPushReceiver: bodyTimeoutMs must be 0 (no limit) or a positive number of milliseconds, got ${shownValue(value)}`,
     );
   }
   return value;

@@ -21,6 +21,11 @@ import {
   type ConnectTarget,
 } from "../../src/node.js";
 import { grpcBaseUrl } from "../../src/bindings/grpc/url.js";
+import { checkPageSize } from "../../src/client/paginate.js";
+import { checkOptions as checkResumeOptions } from "../../src/client/resume-policy.js";
+import { checkRetryPolicy } from "../../src/client/retry.js";
+import { waitForTask } from "../../src/client/wait.js";
+import { createPushReceiver } from "../../src/push/receiver.js";
 import { cardJson } from "../support/cards.js";
 import { sendJson, sseFrame, startFakeServer, startSse, type FakeServer } from "../support/fake-server.js";
 
@@ -210,5 +215,39 @@ describe("gRPC's tls: where a URL goes, and the TLS options", () => {
     const e = await session.client.getTask({ id: "t1" }).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(InvalidParamsError);
     expect((e as Error).message).toMatch(/^tls\.rejectUnauthorized is not a TLS option/);
+  });
+});
+
+describe("a string where a number belongs, in the options beside the transports, is named by its kind, never quoted", () => {
+  // A string in a number's place may be a secret pasted into the wrong field.
+  const SECRET = "sk-live-0123456789";
+  const checks: ReadonlyArray<[string, () => unknown, RegExp]> = [
+    ["retry.attempts", () => checkRetryPolicy({ attempts: SECRET as never }), /^retry\.attempts must be .*, got a string$/],
+    ["resume.maxElapsedMs", () => checkResumeOptions({ maxElapsedMs: SECRET as never }), /^resume\.maxElapsedMs must be .*, got a string$/],
+    ["pageSize", () => checkPageSize(SECRET as never), /^pageSize must be .*, got a string$/],
+    ["createPushReceiver maxBytes", () => createPushReceiver({ maxBytes: SECRET as never }), /maxBytes must be .*, got a string$/],
+    [
+      "createPushReceiver bodyTimeoutMs",
+      () => createPushReceiver({ bodyTimeoutMs: SECRET as never }),
+      /bodyTimeoutMs must be .*, got a string$/,
+    ],
+    [
+      "waitForTask pollMs",
+      () => waitForTask({ getTask: async () => TASK as never } as never, "t1", { pollMs: SECRET as never }),
+      /pollMs must be .*, got a string$/,
+    ],
+  ];
+  it.each(checks)("%s", async (_name, check, message) => {
+    const e = await (async () => check())().then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    expect(e).toBeInstanceOf(InvalidParamsError);
+    expect((e as Error).message).toMatch(message);
+    expect((e as Error).message).not.toContain(SECRET);
+  });
+
+  it("an option whose values are words shows the word it refuses", () => {
+    expect(() => checkRetryPolicy({ jitter: "equal" as never })).toThrow(/^retry\.jitter must be one of .*, got "equal"$/);
   });
 });
