@@ -362,8 +362,15 @@ function withAddedQuery(url: string, original: string, modified: string): string
  * binding.
  */
 export function rpcStatusError(e: Readonly<Record<string, unknown>>, f: ResponseFacts): A2AError {
+  // Inside a stream (an `event: error` after a 200) the response's status
+  // says nothing of the error; the Status's `code` is the HTTP status it
+  // has as an answer of its own, so a rate limit in a stream is the same
+  // transient 429 as before it.
+  const stated = typeof e.code === "number" && Number.isInteger(e.code) && e.code >= 400 && e.code < 600 ? e.code : undefined;
+  const httpStatus = f.httpStatus >= 200 && f.httpStatus < 300 ? (stated ?? f.httpStatus) : f.httpStatus;
   return errorFromServer({
     ...f,
+    httpStatus,
     message: typeof e.message === "string" ? e.message : "",
     details: Array.isArray(e.details) ? e.details : [],
     rpcStatus: typeof e.status === "string" ? e.status : undefined,
