@@ -27,6 +27,7 @@ import {
   createRestTransport,
   createRestTransportV03,
   resolveAgentCard,
+  UnsupportedOperationError,
   userMessage,
 } from "../../src/index.js";
 import * as nodeEntry from "../../src/node.js";
@@ -464,6 +465,25 @@ describe("a JSON-RPC error object is its class on 1.0 and 0.3, in a response and
       expect(await mismatches(jsonRpc, STREAMS, () => want), placement).toEqual([]);
     }
   });
+});
+
+describe("what A2A 0.3 cannot carry is refused before any request", () => {
+  it.each(SUBJECTS.filter((s) => s.v03 && s.wire !== "jsonrpc").map((s) => [s.name, s] as const))(
+    "%s: UnsupportedOperationError naming the call's binding, unary and stream",
+    async (_name, subject) => {
+      answer = () => ({ status: 500, headers: {}, body: "" });
+      grpcAnswer = (stream) => stream.close();
+      const client = new A2AClient(subject.transport());
+      const sent = http.requests.length + h2.calls.length;
+      for (const p of [client.getTask({ id: "a/b" }), collect(client.subscribeToTask({ id: "a/b" }, { resume: false }))]) {
+        const e = await failure(p);
+        expect(e).toBeInstanceOf(UnsupportedOperationError);
+        expect(e.binding).toBe(subject.wire === "rest" ? "HTTP+JSON" : "GRPC");
+        expect(e.message).toMatch(/task id containing "\/"/);
+      }
+      expect(http.requests.length + h2.calls.length).toBe(sent);
+    },
+  );
 });
 
 // --- Discovery -------------------------------------------------------------------------------
