@@ -379,8 +379,17 @@ export function rpcStatusError(e: Readonly<Record<string, unknown>>, f: Response
 
 /** Error facts from a server error response that is not a JSON error document. */
 export function genericHttpError(json: unknown, f: ResponseFacts): A2AError {
+  // What a framework's or gateway's JSON says (`{"message": "quota exceeded"}`).
+  const said = isRecord(json) && typeof json.message === "string" && json.message !== "" ? `: ${json.message}` : "";
+  // An `event: error` inside a stream came with the stream's 200, which says nothing of it.
+  const inStream = f.httpStatus >= 200 && f.httpStatus < 300;
+  const message = inStream
+    ? `the stream from ${safeUrl(f.url)} sent an error event without an A2A error${said}`
+    : json === undefined
+      ? `HTTP ${f.httpStatus} without an A2A error body`
+      : `HTTP ${f.httpStatus}${said}`;
   return errorFromServer({
-    message: json === undefined ? `HTTP ${f.httpStatus} without an A2A error body` : `HTTP ${f.httpStatus}`,
+    message,
     binding: f.binding,
     httpStatus: f.httpStatus,
     challenge: f.challenge,

@@ -393,15 +393,13 @@ describe("a status the server states is the same error on every binding and oper
   it.each(CODES.map((c) => [STATUS_NAMES[c], c] as const))(
     "%s after a stream's first event, with and without ErrorInfo",
     async (_name, code) => {
-      // 0.3's HTTP+JSON events are 0.3's shapes; its error events are the 1.0 rest's.
-      const subjects = SUBJECTS.filter((s) => !(s.v03 && s.wire === "rest"));
       answerWithStatus(code, undefined, true);
       const [name, errorCode, transient] = CLASS_OF_CODE[code]!;
-      expect(await mismatches(subjects, STREAMS, (s) => ({ name, code: errorCode, transient, ...statedStatus(s, code) }))).toEqual([]);
+      expect(await mismatches(SUBJECTS, STREAMS, (s) => ({ name, code: errorCode, transient, ...statedStatus(s, code) }))).toEqual([]);
       const [reason, reasonClass] = REASONS[code - 1]!;
       answerWithStatus(code, reason, true);
       expect(
-        await mismatches(subjects, STREAMS, (s) => ({
+        await mismatches(SUBJECTS, STREAMS, (s) => ({
           name: reasonClass,
           code: reason as A2AErrorCode,
           transient: false,
@@ -409,6 +407,30 @@ describe("a status the server states is the same error on every binding and oper
           ...statedStatus(s, code),
         })),
       ).toEqual([]);
+    },
+  );
+});
+
+describe("an error without an A2A error object says where it came from and what the server said", () => {
+  const overHttp = SUBJECTS.filter((s) => s.wire === "jsonrpc" || s.wire === "rest");
+  it.each(overHttp.map((s) => [s.name, s] as const))(
+    "%s: an error event inside a stream, and a JSON error body",
+    async (_name, subject) => {
+      const client = () => new A2AClient(subject.transport());
+      for (const [data, said] of [
+        ["upstream timed out", ""],
+        [JSON.stringify({ message: "quota exceeded" }), ": quota exceeded"],
+      ] as const) {
+        answer = () => ({ status: 200, headers: { "content-type": "text/event-stream" }, body: `event: error\ndata: ${data}\n\n` });
+        const e = await failure(collect(client().subscribeToTask({ id: "t1" }, { resume: false })));
+        expect(e.name).toBe("ServerError");
+        expect(e.message).toMatch(
+          new RegExp(`^the stream from http://127\\.0\\.0\\.1:\\d+/\\S+ sent an error event without an A2A error${said}$`),
+        );
+      }
+      answer = () => ({ status: 401, headers: { "content-type": "application/json" }, body: JSON.stringify({ message: "token expired" }) });
+      const e = await failure(client().getTask({ id: "t1" }));
+      expect([e.name, e.message]).toEqual(["AuthenticationError", "HTTP 401: token expired"]);
     },
   );
 });
