@@ -11,7 +11,9 @@
  */
 import type { JsonValue } from "@bufbuild/protobuf";
 import { AgentCardSchema, type AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
-import { A2AError, AbortedError, AgentCardNotFoundError, CallTimeoutError, InvalidAgentCardError } from "../errors/family.js";
+import { AbortedError, AgentCardNotFoundError, CallTimeoutError, InvalidAgentCardError } from "../errors/family.js";
+import { errorFromServer } from "../errors/classify.js";
+import { parseRetryAfter } from "../http/retry-after.js";
 import { rejectWithoutSent } from "../http/run-call.js";
 import { headersFrom } from "../call/options.js";
 import { isRecord, parsedUrl, safeUrl, startTimer, unlessAborted } from "../util.js";
@@ -226,7 +228,16 @@ async function resolveAt(url: string, headers: Headers, headerKey: string, optio
   }
   if (doc.status === 404 || doc.status === 410) return undefined;
   if (doc.status !== 200) {
-    throw new A2AError(`fetching the Agent Card at ${safeUrl(url)} failed with HTTP ${doc.status}`, { httpStatus: doc.status });
+    // Classified as a call's answer of that status is: a 401 is an
+    // AuthenticationError with its challenge, a 429 or 503 a transient
+    // ServerError with its Retry-After, whatever was asked for.
+    throw errorFromServer({
+      message: `fetching the Agent Card at ${safeUrl(url)} failed with HTTP ${doc.status}`,
+      httpStatus: doc.status,
+      challenge: doc.headers.get("WWW-Authenticate") ?? undefined,
+      retryAfterMs: parseRetryAfter(doc.headers.get("Retry-After")),
+      url,
+    });
   }
 
   const entry = storedCard(doc.headers, doc.text, doc.url);

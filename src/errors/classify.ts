@@ -343,19 +343,24 @@ export function fromConnectError(
   binding: Binding | undefined,
   info?: Pick<ErrorInfo, "reason" | "domain" | "metadata">,
 ): A2AError {
-  // The cause is what aborted the call, as the runners keep it (the caller's signal's reason).
-  if (e.code === Code.Canceled) return new AbortedError("the call was aborted", { binding, grpcCode: e.code, cause: e.cause ?? e });
-  if (e.code === Code.DeadlineExceeded) {
-    // The runners' message names the URL and the deadline.
-    return new CallTimeoutError(e.rawMessage || "the call timed out", { binding, kind: "deadline", cause: e });
+  // A grpc-status that is not a code (`abc`, `99`) states nothing.
+  const stated = /^(\d|1[0-6])$/.test(e.metadata.get("grpc-status") ?? "");
+  // CANCELLED and DEADLINE_EXCEEDED without a status are the call's own abort
+  // and deadline; stated by the server, they are its answer, classified as
+  // every other status is (its ErrorInfo reason first, its message kept).
+  if (!stated) {
+    // The cause is what aborted the call, as the runners keep it (the caller's signal's reason).
+    if (e.code === Code.Canceled) return new AbortedError("the call was aborted", { binding, grpcCode: e.code, cause: e.cause ?? e });
+    if (e.code === Code.DeadlineExceeded) {
+      // The runners' message names the URL and the deadline.
+      return new CallTimeoutError(e.rawMessage || "the call timed out", { binding, kind: "deadline", cause: e });
+    }
   }
   // connect reports what it could not decode (a bad frame, a wrong content
-  // type) as Internal or Unknown errors without a grpc-status from the server;
-  // a grpc-status that is not a code (`abc`, `99`) states nothing either.
+  // type) as Internal or Unknown errors without a grpc-status from the server.
   // RESOURCE_EXHAUSTED without a status is the client's own readMaxBytes: a
   // size limit exceeded, as on the HTTP bindings, and no use trying again.
   const limit = e.code === Code.ResourceExhausted;
-  const stated = /^(\d|1[0-6])$/.test(e.metadata.get("grpc-status") ?? "");
   if (binding === "GRPC" && (limit || e.code === Code.Internal || e.code === Code.Unknown) && !stated) {
     return new ProtocolError(`${limit ? "gRPC response refused" : "malformed gRPC response"}: ${e.rawMessage}`, {
       binding,

@@ -108,6 +108,17 @@ export class A2AError extends Error {
     this.details = init.details ?? [];
     this.retryAfterMs = init.retryAfterMs;
   }
+
+  /**
+   * What `JSON.stringify(err)` writes: the name, code and message, then the
+   * error's own fields (a subclass's included). `message` is not an own
+   * enumerable field of an Error, so a logger writing errors as JSON would
+   * otherwise lose what went wrong.
+   */
+  toJSON(): Record<string, unknown> {
+    const json: Record<string, unknown> = { name: this.name, code: this.code, message: this.message };
+    return Object.assign(json, this);
+  }
 }
 
 // --- Errors the A2A specification defines (section 3.3.2) -----------------

@@ -362,8 +362,15 @@ function withAddedQuery(url: string, original: string, modified: string): string
  * binding.
  */
 export function rpcStatusError(e: Readonly<Record<string, unknown>>, f: ResponseFacts): A2AError {
+  // Inside a stream (an `event: error` after a 200) the response's status
+  // says nothing of the error; the Status's `code` is the HTTP status it
+  // has as an answer of its own, so a rate limit in a stream is the same
+  // transient 429 as before it.
+  const stated = typeof e.code === "number" && Number.isInteger(e.code) && e.code >= 400 && e.code < 600 ? e.code : undefined;
+  const httpStatus = f.httpStatus >= 200 && f.httpStatus < 300 ? (stated ?? f.httpStatus) : f.httpStatus;
   return errorFromServer({
     ...f,
+    httpStatus,
     message: typeof e.message === "string" ? e.message : "",
     details: Array.isArray(e.details) ? e.details : [],
     rpcStatus: typeof e.status === "string" ? e.status : undefined,
@@ -372,8 +379,17 @@ export function rpcStatusError(e: Readonly<Record<string, unknown>>, f: Response
 
 /** Error facts from a server error response that is not a JSON error document. */
 export function genericHttpError(json: unknown, f: ResponseFacts): A2AError {
+  // What a framework's or gateway's JSON says (`{"message": "quota exceeded"}`).
+  const said = isRecord(json) && typeof json.message === "string" && json.message !== "" ? `: ${json.message}` : "";
+  // An `event: error` inside a stream came with the stream's 200, which says nothing of it.
+  const inStream = f.httpStatus >= 200 && f.httpStatus < 300;
+  const message = inStream
+    ? `the stream from ${safeUrl(f.url)} sent an error event without an A2A error${said}`
+    : json === undefined
+      ? `HTTP ${f.httpStatus} without an A2A error body`
+      : `HTTP ${f.httpStatus}${said}`;
   return errorFromServer({
-    message: json === undefined ? `HTTP ${f.httpStatus} without an A2A error body` : `HTTP ${f.httpStatus}`,
+    message,
     binding: f.binding,
     httpStatus: f.httpStatus,
     challenge: f.challenge,

@@ -28,6 +28,7 @@ import { checkedResponse } from "../call/response-shape.js";
 import { v03OperationFor } from "./translate.js";
 import { keepReceivedJson, receivedJsonOf } from "../http/received-json.js";
 import { addV03ExtensionsHeader } from "../protocol/headers.js";
+import { UnsupportedOperationError } from "../errors/family.js";
 
 /** How the 1.0 side of a 0.3 transport looks to interceptors. */
 export interface V03AdapterOptions {
@@ -87,7 +88,7 @@ export function adaptV03Transport(inner: A2ATransport, options: V03AdapterOption
             req.signal,
             timeoutMs,
             req.header,
-            op.request(request),
+            inV03(binding, () => op.request(request)),
             req.contextValues,
           );
           const translate = (m: MessageShape<DescMessage>) =>
@@ -126,7 +127,7 @@ export function adaptV03Transport(inner: A2ATransport, options: V03AdapterOption
             req.signal,
             timeoutMs,
             req.header,
-            single(op.request(request)),
+            single(inV03(binding, () => op.request(request))),
             req.contextValues,
           );
           const message = mapAsync(res.message, (e) =>
@@ -137,4 +138,20 @@ export function adaptV03Transport(inner: A2ATransport, options: V03AdapterOption
       });
     },
   } satisfies A2ATransport;
+}
+
+/**
+ * The 0.3 request of `translate`: what 0.3 cannot express (a data part
+ * holding a list, a task id with "/") is refused there, without knowing the
+ * binding; the error names the call's, as every error of a call does.
+ */
+function inV03<T>(binding: A2ATransport["binding"], translate: () => T): T {
+  try {
+    return translate();
+  } catch (e) {
+    if (e instanceof UnsupportedOperationError && e.binding === undefined) {
+      throw new UnsupportedOperationError(e.message, { binding, cause: e.cause });
+    }
+    throw e;
+  }
 }
