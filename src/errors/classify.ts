@@ -8,6 +8,7 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { ErrorInfo } from "../../gen/google/rpc/error_details_pb.js";
 import type { Binding } from "../protocol/bindings.js";
+import { retryDelayFromDetails } from "../http/retry-after.js";
 import { hostPort, isRecord, parsedUrl, safeUrl } from "../util.js";
 import {
   A2AError,
@@ -138,7 +139,11 @@ export interface ServerErrorFacts extends A2AErrorInit {
  */
 export function errorFromServer(facts: ServerErrorFacts): A2AError {
   const { message: said, problemType, challenge, rpcStatus, url, ...rest } = facts;
-  const init: A2AErrorInit = { ...rest, reason: facts.reason ?? reasonFromDetails(facts.details ?? []) };
+  const init: A2AErrorInit = {
+    ...rest,
+    reason: facts.reason ?? reasonFromDetails(facts.details ?? []),
+    retryAfterMs: facts.retryAfterMs ?? retryDelayFromDetails(facts.details ?? []),
+  };
   const message = said || "the server reported an error without a message";
 
   // 1. What the error is, by name: the ErrorInfo reason (or problem type).
@@ -342,6 +347,7 @@ export function fromConnectError(
   e: ConnectError,
   binding: Binding | undefined,
   info?: Pick<ErrorInfo, "reason" | "domain" | "metadata">,
+  retryAfterMs?: number,
 ): A2AError {
   // A grpc-status that is not a code (`abc`, `99`) states nothing.
   const stated = /^(\d|1[0-6])$/.test(e.metadata.get("grpc-status") ?? "");
@@ -376,6 +382,7 @@ export function fromConnectError(
     message: e.rawMessage,
     binding,
     grpcCode: e.code,
+    retryAfterMs,
     reason: info?.reason || undefined,
     details: info ? [{ "@type": ERROR_INFO_TYPE, reason: info.reason, domain: info.domain, metadata: info.metadata }] : [],
     cause: e,

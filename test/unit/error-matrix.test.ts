@@ -11,7 +11,7 @@ import type { ServerHttp2Stream } from "node:http2";
 import { create, toBinary } from "@bufbuild/protobuf";
 import { anyPack } from "@bufbuild/protobuf/wkt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ErrorInfoSchema } from "../../gen/google/rpc/error_details_pb.js";
+import { ErrorInfoSchema, RetryInfoSchema } from "../../gen/google/rpc/error_details_pb.js";
 import { StatusSchema } from "../../gen/google/rpc/status_pb.js";
 import { StreamResponseSchema, TaskState } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import {
@@ -409,6 +409,53 @@ describe("a status the server states is the same error on every binding and oper
       ).toEqual([]);
     },
   );
+});
+
+describe("a google.rpc.RetryInfo among a status's details says when to try again, as Retry-After does", () => {
+  // UNAVAILABLE with a retry delay of 2.5 s: in the binary status details over gRPC, in the JSON details over HTTP+JSON.
+  const binary = Buffer.from(
+    toBinary(
+      StatusSchema,
+      create(StatusSchema, {
+        code: 14,
+        message: MESSAGE,
+        details: [anyPack(RetryInfoSchema, create(RetryInfoSchema, { retryDelay: { seconds: 2n, nanos: 500_000_000 } }))],
+      }),
+    ),
+  ).toString("base64");
+  const fields = { "grpc-status": "14", "grpc-message": encodeURIComponent(MESSAGE), "grpc-status-details-bin": binary };
+  const json = {
+    error: {
+      code: 503,
+      status: "UNAVAILABLE",
+      message: MESSAGE,
+      details: [{ "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: "2.500s" }],
+    },
+  };
+  const subjects = SUBJECTS.filter((s) => ["HTTP+JSON", "gRPC", "gRPC-web", "gRPC 0.3"].includes(s.name));
+
+  it("on HTTP+JSON, gRPC and gRPC-web, every operation: transient, retryAfterMs 2500", async () => {
+    answer = (path) =>
+      path.startsWith("/grpc-web")
+        ? { status: 200, headers: { "content-type": "application/grpc-web+proto", ...fields }, body: "" }
+        : { status: 503, headers: { "content-type": "application/json" }, body: JSON.stringify(json) };
+    grpcAnswer = (stream) => {
+      stream.respond({ ":status": 200, "content-type": "application/grpc", ...fields });
+      stream.end();
+    };
+    expect(await mismatches(subjects, OPERATIONS, () => ({ transient: true, retryAfterMs: 2500 }))).toEqual([]);
+  });
+
+  it("a Retry-After header wins over the details", async () => {
+    answer = () => ({ status: 503, headers: { "content-type": "application/json", "retry-after": "7" }, body: JSON.stringify(json) });
+    expect(
+      await mismatches(
+        subjects.filter((s) => s.wire === "rest"),
+        OPERATIONS,
+        () => ({ retryAfterMs: 7000 }),
+      ),
+    ).toEqual([]);
+  });
 });
 
 describe("an error without an A2A error object says where it came from and what the server said", () => {

@@ -8,7 +8,7 @@
  */
 import type { DescMethod } from "@bufbuild/protobuf";
 import { ConnectError, type StreamResponse, type Transport, type UnaryResponse } from "@connectrpc/connect";
-import { ErrorInfoSchema } from "../../../gen/google/rpc/error_details_pb.js";
+import { ErrorInfoSchema, RetryInfoSchema } from "../../../gen/google/rpc/error_details_pb.js";
 import { A2AError, CallTimeoutError, ConnectionError } from "../../errors/family.js";
 import { clientFault, fromConnectError, toA2AError } from "../../errors/classify.js";
 import { idleBeforeResponse, withIdleTimeout } from "../../http/idle.js";
@@ -168,5 +168,12 @@ function statusError(e: unknown): unknown {
     const fault = clientFault(e.cause);
     if (fault instanceof A2AError) return fault;
   }
-  return fromConnectError(e, "GRPC", e.findDetails(ErrorInfoSchema)[0]);
+  return fromConnectError(e, "GRPC", e.findDetails(ErrorInfoSchema)[0], retryDelayOf(e));
+}
+
+/** The `google.rpc.RetryInfo` delay among a status's details, in milliseconds. */
+function retryDelayOf(e: ConnectError): number | undefined {
+  const delay = e.findDetails(RetryInfoSchema)[0]?.retryDelay;
+  if (!delay || delay.seconds < 0n || delay.nanos < 0) return undefined;
+  return Number(delay.seconds) * 1000 + Math.round(delay.nanos / 1e6);
 }
