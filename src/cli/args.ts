@@ -19,6 +19,7 @@ export const GLOBAL_OPTIONS = {
   header: { type: "string", multiple: true },
   token: { type: "string" },
   "auth-over-http": { type: "boolean" },
+  "allow-local-urls": { type: "boolean" },
   timeout: { type: "string" },
   json: { type: "boolean" },
   verbose: { type: "boolean", short: "v" },
@@ -100,6 +101,8 @@ export interface GlobalFlags {
   headers: Record<string, string>;
   /** `--auth-over-http`: send `headers` over plain http to any host the card names, not only this machine and the one typed. */
   authOverHttp: boolean;
+  /** `--allow-local-urls`: a card from another host may name this machine or its link (`localUrls: "allow"`). */
+  allowLocalUrls: boolean;
   /** `--timeout`: milliseconds for card resolution and each unary call; undefined keeps the defaults. */
   timeoutMs: number | undefined;
   /** `--json`: machine output. */
@@ -268,6 +271,7 @@ function globalFlags(values: Record<string, unknown>, command: string, env: Node
     versions: versions && versions.length > 0 ? versions : undefined,
     headers,
     authOverHttp: values["auth-over-http"] === true,
+    allowLocalUrls: values["allow-local-urls"] === true,
     timeoutMs: intOption(values.timeout, "timeout", command, 1),
     json: values.json === true,
     verbose: values.verbose === true,

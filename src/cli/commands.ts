@@ -69,6 +69,7 @@ function connectOptions(ctx: CommandContext, typed: string | undefined): Connect
     // The flag lists versions most preferred first.
     preferredVersions: flags.versions,
     headers: flags.headers,
+    localUrls: flags.allowLocalUrls ? "allow" : undefined,
     signal,
     timeoutMs: flags.timeoutMs,
     fetch: log.fetch,
@@ -113,6 +114,7 @@ export async function card(ctx: CommandContext): Promise<void> {
       ? await cardFile(ctx, target.path, verify ? "required" : "off", keys)
       : await resolveAgentCard(target.url, {
           headers: ctx.flags.headers,
+          localUrls: ctx.flags.allowLocalUrls ? "allow" : undefined,
           signal: ctx.signal,
           timeoutMs: ctx.flags.timeoutMs,
           cache: false,

@@ -81,13 +81,13 @@ describe("the guard on each call", () => {
   });
 });
 
-describe("--auth-over-http", () => {
-  it("is read as a flag, and the command that continues a task repeats it", () => {
-    const parsed = parseCommandLine(["send", "https://agent.example", "hi", "--token", "t", "--auth-over-http"], {});
+describe("--auth-over-http and --allow-local-urls", () => {
+  it("are read as flags, and the command that continues a task repeats them", () => {
+    const parsed = parseCommandLine(["send", "https://agent.example", "hi", "--token", "t", "--auth-over-http", "--allow-local-urls"], {});
     if (parsed.kind !== "run") throw new Error("expected a command");
-    expect(parsed.flags.authOverHttp).toBe(true);
+    expect(parsed.flags).toMatchObject({ authOverHttp: true, allowLocalUrls: true });
     const out = new Output({ json: false, secrets: [] });
     const task = create(TaskSchema, { id: "t-1", contextId: "c-1" });
-    expect(continueCommand({ args: parsed.args, options: parsed.options, out }, task)).toContain("--auth-over-http");
+    expect(continueCommand({ args: parsed.args, options: parsed.options, out }, task)).toContain("--auth-over-http --allow-local-urls");
   });
 });
