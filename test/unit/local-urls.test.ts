@@ -23,7 +23,7 @@ import {
   type ResolveOptions,
 } from "../../src/index.js";
 import { isLocalUrl } from "../../src/trust/loopback.js";
-import { cardJson, cardJsonV03 } from "../support/cards.js";
+import { cardJson, cardJsonV03, keyPair, signJson } from "../support/cards.js";
 import { sendJson, startFakeServer, type FakeServer } from "../support/fake-server.js";
 
 const CARD_URL = "https://agent.example/.well-known/agent-card.json";
@@ -150,6 +150,16 @@ describe("a card from another host that names this machine or its link", () => {
     expect(e.message).toContain(`${field}: ${local.url}/oauth is on this machine`);
     expect(agent.asked).toEqual([CARD_URL]);
     expect(local.requests).toEqual([]);
+  });
+
+  it("a signed card is refused before the key set it names is fetched", async () => {
+    const key = await keyPair("ES256", "k1");
+    const signed = await signJson(cardJson({ supportedInterfaces: [jsonRpc(`${local.url}/a2a`)] }), key, "ES256", {
+      jku: "https://agent.example/jwks.json",
+    });
+    const agent = remote(signed, { "https://agent.example/jwks.json": () => Response.json({ keys: [key.jwk] }) });
+    await refusal(resolveAgentCard("https://agent.example", fresh({ fetch: agent.fetch, verify: "required" })));
+    expect(agent.asked).toEqual([CARD_URL]);
   });
 
   it("a URL on the card's own host is its own business; private networks and look-alike names are not this machine", async () => {
