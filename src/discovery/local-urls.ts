@@ -16,7 +16,7 @@ import { isRecord, parsedUrl, safeInterfaceUrl, safeUrl } from "../util.js";
 export type LocalUrlPolicy = "refuse" | "allow";
 
 /** What ends every refusal: where the address is, and what would allow it. */
-const HINT = ` is on this machine or its link, refused to another host (localUrls: "allow" permits it)`;
+const HINT = ` is on this machine or its link, where another host may not send the client (localUrls: "allow" permits it)`;
 
 /**
  * Refuses, with AgentCardVerificationError naming the field and the URL, a
@@ -68,7 +68,7 @@ function localUrlIn(card: AgentCard, fromHost: string): { field: string; url: st
  */
 function urlFieldIn(value: unknown, path: string, fromHost: string): { field: string; url: string } | undefined {
   if (!isRecord(value)) return undefined;
-  if (typeof value.case === "string" && "value" in value) return urlFieldIn(value.value, `${path}.${value.case}`, fromHost);
+  if (typeof value.case === "string") return urlFieldIn(value.value, `${path}.${value.case}`, fromHost);
   // Fields of a message only: the keys of a map (a flow's scopes) are the agent's words, not fields.
   const message = "$typeName" in value;
   for (const [key, v] of Object.entries(value)) {
