@@ -216,6 +216,7 @@ export function createConnect(defaultFactories: TransportFactories) {
     return new AgentSession(client, resolved, {
       verify: options.verify,
       verification,
+      localUrls: options.localUrls,
       selection: { transport, candidates, passedOver: described },
     });
   };

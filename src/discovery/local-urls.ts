@@ -16,7 +16,7 @@ import { isRecord, parsedUrl, safeInterfaceUrl, safeUrl } from "../util.js";
 export type LocalUrlPolicy = "refuse" | "allow";
 
 /** What ends every refusal: where the address is, and what would allow it. */
-const HINT = ` is on this machine or its link, where another host may not send the client (localUrls: "allow" permits it)`;
+const HINT = ` is on this machine or its link, off limits to another host (localUrls: "allow" permits it)`;
 
 /**
  * Refuses, with AgentCardVerificationError naming the field and the URL, a
@@ -31,7 +31,7 @@ export function checkCardLocalUrls(card: AgentCard, cardUrl: string, policy: Loc
   const found = localUrlIn(card, from.hostname);
   if (!found) return;
   const reason = `${found.field}: ${safeInterfaceUrl(found.url)}${HINT}`;
-  throw new AgentCardVerificationError(`the Agent Card at ${safeUrl(cardUrl)} was not used: ${reason}`, {
+  throw new AgentCardVerificationError(`refused the Agent Card at ${safeUrl(cardUrl)}: ${reason}`, {
     result: { verified: false, failures: [{ index: -1, code: "local_url", reason }] },
   });
 }
@@ -92,5 +92,5 @@ function urlFieldIn(value: unknown, path: string, fromHost: string): { field: st
 function hostUrlOf(raw: string): URL | undefined {
   const u = parsedUrl(raw);
   if (u && (u.protocol === "http:" || u.protocol === "https:")) return u;
-  return parsedUrl(`http://${raw.replace(/^[a-z][a-z0-9+.-]*:\/\//i, "")}`);
+  return parsedUrl(`http://${raw.replace(/^[\w+.-]+:\/\//, "")}`);
 }

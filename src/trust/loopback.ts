@@ -31,7 +31,7 @@ export function isLoopbackUrl(url: URL): boolean {
  */
 export function isLocalUrl(url: URL): boolean {
   const host = url.hostname.replace(/\.$/, "");
-  if (/^(localhost|.*\.localhost|\[::1?\]|\[fe[89ab][0-9a-f]:.*)$/.test(host)) return true;
+  if (/^((.*\.)?localhost|\[::1?\]|\[fe[89ab][0-9a-f]:.*)$/.test(host)) return true;
   const v4 = /^(\d+)\.(\d+)\.\d+\.\d+$/.exec(host);
   if (v4) return isLocalIpv4(Number(v4[1]), Number(v4[2]));
   const mapped = /^\[::(?:ffff:)?([0-9a-f]{1,4}):[0-9a-f]{1,4}\]$/.exec(host);

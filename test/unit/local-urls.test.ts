@@ -12,17 +12,23 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
+  A2AClient,
   AgentCardVerificationError,
+  AgentSession,
   AuthenticationError,
   MemoryCardStore,
   RedirectRefusedError,
   connect,
+  createJsonRpcTransport,
   discoveredTokenProvider,
   resolveAgentCard,
   type ConnectTarget,
   type ResolveOptions,
 } from "../../src/index.js";
 import { isLocalUrl } from "../../src/trust/loopback.js";
+import { fromJson, type JsonValue } from "@bufbuild/protobuf";
+import { AgentCardSchema } from "../../gen/lf/a2a/v1/a2a_pb.js";
+import type { LocalUrlPolicy } from "../../src/index.js";
 import { cardJson, cardJsonV03, keyPair, signJson } from "../support/cards.js";
 import { sendJson, startFakeServer, type FakeServer } from "../support/fake-server.js";
 
@@ -188,6 +194,47 @@ describe("a card from another host that names this machine or its link", () => {
     const agent = remote(cardJson({ supportedInterfaces: [jsonRpc(`${local.url}/a2a`)] }));
     await resolveAgentCard("https://agent.example", { fetch: agent.fetch, cache, localUrls: "allow" });
     await refusal(resolveAgentCard("https://agent.example", { fetch: agent.fetch, cache }));
+  });
+});
+
+describe("the extended card of an agent whose public card came from another host", () => {
+  /** A session over an agent on 127.0.0.1 whose public card came from https://agent.example, and whose extended card names `tokenUrl`. */
+  async function extendedNaming(tokenUrl: string, localUrls?: LocalUrlPolicy) {
+    const extended = cardJson({
+      description: "The extended card",
+      securitySchemes: { oauth: { oauth2SecurityScheme: { flows: { clientCredentials: { tokenUrl, scopes: {} } } } } },
+    });
+    const agent = await startFakeServer((_req, res, body) => {
+      const { id } = JSON.parse(body) as { id: number };
+      sendJson(res, 200, { jsonrpc: "2.0", id, result: extended });
+    });
+    const publicCard = fromJson(AgentCardSchema, cardJson({ capabilities: { extendedAgentCard: true } }) as JsonValue);
+    const session = new AgentSession(
+      new A2AClient(createJsonRpcTransport({ baseUrl: agent.url })),
+      { card: publicCard, url: CARD_URL },
+      { localUrls },
+    );
+    return { session, close: () => agent.close() };
+  }
+
+  it("naming a token URL on 127.0.0.1: AgentCardVerificationError, and the public card stays in force", async () => {
+    const { session, close } = await extendedNaming(`${local.url}/token`);
+    try {
+      const e = await refusal(session.extendedCard());
+      expect(e.message).toContain("securitySchemes.oauth.oauth2SecurityScheme.flows.clientCredentials.tokenUrl");
+      expect(session.card).toBe(session.publicCard);
+    } finally {
+      await close();
+    }
+  });
+
+  it('localUrls: "allow" adopts it', async () => {
+    const { session, close } = await extendedNaming(`${local.url}/token`, "allow");
+    try {
+      expect((await session.extendedCard()).description).toBe("The extended card");
+    } finally {
+      await close();
+    }
   });
 });
 
