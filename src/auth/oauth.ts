@@ -8,8 +8,8 @@
 import { AuthenticationError, RedirectRefusedError } from "../errors/family.js";
 import { toA2AError } from "../errors/classify.js";
 import { fetchJsonDocument, readLimited } from "../discovery/fetch-document.js";
-import { isLocalElsewhere, type LocalUrlPolicy } from "../discovery/local-urls.js";
-import { isLoopbackUrl } from "../trust/loopback.js";
+import { leadsHere, type LocalUrlPolicy } from "../discovery/local-urls.js";
+import { isLocalUrl, isLoopbackUrl } from "../trust/loopback.js";
 import { isRedirectStatus } from "../http/redirect-target.js";
 import { base64, isJsonContentType, onDemand, safeUrl, startTimer, unlessAborted } from "../util.js";
 import type { TokenProvider } from "./interceptors.js";
@@ -153,7 +153,7 @@ export async function findTokenEndpoint(
   }
   const tokenUrl = checkEndpoint(endpoint, "the discovery document's token_endpoint");
   // Another host may not send the client secret to services of this machine or its link.
-  if (options.localUrls !== "allow" && !isLoopbackUrl(url) && isLocalElsewhere(tokenUrl.href, url.hostname)) {
+  if (options.localUrls !== "allow" && !isLocalUrl(url) && leadsHere(tokenUrl.href)) {
     throw new AuthenticationError(
       `the discovery document at ${where} names a token_endpoint on this machine or its link (${safeUrl(tokenUrl.href)}), and a document from another host is not followed there (localUrls: "allow" permits it)`,
     );

@@ -4,12 +4,13 @@
  * metadata services answer). A card served by another host that names one
  * (an interface, an OAuth endpoint), or a redirect from another host to
  * one, would make the client call services that trust whoever runs on this
- * machine, with the app's credentials. A card fetched from this machine, or
- * handed in by the app, is the app's own choice and is not checked.
+ * machine, with the app's credentials. A card fetched from this machine or
+ * its link (an address the app gave), or handed in by the app, is the app's
+ * own choice and is not checked.
  */
 import type { AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { AgentCardVerificationError, RedirectRefusedError } from "../errors/family.js";
-import { isLocalUrl, isLoopbackUrl } from "../trust/loopback.js";
+import { isLocalUrl } from "../trust/loopback.js";
 import { isRecord, parsedUrl, safeInterfaceUrl, safeUrl } from "../util.js";
 
 /** What a card from another host may name on this machine or its link: "refuse" (default) or "allow". @category Discovery and trust */
@@ -20,15 +21,16 @@ const HINT = ` is on this machine or its link, off limits to another host (local
 
 /**
  * Refuses, with AgentCardVerificationError naming the field and the URL, a
- * card fetched from `cardUrl` (a host not on this machine) that names an
- * address on this machine or its link other than its own host, in an
+ * card fetched from `cardUrl` (a host not on this machine or its link) that
+ * names an address on this machine or its link, in an
  * interface or a security scheme (token, authorization, metadata and
  * discovery URLs).
  */
 export function checkCardLocalUrls(card: AgentCard, cardUrl: string, policy: LocalUrlPolicy | undefined): void {
   const from = parsedUrl(cardUrl);
-  if (policy === "allow" || !from || isLoopbackUrl(from)) return;
-  const found = localUrlIn(card, from.hostname);
+  // A card from this machine or its link came from an address the app gave (a redirect there from elsewhere is refused).
+  if (policy === "allow" || !from || isLocalUrl(from)) return;
+  const found = localUrlIn(card);
   if (!found) return;
   const reason = `${found.field}: ${safeInterfaceUrl(found.url)}${HINT}`;
   throw new AgentCardVerificationError(`refused the Agent Card at ${safeUrl(cardUrl)}: ${reason}`, {
@@ -38,23 +40,23 @@ export function checkCardLocalUrls(card: AgentCard, cardUrl: string, policy: Loc
 
 /** A redirect from a host not on this machine to an address on this machine or its link, refused unless `policy` allows it. */
 export function checkLocalRedirect(from: URL, to: URL, policy: LocalUrlPolicy | undefined): void {
-  if (policy === "allow" || isLoopbackUrl(from) || to.hostname === from.hostname || !isLocalUrl(to)) return;
+  if (policy === "allow" || isLocalUrl(from) || !isLocalUrl(to)) return;
   throw new RedirectRefusedError(`refused redirect from ${from.origin}: ${safeUrl(to.href)}${HINT}`);
 }
 
-/** Whether `url`, named by a document from `fromHost`, leads to this machine or its link elsewhere than that host. */
-export function isLocalElsewhere(url: string, fromHost: string): boolean {
+/** Whether a URL a document names (an interface's `host:port` too) leads to this machine or its link. */
+export function leadsHere(url: string): boolean {
   const target = hostUrlOf(url);
-  return target !== undefined && target.hostname !== fromHost && isLocalUrl(target);
+  return target !== undefined && isLocalUrl(target);
 }
 
 /** The first URL of the card's interfaces and security schemes that leads to this machine or its link, with its field. */
-function localUrlIn(card: AgentCard, fromHost: string): { field: string; url: string } | undefined {
+function localUrlIn(card: AgentCard): { field: string; url: string } | undefined {
   for (const [n, iface] of card.supportedInterfaces.entries()) {
-    if (isLocalElsewhere(iface.url, fromHost)) return { field: `supportedInterfaces[${n}].url`, url: iface.url };
+    if (leadsHere(iface.url)) return { field: `supportedInterfaces[${n}].url`, url: iface.url };
   }
   for (const [name, scheme] of Object.entries(card.securitySchemes)) {
-    const found = urlFieldIn(scheme.scheme, `securitySchemes.${name.slice(0, 64)}`, fromHost);
+    const found = urlFieldIn(scheme.scheme, `securitySchemes.${name.slice(0, 64)}`);
     if (found) return found;
   }
   return undefined;
@@ -66,19 +68,19 @@ function localUrlIn(card: AgentCard, fromHost: string): { field: string; url: st
  * added later is covered too. A oneof (`{ case, value }`) is named by its
  * case, as in the card's JSON.
  */
-function urlFieldIn(value: unknown, path: string, fromHost: string): { field: string; url: string } | undefined {
+function urlFieldIn(value: unknown, path: string): { field: string; url: string } | undefined {
   if (!isRecord(value)) return undefined;
-  if (typeof value.case === "string") return urlFieldIn(value.value, `${path}.${value.case}`, fromHost);
+  if (typeof value.case === "string") return urlFieldIn(value.value, `${path}.${value.case}`);
   // Fields of a message only: the keys of a map (a flow's scopes) are the agent's words, not fields.
   const message = "$typeName" in value;
   for (const [key, v] of Object.entries(value)) {
     if (typeof v === "string") {
-      if (message && /url$/i.test(key) && isLocalElsewhere(v, fromHost)) return { field: `${path}.${key}`, url: v };
+      if (message && /url$/i.test(key) && leadsHere(v)) return { field: `${path}.${key}`, url: v };
       continue;
     }
     // A oneof's own name is not in the JSON: its case is.
     const oneof = isRecord(v) && typeof v.case === "string";
-    const found = urlFieldIn(v, oneof ? path : `${path}.${key}`, fromHost);
+    const found = urlFieldIn(v, oneof ? path : `${path}.${key}`);
     if (found) return found;
   }
   return undefined;

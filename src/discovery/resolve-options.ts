@@ -38,19 +38,19 @@ export interface ResolveOptions extends DocumentFetchOptions {
    */
   downgrade?: "refuse" | "allow" | undefined;
   /**
-   * What a card fetched from a host not on this machine may name on this
-   * machine or its link (`localhost`, `*.localhost`, 127.0.0.0/8,
-   * 0.0.0.0/8, 169.254.0.0/16 where cloud metadata services answer, `[::1]`,
-   * `[::]`, fe80::/10, and the IPv4-mapped forms of those addresses), other
-   * than its own host: "refuse" (default) fails the resolve (and
-   * `connect()`) with AgentCardVerificationError (code `local_url`, naming
-   * the field and the URL) when an interface or a security scheme's URL
-   * (token, authorization, metadata, discovery) leads there, before
-   * anything is sent there or any key set is fetched, and refuses a
-   * redirect from such a host to such an address (RedirectRefusedError);
-   * "allow" follows them, for a card that names the agent's local side on
-   * purpose (a tunnel, a sidecar). A card fetched from this machine, or
-   * handed to `connect()`, is not checked.
+   * What a card fetched from a host that is not on this machine or its link
+   * may name there (`localhost`, `*.localhost`, 127.0.0.0/8, 0.0.0.0/8,
+   * 169.254.0.0/16 where cloud metadata services answer, `[::1]`, `[::]`,
+   * fe80::/10, and the IPv4-mapped forms of those addresses): "refuse"
+   * (default) fails the resolve (and `connect()`) with
+   * AgentCardVerificationError (code `local_url`, naming the field and the
+   * URL) when an interface or a security scheme's URL (token,
+   * authorization, metadata, discovery) leads there, before anything is
+   * sent there or any key set is fetched, and refuses a redirect from such a
+   * host to such an address (RedirectRefusedError); "allow" follows them,
+   * for a card that names the agent's local side on purpose (a tunnel, a
+   * sidecar). A card fetched from this machine or its link (an address the
+   * app gave), or handed to `connect()`, is not checked.
    */
   localUrls?: LocalUrlPolicy | undefined;
 }

@@ -239,6 +239,18 @@ describe("the extended card of an agent whose public card came from another host
 });
 
 describe("what the app vouched for keeps working", () => {
+  it.each(["http://0.0.0.0:8080", "http://[::ffff:127.0.0.1]:8080", "http://169.254.10.20"])(
+    "a card fetched from %s, an address on this machine or its link that the app gave, may name this machine",
+    async (origin) => {
+      const url = `${new URL(origin).origin}/.well-known/agent-card.json`;
+      const card = cardJson({ supportedInterfaces: [jsonRpc("http://localhost:8080/a2a")] });
+      const fetch = (async (input: RequestInfo | URL) =>
+        String(input) === url ? Response.json(card) : new Response(null, { status: 404 })) as typeof globalThis.fetch;
+      const r = await resolveAgentCard(origin, fresh({ fetch }));
+      expect(r.card.supportedInterfaces[0]!.url).toBe("http://localhost:8080/a2a");
+    },
+  );
+
   it("a card fetched from this machine may name this machine", async () => {
     const cardServer = await startFakeServer((_req, res) =>
       sendJson(res, 200, cardJson({ supportedInterfaces: [jsonRpc(`${local.url}/a2a`)] })),
