@@ -128,6 +128,7 @@ export { toProtoJson, fromProtoJson, taskStateName, roleName } from "./protocol/
 export { resolveAgentCard, type ResolveOptions, type ResolvedAgentCard } from "./discovery/resolve.js";
 export { MemoryCardStore, type CardStore, type StoredCard } from "./discovery/cache.js";
 export type { RedirectPolicy, DocumentFetchOptions } from "./discovery/fetch-document.js";
+export type { LocalUrlPolicy } from "./discovery/local-urls.js";
 export type { VerifyOptions, VerifyPolicy, VerificationKey, KeyStore, KeyLookup, JkuOptions, SignOptions } from "./trust/options.js";
 export type { VerificationResult, VerificationFailure, VerificationFailureCode } from "./trust/result.js";
 export type { JwksCacheOptions } from "./trust/jwks-cache.js";

@@ -8,6 +8,8 @@
 import { AuthenticationError, RedirectRefusedError } from "../errors/family.js";
 import { toA2AError } from "../errors/classify.js";
 import { fetchJsonDocument, readLimited } from "../discovery/fetch-document.js";
+import { leadsHere, type LocalUrlPolicy } from "../discovery/local-urls.js";
+import { isLocalUrl, isLoopbackUrl } from "../trust/loopback.js";
 import { isRedirectStatus } from "../http/redirect-target.js";
 import { base64, isJsonContentType, onDemand, safeUrl, startTimer, unlessAborted } from "../util.js";
 import type { TokenProvider } from "./interceptors.js";
@@ -56,6 +58,13 @@ export interface DiscoveredProviderOptions extends ClientCredentialsOptions {
    * or RFC 8414 authorization server metadata: its `token_endpoint` is used.
    */
   discoveryUrl: string;
+  /**
+   * Whether a document from a host not on this machine may name a token
+   * endpoint on this machine or its link (loopback, `*.localhost`,
+   * link-local): "refuse" (default) fails with AuthenticationError before
+   * the client secret is sent there; "allow" uses it.
+   */
+  localUrls?: LocalUrlPolicy | undefined;
 }
 
 const MAX_TOKEN_RESPONSE_BYTES = 64 * 1024;
@@ -71,8 +80,7 @@ export function checkEndpoint(url: string, what: string): URL {
   // fetch refuses such a URL naming it whole, password included.
   if (u.username || u.password)
     throw new AuthenticationError(`${what} must not carry user info: the client authenticates with its id and secret`);
-  const loopback = u.hostname === "localhost" || u.hostname === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(u.hostname);
-  if (u.protocol !== "https:" && !(u.protocol === "http:" && loopback)) {
+  if (u.protocol !== "https:" && !(u.protocol === "http:" && isLoopbackUrl(u))) {
     throw new AuthenticationError(`${what} must be https (http only on a loopback host): ${u.origin}`);
   }
   return u;
@@ -109,7 +117,7 @@ export function discoveredTokens(options: DiscoveredProviderOptions): TokenProvi
 /** `discoverTokenEndpoint` (documented in auth/providers.ts). */
 export async function findTokenEndpoint(
   discoveryUrl: string,
-  options: Pick<ClientCredentialsOptions, "fetch" | "timeoutMs"> = {},
+  options: Pick<DiscoveredProviderOptions, "fetch" | "timeoutMs" | "localUrls"> = {},
 ): Promise<string> {
   const url = checkEndpoint(discoveryUrl, "the discovery URL");
   const where = safeUrl(url.href);
@@ -143,7 +151,14 @@ export async function findTokenEndpoint(
   if (Array.isArray(grants) && !grants.includes("client_credentials")) {
     throw new AuthenticationError(`the authorization server at ${where} does not offer the client_credentials grant`);
   }
-  return checkEndpoint(endpoint, "the discovery document's token_endpoint").href;
+  const tokenUrl = checkEndpoint(endpoint, "the discovery document's token_endpoint");
+  // Another host may not send the client secret to services of this machine or its link.
+  if (options.localUrls !== "allow" && !isLocalUrl(url) && leadsHere(tokenUrl.href)) {
+    throw new AuthenticationError(
+      `the discovery document at ${where} names a token_endpoint on this machine or its link (${safeUrl(tokenUrl.href)}), and a document from another host is not followed there (localUrls: "allow" permits it)`,
+    );
+  }
+  return tokenUrl.href;
 }
 
 /**

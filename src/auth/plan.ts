@@ -7,6 +7,7 @@ import type { Interceptor } from "@connectrpc/connect";
 import type { AgentCard, SecurityRequirement, SecurityScheme } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { AuthenticationError } from "../errors/family.js";
 import { isLoopbackUrl } from "../trust/loopback.js";
+import type { LocalUrlPolicy } from "../discovery/local-urls.js";
 import { parsedUrl } from "../util.js";
 import { apiKeyInterceptor, basicInterceptor, bearerInterceptor, httpSchemeInterceptor, type TokenSource } from "./interceptors.js";
 import { clientCredentialsTokens, discoveredTokens, type ClientCredentialsOptions } from "./oauth.js";
@@ -95,6 +96,13 @@ export interface AuthPlanOptions {
    * since anyone on the way could read and replay them.
    */
   authOverHttp?: boolean | undefined;
+  /**
+   * Whether the OpenID Connect discovery document or OAuth metadata a
+   * scheme names may, when served by a host not on this machine, name a
+   * token endpoint on this machine or its link: "refuse" (default) or
+   * "allow" (see `ResolveOptions.localUrls`; `connect()` passes its own).
+   */
+  localUrls?: LocalUrlPolicy | undefined;
 }
 
 /** What `planAuth` chose: the schemes, and the interceptors that send their credentials. */
@@ -252,7 +260,7 @@ function interceptorFor(
       if (has(credential, "token")) return { interceptor: bearerInterceptor((credential as TokenCredential).token) };
       if (!has(credential, "clientId") || !has(credential, "clientSecret")) throw wrong("{ clientId, clientSecret } or { token }");
       const c = credential as ClientCredential;
-      const common = { ...c, scopes: [...scopes, ...(c.scopes ?? [])], fetch: options.fetch };
+      const common = { ...c, scopes: [...scopes, ...(c.scopes ?? [])], fetch: options.fetch, localUrls: options.localUrls };
       if (c.tokenUrl) return { interceptor: bearerInterceptor(clientCredentialsTokens({ ...common, tokenUrl: c.tokenUrl })) };
       if (scheme.case === "openIdConnectSecurityScheme") {
         return { interceptor: bearerInterceptor(discoveredTokens({ ...common, discoveryUrl: scheme.value.openIdConnectUrl })) };

@@ -80,7 +80,7 @@ export function discoveredTokenProvider(options: DiscoveredProviderOptions): Tok
 /** The `token_endpoint` of an OpenID Connect discovery document or RFC 8414 metadata (https, or http on loopback). @category Auth */
 export async function discoverTokenEndpoint(
   discoveryUrl: string,
-  options: Pick<ClientCredentialsOptions, "fetch" | "timeoutMs"> = {},
+  options: Pick<DiscoveredProviderOptions, "fetch" | "timeoutMs" | "localUrls"> = {},
 ): Promise<string> {
   return (await implementation()).findTokenEndpoint(discoveryUrl, options);
 }

@@ -18,6 +18,8 @@ export const GLOBAL_OPTIONS = {
   "a2a-version": { type: "string", multiple: true },
   header: { type: "string", multiple: true },
   token: { type: "string" },
+  "auth-over-http": { type: "boolean" },
+  "allow-local-urls": { type: "boolean" },
   timeout: { type: "string" },
   json: { type: "boolean" },
   verbose: { type: "boolean", short: "v" },
@@ -97,6 +99,10 @@ export interface GlobalFlags {
   versions: string[] | undefined;
   /** Extra request headers, `--token` (or `A2A_TOKEN`) included as Authorization. */
   headers: Record<string, string>;
+  /** `--auth-over-http`: send `headers` over plain http to any host the card names, not only this machine and the one typed. */
+  authOverHttp: boolean;
+  /** `--allow-local-urls`: a card from another host may name this machine or its link (`localUrls: "allow"`). */
+  allowLocalUrls: boolean;
   /** `--timeout`: milliseconds for card resolution and each unary call; undefined keeps the defaults. */
   timeoutMs: number | undefined;
   /** `--json`: machine output. */
@@ -264,6 +270,8 @@ function globalFlags(values: Record<string, unknown>, command: string, env: Node
     binding,
     versions: versions && versions.length > 0 ? versions : undefined,
     headers,
+    authOverHttp: values["auth-over-http"] === true,
+    allowLocalUrls: values["allow-local-urls"] === true,
     timeoutMs: intOption(values.timeout, "timeout", command, 1),
     json: values.json === true,
     verbose: values.verbose === true,

@@ -21,6 +21,7 @@ import { message } from "./message-input.js";
 import { printContinueHint, shellQuote } from "./continue-hint.js";
 import { describeEvent, paintState, partsText, printCard, printMessage, printPushConfig, printTask } from "./format.js";
 import type { Output } from "./output.js";
+import { commandLineCredentialsGuard } from "./plain-http.js";
 import { parseTarget } from "./target.js";
 import { waitedTask } from "./wait.js";
 import { createWireLog } from "./wire-log.js";
@@ -57,19 +58,27 @@ function wire(ctx: CommandContext) {
   return hooks;
 }
 
-function connectOptions(ctx: CommandContext): ConnectOptions {
+function connectOptions(ctx: CommandContext, typed: string | undefined): ConnectOptions {
   const { flags, signal } = ctx;
   const log = wire(ctx);
+  // Outermost: a call the credentials may not go with is refused before anything, the wire log included, sees it.
+  const guard = Object.keys(flags.headers).length > 0 && !flags.authOverHttp ? [commandLineCredentialsGuard(typed)] : [];
   return {
     preferredBindings: flags.binding ? [flags.binding] : undefined,
     protocolVersions: flags.versions,
     // The flag lists versions most preferred first.
     preferredVersions: flags.versions,
     headers: flags.headers,
+    localUrls: flags.allowLocalUrls ? "allow" : undefined,
     signal,
     timeoutMs: flags.timeoutMs,
     fetch: log.fetch,
-    transport: { headers: flags.headers, timeoutMs: flags.timeoutMs, ...log.transport },
+    transport: {
+      headers: flags.headers,
+      timeoutMs: flags.timeoutMs,
+      ...log.transport,
+      interceptors: [...guard, ...(log.transport.interceptors ?? [])],
+    },
   };
 }
 
@@ -82,8 +91,8 @@ async function open(ctx: CommandContext): Promise<AgentSession> {
   const target = parseTarget(ctx.args.url!, ctx.command);
   const session =
     target.kind === "url"
-      ? await connect(target.url, connectOptions(ctx))
-      : await connect(await cardFile(ctx, target.path, "if-present"), connectOptions(ctx));
+      ? await connect(target.url, connectOptions(ctx, target.url))
+      : await connect(await cardFile(ctx, target.path, "if-present"), connectOptions(ctx, undefined));
   const chosen = session.interface;
   // A diagnostic, on stderr: stdout carries only the result, for pipes.
   if (!ctx.out.json && chosen) ctx.out.error(`via ${chosen.binding} ${chosen.version} ${chosen.interface.url}`);
@@ -105,6 +114,7 @@ export async function card(ctx: CommandContext): Promise<void> {
       ? await cardFile(ctx, target.path, verify ? "required" : "off", keys)
       : await resolveAgentCard(target.url, {
           headers: ctx.flags.headers,
+          localUrls: ctx.flags.allowLocalUrls ? "allow" : undefined,
           signal: ctx.signal,
           timeoutMs: ctx.flags.timeoutMs,
           cache: false,

@@ -37,6 +37,7 @@ export function continueCommand(ctx: HintContext, task: Task): string {
     if (typeof value === "string") words.push(`--${flag}`, value);
   }
   for (const v of (options["a2a-version"] as string[] | undefined) ?? []) words.push("--a2a-version", v);
+  for (const flag of ["auth-over-http", "allow-local-urls"] as const) if (options[flag] === true) words.push(`--${flag}`);
   if (options.json === true) words.push("--json");
   words.push("your reply");
   return words.map(shellQuote).join(" ");

@@ -9,6 +9,14 @@ const GLOBAL_FLAGS = `Flags on every command:
   --header "Name: value"             add a request header (repeatable)
   --token t                          send Authorization: Bearer t
                                      (default: $A2A_TOKEN)
+  --auth-over-http                   send --token and --header values over
+                                     plain http to any interface the card
+                                     names (default: https, or http only to
+                                     this machine or the host you typed)
+  --allow-local-urls                 follow a card from another host to
+                                     this machine or its link (loopback,
+                                     link-local, cloud metadata): refused
+                                     by default
   --timeout ms                       limit card resolution and each call
                                      (not a stream) to ms milliseconds, and
                                      how long a dropped stream tries to resume

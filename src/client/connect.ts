@@ -168,7 +168,11 @@ export function createConnect(defaultFactories: TransportFactories) {
     if (options.auth) {
       // Loaded only by apps that authenticate this way.
       const { planAuth } = await import("../auth/plan.js");
-      const plan = planAuth(card, options.auth, { fetch: options.fetch, authOverHttp: options.authOverHttp });
+      const plan = planAuth(card, options.auth, {
+        fetch: options.fetch,
+        authOverHttp: options.authOverHttp,
+        localUrls: options.localUrls,
+      });
       // Innermost, so that the app's interceptors see one call, retry included.
       settings = { ...settings, interceptors: [...(settings.interceptors ?? []), ...plan.interceptors] };
       const grpcUnsupported = plan.grpcUnsupported;
@@ -212,6 +216,7 @@ export function createConnect(defaultFactories: TransportFactories) {
     return new AgentSession(client, resolved, {
       verify: options.verify,
       verification,
+      localUrls: options.localUrls,
       selection: { transport, candidates, passedOver: described },
     });
   };

@@ -7,6 +7,7 @@ import type { AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { UnsupportedOperationError, type NoCompatibleInterfaceError } from "../errors/family.js";
 import { unlessAborted } from "../util.js";
 import type { ResolvedAgentCard } from "../discovery/resolve.js";
+import { checkCardLocalUrls, type LocalUrlPolicy } from "../discovery/local-urls.js";
 import { receivedJsonOf } from "../http/received-json.js";
 import type { VerifyOptions, VerifyPolicy } from "../trust/options.js";
 import type { VerificationResult } from "../trust/result.js";
@@ -27,6 +28,13 @@ export interface SessionOptions {
   verification?: Omit<VerifyOptions, "cardUrl"> | undefined;
   /** How `connect()` chose the interface. */
   selection?: Selection | undefined;
+  /**
+   * Whether an extended card may name this machine or its link when the
+   * public card came from another host (see `ResolveOptions.localUrls`):
+   * "refuse" (default) keeps such a card from replacing the public one,
+   * with AgentCardVerificationError; "allow" adopts it.
+   */
+  localUrls?: LocalUrlPolicy | undefined;
 }
 
 /** The interfaces a session may use, best first, and those it passed over. @category For tool authors */
@@ -166,6 +174,8 @@ export class AgentSession {
         limits.release();
       }
     }
+    // Held to what its public card was: apps read the card in force (a skill's schemes for authInterceptors).
+    checkCardLocalUrls(card, this.cardUrl ?? "", this.options.localUrls);
     this.extendedResult = result;
     this.current = card;
     return card;

@@ -7,6 +7,7 @@ import { AbortedError, CallTimeoutError, InvalidAgentCardError, RedirectRefusedE
 import { toA2AError } from "../errors/classify.js";
 import { redirectTarget } from "../http/redirect-target.js";
 import { checkHttpUrl, checkLimit } from "../call/option-checks.js";
+import { checkLocalRedirect, type LocalUrlPolicy } from "./local-urls.js";
 import { concatBytes, followSignal, isJsonContentType, safeUrl, startTimer, unlessAborted } from "../util.js";
 import { readerIterable } from "../http/fetch-client.js";
 
@@ -37,6 +38,14 @@ export interface DocumentFetchOptions {
   maxRedirects?: number | undefined;
   /** Further rules for redirect targets (throw to refuse one), on top of the policy. */
   checkRedirect?: ((target: URL) => void) | undefined;
+  /**
+   * Whether a redirect from a host not on this machine may lead to one on
+   * this machine or its link (`localhost`, `*.localhost`, 127.0.0.0/8,
+   * 0.0.0.0/8, 169.254.0.0/16, `[::1]`, `[::]`, fe80::/10, and the IPv4-mapped
+   * forms of those addresses): "refuse" (default) fails with
+   * RedirectRefusedError before the request is made, "allow" follows it.
+   */
+  localUrls?: LocalUrlPolicy | undefined;
   /** The error for a body that is not JSON or too large. Default: InvalidAgentCardError. */
   invalid?: ((problem: "content-type" | "too-large", message: string) => Error) | undefined;
 }
@@ -154,6 +163,8 @@ async function followRedirects(
       if (target.href !== current.href) redirects.push(target.href);
       try {
         checkTarget(first, current, target, policy);
+        // Already fetched (the browser followed it): at least its answer is not used.
+        checkLocalRedirect(current, target, options.localUrls);
         options.checkRedirect?.(target);
       } catch (e) {
         await followed.body?.cancel().catch(() => {});
@@ -192,6 +203,7 @@ function checkHop(first: URL, from: URL, location: string, hop: number, options:
   if (hop >= max) throw new RedirectRefusedError(`more than ${max} redirects from ${safeUrl(first.href)}`);
   const to = redirectTarget(location, from);
   checkTarget(first, from, to, policy);
+  checkLocalRedirect(from, to, options.localUrls);
   options.checkRedirect?.(to);
   return to;
 }

@@ -5,6 +5,7 @@
  */
 import type { CardStore } from "./cache.js";
 import type { DocumentFetchOptions } from "./fetch-document.js";
+import type { LocalUrlPolicy } from "./local-urls.js";
 import type { VerifyOptions, VerifyPolicy } from "../trust/options.js";
 
 /** How `resolveAgentCard` fetches, caches and verifies a card. @category Discovery and trust */
@@ -36,6 +37,22 @@ export interface ResolveOptions extends DocumentFetchOptions {
    * unsigned.
    */
   downgrade?: "refuse" | "allow" | undefined;
+  /**
+   * What a card fetched from a host that is not on this machine or its link
+   * may name there (`localhost`, `*.localhost`, 127.0.0.0/8, 0.0.0.0/8,
+   * 169.254.0.0/16 where cloud metadata services answer, `[::1]`, `[::]`,
+   * fe80::/10, and the IPv4-mapped forms of those addresses): "refuse"
+   * (default) fails the resolve (and `connect()`) with
+   * AgentCardVerificationError (code `local_url`, naming the field and the
+   * URL) when an interface or a security scheme's URL (token,
+   * authorization, metadata, discovery) leads there, before anything is
+   * sent there or any key set is fetched, and refuses a redirect from such a
+   * host to such an address (RedirectRefusedError); "allow" follows them,
+   * for a card that names the agent's local side on purpose (a tunnel, a
+   * sidecar). A card fetched from this machine or its link (an address the
+   * app gave), or handed to `connect()`, is not checked.
+   */
+  localUrls?: LocalUrlPolicy | undefined;
 }
 
 /** One resolve under way: the caller's options with the exchange's signal, and its deadline. */

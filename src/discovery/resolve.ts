@@ -21,6 +21,7 @@ import { MemoryCardStore, cardStoreKey, fresh, revalidated, revalidationHeaders,
 import { cardV03ToV1, isV03Card } from "../v0_3/card.js";
 import { checkDocumentFetch, checkRedirectChain, fetchJsonDocument } from "./fetch-document.js";
 import { findDuplicateKey } from "./json.js";
+import { checkCardLocalUrls } from "./local-urls.js";
 import { identityOf, optionsKey } from "./options-key.js";
 import { missingRequired } from "./required.js";
 import { carriesSignatures } from "./signed.js";
@@ -303,6 +304,8 @@ function reuseParsed(from: StoredCard, to: StoredCard): void {
 
 async function finish(entry: StoredCard, cache: ResolvedAgentCard["cache"], options: Exchange): Promise<ResolvedAgentCard> {
   const p = parsedOf(entry);
+  // Before the key sets it names are fetched, and whether it came from the cache or not.
+  checkCardLocalUrls(p.card, entry.url, options.localUrls);
   const policy = options.verify ?? "if-present";
   let verification: VerificationResult | undefined;
   if (policy !== "off" && (p.signed || policy !== "if-present" || verifiedBefore)) {

@@ -15,6 +15,13 @@ export type VerificationFailureCode =
    * a free downgrade. See `ResolveOptions.downgrade`.
    */
   | "signatures_dropped"
+  /**
+   * The card was fetched from a host not on this machine and names an
+   * address on this machine or its link (loopback, `*.localhost`,
+   * link-local) in an interface or a security scheme (index -1); `reason`
+   * names the field and the URL. See `ResolveOptions.localUrls`.
+   */
+  | "local_url"
   /** The card cannot be put in canonical form, e.g. a lone surrogate in a string, or received text is not a JSON object (index -1). */
   | "canonicalization_failed"
   /** More signatures than `maxSignatures`; this one was not looked at. */
