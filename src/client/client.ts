@@ -20,6 +20,7 @@ import type { A2AError } from "../errors/family.js";
 import type { Binding } from "../protocol/bindings.js";
 import { LAST_EVENT_ID } from "../protocol/headers.js";
 import { streamEndKey, streamStateKey, type StreamState } from "../call/stream-state.js";
+import { StreamDeadline } from "../call/stream-deadline.js";
 import { LazyStream, type StreamWatch } from "./lazy-stream.js";
 import { onDemand, single } from "../util.js";
 import type { SentMessage } from "./find-sent.js";
@@ -41,7 +42,11 @@ const loadResume = onDemand(async () => (await import("./resume.js")).carryOn);
 export interface CallOptions {
   /** Cancels the call; a stream stops and releases its connection. */
   signal?: AbortSignal | undefined;
-  /** Timeout of a unary call, overriding the transport's. Streams use the idle timeout. */
+  /**
+   * Timeout of a unary call, overriding the transport's. A stream has none
+   * unless given here (its silence is bounded by the idle timeout); given,
+   * it bounds the whole stream, every resumption and wait included.
+   */
   timeoutMs?: number | undefined;
   /** Headers for this call only. */
   headers?: HeadersInit | undefined;
@@ -191,7 +196,7 @@ export class A2AClient implements ServiceOperations<M> {
         undefined,
         options,
         options.resume ?? {},
-        (state, signal) => this.stream(method, req, withSignal(options, signal), state),
+        (state, signal, timeoutMs) => this.stream(method, req, { ...withSignal(options, signal), timeoutMs }, state),
         sent,
       );
     });
@@ -256,8 +261,8 @@ export class A2AClient implements ServiceOperations<M> {
     return this.streamOf(this.prepare(method, request, options), (req) => {
       if (!req.id) return this.stream(method, req, options);
       if (options.resume === false) return this.stream(method, req, options, undefined, new EndWatch(req.id, () => this.binding));
-      return this.resuming(req.id, options, options.resume ?? {}, (state, signal) =>
-        this.stream(method, req, withSignal(options, signal), state),
+      return this.resuming(req.id, options, options.resume ?? {}, (state, signal, timeoutMs) =>
+        this.stream(method, req, { ...withSignal(options, signal), timeoutMs }, state),
       );
     });
   }
@@ -369,17 +374,24 @@ export class A2AClient implements ServiceOperations<M> {
     taskId: string | undefined,
     options: StreamCallOptions,
     resume: ResumeOptions,
-    open: (state: StreamState, signal: AbortSignal | undefined) => AsyncIterable<StreamResponse>,
+    open: (state: StreamState, signal: AbortSignal | undefined, timeoutMs: number | undefined) => AsyncIterable<StreamResponse>,
     sent?: SentMessage,
   ): AsyncIterable<StreamResponse> {
-    // The calls a resumption makes go with the caller's headers and timeout,
-    // and with the resumption's own signal (the caller's, and the reader's
-    // return), else the caller's. Reads are not retried on their own:
-    // resumption has its own attempts and budget.
-    const reads = (signal: AbortSignal | undefined): CallOptions => ({
+    // The call's timeoutMs bounds the whole stream, not each of its calls:
+    // each gets what is left of it (call/stream-deadline.ts).
+    const timeoutOf = (state: StreamState | undefined): number | undefined => {
+      if (state === undefined) return options.timeoutMs;
+      state.deadline ??= new StreamDeadline(options.timeoutMs);
+      return state.deadline.nextTimeoutMs();
+    };
+    // The calls a resumption makes go with the caller's headers and what is
+    // left of its timeout, and with the resumption's own signal (the
+    // caller's, and the reader's return), else the caller's. Reads are not
+    // retried on their own: resumption has its own attempts and budget.
+    const reads = (signal: AbortSignal | undefined, state: StreamState | undefined): CallOptions => ({
       signal: signal ?? options.signal,
       headers: options.headers,
-      timeoutMs: options.timeoutMs,
+      timeoutMs: timeoutOf(state),
       retry: false,
     });
     return resumableWith(
@@ -387,22 +399,23 @@ export class A2AClient implements ServiceOperations<M> {
         binding: () => this.binding,
         signal: options.signal,
         taskId,
-        open,
+        open: (state, signal) => open(state, signal, timeoutOf(state)),
         subscribe: (id, state, signal) => {
           // Servers that number their events can continue after the last one seen.
           const headers = new Headers(options.headers);
           if (state.lastEventId !== undefined) headers.set(LAST_EVENT_ID, state.lastEventId);
           const method = A2AService.method.subscribeToTask;
-          return this.stream(method, this.rules(method, { id }, options), { ...withSignal(options, signal), headers }, state);
+          const call = { ...withSignal(options, signal), headers, timeoutMs: timeoutOf(state) };
+          return this.stream(method, this.rules(method, { id }, options), call, state);
         },
-        getTask: (id, signal, state) => this.unary(A2AService.method.getTask, { id }, reads(signal), contextOf(state)),
+        getTask: (id, signal, state) => this.unary(A2AService.method.getTask, { id }, reads(signal, state), contextOf(state)),
         // Loaded on the first drop before a task id: most streams never need it.
         findSent:
           sent &&
           (async (signal, state) =>
             (await import("./find-sent.js")).findSentTask(sent, {
-              listTasks: (req) => this.unary(A2AService.method.listTasks, req, reads(signal), contextOf(state)),
-              getTask: (req) => this.unary(A2AService.method.getTask, req, reads(signal), contextOf(state)),
+              listTasks: (req) => this.unary(A2AService.method.listTasks, req, reads(signal, state), contextOf(state)),
+              getTask: (req) => this.unary(A2AService.method.getTask, req, reads(signal, state), contextOf(state)),
             })),
       },
       resume,
