@@ -4,12 +4,16 @@
  * bundles them as separate chunks that load when an agent needs them, and
  * apps that never use them do not download them.
  */
+import { AbortedError, CallTimeoutError } from "../errors/family.js";
 import type { Binding } from "../protocol/bindings.js";
+import { timeoutFor, type TimeoutKind } from "./timeouts.js";
 import type { A2ATransport } from "./transport.js";
-import { onDemand } from "../util.js";
+import { followSignal, onDemand, startTimer, unlessAborted } from "../util.js";
 
 /**
  * A transport of `binding` that calls `load` on its first call and delegates to what it returns.
+ * The load is part of the calls that wait for it: their signal and timeout end the wait, and
+ * the request gets what is left of the timeout.
  * @example
  * ```ts
  * import { A2AClient } from "a2a-connect";
@@ -25,15 +29,48 @@ import { onDemand } from "../util.js";
  * @category For tool authors
  */
 export function lazyTransport(binding: Binding, load: () => Promise<A2ATransport>): A2ATransport {
+  /** The transport once loaded: later calls go straight to it. */
+  let ready: A2ATransport | undefined;
   // A failed load (a chunk that could not be fetched) is tried again on the next call.
-  const transport = onDemand(load);
+  const transport = onDemand(async () => (ready = await load()));
+  /**
+   * The transport, and the call's timeout as what is left of it once the
+   * load is over. The load is the call's first step: a chunk whose fetch
+   * stalls (a browser's dynamic import has no timeout) must not hold the
+   * call past its signal or its deadline.
+   */
+  async function loaded(kind: TimeoutKind, signal: AbortSignal | undefined, timeoutMs: number | undefined) {
+    if (ready) return { t: ready, timeoutMs };
+    const limitMs = timeoutFor(kind, timeoutMs);
+    const started = performance.now();
+    const { controller, unlink } = followSignal(signal, () => new AbortedError("the call was aborted", { binding, cause: signal?.reason }));
+    const timer =
+      limitMs === undefined
+        ? undefined
+        : startTimer(() => {
+            const what = `the code of the ${binding} transport did not load within the call's ${limitMs} ms timeout`;
+            controller.abort(new CallTimeoutError(what, { binding, kind: "deadline" }));
+          }, limitMs);
+    try {
+      const t = await unlessAborted(transport(), controller.signal);
+      // What is left of the call's own timeout, at least 1 ms (0 would be none); the transport's own applies when the call gave none.
+      const left =
+        timeoutMs !== undefined && limitMs !== undefined ? Math.max(1, Math.ceil(limitMs - (performance.now() - started))) : timeoutMs;
+      return { t, timeoutMs: left };
+    } finally {
+      clearTimeout(timer);
+      unlink();
+    }
+  }
   return {
     binding,
     async unary(method, signal, timeoutMs, header, input, contextValues) {
-      return (await transport()).unary(method, signal, timeoutMs, header, input, contextValues);
+      const { t, timeoutMs: left } = await loaded("unary", signal, timeoutMs);
+      return t.unary(method, signal, left, header, input, contextValues);
     },
     async stream(method, signal, timeoutMs, header, input, contextValues) {
-      return (await transport()).stream(method, signal, timeoutMs, header, input, contextValues);
+      const { t, timeoutMs: left } = await loaded("stream", signal, timeoutMs);
+      return t.stream(method, signal, left, header, input, contextValues);
     },
   } satisfies A2ATransport;
 }
