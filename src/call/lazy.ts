@@ -4,11 +4,11 @@
  * bundles them as separate chunks that load when an agent needs them, and
  * apps that never use them do not download them.
  */
-import { AbortedError, CallTimeoutError } from "../errors/family.js";
 import type { Binding } from "../protocol/bindings.js";
-import { timeoutFor, type TimeoutKind } from "./timeouts.js";
+import { beforeRequest } from "./before-request.js";
+import type { TimeoutKind } from "./timeouts.js";
 import type { A2ATransport } from "./transport.js";
-import { followSignal, onDemand, startTimer, unlessAborted } from "../util.js";
+import { onDemand } from "../util.js";
 
 /**
  * A transport of `binding` that calls `load` on its first call and delegates to what it returns.
@@ -33,34 +33,16 @@ export function lazyTransport(binding: Binding, load: () => Promise<A2ATransport
   let ready: A2ATransport | undefined;
   // A failed load (a chunk that could not be fetched) is tried again on the next call.
   const transport = onDemand(async () => (ready = await load()));
-  /**
-   * The transport, and the call's timeout as what is left of it once the
-   * load is over. The load is the call's first step: a chunk whose fetch
-   * stalls (a browser's dynamic import has no timeout) must not hold the
-   * call past its signal or its deadline.
-   */
+  /** The transport, and what is left of the call's timeout once its code has loaded (before-request.ts). */
   async function loaded(kind: TimeoutKind, signal: AbortSignal | undefined, timeoutMs: number | undefined) {
     if (ready) return { t: ready, timeoutMs };
-    const limitMs = timeoutFor(kind, timeoutMs);
-    const started = performance.now();
-    const { controller, unlink } = followSignal(signal, () => new AbortedError("the call was aborted", { binding, cause: signal?.reason }));
-    const timer =
-      limitMs === undefined
-        ? undefined
-        : startTimer(() => {
-            const what = `the code of the ${binding} transport did not load within the call's ${limitMs} ms timeout`;
-            controller.abort(new CallTimeoutError(what, { binding, kind: "deadline" }));
-          }, limitMs);
-    try {
-      const t = await unlessAborted(transport(), controller.signal);
-      // What is left of the call's own timeout, at least 1 ms (0 would be none); the transport's own applies when the call gave none.
-      const left =
-        timeoutMs !== undefined && limitMs !== undefined ? Math.max(1, Math.ceil(limitMs - (performance.now() - started))) : timeoutMs;
-      return { t, timeoutMs: left };
-    } finally {
-      clearTimeout(timer);
-      unlink();
-    }
+    const done = await beforeRequest(transport(), `the code of the ${binding} transport did not load`, {
+      kind,
+      signal,
+      timeoutMs,
+      binding,
+    });
+    return { t: done.value, timeoutMs: done.timeoutMs };
   }
   return {
     binding,

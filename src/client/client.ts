@@ -21,6 +21,7 @@ import type { Binding } from "../protocol/bindings.js";
 import { LAST_EVENT_ID } from "../protocol/headers.js";
 import { streamEndKey, streamStateKey, type StreamState } from "../call/stream-state.js";
 import { StreamDeadline } from "../call/stream-deadline.js";
+import { beforeRequest } from "../call/before-request.js";
 import { LazyStream, type StreamWatch } from "./lazy-stream.js";
 import { onDemand, single } from "../util.js";
 import type { SentMessage } from "./find-sent.js";
@@ -188,7 +189,7 @@ export class A2AClient implements ServiceOperations<M> {
   sendStreamingMessage(request: Req<"sendStreamingMessage">, options: StreamCallOptions = {}): AsyncIterable<StreamResponse> {
     const method = A2AService.method.sendStreamingMessage;
     // Prepared once: every attempt sends the same message, with the same id.
-    return this.streamOf(this.prepare(method, request, options), (req) => {
+    return this.streamOf(this.prepare(method, request, options), options, (req) => {
       if (options.resume === false) return this.stream(method, req, options, undefined, new EndWatch(undefined, () => this.binding));
       // A message there has its id now (prepare gives one).
       const sent = req.message as SentMessage | undefined;
@@ -258,7 +259,7 @@ export class A2AClient implements ServiceOperations<M> {
    */
   subscribeToTask(request: Req<"subscribeToTask">, options: StreamCallOptions = {}): AsyncIterable<StreamResponse> {
     const method = A2AService.method.subscribeToTask;
-    return this.streamOf(this.prepare(method, request, options), (req) => {
+    return this.streamOf(this.prepare(method, request, options), options, (req) => {
       if (!req.id) return this.stream(method, req, options);
       if (options.resume === false) return this.stream(method, req, options, undefined, new EndWatch(req.id, () => this.binding));
       return this.resuming(req.id, options, options.resume ?? {}, (state, signal, timeoutMs) =>
@@ -328,8 +329,17 @@ export class A2AClient implements ServiceOperations<M> {
   }
 
   /** The stream `open` gives for the prepared request, opened once it is read when it must be. */
-  private streamOf<R>(req: R | Promise<R>, open: (req: R) => AsyncIterable<StreamResponse>): AsyncIterable<StreamResponse> {
-    return req instanceof Promise ? new LazyStream(async () => open(await req), this.failed) : open(req);
+  private streamOf<R>(
+    req: R | Promise<R>,
+    options: StreamCallOptions,
+    open: (req: R) => AsyncIterable<StreamResponse>,
+  ): AsyncIterable<StreamResponse> {
+    if (!(req instanceof Promise)) return open(req);
+    // Code to load first (the plain-JSON reader): within the call's signal and timeout.
+    const call = { kind: "stream" as const, timeoutMs: options.timeoutMs, binding: this.binding };
+    const ready = async (signal: AbortSignal) =>
+      (await beforeRequest(req, "the stream's request was not ready to send", { ...call, signal })).value;
+    return new LazyStream(async (signal) => open(await ready(signal)), this.failed, undefined, options.signal);
   }
 
   /** The call rules on a request already in the init shape. */
@@ -361,10 +371,21 @@ export class A2AClient implements ServiceOperations<M> {
       const headers = this.headers(options);
       // Prepared once: a retried message is the same message, with the same id.
       const prepared = this.prepare(method, request, options);
-      const req = prepared instanceof Promise ? await prepared : prepared;
       const policy = options.retry ?? this.options.retry;
-      if (!policy) return (await this.transport.unary(method, options.signal, timeoutMs, headers, req, contextValues)).message;
-      return await (await loadRetry()).retryUnary(policy, this.transport, method, options.signal, timeoutMs, headers, req);
+      if (!policy && !(prepared instanceof Promise)) {
+        return (await this.transport.unary(method, options.signal, timeoutMs, headers, prepared, contextValues)).message;
+      }
+      // Code to load first (the plain-JSON reader, the retry loop): within the call's signal and timeout.
+      const ready = await beforeRequest(Promise.all([prepared, policy ? loadRetry() : undefined]), `${method.name} was not ready to send`, {
+        kind: "unary",
+        signal: options.signal,
+        timeoutMs,
+        binding: this.binding,
+      });
+      const [req, retry] = ready.value;
+      if (!policy || !retry)
+        return (await this.transport.unary(method, options.signal, ready.timeoutMs, headers, req, contextValues)).message;
+      return await retry.retryUnary(policy, this.transport, method, options.signal, ready.timeoutMs, headers, req);
     } catch (e) {
       throw this.failed(e);
     }
