@@ -433,11 +433,16 @@ export class A2AClient implements ServiceOperations<M> {
         // Loaded on the first drop before a task id: most streams never need it.
         findSent:
           sent &&
-          (async (signal, state) =>
-            (await import("./find-sent.js")).findSentTask(sent, {
+          (async (signal, state) => {
+            // Its code, loaded within the resumption's signal and what is left of the stream's timeout.
+            const code = import("./find-sent.js");
+            const call = { kind: "unary" as const, signal, timeoutMs: reads(signal, state).timeoutMs, binding: this.binding };
+            const { findSentTask } = (await beforeRequest(code, "the lookup of the message sent did not load", call)).value;
+            return findSentTask(sent, {
               listTasks: (req) => this.unary(A2AService.method.listTasks, req, reads(signal, state), contextOf(state)),
               getTask: (req) => this.unary(A2AService.method.getTask, req, reads(signal, state), contextOf(state)),
-            })),
+            });
+          }),
       },
       resume,
       loadResume,
