@@ -952,3 +952,51 @@ describe.each((["JSONRPC", "HTTP+JSON"] as const).flatMap((w) => CLIENTS.map((c)
     );
   },
 );
+
+describe("connect() with a card in hand whose key set never answers", () => {
+  /** A signed card whose `jku`, on a server of its own, is asked for and never answered; `asked` settles when it is. */
+  async function withSilentKeySet(
+    body: (card: unknown, jku: { allowHttp: true; allowedOrigins: string[] }, asked: Promise<void>) => Promise<void>,
+  ) {
+    const key = await keyPair("ES256", "k1");
+    let keySetAsked!: () => void;
+    const asked = new Promise<void>((resolve) => (keySetAsked = resolve));
+    const keys = await startFakeServer(() => keySetAsked());
+    try {
+      const card = await signJson(cardJson(), key, "ES256", { jku: `${keys.url}/keys.json` });
+      await withoutTimersLeft(() => body(card, { allowHttp: true, allowedOrigins: [keys.url] }, asked));
+    } finally {
+      await keys.close();
+    }
+  }
+
+  it("its signal ends the verification at once with AbortedError, the reason as cause", async () => {
+    await withSilentKeySet(async (card, jku, asked) => {
+      const controller = new AbortController();
+      const reason = new Error("the user left");
+      const pending = settle(
+        connect(card as ConnectTarget, {
+          signal: controller.signal,
+          verify: "required",
+          verification: { jku: { ...jku, cache: new JwksCache() } },
+        }),
+      );
+      await within(asked, BOUND_MS, "the key set request");
+      controller.abort(reason);
+      const { error } = await pending;
+      expect(error).toBeInstanceOf(AbortedError);
+      expect((error as Error).cause).toBe(reason);
+    });
+  });
+
+  it("its timeoutMs bounds the verification: CallTimeoutError, not the key set's own longer timeout", async () => {
+    await withSilentKeySet(async (card, jku) => {
+      const { error, ms } = await settle(
+        connect(card as ConnectTarget, { timeoutMs: 200, verify: "required", verification: { jku: { ...jku, cache: new JwksCache() } } }),
+      );
+      expect(error).toBeInstanceOf(CallTimeoutError);
+      expect((error as Error).message).toContain("200 ms");
+      expect(ms).toBeLessThan(BOUND_MS);
+    });
+  });
+});
