@@ -5,11 +5,15 @@
  * apps that never use them do not download them.
  */
 import type { Binding } from "../protocol/bindings.js";
+import { beforeRequest } from "./before-request.js";
+import type { TimeoutKind } from "./timeouts.js";
 import type { A2ATransport } from "./transport.js";
 import { onDemand } from "../util.js";
 
 /**
  * A transport of `binding` that calls `load` on its first call and delegates to what it returns.
+ * The load is part of the calls that wait for it: their signal and timeout end the wait, and
+ * the request gets what is left of the timeout.
  * @example
  * ```ts
  * import { A2AClient } from "a2a-connect";
@@ -25,15 +29,30 @@ import { onDemand } from "../util.js";
  * @category For tool authors
  */
 export function lazyTransport(binding: Binding, load: () => Promise<A2ATransport>): A2ATransport {
+  /** The transport once loaded: later calls go straight to it. */
+  let ready: A2ATransport | undefined;
   // A failed load (a chunk that could not be fetched) is tried again on the next call.
-  const transport = onDemand(load);
+  const transport = onDemand(async () => (ready = await load()));
+  /** The transport, and what is left of the call's timeout once its code has loaded (before-request.ts). */
+  async function loaded(kind: TimeoutKind, signal: AbortSignal | undefined, timeoutMs: number | undefined) {
+    if (ready) return { t: ready, timeoutMs };
+    const done = await beforeRequest(transport(), `the code of the ${binding} transport did not load`, {
+      kind,
+      signal,
+      timeoutMs,
+      binding,
+    });
+    return { t: done.value, timeoutMs: done.timeoutMs };
+  }
   return {
     binding,
     async unary(method, signal, timeoutMs, header, input, contextValues) {
-      return (await transport()).unary(method, signal, timeoutMs, header, input, contextValues);
+      const { t, timeoutMs: left } = await loaded("unary", signal, timeoutMs);
+      return t.unary(method, signal, left, header, input, contextValues);
     },
     async stream(method, signal, timeoutMs, header, input, contextValues) {
-      return (await transport()).stream(method, signal, timeoutMs, header, input, contextValues);
+      const { t, timeoutMs: left } = await loaded("stream", signal, timeoutMs);
+      return t.stream(method, signal, left, header, input, contextValues);
     },
   } satisfies A2ATransport;
 }

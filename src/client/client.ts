@@ -20,6 +20,8 @@ import type { A2AError } from "../errors/family.js";
 import type { Binding } from "../protocol/bindings.js";
 import { LAST_EVENT_ID } from "../protocol/headers.js";
 import { streamEndKey, streamStateKey, type StreamState } from "../call/stream-state.js";
+import { StreamDeadline } from "../call/stream-deadline.js";
+import { beforeRequest } from "../call/before-request.js";
 import { LazyStream, type StreamWatch } from "./lazy-stream.js";
 import { onDemand, single } from "../util.js";
 import type { SentMessage } from "./find-sent.js";
@@ -41,7 +43,11 @@ const loadResume = onDemand(async () => (await import("./resume.js")).carryOn);
 export interface CallOptions {
   /** Cancels the call; a stream stops and releases its connection. */
   signal?: AbortSignal | undefined;
-  /** Timeout of a unary call, overriding the transport's. Streams use the idle timeout. */
+  /**
+   * Timeout of a unary call, overriding the transport's. A stream has none
+   * unless given here (its silence is bounded by the idle timeout); given,
+   * it bounds the whole stream, every resumption and wait included.
+   */
   timeoutMs?: number | undefined;
   /** Headers for this call only. */
   headers?: HeadersInit | undefined;
@@ -183,7 +189,7 @@ export class A2AClient implements ServiceOperations<M> {
   sendStreamingMessage(request: Req<"sendStreamingMessage">, options: StreamCallOptions = {}): AsyncIterable<StreamResponse> {
     const method = A2AService.method.sendStreamingMessage;
     // Prepared once: every attempt sends the same message, with the same id.
-    return this.streamOf(this.prepare(method, request, options), (req) => {
+    return this.streamOf(this.prepare(method, request, options), options, (req) => {
       if (options.resume === false) return this.stream(method, req, options, undefined, new EndWatch(undefined, () => this.binding));
       // A message there has its id now (prepare gives one).
       const sent = req.message as SentMessage | undefined;
@@ -191,7 +197,7 @@ export class A2AClient implements ServiceOperations<M> {
         undefined,
         options,
         options.resume ?? {},
-        (state, signal) => this.stream(method, req, withSignal(options, signal), state),
+        (state, signal, timeoutMs) => this.stream(method, req, { ...withSignal(options, signal), timeoutMs }, state),
         sent,
       );
     });
@@ -253,11 +259,11 @@ export class A2AClient implements ServiceOperations<M> {
    */
   subscribeToTask(request: Req<"subscribeToTask">, options: StreamCallOptions = {}): AsyncIterable<StreamResponse> {
     const method = A2AService.method.subscribeToTask;
-    return this.streamOf(this.prepare(method, request, options), (req) => {
+    return this.streamOf(this.prepare(method, request, options), options, (req) => {
       if (!req.id) return this.stream(method, req, options);
       if (options.resume === false) return this.stream(method, req, options, undefined, new EndWatch(req.id, () => this.binding));
-      return this.resuming(req.id, options, options.resume ?? {}, (state, signal) =>
-        this.stream(method, req, withSignal(options, signal), state),
+      return this.resuming(req.id, options, options.resume ?? {}, (state, signal, timeoutMs) =>
+        this.stream(method, req, { ...withSignal(options, signal), timeoutMs }, state),
       );
     });
   }
@@ -323,8 +329,17 @@ export class A2AClient implements ServiceOperations<M> {
   }
 
   /** The stream `open` gives for the prepared request, opened once it is read when it must be. */
-  private streamOf<R>(req: R | Promise<R>, open: (req: R) => AsyncIterable<StreamResponse>): AsyncIterable<StreamResponse> {
-    return req instanceof Promise ? new LazyStream(async () => open(await req), this.failed) : open(req);
+  private streamOf<R>(
+    req: R | Promise<R>,
+    options: StreamCallOptions,
+    open: (req: R) => AsyncIterable<StreamResponse>,
+  ): AsyncIterable<StreamResponse> {
+    if (!(req instanceof Promise)) return open(req);
+    // Code to load first (the plain-JSON reader): within the call's signal and timeout.
+    const call = { kind: "stream" as const, timeoutMs: options.timeoutMs, binding: this.binding };
+    const ready = async (signal: AbortSignal) =>
+      (await beforeRequest(req, "the stream's request was not ready to send", { ...call, signal })).value;
+    return new LazyStream(async (signal) => open(await ready(signal)), this.failed, undefined, options.signal);
   }
 
   /** The call rules on a request already in the init shape. */
@@ -356,10 +371,21 @@ export class A2AClient implements ServiceOperations<M> {
       const headers = this.headers(options);
       // Prepared once: a retried message is the same message, with the same id.
       const prepared = this.prepare(method, request, options);
-      const req = prepared instanceof Promise ? await prepared : prepared;
       const policy = options.retry ?? this.options.retry;
-      if (!policy) return (await this.transport.unary(method, options.signal, timeoutMs, headers, req, contextValues)).message;
-      return await (await loadRetry()).retryUnary(policy, this.transport, method, options.signal, timeoutMs, headers, req);
+      if (!policy && !(prepared instanceof Promise)) {
+        return (await this.transport.unary(method, options.signal, timeoutMs, headers, prepared, contextValues)).message;
+      }
+      // Code to load first (the plain-JSON reader, the retry loop): within the call's signal and timeout.
+      const ready = await beforeRequest(Promise.all([prepared, policy ? loadRetry() : undefined]), `${method.name} was not ready to send`, {
+        kind: "unary",
+        signal: options.signal,
+        timeoutMs,
+        binding: this.binding,
+      });
+      const [req, retry] = ready.value;
+      if (!policy || !retry)
+        return (await this.transport.unary(method, options.signal, ready.timeoutMs, headers, req, contextValues)).message;
+      return await retry.retryUnary(policy, this.transport, method, options.signal, ready.timeoutMs, headers, req);
     } catch (e) {
       throw this.failed(e);
     }
@@ -369,17 +395,24 @@ export class A2AClient implements ServiceOperations<M> {
     taskId: string | undefined,
     options: StreamCallOptions,
     resume: ResumeOptions,
-    open: (state: StreamState, signal: AbortSignal | undefined) => AsyncIterable<StreamResponse>,
+    open: (state: StreamState, signal: AbortSignal | undefined, timeoutMs: number | undefined) => AsyncIterable<StreamResponse>,
     sent?: SentMessage,
   ): AsyncIterable<StreamResponse> {
-    // The calls a resumption makes go with the caller's headers and timeout,
-    // and with the resumption's own signal (the caller's, and the reader's
-    // return), else the caller's. Reads are not retried on their own:
-    // resumption has its own attempts and budget.
-    const reads = (signal: AbortSignal | undefined): CallOptions => ({
+    // The call's timeoutMs bounds the whole stream, not each of its calls:
+    // each gets what is left of it (call/stream-deadline.ts).
+    const timeoutOf = (state: StreamState | undefined): number | undefined => {
+      if (state === undefined) return options.timeoutMs;
+      state.deadline ??= new StreamDeadline(options.timeoutMs);
+      return state.deadline.nextTimeoutMs();
+    };
+    // The calls a resumption makes go with the caller's headers and what is
+    // left of its timeout, and with the resumption's own signal (the
+    // caller's, and the reader's return), else the caller's. Reads are not
+    // retried on their own: resumption has its own attempts and budget.
+    const reads = (signal: AbortSignal | undefined, state: StreamState | undefined): CallOptions => ({
       signal: signal ?? options.signal,
       headers: options.headers,
-      timeoutMs: options.timeoutMs,
+      timeoutMs: timeoutOf(state),
       retry: false,
     });
     return resumableWith(
@@ -387,23 +420,29 @@ export class A2AClient implements ServiceOperations<M> {
         binding: () => this.binding,
         signal: options.signal,
         taskId,
-        open,
+        open: (state, signal) => open(state, signal, timeoutOf(state)),
         subscribe: (id, state, signal) => {
           // Servers that number their events can continue after the last one seen.
           const headers = new Headers(options.headers);
           if (state.lastEventId !== undefined) headers.set(LAST_EVENT_ID, state.lastEventId);
           const method = A2AService.method.subscribeToTask;
-          return this.stream(method, this.rules(method, { id }, options), { ...withSignal(options, signal), headers }, state);
+          const call = { ...withSignal(options, signal), headers, timeoutMs: timeoutOf(state) };
+          return this.stream(method, this.rules(method, { id }, options), call, state);
         },
-        getTask: (id, signal, state) => this.unary(A2AService.method.getTask, { id }, reads(signal), contextOf(state)),
+        getTask: (id, signal, state) => this.unary(A2AService.method.getTask, { id }, reads(signal, state), contextOf(state)),
         // Loaded on the first drop before a task id: most streams never need it.
         findSent:
           sent &&
-          (async (signal, state) =>
-            (await import("./find-sent.js")).findSentTask(sent, {
-              listTasks: (req) => this.unary(A2AService.method.listTasks, req, reads(signal), contextOf(state)),
-              getTask: (req) => this.unary(A2AService.method.getTask, req, reads(signal), contextOf(state)),
-            })),
+          (async (signal, state) => {
+            // Its code, loaded within the resumption's signal and what is left of the stream's timeout.
+            const code = import("./find-sent.js");
+            const call = { kind: "unary" as const, signal, timeoutMs: reads(signal, state).timeoutMs, binding: this.binding };
+            const { findSentTask } = (await beforeRequest(code, "the lookup of the message sent did not load", call)).value;
+            return findSentTask(sent, {
+              listTasks: (req) => this.unary(A2AService.method.listTasks, req, reads(signal, state), contextOf(state)),
+              getTask: (req) => this.unary(A2AService.method.getTask, req, reads(signal, state), contextOf(state)),
+            });
+          }),
       },
       resume,
       loadResume,

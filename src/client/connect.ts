@@ -10,7 +10,7 @@ import { ExtensionSupportRequiredError, InvalidParamsError, NoCompatibleInterfac
 import { isRecord, safeInterfaceUrl } from "../util.js";
 import { grpcBaseUrl } from "../bindings/grpc/url.js";
 import type { Binding } from "../protocol/bindings.js";
-import { parseCard, resolveAgentCard, verifyWithPolicy, type ResolveOptions, type ResolvedAgentCard } from "../discovery/resolve.js";
+import { parseCard, resolveAgentCard, verifyCardInHand, type ResolveOptions, type ResolvedAgentCard } from "../discovery/resolve.js";
 import type { GrpcWebTransportOptions } from "../bindings/grpc/web.js";
 import { grpcWebFactories, supportIn, transportFactories, type TransportFactories, type TransportSettings } from "../bindings/registry.js";
 import type { A2ATransport } from "../call/transport.js";
@@ -238,8 +238,8 @@ async function resolveTarget(
   const { card, shape, json } = isMessage(given, AgentCardSchema)
     ? { card: given, shape: "1.0" as const, json: undefined }
     : parseCard(given, "");
-  // A card in hand is held to the same signature policy as a fetched one.
-  const result = await verifyWithPolicy(card, options.verify ?? "if-present", { ...verification }, json);
+  // A card in hand is held to the same signature policy as a fetched one, within the same signal and timeout.
+  const result = await verifyCardInHand(card, options, verification, json);
   return { card, url: "", shape, cache: "miss", verification: result };
 }
 

@@ -33,6 +33,11 @@ export class EndWatch implements StreamWatch<StreamResponse> {
     } else if (event.payload.case === "message" && this.taskId === undefined) this.settled = true;
   }
 
+  /** The task has ended or waits on the caller (or the agent replied with a message): the stream has said all it will. */
+  complete(): boolean {
+    return this.settled;
+  }
+
   /** The error of a stream that ended too soon, the same one each time it is asked (by the reader's stream and by its call's watchers). */
   ended(): StreamResumeError | undefined {
     this.early ??= this.endedEarly();

@@ -6,6 +6,8 @@ import { InTurn } from "./in-turn.js";
 export interface StreamWatch<T> {
   seen(value: T): void;
   ended(): unknown;
+  /** Whether the values seen so far are all the stream has to say (its task ended, or waits on the caller). */
+  complete?(): boolean;
 }
 
 const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
@@ -52,6 +54,10 @@ export class LazyStream<T> implements AsyncIterableIterator<T> {
   /** One read, never two at once (see `turns`). */
   private read(): Promise<IteratorResult<T>> {
     if (this.over) return Promise.resolve(DONE);
+    // Nothing more is due: the stream ends here, as a resuming one does,
+    // rather than when the server closes it (one that keeps it open with
+    // keep-alive comments would hold the reader for ever).
+    if (this.watch?.complete?.()) return this.return();
     const read = this.inner === undefined ? this.start().then((it) => it.next()) : this.inner.next();
     return read.then(this.passOn, this.failOn);
   }

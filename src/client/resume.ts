@@ -179,12 +179,18 @@ async function* steps(
       drop = new EndedEarly("the stream ended before the task reached a final or interrupted state", { binding: io.binding() });
     } catch (e) {
       drop = toA2AError(e, io.binding());
+      // A request that the stream's timeout cut where it had only what was left: the stream's timeout, named as such.
+      if (drop instanceof CallTimeoutError && drop.kind === "deadline")
+        drop = state.deadline?.expired(drop, streamName(taskId), io.binding()) ?? drop;
       // A task that ended between GetTask and the resubscribe cannot be
       // subscribed to (spec: UnsupportedOperationError): GetTask tells.
       if (resubscribed && firstEvent && drop instanceof UnsupportedOperationError) refused = drop;
       else if (!isDrop(drop, false) && drop !== unreachable) throw drop;
     }
     if (signal.aborted) throw new AbortedError("the stream was aborted", { binding: io.binding(), cause: signal.reason });
+    // The call's own timeoutMs is the stream's end, however it dropped.
+    const expired = state.deadline?.expired(drop, streamName(taskId), io.binding());
+    if (expired) throw expired;
     // A resumed stream that opened with its snapshot and then stayed open,
     // silent, until its idle timeout followed a task that works quietly,
     // from an agent that is there: that is progress too, so such a task is
@@ -207,9 +213,13 @@ async function* steps(
     }
     tell(state, (w) => w.resuming(attempts, drop));
     if (!refused) {
-      // The last attempt is made as the budget runs out, not skipped.
-      const wait = Math.min(delay(attempts, options, Math.max(state.retryMs ?? 0, drop.retryAfterMs ?? 0)), giveUpAt - now);
+      // The last attempt is made as the budget runs out, not skipped; a wait
+      // past the stream's timeout ends with it.
+      const hinted = delay(attempts, options, Math.max(state.retryMs ?? 0, drop.retryAfterMs ?? 0));
+      const wait = Math.min(hinted, giveUpAt - now, state.deadline?.leftMs() ?? Infinity);
       await sleep(wait, signal, () => new AbortedError("the stream was aborted", { binding: io.binding(), cause: signal.reason }));
+      const late = state.deadline?.expired(drop, streamName(taskId), io.binding());
+      if (late) throw late;
     }
     fromResume = true;
     resubscribed = false;
@@ -268,6 +278,9 @@ async function* steps(
     resubscribed = true;
   }
 }
+
+/** The stream, as errors name it. */
+const streamName = (taskId: string | undefined) => `the stream${taskId ? ` of task ${taskId}` : ""}`;
 
 const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
 

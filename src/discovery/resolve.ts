@@ -17,6 +17,7 @@ import { parseRetryAfter } from "../http/retry-after.js";
 import { rejectWithoutSent } from "../http/run-call.js";
 import { headersFrom } from "../call/options.js";
 import { isRecord, parsedUrl, safeUrl, startTimer, unlessAborted } from "../util.js";
+import { checkDuration } from "../call/option-checks.js";
 import { MemoryCardStore, cardStoreKey, fresh, revalidated, revalidationHeaders, storable, storedCard, type StoredCard } from "./cache.js";
 import { cardV03ToV1, isV03Card } from "../v0_3/card.js";
 import { checkDocumentFetch, checkRedirectChain, fetchJsonDocument } from "./fetch-document.js";
@@ -315,6 +316,47 @@ async function finish(entry: StoredCard, cache: ResolvedAgentCard["cache"], opti
     if (verification?.verified) verifiedBefore = true;
   }
   return { card: p.card, url: entry.url, shape: p.shape, cache, verification };
+}
+
+/**
+ * A card the caller holds (`connect(card)`), held to `options.verify` within
+ * the caller's `signal` and `timeoutMs` (default 10 s), as a fetched card's
+ * verification is: key set requests count against them, and neither a key
+ * set that never answers nor a `fetch` that ignores its signal holds the
+ * caller past them (AbortedError, CallTimeoutError).
+ */
+export async function verifyCardInHand(
+  card: AgentCard,
+  options: ResolveOptions,
+  verification: Omit<VerifyOptions, "cardUrl"> | undefined,
+  json?: Readonly<Record<string, unknown>>,
+): Promise<VerificationResult | undefined> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  // Before the timer: a NaN would fire it at once.
+  checkDuration(options.timeoutMs, "timeoutMs");
+  const controller = new AbortController();
+  const signals = [options.signal, verification?.signal];
+  const stop = () =>
+    controller.abort(new AbortedError("verifying the Agent Card was aborted", { cause: signals.find((s) => s?.aborted)?.reason }));
+  for (const s of signals) {
+    if (s?.aborted) stop();
+    else s?.addEventListener("abort", stop, { once: true });
+  }
+  const timer = startTimer(
+    () => controller.abort(new CallTimeoutError(`the Agent Card given was not verified within ${timeoutMs} ms`)),
+    timeoutMs,
+  );
+  try {
+    if (controller.signal.aborted) throw controller.signal.reason;
+    // Key set requests keep their own timeout; this one's timer ends the whole of it.
+    const verifying = verifyWithPolicy(card, options.verify ?? "if-present", { ...verification, signal: controller.signal }, json);
+    return await unlessAborted(verifying, controller.signal);
+  } catch (e) {
+    throw controller.signal.aborted ? controller.signal.reason : e;
+  } finally {
+    clearTimeout(timer);
+    for (const s of signals) s?.removeEventListener("abort", stop);
+  }
 }
 
 /**

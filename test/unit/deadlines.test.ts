@@ -909,3 +909,94 @@ describe("the caller's abort reason", () => {
     expect(ms).toBeLessThan(BOUND_MS);
   });
 });
+
+describe.each((["JSONRPC", "HTTP+JSON"] as const).flatMap((w) => CLIENTS.map((c) => [w, c] as const)))(
+  "%s over %s: a stream held open after its task settled",
+  (wire, kind) => {
+    // A resuming stream always ended there; one with resume: false read on until the server closed it.
+    it.each(["COMPLETED", "INPUT_REQUIRED"] as const)(
+      "task %s, resume: false: the stream ends at that event, as a resuming one does, though the server keeps sending keep-alive comments; its connection is closed",
+      async (state) => {
+        let connection: Promise<void> | undefined;
+        const agent = await startFakeServer((_req, res, body) => {
+          const event = { task: { id: "t1", contextId: "c1", status: { state: `TASK_STATE_${state}` } } };
+          startSse(res);
+          res.write(sseFrame(wire === "JSONRPC" ? { jsonrpc: "2.0", id: (JSON.parse(body) as { id: number }).id, result: event } : event));
+          // Well within the idle timeout, for ever: only the client can end this stream.
+          const keepAlive = setInterval(() => res.write(": keep-alive\n\n"), 10);
+          connection = new Promise((resolve) =>
+            res.once("close", () => {
+              clearInterval(keepAlive);
+              resolve();
+            }),
+          );
+        });
+        try {
+          await withoutTimersLeft(async () => {
+            const httpClient = kind === "node:http" ? createNodeHttpClient() : createFetchHttpClient();
+            const client = new A2AClient(transportOf(wire, { baseUrl: agent.url, httpClient, idleTimeoutMs: 200 }));
+            const seen: unknown[] = [];
+            const read = (async () => {
+              for await (const event of client.subscribeToTask({ id: "t1" }, { resume: false })) seen.push(event);
+            })();
+            const { error, ms } = await settle(read);
+            expect(error).toEqual(new Error("the call succeeded"));
+            expect(seen).toHaveLength(1);
+            expect(ms).toBeLessThan(BOUND_MS);
+            await within(connection!, BOUND_MS, "the stream's connection closing");
+          });
+        } finally {
+          await agent.close();
+        }
+      },
+    );
+  },
+);
+
+describe("connect() with a card in hand whose key set never answers", () => {
+  /** A signed card whose `jku`, on a server of its own, is asked for and never answered; `asked` settles when it is. */
+  async function withSilentKeySet(
+    body: (card: unknown, jku: { allowHttp: true; allowedOrigins: string[] }, asked: Promise<void>) => Promise<void>,
+  ) {
+    const key = await keyPair("ES256", "k1");
+    let keySetAsked!: () => void;
+    const asked = new Promise<void>((resolve) => (keySetAsked = resolve));
+    const keys = await startFakeServer(() => keySetAsked());
+    try {
+      const card = await signJson(cardJson(), key, "ES256", { jku: `${keys.url}/keys.json` });
+      await withoutTimersLeft(() => body(card, { allowHttp: true, allowedOrigins: [keys.url] }, asked));
+    } finally {
+      await keys.close();
+    }
+  }
+
+  it("its signal ends the verification at once with AbortedError, the reason as cause", async () => {
+    await withSilentKeySet(async (card, jku, asked) => {
+      const controller = new AbortController();
+      const reason = new Error("the user left");
+      const pending = settle(
+        connect(card as ConnectTarget, {
+          signal: controller.signal,
+          verify: "required",
+          verification: { jku: { ...jku, cache: new JwksCache() } },
+        }),
+      );
+      await within(asked, BOUND_MS, "the key set request");
+      controller.abort(reason);
+      const { error } = await pending;
+      expect(error).toBeInstanceOf(AbortedError);
+      expect((error as Error).cause).toBe(reason);
+    });
+  });
+
+  it("its timeoutMs bounds the verification: CallTimeoutError, not the key set's own longer timeout", async () => {
+    await withSilentKeySet(async (card, jku) => {
+      const { error, ms } = await settle(
+        connect(card as ConnectTarget, { timeoutMs: 200, verify: "required", verification: { jku: { ...jku, cache: new JwksCache() } } }),
+      );
+      expect(error).toBeInstanceOf(CallTimeoutError);
+      expect((error as Error).message).toContain("200 ms");
+      expect(ms).toBeLessThan(BOUND_MS);
+    });
+  });
+});

@@ -846,7 +846,10 @@ describe("errors on streams", () => {
     srv.handle((_req, res, body) => {
       startSse(res);
       res.write(sseFrame(ok("JSONRPC", body, { task: TASK })));
-      res.write(sseFrame(ok("JSONRPC", body, STATUS_UPDATE)));
+      // Still working: after a final state the stream would end there, before any error.
+      res.write(
+        sseFrame(ok("JSONRPC", body, { statusUpdate: { ...STATUS_UPDATE.statusUpdate, status: { state: "TASK_STATE_WORKING" } } })),
+      );
       res.end(sseFrame({ code: -32001, message: "gone" }, "error"));
     });
     const { items, error } = await drain(clientOf("JSONRPC").subscribeToTask({ id: "t1" }, RAW));

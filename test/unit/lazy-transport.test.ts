@@ -5,10 +5,19 @@
  */
 import { create } from "@bufbuild/protobuf";
 import { createContextValues } from "@connectrpc/connect";
-import { describe, expect, it } from "vitest";
-import { A2AService, GetTaskRequestSchema, TaskSchema } from "../../gen/lf/a2a/v1/a2a_pb.js";
-import { InvalidParamsError, createJsonRpcTransportV03, createRestTransportV03, type A2ATransport } from "../../src/index.js";
+import { describe, expect, it, vi } from "vitest";
+import { A2AService, GetTaskRequestSchema, SubscribeToTaskRequestSchema, TaskSchema } from "../../gen/lf/a2a/v1/a2a_pb.js";
+import {
+  AbortedError,
+  CallTimeoutError,
+  InvalidParamsError,
+  createJsonRpcTransportV03,
+  createRestTransportV03,
+  type A2ATransport,
+} from "../../src/index.js";
 import { lazyTransport } from "../../src/call/lazy.js";
+import { within } from "../support/fake-server.js";
+import { trackTimers } from "../support/timers.js";
 
 function fakeTransport(calls: unknown[][]): A2ATransport {
   return {
@@ -63,6 +72,88 @@ describe("lazyTransport", () => {
     await expect(t.unary(A2AService.method.getTask, undefined, undefined, undefined, input)).rejects.toThrow(/dynamically imported/);
     await expect(t.unary(A2AService.method.getTask, undefined, undefined, undefined, input)).resolves.toBeDefined();
     expect(loads).toBe(2);
+  });
+});
+
+describe("lazyTransport whose code never loads (a chunk whose fetch stalls)", () => {
+  const input = create(GetTaskRequestSchema, { id: "t" });
+  const stalled = () => lazyTransport("JSONRPC", () => new Promise<A2ATransport>(() => {}));
+  const settle = (p: Promise<unknown>) =>
+    within(
+      p.then(
+        () => new Error("the call succeeded"),
+        (e: unknown) => e,
+      ),
+      3000,
+      "the call settling",
+    );
+
+  it.each(["unary", "stream"] as const)("%s: the call's timeoutMs ends it with CallTimeoutError, leaving no timer", async (kind) => {
+    const timers = trackTimers(/[/\\]src[/\\]/);
+    try {
+      const t = stalled();
+      const started = performance.now();
+      const call =
+        kind === "unary"
+          ? t.unary(A2AService.method.getTask, undefined, 50, undefined, input)
+          : t.stream(
+              A2AService.method.subscribeToTask,
+              undefined,
+              50,
+              undefined,
+              (async function* () {
+                yield create(SubscribeToTaskRequestSchema, { id: "t" });
+              })(),
+            );
+      const error = await settle(call);
+      expect(error).toBeInstanceOf(CallTimeoutError);
+      expect(error).toMatchObject({ kind: "deadline", binding: "JSONRPC" });
+      expect((error as Error).message).toContain("50 ms");
+      expect(performance.now() - started).toBeLessThan(1000);
+      expect(await timers.live()).toEqual([]);
+    } finally {
+      timers.stop();
+    }
+  });
+
+  it.each(["unary", "stream"] as const)("%s: the call's signal ends it at once with AbortedError, its reason as cause", async (kind) => {
+    const t = stalled();
+    const controller = new AbortController();
+    const call =
+      kind === "unary"
+        ? t.unary(A2AService.method.getTask, controller.signal, 0, undefined, input)
+        : t.stream(
+            A2AService.method.subscribeToTask,
+            controller.signal,
+            undefined,
+            undefined,
+            (async function* () {
+              yield create(SubscribeToTaskRequestSchema, { id: "t" });
+            })(),
+          );
+    const reason = new Error("the user left");
+    controller.abort(reason);
+    const error = await settle(call);
+    expect(error).toBeInstanceOf(AbortedError);
+    expect((error as AbortedError).cause).toBe(reason);
+  });
+
+  it("a load that took part of the timeout leaves the call what is left of it", async () => {
+    const calls: unknown[][] = [];
+    let loaded!: () => void;
+    const t = lazyTransport("JSONRPC", () => new Promise<A2ATransport>((resolve) => (loaded = () => resolve(fakeTransport(calls)))));
+    // The load takes 100 ms by the clock the call reads.
+    let now = 5000;
+    const clock = vi.spyOn(performance, "now").mockImplementation(() => now);
+    try {
+      const call = t.unary(A2AService.method.getTask, undefined, 1000, undefined, input);
+      now += 100;
+      loaded();
+      await call;
+    } finally {
+      clock.mockRestore();
+    }
+    expect(calls[0]![2]).toBe(900);
   });
 });
 

@@ -1243,3 +1243,76 @@ describe.each(HTTP_BINDINGS)("aborting a resumption (%s)", (binding) => {
     expect(calls).toEqual([]);
   });
 });
+
+describe.each(HTTP_BINDINGS)("a stream's own timeoutMs bounds the whole stream, resumptions included (%s)", (binding) => {
+  const TIMEOUT_MS = 300;
+  /** The stream's end may come this much after its timeout. */
+  const MARGIN_MS = 700;
+
+  async function timedOut(run: Promise<{ error: unknown }>): Promise<CallTimeoutError> {
+    const started = performance.now();
+    const { error } = await within(run, TIMEOUT_MS + 3000, "the stream ending");
+    expect(error).toBeInstanceOf(CallTimeoutError);
+    expect(error).toMatchObject({ kind: "deadline", binding });
+    expect(performance.now() - started).toBeLessThan(TIMEOUT_MS + MARGIN_MS);
+    return error as CallTimeoutError;
+  }
+
+  it("a server that drops every stream after an event of progress, before the timeout, cannot keep it open", async () => {
+    const timers = trackTimers(SRC);
+    try {
+      serve(binding, {
+        send: (_c, r) => r.stream([snapshotEvent("WORKING"), statusEvent("WORKING")], { then: "end" }),
+        get: (_c, r) => r.json(task("WORKING")),
+        subscribe: (_c, r) => r.stream([snapshotEvent("WORKING"), statusEvent("WORKING")], { then: "end" }),
+      });
+      const error = await timedOut(
+        drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { timeoutMs: TIMEOUT_MS, resume: FAST })),
+      );
+      expect(error.message).toContain(`${TIMEOUT_MS} ms`);
+      // It was resumed, within the timeout.
+      expect(kinds()).toContain("subscribe");
+      expect(await timers.live()).toEqual([]);
+    } finally {
+      timers.stop();
+    }
+  });
+
+  it("a backoff longer than what is left ends with the timeout, and sends nothing after it", async () => {
+    const timers = trackTimers(SRC);
+    try {
+      serve(binding, { subscribe: (_c, r) => r.stream([snapshotEvent("WORKING")], { then: "end" }) });
+      await timedOut(
+        drain(
+          clientOf(binding).subscribeToTask(
+            { id: "t1" },
+            { timeoutMs: TIMEOUT_MS, resume: { backoff: { initialMs: 60_000, maxMs: 60_000 }, maxElapsedMs: 120_000 } },
+          ),
+        ),
+      );
+      expect(kinds()).toEqual(["subscribe"]);
+      expect(await timers.live()).toEqual([]);
+    } finally {
+      timers.stop();
+    }
+  });
+
+  it("a GetTask that never answers gets only what is left, and its connection is closed", async () => {
+    const timers = trackTimers(SRC);
+    try {
+      let getTask: ServerResponse | undefined;
+      serve(binding, {
+        subscribe: (_c, r) => r.stream([snapshotEvent("WORKING")], { then: "end" }),
+        get: (c) => {
+          getTask = c.res;
+        },
+      });
+      await timedOut(drain(clientOf(binding).subscribeToTask({ id: "t1" }, { timeoutMs: TIMEOUT_MS, resume: FAST })));
+      expect(kinds()).toEqual(["subscribe", "get"]);
+      await within(closed(getTask!), 2000, "the GetTask's connection closing");
+      expect(await timers.live()).toEqual([]);
+    } finally {
+      timers.stop();
+    }
+  });
+});

@@ -1,0 +1,45 @@
+/**
+ * What a call waits for before its request reaches a transport's call
+ * runner (code loaded on demand, a request read from plain JSON) is part of
+ * the call: a chunk whose fetch stalls (a browser's dynamic import has no
+ * timeout) must not hold it past its signal or its deadline, which the
+ * runner only starts to hold once the request is made.
+ */
+import { AbortedError, CallTimeoutError } from "../errors/family.js";
+import type { Binding } from "../protocol/bindings.js";
+import { timeoutFor, type TimeoutKind } from "./timeouts.js";
+import { followSignal, startTimer, unlessAborted } from "../util.js";
+
+/**
+ * `work`, awaited within the call's `signal` (AbortedError, its reason as
+ * cause) and timeout (CallTimeoutError naming `what`), and the call's
+ * `timeoutMs` as what is left of it afterwards (at least 1 ms: 0 would mean
+ * none). A call that gave no timeout is held to the default of its kind
+ * meanwhile, and still gives none, so the transport's own applies.
+ */
+export async function beforeRequest<T>(
+  work: Promise<T>,
+  what: string,
+  call: { kind: TimeoutKind; signal: AbortSignal | undefined; timeoutMs: number | undefined; binding: Binding },
+): Promise<{ value: T; timeoutMs: number | undefined }> {
+  const { kind, signal, timeoutMs, binding } = call;
+  const limitMs = timeoutFor(kind, timeoutMs);
+  const started = performance.now();
+  const { controller, unlink } = followSignal(signal, () => new AbortedError("the call was aborted", { binding, cause: signal?.reason }));
+  const timer =
+    limitMs === undefined
+      ? undefined
+      : startTimer(
+          () => controller.abort(new CallTimeoutError(`${what} within the call's ${limitMs} ms timeout`, { binding, kind: "deadline" })),
+          limitMs,
+        );
+  try {
+    const value = await unlessAborted(work, controller.signal);
+    const left =
+      timeoutMs !== undefined && limitMs !== undefined ? Math.max(1, Math.ceil(limitMs - (performance.now() - started))) : timeoutMs;
+    return { value, timeoutMs: left };
+  } finally {
+    clearTimeout(timer);
+    unlink();
+  }
+}
