@@ -41,8 +41,8 @@ export interface WaitOptions {
   signal?: AbortSignal | undefined;
   /**
    * The whole wait's deadline: past it the wait fails with CallTimeoutError
-   * naming the task and the time, whatever the agent does. Default: none
-   * (the signal, or the task, ends it).
+   * naming the task and the time, whatever the agent does. Default (and
+   * Infinity): none (the signal, or the task, ends it).
    */
   timeoutMs?: number | undefined;
   /**
@@ -103,7 +103,7 @@ export async function waitForTask(client: TaskWaiter, id: string, options: WaitO
   const signal = controller.signal;
   let timedOut = false;
   const timer =
-    options.timeoutMs === undefined
+    options.timeoutMs === undefined || options.timeoutMs === Infinity
       ? undefined
       : startTimer(() => {
           timedOut = true;
@@ -208,7 +208,8 @@ function checkWaitOptions(id: string, options: WaitOptions): { pollMs: number; m
     }
     return value;
   };
-  number("timeoutMs", 1);
+  // Infinity: no deadline, as for every other timeout.
+  if (options.timeoutMs !== Infinity) number("timeoutMs", 1);
   const pollMs = number("pollMs", MIN_POLL_MS) ?? DEFAULT_POLL_MS;
   const maxPollMs = number("maxPollMs", pollMs) ?? Math.max(pollMs, DEFAULT_MAX_POLL_MS);
   return { pollMs, maxPollMs };

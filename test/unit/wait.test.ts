@@ -112,6 +112,16 @@ describe("waitForTask, polling", () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
+  it("timeoutMs: Infinity is no deadline, as for every other timeout: the wait lasts until the task ends", async () => {
+    const W = taskIn(TaskState.WORKING);
+    const client = fake([W, W, W, taskIn(TaskState.COMPLETED, "done")]);
+    const waiting = waitForTask(client, "t1", { pollMs: 1000, maxPollMs: 1000, timeoutMs: Number.POSITIVE_INFINITY });
+    await vi.advanceTimersByTimeAsync(3_000);
+    expect(textOf(await waiting)).toBe("done");
+    expect(client.polls).toHaveLength(4);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
   it("a GetTask that never settles and ignores its signal still ends at the deadline", async () => {
     const client = fake(["never"]);
     const outcome = waitForTask(client, "t1", { timeoutMs: 3_000 }).catch((e: unknown) => e);
@@ -187,7 +197,7 @@ describe("waitForTask, polling", () => {
       ["t1", { pollMs: Number.NaN }, /pollMs must be a finite number/],
       ["t1", { pollMs: 2_000, maxPollMs: 1_000 }, /maxPollMs must be a finite number of at least 2000 ms/],
       ["t1", { timeoutMs: 0 }, /timeoutMs must be a finite number of at least 1 ms/],
-      ["t1", { timeoutMs: Number.POSITIVE_INFINITY }, /timeoutMs must be a finite number/],
+      ["t1", { timeoutMs: Number.NaN }, /timeoutMs must be a finite number/],
     ];
     for (const [id, options, message] of bad) {
       const e = await waitForTask(client, id, options).catch((err: unknown) => err);
