@@ -30,7 +30,12 @@ export interface ClientCredentialsOptions {
    * or "body" (`client_id` and `client_secret` form fields).
    */
   clientAuth?: "basic" | "body" | undefined;
-  /** Further form fields, e.g. `{ audience: "..." }` or `{ resource: "..." }`. */
+  /**
+   * Further form fields, e.g. `{ audience: "..." }` or `{ resource: "..." }`.
+   * Those whose name says they are credentials (`client_assertion`,
+   * `subject_token`, `password`: any name with assertion, secret, password,
+   * token, code, key or verifier in it) are masked on errors as the secret is.
+   */
   params?: Readonly<Record<string, string>> | undefined;
   /**
    * How long before its expiry a token is replaced, at most half its
@@ -178,13 +183,16 @@ function tokenProvider(
   }
   const now = options.now ?? Date.now;
   const basic = basicCredentials(clientId, clientSecret);
+  // What the token endpoint may echo back, masked on every error: the secret in each form it is
+  // sent in, what the provider was given to find its endpoint, and the form fields that are credentials.
+  const secrets = [clientSecret, basic, ...sentSecrets(undefined, given), ...credentialParams(options.params)];
   let cached: Cached | undefined;
   let pending: Promise<Cached> | undefined;
 
   const fetchToken = async (): Promise<Cached> => {
     const url = await endpoint();
     const issued = now();
-    const { token, lifetimeMs } = await requestToken(url, options, [options.clientSecret, basic, ...sentSecrets(undefined, given)], basic);
+    const { token, lifetimeMs } = await requestToken(url, options, secrets, basic);
     if (lifetimeMs === undefined) return { token, until: Infinity, expires: Infinity };
     // At most half the lifetime: a token shorter-lived than refreshEarlyMs would else be replaced on every call.
     const early = Math.min(options.refreshEarlyMs ?? Math.min(30_000, lifetimeMs / 10), lifetimeMs / 2);
@@ -203,7 +211,7 @@ function tokenProvider(
           (e: unknown) => {
             // What the token endpoint echoes may hold the secret in any
             // form, the Basic value, or the token in hand.
-            throw redactSecrets(e, [clientSecret, basic, cached?.token, ...sentSecrets(undefined, given)]);
+            throw redactSecrets(e, [...secrets, cached?.token]);
           },
         );
         pending = p;
@@ -227,6 +235,16 @@ function tokenProvider(
     },
   };
   return opaque(provider, description);
+}
+
+/** Form fields that carry a credential (`client_assertion`, `subject_token`, `password`, `code_verifier`...), by name. */
+const CREDENTIAL_PARAM = /assertion|secret|password|token|code|key|verifier/i;
+
+/** The values of the `params` that are credentials, masked as the client secret is. */
+function credentialParams(params: Readonly<Record<string, string>> | undefined): string[] {
+  return Object.entries(params ?? {})
+    .filter(([name, value]) => CREDENTIAL_PARAM.test(name) && typeof value === "string")
+    .map(([, value]) => value);
 }
 
 function formEncode(value: string): string {

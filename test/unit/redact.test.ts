@@ -372,6 +372,21 @@ describe("a token endpoint echoing the request", () => {
     },
   );
 
+  it("form fields given in params that are credentials (a client assertion, a subject token) appear nowhere; others stay readable", async () => {
+    const assertion = "eyJhbGciOiJSUzI1NiJ9.ASSERTION-payload.signature-part";
+    const subject = "subject-TOKEN-value-42";
+    const provider = clientCredentialsProvider({
+      tokenUrl: `${idp.url}/token`,
+      clientId: "c",
+      clientSecret: "another-secret",
+      params: { client_assertion: assertion, subject_token: subject, audience: "https://api.example" },
+    });
+    const e = await provider.token().catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(AuthenticationError);
+    expectClean(e, [assertion, subject]);
+    expect((e as Error).message).toContain("audience=https");
+  });
+
   it("a token type that echoes the request, cut to 40 characters, shows no part of the Basic value", async () => {
     const provider = clientCredentialsProvider({ tokenUrl: `${idp.url}/type`, clientId: "c", clientSecret: SECRET });
     const e = await provider.token().catch((x: unknown) => x);
