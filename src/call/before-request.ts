@@ -25,19 +25,30 @@ export async function beforeRequest<T>(
   const { kind, signal, timeoutMs, binding } = call;
   const limitMs = timeoutFor(kind, timeoutMs);
   const started = performance.now();
-  const { controller, unlink } = followSignal(signal, () => new AbortedError("the call was aborted", { binding, cause: signal?.reason }));
-  const timer =
-    limitMs === undefined
-      ? undefined
-      : startTimer(
-          () => controller.abort(new CallTimeoutError(`${what} within the call's ${limitMs} ms timeout`, { binding, kind: "deadline" })),
-          limitMs,
-        );
+  const value = await awaitWithin(work, signal, limitMs, {
+    aborted: () => new AbortedError("the call was aborted", { binding, cause: signal?.reason }),
+    timedOut: () => new CallTimeoutError(`${what} within the call's ${limitMs} ms timeout`, { binding, kind: "deadline" }),
+  });
+  const left =
+    timeoutMs !== undefined && limitMs !== undefined ? Math.max(1, Math.ceil(limitMs - (performance.now() - started))) : timeoutMs;
+  return { value, timeoutMs: left };
+}
+
+/**
+ * `work`, awaited until `signal` aborts (rejecting with `aborted()`) or
+ * `limitMs` passes (rejecting with `timedOut()`; undefined: no limit),
+ * whichever comes first; no timer or listener is left behind.
+ */
+export async function awaitWithin<T>(
+  work: Promise<T>,
+  signal: AbortSignal | undefined,
+  limitMs: number | undefined,
+  errors: { aborted: () => Error; timedOut: () => Error },
+): Promise<T> {
+  const { controller, unlink } = followSignal(signal, errors.aborted);
+  const timer = limitMs === undefined ? undefined : startTimer(() => controller.abort(errors.timedOut()), limitMs);
   try {
-    const value = await unlessAborted(work, controller.signal);
-    const left =
-      timeoutMs !== undefined && limitMs !== undefined ? Math.max(1, Math.ceil(limitMs - (performance.now() - started))) : timeoutMs;
-    return { value, timeoutMs: left };
+    return await unlessAborted(work, controller.signal);
   } finally {
     clearTimeout(timer);
     unlink();

@@ -6,16 +6,30 @@
  */
 import { isMessage } from "@bufbuild/protobuf";
 import { AgentCardSchema, type AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
-import { ExtensionSupportRequiredError, InvalidParamsError, NoCompatibleInterfaceError } from "../errors/family.js";
+import {
+  AbortedError,
+  CallTimeoutError,
+  ExtensionSupportRequiredError,
+  InvalidParamsError,
+  NoCompatibleInterfaceError,
+} from "../errors/family.js";
 import { isRecord, safeInterfaceUrl } from "../util.js";
 import { grpcBaseUrl } from "../bindings/grpc/url.js";
 import type { Binding } from "../protocol/bindings.js";
-import { parseCard, resolveAgentCard, verifyCardInHand, type ResolveOptions, type ResolvedAgentCard } from "../discovery/resolve.js";
+import {
+  DEFAULT_TIMEOUT_MS as DEFAULT_DISCOVERY_TIMEOUT_MS,
+  parseCard,
+  resolveAgentCard,
+  verifyCardInHand,
+  type ResolveOptions,
+  type ResolvedAgentCard,
+} from "../discovery/resolve.js";
 import type { GrpcWebTransportOptions } from "../bindings/grpc/web.js";
 import { grpcWebFactories, supportIn, transportFactories, type TransportFactories, type TransportSettings } from "../bindings/registry.js";
 import type { A2ATransport } from "../call/transport.js";
 import type { AuthCredentials } from "../auth/plan.js";
 import { checkTransportNumbers } from "../call/option-checks.js";
+import { awaitWithin } from "../call/before-request.js";
 import { A2AClient } from "./client.js";
 import { FailoverTransport, type VersionFallback } from "./failover.js";
 import { bindingList, rankInterfaces, type SelectionRules } from "./select.js";
@@ -146,7 +160,7 @@ export function createConnect(defaultFactories: TransportFactories) {
     bindingList(options.bindings, "bindings");
     bindingList(options.preferredBindings, "preferredBindings");
     // Loaded only by apps that retry; a bad policy fails before any request.
-    if (options.retry) (await import("./retry.js")).checkRetryPolicy(options.retry);
+    if (options.retry) (await loading(import("./retry.js"), "its retry policy", options)).checkRetryPolicy(options.retry);
     // So does a limit or timeout of the transports that could not work.
     if (options.transport) checkTransportNumbers(options.transport, "transport.");
 
@@ -167,7 +181,7 @@ export function createConnect(defaultFactories: TransportFactories) {
     let refuses: SelectionRules["refuses"];
     if (options.auth) {
       // Loaded only by apps that authenticate this way.
-      const { planAuth } = await import("../auth/plan.js");
+      const { planAuth } = await loading(import("../auth/plan.js"), "its auth", options);
       const plan = planAuth(card, options.auth, {
         fetch: options.fetch,
         authOverHttp: options.authOverHttp,
@@ -220,6 +234,19 @@ export function createConnect(defaultFactories: TransportFactories) {
       selection: { transport, candidates, passedOver: described },
     });
   };
+}
+
+/**
+ * A module connect() loads on demand, awaited within its signal and its
+ * timeout (as discovery is): a chunk whose fetch stalls (a browser's
+ * dynamic import has no timeout) must not hold connect() for good.
+ */
+function loading<T>(module: Promise<T>, what: string, options: ConnectOptions): Promise<T> {
+  const limitMs = options.timeoutMs ?? DEFAULT_DISCOVERY_TIMEOUT_MS;
+  return awaitWithin(module, options.signal, limitMs > 0 && limitMs !== Infinity ? limitMs : undefined, {
+    aborted: () => new AbortedError("connect() was aborted", { cause: options.signal?.reason }),
+    timedOut: () => new CallTimeoutError(`connect() could not load ${what} within ${limitMs} ms`, { kind: "deadline" }),
+  });
 }
 
 async function resolveTarget(

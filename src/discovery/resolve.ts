@@ -101,7 +101,8 @@ export function resolveAgentCard(url: string, options: ResolveOptions = {}): Pro
   return coalesced(key, deadline, () => resolveUncoalesced(url, headers, headerKey, options, deadline));
 }
 
-const DEFAULT_TIMEOUT_MS = 10_000;
+/** Default of `timeoutMs`: discovery (and what connect() loads on demand) ends within 10 s. */
+export const DEFAULT_TIMEOUT_MS = 10_000;
 
 /**
  * The exchange under `key` that is under way, else `run()`, shared with the

@@ -11,6 +11,7 @@ afterEach(() => {
   vi.doUnmock("../../src/client/find-sent.js");
   vi.doUnmock("../../src/client/retry.js");
   vi.doUnmock("../../src/call/plain-input.js");
+  vi.doUnmock("../../src/auth/plan.js");
   vi.resetModules();
 });
 
@@ -147,5 +148,44 @@ describe("the lookup of a message sent before a drop never loads", () => {
     const { error, a2a } = await droppedBeforeTask({ timeoutMs: 100 }, () => {});
     expect(error).toBeInstanceOf(a2a.CallTimeoutError);
     expect(error).toMatchObject({ kind: "deadline" });
+  });
+});
+
+describe.each([
+  ["its auth plan", "../../src/auth/plan.js", { auth: { bearer: { token: "t" } } }],
+  ["its retry policy check", "../../src/client/retry.js", { retry: { attempts: 2 } }],
+] as const)("connect(): %s never loads", (_name, module, options) => {
+  it("connect() ends by its timeoutMs with CallTimeoutError, and by its signal with AbortedError, leaving no timer", async () => {
+    const a2a = await withStalled(module);
+    const timers = trackTimers(/[/\\]src[/\\]/);
+    try {
+      // A card in hand: nothing is fetched, so only the load can hold connect().
+      const card = {
+        name: "a",
+        description: "a",
+        version: "1",
+        supportedInterfaces: [{ url: "http://127.0.0.1:9/a2a", protocolBinding: "JSONRPC", protocolVersion: "1.0" }],
+        capabilities: {},
+        defaultInputModes: ["text/plain"],
+        defaultOutputModes: ["text/plain"],
+        skills: [],
+      };
+      const started = performance.now();
+      const timedOut = await settle(a2a.connect(card as never, { ...options, timeoutMs: 50 }));
+      expect(timedOut).toBeInstanceOf(a2a.CallTimeoutError);
+      expect((timedOut as Error).message).toMatch(/^connect\(\) could not load .* within 50 ms$/);
+      expect(performance.now() - started).toBeLessThan(1000);
+
+      const controller = new AbortController();
+      const reason = new Error("the user left");
+      const connecting = a2a.connect(card as never, { ...options, signal: controller.signal });
+      controller.abort(reason);
+      const aborted = await settle(connecting);
+      expect(aborted).toBeInstanceOf(a2a.AbortedError);
+      expect((aborted as Error).cause).toBe(reason);
+      expect(await timers.live()).toEqual([]);
+    } finally {
+      timers.stop();
+    }
   });
 });
