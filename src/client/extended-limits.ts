@@ -43,8 +43,9 @@ export function callLimits(options: CallOptions, started: number): { signal: Abo
 
 /**
  * `shared`, a load another call started, awaited within this call's own
- * signal and timeout, not the other's; when that call's abort ends it, this
- * call loads for itself through `again`, with what is left of its time.
+ * signal and timeout, not the other's; when that call's end (its abort or
+ * its timeout) ends it, this call loads for itself through `again`, with
+ * what is left of its time.
  */
 export async function joinLoad(
   shared: Promise<AgentCard>,
@@ -57,7 +58,8 @@ export async function joinLoad(
     return await unlessAborted(shared, limits.signal);
   } catch (e) {
     if (limits.signal.aborted) throw limits.signal.reason;
-    if (!(e instanceof AbortedError)) throw e;
+    // Another call's abort or timeout is not this call's answer.
+    if (!(e instanceof AbortedError || e instanceof CallTimeoutError)) throw e;
   } finally {
     limits.release();
   }

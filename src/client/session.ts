@@ -6,6 +6,8 @@
 import type { AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { UnsupportedOperationError, type NoCompatibleInterfaceError } from "../errors/family.js";
 import { unlessAborted } from "../util.js";
+import { headersFrom } from "../call/options.js";
+import { optionsKey } from "../discovery/options-key.js";
 import type { ResolvedAgentCard } from "../discovery/resolve.js";
 import { checkCardLocalUrls, type LocalUrlPolicy } from "../discovery/local-urls.js";
 import { receivedJsonOf } from "../http/received-json.js";
@@ -62,7 +64,12 @@ export class AgentSession {
   /** How the public card verified, if it was verified. */
   readonly verification: VerificationResult | undefined;
   private current: AgentCard;
-  private extended: Promise<AgentCard> | undefined;
+  /**
+   * The extended cards loaded (or loading), by what each call asked with:
+   * its headers and extensions. An agent answers by the caller's
+   * credentials, so a card loaded with one call's is never another's answer.
+   */
+  private readonly extended = new Map<string, Promise<AgentCard>>();
   private extendedResult: VerificationResult | undefined;
   /**
    * The client for this agent, held to the capabilities of the card in
@@ -115,8 +122,9 @@ export class AgentSession {
   }
 
   /**
-   * The extended card. Fetched on first use and kept; `refresh: true` fetches
-   * it again. A card that fails verification never replaces the one in force,
+   * The extended card. Fetched on first use and kept, for each set of call
+   * headers and extensions (the agent answers by the caller's credentials);
+   * `refresh: true` fetches it again. A card that fails verification never replaces the one in force,
    * nor does an unsigned one when the public card was signed and verified.
    */
   extendedCard(options: CallOptions & { refresh?: boolean } = {}): Promise<AgentCard> {
@@ -125,16 +133,21 @@ export class AgentSession {
         new UnsupportedOperationError("the agent's card does not offer an extended card (capabilities.extendedAgentCard)"),
       );
     }
-    if (!this.extended || options.refresh) {
+    const asked = askedWith(options);
+    const kept = asked === undefined ? undefined : this.extended.get(asked);
+    if (!kept || options.refresh) {
       const pending = this.loadExtended(options);
-      this.extended = pending;
+      if (asked === undefined) return pending;
+      this.extended.delete(asked);
+      this.extended.set(asked, pending);
+      if (this.extended.size > MAX_EXTENDED_KEPT) this.extended.delete(this.extended.keys().next().value!);
       // A failed load is not remembered: the next call tries again.
       pending.catch(() => {
-        if (this.extended === pending) this.extended = undefined;
+        if (this.extended.get(asked) === pending) this.extended.delete(asked);
       });
       return pending;
     }
-    return this.joinExtended(this.extended, options);
+    return this.joinExtended(kept, options);
   }
 
   /**
@@ -179,5 +192,22 @@ export class AgentSession {
     this.extendedResult = result;
     this.current = card;
     return card;
+  }
+}
+
+/** Extended cards kept per session, for as many distinct sets of call headers and extensions. */
+const MAX_EXTENDED_KEPT = 8;
+
+/**
+ * What a call's request for the extended card depends on beyond the
+ * session: its headers (credentials among them) and extensions, by
+ * content. Undefined for headers that cannot be read: the call fails on
+ * its own, sharing nothing.
+ */
+function askedWith(options: CallOptions): string | undefined {
+  try {
+    return optionsKey({ headers: [...headersFrom(options.headers, "the call's headers")], extensions: options.extensions });
+  } catch {
+    return undefined;
   }
 }

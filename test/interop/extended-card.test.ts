@@ -79,6 +79,20 @@ describe.each(peerCases(BINDINGS))("$label", ({ sdk, binding }) => {
     expect(skills(await s.extendedCard())).not.toContain("secret-skill");
   });
 
+  it("a card loaded with one call's credentials is not what a call without them gets, in flight or kept", async () => {
+    // The session itself carries no credentials: each call brings its own, or none.
+    const { s, calls } = await session(binding);
+    const withToken = { headers: { Authorization: `Bearer ${TOKEN}` } };
+    const [granted, joined] = await Promise.all([s.extendedCard(withToken), s.extendedCard()]);
+    expect(skills(granted)).toContain("secret-skill");
+    expect(skills(joined)).not.toContain("secret-skill");
+    expect(skills(await s.extendedCard())).not.toContain("secret-skill");
+    expect(skills(await s.extendedCard({ headers: { Authorization: "Bearer another-token" } }))).not.toContain("secret-skill");
+    // Each set of credentials loads once, and what it loaded is kept for it.
+    expect(skills(await s.extendedCard(withToken))).toContain("secret-skill");
+    expect(calls).toEqual(["GetExtendedAgentCard", "GetExtendedAgentCard", "GetExtendedAgentCard"]);
+  });
+
   it("a card that fails verification never replaces the one in force", async () => {
     // Alter the card on its way in, as a man in the middle would.
     const tamper: Interceptor = (next) => async (req) => {

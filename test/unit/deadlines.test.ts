@@ -847,6 +847,29 @@ describe("the extended card", () => {
     }
   });
 
+  it("a call that joins another's load of the extended card is not failed by the other's shorter timeoutMs", async () => {
+    let requests = 0;
+    let firstAsked!: () => void;
+    const asked = new Promise<void>((resolve) => (firstAsked = resolve));
+    // The first GetExtendedAgentCard is never answered; later ones are.
+    const agent = await startFakeServer((_req, res, body) => {
+      if (requests++ === 0) return firstAsked();
+      const { id } = JSON.parse(body) as { id: number };
+      sendJson(res, 200, { jsonrpc: "2.0", id, result: cardJson({ description: "extended" }) });
+    });
+    try {
+      const publicCard = fromJson(AgentCardSchema, cardJson({ capabilities: { extendedAgentCard: true } }) as JsonValue);
+      const session = new AgentSession(new A2AClient(createJsonRpcTransport({ baseUrl: `${agent.url}/a2a` })), { card: publicCard });
+      const hasty = settle(session.extendedCard({ timeoutMs: 100 }));
+      await within(asked, BOUND_MS, "the first request");
+      const patient = session.extendedCard({ timeoutMs: 5_000 });
+      expect((await hasty).error).toBeInstanceOf(CallTimeoutError);
+      await expect(within(patient, BOUND_MS, "the joined load")).resolves.toMatchObject({ description: "extended" });
+    } finally {
+      await agent.close();
+    }
+  });
+
   it("extendedCard's signal ends the verification at once with AbortedError", async () => {
     await withSilentKeySet(async (session, asked) => {
       const controller = new AbortController();
