@@ -111,7 +111,11 @@ export class AgentSession {
     return this.options.selection?.passedOver ?? [];
   }
 
-  /** The card in force: the extended card once it has been loaded, else the public one. */
+  /**
+   * The card in force: the extended card once it has been loaded with the
+   * session's own credentials (an `extendedCard()` call without `headers`
+   * or `extensions` of its own), else the public one.
+   */
   get card(): AgentCard {
     return this.current;
   }
@@ -189,8 +193,12 @@ export class AgentSession {
     }
     // Held to what its public card was: apps read the card in force (a skill's schemes for authInterceptors).
     checkCardLocalUrls(card, this.cardUrl ?? "", this.options.localUrls);
-    this.extendedResult = result;
-    this.current = card;
+    // Only a card loaded with the session's own credentials becomes the card in force, which every
+    // caller of the session reads: one loaded with a call's own headers or extensions is that call's.
+    if (options.headers === undefined && !options.extensions?.length) {
+      this.extendedResult = result;
+      this.current = card;
+    }
     return card;
   }
 }

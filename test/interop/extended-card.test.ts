@@ -83,11 +83,18 @@ describe.each(peerCases(BINDINGS))("$label", ({ sdk, binding }) => {
     // The session itself carries no credentials: each call brings its own, or none.
     const { s, calls } = await session(binding);
     const withToken = { headers: { Authorization: `Bearer ${TOKEN}` } };
-    const [granted, joined] = await Promise.all([s.extendedCard(withToken), s.extendedCard()]);
+    const granted = await s.extendedCard(withToken);
     expect(skills(granted)).toContain("secret-skill");
+    // What one call's credentials loaded is that call's: the card in force, which every caller reads, stays the public one.
+    expect(s.card).toBe(s.publicCard);
+    const [again, joined] = await Promise.all([s.extendedCard(withToken), s.extendedCard()]);
+    expect(skills(again)).toContain("secret-skill");
     expect(skills(joined)).not.toContain("secret-skill");
     expect(skills(await s.extendedCard())).not.toContain("secret-skill");
+    expect(s.card).not.toBe(s.publicCard);
+    expect(skills(s.card)).not.toContain("secret-skill");
     expect(skills(await s.extendedCard({ headers: { Authorization: "Bearer another-token" } }))).not.toContain("secret-skill");
+    expect(skills(s.card)).not.toContain("secret-skill");
     // Each set of credentials loads once, and what it loaded is kept for it.
     expect(skills(await s.extendedCard(withToken))).toContain("secret-skill");
     expect(calls).toEqual(["GetExtendedAgentCard", "GetExtendedAgentCard", "GetExtendedAgentCard"]);
