@@ -54,12 +54,17 @@ describe("lazyTransport", () => {
     const ctx = createContextValues();
     const input = create(GetTaskRequestSchema, { id: "t" });
     const [a, b] = await Promise.all([
-      t.unary(A2AService.method.getTask, signal, 5, { x: "1" }, input, ctx),
+      t.unary(A2AService.method.getTask, signal, 60_000, { x: "1" }, input, ctx),
       t.unary(A2AService.method.getTask, undefined, undefined, undefined, input),
     ]);
     expect([a.message.id, b.message.id]).toEqual(["t", "t"]);
     expect(loads).toBe(1);
-    expect(calls[0]).toEqual([A2AService.method.getTask, signal, 5, { x: "1" }, input, ctx]);
+    // The timeout goes on as what is left of it once the code has loaded.
+    const [method, passedSignal, left, header, message, values] = calls[0]!;
+    expect([method, passedSignal, header, message, values]).toEqual([A2AService.method.getTask, signal, { x: "1" }, input, ctx]);
+    expect(left).toBeGreaterThan(50_000);
+    expect(left).toBeLessThanOrEqual(60_000);
+    expect(calls[1]![2]).toBeUndefined();
   });
 
   it("tries to load again after a failed load", async () => {
