@@ -9,6 +9,7 @@ import { Readable, Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { UsageError, parseCommandLine } from "../../src/cli/args.js";
 import { EXIT } from "../../src/cli/exit-codes.js";
+import { MAX_MESSAGE_INPUT_BYTES } from "../../src/cli/message-input.js";
 import { run } from "../../src/cli/run.js";
 import { parseTarget } from "../../src/cli/target.js";
 import { continueCommand, printContinueHint, shellQuote } from "../../src/cli/continue-hint.js";
@@ -117,6 +118,60 @@ describe("text from stdin, run", () => {
     });
     expect(code).toBe(EXIT.interrupted);
     expect(stderr.text).toBe("interrupted\n");
+  });
+});
+
+describe("message input, within its limit", () => {
+  const LIMIT = MAX_MESSAGE_INPUT_BYTES;
+
+  it("stdin that goes on past 16 MiB is a usage error naming the limit, and is not read on", async () => {
+    // What `yes | a2a send <url> -` pipes: far more than the limit (it ends, so that a client that reads it all still finishes).
+    const chunk = Buffer.alloc(64 * 1024, "y");
+    let given = 0;
+    const stdin = new Readable({
+      read() {
+        given += chunk.length;
+        this.push(given > 4 * LIMIT ? null : chunk);
+      },
+    });
+    const stderr = new Sink();
+    const code = await run(["send", URL, "-"], { stdin, stdout: new Sink(), stderr, env: {} });
+    expect(code).toBe(EXIT.usage);
+    expect(stderr.text).toContain(`stdin (-) holds more than ${LIMIT} bytes, the most a message's text and files may hold together`);
+    // Read up to the limit and a few chunks of the stream's buffer, no further.
+    expect(given).toBeLessThan(LIMIT + 8 * chunk.length);
+  });
+
+  it("--file and the text count together: past the limit, a usage error naming the file, nothing sent", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "a2a-input-"));
+    let requests = 0;
+    const server = createServer((_req, res) => {
+      requests++;
+      res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const path = join(dir, "big.bin");
+      // The file alone is at the limit; with the text "hi" the message is over it.
+      await writeFile(path, Buffer.alloc(LIMIT));
+      const stderr = new Sink();
+      const code = await run(["send", `http://127.0.0.1:${port}`, "hi", "--file", path], { stdout: new Sink(), stderr, env: {} });
+      expect(code).toBe(EXIT.usage);
+      expect(stderr.text).toContain(`--file: ${path} takes the message past ${LIMIT} bytes`);
+      expect(requests).toBe(0);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("a --file that never ends (/dev/zero) is read up to the limit only", async () => {
+    const stderr = new Sink();
+    const code = await run(["send", URL, "hi", "--file", "/dev/zero"], { stdout: new Sink(), stderr, env: {} });
+    expect(code).toBe(EXIT.usage);
+    expect(stderr.text).toContain(`--file: /dev/zero takes the message past ${LIMIT} bytes`);
   });
 });
 
