@@ -237,7 +237,7 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
     };
     const onRetry = state && ((ms: number) => void (state.retryMs = ms));
     const onId = state && ((id: string) => void (state.lastEventId = id || undefined));
-    const batches = decodeSseBatches(body, { maxEventBytes, binding, onRetry, onId });
+    const batches = decodeSseBatches(body, { maxEventBytes, binding, url: f.url, onRetry, onId });
     return new DecodedEvents(batches, decode, (e) => idle ?? failureAt(e, binding, f.url));
   }
 
