@@ -4,6 +4,8 @@ import { mkdtemp, open, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { tmpdir } from "node:os";
+import * as v8 from "node:v8";
+import { runInNewContext } from "node:vm";
 import { join } from "node:path";
 import { Readable, Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
@@ -16,6 +18,7 @@ import { continueCommand, printContinueHint, shellQuote } from "../../src/cli/co
 import { Output } from "../../src/cli/output.js";
 import { create } from "@bufbuild/protobuf";
 import { TaskSchema, TaskState } from "../../gen/lf/a2a/v1/a2a_pb.js";
+import { cardJson } from "../support/cards.js";
 
 const URL = "http://127.0.0.1:1";
 
@@ -172,6 +175,89 @@ describe("message input, within its limit", () => {
     const code = await run(["send", URL, "hi", "--file", "/dev/zero"], { stdout: new Sink(), stderr, env: {} });
     expect(code).toBe(EXIT.usage);
     expect(stderr.text).toContain(`--file: /dev/zero takes the message past ${LIMIT} bytes`);
+  });
+});
+
+describe("a stream that runs long", () => {
+  /** Stdout that keeps nothing: it counts lines, and says when a number of them has been printed. */
+  class LineCounter extends Writable {
+    lines = 0;
+    /** The last complete line, and what came after it. */
+    last = "";
+    private open = "";
+    private waiting: { n: number; resolve: () => void }[] = [];
+    override _write(chunk: Buffer, _encoding: string, done: () => void): void {
+      const pieces = (this.open + chunk.toString()).split("\n");
+      this.open = pieces.pop()!;
+      this.lines += pieces.length;
+      if (pieces.length > 0) this.last = pieces.at(-1)!;
+      this.waiting = this.waiting.filter((w) => (w.n <= this.lines ? void w.resolve() : true));
+      done();
+    }
+    printed(n: number): Promise<void> {
+      return n <= this.lines ? Promise.resolve() : new Promise((resolve) => this.waiting.push({ n, resolve }));
+    }
+  }
+
+  it("a2a stream keeps about its closing line of what the agent sent, not every appended chunk and metadata key", async () => {
+    v8.setFlagsFromString("--expose-gc");
+    const gc = runInNewContext("gc") as () => void;
+    const CHUNKS = 600;
+    const stdout = new LineCounter();
+    let before = 0;
+    let held = 0;
+    const server = createServer((req, res) => {
+      if (req.method === "GET") {
+        const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/a2a`;
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify(cardJson({ supportedInterfaces: [{ url, protocolBinding: "JSONRPC", protocolVersion: "1.0" }] })));
+        return;
+      }
+      let body = "";
+      req.on("data", (c: Buffer) => (body += c.toString()));
+      req.on("end", async () => {
+        const { id } = JSON.parse(body) as { id: number };
+        const send = (result: unknown) => res.write(`data: ${JSON.stringify({ jsonrpc: "2.0", id, result })}\n\n`);
+        res.writeHead(200, { "content-type": "text/event-stream" });
+        send({ task: { id: "t1", contextId: "c1", status: { state: "TASK_STATE_WORKING" } } });
+        await stdout.printed(1);
+        gc();
+        before = process.memoryUsage().heapUsed;
+        // 16 KiB of text and a metadata key of 4 KiB per chunk: 12 MiB over the stream. Each is sent once the one before is printed, so nothing waits in buffers.
+        for (let i = 0; i < CHUNKS; i++) {
+          const text = `${i}:`.padEnd(16 * 1024, "x");
+          send({ artifactUpdate: { taskId: "t1", contextId: "c1", append: i > 0, artifact: { artifactId: "a1", parts: [{ text }] } } });
+          send({
+            statusUpdate: {
+              taskId: "t1",
+              contextId: "c1",
+              status: { state: "TASK_STATE_WORKING" },
+              metadata: { [`k${i}`]: "m".repeat(4096) },
+            },
+          });
+          await stdout.printed(2 + 2 * i + 1);
+        }
+        gc();
+        held = process.memoryUsage().heapUsed - before;
+        send({ statusUpdate: { taskId: "t1", contextId: "c1", status: { state: "TASK_STATE_COMPLETED" } } });
+        res.end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const stderr = new Sink();
+      const code = await run(["stream", `http://127.0.0.1:${port}`, "go"], { stdout, stderr, env: {} });
+      expect(code, stderr.text).toBe(EXIT.ok);
+      // Kept whole, the chunks and metadata held some 12 MiB until the stream ended.
+      expect(held).toBeLessThan(4 * 1024 * 1024);
+      // The closing line names the task and its artifact's start, marked as cut.
+      expect(stdout.last).toMatch(/^task t1 .*: 0:x+…$/);
+      expect(stdout.last.length).toBeLessThan(5000);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
 
