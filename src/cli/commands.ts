@@ -1,6 +1,7 @@
 /** The commands of `a2a`: each connects, calls, and prints through Output. */
 import type { Readable } from "node:stream";
-import type { StreamResponse, TaskPushNotificationConfig } from "../../gen/lf/a2a/v1/a2a_pb.js";
+import { create } from "@bufbuild/protobuf";
+import { ArtifactSchema, StreamResponseSchema, type StreamResponse, type TaskPushNotificationConfig } from "../../gen/lf/a2a/v1/a2a_pb.js";
 // The CLI runs in Node: gRPC over HTTP/2 and the node:http client for `connect`.
 import "../node-runtime.js";
 import type { TransportSettings } from "../bindings/registry.js";
@@ -201,7 +202,10 @@ async function follow(ctx: CommandContext, events: AsyncIterable<StreamResponse>
       // A diagnostic: stdout holds only the events.
       if (isResumeSnapshot(event)) resumed(out, event);
       if (event.payload.case === "message" && !event.payload.value.taskId) direct = event;
-      else tracker.apply(event);
+      else {
+        const kept = forSummary(event, tracker);
+        if (kept) tracker.apply(kept);
+      }
       if (out.json) out.jsonLine(toProtoJson(event));
       else out.line(`${out.dim(`+${String(Date.now() - started).padStart(5)}ms`)} ${describeEvent(out, event)}`);
     }
@@ -221,6 +225,43 @@ async function follow(ctx: CommandContext, events: AsyncIterable<StreamResponse>
   } else if (direct?.payload.case === "message") {
     out.line(`${out.bold("message")} ${partsText(direct.payload.value.parts)}`);
   }
+}
+
+/** Characters of each artifact's text that the closing line of a stream keeps (the events themselves were printed as they came). */
+const SUMMARY_CHARS = 4096;
+/** Artifacts that the closing line of a stream names. */
+const SUMMARY_ARTIFACTS = 64;
+
+/**
+ * What the closing line and the continue hint need of `event`: an
+ * artifact's parts as their one-line text, within SUMMARY_CHARS for the
+ * artifact and SUMMARY_ARTIFACTS for the task; status updates without their
+ * metadata; no message history. A stream may run for hours: kept whole,
+ * all it sent (appended chunks, files, metadata keys) stayed in memory
+ * until it ended. Undefined for an event the summary has no use for.
+ */
+function forSummary(event: StreamResponse, tracker: TaskTracker): StreamResponse | undefined {
+  const p = event.payload;
+  if (p.case === "message") return undefined;
+  if (p.case === "statusUpdate") {
+    if (p.value.metadata === undefined) return event;
+    return create(StreamResponseSchema, { payload: { case: "statusUpdate", value: { ...p.value, metadata: undefined } } });
+  }
+  if (p.case !== "artifactUpdate" || p.value.artifact === undefined) return event;
+  const incoming = p.value.artifact;
+  const task = tracker.task?.id === p.value.taskId ? tracker.task : undefined;
+  const known = task?.artifacts.find((a) => a.artifactId === incoming.artifactId);
+  if (known === undefined && (task?.artifacts.length ?? 0) >= SUMMARY_ARTIFACTS) return undefined;
+  const room = SUMMARY_CHARS - (p.value.append && known ? partsText(known.parts).length : 0);
+  const whole = room > 0 ? partsText(incoming.parts) : "";
+  // A cut is marked (once), so the closing line does not pass for the whole artifact.
+  const text = room > 0 && whole.length > room ? `${whole.slice(0, room)}…` : whole;
+  const artifact = create(ArtifactSchema, {
+    artifactId: incoming.artifactId,
+    name: incoming.name,
+    parts: text === "" ? [] : [{ content: { case: "text", value: text } }],
+  });
+  return create(StreamResponseSchema, { payload: { case: "artifactUpdate", value: { ...p.value, artifact } } });
 }
 
 /** Says on stderr that the stream dropped and went on from a fresh snapshot of the task. */

@@ -53,14 +53,23 @@ async function readPipe(socket: Socket, limit: number, signal: AbortSignal): Pro
   }
 }
 
-/** The first `limit` bytes of a file, reading no further once `signal` aborts. */
+/**
+ * The first `limit` bytes of a file, reading no further once `signal`
+ * aborts. The buffer grows by doubling as bytes arrive: a small file under
+ * a large limit costs its size, not the limit.
+ */
 async function readAtMost(path: string, limit: number, signal: AbortSignal): Promise<Buffer> {
   const handle = await open(path, "r");
   try {
-    const buffer = Buffer.alloc(limit);
+    let buffer = Buffer.alloc(Math.min(limit, 64 * 1024));
     let length = 0;
     while (length < limit && !signal.aborted) {
-      const { bytesRead } = await handle.read(buffer, length, limit - length, null);
+      if (length === buffer.length) {
+        const grown = Buffer.alloc(Math.min(limit, buffer.length * 2));
+        buffer.copy(grown, 0, 0, length);
+        buffer = grown;
+      }
+      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
       if (bytesRead === 0) break;
       length += bytesRead;
     }

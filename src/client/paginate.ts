@@ -57,6 +57,31 @@ interface Page {
   nextPageToken: string;
 }
 
+/** Tokens up to this many characters are remembered as they are; longer ones by their hashes. */
+const KEPT_WHOLE = 256;
+
+/**
+ * What is remembered of a page token, to see it again. A token is the
+ * agent's text, as long as a response may be (megabytes): kept whole, a
+ * listing of many pages with long tokens held all of them. A long one is
+ * kept as its length and two 32-bit hashes of different kinds, a few dozen
+ * characters, so a listing costs about that per page; two distinct tokens
+ * that agree in all three stop a listing at a chance of about 2^-64.
+ */
+function tokenKey(token: string): string {
+  if (token.length <= KEPT_WHOLE) return `=${token}`;
+  // FNV-1a, and a multiply-and-shift mix, over the UTF-16 code units.
+  let fnv = 0x811c9dc5;
+  let mix = 0x9747b28c;
+  for (let i = 0; i < token.length; i++) {
+    const c = token.charCodeAt(i);
+    fnv = Math.imul(fnv ^ c, 0x01000193);
+    mix = Math.imul(mix ^ c, 0x5bd1e995);
+    mix ^= mix >>> 15;
+  }
+  return `#${token.length}:${fnv >>> 0}:${mix >>> 0}`;
+}
+
 async function* pages<R extends { pageSize?: number | undefined; pageToken?: string | undefined }, P extends Page>(
   request: R,
   options: CallOptions,
@@ -67,7 +92,7 @@ async function* pages<R extends { pageSize?: number | undefined; pageToken?: str
   checkPageSize(request.pageSize);
   const seen = new Set<string>();
   let token = request.pageToken ?? "";
-  if (token) seen.add(token);
+  if (token) seen.add(tokenKey(token));
   let empty = 0;
   for (;;) {
     const signal = options.signal;
@@ -77,7 +102,8 @@ async function* pages<R extends { pageSize?: number | undefined; pageToken?: str
     token = page.nextPageToken;
     if (!token) return;
     // Not quoted: a token is the agent's text, built after the call's credentials were masked.
-    if (seen.has(token)) {
+    const key = tokenKey(token);
+    if (seen.has(key)) {
       throw new InvalidAgentResponseError("the agent returned a page token it had returned before; listing stopped", {
         binding: binding(),
       });
@@ -89,7 +115,7 @@ async function* pages<R extends { pageSize?: number | undefined; pageToken?: str
         { binding: binding() },
       );
     }
-    seen.add(token);
+    seen.add(key);
   }
 }
 

@@ -40,7 +40,7 @@ import { isJsonContentType, safeUrl, single } from "../util.js";
 import { checkedResponse } from "../call/response-shape.js";
 import { keepReceivedJson, keepsReceivedJson } from "./received-json.js";
 import type { A2ATransport } from "../call/transport.js";
-import { discard, failureAt, isProblemType, looksLikeJson, readText, tryParse } from "./body.js";
+import { discard, failureAt, isProblemType, looksLikeJson, readText, readTextWithin, tryParse } from "./body.js";
 import { DecodedEvents } from "./decoded-events.js";
 
 const encoder = new TextEncoder();
@@ -150,7 +150,11 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
 
   /** Reads an unsuccessful response's whole body: the error it describes. */
   async function rejection(res: UniversalClientResponse, f: ResponseFacts): Promise<A2AError> {
-    const text = await readText(res.body, maxResponseBytes, binding, f.url);
+    // A page over the limit (a gateway's, of any size) is not read on: the
+    // status and headers still make the error (a 503 is retried after its
+    // Retry-After, a 401 carries its challenge), not a ProtocolError.
+    const text = await readTextWithin(res.body, maxResponseBytes, binding, f.url);
+    if (text === undefined) return genericHttpError(undefined, f, maxResponseBytes);
     const json = isJsonContentType(res.header.get("Content-Type")) || looksLikeJson(text) ? tryParse(text) : undefined;
     return codec.error(json, f);
   }
@@ -233,7 +237,7 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
     };
     const onRetry = state && ((ms: number) => void (state.retryMs = ms));
     const onId = state && ((id: string) => void (state.lastEventId = id || undefined));
-    const batches = decodeSseBatches(body, { maxEventBytes, binding, onRetry, onId });
+    const batches = decodeSseBatches(body, { maxEventBytes, binding, url: f.url, onRetry, onId });
     return new DecodedEvents(batches, decode, (e) => idle ?? failureAt(e, binding, f.url));
   }
 
@@ -377,17 +381,22 @@ export function rpcStatusError(e: Readonly<Record<string, unknown>>, f: Response
   });
 }
 
-/** Error facts from a server error response that is not a JSON error document. */
-export function genericHttpError(json: unknown, f: ResponseFacts): A2AError {
+/**
+ * Error facts from a server error response that is not a JSON error
+ * document; `unreadOver`: its body was over this many bytes and not read.
+ */
+export function genericHttpError(json: unknown, f: ResponseFacts, unreadOver?: number): A2AError {
   // What a framework's or gateway's JSON says (`{"message": "quota exceeded"}`).
   const said = isRecord(json) && typeof json.message === "string" && json.message !== "" ? `: ${json.message}` : "";
   // An `event: error` inside a stream came with the stream's 200, which says nothing of it.
   const inStream = f.httpStatus >= 200 && f.httpStatus < 300;
   const message = inStream
     ? `the stream from ${safeUrl(f.url)} sent an error event without an A2A error${said}`
-    : json === undefined
-      ? `HTTP ${f.httpStatus} without an A2A error body`
-      : `HTTP ${f.httpStatus}${said}`;
+    : unreadOver !== undefined
+      ? `HTTP ${f.httpStatus} with a body over ${unreadOver} bytes (maxResponseBytes), not read`
+      : json === undefined
+        ? `HTTP ${f.httpStatus} without an A2A error body`
+        : `HTTP ${f.httpStatus}${said}`;
   return errorFromServer({
     message,
     binding: f.binding,

@@ -35,6 +35,27 @@ export async function readText(body: AsyncIterable<Uint8Array>, maxBytes: number
   }
 }
 
+const OVER_LIMIT = new RangeError("over the limit");
+
+/**
+ * A whole body as text, or undefined past `maxBytes` (read no further, and
+ * given up): for an error answer, whose status still says what happened
+ * when its body is too large to read.
+ */
+export async function readTextWithin(
+  body: AsyncIterable<Uint8Array>,
+  maxBytes: number,
+  binding: Binding,
+  url: string,
+): Promise<string | undefined> {
+  try {
+    return utf8.decode(await concatBytes(body, maxBytes, () => OVER_LIMIT));
+  } catch (e) {
+    if (e === OVER_LIMIT) return undefined;
+    throw failureAt(e, binding, url);
+  }
+}
+
 /** `application/problem+json`, with or without parameters. */
 export function isProblemType(type: string): boolean {
   return type.split(";")[0]!.trim().toLowerCase() === "application/problem+json";

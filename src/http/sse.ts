@@ -13,6 +13,7 @@
  */
 import { ProtocolError } from "../errors/family.js";
 import type { Binding } from "../protocol/bindings.js";
+import { safeUrl } from "../util.js";
 import { Utf8Chunks } from "./utf8-chunks.js";
 
 /** Room for a field's name beside its value in one line: `event: ` is the longest the protocol uses. */
@@ -34,6 +35,8 @@ export interface SseOptions {
   maxEventBytes: number;
   /** The binding, for the errors raised. */
   binding: Binding;
+  /** The stream's URL, named (origin and path) by the error of an event over the limit. */
+  url?: string | undefined;
   /** Called with the server's `retry:` hint, in milliseconds. */
   onRetry?: ((ms: number) => void) | undefined;
   /**
@@ -193,7 +196,10 @@ export async function* decodeSseBatches(body: AsyncIterable<Uint8Array>, options
       // Checked before reading on, so the events before an oversized one
       // are delivered first.
       if (tooLarge) {
-        throw new ProtocolError(`stream event or line larger than ${maxEvent} characters (maxEventBytes)`, { binding: options.binding });
+        const from = options.url === undefined ? "" : ` from ${safeUrl(options.url)}`;
+        throw new ProtocolError(`stream event or line${from} larger than ${maxEvent} characters (maxEventBytes)`, {
+          binding: options.binding,
+        });
       }
       const r = await it.next();
       if (r.done) return undefined;

@@ -5,6 +5,8 @@
  * lists nothing without a status filter, so there the listings filter by
  * the state all the tasks end in.
  */
+import * as v8 from "node:v8";
+import { runInNewContext } from "node:vm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Interceptor } from "@connectrpc/connect";
 import type { LocalAgent } from "../../demo/agent.js";
@@ -211,6 +213,45 @@ describe("a server that misbehaves with page tokens", () => {
     const client = new A2AClient(createRestTransport({ baseUrl: fake.url }));
     expect((await collect(listAllTasks(client))).map((t) => t.id)).toEqual(["t10", "t20"]);
     expect(fake.requests).toHaveLength(20);
+  });
+
+  it("long tokens on every page are not all kept, and one that comes back is still caught", async () => {
+    v8.setFlagsFromString("--expose-gc");
+    const gc = runInNewContext("gc") as () => void;
+    const PAGES = 64;
+    // A token of 256 KiB per page: 16 MiB over the listing, were every token kept whole.
+    const tokenOf = (n: number) => `${n}:`.padEnd(256 * 1024, "t");
+    let n = 0;
+    // JSON-RPC: the token goes back in the request body (a URL that long is refused with 431).
+    fake.handle((_req, res, body) => {
+      n++;
+      // The fake keeps no request: their bodies carry the tokens too.
+      fake.requests.length = 0;
+      const { id } = JSON.parse(body) as { id: number };
+      sendJson(res, 200, { jsonrpc: "2.0", id, result: { tasks: [task(`t${n}`)], nextPageToken: tokenOf(n <= PAGES ? n : 3) } });
+    });
+    const client = new A2AClient(createJsonRpcTransport({ baseUrl: `${fake.url}/rpc` }));
+    let before = 0;
+    let held = 0;
+    let caught: unknown;
+    try {
+      for await (const t of listAllTasks(client)) {
+        if (t.id === "t1") {
+          gc();
+          before = process.memoryUsage().heapUsed;
+        }
+        if (t.id === `t${PAGES}`) {
+          gc();
+          held = process.memoryUsage().heapUsed - before;
+        }
+      }
+    } catch (e) {
+      caught = e;
+    }
+    expect(caught).toBeInstanceOf(InvalidAgentResponseError);
+    expect(n).toBe(PAGES + 1);
+    // Kept whole, the tokens held 16 MiB; a few dozen bytes each now.
+    expect(held).toBeLessThan(4 * 1024 * 1024);
   });
 
   it("the starting token counts as seen", async () => {

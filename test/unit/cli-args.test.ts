@@ -4,17 +4,21 @@ import { mkdtemp, open, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { tmpdir } from "node:os";
+import * as v8 from "node:v8";
+import { runInNewContext } from "node:vm";
 import { join } from "node:path";
 import { Readable, Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { UsageError, parseCommandLine } from "../../src/cli/args.js";
 import { EXIT } from "../../src/cli/exit-codes.js";
+import { MAX_MESSAGE_INPUT_BYTES } from "../../src/cli/message-input.js";
 import { run } from "../../src/cli/run.js";
 import { parseTarget } from "../../src/cli/target.js";
 import { continueCommand, printContinueHint, shellQuote } from "../../src/cli/continue-hint.js";
 import { Output } from "../../src/cli/output.js";
 import { create } from "@bufbuild/protobuf";
 import { TaskSchema, TaskState } from "../../gen/lf/a2a/v1/a2a_pb.js";
+import { cardJson } from "../support/cards.js";
 
 const URL = "http://127.0.0.1:1";
 
@@ -117,6 +121,143 @@ describe("text from stdin, run", () => {
     });
     expect(code).toBe(EXIT.interrupted);
     expect(stderr.text).toBe("interrupted\n");
+  });
+});
+
+describe("message input, within its limit", () => {
+  const LIMIT = MAX_MESSAGE_INPUT_BYTES;
+
+  it("stdin that goes on past 16 MiB is a usage error naming the limit, and is not read on", async () => {
+    // What `yes | a2a send <url> -` pipes: far more than the limit (it ends, so that a client that reads it all still finishes).
+    const chunk = Buffer.alloc(64 * 1024, "y");
+    let given = 0;
+    const stdin = new Readable({
+      read() {
+        given += chunk.length;
+        this.push(given > 4 * LIMIT ? null : chunk);
+      },
+    });
+    const stderr = new Sink();
+    const code = await run(["send", URL, "-"], { stdin, stdout: new Sink(), stderr, env: {} });
+    expect(code).toBe(EXIT.usage);
+    expect(stderr.text).toContain(`stdin (-) holds more than ${LIMIT} bytes, the most a message's text and files may hold together`);
+    // Read up to the limit and a few chunks of the stream's buffer, no further.
+    expect(given).toBeLessThan(LIMIT + 8 * chunk.length);
+  });
+
+  it("--file and the text count together: past the limit, a usage error naming the file, nothing sent", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "a2a-input-"));
+    let requests = 0;
+    const server = createServer((_req, res) => {
+      requests++;
+      res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const path = join(dir, "big.bin");
+      // The file alone is at the limit; with the text "hi" the message is over it.
+      await writeFile(path, Buffer.alloc(LIMIT));
+      const stderr = new Sink();
+      const code = await run(["send", `http://127.0.0.1:${port}`, "hi", "--file", path], { stdout: new Sink(), stderr, env: {} });
+      expect(code).toBe(EXIT.usage);
+      expect(stderr.text).toContain(`--file: ${path} takes the message past ${LIMIT} bytes`);
+      expect(requests).toBe(0);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("a --file that never ends (/dev/zero) is read up to the limit only", async () => {
+    const stderr = new Sink();
+    const code = await run(["send", URL, "hi", "--file", "/dev/zero"], { stdout: new Sink(), stderr, env: {} });
+    expect(code).toBe(EXIT.usage);
+    expect(stderr.text).toContain(`--file: /dev/zero takes the message past ${LIMIT} bytes`);
+  });
+});
+
+describe("a stream that runs long", () => {
+  /** Stdout that keeps nothing: it counts lines, and says when a number of them has been printed. */
+  class LineCounter extends Writable {
+    lines = 0;
+    /** The last complete line, and what came after it. */
+    last = "";
+    private open = "";
+    private waiting: { n: number; resolve: () => void }[] = [];
+    override _write(chunk: Buffer, _encoding: string, done: () => void): void {
+      const pieces = (this.open + chunk.toString()).split("\n");
+      this.open = pieces.pop()!;
+      this.lines += pieces.length;
+      if (pieces.length > 0) this.last = pieces.at(-1)!;
+      this.waiting = this.waiting.filter((w) => (w.n <= this.lines ? void w.resolve() : true));
+      done();
+    }
+    printed(n: number): Promise<void> {
+      return n <= this.lines ? Promise.resolve() : new Promise((resolve) => this.waiting.push({ n, resolve }));
+    }
+  }
+
+  it("a2a stream keeps about its closing line of what the agent sent, not every appended chunk and metadata key", async () => {
+    v8.setFlagsFromString("--expose-gc");
+    const gc = runInNewContext("gc") as () => void;
+    const CHUNKS = 600;
+    const stdout = new LineCounter();
+    let before = 0;
+    let held = 0;
+    const server = createServer((req, res) => {
+      if (req.method === "GET") {
+        const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/a2a`;
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify(cardJson({ supportedInterfaces: [{ url, protocolBinding: "JSONRPC", protocolVersion: "1.0" }] })));
+        return;
+      }
+      let body = "";
+      req.on("data", (c: Buffer) => (body += c.toString()));
+      req.on("end", async () => {
+        const { id } = JSON.parse(body) as { id: number };
+        const send = (result: unknown) => res.write(`data: ${JSON.stringify({ jsonrpc: "2.0", id, result })}\n\n`);
+        res.writeHead(200, { "content-type": "text/event-stream" });
+        send({ task: { id: "t1", contextId: "c1", status: { state: "TASK_STATE_WORKING" } } });
+        await stdout.printed(1);
+        gc();
+        before = process.memoryUsage().heapUsed;
+        // 16 KiB of text and a metadata key of 4 KiB per chunk: 12 MiB over the stream. Each is sent once the one before is printed, so nothing waits in buffers.
+        for (let i = 0; i < CHUNKS; i++) {
+          const text = `${i}:`.padEnd(16 * 1024, "x");
+          send({ artifactUpdate: { taskId: "t1", contextId: "c1", append: i > 0, artifact: { artifactId: "a1", parts: [{ text }] } } });
+          send({
+            statusUpdate: {
+              taskId: "t1",
+              contextId: "c1",
+              status: { state: "TASK_STATE_WORKING" },
+              metadata: { [`k${i}`]: "m".repeat(4096) },
+            },
+          });
+          await stdout.printed(2 + 2 * i + 1);
+        }
+        gc();
+        held = process.memoryUsage().heapUsed - before;
+        send({ statusUpdate: { taskId: "t1", contextId: "c1", status: { state: "TASK_STATE_COMPLETED" } } });
+        res.end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const stderr = new Sink();
+      const code = await run(["stream", `http://127.0.0.1:${port}`, "go"], { stdout, stderr, env: {} });
+      expect(code, stderr.text).toBe(EXIT.ok);
+      // Kept whole, the chunks and metadata held some 12 MiB until the stream ended.
+      expect(held).toBeLessThan(4 * 1024 * 1024);
+      // The closing line names the task and its artifact's start, marked as cut.
+      expect(stdout.last).toMatch(/^task t1 .*: 0:x+…$/);
+      expect(stdout.last.length).toBeLessThan(5000);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
 

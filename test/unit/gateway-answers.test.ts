@@ -130,3 +130,42 @@ it("gRPC: a SendMessage a gateway refused with 429 is sent again, after its Retr
   expect(bodies).toHaveLength(2);
   expect(bodies[1]!.equals(bodies[0]!)).toBe(true);
 });
+
+describe("a gateway's error page larger than the response limit", () => {
+  // Limits far below the page, as a 1 GB page would be past the default ones.
+  const LIMITED: ReadonlyArray<[string, () => A2ATransport]> = [
+    ["JSON-RPC", () => createJsonRpcTransport({ baseUrl: `${http.url}/rpc`, maxResponseBytes: 1000 })],
+    ["HTTP+JSON", () => createRestTransport({ baseUrl: `${http.url}/rest`, maxResponseBytes: 1000 })],
+    ["gRPC", () => createGrpcTransport({ baseUrl: `127.0.0.1:${h2.port}`, readMaxBytes: 1000 })],
+    ["gRPC-web", () => createGrpcWebTransport({ baseUrl: `${http.url}/grpc-web`, readMaxBytes: 1000 })],
+  ];
+  const page = html("x".repeat(64 * 1024));
+  const OVER: ReadonlyArray<[string, Answer, Partial<A2AError> & { challenge?: string }]> = [
+    [
+      "503 with Retry-After",
+      { status: 503, body: page.body, headers: { ...page.headers, "retry-after": "2" } },
+      { name: "ServerError", code: "SERVER_ERROR", transient: true, httpStatus: 503, retryAfterMs: 2000 },
+    ],
+    [
+      "401 with a challenge",
+      { status: 401, body: page.body, headers: { ...page.headers, "www-authenticate": 'Bearer realm="agents"' } },
+      { name: "AuthenticationError", code: "UNAUTHENTICATED", httpStatus: 401, challenge: 'Bearer realm="agents"' },
+    ],
+  ];
+  describe.each(OVER)("%s", (_what, given, facts) => {
+    it.each(LIMITED)("%s: the status's error, unary and stream, not a ProtocolError", async (name, transport) => {
+      answer = given;
+      h2.handler = gateway;
+      const client = new A2AClient(transport());
+      for (const e of [
+        await failure(client.getTask({ id: "t1" })),
+        await failure(collect(client.subscribeToTask({ id: "t1" }, { resume: false }))),
+      ]) {
+        expect(e).toMatchObject(facts);
+        // The HTTP bindings read error bodies, up to their limit: the error says it was passed.
+        if (!name.startsWith("gRPC"))
+          expect(e.message).toContain(`HTTP ${given.status} with a body over 1000 bytes (maxResponseBytes), not read`);
+      }
+    });
+  });
+});

@@ -49,6 +49,8 @@ function transport(options: Partial<H2GrpcTransportOptions> = {}): Transport {
 }
 
 const task = (id: string) => toBinary(TaskSchema, create(TaskSchema, { id }));
+/** The URL a reader's errors name. */
+const URL_OF_CALL = "http://127.0.0.1:9/lf.a2a.v1.A2AService/GetTask?secret=1";
 const event = (id: string) =>
   toBinary(
     StreamResponseSchema,
@@ -111,24 +113,29 @@ describe("frames", () => {
 
   it("are read whole wherever the chunks split them: at every byte boundary, and one byte at a time", () => {
     for (let at = 0; at <= bytes.length; at++) {
-      const reader = new FrameReader(1024);
+      const reader = new FrameReader(1024, URL_OF_CALL);
       const out = [...reader.push(bytes.subarray(0, at)), ...reader.push(bytes.subarray(at))];
       expect(hex(out), `split at ${at}`).toEqual(hex(messages));
       expect(reader.end()).toBeUndefined();
     }
-    const reader = new FrameReader(1024);
+    const reader = new FrameReader(1024, URL_OF_CALL);
     const out = [...bytes].flatMap((b) => reader.push(Buffer.of(b)));
     expect(hex(out)).toEqual(hex(messages));
   });
 
   it("refuse a response that ends inside a frame, a compressed frame and one over readMaxBytes", () => {
-    const cut = new FrameReader(1024);
+    const cut = new FrameReader(1024, URL_OF_CALL);
     cut.push(bytes.subarray(0, 7));
     expect(cut.end()?.code).toBe(Code.Internal);
-    expect(() => new FrameReader(1024).push(frame(task("x"), 1))).toThrow(/compress/);
+    expect(() => new FrameReader(1024, URL_OF_CALL).push(frame(task("x"), 1))).toThrow(/compress/);
     const big = frame(new Uint8Array(100));
     // The prefix alone says it is too large.
-    expect(() => new FrameReader(99).push(big.subarray(0, 5))).toThrow(expect.objectContaining({ code: Code.ResourceExhausted }));
+    expect(() => new FrameReader(99, URL_OF_CALL).push(big.subarray(0, 5))).toThrow(
+      expect.objectContaining({
+        code: Code.ResourceExhausted,
+        rawMessage: "message size 100 from http://127.0.0.1:9/lf.a2a.v1.A2AService/GetTask is larger than the configured readMaxBytes 99",
+      }),
+    );
   });
 
   it("a message arriving a byte per DATA chunk costs its bytes, not an object per byte, and reads whole", () => {
@@ -137,7 +144,7 @@ describe("frames", () => {
     const size = 400_000;
     const message = new Uint8Array(size).map((_, i) => i % 251);
     const bytes = frame(message);
-    const reader = new FrameReader(1 << 20);
+    const reader = new FrameReader(1 << 20, URL_OF_CALL);
     gc();
     const before = process.memoryUsage().heapUsed;
     // Every chunk a fresh one-byte Buffer, as node:http2 gives each DATA frame.

@@ -27,6 +27,8 @@ const HUGE_PREFIX = Buffer.from([0, 0xff, 0xff, 0xff, 0xff]);
 function expectRefused(e: unknown, limit: number): void {
   expect(e).toBeInstanceOf(ProtocolError);
   expect((e as ProtocolError).message).toContain(`readMaxBytes ${limit}`);
+  // Where the message came from: origin and path.
+  expect((e as ProtocolError).message).toMatch(/ from http:\/\/127\.0\.0\.1:\d+\/\S*lf\.a2a\.v1\.A2AService\/\w+ is larger/);
   expect((e as ProtocolError).transient).toBe(false);
 }
 

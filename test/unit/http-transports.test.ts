@@ -551,6 +551,22 @@ describe.each(HTTP_BINDINGS)("malformed responses (%s)", (binding) => {
     await protocolError(clientOf(binding, { maxResponseBytes: 1000 }).getTask({ id: "t1" }));
   });
 
+  it("a body larger than maxResponseBytes, and a stream event larger than maxEventBytes: ProtocolError naming the limit and where", async () => {
+    srv.handle(answer(binding, { ...TASK, metadata: { padding: "x".repeat(10_000) } }));
+    const unary = await protocolError(clientOf(binding, { maxResponseBytes: 1000 }).getTask({ id: "t1" }));
+    expect(unary.message).toMatch(/^response body from http:\/\/127\.0\.0\.1:\d+\/\S* larger than 1000 bytes/);
+    srv.handle((_req, res, body) => {
+      startSse(res);
+      res.write(sseFrame(ok(binding, body, { task: TASK })));
+      res.end(sseFrame(ok(binding, body, { task: { ...TASK, metadata: { padding: "x".repeat(10_000) } } })));
+    });
+    const { items, error } = await drain(clientOf(binding, { maxEventBytes: 1000 }).subscribeToTask({ id: "t1" }, RAW));
+    // The event before the oversized one is delivered first.
+    expect(items).toHaveLength(1);
+    const e = await protocolError(Promise.reject(error));
+    expect(e.message).toMatch(/^stream event or line from http:\/\/127\.0\.0\.1:\d+\/\S* larger than 1000 characters \(maxEventBytes\)$/);
+  });
+
   it("a stream answered with a content type that is neither SSE nor JSON", async () => {
     srv.handle((_req, res) => {
       res.writeHead(200, { "Content-Type": "text/plain" });

@@ -243,16 +243,30 @@ describe("a line in tiny chunks", () => {
 });
 
 describe("decodeSse limits do not depend on how the bytes are split", () => {
-  /** What decoding gives: the events, and whether it ended in a ProtocolError. */
-  async function outcome(parts: readonly Uint8Array[], maxEventBytes: number): Promise<{ events: SseEvent[]; failed: boolean }> {
-    const events: SseEvent[] = [];
+  /**
+   * What decoding gives: the events, the last event id as the bindings keep
+   * it, and whether it ended in a ProtocolError. The last id, not each
+   * event's: the id of a block without data (a checkpoint) goes to `onId`,
+   * or to the event read just before it in the same chunk (see
+   * decodeSseBatches), so which event carries it depends on the split.
+   */
+  async function outcome(
+    parts: readonly Uint8Array[],
+    maxEventBytes: number,
+  ): Promise<{ events: Omit<SseEvent, "id">[]; lastId: string | undefined; failed: boolean }> {
+    const events: Omit<SseEvent, "id">[] = [];
+    let lastId: string | undefined;
+    const onId = (id: string) => void (lastId = id || undefined);
     try {
-      for await (const e of decodeSse(chunksOf(parts), { maxEventBytes, binding: "JSONRPC" })) events.push(e);
+      for await (const e of decodeSse(chunksOf(parts), { maxEventBytes, binding: "JSONRPC", onId })) {
+        events.push({ event: e.event, data: e.data });
+        if (e.id !== undefined) lastId = e.id || undefined;
+      }
     } catch (e) {
       expect(e).toBeInstanceOf(ProtocolError);
-      return { events, failed: true };
+      return { events, lastId, failed: true };
     }
-    return { events, failed: false };
+    return { events, lastId, failed: false };
   }
 
   // Lines around the limit: data of any length (the limit is 20 to 60),

@@ -51,7 +51,7 @@ interface UnaryReply {
  */
 export function readUnary(stream: ClientHttp2Stream, readMaxBytes: number, url: string): Promise<UnaryReply> {
   return new Promise((resolve, reject) => {
-    const frames = new FrameReader(readMaxBytes);
+    const frames = new FrameReader(readMaxBytes, url);
     let header: IncomingHttpHeaders | undefined;
     let trailer: IncomingHttpHeaders | undefined;
     let message: Uint8Array | undefined;
@@ -103,7 +103,7 @@ export class StreamReply {
   constructor(
     private readonly stream: ClientHttp2Stream,
     private readonly readMaxBytes: number,
-    /** The call's URL, named by the error of an answer that is not gRPC. */
+    /** The call's URL, named by the error of an answer that is not gRPC or over the limit. */
     private readonly url: string,
   ) {
     stream.on("trailers", (t) => (this.trailers = t));
@@ -135,7 +135,7 @@ export class StreamReply {
   /** The messages, read with back-pressure; a reader that stops early cancels the stream. */
   async *messages<O extends DescMessage>(schema: O): AsyncGenerator<MessageShape<O>> {
     const stream = this.stream;
-    const frames = new FrameReader(this.readMaxBytes);
+    const frames = new FrameReader(this.readMaxBytes, this.url);
     const chunks = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
     let complete = false;
     try {

@@ -186,7 +186,10 @@ function withFrameLimit(res: Response, maxBytes: number, url: string): Response 
     // Bytes 1 to 4 of a prefix: the length, big-endian.
     const length = new DataView(bytes.buffer, bytes.byteOffset + at + 1, 4).getUint32(0);
     if (length > maxBytes) {
-      throw new ConnectError(`message size ${length} is larger than the configured readMaxBytes ${maxBytes}`, Code.ResourceExhausted);
+      throw new ConnectError(
+        `message size ${length} from ${safeUrl(url)} is larger than the configured readMaxBytes ${maxBytes}`,
+        Code.ResourceExhausted,
+      );
     }
     return length;
   };

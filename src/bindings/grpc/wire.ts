@@ -11,6 +11,7 @@ import type { IncomingHttpHeaders, IncomingHttpStatusHeader } from "node:http2";
 import { StatusSchema } from "../../../gen/google/rpc/status_pb.js";
 import { httpAnswerError } from "./http-answer.js";
 import { decodeGrpcMessage } from "./status-fields.js";
+import { safeUrl } from "../../util.js";
 
 /** One uncompressed message frame: flag byte 0, big-endian length, the message. */
 export function encodeFrame(message: Uint8Array): Buffer {
@@ -39,7 +40,11 @@ export class FrameReader {
   private partial: Uint8Array | undefined;
   private partialAt = 0;
 
-  constructor(private readonly maxBytes: number) {}
+  constructor(
+    private readonly maxBytes: number,
+    /** The call's URL, named (origin and path) by the error of a message over the limit. */
+    private readonly url: string,
+  ) {}
 
   /** The messages completed by `chunk`; throws on a frame we cannot accept. */
   push(chunk: Uint8Array): Uint8Array[] {
@@ -109,7 +114,10 @@ export class FrameReader {
     }
     const length = new DataView(buf.buffer, buf.byteOffset + pos + 1, 4).getUint32(0);
     if (length > this.maxBytes) {
-      throw new ConnectError(`message size ${length} is larger than the configured readMaxBytes ${this.maxBytes}`, Code.ResourceExhausted);
+      throw new ConnectError(
+        `message size ${length} from ${safeUrl(this.url)} is larger than the configured readMaxBytes ${this.maxBytes}`,
+        Code.ResourceExhausted,
+      );
     }
     return length;
   }
