@@ -274,7 +274,9 @@ describe("in Chromium", () => {
     const v = record("cors refused");
     expect(v).toMatchObject({ thrown: true, isConnectionError: true, kind: "network" });
     expect(v.message).toContain(`${elsewhere.url}/strict/rpc`);
-    expect(v.message).toContain(`from a page on ${site.url}, this is also how a browser reports a call the agent's CORS rules refuse`);
+    expect(v.message).toContain(
+      `from a page on ${site.url}, this is also how a browser reports a request that the CORS rules of ${elsewhere.url} refuse`,
+    );
     expect(elsewhere.requests.filter((r) => r.url.startsWith("/strict/")).map((r) => r.method)).toEqual(["OPTIONS"]);
   });
 
