@@ -22,7 +22,7 @@ import {
 } from "../../src/index.js";
 import { cardJson } from "../support/cards.js";
 
-/** [owner, name] of each API taken away, with what it was. */
+/** [owner, name] of each API taken away; what was there is kept in `saved` and put back after. */
 const missing: [object, PropertyKey][] = [
   [ReadableStream.prototype, Symbol.asyncIterator],
   [ReadableStream.prototype, "values"],
