@@ -10,6 +10,7 @@ import { checkHttpUrl, checkLimit } from "../call/option-checks.js";
 import { checkLocalRedirect, type LocalUrlPolicy } from "./local-urls.js";
 import { concatBytes, followSignal, isJsonContentType, safeUrl, startTimer, unlessAborted } from "../util.js";
 import { readerIterable } from "../http/fetch-client.js";
+import { withoutUserInfo } from "../http/url-credentials.js";
 
 /**
  * - "follow": follow up to `maxRedirects`, to any origin (credentials stay behind).
@@ -150,9 +151,11 @@ async function followRedirects(
   redirects: string[],
 ): Promise<Response> {
   const policy = options.redirect ?? "follow";
-  const first = new URL(url);
+  // The URL's user info goes as the first origin's credentials, as the caller's headers do.
+  const asked = withoutUserInfo(url, new Headers(options.headers));
+  const first = new URL(asked.url);
   let current = first;
-  let headers = new Headers(options.headers);
+  let headers = asked.header;
   for (let hop = 0; ; hop++) {
     const res = await fetchFn(current.href, { headers, signal, redirect: "manual", credentials: "omit" });
     if (res.type === "opaqueredirect") {

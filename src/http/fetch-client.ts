@@ -11,7 +11,8 @@
  */
 import type { UniversalClientFn, UniversalClientResponse } from "@connectrpc/connect/protocol";
 import { RedirectRefusedError } from "../errors/family.js";
-import { base64, concatBytes, parsedUrl, singleValue } from "../util.js";
+import { concatBytes, singleValue } from "../util.js";
+import { withoutUserInfo } from "./url-credentials.js";
 
 /**
  * An HTTP client for connect transports on `fetch` (the global one, or the
@@ -38,24 +39,6 @@ export function createFetchHttpClient(fetchFn: typeof fetch = (input, init) => g
     }
     return { status: res.status, header: res.headers, body: readerIterable(res.body), trailer: noTrailer() };
   };
-}
-
-/**
- * A URL's user info as the `Authorization: Basic` credentials node:http
- * sends for it (node-client.ts), unless the request has an Authorization
- * already, and the URL without it: fetch refuses a URL that carries
- * credentials, with a TypeError that would read as a network failure.
- */
-function withoutUserInfo(url: string, header: Headers): { url: string; header: Headers } {
-  // Parsed only when it may have some: most URLs have no "@".
-  const u = url.includes("@") ? parsedUrl(url) : undefined;
-  if (u === undefined || (u.username === "" && u.password === "")) return { url, header };
-  const credentials = `${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`;
-  u.username = u.password = "";
-  if (header.has("Authorization")) return { url: u.href, header };
-  const withBasic = new Headers(header);
-  withBasic.set("Authorization", `Basic ${base64(new TextEncoder().encode(credentials))}`);
-  return { url: u.href, header: withBasic };
 }
 
 /**

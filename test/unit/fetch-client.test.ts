@@ -3,7 +3,16 @@
  * fetch, and what the response carries for connect.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { A2AClient, bearerAuth, createJsonRpcTransport, createRestTransport } from "../../src/index.js";
+import {
+  A2AClient,
+  bearerAuth,
+  ConnectionError,
+  createGrpcWebTransport,
+  createJsonRpcTransport,
+  createRestTransport,
+  resolveAgentCard,
+} from "../../src/index.js";
+import { cardJson } from "../support/cards.js";
 import { createFetchHttpClient } from "../../src/http/fetch-client.js";
 import { single } from "../../src/util.js";
 import { sendJson, startFakeServer, type FakeServer } from "../support/fake-server.js";
@@ -68,9 +77,10 @@ describe("a base URL with user info", () => {
   let agent: FakeServer;
   const task = { id: "t1", contextId: "c1", status: { state: "TASK_STATE_WORKING" } };
   beforeAll(async () => {
-    agent = await startFakeServer((req, res, body) =>
-      sendJson(res, 200, req.url?.startsWith("/rpc") ? { jsonrpc: "2.0", id: JSON.parse(body).id, result: task } : task),
-    );
+    agent = await startFakeServer((req, res, body) => {
+      if (req.url === "/card.json") return sendJson(res, 200, cardJson());
+      sendJson(res, 200, req.url?.startsWith("/rpc") ? { jsonrpc: "2.0", id: JSON.parse(body).id, result: task } : task);
+    });
   });
   afterAll(() => agent.close());
 
@@ -88,5 +98,28 @@ describe("a base URL with user info", () => {
     const bearer = new A2AClient(transport({ baseUrl, httpClient: createFetchHttpClient(), interceptors: [bearerAuth("t0k")] }));
     await bearer.getTask({ id: "t1" });
     expect(agent.requests.at(-1)!.headers.authorization).toBe("Bearer t0k");
+  });
+
+  it("gRPC-web: the same, over its fetch", async () => {
+    const sent: Request[] = [];
+    // As fetch does: a Request is made first, which refuses a URL with credentials.
+    const fetchFn = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      sent.push(new Request(input, init));
+      return new Response(null, { headers: { "grpc-status": "5", "grpc-message": "no such task" } });
+    }) as typeof fetch;
+    const client = new A2AClient(createGrpcWebTransport({ baseUrl: "https://ann:p%40ss@agent.example/grpc", fetch: fetchFn }));
+    const e = await client.getTask({ id: "t1" }).catch((x: unknown) => x);
+    expect(e).not.toBeInstanceOf(ConnectionError);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.url).toBe("https://agent.example/grpc/lf.a2a.v1.A2AService/GetTask");
+    expect(sent[0]!.headers.get("Authorization")).toBe(`Basic ${btoa("ann:p@ss")}`);
+  });
+
+  it("a card URL: the same, to the card's origin only", async () => {
+    const resolved = await resolveAgentCard(`${agent.url.replace("://", "://ann:p%40ss@")}/card.json`, { cache: false });
+    expect(resolved.card.name).toBe("Test Agent");
+    const sent = agent.requests.at(-1)!;
+    expect(sent.url).toBe("/card.json");
+    expect(sent.headers.authorization).toBe(`Basic ${btoa("ann:p@ss")}`);
   });
 });
