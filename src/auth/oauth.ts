@@ -317,7 +317,8 @@ async function requestToken(
       controller.signal,
     );
   } catch (e) {
-    const why = controller.signal.aborted ? `no answer within ${timeoutMs} ms` : toA2AError(e).message;
+    // With the URL, a network failure names where it went and, in a page, that it may be the token endpoint's CORS rules.
+    const why = controller.signal.aborted ? `no answer within ${timeoutMs} ms` : toA2AError(e, undefined, tokenUrl).message;
     throw new AuthenticationError(`could not get an access token from ${where}: ${why}`, { cause: e });
   } finally {
     clearTimeout(timer);

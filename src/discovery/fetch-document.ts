@@ -10,6 +10,7 @@ import { checkHttpUrl, checkLimit } from "../call/option-checks.js";
 import { checkLocalRedirect, type LocalUrlPolicy } from "./local-urls.js";
 import { concatBytes, followSignal, isJsonContentType, safeUrl, startTimer, unlessAborted } from "../util.js";
 import { readerIterable } from "../http/fetch-client.js";
+import { withoutUserInfo } from "../http/url-credentials.js";
 
 /**
  * - "follow": follow up to `maxRedirects`, to any origin (credentials stay behind).
@@ -34,7 +35,11 @@ export interface DocumentFetchOptions {
   maxBytes?: number | undefined;
   /** Which redirects to follow. Default "follow". */
   redirect?: RedirectPolicy | undefined;
-  /** Default 5. */
+  /**
+   * Default 5; 0 refuses every redirect. A browser follows a redirect out of
+   * sight, so there the hops cannot be counted (it follows up to its own
+   * limit), but 0 still refuses any, before it is followed.
+   */
   maxRedirects?: number | undefined;
   /** Further rules for redirect targets (throw to refuse one), on top of the policy. */
   checkRedirect?: ((target: URL) => void) | undefined;
@@ -146,9 +151,11 @@ async function followRedirects(
   redirects: string[],
 ): Promise<Response> {
   const policy = options.redirect ?? "follow";
-  const first = new URL(url);
+  // The URL's user info goes as the first origin's credentials, as the caller's headers do.
+  const asked = withoutUserInfo(url, new Headers(options.headers));
+  const first = new URL(asked.url);
   let current = first;
-  let headers = new Headers(options.headers);
+  let headers = asked.header;
   for (let hop = 0; ; hop++) {
     const res = await fetchFn(current.href, { headers, signal, redirect: "manual", credentials: "omit" });
     if (res.type === "opaqueredirect") {
@@ -157,7 +164,8 @@ async function followRedirects(
       // cannot be known before, and a browser strips only `Authorization`
       // across origins (an API key header goes along): the request is made
       // again with the headers that may go to any origin, and nothing else.
-      if (policy === "error") throw new RedirectRefusedError(`${safeUrl(current.href)} redirects, and redirects are not allowed`);
+      // What can be told before following: whether any redirect (one more) may be followed at all.
+      checkMayFollow(first, current, hop, options);
       const followed = await fetchFn(current.href, { headers: safeHeaders(headers), signal, redirect: "follow", credentials: "omit" });
       const target = new URL(followed.url || current.href);
       if (target.href !== current.href) redirects.push(target.href);
@@ -198,14 +206,19 @@ export function checkRedirectChain(first: string, redirects: readonly string[], 
 /** The target of redirect number `hop` (from 0), from `from` to `location`, when it may be followed; throws why not. */
 function checkHop(first: URL, from: URL, location: string, hop: number, options: DocumentFetchOptions): URL {
   const policy = options.redirect ?? "follow";
-  const max = options.maxRedirects ?? 5;
-  if (policy === "error") throw new RedirectRefusedError(`${safeUrl(from.href)} redirects, and redirects are not allowed`);
-  if (hop >= max) throw new RedirectRefusedError(`more than ${max} redirects from ${safeUrl(first.href)}`);
+  checkMayFollow(first, from, hop, options);
   const to = redirectTarget(location, from);
   checkTarget(first, from, to, policy);
   checkLocalRedirect(from, to, options.localUrls);
   options.checkRedirect?.(to);
   return to;
+}
+
+/** Whether redirect number `hop` (from 0), wherever it leads, may be followed under the policy and `maxRedirects`; throws why not. */
+function checkMayFollow(first: URL, from: URL, hop: number, options: DocumentFetchOptions): void {
+  const max = options.maxRedirects ?? 5;
+  if (options.redirect === "error") throw new RedirectRefusedError(`${safeUrl(from.href)} redirects, and redirects are not allowed`);
+  if (hop >= max) throw new RedirectRefusedError(`more than ${max} redirects from ${safeUrl(first.href)}`);
 }
 
 function checkTarget(first: URL, from: URL, to: URL, policy: RedirectPolicy): void {

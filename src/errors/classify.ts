@@ -324,16 +324,18 @@ function withoutRefusedHeader(e: Error): void {
 }
 
 /**
- * In a page or a worker, a call to another origin that the agent's CORS
- * rules refuse fails as a bare network error (the browser tells the page
- * nothing more): the message says so, naming the page's origin. Nothing
- * where there is no page (Node) or the call stays on the page's origin.
+ * In a page or a worker, a request to another origin that its CORS rules
+ * refuse fails as a bare network error (the browser tells the page nothing
+ * more): the message says so, naming the page's origin and the origin whose
+ * rules to check, which is not always the agent's (a key set's, a token
+ * endpoint's). Nothing where there is no page (Node) or the request stays
+ * on the page's origin.
  */
 function corsHint(url: string | undefined): string {
   const page = (globalThis as { location?: { origin?: unknown } }).location?.origin;
   const to = url === undefined ? undefined : parsedUrl(url)?.origin;
   if (typeof page !== "string" || !page.startsWith("http") || to === undefined || to === page) return "";
-  return `; from a page on ${page}, this is also how a browser reports a call the agent's CORS rules refuse (its Access-Control-Allow-Origin and Access-Control-Allow-Headers must allow this origin and the call's headers)`;
+  return `; from a page on ${page}, this is also how a browser reports a request that the CORS rules of ${to} refuse (its Access-Control-Allow-Origin and Access-Control-Allow-Headers must allow this origin and the request's headers)`;
 }
 
 /**

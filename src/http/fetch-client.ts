@@ -12,6 +12,7 @@
 import type { UniversalClientFn, UniversalClientResponse } from "@connectrpc/connect/protocol";
 import { RedirectRefusedError } from "../errors/family.js";
 import { concatBytes, singleValue } from "../util.js";
+import { withoutUserInfo } from "./url-credentials.js";
 
 /**
  * An HTTP client for connect transports on `fetch` (the global one, or the
@@ -20,9 +21,10 @@ import { concatBytes, singleValue } from "../util.js";
  */
 export function createFetchHttpClient(fetchFn: typeof fetch = (input, init) => globalThis.fetch(input, init)): UniversalClientFn {
   return async (req): Promise<UniversalClientResponse> => {
-    const res = await fetchFn(req.url, {
+    const { url, header } = withoutUserInfo(req.url, req.header);
+    const res = await fetchFn(url, {
       method: req.method,
-      headers: req.header,
+      headers: header,
       body: req.body === undefined ? undefined : (oneChunk(req.body) ?? (await concatBytes(req.body))),
       signal: req.signal,
       redirect: "manual",

@@ -91,12 +91,18 @@ export async function verifyJws(
 /** What jose threw, as the Rejection it means. */
 export function joseRejection(e: unknown): Rejection {
   if (e instanceof Rejection) return e;
-  if (e instanceof joseErrors.JWSSignatureVerificationFailed)
-    return new Rejection("signature_invalid", "the signature does not match the card");
   if (e instanceof joseErrors.JOSEAlgNotAllowed) return new Rejection("alg_not_allowed", errorMessage(e));
   if (e instanceof joseErrors.JWSInvalid) return new Rejection("malformed_header", errorMessage(e));
+  // A page served over http (not localhost) has `crypto` but no `crypto.subtle`: no key can be used
+  // there, whatever the key, and jose reads a check that could not run as a signature that does not match.
+  if (globalThis.crypto?.subtle === undefined) return new Rejection("key_invalid", `the key cannot be used: ${NO_WEB_CRYPTO}`);
+  if (e instanceof joseErrors.JWSSignatureVerificationFailed)
+    return new Rejection("signature_invalid", "the signature does not match the card");
   return new Rejection("key_invalid", `the key cannot be used: ${errorMessage(e)}`);
 }
+
+const NO_WEB_CRYPTO =
+  "this runtime has no Web Crypto (crypto.subtle), which browsers give only to a secure context (https, or http on localhost)";
 
 function decodeProtectedHeader(encoded: string): Record<string, unknown> {
   if (encoded === "" || !isBase64url(encoded)) throw new Rejection("malformed_header", "the protected header is not base64url");

@@ -56,7 +56,7 @@ export type VerificationFailureCode =
   | "key_alg_mismatch"
   /** The JWK's `exp` has passed or its `nbf` has not come. */
   | "key_expired"
-  /** The key cannot be used: not a public key, cannot be imported, too short. */
+  /** The key cannot be used: not a public key, cannot be imported, too short; or the runtime has no Web Crypto (a page in an insecure context). */
   | "key_invalid"
   /** `jku` is not an absolute URL on an allowed origin, or `jku` fetching is off. */
   | "jku_not_allowed"

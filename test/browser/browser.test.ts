@@ -135,6 +135,7 @@ async function setUp(): Promise<void> {
   site = await startFakeServer((req, res) => {
     if (req.url?.startsWith("/moved/")) return res.writeHead(307, { Location: `${agent.origin}/landed` }).end();
     if (req.url?.startsWith("/moved-card/")) return res.writeHead(302, { Location: `${elsewhere.url}/card.json` }).end();
+    if (req.url?.startsWith("/moved-limited/")) return res.writeHead(302, { Location: `${elsewhere.url}/limited.json` }).end();
     const file = files[new URL(req.url ?? "/", "http://x").pathname];
     if (!file) return res.writeHead(404).end();
     res.writeHead(200, { "content-type": file[1], "cache-control": "no-store" }).end(file[0]);
@@ -258,10 +259,18 @@ describe("in Chromium", () => {
   it("follows a card's redirect to another origin without the page's headers: the other origin gets no API key", () => {
     const v = record("card redirected elsewhere");
     expect(v).toEqual({ name: "Elsewhere", url: `${elsewhere.url}/card.json` });
-    const got = elsewhere.requests.filter((r) => r.method === "GET");
+    const got = elsewhere.requests.filter((r) => r.method === "GET" && r.url === "/card.json");
     expect(got).toHaveLength(1);
     expect(got[0]!.headers["x-api-key"]).toBeUndefined();
     expect(got[0]!.headers.authorization).toBeUndefined();
+  });
+
+  it("maxRedirects 0 refuses a card's hidden (opaque) redirect before the browser follows it", () => {
+    const v = record("card redirect refused by maxRedirects 0");
+    expect(v).toMatchObject({ thrown: true, isRedirectRefusedError: true });
+    expect(v.message).toContain(`${site.url}/moved-limited/card.json`);
+    expect(site.requests.filter((r) => r.url === "/moved-limited/card.json")).toHaveLength(1);
+    expect(elsewhere.requests.filter((r) => r.url === "/limited.json")).toEqual([]);
   });
 
   it("refuses an API key in a cookie, which the browser would drop: AuthenticationError saying so", () => {
@@ -274,7 +283,9 @@ describe("in Chromium", () => {
     const v = record("cors refused");
     expect(v).toMatchObject({ thrown: true, isConnectionError: true, kind: "network" });
     expect(v.message).toContain(`${elsewhere.url}/strict/rpc`);
-    expect(v.message).toContain(`from a page on ${site.url}, this is also how a browser reports a call the agent's CORS rules refuse`);
+    expect(v.message).toContain(
+      `from a page on ${site.url}, this is also how a browser reports a request that the CORS rules of ${elsewhere.url} refuse`,
+    );
     expect(elsewhere.requests.filter((r) => r.url.startsWith("/strict/")).map((r) => r.method)).toEqual(["OPTIONS"]);
   });
 

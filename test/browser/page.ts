@@ -191,6 +191,16 @@ async function main(): Promise<void> {
     return { name: resolved.card.name, url: resolved.url };
   });
 
+  await step("card redirect refused by maxRedirects 0", async () => {
+    // The same hidden redirect, under a limit of no redirects: refused before the browser follows it.
+    try {
+      await resolveAgentCard(`${location.origin}/moved-limited/card.json`, { maxRedirects: 0, cache: false });
+      return { thrown: false };
+    } catch (e) {
+      return { thrown: true, isRedirectRefusedError: e instanceof RedirectRefusedError, message: String((e as Error).message) };
+    }
+  });
+
   await step("cookie key refused", async () => {
     // A browser drops a Cookie header a page sets: the key would silently go nowhere.
     const keyed = new A2AClient(

@@ -2,9 +2,20 @@
  * createFetchHttpClient on its own, over a recording fetch: what reaches
  * fetch, and what the response carries for connect.
  */
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  A2AClient,
+  bearerAuth,
+  ConnectionError,
+  createGrpcWebTransport,
+  createJsonRpcTransport,
+  createRestTransport,
+  resolveAgentCard,
+} from "../../src/index.js";
+import { cardJson } from "../support/cards.js";
 import { createFetchHttpClient } from "../../src/http/fetch-client.js";
 import { single } from "../../src/util.js";
+import { sendJson, startFakeServer, type FakeServer } from "../support/fake-server.js";
 
 const encoder = new TextEncoder();
 
@@ -58,5 +69,57 @@ describe("createFetchHttpClient", () => {
     expect(() => a.trailer.set("x-leak", "1")).toThrow(TypeError);
     expect(() => a.trailer.append("x-leak", "1")).toThrow(TypeError);
     expect(b.trailer.has("x-leak")).toBe(false);
+  });
+});
+
+describe("a base URL with user info", () => {
+  // The global fetch, as in a browser: it refuses a URL that carries credentials.
+  let agent: FakeServer;
+  const task = { id: "t1", contextId: "c1", status: { state: "TASK_STATE_WORKING" } };
+  beforeAll(async () => {
+    agent = await startFakeServer((req, res, body) => {
+      if (req.url === "/card.json") return sendJson(res, 200, cardJson());
+      sendJson(res, 200, req.url?.startsWith("/rpc") ? { jsonrpc: "2.0", id: JSON.parse(body).id, result: task } : task);
+    });
+  });
+  afterAll(() => agent.close());
+
+  it.each([
+    ["JSON-RPC", createJsonRpcTransport, "/rpc"],
+    ["HTTP+JSON", createRestTransport, "/rest"],
+  ] as const)("%s: sent as Basic credentials, as node:http sends them, to the URL without it", async (_name, transport, path) => {
+    const baseUrl = `${agent.url.replace("://", "://ann:p%40ss@")}${path}`;
+    const client = new A2AClient(transport({ baseUrl, httpClient: createFetchHttpClient() }));
+    expect((await client.getTask({ id: "t1" })).id).toBe("t1");
+    const sent = agent.requests.at(-1)!;
+    expect(sent.headers.authorization).toBe(`Basic ${btoa("ann:p@ss")}`);
+    expect(sent.url.startsWith(path)).toBe(true);
+    // An Authorization the application sets is the one sent, as with node:http.
+    const bearer = new A2AClient(transport({ baseUrl, httpClient: createFetchHttpClient(), interceptors: [bearerAuth("t0k")] }));
+    await bearer.getTask({ id: "t1" });
+    expect(agent.requests.at(-1)!.headers.authorization).toBe("Bearer t0k");
+  });
+
+  it("gRPC-web: the same, over its fetch", async () => {
+    const sent: Request[] = [];
+    // As fetch does: a Request is made first, which refuses a URL with credentials.
+    const fetchFn = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      sent.push(new Request(input, init));
+      return new Response(null, { headers: { "grpc-status": "5", "grpc-message": "no such task" } });
+    }) as typeof fetch;
+    const client = new A2AClient(createGrpcWebTransport({ baseUrl: "https://ann:p%40ss@agent.example/grpc", fetch: fetchFn }));
+    const e = await client.getTask({ id: "t1" }).catch((x: unknown) => x);
+    expect(e).not.toBeInstanceOf(ConnectionError);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.url).toBe("https://agent.example/grpc/lf.a2a.v1.A2AService/GetTask");
+    expect(sent[0]!.headers.get("Authorization")).toBe(`Basic ${btoa("ann:p@ss")}`);
+  });
+
+  it("a card URL: the same, to the card's origin only", async () => {
+    const resolved = await resolveAgentCard(`${agent.url.replace("://", "://ann:p%40ss@")}/card.json`, { cache: false });
+    expect(resolved.card.name).toBe("Test Agent");
+    const sent = agent.requests.at(-1)!;
+    expect(sent.url).toBe("/card.json");
+    expect(sent.headers.authorization).toBe(`Basic ${btoa("ann:p@ss")}`);
   });
 });

@@ -889,7 +889,7 @@ describe("resolving an Agent Card with credentials", () => {
       const url = new URL(req.url!, "http://x");
       if (url.pathname === "/signed.json") return sendJson(res, 200, signing ? await signJson(cardJson(), key) : cardJson());
       if (url.pathname === "/cached.json") return sendJson(res, 200, cardJson(), { "Cache-Control": "max-age=600" });
-      const echoed = req.headers["x-api-key"] ?? url.searchParams.get("key") ?? "";
+      const echoed = req.headers["x-api-key"] ?? req.headers.authorization ?? url.searchParams.get("key") ?? "";
       if (url.pathname === "/echo.json") return sendJson(res, 200, cardJson({ capabilities: echoed }));
       res.writeHead(200, { "Content-Type": "application/json" });
       res.end(`${echoed} was refused`);
@@ -920,13 +920,16 @@ describe("resolving an Agent Card with credentials", () => {
     expectClean(e, [SECRET]);
   });
 
-  it("a card URL with user info, which fetch refuses naming it: neither the password nor the user info on the error", async () => {
+  it("a card URL with user info, sent as Basic credentials: neither the password, the user info nor the Basic value on the error", async () => {
     const withUser = cards.url.replace("://", `://ann:${encodeURIComponent(SECRET)}@`);
+    const basic = btoa(String.fromCharCode(...new TextEncoder().encode(`ann:${SECRET}`)));
     for (const target of [`${withUser}/card.json`, `${withUser}/card.json`.replace(/:\d+\//, ":99999/")]) {
       const e = await resolveAgentCard(target, { cache: false }).catch((x: unknown) => x);
       expect(e).toBeInstanceOf(A2AError);
-      expectClean(e, [SECRET, `ann:${SECRET}`]);
+      expectClean(e, [SECRET, `ann:${SECRET}`, basic]);
     }
+    // The card server echoed the Basic value it got.
+    expect(cards.requests.at(-1)!.headers.authorization).toBe(`Basic ${basic}`);
   });
 
   it("a card store's keys hold no credential sent (headers, the URL's key), and the memory store shows no header sent", async () => {

@@ -307,6 +307,27 @@ describe("redirects", () => {
     expect([...followedWith[0]!.keys()].sort()).toEqual(["a2a-version", "accept"]);
   });
 
+  it("maxRedirects 0 refuses a redirect a browser hides (opaque) without following it, as it refuses one it sees", async () => {
+    const followed: string[] = [];
+    const browserFetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      if (init?.redirect === "manual") {
+        const opaque = new Response(null, { status: 200 });
+        Object.defineProperty(opaque, "type", { value: "opaqueredirect" });
+        return opaque;
+      }
+      followed.push(String(input));
+      const elsewhere = new Response(JSON.stringify(cardJson()), { headers: { "Content-Type": "application/json" } });
+      Object.defineProperty(elsewhere, "url", { value: "https://elsewhere.example/card.json" });
+      return elsewhere;
+    }) as typeof fetch;
+    const e = await resolveAgentCard("https://agent.example/card.json", fresh({ fetch: browserFetch, maxRedirects: 0 })).catch(
+      (x: unknown) => x,
+    );
+    expect(e).toBeInstanceOf(RedirectRefusedError);
+    expect((e as Error).message).toContain("https://agent.example/card.json");
+    expect(followed).toEqual([]);
+  });
+
   it("refuses redirects the policy does not allow", async () => {
     const other = await serve((_req, res) => sendJson(res, 200, cardJson()));
     const s = await serve((req, res) => {

@@ -255,6 +255,24 @@ describe("sign and verify", () => {
     expect(lookup).toHaveBeenCalledWith("ed", expect.objectContaining({ alg: "EdDSA", kid: "ed", typ: "JOSE" }));
   });
 
+  it("in a page without Web Crypto (http but not localhost), a signature fails saying so, not as a bad key", async () => {
+    const signed = await signAgentCard(card(), es.privateKey, { kid: "es" });
+    // What a browser gives a page in an insecure context: getRandomValues, no subtle.
+    vi.stubGlobal("crypto", { getRandomValues: (a: Uint8Array) => globalThis.crypto.getRandomValues(a) });
+    try {
+      for (const key of [es.jwk, es.publicKey]) {
+        const result = await verifyAgentCard(signed, { keys: { es: key } });
+        expectFailure(result, "key_invalid");
+        const reason = result.failures[0]!.reason;
+        expect(reason).toMatch(/no Web Crypto \(crypto\.subtle\)/);
+        expect(reason).toMatch(/secure context \(https, or http on localhost\)/);
+        expect(reason).not.toMatch(/undefined/);
+      }
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
   it("keeps earlier signatures valid when another is added (key rotation)", async () => {
     const twice = await signAgentCard(await signAgentCard(card(), es.privateKey, { kid: "es" }), rs.privateKey, { kid: "rs" });
     const result = await verifyAgentCard(twice, { keys: store() });

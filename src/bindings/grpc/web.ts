@@ -15,6 +15,7 @@ import { readableStatusFields } from "./status-fields.js";
 import { checkGrpcBaseUrl, checkTlsOption, checkTransportOptions } from "../../call/option-checks.js";
 import { isRedirectStatus, redirectTarget } from "../../http/redirect-target.js";
 import { rejectWithoutSent } from "../../http/run-call.js";
+import { withoutUserInfo } from "../../http/url-credentials.js";
 import type { TransportOptions } from "../../call/options.js";
 import type { A2ATransport } from "../../call/transport.js";
 import { safeUrl } from "../../util.js";
@@ -123,10 +124,14 @@ const GRPC_WEB_CONTENT_TYPE = /^application\/grpc-web(\+proto)?\s*(;|$)/i;
  */
 function refusingRedirects(fetchFn: typeof fetch, readMaxBytes: number): typeof fetch {
   return async (input, init) => {
-    const url = input instanceof Request ? input.url : String(input);
+    // connect-web passes the URL as a string; one with user info cannot be a Request.
+    const given = input instanceof Request ? input.url : String(input);
+    const { url, header } = given.includes("@")
+      ? withoutUserInfo(given, new Headers(init?.headers))
+      : { url: given, header: init?.headers };
     let res: Response;
     try {
-      res = await fetchFn(input, { ...init, redirect: "manual" });
+      res = await fetchFn(url === given ? input : url, { ...init, headers: header, redirect: "manual" });
     } catch (e) {
       // fetch's network failures are TypeErrors, told apart here, where fetch
       // is called, from what an interceptor throws (cutConnection).
