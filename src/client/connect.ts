@@ -241,9 +241,9 @@ export function createConnect(defaultFactories: TransportFactories) {
  * timeout (as discovery is): a chunk whose fetch stalls (a browser's
  * dynamic import has no timeout) must not hold connect() for good.
  */
-function loading<T>(module: Promise<T>, what: string, options: ConnectOptions): Promise<T> {
+function loading<T>(code: Promise<T>, what: string, options: ConnectOptions): Promise<T> {
   const limitMs = options.timeoutMs ?? DEFAULT_DISCOVERY_TIMEOUT_MS;
-  return awaitWithin(module, options.signal, limitMs > 0 && limitMs !== Infinity ? limitMs : undefined, {
+  return awaitWithin(code, options.signal, limitMs > 0 && limitMs !== Infinity ? limitMs : undefined, {
     aborted: () => new AbortedError("connect() was aborted", { cause: options.signal?.reason }),
     timedOut: () => new CallTimeoutError(`connect() could not load ${what} within ${limitMs} ms`, { kind: "deadline" }),
   });
