@@ -7,6 +7,7 @@
  * what the client sent and what it returned, field by field, as ProtoJSON.
  */
 import type { JsonValue } from "@bufbuild/protobuf";
+import { timestampDate, timestampFromMs } from "@bufbuild/protobuf/wkt";
 import { Message as SdkMessage, Role as SdkRole, TaskState as SdkTaskState } from "@a2a-js/sdk";
 import type { Message as SdkMessageType } from "@a2a-js/sdk";
 import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from "@a2a-js/sdk/server";
@@ -206,5 +207,23 @@ describe.each(peerCases(BINDINGS))("$label", ({ sdk, binding }) => {
     expect(toProtoJson(await client.getTask({ id: task.id, historyLength: 1000 }))).toMatchObject({ history: stored.history });
     expect((await client.getTask({ id: task.id, historyLength: 1 })).history).toHaveLength(1);
     expect((await client.getTask({ id: task.id, historyLength: 0 })).history).toEqual([]);
+  });
+  it("ListTasks returns artifacts only when asked, and filters on statusTimestampAfter, as the store holds the task", async () => {
+    const contextId = `ctx-list-${binding}-${Date.now()}`;
+    const task = taskOf(await client.sendMessage({ message: userMessage("task", { contextId }) }));
+    const stored = (await agentOf(sdk).storedTask(task.id)) as { artifacts: unknown[] };
+    const at = timestampDate(task.status!.timestamp!).getTime();
+    const filter = { contextId, status: TaskState.COMPLETED };
+
+    const bare = await client.listTasks(filter);
+    expect(bare.tasks.map((t) => t.id)).toEqual([task.id]);
+    expect(bare.tasks[0]!.artifacts).toEqual([]);
+    const full = await client.listTasks({ ...filter, includeArtifacts: true });
+    expect((toProtoJson(full.tasks[0]!) as { artifacts: unknown[] }).artifacts).toEqual(stored.artifacts);
+
+    const earlier = await client.listTasks({ ...filter, statusTimestampAfter: timestampFromMs(at - 60_000) });
+    expect(earlier.tasks.map((t) => t.id)).toEqual([task.id]);
+    const later = await client.listTasks({ ...filter, statusTimestampAfter: timestampFromMs(at + 60_000) });
+    expect(later.tasks).toEqual([]);
   });
 });
