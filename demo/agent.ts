@@ -27,7 +27,7 @@ import type { ChannelOptions, Metadata } from "@grpc/grpc-js";
 
 import { fromJson, type JsonValue } from "@bufbuild/protobuf";
 import { exportJWK, generateKeyPair, type JWK } from "jose";
-import { AgentCard as SdkAgentCard, Role, TaskState } from "@a2a-js/sdk";
+import { AgentCard as SdkAgentCard, Role, Task as SdkTask, TaskState } from "@a2a-js/sdk";
 import type { AgentCard, AgentSkill, Artifact, Message, Part, Task, TaskStatus } from "@a2a-js/sdk";
 import {
   AgentEvent,
@@ -105,6 +105,8 @@ export interface LocalAgent {
   jwks: { keys: JWK[] };
   /** The `kid` of that key. */
   signingKid: string;
+  /** The task as the server's task store holds it (ProtoJSON), or undefined when it holds none under that id and tenant. */
+  storedTask(id: string, tenant?: string): Promise<JsonValue | undefined>;
   /** Stops both servers and drops every open connection. */
   close(): Promise<void>;
 }
@@ -658,9 +660,10 @@ export async function startLocalAgent(options: LocalAgentOptions = {}): Promise<
   });
 
   const pushStore = new sdk.InMemoryPushNotificationStore(sharedOwner);
+  const taskStore = new sdk.InMemoryTaskStore(sharedOwner);
   const requestHandler = new sdk.DefaultRequestHandler(
     card,
-    new sdk.InMemoryTaskStore(sharedOwner),
+    taskStore,
     options.executor ?? new ScriptedExecutor(),
     new sdk.DefaultExecutionEventBusManager(sharedOwner),
     pushStore,
@@ -703,6 +706,11 @@ export async function startLocalAgent(options: LocalAgentOptions = {}): Promise<
     jwksUrl,
     jwks,
     signingKid: SIGNING_KID,
+    async storedTask(id, tenant = "") {
+      // The store scopes by tenant and owner; every caller here shares one owner.
+      const task = await taskStore.load(id, { tenant } as ServerCallContext);
+      return task === undefined ? undefined : (SdkTask.toJSON(task) as JsonValue);
+    },
     close() {
       closing ??= shutdown(httpServer, grpcServer);
       return closing;

@@ -75,7 +75,11 @@ export class FrameReader {
         length = this.frameLength(this.prefix, 0);
       }
       if (chunk.byteLength - pos >= length) {
-        out.push(chunk.subarray(pos, pos + length));
+        // A copy, not a view: Node's chunks are Buffers over memory shared
+        // with the rest of what was read, and the decoded message's bytes
+        // fields are views of this frame; they must be plain Uint8Arrays
+        // over the message's own bytes, as on every other binding.
+        out.push(new Uint8Array(chunk.subarray(pos, pos + length)));
         pos += length;
       } else {
         this.partialLength = length;
@@ -167,7 +171,7 @@ export function statusError(fields: IncomingHttpHeaders, header?: IncomingHttpHe
   const details = one(fields["grpc-status-details-bin"]);
   if (details !== undefined) {
     try {
-      for (const any of fromBinary(StatusSchema, Buffer.from(details, "base64")).details) {
+      for (const any of fromBinary(StatusSchema, new Uint8Array(Buffer.from(details, "base64"))).details) {
         error.details.push({ type: any.typeUrl.slice(any.typeUrl.lastIndexOf("/") + 1), value: any.value });
       }
     } catch {
