@@ -49,6 +49,10 @@ export class FrameReader {
   /** The messages completed by `chunk`; throws on a frame we cannot accept. */
   push(chunk: Uint8Array): Uint8Array[] {
     const out: Uint8Array[] = [];
+    // The messages whole in this chunk are decoded from views of it, and their bytes fields are views too:
+    // of a copy, made once per chunk, so that they are plain Uint8Arrays over this response's bytes alone,
+    // not Node Buffers over memory shared with the rest of what was read (as on every other binding).
+    let own: Uint8Array | undefined;
     let pos = 0;
     while (pos < chunk.byteLength) {
       if (this.partial !== undefined) {
@@ -75,11 +79,8 @@ export class FrameReader {
         length = this.frameLength(this.prefix, 0);
       }
       if (chunk.byteLength - pos >= length) {
-        // A copy, not a view: Node's chunks are Buffers over memory shared
-        // with the rest of what was read, and the decoded message's bytes
-        // fields are views of this frame; they must be plain Uint8Arrays
-        // over the message's own bytes, as on every other binding.
-        out.push(new Uint8Array(chunk.subarray(pos, pos + length)));
+        own ??= new Uint8Array(chunk);
+        out.push(own.subarray(pos, pos + length));
         pos += length;
       } else {
         this.partialLength = length;
