@@ -69,11 +69,12 @@ export interface ResumeIo {
 
 /**
  * The events of `io.open`, carried on across drops by GetTask and
- * SubscribeToTask as described at the top of this file.
+ * SubscribeToTask as described at the top of this file: one stream, its
+ * own iterator (see resume-start.ts).
  */
 export function resumable(io: ResumeIo, options: ResumeOptions): AsyncIterable<StreamResponse> {
   checkOptions(options);
-  return { [Symbol.asyncIterator]: () => loop(io, options) };
+  return loop(io, options);
 }
 
 /** Where the first stream left off: what the loop carries on from. */

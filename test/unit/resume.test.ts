@@ -659,6 +659,29 @@ describe.each(HTTP_BINDINGS)("resumption (%s)", (binding) => {
     expect(kinds()).toEqual(["send", "get", "subscribe"]);
   });
 
+  it("a stream is one stream: two loops over it at once share its events, and the message is sent once", async () => {
+    serve(binding, dropOnce("end"));
+    const stream = clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: FAST });
+    const [a, b] = await Promise.all([drain(stream), drain(stream)]);
+    expect([a.error, b.error]).toEqual([undefined, undefined]);
+    expect(a.items.length + b.items.length).toBe(6);
+    expect(kinds()).toEqual(["send", "get", "subscribe"]);
+  });
+
+  it("a loop over a stream that another loop read to its end gets nothing, and sends nothing", async () => {
+    serve(binding, { ...dropOnce("end"), subscribe: (_c, r) => r.stream([snapshotEvent("COMPLETED")], { then: "end" }) });
+    for (const resume of [FAST, false] as const) {
+      calls = [];
+      const sent = clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume });
+      const subscribed = clientOf(binding).subscribeToTask({ id: "t1" }, { resume });
+      for (const stream of [sent, subscribed]) {
+        expect((await drain(stream)).items.length).toBeGreaterThan(0);
+        expect(await drain(stream)).toEqual({ items: [], error: undefined });
+      }
+      expect(kinds().filter((k) => k === "send")).toHaveLength(1);
+    }
+  });
+
   // --- A drop before the task id is known: the agent is asked before anything is sent again ---
 
   /** The agent refuses ListTasks (or anything else asked), as one without it would. */
