@@ -627,6 +627,23 @@ describe.each(HTTP_BINDINGS)("resumption (%s)", (binding) => {
     expect(tracker.task?.status?.state).toBe(TaskState.COMPLETED);
   });
 
+  it("a resubscribe that replays what followed Last-Event-ID, without the task: nothing is put before the replay, so no chunk comes twice", async () => {
+    serve(binding, {
+      send: (_c, r) => r.stream([snapshotEvent("WORKING"), chunkEvent("1", false), chunkEvent("2")], { ids: ["1", "2", "3"], then: "cut" }),
+      // Chunk 3 was sent while the client was away: GetTask has it, and the agent replays it after event 3.
+      get: (_c, r) => r.json(task("WORKING", ["1", "2", "3"])),
+      subscribe: (_c, r) => r.stream([chunkEvent("3"), statusEvent("COMPLETED")], { ids: ["4", "5"], then: "end" }),
+    });
+    const tracker = new TaskTracker();
+    const { items, error } = await drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: FAST }));
+    for (const e of items) tracker.apply(e);
+    expect(error).toBeUndefined();
+    expect(calls[2]!.headers["last-event-id"]).toBe("3");
+    expect(items.map((e) => e.payload.case)).toEqual(["task", "artifactUpdate", "artifactUpdate", "artifactUpdate", "statusUpdate"]);
+    expect(tracker.task?.artifacts[0]?.parts.map((p) => p.content.value)).toEqual(["1", "2", "3"]);
+    expect(tracker.task?.status?.state).toBe(TaskState.COMPLETED);
+  });
+
   it("GetTask answering with another task ends the stream with InvalidAgentResponseError, not that task", async () => {
     serve(binding, {
       send: (_c, r) => r.stream([snapshotEvent("WORKING")], { then: "end" }),
