@@ -26,7 +26,7 @@ const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
  * runs the resumption logic (a generator) only between streams: a stream of
  * many events would otherwise pay for a generator's suspension on every one.
  */
-export class Resumption implements AsyncIterator<StreamResponse> {
+export class Resumption implements AsyncIterableIterator<StreamResponse> {
   private pipe: Pipe | undefined;
   private settled = false;
   private done = false;
@@ -36,6 +36,10 @@ export class Resumption implements AsyncIterator<StreamResponse> {
     /** Ends what the logic waits for (a backoff, a lookup), so that a reader's `return` is not held by it. */
     private readonly stop: () => void,
   ) {}
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
 
   next(): Promise<IteratorResult<StreamResponse>> {
     const pipe = this.pipe;

@@ -22,18 +22,21 @@ const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
 
 /**
  * The events of `io.open`, carried on across drops by the loop that `load`
- * gives, asked for on the first drop. The options are checked now.
+ * gives, asked for on the first drop. The options are checked now. One
+ * stream, whoever reads it: like an async generator it is its own
+ * iterator, so a second loop over it shares its events rather than sending
+ * the message again.
  */
 export function resumableWith(io: ResumeIo, options: ResumeOptions, load: () => Promise<CarryOn>): AsyncIterable<StreamResponse> {
   checkOptions(options);
-  return { [Symbol.asyncIterator]: () => new ResumableStream(io, options, load) };
+  return new ResumableStream(io, options, load);
 }
 
 /**
  * Passes the first stream's events on, one promise per event, noting what
  * they say about the task; after the first drop, delegates to the loop.
  */
-class ResumableStream implements AsyncIterator<StreamResponse> {
+class ResumableStream implements AsyncIterableIterator<StreamResponse> {
   private readonly state: StreamState = {};
   private it: AsyncIterator<StreamResponse> | undefined;
   /** The loop's iterator, after the first drop. */
@@ -51,6 +54,10 @@ class ResumableStream implements AsyncIterator<StreamResponse> {
     private readonly load: () => Promise<CarryOn>,
   ) {
     this.taskId = io.taskId;
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
   }
 
   next(): Promise<IteratorResult<StreamResponse>> {

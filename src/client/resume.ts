@@ -69,11 +69,12 @@ export interface ResumeIo {
 
 /**
  * The events of `io.open`, carried on across drops by GetTask and
- * SubscribeToTask as described at the top of this file.
+ * SubscribeToTask as described at the top of this file: one stream, its
+ * own iterator (see resume-start.ts).
  */
 export function resumable(io: ResumeIo, options: ResumeOptions): AsyncIterable<StreamResponse> {
   checkOptions(options);
-  return { [Symbol.asyncIterator]: () => loop(io, options) };
+  return loop(io, options);
 }
 
 /** Where the first stream left off: what the loop carries on from. */
@@ -274,7 +275,11 @@ async function* steps(
     }
     // Refused for a task that goes on: the server will not be subscribed to.
     if (refused) throw refused;
-    stream = openedWithTask(task, io.subscribe(taskId, state, signal));
+    // Told where the stream left off (Last-Event-ID), an agent that numbers
+    // what it sends and does not open with the task replays what followed.
+    const after = state.lastEventId;
+    const replays = () => after !== undefined && state.lastEventId !== after;
+    stream = openedWithTask(task, io.subscribe(taskId, state, signal), replays);
     resubscribed = true;
   }
 }
@@ -289,9 +294,13 @@ const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
  * agent does not open the stream with the task itself (1.0 says it must;
  * 0.3 left it to the agent): a reader that rebases on the snapshot then
  * has what happened while it was away, rather than missing it silently.
+ * Unless the agent replays what followed the last event seen (`replays`,
+ * asked once its first event came): the replay is what was missed, and the
+ * task GetTask found, which may hold some of it, would have its chunks
+ * applied twice.
  */
-function openedWithTask(task: Task, events: AsyncIterable<StreamResponse>): AsyncIterable<StreamResponse> {
-  return { [Symbol.asyncIterator]: () => new OpenedWithTask(task, events[Symbol.asyncIterator]()) };
+function openedWithTask(task: Task, events: AsyncIterable<StreamResponse>, replays: () => boolean): AsyncIterable<StreamResponse> {
+  return { [Symbol.asyncIterator]: () => new OpenedWithTask(task, events[Symbol.asyncIterator](), replays) };
 }
 
 class OpenedWithTask implements AsyncIterator<StreamResponse> {
@@ -302,6 +311,7 @@ class OpenedWithTask implements AsyncIterator<StreamResponse> {
   constructor(
     private readonly task: Task,
     private readonly it: AsyncIterator<StreamResponse>,
+    private readonly replays: () => boolean,
   ) {}
 
   next(): Promise<IteratorResult<StreamResponse>> {
@@ -313,7 +323,7 @@ class OpenedWithTask implements AsyncIterator<StreamResponse> {
     if (this.opened) return this.it.next();
     this.opened = true;
     return this.it.next().then((r) => {
-      if (r.done || (r.value.payload.case === "task" && r.value.payload.value.id === this.task.id)) return r;
+      if (r.done || (r.value.payload.case === "task" && r.value.payload.value.id === this.task.id) || this.replays()) return r;
       this.held = r.value;
       return { done: false, value: snapshotOf(this.task) };
     });

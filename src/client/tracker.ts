@@ -3,8 +3,11 @@
  * first event of every stream, and of every resumed stream) replaces what
  * was known, so chunks appended before a drop are never applied twice and
  * the state is always the server's. A final state, once seen, is kept:
- * events that arrive late (push notifications may) do not undo it. Works on
- * events from any source: a stream, a resumed stream, or push notifications.
+ * events that arrive late (push notifications may) do not undo it, and a
+ * final snapshot holds every chunk, so one that arrives after it is not
+ * applied again. A message already in the history (by messageId) is not
+ * added twice. Works on events from any source: a stream, a resumed
+ * stream, or push notifications.
  */
 import { clone, create } from "@bufbuild/protobuf";
 import { ArtifactSchema, TaskSchema, type Message, type StreamResponse, type Task, type TaskState } from "../../gen/lf/a2a/v1/a2a_pb.js";
@@ -14,7 +17,8 @@ import { isInterrupted, isTerminal } from "../protocol/messages.js";
  * Folds stream events (or push notifications) into the task they describe.
  * A snapshot replaces what was known, so a resumed stream never applies a
  * chunk twice, and a final state, once seen, is never undone by events that
- * arrive late. Metadata is kept as agents keep it: a status update's adds
+ * arrive late; nor is a chunk that arrives after the final snapshot applied
+ * again, nor a message the history already has. Metadata is kept as agents keep it: a status update's adds
  * to the task's, an appended chunk's to its artifact's.
  * @example
  * ```ts
@@ -33,6 +37,8 @@ import { isInterrupted, isTerminal } from "../protocol/messages.js";
 export class TaskTracker {
   private current: Task | undefined;
   private reply: Message | undefined;
+  /** The current task is a final snapshot: the whole task at its end, which later chunks (late pushes) are already in. */
+  private whole = false;
 
   /** The task as known so far; undefined until an event names one. */
   get task(): Task | undefined {
@@ -58,11 +64,14 @@ export class TaskTracker {
         // A final state is final: a snapshot older than it is stale.
         if (this.ended(p.value.id) && !isFinal(p.value.status?.state)) break;
         this.current = clone(TaskSchema, p.value);
+        this.whole = isFinal(p.value.status?.state);
         break;
       case "message":
         if (!p.value.taskId || p.value.taskId === this.current?.id) {
-          if (this.current) this.current.history.push(p.value);
-          else this.reply = p.value;
+          // A message the history has (a snapshot brought it, or it came twice) is not added again: ids are unique.
+          if (this.current) {
+            if (!this.current.history.some((m) => m.messageId === p.value.messageId)) this.current.history.push(p.value);
+          } else this.reply = p.value;
         }
         break;
       case "statusUpdate": {
@@ -74,6 +83,8 @@ export class TaskTracker {
         break;
       }
       case "artifactUpdate": {
+        // A final snapshot holds every chunk: one that arrives after it is late, and already in.
+        if (this.whole && this.current?.id === p.value.taskId) break;
         const task = this.taskFor(p.value.taskId, p.value.contextId);
         const incoming = p.value.artifact;
         if (!incoming) break;
@@ -100,6 +111,7 @@ export class TaskTracker {
   private taskFor(id: string, contextId: string): Task {
     if (!this.current || this.current.id !== id) {
       this.current = create(TaskSchema, { id, contextId });
+      this.whole = false;
     }
     return this.current;
   }

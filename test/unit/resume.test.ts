@@ -627,6 +627,23 @@ describe.each(HTTP_BINDINGS)("resumption (%s)", (binding) => {
     expect(tracker.task?.status?.state).toBe(TaskState.COMPLETED);
   });
 
+  it("a resubscribe that replays what followed Last-Event-ID, without the task: nothing is put before the replay, so no chunk comes twice", async () => {
+    serve(binding, {
+      send: (_c, r) => r.stream([snapshotEvent("WORKING"), chunkEvent("1", false), chunkEvent("2")], { ids: ["1", "2", "3"], then: "cut" }),
+      // Chunk 3 was sent while the client was away: GetTask has it, and the agent replays it after event 3.
+      get: (_c, r) => r.json(task("WORKING", ["1", "2", "3"])),
+      subscribe: (_c, r) => r.stream([chunkEvent("3"), statusEvent("COMPLETED")], { ids: ["4", "5"], then: "end" }),
+    });
+    const tracker = new TaskTracker();
+    const { items, error } = await drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: FAST }));
+    for (const e of items) tracker.apply(e);
+    expect(error).toBeUndefined();
+    expect(calls[2]!.headers["last-event-id"]).toBe("3");
+    expect(items.map((e) => e.payload.case)).toEqual(["task", "artifactUpdate", "artifactUpdate", "artifactUpdate", "statusUpdate"]);
+    expect(tracker.task?.artifacts[0]?.parts.map((p) => p.content.value)).toEqual(["1", "2", "3"]);
+    expect(tracker.task?.status?.state).toBe(TaskState.COMPLETED);
+  });
+
   it("GetTask answering with another task ends the stream with InvalidAgentResponseError, not that task", async () => {
     serve(binding, {
       send: (_c, r) => r.stream([snapshotEvent("WORKING")], { then: "end" }),
@@ -657,6 +674,29 @@ describe.each(HTTP_BINDINGS)("resumption (%s)", (binding) => {
     ]);
     expect(stateOf(answers[5]!.value as StreamResponse)).toBe(TaskState.COMPLETED);
     expect(kinds()).toEqual(["send", "get", "subscribe"]);
+  });
+
+  it("a stream is one stream: two loops over it at once share its events, and the message is sent once", async () => {
+    serve(binding, dropOnce("end"));
+    const stream = clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: FAST });
+    const [a, b] = await Promise.all([drain(stream), drain(stream)]);
+    expect([a.error, b.error]).toEqual([undefined, undefined]);
+    expect(a.items.length + b.items.length).toBe(6);
+    expect(kinds()).toEqual(["send", "get", "subscribe"]);
+  });
+
+  it("a loop over a stream that another loop read to its end gets nothing, and sends nothing", async () => {
+    serve(binding, { ...dropOnce("end"), subscribe: (_c, r) => r.stream([snapshotEvent("COMPLETED")], { then: "end" }) });
+    for (const resume of [FAST, false] as const) {
+      calls = [];
+      const sent = clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume });
+      const subscribed = clientOf(binding).subscribeToTask({ id: "t1" }, { resume });
+      for (const stream of [sent, subscribed]) {
+        expect((await drain(stream)).items.length).toBeGreaterThan(0);
+        expect(await drain(stream)).toEqual({ items: [], error: undefined });
+      }
+      expect(kinds().filter((k) => k === "send")).toHaveLength(1);
+    }
   });
 
   // --- A drop before the task id is known: the agent is asked before anything is sent again ---

@@ -219,6 +219,28 @@ describe("TaskTracker never misses a final state", () => {
     expect(equals(TaskSchema, t.task!, final)).toBe(true);
   });
 
+  it("a chunk arriving after the final snapshot (a late push notification) is not applied twice; after a final status only, it is applied", () => {
+    const final = taskOf(TaskState.COMPLETED, [artifact("a", ["1", "2"])]);
+    const t = feed([snapshot(taskOf(TaskState.WORKING, [artifact("a", ["1"])])), snapshot(final), chunk("a", ["2"], true, true)]);
+    expect(texts(t.task)).toEqual({ a: ["1", "2"] });
+    expect(equals(TaskSchema, t.task!, final)).toBe(true);
+    // The final state from a status update says nothing of the chunks: one delivered late is still new.
+    const u = feed([
+      snapshot(taskOf(TaskState.WORKING, [artifact("a", ["1"])])),
+      status(TaskState.COMPLETED),
+      chunk("a", ["2"], true, true),
+    ]);
+    expect(texts(u.task)).toEqual({ a: ["1", "2"] });
+  });
+
+  it("a message already in the task's history (the same messageId) is not added again", () => {
+    const said = agentMessage("done", TASK_ID);
+    const t = feed([snapshot(taskOf(TaskState.WORKING)), message(said), snapshot(taskOf(TaskState.COMPLETED, [], [said])), message(said)]);
+    expect(t.task?.history.map((m) => m.messageId)).toEqual([said.messageId]);
+    const u = feed([snapshot(taskOf(TaskState.WORKING, [], [said])), message(said), message(agentMessage("more", TASK_ID))]);
+    expect(u.task?.history.map((m) => m.messageId)).toEqual([said.messageId, "m-more"]);
+  });
+
   it("another task's events are not mistaken for the finished one", () => {
     const t = feed([snapshot(taskOf(TaskState.COMPLETED)), status(TaskState.WORKING, "t2")]);
     expect(t.task?.id).toBe("t2");
