@@ -4,7 +4,8 @@
  * browser's dynamic import may, holds no call past its signal or deadline.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { startFakeServer, startSse, within } from "../support/fake-server.js";
+import { settled } from "../support/failure.js";
+import { startFakeServer, startSse } from "../support/fake-server.js";
 import { trackTimers } from "../support/timers.js";
 
 afterEach(() => {
@@ -25,16 +26,6 @@ async function withStalled(module: string, asked: () => void = () => {}) {
   return import("../../src/index.js");
 }
 
-const settle = (p: Promise<unknown>) =>
-  within(
-    p.then(
-      () => new Error("the call succeeded"),
-      (e: unknown) => e,
-    ),
-    3000,
-    "the call settling",
-  );
-
 describe.each([
   ["the retry loop", "../../src/client/retry.js"],
   ["the plain-JSON request reader", "../../src/call/plain-input.js"],
@@ -48,7 +39,7 @@ describe.each([
       // A plain-JSON request (a string part) is read by the plain-JSON reader.
       const request = { message: { role: "ROLE_USER", messageId: "m1", parts: [{ text: "hi" }] } } as never;
       const started = performance.now();
-      const timedOut = await settle(client.sendMessage(request, { timeoutMs: 50 }));
+      const timedOut = await settled(client.sendMessage(request, { timeoutMs: 50 }));
       expect(timedOut).toBeInstanceOf(a2a.CallTimeoutError);
       expect(timedOut).toMatchObject({ kind: "deadline" });
       expect(performance.now() - started).toBeLessThan(1000);
@@ -57,7 +48,7 @@ describe.each([
       const reason = new Error("the user left");
       const call = client.sendMessage(request, { signal: controller.signal });
       controller.abort(reason);
-      const aborted = await settle(call);
+      const aborted = await settled(call);
       expect(aborted).toBeInstanceOf(a2a.AbortedError);
       expect((aborted as Error).cause).toBe(reason);
       expect(await timers.live()).toEqual([]);
@@ -80,7 +71,7 @@ describe("the plain-JSON request reader never loads", () => {
         }
       };
       const started = performance.now();
-      const timedOut = await settle(drain(client.sendStreamingMessage(request, { timeoutMs: 50 })));
+      const timedOut = await settled(drain(client.sendStreamingMessage(request, { timeoutMs: 50 })));
       expect(timedOut).toBeInstanceOf(a2a.CallTimeoutError);
       expect(timedOut).toMatchObject({ kind: "deadline" });
       expect(performance.now() - started).toBeLessThan(1000);
@@ -89,7 +80,7 @@ describe("the plain-JSON request reader never loads", () => {
       const reason = new Error("the user left");
       const read = drain(client.sendStreamingMessage(request, { signal: controller.signal }));
       controller.abort(reason);
-      const aborted = await settle(read);
+      const aborted = await settled(read);
       expect(aborted).toBeInstanceOf(a2a.AbortedError);
       expect((aborted as Error).cause).toBe(reason);
       expect(await timers.live()).toEqual([]);
@@ -117,7 +108,7 @@ describe("the lookup of a message sent before a drop never loads", () => {
         { ...options, resume: { backoff: { initialMs: 1, maxMs: 1 } } },
       );
       const began = performance.now();
-      const error = await settle(
+      const error = await settled(
         (async () => {
           for await (const _ of events) {
             // The agent sends none.
@@ -171,7 +162,7 @@ describe.each([
         skills: [],
       };
       const started = performance.now();
-      const timedOut = await settle(a2a.connect(card as never, { ...options, timeoutMs: 50 }));
+      const timedOut = await settled(a2a.connect(card as never, { ...options, timeoutMs: 50 }));
       expect(timedOut).toBeInstanceOf(a2a.CallTimeoutError);
       expect((timedOut as Error).message).toMatch(/^connect\(\) could not load .* within 50 ms$/);
       expect(performance.now() - started).toBeLessThan(1000);
@@ -180,7 +171,7 @@ describe.each([
       const reason = new Error("the user left");
       const connecting = a2a.connect(card as never, { ...options, signal: controller.signal });
       controller.abort(reason);
-      const aborted = await settle(connecting);
+      const aborted = await settled(connecting);
       expect(aborted).toBeInstanceOf(a2a.AbortedError);
       expect((aborted as Error).cause).toBe(reason);
       expect(await timers.live()).toEqual([]);
