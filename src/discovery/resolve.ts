@@ -137,19 +137,14 @@ async function resolveUncoalesced(
   // One deadline and one signal for the whole exchange: every location
   // tried and every key set fetched to verify the card.
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const controller = new AbortController();
-  const signals = [options.signal, options.verification?.signal];
-  const stop = () =>
-    controller.abort(new AbortedError("resolving the Agent Card was aborted", { cause: signals.find((s) => s?.aborted)?.reason }));
-  for (const s of signals) {
-    if (s?.aborted) stop();
-    else s?.addEventListener("abort", stop, { once: true });
-  }
-  const timer = startTimer(
-    () => controller.abort(new CallTimeoutError(`no verified Agent Card from ${safeUrl(url)} within ${timeoutMs} ms`)),
+  const exchange = exchangeSignal(
+    [options.signal, options.verification?.signal],
+    "resolving the Agent Card",
     Math.max(0, deadline - Date.now()),
+    () => new CallTimeoutError(`no verified Agent Card from ${safeUrl(url)} within ${timeoutMs} ms`),
   );
-  const call: Exchange = { ...options, signal: controller.signal, deadline };
+  const signal = exchange.signal;
+  const call: Exchange = { ...options, signal, deadline };
   const search = async (): Promise<ResolvedAgentCard> => {
     const tried: string[] = [];
     for (const candidate of cardUrlCandidates(url)) {
@@ -162,20 +157,47 @@ async function resolveUncoalesced(
   };
   try {
     // Aborted before it starts: nothing is asked of the network or the cache.
-    if (controller.signal.aborted) throw controller.signal.reason;
+    if (signal.aborted) throw signal.reason;
     // Raced against the exchange's signal: a card store, a `fetch` or a key
     // set shared with another resolve that never settles cannot hold this
     // one past its deadline or its signal.
-    return await unlessAborted(search(), controller.signal);
+    return await unlessAborted(search(), signal);
   } catch (e) {
     // Whatever a step reports once the exchange was cut short, the reason is the deadline or the abort.
     // What the caller sent (its headers, the URL's user info and query) is masked as on a call's
     // error: the agent may echo it, and fetch names a URL with user info in full.
-    return await rejectWithoutSent(controller.signal.aborted ? controller.signal.reason : e, headers, url);
+    return await rejectWithoutSent(signal.aborted ? signal.reason : e, headers, url);
   } finally {
-    clearTimeout(timer);
-    for (const s of signals) s?.removeEventListener("abort", stop);
+    exchange.release();
   }
+}
+
+/**
+ * One signal for a whole exchange (a resolve, a verification): aborted
+ * with AbortedError naming `what` when one of `signals` is (its reason as
+ * the cause), or with `timedOut()` after `ms`. `release` clears the timer
+ * and the listeners.
+ */
+function exchangeSignal(
+  signals: readonly (AbortSignal | undefined)[],
+  what: string,
+  ms: number,
+  timedOut: () => Error,
+): { signal: AbortSignal; release: () => void } {
+  const controller = new AbortController();
+  const stop = () => controller.abort(new AbortedError(`${what} was aborted`, { cause: signals.find((s) => s?.aborted)?.reason }));
+  for (const s of signals) {
+    if (s?.aborted) stop();
+    else s?.addEventListener("abort", stop, { once: true });
+  }
+  const timer = startTimer(() => controller.abort(timedOut()), ms);
+  return {
+    signal: controller.signal,
+    release: () => {
+      clearTimeout(timer);
+      for (const s of signals) s?.removeEventListener("abort", stop);
+    },
+  };
 }
 
 function requestHeaders(init: HeadersInit | undefined): Headers {
@@ -335,28 +357,21 @@ export async function verifyCardInHand(
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   // Before the timer: a NaN would fire it at once.
   checkDuration(options.timeoutMs, "timeoutMs");
-  const controller = new AbortController();
-  const signals = [options.signal, verification?.signal];
-  const stop = () =>
-    controller.abort(new AbortedError("verifying the Agent Card was aborted", { cause: signals.find((s) => s?.aborted)?.reason }));
-  for (const s of signals) {
-    if (s?.aborted) stop();
-    else s?.addEventListener("abort", stop, { once: true });
-  }
-  const timer = startTimer(
-    () => controller.abort(new CallTimeoutError(`the Agent Card given was not verified within ${timeoutMs} ms`)),
+  const { signal, release } = exchangeSignal(
+    [options.signal, verification?.signal],
+    "verifying the Agent Card",
     timeoutMs,
+    () => new CallTimeoutError(`the Agent Card given was not verified within ${timeoutMs} ms`),
   );
   try {
-    if (controller.signal.aborted) throw controller.signal.reason;
+    if (signal.aborted) throw signal.reason;
     // Key set requests keep their own timeout; this one's timer ends the whole of it.
-    const verifying = verifyWithPolicy(card, options.verify ?? "if-present", { ...verification, signal: controller.signal }, json);
-    return await unlessAborted(verifying, controller.signal);
+    const verifying = verifyWithPolicy(card, options.verify ?? "if-present", { ...verification, signal }, json);
+    return await unlessAborted(verifying, signal);
   } catch (e) {
-    throw controller.signal.aborted ? controller.signal.reason : e;
+    throw signal.aborted ? signal.reason : e;
   } finally {
-    clearTimeout(timer);
-    for (const s of signals) s?.removeEventListener("abort", stop);
+    release();
   }
 }
 
