@@ -22,6 +22,7 @@ import { cardUrlCandidates, parseCard } from "../../src/toolkit.js";
 import { JwksCache, verifyAgentCard } from "../../src/trust.js";
 import { cardJson, cardJsonV03, keyPair, signJson, type TestKeyPair } from "../support/cards.js";
 import { sendJson, startFakeServer, within, type FakeServer } from "../support/fake-server.js";
+import { silentFirstFetch } from "../support/silent-first.js";
 
 const servers: FakeServer[] = [];
 afterEach(async () => {
@@ -513,17 +514,7 @@ describe("shared state never decides another caller's outcome", () => {
     // 1000 ms, and the card server never answers the first request.
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
     try {
-      let requests = 0;
-      let firstAsked!: () => void;
-      const asked = new Promise<void>((resolve) => (firstAsked = resolve));
-      const f = (async (_url: RequestInfo | URL, init?: RequestInit) => {
-        if (++requests === 1) {
-          firstAsked();
-          const signal = init!.signal!;
-          return new Promise<Response>((_resolve, reject) => signal.addEventListener("abort", () => reject(signal.reason)));
-        }
-        return new Response(JSON.stringify(cardJson()), { headers: { "Content-Type": "application/json" } });
-      }) as typeof fetch;
+      const { fetch: f, asked, requests } = silentFirstFetch(() => cardJson());
       const options = fresh({ fetch: f, timeoutMs: 1000 });
       const first = resolveAgentCard("https://agent.example/card.json", options).catch((err: unknown) => err);
       await asked;
@@ -532,7 +523,7 @@ describe("shared state never decides another caller's outcome", () => {
       vi.advanceTimersByTime(400);
       expect(await first).toBeInstanceOf(CallTimeoutError);
       expect(await second).toMatchObject({ cache: "miss", card: { name: "Test Agent" } });
-      expect(requests).toBe(2);
+      expect(requests()).toBe(2);
     } finally {
       vi.useRealTimers();
     }

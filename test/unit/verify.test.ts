@@ -27,6 +27,7 @@ import {
 } from "../../src/trust.js";
 import { cardJsonV03, keyPair, signJson, type TestKeyPair } from "../support/cards.js";
 import { sendJson, startFakeServer, type FakeServer } from "../support/fake-server.js";
+import { silentFirstFetch } from "../support/silent-first.js";
 
 // --- Fixtures ---------------------------------------------------------------------
 
@@ -802,25 +803,8 @@ describe("the key set cache serves a set only to callers who could have fetched 
 });
 
 describe("one caller's end is not another's: a key set fetch shared by callers", () => {
-  /**
-   * A `fetch` whose first request never answers (it ends only with its
-   * signal) and whose later ones answer with `keys`; `asked` settles when the
-   * first request is made.
-   */
-  function silentFirst(keys: JWK[]) {
-    let requests = 0;
-    let firstAsked!: () => void;
-    const asked = new Promise<void>((resolve) => (firstAsked = resolve));
-    const f = (async (_url: RequestInfo | URL, init?: RequestInit) => {
-      if (++requests === 1) {
-        firstAsked();
-        const signal = init!.signal!;
-        return new Promise<Response>((_resolve, reject) => signal.addEventListener("abort", () => reject(signal.reason)));
-      }
-      return new Response(JSON.stringify({ keys }), { headers: { "Content-Type": "application/json" } });
-    }) as typeof fetch;
-    return { fetch: f, asked, requests: () => requests };
-  }
+  /** A key set `fetch` whose first request never answers and whose later ones answer with `keys`. */
+  const silentFirst = (keys: JWK[]) => silentFirstFetch(() => ({ keys }));
   const options = (f: typeof fetch, cache: JwksCache, extra: VerifyOptions = {}): VerifyOptions => ({
     cardUrl: "https://keys.example/.well-known/agent-card.json",
     jku: { cache },
