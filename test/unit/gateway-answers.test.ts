@@ -89,15 +89,17 @@ const ANSWERS: ReadonlyArray<[string, Answer, Partial<A2AError> & { challenge?: 
   ["500 page", { status: 500, ...html("oops") }, { name: "ServerError", code: "SERVER_ERROR", transient: false, httpStatus: 500 }],
 ];
 
+/** The errors of a unary call and of a stream (without resumption) through a fresh client on `transport`. */
+async function unaryAndStream(transport: () => A2ATransport): Promise<A2AError[]> {
+  const client = new A2AClient(transport());
+  return [await failure(client.getTask({ id: "t1" })), await failure(collect(client.subscribeToTask({ id: "t1" }, { resume: false })))];
+}
+
 describe.each(ANSWERS)("a gateway's %s", (_what, given, facts) => {
   it.each(TRANSPORTS)("%s: the same error, unary and stream", async (_name, transport) => {
     answer = given;
     h2.handler = gateway;
-    const client = new A2AClient(transport());
-    for (const e of [
-      await failure(client.getTask({ id: "t1" })),
-      await failure(collect(client.subscribeToTask({ id: "t1" }, { resume: false }))),
-    ]) {
+    for (const e of await unaryAndStream(transport)) {
       expect(e).toMatchObject(facts);
       // The HTTP status of a gateway's body is no JSON-RPC code.
       expect(e.jsonRpcCode).toBeUndefined();
@@ -156,11 +158,7 @@ describe("a gateway's error page larger than the response limit", () => {
     it.each(LIMITED)("%s: the status's error, unary and stream, not a ProtocolError", async (name, transport) => {
       answer = given;
       h2.handler = gateway;
-      const client = new A2AClient(transport());
-      for (const e of [
-        await failure(client.getTask({ id: "t1" })),
-        await failure(collect(client.subscribeToTask({ id: "t1" }, { resume: false }))),
-      ]) {
+      for (const e of await unaryAndStream(transport)) {
         expect(e).toMatchObject(facts);
         // The HTTP bindings read error bodies, up to their limit: the error says it was passed.
         if (!name.startsWith("gRPC"))
