@@ -68,8 +68,10 @@ export class AgentSession {
    * The extended cards loaded (or loading), by what each call asked with:
    * its headers and extensions. An agent answers by the caller's
    * credentials, so a card loaded with one call's is never another's answer.
+   * A private field (#), which `util.inspect` and JSON do not show: its keys
+   * hold the headers' values, credentials among them.
    */
-  private readonly extended = new Map<string, Promise<AgentCard>>();
+  readonly #extended = new Map<string, Promise<AgentCard>>();
   private extendedResult: VerificationResult | undefined;
   /**
    * The client for this agent, held to the capabilities of the card in
@@ -138,16 +140,16 @@ export class AgentSession {
       );
     }
     const asked = askedWith(options);
-    const kept = asked === undefined ? undefined : this.extended.get(asked);
+    const kept = asked === undefined ? undefined : this.#extended.get(asked);
     if (!kept || options.refresh) {
       const pending = this.loadExtended(options);
       if (asked === undefined) return pending;
-      this.extended.delete(asked);
-      this.extended.set(asked, pending);
-      if (this.extended.size > MAX_EXTENDED_KEPT) this.extended.delete(this.extended.keys().next().value!);
+      this.#extended.delete(asked);
+      this.#extended.set(asked, pending);
+      if (this.#extended.size > MAX_EXTENDED_KEPT) this.#extended.delete(this.#extended.keys().next().value!);
       // A failed load is not remembered: the next call tries again.
       pending.catch(() => {
-        if (this.extended.get(asked) === pending) this.extended.delete(asked);
+        if (this.#extended.get(asked) === pending) this.#extended.delete(asked);
       });
       return pending;
     }

@@ -7,6 +7,7 @@
  * signature over unknown fields cannot be checked.
  */
 import type { ServerHttp2Stream } from "node:http2";
+import { inspect } from "node:util";
 import { equals, fromJson, toBinary, type JsonValue } from "@bufbuild/protobuf";
 import type { Interceptor } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -31,6 +32,8 @@ import { JwksCache, signAgentCard } from "../../src/trust.js";
 import { cardJson, cardJsonV03, keyPair, signJson, type TestKeyPair } from "../support/cards.js";
 import { sendJson, startFakeServer, type FakeServer } from "../support/fake-server.js";
 import { frame, useFakeGrpcServer } from "../support/fake-grpc-server.js";
+import { deadPort } from "../support/ports.js";
+import { errorSurfaces } from "../support/surfaces.js";
 
 let key: TestKeyPair;
 let server: FakeServer;
@@ -275,4 +278,18 @@ describe("key sets of a session's cards come through connect()'s fetch", () => {
     expect((await session.extendedCard()).description).toBe("The extended card");
     expect(session.extendedCardVerification).toMatchObject({ verified: true, keySource: "jku", jku: JKU });
   });
+});
+
+it("a session that kept extended card loads by their calls' headers shows none of those headers when logged", async () => {
+  const client = new A2AClient(createJsonRpcTransport({ baseUrl: `http://127.0.0.1:${await deadPort()}/a2a` }));
+  const card = fromJson(AgentCardSchema, cardJson({ capabilities: { extendedAgentCard: true } }) as JsonValue);
+  const session = new AgentSession(client, { card });
+  const failed = await session.extendedCard({ headers: { Authorization: "Bearer kept-SECRET-1" } }).catch((e: unknown) => e);
+  for (const text of errorSurfaces(failed)) expect(text).not.toContain("kept-SECRET-1");
+  // A load in flight is kept under its headers meanwhile.
+  const pending = session.extendedCard({ headers: { "X-Api-Key": "kept-SECRET-2" } }).catch(() => undefined);
+  for (const text of [inspect(session, { depth: Infinity, showHidden: true }), JSON.stringify(session), String(session)]) {
+    expect(text).not.toContain("kept-SECRET");
+  }
+  await pending;
 });
