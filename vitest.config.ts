@@ -5,7 +5,8 @@ export default defineConfig({
     include: ["test/**/*.test.ts"],
     // Needs Chromium: run by `npm run test:browser` (vitest.browser.config.ts); needs the
     // npm registry: run by `npm run test:ranges` (vitest.ranges.config.ts).
-    exclude: [...configDefaults.exclude, "test/browser/**", "test/registry/**"],
+    // The SDK peers' own installs (test/peers/*/.venv) hold no tests of ours.
+    exclude: [...configDefaults.exclude, "test/browser/**", "test/registry/**", "**/.venv/**"],
     testTimeout: 20_000,
     hookTimeout: 20_000,
     // Each file starts its own servers on ephemeral 127.0.0.1 ports.

@@ -12,6 +12,13 @@ export interface ConnectionPlan {
   /** Bytes from the server to let through before the fault; undefined: never fault. */
   cutAfter?: number | undefined;
   fault?: Fault | undefined;
+  /**
+   * Decides the cut from what the server has sent so far on this connection
+   * (every byte, in order): the offset to cut at, or undefined to go on.
+   * For faults placed by content (after the first event) rather than by a
+   * byte count that differs between servers. Overrides `cutAfter`.
+   */
+  cutWhen?: ((received: Buffer) => number | undefined) | undefined;
 }
 
 export interface ChaosProxy {
@@ -53,7 +60,9 @@ export async function startChaosProxy(targetPort: number, plan: (index: number) 
   };
   const server = createServer((client) => {
     const index = connections++;
-    const { cutAfter, fault = "reset" } = proxy.plan(index);
+    const { cutWhen, fault = "reset", ...planned } = proxy.plan(index);
+    let cutAfter = planned.cutAfter;
+    let received = Buffer.alloc(0);
     const upstream = connect(targetPort, "127.0.0.1");
     for (const s of [client, upstream]) {
       sockets.add(s);
@@ -69,6 +78,10 @@ export async function startChaosProxy(targetPort: number, plan: (index: number) 
     let stalled = false;
     upstream.on("data", (chunk: Buffer) => {
       if (stalled) return;
+      if (cutWhen && cutAfter === undefined) {
+        received = Buffer.concat([received, chunk]);
+        cutAfter = cutWhen(received);
+      }
       if (cutAfter === undefined || sent + chunk.length <= cutAfter) {
         sent += chunk.length;
         proxy.tap?.(index, chunk);

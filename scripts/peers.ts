@@ -1,0 +1,92 @@
+/**
+ * Installs the interop suite's SDK peers (test/peers/<lang>/, see
+ * test/support/sdk-peers.ts) from their registries, each pinned: the Python
+ * peer into a virtual environment from requirements.txt (PyPI), the Go peer
+ * built against go.sum (the Go module proxy), the Java peer built by Maven
+ * against its pom (Maven Central). Idempotent and quick when nothing
+ * changed: `npm test` runs it first.
+ *
+ *   npm run peers            all of them
+ *   npm run peers -- python  only those named
+ */
+import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("../test/peers/", import.meta.url));
+
+class StepFailed extends Error {}
+
+function run(what: string, command: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = {}): void {
+  const started = Date.now();
+  process.stderr.write(`peers: ${what} ...\n`);
+  const r = spawnSync(command, args, { cwd, stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, ...env } });
+  if (r.error) throw new StepFailed(`${what}: could not run ${command}: ${r.error.message}`);
+  if (r.status !== 0) throw new StepFailed(`${what}: ${command} ${args.join(" ")} exited with ${r.status ?? r.signal}`);
+  process.stderr.write(`peers: ${what}: done in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+}
+
+const sha256 = (path: string) => createHash("sha256").update(readFileSync(path)).digest("hex");
+
+/** The Python peer: a virtual environment made anew whenever requirements.txt changes. */
+function python(): void {
+  const dir = `${ROOT}python/`;
+  const stamp = `${dir}.venv/requirements.sha256`;
+  const wanted = sha256(`${dir}requirements.txt`);
+  if (existsSync(stamp) && readFileSync(stamp, "utf8") === wanted) return;
+  run("Python peer: virtual environment", "python3", ["-m", "venv", "--clear", ".venv"], dir);
+  run(
+    "Python peer: pip install -r requirements.txt",
+    `${dir}.venv/bin/pip`,
+    ["install", "--quiet", "--disable-pip-version-check", "--no-input", "--only-binary", ":all:", "-r", "requirements.txt"],
+    dir,
+  );
+  writeFileSync(stamp, wanted);
+}
+
+/** The Go peer: `go build` is incremental, so it always runs. */
+function go(): void {
+  run("Go peer: go build", "go", ["build", "-o", "peer", "."], `${ROOT}go/`, { GOFLAGS: "-mod=readonly" });
+}
+
+/** The Java reference servers' artifact that decides whether the Java peer can be built here. */
+const JAVA_ARTIFACT = "org.a2aproject.sdk:a2a-java-sdk-reference-jsonrpc:1.2.0.Final:pom";
+
+/**
+ * The Java peer (the official reference servers, on Quarkus) is required as
+ * soon as its artifacts resolve. Until they do, the reason is recorded in
+ * test/peers/java/UNAVAILABLE, word for word from Maven, and its suite skips
+ * with it; any other failure (no Maven, no network) fails the install.
+ */
+function java(): void {
+  const dir = `${ROOT}java/`;
+  process.stderr.write(`peers: Java peer: does ${JAVA_ARTIFACT} resolve ...\n`);
+  const r = spawnSync("mvn", ["-B", "-U", "dependency:get", `-Dartifact=${JAVA_ARTIFACT}`, "-Dtransitive=false"], { encoding: "utf8" });
+  if (r.error) throw new StepFailed(`Java peer: could not run mvn: ${r.error.message}`);
+  if (r.status === 0) {
+    rmSync(`${dir}UNAVAILABLE`, { force: true });
+    process.stderr.write("peers: Java peer: the artifact resolves, so the Java peer is required\n");
+    return;
+  }
+  const missing = /(?:Couldn't download artifact|Could not find artifact)[^\n]*/.exec(r.stdout)?.[0];
+  if (missing === undefined) {
+    const error = r.stdout.split("\n").find((l) => l.startsWith("[ERROR]")) ?? `exit ${r.status}`;
+    throw new StepFailed(`Java peer: mvn dependency:get failed: ${error}`);
+  }
+  const reason = `Maven Central as reached from this machine does not serve ${JAVA_ARTIFACT} (mvn dependency:get: ${missing.replace(/ during a previous attempt.*$/, "").replace(/ \(https?:[^)]*\)/g, "")})`;
+  writeFileSync(`${dir}UNAVAILABLE`, `${reason}\n`);
+  process.stderr.write(`peers: Java peer: not installable: ${reason}\n`);
+}
+
+const PEERS: Record<string, () => void> = { python, go, java };
+
+const named = process.argv.slice(2);
+for (const name of named) if (!(name in PEERS)) throw new Error(`no peer named ${name}; peers: ${Object.keys(PEERS).join(", ")}`);
+try {
+  for (const [name, install] of Object.entries(PEERS)) if (named.length === 0 || named.includes(name)) install();
+} catch (err) {
+  if (!(err instanceof StepFailed)) throw err;
+  process.stderr.write(`peers: ${err.message}\n`);
+  process.exit(1);
+}

@@ -1,0 +1,184 @@
+/**
+ * The official A2A servers of every SDK we can install here, as test peers:
+ * the TypeScript one in-process (demo/agent.ts), and the Python, Go and Java
+ * ones as small programs of ours under test/peers/<lang>/, each serving the
+ * same scripted agent (the script is described at the top of demo/agent.ts)
+ * on 127.0.0.1, on every binding and version its SDK offers.
+ *
+ * A program peer takes its ports on its command line, prints `ready` once
+ * everything listens, and exits on SIGTERM or when its stdin closes (so a
+ * peer whose test process died does not linger). `npm run peers` (run by
+ * `npm test` first) installs them; a peer that is not installed fails its
+ * tests with the command that installs it, except Java, whose build records
+ * why it could not be made (test/peers/java/UNAVAILABLE), and whose tests
+ * then skip with that reason.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { startLocalAgent } from "../../demo/agent.js";
+import type { Binding } from "../../src/index.js";
+import { deadPort } from "./ports.js";
+
+export type PeerId = "typescript" | "python" | "go" | "java";
+export type PeerVersion = "1.0" | "0.3";
+
+/** One interface a peer serves: what its card must list and the tests run on. */
+export interface Served {
+  binding: Binding;
+  version: PeerVersion;
+}
+
+/** A peer that runs: where its card is, and how to stop it. */
+export interface RunningPeer {
+  /** "http://127.0.0.1:PORT" */
+  origin: string;
+  /** The card's URL: `{origin}/.well-known/agent-card.json`. */
+  cardUrl: string;
+  /** The gRPC port. */
+  grpcPort: number;
+  /** What the peer wrote on stderr lately, for failure messages. */
+  log(): string;
+  close(): Promise<void>;
+}
+
+export interface PeerSpec {
+  id: PeerId;
+  /** SDK and release, as the matrix and test titles name it. */
+  label: string;
+  /** Every interface the peer serves, 1.0 first. */
+  serves: readonly Served[];
+  /** Whether its SDK signs the card (with the SDK's own signer). */
+  signsCard: boolean;
+  /** Why the peer cannot run on this machine, when its build recorded a reason; undefined when it can. */
+  unavailable(): string | undefined;
+  start(): Promise<RunningPeer>;
+}
+
+const ALL: readonly Served[] = (["1.0", "0.3"] as const).flatMap((version) =>
+  (["JSONRPC", "HTTP+JSON", "GRPC"] as const).map((binding) => ({ binding, version })),
+);
+
+const PEERS_DIR = fileURLToPath(new URL("../peers/", import.meta.url));
+const INSTALL_HINT = "run `npm run peers` to install the peers";
+/** Time a program peer has to say `ready`: the JVM's start is the slowest, a few seconds here. */
+const READY_MS = 60_000;
+const STOP_MS = 3_000;
+
+/** Keeps the last few KB a child wrote, for the message of a test that fails against it. */
+function tail(stream: NodeJS.ReadableStream | null): () => string {
+  let text = "";
+  stream?.setEncoding("utf8");
+  stream?.on("data", (chunk: string) => {
+    text = (text + chunk).slice(-8_192);
+  });
+  return () => text;
+}
+
+function waitForReady(child: ChildProcess, what: string, log: () => string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let seen = "";
+    const done = (err?: Error) => {
+      clearTimeout(timer);
+      child.stdout?.off("data", onData);
+      child.off("exit", onExit);
+      if (err) reject(err);
+      else resolve();
+    };
+    const onData = (chunk: string) => {
+      seen += chunk;
+      if (/^ready$/m.test(seen)) done();
+    };
+    const onExit = (code: number | null, signal: string | null) =>
+      done(new Error(`${what} exited (${signal ?? `code ${code}`}) before it was ready; its stderr:\n${log()}`));
+    const timer = setTimeout(() => done(new Error(`${what} did not say ready within ${READY_MS} ms; its stderr:\n${log()}`)), READY_MS);
+    child.stdout?.setEncoding("utf8");
+    child.stdout?.on("data", onData);
+    child.once("exit", onExit);
+  });
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill("SIGKILL"), STOP_MS);
+    child.once("exit", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.stdin?.end();
+    child.kill("SIGTERM");
+  });
+}
+
+/** Starts a program peer: `command ...args --port P --grpc-port G`, ready when it says so. */
+async function startProgram(label: string, command: string, args: readonly string[]): Promise<RunningPeer> {
+  if (!existsSync(command)) throw new Error(`${label}: ${command} is missing: ${INSTALL_HINT}`);
+  const port = await deadPort();
+  const grpcPort = await deadPort();
+  const child = spawn(command, [...args, "--port", String(port), "--grpc-port", String(grpcPort)], {
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  child.stdin?.on("error", () => {});
+  const log = tail(child.stderr);
+  try {
+    await waitForReady(child, label, log);
+  } catch (err) {
+    await stop(child);
+    throw err;
+  }
+  const origin = `http://127.0.0.1:${port}`;
+  return { origin, cardUrl: `${origin}/.well-known/agent-card.json`, grpcPort, log, close: () => stop(child) };
+}
+
+const inPeers = (...path: string[]) => PEERS_DIR + path.join("/");
+
+export const TYPESCRIPT_PEER: PeerSpec = {
+  id: "typescript",
+  label: "@a2a-js/sdk 1.3 (TypeScript)",
+  serves: ALL,
+  signsCard: false,
+  unavailable: () => undefined,
+  async start() {
+    const agent = await startLocalAgent({ versions: ["1.0", "0.3"] });
+    return {
+      origin: agent.origin,
+      cardUrl: agent.cardUrl,
+      grpcPort: Number(agent.grpcAddress.split(":").at(-1)),
+      log: () => "",
+      close: () => agent.close(),
+    };
+  },
+};
+
+export const PYTHON_PEER: PeerSpec = {
+  id: "python",
+  label: "a2a-sdk 1.3.0 (Python)",
+  serves: ALL,
+  signsCard: true,
+  unavailable: () => undefined,
+  start: () => startProgram("the Python peer", inPeers("python", ".venv", "bin", "python"), [inPeers("python", "agent.py")]),
+};
+
+export const GO_PEER: PeerSpec = {
+  id: "go",
+  label: "a2a-go 2.3.1 (Go)",
+  serves: ALL,
+  signsCard: false,
+  unavailable: () => undefined,
+  start: () => startProgram("the Go peer", inPeers("go", "peer"), []),
+};
+
+const JAVA_UNAVAILABLE = inPeers("java", "UNAVAILABLE");
+
+export const JAVA_PEER: PeerSpec = {
+  id: "java",
+  label: "a2a-java 1.2.0.Final (Java)",
+  serves: ALL.filter((s) => s.version === "1.0"),
+  signsCard: false,
+  unavailable: () => (existsSync(JAVA_UNAVAILABLE) ? readFileSync(JAVA_UNAVAILABLE, "utf8").trim() : undefined),
+  start: () => startProgram("the Java peer", inPeers("java", "run"), []),
+};
+
+/** Every peer, the TypeScript one first (the one the rest of the suite runs against). */
+export const SDK_PEERS: readonly PeerSpec[] = [TYPESCRIPT_PEER, PYTHON_PEER, GO_PEER, JAVA_PEER];
