@@ -24,6 +24,12 @@ export interface HttpPlan {
    * are held to where the peer may not apply it (A2A 0.3 JSON-RPC).
    */
   historyLength?: number | undefined;
+  /**
+   * The method answers with nothing (google.protobuf.Empty): a JSON-RPC
+   * success without `result` still says it all (a2a-go and the Python
+   * SDK's 0.3 surface leave it out of a delete's answer).
+   */
+  emptyResult?: boolean | undefined;
 }
 
 /** Facts about a response that error mapping needs. */

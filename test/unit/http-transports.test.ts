@@ -26,6 +26,7 @@ import {
   TaskState,
   VersionNotSupportedError,
   createJsonRpcTransport,
+  createJsonRpcTransportV03,
   createRestTransport,
   userMessage,
   type Binding,
@@ -614,6 +615,13 @@ describe("malformed JSON-RPC envelopes", () => {
     const e = await failure(clientOf("JSONRPC").getTask({ id: "t1" }));
     expect(e).toBeInstanceOf(ProtocolError);
     expect(e.binding).toBe("JSONRPC");
+  });
+
+  it("a delete answered with neither result nor error succeeds: its result is empty anyway (a2a-go 2.3.1)", async () => {
+    srv.handle((_req, res, body) => sendJson(res, 200, { jsonrpc: "2.0", id: rpcId(body) }));
+    await expect(clientOf("JSONRPC").deleteTaskPushNotificationConfig({ taskId: "t1", id: "c1" })).resolves.toBeUndefined();
+    const v03 = new A2AClient(createJsonRpcTransportV03({ baseUrl: srv.url }));
+    await expect(v03.deleteTaskPushNotificationConfig({ taskId: "t1", id: "c1" })).resolves.toBeUndefined();
   });
 
   it("a response that is not an object", async () => {

@@ -52,7 +52,10 @@ export function jsonRpcCodec(
     binding: "JSONRPC",
     contentType: "application/json",
     accept: "application/json",
-    plan: (method, message) => plan(envelope, method, message),
+    plan: (method, message) => {
+      const planned = plan(envelope, method, message);
+      return method.output.typeName === EMPTY ? { ...planned, emptyResult: true } : planned;
+    },
     result: envelope.result,
     error: envelope.error,
   };
@@ -96,7 +99,12 @@ export function jsonRpcEnvelope(url: string): JsonRpcEnvelope {
         throw new ProtocolError(`the JSON-RPC response id ${describeValue(json.id)} does not match the request id ${plan.id}`, facts);
       }
       if (isError) throw envelopeError(json.error, facts);
-      if (!("result" in json)) throw new ProtocolError("the JSON-RPC response has neither result nor error", facts);
+      if (!("result" in json)) {
+        // JSON-RPC 2.0 section 5 requires `result` on success; where the
+        // method's result is empty anyway, its absence is unambiguous.
+        if (plan.emptyResult) return null;
+        throw new ProtocolError("the JSON-RPC response has neither result nor error", facts);
+      }
       return json.result;
     },
     error(json: unknown, facts: ResponseFacts): A2AError {
@@ -114,6 +122,8 @@ export function jsonRpcEnvelope(url: string): JsonRpcEnvelope {
     },
   };
 }
+
+const EMPTY = "google.protobuf.Empty";
 
 /** JSON-RPC's codes, the A2A errors' included, are negative (-32768 to -32000); HTTP statuses are not. */
 function isJsonRpcCode(code: unknown): boolean {
