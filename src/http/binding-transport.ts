@@ -166,6 +166,11 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
     const type = res.header.get("Content-Type");
     const where = { binding, httpStatus: res.status };
     if (type !== null && !isJsonContentType(type)) {
+      // An error object in JSON says what it says whatever its label (a2a-go
+      // 2.3.1's 0.3 JSON-RPC surface sends its errors as text/plain); a
+      // result under another content type is refused.
+      const mislabelled = looksLikeJson(text) ? tryParse(text) : undefined;
+      if (isRecord(mislabelled) && isRecord(mislabelled.error)) return mislabelled;
       throw new ProtocolError(`expected a JSON response from ${safeUrl(f.url)}, got content type "${type}"`, where);
     }
     // An RFC 9457 problem document describes a failure, whatever the status says.

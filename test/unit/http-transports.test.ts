@@ -624,6 +624,24 @@ describe("malformed JSON-RPC envelopes", () => {
     await expect(v03.deleteTaskPushNotificationConfig({ taskId: "t1", id: "c1" })).resolves.toBeUndefined();
   });
 
+  it("an error answered as text/plain is read as the error it is (a2a-go 2.3.1's 0.3 surface); a result so labelled is refused", async () => {
+    const plain = (res: ServerResponse, json: unknown) => {
+      res.writeHead(200, { "Content-Type": "text/plain; charset=utf-8" });
+      res.end(JSON.stringify(json));
+    };
+    srv.handle((_req, res, body) => plain(res, { jsonrpc: "2.0", id: rpcId(body), error: { code: -32001, message: "task not found" } }));
+    expect(await failure(clientOf("JSONRPC").getTask({ id: "t1" }))).toBeInstanceOf(TaskNotFoundError);
+    const v03 = new A2AClient(createJsonRpcTransportV03({ baseUrl: srv.url }));
+    expect(await failure(v03.getTask({ id: "t1" }))).toBeInstanceOf(TaskNotFoundError);
+    // Still checked against the request's id.
+    srv.handle((_req, res, body) => plain(res, { jsonrpc: "2.0", id: rpcId(body) + 1, error: { code: -32001, message: "task not found" } }));
+    expect(await failure(clientOf("JSONRPC").getTask({ id: "t1" }))).toBeInstanceOf(ProtocolError);
+    srv.handle((_req, res, body) => plain(res, { jsonrpc: "2.0", id: rpcId(body), result: TASK }));
+    const e = await failure(clientOf("JSONRPC").getTask({ id: "t1" }));
+    expect(e).toBeInstanceOf(ProtocolError);
+    expect(e.message).toMatch(/got content type "text\/plain; charset=utf-8"/);
+  });
+
   it("a response that is not an object", async () => {
     srv.handle((_req, res) => sendJson(res, 200, [1, 2, 3]));
     const e = await failure(clientOf("JSONRPC").getTask({ id: "t1" }));
