@@ -29,7 +29,8 @@ import { concatBytes, sha256Hex, startTimer } from "../util.js";
 export interface PushReceiverOptions {
   /**
    * The `token` given in the push notification config. When set, every
-   * delivery must carry it in `X-A2A-Notification-Token` (compared in
+   * delivery must carry it in `X-A2A-Notification-Token` or
+   * `A2A-Notification-Token` (a2a-go's name for it; compared in
    * constant time), else it is answered 401.
    */
   token?: string | undefined;
@@ -304,12 +305,26 @@ function bodyTimeoutOption(value: unknown): number {
   return value;
 }
 
+/**
+ * The token a delivery carries: in `X-A2A-Notification-Token` (the 0.3
+ * specification's name, which the TypeScript and Python SDKs send) or
+ * `A2A-Notification-Token` (a2a-go's, in the style of the 1.0 headers; the
+ * 1.0 specification names none). Both, with different values, is no token:
+ * which one was meant cannot be told.
+ */
+function sentToken(headers: Headers): string | undefined {
+  const legacy = headers.get("x-a2a-notification-token");
+  const plain = headers.get("a2a-notification-token");
+  if (legacy !== null && plain !== null && legacy !== plain) return undefined;
+  return legacy ?? plain ?? undefined;
+}
+
 async function authorized(request: Request, options: PushReceiverOptions): Promise<boolean> {
   if (options.token !== undefined) {
-    const sent = request.headers.get("x-a2a-notification-token");
+    const sent = sentToken(request.headers);
     // Compared even when absent, so a missing header takes as long as a wrong one.
     const ok = constantTimeEqual(sent ?? "", options.token);
-    if (sent === null || !ok) return false;
+    if (sent === undefined || !ok) return false;
   }
   if (options.authenticate && !(await options.authenticate(request.headers.get("authorization"), request))) return false;
   return true;

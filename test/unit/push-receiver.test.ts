@@ -123,6 +123,17 @@ describe("answers", () => {
     expect((await receiver.handle(post(valid, { Authorization: "Basic abc", "X-A2A-Notification-Token": "x" }))).status).toBe(401);
   });
 
+  it("takes the token from A2A-Notification-Token too (a2a-go 2.3.1's name); two different tokens are none", async () => {
+    const receiver = createPushReceiver({ token: TOKEN });
+    const only = (headers: Record<string, string>) =>
+      new Request(URL_, { method: "POST", headers: { "Content-Type": "application/a2a+json", ...headers }, body: valid });
+    expect((await receiver.handle(only({ "A2A-Notification-Token": TOKEN }))).status).toBe(204);
+    expect((await receiver.handle(only({ "A2A-Notification-Token": "wrong" }))).status).toBe(401);
+    expect((await receiver.handle(only({ "A2A-Notification-Token": TOKEN, "X-A2A-Notification-Token": TOKEN }))).status).toBe(204);
+    expect((await receiver.handle(only({ "A2A-Notification-Token": TOKEN, "X-A2A-Notification-Token": "other" }))).status).toBe(401);
+    expect((await receiver.handle(only({ "A2A-Notification-Token": "other", "X-A2A-Notification-Token": TOKEN }))).status).toBe(401);
+  });
+
   it("checks the credentials before the body is read", async () => {
     const receiver = createPushReceiver({ token: TOKEN, maxBytes: 10 });
     const res = await receiver.handle(post("x".repeat(100), { "X-A2A-Notification-Token": "bad", "Content-Type": "text/plain" }));
