@@ -26,6 +26,7 @@ import { LazyStream, type StreamWatch } from "./lazy-stream.js";
 import { onDemand, single } from "../util.js";
 import type { SentMessage } from "./find-sent.js";
 import { EndWatch } from "./end-watch.js";
+import { refusedIfEnded } from "./ended-refusal.js";
 import { resumableWith } from "./resume-start.js";
 import type { ResumeOptions } from "./resume-policy.js";
 import { withExtensions } from "../call/options.js";
@@ -260,10 +261,24 @@ export class A2AClient implements ServiceOperations<M> {
   subscribeToTask(request: Req<"subscribeToTask">, options: StreamCallOptions = {}): AsyncIterable<StreamResponse> {
     const method = A2AService.method.subscribeToTask;
     return this.streamOf(this.prepare(method, request, options), options, (req) => {
-      if (!req.id) return this.stream(method, req, options);
-      if (options.resume === false) return this.stream(method, req, options, undefined, new EndWatch(req.id, () => this.binding));
-      return this.resuming(req.id, options, options.resume ?? {}, (state, signal, timeoutMs) =>
-        this.stream(method, req, { ...withSignal(options, signal), timeoutMs }, state),
+      const id = req.id;
+      if (!id) return this.stream(method, req, options);
+      // An agent that says "not found" of a task that has ended: GetTask tells (ended-refusal.ts).
+      const getTask = (signal: AbortSignal | undefined) => () =>
+        this.unary(A2AService.method.getTask, { id }, { signal, headers: options.headers, timeoutMs: options.timeoutMs, retry: false });
+      if (options.resume === false) {
+        return refusedIfEnded(
+          this.stream(method, req, options, undefined, new EndWatch(id, () => this.binding)),
+          id,
+          getTask(options.signal),
+        );
+      }
+      return this.resuming(id, options, options.resume ?? {}, (state, signal, timeoutMs) =>
+        refusedIfEnded(
+          this.stream(method, req, { ...withSignal(options, signal), timeoutMs }, state),
+          id,
+          getTask(signal ?? options.signal),
+        ),
       );
     });
   }

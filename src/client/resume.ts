@@ -27,6 +27,7 @@ import {
   CallTimeoutError,
   InvalidAgentResponseError,
   StreamResumeError,
+  TaskNotFoundError,
   UnsupportedOperationError,
 } from "../errors/family.js";
 import { toA2AError } from "../errors/classify.js";
@@ -155,7 +156,7 @@ async function* steps(
   for (;;) {
     let drop: A2AError;
     /** The resubscribe was refused as if the task had ended. */
-    let refused: UnsupportedOperationError | undefined;
+    let refused: UnsupportedOperationError | TaskNotFoundError | undefined;
     let firstEvent = true;
     try {
       const seen = (event: StreamResponse): boolean => {
@@ -184,8 +185,9 @@ async function* steps(
       if (drop instanceof CallTimeoutError && drop.kind === "deadline")
         drop = state.deadline?.expired(drop, streamName(taskId), io.binding()) ?? drop;
       // A task that ended between GetTask and the resubscribe cannot be
-      // subscribed to (spec: UnsupportedOperationError): GetTask tells.
-      if (resubscribed && firstEvent && drop instanceof UnsupportedOperationError) refused = drop;
+      // subscribed to (spec: UnsupportedOperationError; a2a-go 2.3.1 says
+      // TaskNotFoundError, having no execution of it left): GetTask tells.
+      if (resubscribed && firstEvent && (drop instanceof UnsupportedOperationError || drop instanceof TaskNotFoundError)) refused = drop;
       else if (!isDrop(drop, false) && drop !== unreachable) throw drop;
     }
     if (signal.aborted) throw new AbortedError("the stream was aborted", { binding: io.binding(), cause: signal.reason });

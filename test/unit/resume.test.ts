@@ -552,6 +552,48 @@ describe.each(HTTP_BINDINGS)("resumption (%s)", (binding) => {
     expect(isResumeSnapshot(last)).toBe(true);
   });
 
+  it("a resubscribe answered TaskNotFound for a task that ended meanwhile (a2a-go 2.3.1): GetTask again, its final task is the last event", async () => {
+    serve(binding, {
+      ...dropOnce("cut"),
+      get: (c, r) => r.json(c.n === 0 ? task("WORKING", ["1"]) : task("COMPLETED", ["1", "2"])),
+      subscribe: (_c, r) =>
+        r.error({
+          code: -32001,
+          httpStatus: binding === "JSONRPC" ? 200 : 404,
+          reason: "TASK_NOT_FOUND",
+          message: "task not found: no active execution",
+        }),
+    });
+    const { items, error } = await drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: FAST }));
+    expect(error).toBeUndefined();
+    expect(kinds()).toEqual(["send", "get", "subscribe", "get"]);
+    expect(stateOf(items.at(-1)!)).toBe(TaskState.COMPLETED);
+  });
+
+  it.each([
+    ["with resumption", FAST],
+    ["without", false],
+  ] as const)(
+    "SubscribeToTask answered TaskNotFound for a task GetTask finds ended is UnsupportedOperationError, %s",
+    async (_, resume) => {
+      serve(binding, {
+        get: (c, r) => r.json(task(c.n === 0 ? "COMPLETED" : "WORKING")),
+        subscribe: (_c, r) =>
+          r.error({ code: -32001, httpStatus: binding === "JSONRPC" ? 200 : 404, reason: "TASK_NOT_FOUND", message: "task not found" }),
+      });
+      const ended = await drain(clientOf(binding).subscribeToTask({ id: "t1" }, { resume }));
+      expect(ended.error).toBeInstanceOf(UnsupportedOperationError);
+      expect((ended.error as Error).message).toBe(
+        "task t1 is TASK_STATE_COMPLETED, so it cannot be subscribed to (the agent answered TaskNotFound: task not found)",
+      );
+      expect((ended.error as Error).cause).toBeInstanceOf(TaskNotFoundError);
+      expect(kinds()).toEqual(["subscribe", "get"]);
+      // A task that goes on, or none at all: the agent's answer as it is.
+      const working = await drain(clientOf(binding).subscribeToTask({ id: "t1" }, { resume }));
+      expect(working.error).toBeInstanceOf(TaskNotFoundError);
+    },
+  );
+
   it("a resubscribe refused for a task that goes on is reported", async () => {
     serve(binding, {
       ...dropOnce("cut"),
@@ -923,7 +965,8 @@ describe.each(HTTP_BINDINGS)("resumption (%s)", (binding) => {
     });
     const { error } = await drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: FAST }));
     expect(error).toBeInstanceOf(TaskNotFoundError);
-    expect(kinds()).toEqual(["send", "get", "subscribe"]);
+    // GetTask is asked once more, whether the task ended meanwhile (a2a-go's answer then); it goes on, so the error stands.
+    expect(kinds()).toEqual(["send", "get", "subscribe", "get"]);
   });
 
   it("a server-reported error from GetTask is not retried", async () => {
