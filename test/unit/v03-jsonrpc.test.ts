@@ -284,6 +284,13 @@ describe("requests: 1.0 calls as 0.3 JSON-RPC", () => {
     ]);
   });
 
+  it("a push config list answered null is empty (a2a-go 2.3.1); anything else that is not a list is refused", async () => {
+    srv.handle(answer(null));
+    expect((await client().listTaskPushNotificationConfigs({ taskId: "t1" })).configs).toEqual([]);
+    srv.handle(answer({ configs: [] }));
+    expect(await failure(client().listTaskPushNotificationConfigs({ taskId: "t1" }))).toBeInstanceOf(ProtocolError);
+  });
+
   it("GetExtendedAgentCard becomes agent/getAuthenticatedExtendedCard without params", async () => {
     srv.handle(answer({ name: "n", description: "d", version: "1", url: "https://a.example.com/rpc", skills: [] }));
     await client().getExtendedAgentCard({ tenant: "acme" });

@@ -74,6 +74,8 @@ export const V03_CALLS = {
     // and the response never has a nextPageToken.
     params: (req) => ({ id: req.taskId ?? "" }),
     result: (r) => {
+      // a2a-go 2.3.1 writes a task without configs as null (an empty Go slice): no configs.
+      if (r === null) return { configs: [] };
       if (!Array.isArray(r)) throw new TypeError("expected an array of push notification configs");
       return { configs: r.map((c) => pushConfigV1(expectRecord(c, "a push notification config"))) };
     },
