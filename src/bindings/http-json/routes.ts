@@ -4,7 +4,7 @@
  * change that moves a route reaches the client through `npm run generate`
  * alone.
  */
-import { getOption, type DescField, type DescMethod } from "@bufbuild/protobuf";
+import { getOption, type DescField, type DescMethod, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
 import { http } from "../../../gen/google/api/annotations_pb.js";
 import type { HttpRule } from "../../../gen/google/api/http_pb.js";
 import { InvalidParamsError } from "../../errors/family.js";
@@ -34,6 +34,12 @@ export interface Route {
   pathFields: readonly DescField[];
   /** "*" (every remaining field), a field name, or "" (no body). */
   body: string;
+  /**
+   * The body made from the whole request's JSON (path fields included),
+   * where `body` alone does not say what servers read: set for a route, not
+   * read from the proto.
+   */
+  writeBody?: ((request: JsonObject) => JsonValue) | undefined;
 }
 
 /** The plain route and the `/{tenant}/...` variant of one method. */

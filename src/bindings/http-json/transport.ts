@@ -78,6 +78,7 @@ function restCodec(baseUrl: string, routesOf: (method: DescMethod) => MethodRout
     const verb = verbOverride ?? route.verb;
     const path = expandPath(route, fields);
     const json = messageToJson(method.input, message) as JsonObject;
+    const written = verb === "POST" && route.writeBody ? route.writeBody({ ...json }) : undefined;
     // A body that is the whole request ("*") keeps the ids the path binds,
     // as the official clients send it: servers may read them from the body
     // (1.0.0-beta.0 takes CreateTaskPushNotificationConfig's task id only
@@ -89,7 +90,9 @@ function restCodec(baseUrl: string, routesOf: (method: DescMethod) => MethodRout
       return { url: urlOf(path, query), method: verb };
     }
     // A GET route sent as POST carries its query fields in the body.
-    const body = route.body === "*" || route.verb !== "POST" ? json : route.body ? (json[jsonNameOf(method, route.body)] ?? {}) : undefined;
+    const body =
+      written ??
+      (route.body === "*" || route.verb !== "POST" ? json : route.body ? (json[jsonNameOf(method, route.body)] ?? {}) : undefined);
     return { url: urlOf(path, ""), method: verb, body };
   }
 

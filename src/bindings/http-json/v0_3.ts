@@ -4,7 +4,7 @@
  * `/v1/tasks/{id}`, ...), bodies in the ProtoJSON of the 0.3 messages, errors
  * as 0.3 servers send them (`{code, message, data?}` with JSON-RPC codes).
  */
-import { create, type DescMethod } from "@bufbuild/protobuf";
+import { create, type DescMethod, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
 import * as V03 from "../../../gen/a2a/v1/a2a_pb.js";
 import { HttpRuleSchema } from "../../../gen/google/api/http_pb.js";
 import type { HttpTransportOptions } from "../../call/options.js";
@@ -14,6 +14,7 @@ import { routesFromRule, routesOf, type MethodRoutes } from "./routes.js";
 import type { A2ATransport } from "../../call/transport.js";
 import { adaptV03Transport } from "../../v0_3/adapter.js";
 import { noteSentUrl } from "../../call/target.js";
+import { isRecord } from "../../util.js";
 
 /**
  * A transport for 1.0 calls to an agent that speaks A2A 0.3 over HTTP+JSON.
@@ -52,5 +53,24 @@ let createPushConfigRoutes: MethodRoutes | undefined;
 function routesV03(method: DescMethod): MethodRoutes {
   const create = V03.A2AService.method.createTaskPushNotificationConfig;
   if (method !== create) return routesOf(method);
-  return (createPushConfigRoutes ??= routesFromRule(create, CREATE_PUSH_CONFIG_RULE));
+  if (createPushConfigRoutes === undefined) {
+    const { plain, tenant } = routesFromRule(create, CREATE_PUSH_CONFIG_RULE);
+    createPushConfigRoutes = {
+      plain: { ...plain, writeBody: bothConfigBodies },
+      tenant: tenant && { ...tenant, writeBody: bothConfigBodies },
+    };
+  }
+  return createPushConfigRoutes;
+}
+
+/**
+ * The 0.3 proto has the config itself as the body (`body: "config"`); the
+ * 0.3 specification's text shows `{ config }`, and the Python SDK's server
+ * reads the whole request (`parent` and `config`). The body carries both:
+ * the config's fields, and `parent` and `config` beside them. Their names
+ * differ, and each of these servers ignores the fields it does not read.
+ */
+function bothConfigBodies(request: JsonObject): JsonValue {
+  const config = request.config;
+  return isRecord(config) && !Array.isArray(config) ? { ...config, ...request } : request;
 }
