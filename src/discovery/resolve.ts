@@ -25,6 +25,7 @@ import { findDuplicateKey } from "./json.js";
 import { checkCardLocalUrls } from "./local-urls.js";
 import { identityOf, optionsKey } from "./options-key.js";
 import { missingRequired } from "./required.js";
+import { resolveRelativeInterfaces } from "./relative-urls.js";
 import { carriesSignatures } from "./signed.js";
 import type { VerifyOptions, VerifyPolicy } from "../trust/options.js";
 import type { VerificationResult } from "../trust/result.js";
@@ -45,6 +46,8 @@ export interface ResolvedAgentCard {
   cache: "miss" | "hit" | "revalidated" | "stale";
   /** Undefined when the policy is "off" or the card is unsigned under "if-present". */
   verification: VerificationResult | undefined;
+  /** What was read leniently, in words: an interface URL given relative to the card's, resolved against it. */
+  warnings: readonly string[];
 }
 
 /** The `A2A-Version` sent with card requests. */
@@ -296,6 +299,8 @@ export interface ParsedAgentCard {
   shape: "1.0" | "0.3";
   /** The document as received, frozen: what signatures are verified over, and what `card` is parsed from. */
   json: Readonly<Record<string, unknown>>;
+  /** What was read leniently, in words (see `ResolvedAgentCard.warnings`). */
+  warnings: readonly string[];
 }
 
 interface ParsedCard extends ParsedAgentCard {
@@ -338,7 +343,7 @@ async function finish(entry: StoredCard, cache: ResolvedAgentCard["cache"], opti
     verification = await verifyResolved(p, entry.url, policy, options);
     if (verification?.verified) verifiedBefore = true;
   }
-  return { card: p.card, url: entry.url, shape: p.shape, cache, verification };
+  return { card: p.card, url: entry.url, shape: p.shape, cache, verification, warnings: p.warnings };
 }
 
 /**
@@ -401,7 +406,9 @@ export async function verifyWithPolicy(
  * received (frozen; a copy of a value given), which signatures are
  * verified over; `card` is parsed from it. `url` names the card in errors:
  * a URL by its origin and path, a local name (a file's path) as it is, ""
- * for a card in hand.
+ * for a card in hand. Interface URLs relative to the card's (`/a2a`) are
+ * resolved against an http(s) `url`, each with a warning; with any other
+ * `url` they are an InvalidAgentCardError (problem "relative-url").
  * @example
  * ```ts
  * import { cardUrlCandidates, parseCard } from "a2a-connect/toolkit";
@@ -457,7 +464,8 @@ export function parseCard(document: string | Readonly<Record<string, unknown>>, 
       cause: e,
     });
   }
-  return { card: deepFreeze(card), shape, json: deepFreeze(json) };
+  const warnings = resolveRelativeInterfaces(card, url, named);
+  return { card: deepFreeze(card), shape, json: deepFreeze(json), warnings };
 }
 
 /**

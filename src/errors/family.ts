@@ -298,7 +298,8 @@ export type InvalidCardProblem =
   | "duplicate-key"
   | "not-an-object"
   | "missing-fields"
-  | "wrong-shape";
+  | "wrong-shape"
+  | "relative-url";
 
 /** A document was found where a card should be, but it is not a valid Agent Card. @category Errors */
 export class InvalidAgentCardError extends A2AError {

@@ -5,8 +5,10 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import * as v8 from "node:v8";
 import { runInNewContext } from "node:vm";
+import { fromJson, type JsonValue } from "@bufbuild/protobuf";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import {
+  AgentCardSchema,
   AbortedError,
   AgentCardNotFoundError,
   AgentCardVerificationError,
@@ -15,7 +17,9 @@ import {
   InvalidParamsError,
   MemoryCardStore,
   RedirectRefusedError,
+  connect,
   resolveAgentCard,
+  userMessage,
   type ResolveOptions,
 } from "../../src/index.js";
 import { cardUrlCandidates, parseCard } from "../../src/toolkit.js";
@@ -254,6 +258,86 @@ describe("0.3 cards", () => {
     expect(card.securityRequirements.map((r) => Object.keys(r.schemes))).toEqual([["bearer"], ["oauth"]]);
     expect(card.securityRequirements[1]!.schemes.oauth!.list).toEqual(["read"]);
     expect(Object.keys(card.skills[0]!.securityRequirements[0]!.schemes)).toEqual(["key"]);
+  });
+});
+
+describe("interface URLs relative to the card's", () => {
+  const relative = (url: string, protocolBinding = "JSONRPC") =>
+    cardJson({ supportedInterfaces: [{ url, protocolBinding, protocolVersion: "1.0" }] });
+
+  it("are resolved against the URL the card came from, after redirects, and the result and the session say so", async () => {
+    const s = await serve((req, res) => {
+      if (req.url === "/agents/echo/.well-known/agent-card.json") {
+        res.writeHead(302, { Location: "/cards/echo.json" });
+        res.end();
+      } else if (req.url === "/cards/echo.json") sendJson(res, 200, relative("/a2a/echo"), { "Cache-Control": "max-age=60" });
+      else if (req.url === "/a2a/echo")
+        sendJson(res, 200, { jsonrpc: "2.0", id: 1, result: { message: { messageId: "m", role: "ROLE_AGENT", parts: [{ text: "hi" }] } } });
+      else sendJson(res, 404, {});
+    });
+    const r = await resolveAgentCard(`${s.url}/agents/echo`, fresh());
+    expect(r.card.supportedInterfaces[0]!.url).toBe(`${s.url}/a2a/echo`);
+    expect(r.warnings).toEqual([`supportedInterfaces[0].url is relative; resolved against the card's URL to ${s.url}/a2a/echo`]);
+    // The same from the cache.
+    const cache = new MemoryCardStore();
+    await resolveAgentCard(`${s.url}/agents/echo`, { cache });
+    const hit = await resolveAgentCard(`${s.url}/agents/echo`, { cache });
+    expect([hit.cache, hit.warnings]).toEqual(["hit", r.warnings]);
+
+    const session = await connect(`${s.url}/agents/echo`, fresh());
+    expect(session.warnings).toEqual(r.warnings);
+    expect(session.interface?.interface.url).toBe(`${s.url}/a2a/echo`);
+    await session.client.sendMessage({ message: userMessage("hi") });
+    expect(s.requests.at(-1)!.url).toBe("/a2a/echo");
+    // Nothing to say: no warnings.
+    expect((await connect(JSON.parse(JSON.stringify(cardJson())))).warnings).toEqual([]);
+  });
+
+  it("./ and ../ resolve too; what could be a host (agent.example/a2a, a gRPC host:port) is left as written", async () => {
+    const s = await serve((_req, res) =>
+      sendJson(
+        res,
+        200,
+        cardJson({
+          supportedInterfaces: [
+            { url: "../a2a", protocolBinding: "JSONRPC", protocolVersion: "1.0" },
+            { url: "./rest", protocolBinding: "HTTP+JSON", protocolVersion: "1.0" },
+            { url: "127.0.0.1:50051", protocolBinding: "GRPC", protocolVersion: "1.0" },
+            { url: "agent.example/a2a", protocolBinding: "JSONRPC", protocolVersion: "1.0" },
+          ],
+        }),
+      ),
+    );
+    const r = await resolveAgentCard(`${s.url}/agents/echo/card.json`, fresh());
+    expect(r.card.supportedInterfaces.map((i) => i.url)).toEqual([
+      `${s.url}/agents/a2a`,
+      `${s.url}/agents/echo/rest`,
+      "127.0.0.1:50051",
+      "agent.example/a2a",
+    ]);
+    expect(r.warnings).toHaveLength(2);
+  });
+
+  it("in a card in hand, which came from no URL, are refused naming the field", async () => {
+    const json = cardJson({
+      supportedInterfaces: [
+        { url: "https://agent.example/a2a", protocolBinding: "JSONRPC", protocolVersion: "1.0" },
+        { url: "/a2a/echo", protocolBinding: "HTTP+JSON", protocolVersion: "1.0" },
+      ],
+    });
+    const message = fromJson(AgentCardSchema, json as JsonValue);
+    // As JSON.parse gives it (any), which connect() reads as a card's JSON.
+    const parsedJson = JSON.parse(JSON.stringify(json));
+    for (const attempt of [() => connect(parsedJson), () => connect(message), async () => parseCard(json, "")]) {
+      const e = await attempt().catch((x: unknown) => x);
+      if (!(e instanceof InvalidAgentCardError)) throw e;
+      expect(e.problem).toBe("relative-url");
+      expect(e.message).toMatch(/^the Agent Card given gives supportedInterfaces\[1\]\.url as a relative URL \(\/a2a\/echo\)/);
+    }
+    // A card file's path is no URL to resolve against either.
+    expect(() => parseCard(json, "/home/me/card.json")).toThrow(
+      /^the Agent Card at \/home\/me\/card\.json gives supportedInterfaces\[1\]\.url/,
+    );
   });
 });
 
