@@ -24,7 +24,7 @@ import { checkDocumentFetch, checkRedirectChain, fetchJsonDocument } from "./fet
 import { findDuplicateKey } from "./json.js";
 import { checkCardLocalUrls } from "./local-urls.js";
 import { identityOf, optionsKey } from "./options-key.js";
-import { missingRequired } from "./required.js";
+import { DESCRIPTIVE_CARD_FIELDS, missingRequired } from "./required.js";
 import { resolveRelativeInterfaces } from "./relative-urls.js";
 import { carriesSignatures } from "./signed.js";
 import type { VerifyOptions, VerifyPolicy } from "../trust/options.js";
@@ -449,10 +449,11 @@ export function parseCard(document: string | Readonly<Record<string, unknown>>, 
   const shape = isV03Card(json) ? "0.3" : "1.0";
   const v1 = shape === "0.3" ? cardV03ToV1(json) : json;
   const missing = missingRequired(AgentCardSchema, v1);
-  if (missing.length > 0) {
-    throw new InvalidAgentCardError(`${named} lacks required fields: ${missing.join(", ")}`, {
+  const needed = missing.filter((path) => !DESCRIPTIVE_CARD_FIELDS.has(path.replace(/\[\d+\]/g, "[]")));
+  if (needed.length > 0) {
+    throw new InvalidAgentCardError(`${named} lacks required fields: ${needed.join(", ")}`, {
       problem: "missing-fields",
-      missingFields: missing,
+      missingFields: needed,
     });
   }
   let card: AgentCard;
@@ -465,6 +466,7 @@ export function parseCard(document: string | Readonly<Record<string, unknown>>, 
     });
   }
   const warnings = resolveRelativeInterfaces(card, url, named);
+  if (missing.length > 0) warnings.unshift(`the card lacks REQUIRED fields no call needs, read as empty: ${missing.join(", ")}`);
   return { card: deepFreeze(card), shape, json: deepFreeze(json), warnings };
 }
 

@@ -107,22 +107,35 @@ describe("validation", () => {
     return resolveAgentCard(`${s.url}/card.json`, fresh()).catch((e: unknown) => e);
   }
 
-  it("names every missing REQUIRED field, nested ones included", async () => {
-    const { description: _d, version: _v, ...partial } = cardJson();
+  it("names every missing REQUIRED field a call needs, nested ones included", async () => {
+    const { description: _d, version: _v, capabilities: _c, ...partial } = cardJson();
     const body = { ...partial, supportedInterfaces: [{ url: "https://a.example" }], skills: [{ id: "s", name: "n" }] };
     const e = (await cardFrom(JSON.stringify(body))) as InvalidAgentCardError;
     expect(e).toBeInstanceOf(InvalidAgentCardError);
     expect(e.problem).toBe("missing-fields");
     expect([...e.missingFields].sort()).toEqual(
-      [
-        "description",
-        "version",
-        "supportedInterfaces[0].protocolBinding",
-        "supportedInterfaces[0].protocolVersion",
-        "skills[0].description",
-        "skills[0].tags",
-      ].sort(),
+      ["capabilities", "supportedInterfaces[0].protocolBinding", "supportedInterfaces[0].protocolVersion"].sort(),
     );
+    expect(e.message).toMatch(
+      / lacks required fields: capabilities, supportedInterfaces\[0\]\.protocolBinding, supportedInterfaces\[0\]\.protocolVersion$/,
+    );
+  });
+
+  it("reads a card that lacks only REQUIRED fields no call needs (description, provider.url, ...), with a warning naming them", async () => {
+    const { description: _d, version: _v, ...partial } = cardJson();
+    const body = { ...partial, provider: { organization: "Example" }, skills: [{ id: "s", name: "n" }] };
+    const r = (await cardFrom(JSON.stringify(body))) as Awaited<ReturnType<typeof resolveAgentCard>>;
+    expect([r.card.description, r.card.version, r.card.provider?.url, r.card.skills[0]!.tags]).toEqual(["", "", "", []]);
+    const warning =
+      "the card lacks REQUIRED fields no call needs, read as empty: description, version, provider.url, skills[0].description, skills[0].tags";
+    expect(r.warnings).toEqual([warning]);
+    // The same for a card in hand, and with every such field left out.
+    const session = await connect(JSON.parse(JSON.stringify(body)));
+    expect(session.warnings).toEqual([warning]);
+    const { name: _n, defaultInputModes: _i, defaultOutputModes: _o, skills: _s, ...bare } = partial;
+    expect(parseCard(bare, "").warnings).toEqual([
+      "the card lacks REQUIRED fields no call needs, read as empty: name, description, version, defaultInputModes, defaultOutputModes, skills",
+    ]);
   });
 
   it.each([
