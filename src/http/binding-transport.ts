@@ -230,7 +230,8 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
     const decode = (e: SseEvent): MessageShape<O> => {
       // What a resumption sends back as Last-Event-ID; an empty id clears it.
       if (state && e.id !== undefined) state.lastEventId = e.id || undefined;
-      const json = tryParse(e.data);
+      // A JSON text sequence's record separator (U+001E, RFC 7464) before the JSON, as some servers send it, means nothing more.
+      const json = tryParse(e.data.charCodeAt(0) === 0x1e ? e.data.slice(1) : e.data);
       if (e.event === "error") throw codec.error(json, f);
       if (json === undefined) throw new ProtocolError("a stream event is not valid JSON", { binding, httpStatus: res.status });
       return parse(method, codec.result(json, plan, f), res.status);

@@ -990,6 +990,20 @@ describe.each(HTTP_BINDINGS)("forward compatibility (%s)", (binding) => {
     expect(items).toHaveLength(1);
     expect(items[0]!.payload.case).toBe("task");
   });
+
+  it("an event whose data starts with the JSON text sequence separator (U+001E, RFC 7464) is read without it", async () => {
+    srv.handle((_req, res, body) => {
+      startSse(res);
+      res.write(`data: \u001e${JSON.stringify(ok(binding, body, { task: TASK }))}\n\n`);
+      // Also on an error event, and with the separator after data: without a space.
+      res.end(
+        `event: error\ndata:\u001e${JSON.stringify(binding === "JSONRPC" ? { code: -32001, message: "gone" } : { error: { code: 404, status: "NOT_FOUND", message: "gone" } })}\n\n`,
+      );
+    });
+    const { items, error } = await drain(clientOf(binding).subscribeToTask({ id: "t1" }, RAW));
+    expect(items.map((e) => e.payload.case)).toEqual(["task"]);
+    expect(error).toBeInstanceOf(TaskNotFoundError);
+  });
 });
 
 describe.each(HTTP_BINDINGS)("timeouts and aborts (%s)", (binding) => {
