@@ -6,7 +6,10 @@
  * 2. Otherwise `{url}/.well-known/agent-card.json`, keeping the URL's path
  *    (`https://h/agents/a` -> `https://h/agents/a/.well-known/agent-card.json`),
  * 3. then the origin's `/.well-known/agent-card.json`,
- * 4. then the 0.3 location `/.well-known/agent.json`.
+ * 4. then the 0.3 location `/.well-known/agent.json`,
+ * 5. then, for a URL whose path ends in a segment, `/.well-known/{segment}/agent-card.json`
+ *    (`https://h/agents/a` -> `https://h/.well-known/a/agent-card.json`), where
+ *    servers that host several agents (VoltAgent, Mastra) serve each one's card.
  * Only 404 and 410 move on to the next location; any other failure is reported.
  */
 import type { JsonValue } from "@bufbuild/protobuf";
@@ -59,18 +62,22 @@ const inflight = new Map<string, Promise<ResolvedAgentCard>>();
 /**
  * The URLs where the card of the agent at `url` may be, in the order they are
  * tried: a `.json` URL as is; otherwise the well-known path under the URL's
- * path, then at the origin, then the older `agent.json` name.
+ * path, then at the origin, then the older `agent.json` name, then (for a
+ * path that ends in a segment) `/.well-known/{segment}/agent-card.json`.
+ * All on the URL's origin.
  * @category For tool authors
  */
 export function cardUrlCandidates(url: string): string[] {
   const u = new URL(url);
   if (/\.json$/i.test(u.pathname)) return [u.href];
   const path = u.pathname.replace(/\/+$/, "");
+  const segment = path.slice(path.lastIndexOf("/") + 1);
   return [
     ...new Set([
       `${u.origin}${path}/.well-known/agent-card.json`,
       `${u.origin}/.well-known/agent-card.json`,
       `${u.origin}/.well-known/agent.json`,
+      ...(segment ? [`${u.origin}/.well-known/${segment}/agent-card.json`] : []),
     ]),
   ];
 }

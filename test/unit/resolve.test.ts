@@ -43,12 +43,14 @@ async function serve(handler: (req: IncomingMessage, res: ServerResponse) => voi
 const fresh = (extra: ResolveOptions = {}): ResolveOptions => ({ cache: new MemoryCardStore(), ...extra });
 
 describe("URL rules", () => {
-  it("keeps the URL's path, then tries the origin root, then the 0.3 location", () => {
+  it("keeps the URL's path, then tries the origin root, then the 0.3 location, then the last segment's well-known place", () => {
     expect(cardUrlCandidates("https://h.example/agents/a")).toEqual([
       "https://h.example/agents/a/.well-known/agent-card.json",
       "https://h.example/.well-known/agent-card.json",
       "https://h.example/.well-known/agent.json",
+      "https://h.example/.well-known/a/agent-card.json",
     ]);
+    expect(cardUrlCandidates("https://h.example/echo/?q=1").at(-1)).toBe("https://h.example/.well-known/echo/agent-card.json");
     expect(cardUrlCandidates("https://h.example/agents/a/")[0]).toBe("https://h.example/agents/a/.well-known/agent-card.json");
     expect(cardUrlCandidates("https://h.example")).toEqual([
       "https://h.example/.well-known/agent-card.json",
@@ -88,7 +90,22 @@ describe("URL rules", () => {
     const s = await serve((_req, res) => sendJson(res, 404, {}));
     const e = await resolveAgentCard(`${s.url}/x`, fresh()).catch((err: unknown) => err);
     expect(e).toBeInstanceOf(AgentCardNotFoundError);
-    expect((e as AgentCardNotFoundError).tried).toHaveLength(3);
+    expect((e as AgentCardNotFoundError).tried).toHaveLength(4);
+  });
+
+  it("finds a card at /.well-known/{last segment}/agent-card.json, where VoltAgent and Mastra serve theirs, once the usual places have none", async () => {
+    const s = await serve((req, res) => {
+      if (req.url === "/.well-known/echo/agent-card.json") sendJson(res, 200, cardJson());
+      else sendJson(res, 404, {});
+    });
+    const session = await connect(`${s.url}/agents/echo`, fresh());
+    expect(session.cardUrl).toBe(`${s.url}/.well-known/echo/agent-card.json`);
+    expect(s.requests.map((q) => q.url)).toEqual([
+      "/agents/echo/.well-known/agent-card.json",
+      "/.well-known/agent-card.json",
+      "/.well-known/agent.json",
+      "/.well-known/echo/agent-card.json",
+    ]);
   });
 
   it("does not move on when the first location fails otherwise than 404", async () => {
