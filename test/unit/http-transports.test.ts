@@ -733,6 +733,27 @@ describe("JSON-RPC envelopes must answer this request in JSON-RPC 2.0", () => {
     await expect(clientOf("JSONRPC").getTask({ id: "t1" })).rejects.toThrow(TaskNotFoundError);
   });
 
+  it("an error with another id or none stays a ProtocolError, with the server's error as its cause and the rule it breaks named", async () => {
+    const error = { code: -32001, message: "gone" };
+    for (const id of [(body: string): unknown => rpcId(body) + 1, () => undefined, () => "x"]) {
+      srv.handle((_req, res, body) => sendJson(res, 200, { jsonrpc: "2.0", id: id(body), error }));
+      const e = await failure(clientOf("JSONRPC").getTask({ id: "t1" }));
+      expect(e).toBeInstanceOf(ProtocolError);
+      expect(e.cause).toBeInstanceOf(TaskNotFoundError);
+      expect(e.message).toMatch(
+        /^the JSON-RPC response id \S+ does not match the request id 1; the server breaks JSON-RPC 2\.0 section 5, and its error \(TASK_NOT_FOUND\) is the cause$/,
+      );
+    }
+    // On a stream too.
+    srv.handle((_req, res, body) => {
+      startSse(res);
+      res.end(sseFrame({ jsonrpc: "2.0", id: rpcId(body) + 1, error }));
+    });
+    const { error: streamError } = await drain(clientOf("JSONRPC").subscribeToTask({ id: "t1" }, RAW));
+    expect(streamError).toBeInstanceOf(ProtocolError);
+    expect((streamError as ProtocolError).cause).toBeInstanceOf(TaskNotFoundError);
+  });
+
   it("stream events carry the request's id too", async () => {
     srv.handle((_req, res, body) => {
       startSse(res);
