@@ -36,7 +36,7 @@ import { takesCallAbort, type CallAbortRequest } from "./call-abort.js";
 import { decodeSseBatches, type SseEvent } from "./sse.js";
 import { streamStateKey, type StreamState } from "../call/stream-state.js";
 import { failedField, messageFromJson } from "../protocol/proto-json.js";
-import { isJsonContentType, safeUrl, single } from "../util.js";
+import { isJsonContentType, mediaTypeOf, safeUrl, single } from "../util.js";
 import { checkedResponse } from "../call/response-shape.js";
 import { keepReceivedJson, keepsReceivedJson } from "./received-json.js";
 import type { A2ATransport } from "../call/transport.js";
@@ -315,9 +315,9 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
             const { res, plan, url } = await send(method, first, { url: req.url, header: req.header, message }, req.signal);
             const f = facts(res, url);
             const ok = res.status >= 200 && res.status < 300;
-            const type = res.header.get("Content-Type") ?? "";
+            const type = res.header.get("Content-Type");
             let out: AsyncIterable<MessageShape<typeof method.output>>;
-            if (ok && type.startsWith("text/event-stream")) {
+            if (ok && mediaTypeOf(type) === "text/event-stream") {
               const state = req.contextValues.get(streamStateKey);
               // What the events keep for as long as the stream is open: not the
               // request body, nor (through a closure made here) the request.
@@ -329,7 +329,9 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
               out = single(parse(method, codec.result(json, plan, f), res.status));
             } else {
               await discard(res.body);
-              throw new ProtocolError(`expected an event stream from ${safeUrl(url)}, got content type "${type}"`, {
+              // Records an event stream would hold, under another type (text/plain), are not read as one.
+              const got = type === null ? "no content type" : `content type "${type}"`;
+              throw new ProtocolError(`expected an event stream (text/event-stream) from ${safeUrl(url)}, got ${got}`, {
                 binding,
                 httpStatus: res.status,
               });

@@ -567,14 +567,33 @@ describe.each(HTTP_BINDINGS)("malformed responses (%s)", (binding) => {
     expect(e.message).toMatch(/^stream event or line from http:\/\/127\.0\.0\.1:\d+\/\S* larger than 1000 characters \(maxEventBytes\)$/);
   });
 
-  it("a stream answered with a content type that is neither SSE nor JSON", async () => {
-    srv.handle((_req, res) => {
-      res.writeHead(200, { "Content-Type": "text/plain" });
-      res.end("data: {}\n\n");
+  it("a stream answered with a content type that is neither SSE nor JSON, or with none: ProtocolError naming the URL and what came", async () => {
+    for (const type of ["text/plain", "text/plain; charset=utf-8", undefined]) {
+      srv.handle((_req, res) => {
+        res.writeHead(200, type === undefined ? {} : { "Content-Type": type });
+        // Records as an event stream has them: still not one.
+        res.end("data: {}\n\n");
+      });
+      const { items, error } = await drain(clientOf(binding).subscribeToTask({ id: "t1" }, RAW));
+      expect(items).toEqual([]);
+      const e = await protocolError(Promise.reject(error));
+      const got = type === undefined ? "no content type" : `content type "${type}"`;
+      expect(e.message).toMatch(
+        new RegExp(
+          `^expected an event stream \\(text/event-stream\\) from http://127\\.0\\.0\\.1:\\d+/\\S*, got ${got.replace(/[.;()]/g, "\\$&")}$`,
+        ),
+      );
+    }
+  });
+
+  it("an event stream's media type is read in any case, as media types are", async () => {
+    srv.handle((_req, res, body) => {
+      res.writeHead(200, { "Content-Type": "Text/Event-Stream; Charset=UTF-8" });
+      res.end(sseFrame(ok(binding, body, { task: { ...TASK, status: { state: "TASK_STATE_COMPLETED" } } })));
     });
     const { items, error } = await drain(clientOf(binding).subscribeToTask({ id: "t1" }, RAW));
-    expect(items).toEqual([]);
-    await protocolError(Promise.reject(error));
+    expect(error).toBeUndefined();
+    expect(items).toHaveLength(1);
   });
 
   it("a stream event that is not JSON", async () => {
