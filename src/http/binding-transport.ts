@@ -34,6 +34,7 @@ import { timeoutFor } from "../call/timeouts.js";
 import { CallSignal, runStreaming, runUnary } from "./run-call.js";
 import { takesCallAbort, type CallAbortRequest } from "./call-abort.js";
 import { decodeSseBatches, type SseEvent } from "./sse.js";
+import { describeJsonFault } from "./json-fault.js";
 import { streamStateKey, type StreamState } from "../call/stream-state.js";
 import { failedField, messageFromJson } from "../protocol/proto-json.js";
 import { isJsonContentType, mediaTypeOf, safeUrl, single } from "../util.js";
@@ -179,7 +180,8 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
     // response's shape check then finds incomplete for anything but Empty.
     if (text.trim() === "") return {};
     const json = tryParse(text);
-    if (json === undefined) throw new ProtocolError(`the response body from ${safeUrl(f.url)} is not valid JSON`, where);
+    if (json === undefined)
+      throw new ProtocolError(`the response body from ${safeUrl(f.url)} is not valid JSON: ${describeJsonFault(text)}`, where);
     onText?.(text);
     return json;
   }
@@ -231,9 +233,15 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
       // What a resumption sends back as Last-Event-ID; an empty id clears it.
       if (state && e.id !== undefined) state.lastEventId = e.id || undefined;
       // A JSON text sequence's record separator (U+001E, RFC 7464) before the JSON, as some servers send it, means nothing more.
-      const json = tryParse(e.data.charCodeAt(0) === 0x1e ? e.data.slice(1) : e.data);
+      const data = e.data.charCodeAt(0) === 0x1e ? e.data.slice(1) : e.data;
+      const json = tryParse(data);
       if (e.event === "error") throw codec.error(json, f);
-      if (json === undefined) throw new ProtocolError("a stream event is not valid JSON", { binding, httpStatus: res.status });
+      if (json === undefined) {
+        throw new ProtocolError(`a stream event from ${safeUrl(f.url)} is not valid JSON: ${describeJsonFault(data)}`, {
+          binding,
+          httpStatus: res.status,
+        });
+      }
       return parse(method, codec.result(json, plan, f), res.status);
     };
     const onRetry = state && ((ms: number) => void (state.retryMs = ms));

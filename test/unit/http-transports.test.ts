@@ -507,6 +507,9 @@ describe.each(HTTP_BINDINGS)("malformed responses (%s)", (binding) => {
     });
     const e = await protocolError(clientOf(binding).getTask({ id: "t1" }));
     expect(e.httpStatus).toBe(200);
+    expect(e.message).toMatch(
+      /^the response body from http:\/\/127\.0\.0\.1:\d+\/\S* is not valid JSON: it ends at position 13 before the JSON does$/,
+    );
   });
 
   it("an HTML page with 200", async () => {
@@ -596,13 +599,30 @@ describe.each(HTTP_BINDINGS)("malformed responses (%s)", (binding) => {
     expect(items).toHaveLength(1);
   });
 
-  it("a stream event that is not JSON", async () => {
-    srv.handle((_req, res) => {
-      startSse(res);
-      res.end("data: {not json\n\n");
-    });
-    const { error } = await drain(clientOf(binding).subscribeToTask({ id: "t1" }, RAW));
-    await protocolError(Promise.reject(error));
+  it("a stream event that is not JSON: ProtocolError naming the URL and the first character that could not be read", async () => {
+    const cases: Array<[string, string]> = [
+      ["{not json", `cannot read "n" at position 1`],
+      ["<html>", `cannot read "<" at position 0`],
+      ["\ufeff{}", "cannot read U+FEFF at position 0"],
+      ["\u001e\u001e{}", "cannot read U+001E at position 0"],
+      ['{"a": [1, 2,]}', `cannot read "]" at position 12`],
+      ['{"a": "x\ty"}', "cannot read U+0009 at position 8"],
+      ['{"a": "\\q"}', `cannot read "q" at position 8`],
+      ['{"a": "\\u00G0"}', `cannot read "G" at position 11`],
+      ['{"a": 1} {}', `cannot read "{" at position 9`],
+      ['{"a": tru}', `cannot read "}" at position 9`],
+      ['{"a": [1, {"b": 2}', "it ends at position 18 before the JSON does"],
+    ];
+    for (const [data, fault] of cases) {
+      srv.handle((_req, res) => {
+        startSse(res);
+        res.end(`data: ${data}\n\n`);
+      });
+      const { error } = await drain(clientOf(binding).subscribeToTask({ id: "t1" }, RAW));
+      const e = await protocolError(Promise.reject(error));
+      expect(e.message).toMatch(/^a stream event from http:\/\/127\.0\.0\.1:\d+\/\S* is not valid JSON: /);
+      expect(e.message.slice(e.message.indexOf("JSON: ") + 6)).toBe(fault);
+    }
   });
 
   it("a bad event among good ones on an open stream: the good ones, then ProtocolError, and the connection is closed", async () => {
