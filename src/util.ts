@@ -11,10 +11,14 @@ export function uuid(): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
 
+/** The media type of a `Content-Type`, without parameters, in lower case (media types are read in any case); "" for none. */
+export function mediaTypeOf(type: string | null): string {
+  return (type ?? "").split(";")[0]!.trim().toLowerCase();
+}
+
 /** application/json or any `+json` media type, with or without parameters. */
 export function isJsonContentType(type: string | null): boolean {
-  if (type === null) return false;
-  const t = type.split(";")[0]!.trim().toLowerCase();
+  const t = mediaTypeOf(type);
   return t === "application/json" || t.endsWith("+json");
 }
 

@@ -58,5 +58,5 @@ export async function readCardFile(path: string, options: CardFileOptions): Prom
       ...(cardUrl ? { cardUrl } : {}),
     });
   }
-  return { card: parsed.card, url: path, shape: parsed.shape, cache: "miss", verification };
+  return { card: parsed.card, url: path, shape: parsed.shape, cache: "miss", verification, warnings: parsed.warnings };
 }

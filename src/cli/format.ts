@@ -67,7 +67,7 @@ export function partsText(parts: readonly Part[]): string {
 export function printCard(
   out: Output,
   card: AgentCard,
-  source: { url: string; shape: string },
+  source: { url: string; shape: string; warnings?: readonly string[] | undefined },
   verification: VerificationResult | undefined,
 ): void {
   out.line(`${out.bold(card.name)}${card.version ? ` ${out.dim(`v${card.version}`)}` : ""}`);
@@ -75,6 +75,7 @@ export function printCard(
   if (card.provider)
     out.line(`  ${out.dim("provider")} ${card.provider.organization}${card.provider.url ? ` (${card.provider.url})` : ""}`);
   out.line(`  ${out.dim("card")} ${source.url}${source.shape !== "1.0" ? ` (A2A ${source.shape} card, shown in the 1.0 shape)` : ""}`);
+  for (const w of source.warnings ?? []) out.line(`  ${out.dim("warning")} ${w}`);
   out.line(out.bold("interfaces"));
   for (const i of card.supportedInterfaces) {
     out.line(

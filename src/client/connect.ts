@@ -24,6 +24,7 @@ import {
   type ResolveOptions,
   type ResolvedAgentCard,
 } from "../discovery/resolve.js";
+import { resolveRelativeInterfaces } from "../discovery/relative-urls.js";
 import type { GrpcWebTransportOptions } from "../bindings/grpc/web.js";
 import { grpcWebFactories, supportIn, transportFactories, type TransportFactories, type TransportSettings } from "../bindings/registry.js";
 import type { A2ATransport } from "../call/transport.js";
@@ -262,12 +263,12 @@ async function resolveTarget(
     throw new InvalidParamsError("connect: the target is not a URL, an Agent Card or its JSON");
   }
   // The card's JSON is read as a fetched card is (parseCard: either version, required fields checked).
-  const { card, shape, json } = isMessage(given, AgentCardSchema)
-    ? { card: given, shape: "1.0" as const, json: undefined }
+  const { card, shape, json, warnings } = isMessage(given, AgentCardSchema)
+    ? { card: given, shape: "1.0" as const, json: undefined, warnings: resolveRelativeInterfaces(given, "", "the Agent Card given") }
     : parseCard(given, "");
   // A card in hand is held to the same signature policy as a fetched one, within the same signal and timeout.
   const result = await verifyCardInHand(card, options, verification, json);
-  return { card, url: "", shape, cache: "miss", verification: result };
+  return { card, url: "", shape, cache: "miss", verification: result, warnings };
 }
 
 /**

@@ -63,6 +63,8 @@ export class AgentSession {
   readonly cardUrl: string | undefined;
   /** How the public card verified, if it was verified. */
   readonly verification: VerificationResult | undefined;
+  /** What discovery read leniently in the public card, in words (`ResolvedAgentCard.warnings`). */
+  readonly warnings: readonly string[];
   private current: AgentCard;
   /**
    * The extended cards loaded (or loading), by what each call asked with:
@@ -88,7 +90,7 @@ export class AgentSession {
 
   constructor(
     client: A2AClient,
-    resolved: Pick<ResolvedAgentCard, "card"> & Partial<Pick<ResolvedAgentCard, "url" | "verification">>,
+    resolved: Pick<ResolvedAgentCard, "card"> & Partial<Pick<ResolvedAgentCard, "url" | "verification" | "warnings">>,
     private readonly options: SessionOptions = {},
   ) {
     this.client = withCapabilityChecks(client, () => this.current);
@@ -96,6 +98,7 @@ export class AgentSession {
     this.current = resolved.card;
     this.cardUrl = resolved.url;
     this.verification = resolved.verification;
+    this.warnings = resolved.warnings ?? [];
   }
 
   /** The interface calls go to now; it changes when the session fails over. */

@@ -43,3 +43,16 @@ export function missingRequired(message: DescMessage, json: unknown, path = ""):
   }
   return missing;
 }
+
+/**
+ * The REQUIRED fields of an Agent Card that describe the agent to people
+ * and that no call reads (paths with `[]` for any index). A card lacking
+ * only these is read, their absence said in a warning: its meaning is not in
+ * doubt. What a call needs (interfaces, their URL, binding and version, the
+ * capabilities, security schemes, signatures) stays required.
+ */
+export const DESCRIPTIVE_CARD_FIELDS: ReadonlySet<string> = new Set(
+  "name description version provider.url provider.organization defaultInputModes defaultOutputModes skills skills[].id skills[].name skills[].description skills[].tags".split(
+    " ",
+  ),
+);

@@ -6,7 +6,10 @@
  * 2. Otherwise `{url}/.well-known/agent-card.json`, keeping the URL's path
  *    (`https://h/agents/a` -> `https://h/agents/a/.well-known/agent-card.json`),
  * 3. then the origin's `/.well-known/agent-card.json`,
- * 4. then the 0.3 location `/.well-known/agent.json`.
+ * 4. then the 0.3 location `/.well-known/agent.json`,
+ * 5. then, for a URL whose path ends in a segment, `/.well-known/{segment}/agent-card.json`
+ *    (`https://h/agents/a` -> `https://h/.well-known/a/agent-card.json`), where
+ *    servers that host several agents (VoltAgent, Mastra) serve each one's card.
  * Only 404 and 410 move on to the next location; any other failure is reported.
  */
 import type { JsonValue } from "@bufbuild/protobuf";
@@ -24,7 +27,8 @@ import { checkDocumentFetch, checkRedirectChain, fetchJsonDocument } from "./fet
 import { findDuplicateKey } from "./json.js";
 import { checkCardLocalUrls } from "./local-urls.js";
 import { identityOf, optionsKey } from "./options-key.js";
-import { missingRequired } from "./required.js";
+import { DESCRIPTIVE_CARD_FIELDS, missingRequired } from "./required.js";
+import { resolveRelativeInterfaces } from "./relative-urls.js";
 import { carriesSignatures } from "./signed.js";
 import type { VerifyOptions, VerifyPolicy } from "../trust/options.js";
 import type { VerificationResult } from "../trust/result.js";
@@ -45,6 +49,8 @@ export interface ResolvedAgentCard {
   cache: "miss" | "hit" | "revalidated" | "stale";
   /** Undefined when the policy is "off" or the card is unsigned under "if-present". */
   verification: VerificationResult | undefined;
+  /** What was read leniently, in words: an interface URL given relative to the card's, resolved against it. */
+  warnings: readonly string[];
 }
 
 /** The `A2A-Version` sent with card requests. */
@@ -56,18 +62,22 @@ const inflight = new Map<string, Promise<ResolvedAgentCard>>();
 /**
  * The URLs where the card of the agent at `url` may be, in the order they are
  * tried: a `.json` URL as is; otherwise the well-known path under the URL's
- * path, then at the origin, then the older `agent.json` name.
+ * path, then at the origin, then the older `agent.json` name, then (for a
+ * path that ends in a segment) `/.well-known/{segment}/agent-card.json`.
+ * All on the URL's origin.
  * @category For tool authors
  */
 export function cardUrlCandidates(url: string): string[] {
   const u = new URL(url);
   if (/\.json$/i.test(u.pathname)) return [u.href];
   const path = u.pathname.replace(/\/+$/, "");
+  const segment = path.slice(path.lastIndexOf("/") + 1);
   return [
     ...new Set([
       `${u.origin}${path}/.well-known/agent-card.json`,
       `${u.origin}/.well-known/agent-card.json`,
       `${u.origin}/.well-known/agent.json`,
+      ...(segment ? [`${u.origin}/.well-known/${segment}/agent-card.json`] : []),
     ]),
   ];
 }
@@ -296,6 +306,8 @@ export interface ParsedAgentCard {
   shape: "1.0" | "0.3";
   /** The document as received, frozen: what signatures are verified over, and what `card` is parsed from. */
   json: Readonly<Record<string, unknown>>;
+  /** What was read leniently, in words (see `ResolvedAgentCard.warnings`). */
+  warnings: readonly string[];
 }
 
 interface ParsedCard extends ParsedAgentCard {
@@ -338,7 +350,7 @@ async function finish(entry: StoredCard, cache: ResolvedAgentCard["cache"], opti
     verification = await verifyResolved(p, entry.url, policy, options);
     if (verification?.verified) verifiedBefore = true;
   }
-  return { card: p.card, url: entry.url, shape: p.shape, cache, verification };
+  return { card: p.card, url: entry.url, shape: p.shape, cache, verification, warnings: p.warnings };
 }
 
 /**
@@ -401,7 +413,9 @@ export async function verifyWithPolicy(
  * received (frozen; a copy of a value given), which signatures are
  * verified over; `card` is parsed from it. `url` names the card in errors:
  * a URL by its origin and path, a local name (a file's path) as it is, ""
- * for a card in hand.
+ * for a card in hand. Interface URLs relative to the card's (`/a2a`) are
+ * resolved against an http(s) `url`, each with a warning; with any other
+ * `url` they are an InvalidAgentCardError (problem "relative-url").
  * @example
  * ```ts
  * import { cardUrlCandidates, parseCard } from "a2a-connect/toolkit";
@@ -442,10 +456,11 @@ export function parseCard(document: string | Readonly<Record<string, unknown>>, 
   const shape = isV03Card(json) ? "0.3" : "1.0";
   const v1 = shape === "0.3" ? cardV03ToV1(json) : json;
   const missing = missingRequired(AgentCardSchema, v1);
-  if (missing.length > 0) {
-    throw new InvalidAgentCardError(`${named} lacks required fields: ${missing.join(", ")}`, {
+  const needed = missing.filter((path) => !DESCRIPTIVE_CARD_FIELDS.has(path.replace(/\[\d+\]/g, "[]")));
+  if (needed.length > 0) {
+    throw new InvalidAgentCardError(`${named} lacks required fields: ${needed.join(", ")}`, {
       problem: "missing-fields",
-      missingFields: missing,
+      missingFields: needed,
     });
   }
   let card: AgentCard;
@@ -457,7 +472,9 @@ export function parseCard(document: string | Readonly<Record<string, unknown>>, 
       cause: e,
     });
   }
-  return { card: deepFreeze(card), shape, json: deepFreeze(json) };
+  const warnings = resolveRelativeInterfaces(card, url, named);
+  if (missing.length > 0) warnings.unshift(`the card lacks REQUIRED fields no call needs, read as empty: ${missing.join(", ")}`);
+  return { card: deepFreeze(card), shape, json: deepFreeze(json), warnings };
 }
 
 /**

@@ -298,14 +298,15 @@ export type InvalidCardProblem =
   | "duplicate-key"
   | "not-an-object"
   | "missing-fields"
-  | "wrong-shape";
+  | "wrong-shape"
+  | "relative-url";
 
 /** A document was found where a card should be, but it is not a valid Agent Card. @category Errors */
 export class InvalidAgentCardError extends A2AError {
   static override readonly code = "INVALID_AGENT_CARD";
   /** What is wrong with the document. */
   readonly problem: InvalidCardProblem;
-  /** For "missing-fields": the JSON path of every REQUIRED field that is absent. */
+  /** For "missing-fields": the JSON path of every REQUIRED field a call needs that is absent (those no call needs are read, with a warning). */
   readonly missingFields: readonly string[];
   constructor(message: string, init: A2AErrorInit & { problem: InvalidCardProblem; missingFields?: readonly string[] }) {
     super(message, init);

@@ -34,9 +34,10 @@ import { timeoutFor } from "../call/timeouts.js";
 import { CallSignal, runStreaming, runUnary } from "./run-call.js";
 import { takesCallAbort, type CallAbortRequest } from "./call-abort.js";
 import { decodeSseBatches, type SseEvent } from "./sse.js";
+import { describeJsonFault } from "./json-fault.js";
 import { streamStateKey, type StreamState } from "../call/stream-state.js";
 import { failedField, messageFromJson } from "../protocol/proto-json.js";
-import { isJsonContentType, safeUrl, single } from "../util.js";
+import { isJsonContentType, mediaTypeOf, safeUrl, single } from "../util.js";
 import { checkedResponse } from "../call/response-shape.js";
 import { keepReceivedJson, keepsReceivedJson } from "./received-json.js";
 import type { A2ATransport } from "../call/transport.js";
@@ -184,7 +185,8 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
     // response's shape check then finds incomplete for anything but Empty.
     if (text.trim() === "") return {};
     const json = tryParse(text);
-    if (json === undefined) throw new ProtocolError(`the response body from ${safeUrl(f.url)} is not valid JSON`, where);
+    if (json === undefined)
+      throw new ProtocolError(`the response body from ${safeUrl(f.url)} is not valid JSON: ${describeJsonFault(text)}`, where);
     onText?.(text);
     return json;
   }
@@ -235,9 +237,16 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
     const decode = (e: SseEvent): MessageShape<O> => {
       // What a resumption sends back as Last-Event-ID; an empty id clears it.
       if (state && e.id !== undefined) state.lastEventId = e.id || undefined;
-      const json = tryParse(e.data);
+      // A JSON text sequence's record separator (U+001E, RFC 7464) before the JSON, as some servers send it, means nothing more.
+      const data = e.data.charCodeAt(0) === 0x1e ? e.data.slice(1) : e.data;
+      const json = tryParse(data);
       if (e.event === "error") throw codec.error(json, f);
-      if (json === undefined) throw new ProtocolError("a stream event is not valid JSON", { binding, httpStatus: res.status });
+      if (json === undefined) {
+        throw new ProtocolError(`a stream event from ${safeUrl(f.url)} is not valid JSON: ${describeJsonFault(data)}`, {
+          binding,
+          httpStatus: res.status,
+        });
+      }
       return parse(method, codec.result(json, plan, f), res.status);
     };
     const onRetry = state && ((ms: number) => void (state.retryMs = ms));
@@ -319,9 +328,9 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
             const { res, plan, url } = await send(method, first, { url: req.url, header: req.header, message }, req.signal);
             const f = facts(res, url);
             const ok = res.status >= 200 && res.status < 300;
-            const type = res.header.get("Content-Type") ?? "";
+            const type = res.header.get("Content-Type");
             let out: AsyncIterable<MessageShape<typeof method.output>>;
-            if (ok && type.startsWith("text/event-stream")) {
+            if (ok && mediaTypeOf(type) === "text/event-stream") {
               const state = req.contextValues.get(streamStateKey);
               // What the events keep for as long as the stream is open: not the
               // request body, nor (through a closure made here) the request.
@@ -333,7 +342,9 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
               out = single(parse(method, codec.result(json, plan, f), res.status));
             } else {
               await discard(res.body);
-              throw new ProtocolError(`expected an event stream from ${safeUrl(url)}, got content type "${type}"`, {
+              // Records an event stream would hold, under another type (text/plain), are not read as one.
+              const got = type === null ? "no content type" : `content type "${type}"`;
+              throw new ProtocolError(`expected an event stream (text/event-stream) from ${safeUrl(url)}, got ${got}`, {
                 binding,
                 httpStatus: res.status,
               });

@@ -6,7 +6,7 @@
 import { ProtocolError, type A2AError } from "../errors/family.js";
 import { toA2AError } from "../errors/classify.js";
 import type { Binding } from "../protocol/bindings.js";
-import { concatBytes, safeUrl } from "../util.js";
+import { concatBytes, mediaTypeOf, safeUrl } from "../util.js";
 
 // Whole bodies are decoded in one go, so one decoder serves every call.
 const utf8 = new TextDecoder();
@@ -58,7 +58,7 @@ export async function readTextWithin(
 
 /** `application/problem+json`, with or without parameters. */
 export function isProblemType(type: string): boolean {
-  return type.split(";")[0]!.trim().toLowerCase() === "application/problem+json";
+  return mediaTypeOf(type) === "application/problem+json";
 }
 
 /** Whether a body of no JSON content type still looks like a JSON document. */

@@ -18,7 +18,7 @@ import { shownValue } from "../call/option-checks.js";
 import { taskIdOf } from "../protocol/events.js";
 import { messageFromJson } from "../protocol/proto-json.js";
 import { readerIterable } from "../http/fetch-client.js";
-import { concatBytes, sha256Hex, startTimer } from "../util.js";
+import { concatBytes, mediaTypeOf, sha256Hex, startTimer } from "../util.js";
 
 /**
  * How a push receiver authenticates deliveries, what it accepts, and what it
@@ -194,7 +194,7 @@ export function createPushReceiver(options: PushReceiverOptions = {}): PushRecei
 
     if (!(await authorized(request, options))) return answer(401, "unauthorized");
 
-    const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+    const type = mediaTypeOf(request.headers.get("content-type"));
     if (!CONTENT_TYPES.has(type)) return answer(415, "expected application/json or application/a2a+json");
 
     const body = await readBody(request, maxBytes, bodyTimeoutMs);

@@ -21,15 +21,61 @@ import { AgentCardSchema, type AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
 
 /** The RFC 8785 text of a card's signed content. @category Discovery and trust */
 export function canonicalCardJson(card: AgentCard): string {
+  return canonicalText(normalisedCardJson(card));
+}
+
+/** The normalised form of section 8.4.1 as a JSON object, before RFC 8785: what {@link canonicalCardJson} serializes. */
+export function normalisedCardJson(card: AgentCard): JsonObject {
   const json = toJson(AgentCardSchema, card, TO_JSON) as JsonValue;
   if (!isPlainObject(json)) throw new TypeError("an Agent Card must serialize to a JSON object");
   addRequiredDefaults(json, AgentCardSchema, 0);
   delete json[AgentCardSchema.field.signatures!.jsonName];
+  return json;
+}
+
+/** RFC 8785 text of `json`. */
+export function canonicalText(json: unknown): string {
   // canonicalize throws for lone surrogates and non-finite numbers, which
   // RFC 8785 cannot represent; a card carrying them cannot be signed.
   const text = canonicalize(json);
   if (text === undefined) throw new TypeError("the Agent Card has no canonical JSON form");
   return text;
+}
+
+/**
+ * Adds, in place, to `normalised` (the normalised form of a message of type
+ * `desc`) the members of `received` (the JSON it was parsed from) that the
+ * schema does not know, as received, in this object and in every message
+ * nested in it: the form a signer that knows newer fields makes by section
+ * 8.4.1. Well-known types (a Struct) keep every member already.
+ */
+export function withUnknownMembers(
+  normalised: Record<string, unknown>,
+  received: Readonly<Record<string, unknown>>,
+  desc: DescMessage,
+): Record<string, unknown> {
+  for (const [key, value] of Object.entries(received)) {
+    const field = desc.fields.find((f) => f.jsonName === key || f.name === key);
+    if (!field) {
+      // Defined, not assigned: a member named `__proto__` is a member here, as in the JSON.
+      Object.defineProperty(normalised, key, { value, enumerable: true, writable: true, configurable: true });
+      continue;
+    }
+    const child = field.message;
+    const into = normalised[field.jsonName];
+    if (child === undefined || isWellKnown(child) || into === undefined) continue;
+    // A message, a list of them (same positions) or a map of them (same keys), as in `received`.
+    const pairs: Array<[unknown, unknown]> =
+      field.fieldKind === "message"
+        ? [[into, value]]
+        : Array.isArray(into) && Array.isArray(value)
+          ? into.map((v, i) => [v, value[i]])
+          : isPlainObject(into) && isPlainObject(value)
+            ? Object.keys(into).map((k) => [into[k], value[k]])
+            : [];
+    for (const [n, r] of pairs) if (isPlainObject(n) && isPlainObject(r)) withUnknownMembers(n, r, child);
+  }
+  return normalised;
 }
 
 /** The bytes a card signature covers: UTF-8 of {@link canonicalCardJson}. @category Discovery and trust */

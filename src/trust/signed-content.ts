@@ -1,14 +1,18 @@
 /**
- * What a card's signatures may sign. Two payloads are accepted, both
+ * What a card's signatures may sign. Three payloads are accepted, all
  * computed here, never taken from the wire:
  * - the members the agent sent, without the top-level `signatures`, in RFC
  *   8785 form, when the card is given as received JSON. A newer agent signs
  *   fields this schema does not know yet, and its card must still verify
  *   (A2A#2122, A2A#2249);
  * - the normalised form of section 8.4.1 ({@link canonicalCardBytes}),
- *   computed from the card parsed with this schema.
- * Either way the card a caller gets (parsed from the same JSON, unknown
- * fields dropped) is a projection of bytes that were verified.
+ *   computed from the card parsed with this schema;
+ * - for received JSON, that normalised form with the members this schema
+ *   does not know added as received, at every level: what a signer that
+ *   knows newer fields makes of a card written by hand (its defaults and
+ *   empties dropped by section 8.4.1, its newer fields kept).
+ * Whichever verifies, the card a caller gets (parsed from the same JSON,
+ * unknown fields dropped) is a projection of bytes that were verified.
  */
 import { fromJson, isMessage, type JsonValue } from "@bufbuild/protobuf";
 import canonicalize from "canonicalize";
@@ -17,7 +21,7 @@ import { AgentCardSchema, type AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { findDuplicateKey } from "../discovery/json.js";
 import { carriesSignatures } from "../discovery/signed.js";
 import { isV03Card } from "../v0_3/card.js";
-import { canonicalCardBytes } from "./canonical.js";
+import { canonicalCardBytes, canonicalText, normalisedCardJson, withUnknownMembers } from "./canonical.js";
 import type { ReceivedAgentCard } from "./options.js";
 import { clip, errorMessage } from "./rejection.js";
 import type { VerificationFailure } from "./result.js";
@@ -74,11 +78,14 @@ export function signedContent(card: AgentCard | ReceivedAgentCard): SignedConten
     return new TextEncoder().encode(text);
   });
   if (!("error" in received)) payloads.push(received.payload);
-  // The normalised form exists for 1.0 cards only: no 0.3 signer produced it.
-  const normalised = isV03Card(json)
-    ? { error: "a 0.3 card is verified over the members it was sent with" }
-    : payloadOf(() => canonicalCardBytes(fromJson(AgentCardSchema, members as JsonValue, { ignoreUnknownFields: true })));
-  if (!("error" in normalised) && normalised.payload !== received.payload) payloads.push(normalised.payload);
+  // The normalised forms exist for 1.0 cards only: no 0.3 signer produced them.
+  if (!isV03Card(json)) {
+    const known = () => normalisedCardJson(fromJson(AgentCardSchema, members as JsonValue, { ignoreUnknownFields: true }));
+    for (const form of [known, () => withUnknownMembers(known(), members, AgentCardSchema)]) {
+      const normalised = payloadOf(() => new TextEncoder().encode(canonicalText(form())));
+      if (!("error" in normalised) && !payloads.includes(normalised.payload)) payloads.push(normalised.payload);
+    }
+  }
   return { signatures: list, payloads, problem: received.error ?? "" };
 }
 

@@ -28,7 +28,8 @@ import { isSigned, signedContent } from "./signed-content.js";
  * options (TypeError) and for an abort through `signal` (AbortedError).
  *
  * `card` is either the card as received (JSON text or its parsed object: a
- * signature over the members sent, or over the normalised form, verifies)
+ * signature over the members sent, over the normalised form, or over the
+ * normalised form with the members this schema does not know as sent, verifies)
  * or a parsed `AgentCard` (only the normalised form can be checked, since
  * parsing dropped the fields the schema does not know: a newer agent's card
  * verifies only in its received form).

@@ -508,6 +508,9 @@ describe.each(HTTP_BINDINGS)("malformed responses (%s)", (binding) => {
     });
     const e = await protocolError(clientOf(binding).getTask({ id: "t1" }));
     expect(e.httpStatus).toBe(200);
+    expect(e.message).toMatch(
+      /^the response body from http:\/\/127\.0\.0\.1:\d+\/\S* is not valid JSON: it ends at position 13 before the JSON does$/,
+    );
   });
 
   it("an HTML page with 200", async () => {
@@ -568,23 +571,59 @@ describe.each(HTTP_BINDINGS)("malformed responses (%s)", (binding) => {
     expect(e.message).toMatch(/^stream event or line from http:\/\/127\.0\.0\.1:\d+\/\S* larger than 1000 characters \(maxEventBytes\)$/);
   });
 
-  it("a stream answered with a content type that is neither SSE nor JSON", async () => {
-    srv.handle((_req, res) => {
-      res.writeHead(200, { "Content-Type": "text/plain" });
-      res.end("data: {}\n\n");
-    });
-    const { items, error } = await drain(clientOf(binding).subscribeToTask({ id: "t1" }, RAW));
-    expect(items).toEqual([]);
-    await protocolError(Promise.reject(error));
+  it("a stream answered with a content type that is neither SSE nor JSON, or with none: ProtocolError naming the URL and what came", async () => {
+    for (const type of ["text/plain", "text/plain; charset=utf-8", undefined]) {
+      srv.handle((_req, res) => {
+        res.writeHead(200, type === undefined ? {} : { "Content-Type": type });
+        // Records as an event stream has them: still not one.
+        res.end("data: {}\n\n");
+      });
+      const { items, error } = await drain(clientOf(binding).subscribeToTask({ id: "t1" }, RAW));
+      expect(items).toEqual([]);
+      const e = await protocolError(Promise.reject(error));
+      const got = type === undefined ? "no content type" : `content type "${type}"`;
+      expect(e.message).toMatch(
+        new RegExp(
+          `^expected an event stream \\(text/event-stream\\) from http://127\\.0\\.0\\.1:\\d+/\\S*, got ${got.replace(/[.;()]/g, "\\$&")}$`,
+        ),
+      );
+    }
   });
 
-  it("a stream event that is not JSON", async () => {
-    srv.handle((_req, res) => {
-      startSse(res);
-      res.end("data: {not json\n\n");
+  it("an event stream's media type is read in any case, as media types are", async () => {
+    srv.handle((_req, res, body) => {
+      res.writeHead(200, { "Content-Type": "Text/Event-Stream; Charset=UTF-8" });
+      res.end(sseFrame(ok(binding, body, { task: { ...TASK, status: { state: "TASK_STATE_COMPLETED" } } })));
     });
-    const { error } = await drain(clientOf(binding).subscribeToTask({ id: "t1" }, RAW));
-    await protocolError(Promise.reject(error));
+    const { items, error } = await drain(clientOf(binding).subscribeToTask({ id: "t1" }, RAW));
+    expect(error).toBeUndefined();
+    expect(items).toHaveLength(1);
+  });
+
+  it("a stream event that is not JSON: ProtocolError naming the URL and the first character that could not be read", async () => {
+    const cases: Array<[string, string]> = [
+      ["{not json", `cannot read "n" at position 1`],
+      ["<html>", `cannot read "<" at position 0`],
+      ["\ufeff{}", "cannot read U+FEFF at position 0"],
+      ["\u001e\u001e{}", "cannot read U+001E at position 0"],
+      ['{"a": [1, 2,]}', `cannot read "]" at position 12`],
+      ['{"a": "x\ty"}', "cannot read U+0009 at position 8"],
+      ['{"a": "\\q"}', `cannot read "q" at position 8`],
+      ['{"a": "\\u00G0"}', `cannot read "G" at position 11`],
+      ['{"a": 1} {}', `cannot read "{" at position 9`],
+      ['{"a": tru}', `cannot read "}" at position 9`],
+      ['{"a": [1, {"b": 2}', "it ends at position 18 before the JSON does"],
+    ];
+    for (const [data, fault] of cases) {
+      srv.handle((_req, res) => {
+        startSse(res);
+        res.end(`data: ${data}\n\n`);
+      });
+      const { error } = await drain(clientOf(binding).subscribeToTask({ id: "t1" }, RAW));
+      const e = await protocolError(Promise.reject(error));
+      expect(e.message).toMatch(/^a stream event from http:\/\/127\.0\.0\.1:\d+\/\S* is not valid JSON: /);
+      expect(e.message.slice(e.message.indexOf("JSON: ") + 6)).toBe(fault);
+    }
   });
 
   it("a bad event among good ones on an open stream: the good ones, then ProtocolError, and the connection is closed", async () => {
@@ -757,6 +796,27 @@ describe("JSON-RPC envelopes must answer this request in JSON-RPC 2.0", () => {
     await expect(clientOf("JSONRPC").getTask({ id: "t1" })).rejects.toThrow(ProtocolError);
     srv.handle((_req, res) => sendJson(res, 200, { jsonrpc: "2.0", id: null, error }));
     await expect(clientOf("JSONRPC").getTask({ id: "t1" })).rejects.toThrow(TaskNotFoundError);
+  });
+
+  it("an error with another id or none stays a ProtocolError, with the server's error as its cause and the rule it breaks named", async () => {
+    const error = { code: -32001, message: "gone" };
+    for (const id of [(body: string): unknown => rpcId(body) + 1, () => undefined, () => "x"]) {
+      srv.handle((_req, res, body) => sendJson(res, 200, { jsonrpc: "2.0", id: id(body), error }));
+      const e = await failure(clientOf("JSONRPC").getTask({ id: "t1" }));
+      expect(e).toBeInstanceOf(ProtocolError);
+      expect(e.cause).toBeInstanceOf(TaskNotFoundError);
+      expect(e.message).toMatch(
+        /^the JSON-RPC response id \S+ does not match the request id 1; the server breaks JSON-RPC 2\.0 section 5, and its error \(TASK_NOT_FOUND\) is the cause$/,
+      );
+    }
+    // On a stream too.
+    srv.handle((_req, res, body) => {
+      startSse(res);
+      res.end(sseFrame({ jsonrpc: "2.0", id: rpcId(body) + 1, error }));
+    });
+    const { error: streamError } = await drain(clientOf("JSONRPC").subscribeToTask({ id: "t1" }, RAW));
+    expect(streamError).toBeInstanceOf(ProtocolError);
+    expect((streamError as ProtocolError).cause).toBeInstanceOf(TaskNotFoundError);
   });
 
   it("stream events carry the request's id too", async () => {
@@ -1015,6 +1075,20 @@ describe.each(HTTP_BINDINGS)("forward compatibility (%s)", (binding) => {
     expect(error).toBeUndefined();
     expect(items).toHaveLength(1);
     expect(items[0]!.payload.case).toBe("task");
+  });
+
+  it("an event whose data starts with the JSON text sequence separator (U+001E, RFC 7464) is read without it", async () => {
+    srv.handle((_req, res, body) => {
+      startSse(res);
+      res.write(`data: \u001e${JSON.stringify(ok(binding, body, { task: TASK }))}\n\n`);
+      // Also on an error event, and with the separator after data: without a space.
+      res.end(
+        `event: error\ndata:\u001e${JSON.stringify(binding === "JSONRPC" ? { code: -32001, message: "gone" } : { error: { code: 404, status: "NOT_FOUND", message: "gone" } })}\n\n`,
+      );
+    });
+    const { items, error } = await drain(clientOf(binding).subscribeToTask({ id: "t1" }, RAW));
+    expect(items.map((e) => e.payload.case)).toEqual(["task"]);
+    expect(error).toBeInstanceOf(TaskNotFoundError);
   });
 });
 

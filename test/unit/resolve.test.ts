@@ -5,8 +5,10 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import * as v8 from "node:v8";
 import { runInNewContext } from "node:vm";
+import { fromJson, type JsonValue } from "@bufbuild/protobuf";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import {
+  AgentCardSchema,
   AbortedError,
   AgentCardNotFoundError,
   AgentCardVerificationError,
@@ -15,7 +17,9 @@ import {
   InvalidParamsError,
   MemoryCardStore,
   RedirectRefusedError,
+  connect,
   resolveAgentCard,
+  userMessage,
   type ResolveOptions,
 } from "../../src/index.js";
 import { cardUrlCandidates, parseCard } from "../../src/toolkit.js";
@@ -39,12 +43,14 @@ async function serve(handler: (req: IncomingMessage, res: ServerResponse) => voi
 const fresh = (extra: ResolveOptions = {}): ResolveOptions => ({ cache: new MemoryCardStore(), ...extra });
 
 describe("URL rules", () => {
-  it("keeps the URL's path, then tries the origin root, then the 0.3 location", () => {
+  it("keeps the URL's path, then tries the origin root, then the 0.3 location, then the last segment's well-known place", () => {
     expect(cardUrlCandidates("https://h.example/agents/a")).toEqual([
       "https://h.example/agents/a/.well-known/agent-card.json",
       "https://h.example/.well-known/agent-card.json",
       "https://h.example/.well-known/agent.json",
+      "https://h.example/.well-known/a/agent-card.json",
     ]);
+    expect(cardUrlCandidates("https://h.example/echo/?q=1").at(-1)).toBe("https://h.example/.well-known/echo/agent-card.json");
     expect(cardUrlCandidates("https://h.example/agents/a/")[0]).toBe("https://h.example/agents/a/.well-known/agent-card.json");
     expect(cardUrlCandidates("https://h.example")).toEqual([
       "https://h.example/.well-known/agent-card.json",
@@ -84,7 +90,22 @@ describe("URL rules", () => {
     const s = await serve((_req, res) => sendJson(res, 404, {}));
     const e = await resolveAgentCard(`${s.url}/x`, fresh()).catch((err: unknown) => err);
     expect(e).toBeInstanceOf(AgentCardNotFoundError);
-    expect((e as AgentCardNotFoundError).tried).toHaveLength(3);
+    expect((e as AgentCardNotFoundError).tried).toHaveLength(4);
+  });
+
+  it("finds a card at /.well-known/{last segment}/agent-card.json, where VoltAgent and Mastra serve theirs, once the usual places have none", async () => {
+    const s = await serve((req, res) => {
+      if (req.url === "/.well-known/echo/agent-card.json") sendJson(res, 200, cardJson());
+      else sendJson(res, 404, {});
+    });
+    const session = await connect(`${s.url}/agents/echo`, fresh());
+    expect(session.cardUrl).toBe(`${s.url}/.well-known/echo/agent-card.json`);
+    expect(s.requests.map((q) => q.url)).toEqual([
+      "/agents/echo/.well-known/agent-card.json",
+      "/.well-known/agent-card.json",
+      "/.well-known/agent.json",
+      "/.well-known/echo/agent-card.json",
+    ]);
   });
 
   it("does not move on when the first location fails otherwise than 404", async () => {
@@ -103,22 +124,35 @@ describe("validation", () => {
     return resolveAgentCard(`${s.url}/card.json`, fresh()).catch((e: unknown) => e);
   }
 
-  it("names every missing REQUIRED field, nested ones included", async () => {
-    const { description: _d, version: _v, ...partial } = cardJson();
+  it("names every missing REQUIRED field a call needs, nested ones included", async () => {
+    const { description: _d, version: _v, capabilities: _c, ...partial } = cardJson();
     const body = { ...partial, supportedInterfaces: [{ url: "https://a.example" }], skills: [{ id: "s", name: "n" }] };
     const e = (await cardFrom(JSON.stringify(body))) as InvalidAgentCardError;
     expect(e).toBeInstanceOf(InvalidAgentCardError);
     expect(e.problem).toBe("missing-fields");
     expect([...e.missingFields].sort()).toEqual(
-      [
-        "description",
-        "version",
-        "supportedInterfaces[0].protocolBinding",
-        "supportedInterfaces[0].protocolVersion",
-        "skills[0].description",
-        "skills[0].tags",
-      ].sort(),
+      ["capabilities", "supportedInterfaces[0].protocolBinding", "supportedInterfaces[0].protocolVersion"].sort(),
     );
+    expect(e.message).toMatch(
+      / lacks required fields: capabilities, supportedInterfaces\[0\]\.protocolBinding, supportedInterfaces\[0\]\.protocolVersion$/,
+    );
+  });
+
+  it("reads a card that lacks only REQUIRED fields no call needs (description, provider.url, ...), with a warning naming them", async () => {
+    const { description: _d, version: _v, ...partial } = cardJson();
+    const body = { ...partial, provider: { organization: "Example" }, skills: [{ id: "s", name: "n" }] };
+    const r = (await cardFrom(JSON.stringify(body))) as Awaited<ReturnType<typeof resolveAgentCard>>;
+    expect([r.card.description, r.card.version, r.card.provider?.url, r.card.skills[0]!.tags]).toEqual(["", "", "", []]);
+    const warning =
+      "the card lacks REQUIRED fields no call needs, read as empty: description, version, provider.url, skills[0].description, skills[0].tags";
+    expect(r.warnings).toEqual([warning]);
+    // The same for a card in hand, and with every such field left out.
+    const session = await connect(JSON.parse(JSON.stringify(body)));
+    expect(session.warnings).toEqual([warning]);
+    const { name: _n, defaultInputModes: _i, defaultOutputModes: _o, skills: _s, ...bare } = partial;
+    expect(parseCard(bare, "").warnings).toEqual([
+      "the card lacks REQUIRED fields no call needs, read as empty: name, description, version, defaultInputModes, defaultOutputModes, skills",
+    ]);
   });
 
   it.each([
@@ -254,6 +288,86 @@ describe("0.3 cards", () => {
     expect(card.securityRequirements.map((r) => Object.keys(r.schemes))).toEqual([["bearer"], ["oauth"]]);
     expect(card.securityRequirements[1]!.schemes.oauth!.list).toEqual(["read"]);
     expect(Object.keys(card.skills[0]!.securityRequirements[0]!.schemes)).toEqual(["key"]);
+  });
+});
+
+describe("interface URLs relative to the card's", () => {
+  const relative = (url: string, protocolBinding = "JSONRPC") =>
+    cardJson({ supportedInterfaces: [{ url, protocolBinding, protocolVersion: "1.0" }] });
+
+  it("are resolved against the URL the card came from, after redirects, and the result and the session say so", async () => {
+    const s = await serve((req, res) => {
+      if (req.url === "/agents/echo/.well-known/agent-card.json") {
+        res.writeHead(302, { Location: "/cards/echo.json" });
+        res.end();
+      } else if (req.url === "/cards/echo.json") sendJson(res, 200, relative("/a2a/echo"), { "Cache-Control": "max-age=60" });
+      else if (req.url === "/a2a/echo")
+        sendJson(res, 200, { jsonrpc: "2.0", id: 1, result: { message: { messageId: "m", role: "ROLE_AGENT", parts: [{ text: "hi" }] } } });
+      else sendJson(res, 404, {});
+    });
+    const r = await resolveAgentCard(`${s.url}/agents/echo`, fresh());
+    expect(r.card.supportedInterfaces[0]!.url).toBe(`${s.url}/a2a/echo`);
+    expect(r.warnings).toEqual([`supportedInterfaces[0].url is relative; resolved against the card's URL to ${s.url}/a2a/echo`]);
+    // The same from the cache.
+    const cache = new MemoryCardStore();
+    await resolveAgentCard(`${s.url}/agents/echo`, { cache });
+    const hit = await resolveAgentCard(`${s.url}/agents/echo`, { cache });
+    expect([hit.cache, hit.warnings]).toEqual(["hit", r.warnings]);
+
+    const session = await connect(`${s.url}/agents/echo`, fresh());
+    expect(session.warnings).toEqual(r.warnings);
+    expect(session.interface?.interface.url).toBe(`${s.url}/a2a/echo`);
+    await session.client.sendMessage({ message: userMessage("hi") });
+    expect(s.requests.at(-1)!.url).toBe("/a2a/echo");
+    // Nothing to say: no warnings.
+    expect((await connect(JSON.parse(JSON.stringify(cardJson())))).warnings).toEqual([]);
+  });
+
+  it("./ and ../ resolve too; what could be a host (agent.example/a2a, a gRPC host:port) is left as written", async () => {
+    const s = await serve((_req, res) =>
+      sendJson(
+        res,
+        200,
+        cardJson({
+          supportedInterfaces: [
+            { url: "../a2a", protocolBinding: "JSONRPC", protocolVersion: "1.0" },
+            { url: "./rest", protocolBinding: "HTTP+JSON", protocolVersion: "1.0" },
+            { url: "127.0.0.1:50051", protocolBinding: "GRPC", protocolVersion: "1.0" },
+            { url: "agent.example/a2a", protocolBinding: "JSONRPC", protocolVersion: "1.0" },
+          ],
+        }),
+      ),
+    );
+    const r = await resolveAgentCard(`${s.url}/agents/echo/card.json`, fresh());
+    expect(r.card.supportedInterfaces.map((i) => i.url)).toEqual([
+      `${s.url}/agents/a2a`,
+      `${s.url}/agents/echo/rest`,
+      "127.0.0.1:50051",
+      "agent.example/a2a",
+    ]);
+    expect(r.warnings).toHaveLength(2);
+  });
+
+  it("in a card in hand, which came from no URL, are refused naming the field", async () => {
+    const json = cardJson({
+      supportedInterfaces: [
+        { url: "https://agent.example/a2a", protocolBinding: "JSONRPC", protocolVersion: "1.0" },
+        { url: "/a2a/echo", protocolBinding: "HTTP+JSON", protocolVersion: "1.0" },
+      ],
+    });
+    const message = fromJson(AgentCardSchema, json as JsonValue);
+    // As JSON.parse gives it (any), which connect() reads as a card's JSON.
+    const parsedJson = JSON.parse(JSON.stringify(json));
+    for (const attempt of [() => connect(parsedJson), () => connect(message), async () => parseCard(json, "")]) {
+      const e = await attempt().catch((x: unknown) => x);
+      if (!(e instanceof InvalidAgentCardError)) throw e;
+      expect(e.problem).toBe("relative-url");
+      expect(e.message).toMatch(/^the Agent Card given gives supportedInterfaces\[1\]\.url as a relative URL \(\/a2a\/echo\)/);
+    }
+    // A card file's path is no URL to resolve against either.
+    expect(() => parseCard(json, "/home/me/card.json")).toThrow(
+      /^the Agent Card at \/home\/me\/card\.json gives supportedInterfaces\[1\]\.url/,
+    );
   });
 });
 

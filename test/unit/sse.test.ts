@@ -8,6 +8,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ProtocolError } from "../../src/errors/family.js";
 import { decodeSse, type SseEvent } from "../../src/http/sse.js";
+import { jsonFaultAt } from "../../src/http/json-fault.js";
 
 const encoder = new TextEncoder();
 const BIG = 1 << 20;
@@ -363,5 +364,41 @@ describe("decodeSse limits do not depend on how the bytes are split", () => {
         expect(await outcome(cut(bytes, offsets), max), `chunks of ${size}`).toEqual(whole);
       }
     }
+  });
+});
+
+describe("where an event's data stops being JSON (jsonFaultAt)", () => {
+  const parses = (text: string): boolean => {
+    try {
+      JSON.parse(text);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  it("finds no fault in JSON and one in all JSON.parse refuses; in a text cut short, at its end (property)", () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.nat(), fc.string({ maxLength: 3 }), (value, cutAt, junk) => {
+        const text = JSON.stringify(value, null, cutAt % 2 === 0 ? 0 : 1);
+        expect(jsonFaultAt(text)).toBe(-1);
+        const cutText = text.slice(0, cutAt % (text.length + 1));
+        expect(jsonFaultAt(cutText) === -1).toBe(parses(cutText));
+        // Cut short: at the end, or in a number cut short there (`-`, `1.`, `2e`).
+        const fault = jsonFaultAt(cutText);
+        if (!parses(cutText)) expect(fault === cutText.length || /^[-+.eE\d]+$/.test(cutText.slice(fault))).toBe(true);
+        const spliced = cutText + junk + text.slice(cutText.length);
+        const at = jsonFaultAt(spliced);
+        expect(at === -1).toBe(parses(spliced));
+        expect(at).toBeLessThanOrEqual(spliced.length);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("a megabyte of [ ends without recursion: it ends too soon", () => {
+    const deep = "[".repeat(1 << 20);
+    expect(jsonFaultAt(deep)).toBe(deep.length);
+    expect(jsonFaultAt(`${deep}x`)).toBe(deep.length);
   });
 });

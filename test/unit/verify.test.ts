@@ -890,6 +890,43 @@ describe("cards as received (forward compatibility)", () => {
     expect(parse({ ...signed, adminUrl: "https://evil.example" })).not.toHaveProperty("adminUrl");
   });
 
+  it("a hand-written newer card, signed over the normalised form of the fields this schema knows with the others as received, verifies as received; any change breaks it", async () => {
+    // As written by hand: empties the normalised form drops (section 8.4.1), beside fields this schema does not know, at the top and nested.
+    const iface = CARD_JSON.supportedInterfaces[0]!;
+    const skill = CARD_JSON.skills[0]!;
+    const written = {
+      ...CARD_JSON,
+      securitySchemes: {},
+      supportedInterfaces: [{ ...iface, tenant: "", region: "eu-west" }],
+      skills: [{ ...skill, examples: [], costPerCall: 3 }],
+      trustTier: "gold",
+    };
+    // What a signer applying section 8.4.1 with the fields it knows makes of it: the empties gone, the rest as written.
+    const signerForm = {
+      ...CARD_JSON,
+      supportedInterfaces: [{ ...iface, region: "eu-west" }],
+      skills: [{ ...skill, costPerCall: 3 }],
+      trustTier: "gold",
+    };
+    const { signatures } = await signJson(signerForm, es);
+    const card = { ...written, signatures };
+    expect(await verifyAgentCard(card, { keys: store() })).toMatchObject({ verified: true, kid: "es" });
+    expect((await verifyAgentCard(JSON.stringify(card), { keys: store() })).verified).toBe(true);
+    // The card returned is parsed from it: the fields this schema knows.
+    expect(parse(card)).not.toHaveProperty("trustTier");
+    // Any change, to a field this schema knows or not, at the top or nested, or one added, breaks it.
+    const changed = [
+      { ...card, trustTier: "platinum" },
+      { ...card, supportedInterfaces: [{ ...written.supportedInterfaces[0], region: "us-east" }] },
+      { ...card, skills: [{ ...written.skills[0], costPerCall: 0 }] },
+      { ...card, description: "Plans other routes" },
+      { ...card, supportedInterfaces: [{ ...written.supportedInterfaces[0], url: "https://evil.example/a2a" }] },
+      { ...card, adminUrl: "https://evil.example" },
+      { ...card, skills: [{ ...written.skills[0], examples: ["added"] }] },
+    ];
+    for (const c of changed) expectFailure(await verifyAgentCard(c, { keys: store() }), "signature_invalid");
+  });
+
   it("refuses received text that repeats a key or is not a JSON object", async () => {
     const signed = JSON.stringify(await signJson(NEWER, es));
     expectFailure(

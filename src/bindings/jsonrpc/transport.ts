@@ -96,7 +96,14 @@ export function jsonRpcEnvelope(url: string): JsonRpcEnvelope {
       // (JSON-RPC 2.0 section 5).
       const isError = "error" in json && json.error != null;
       if (json.id !== plan.id && !(isError && json.id === null)) {
-        throw new ProtocolError(`the JSON-RPC response id ${describeValue(json.id)} does not match the request id ${plan.id}`, facts);
+        const mismatch = `the JSON-RPC response id ${describeValue(json.id)} does not match the request id ${plan.id}`;
+        if (!isError) throw new ProtocolError(mismatch, facts);
+        // Still refused (it may answer another request), but what the server said is kept: an error answers with the request's id, or null.
+        const cause = envelopeError(json.error, facts);
+        throw new ProtocolError(`${mismatch}; the server breaks JSON-RPC 2.0 section 5, and its error (${cause.code}) is the cause`, {
+          ...facts,
+          cause,
+        });
       }
       if (isError) throw envelopeError(json.error, facts);
       if (!("result" in json)) {
