@@ -40,7 +40,8 @@ export interface Deviation {
   /** Where it shows; unset fields match every binding or version. */
   binding?: Binding;
   version?: PeerVersion;
-  feature: Feature;
+  /** The feature it shows in; "surface": the whole interface, which the suite then only tries once. */
+  feature: Feature | "surface";
   /** What the peer does. */
   does: string;
   /** The section of the specification it departs from. */
@@ -49,11 +50,121 @@ export interface Deviation {
   client: string;
 }
 
-export const DEVIATIONS: readonly Deviation[] = [];
+export const DEVIATIONS: readonly Deviation[] = [
+  {
+    id: "py-card-signature",
+    peer: "python",
+    release: "1.3.0",
+    feature: "discovery",
+    does: "serves a card with 0.3 interfaces with the 0.3 fields merged in (url, preferredTransport, protocolVersion, additionalInterfaces, supportsAuthenticatedExtendedCard), under a signature that covers only the 1.0 fields it knows (empty values dropped, RFC 8785)",
+    spec: "8.4 (the signature covers the card as served, in its canonical form)",
+    client:
+      "verifies the signature over the fields the 1.0 schema knows, one of the forms it accepts; the session's card is what was verified, the 0.3 fields left out",
+  },
+  {
+    id: "py-jsonrpc03-delete",
+    peer: "python",
+    release: "1.3.0",
+    binding: "JSONRPC",
+    version: "0.3",
+    feature: "push-config",
+    does: "answers tasks/pushNotificationConfig/delete with a response that has neither result nor error",
+    spec: "JSON-RPC 2.0 section 5 (result is REQUIRED on success)",
+    client: "reads a success without result as done for a method whose result is empty (delete), and nowhere else",
+  },
+  {
+    id: "py-rest03-push-body",
+    peer: "python",
+    release: "1.3.0",
+    binding: "HTTP+JSON",
+    version: "0.3",
+    feature: "push-config",
+    does: "reads the body of POST /v1/tasks/{id}/pushNotificationConfigs as the whole CreateTaskPushNotificationConfigRequest (parent, config), not as the config the 0.3 proto's http rule names as body",
+    spec: "0.3: the proto's google.api.http rule says body: config; the specification's text shows { config }",
+    client:
+      "sends the config's fields and, beside them, parent and config: each reading finds what it needs, on every 0.3 server, and the config is created",
+  },
+  {
+    id: "py-rest03-subscribe-ended",
+    peer: "python",
+    release: "1.3.0",
+    binding: "HTTP+JSON",
+    version: "0.3",
+    feature: "errors",
+    does: "answers a subscribe to a finished task with 200 and an event stream, then drops the connection without an event (its UnsupportedOperationError escapes the stream)",
+    spec: "3.1.6 / 0.3 7.9: UnsupportedOperationError for a task in a final state",
+    client:
+      "takes the drop as any drop: GetTask finds the task COMPLETED and the stream ends with it (with resume: false, ConnectionError); the other errors are the same classes as everywhere",
+  },
+  {
+    id: "go-push-token-header",
+    peer: "go",
+    release: "2.3.1",
+    feature: "push-delivery",
+    does: "sends the config's token in A2A-Notification-Token",
+    spec: "4.3.3 names no header for it; the 0.3 specification's example (9.5), and the TypeScript and Python SDKs, use X-A2A-Notification-Token",
+    client: "createPushReceiver takes the token from either header (both, with different values, is refused)",
+  },
+  {
+    id: "go-subscribe-ended",
+    peer: "go",
+    release: "2.3.1",
+    feature: "errors",
+    does: 'answers SubscribeToTask for a finished task with TaskNotFoundError ("no active execution"), inside a 200 event stream on JSON-RPC and HTTP+JSON',
+    spec: "3.1.6: UnsupportedOperationError for a task in a final state",
+    client:
+      "asks GetTask after such an answer before the first event: a task in a final state is reported as UnsupportedOperationError, with the agent's error as its cause; a resubscribe so answered ends with the final task",
+  },
+  {
+    id: "go-jsonrpc-delete",
+    peer: "go",
+    release: "2.3.1",
+    binding: "JSONRPC",
+    feature: "push-config",
+    does: "answers a successful DeleteTaskPushNotificationConfig with neither result nor error, on 1.0 and 0.3",
+    spec: "JSON-RPC 2.0 section 5 (result is REQUIRED on success)",
+    client: "reads a success without result as done for a method whose result is empty (delete), and nowhere else",
+  },
+  {
+    id: "go-jsonrpc03-null-list",
+    peer: "go",
+    release: "2.3.1",
+    binding: "JSONRPC",
+    version: "0.3",
+    feature: "push-config",
+    does: "answers tasks/pushNotificationConfig/list for a task without configs with result null",
+    spec: "0.3 7.7: the result is an array of TaskPushNotificationConfig",
+    client: "reads null as an empty list; any other non-list is refused",
+  },
+  {
+    id: "go-jsonrpc03-plain-errors",
+    peer: "go",
+    release: "2.3.1",
+    binding: "JSONRPC",
+    version: "0.3",
+    feature: "errors",
+    does: "sends its JSON-RPC error responses with Content-Type text/plain",
+    spec: "0.3 3.2.1: JSON-RPC requests and responses use application/json",
+    client:
+      "reads an error object in JSON as the error it is, whatever its label (still checked against the request's id); a result so labelled is refused",
+  },
+  {
+    id: "go-rest03-dialect",
+    peer: "go",
+    release: "2.3.1",
+    binding: "HTTP+JSON",
+    version: "0.3",
+    feature: "surface",
+    does: "serves its 0.3 HTTP+JSON surface in the JSON-RPC data model (kind, parts, role user, bare results and events) rather than the 0.3 proto's JSON that the TypeScript and Python SDKs serve, and has no /v1/card",
+    spec: "0.3 3.2.3 (structurally equivalent to the core data structures; the routes and messages of the 0.3 proto)",
+    client:
+      "speaks the 0.3 proto's JSON, which this surface refuses: the first call fails with the server's InvalidParamsError (message parts is required). connect() takes the card's first interface, JSON-RPC 1.0 here, unless a session is held to this one",
+  },
+];
 
-/** The peer's deviation on this interface and feature, if it has one. */
-export function deviationOf(peer: PeerId, served: Served, feature: Feature): Deviation | undefined {
-  return DEVIATIONS.find(
+/** The peer's deviations on this interface and feature. */
+export function deviationsOf(peer: PeerId, served: Served, feature: Feature | "surface"): Deviation[] {
+  return DEVIATIONS.filter(
     (d) =>
       d.peer === peer &&
       d.feature === feature &&
@@ -62,7 +173,7 @@ export function deviationOf(peer: PeerId, served: Served, feature: Feature): Dev
   );
 }
 
-/** A test title: `feature: what`, and `[deviation id]` when the peer has one here. */
-export function titled(feature: Feature, what: string, deviation: Deviation | undefined): string {
-  return deviation ? `${feature}: ${what} [deviation ${deviation.id}]` : `${feature}: ${what}`;
+/** A test title: `feature: what`, and `[deviation id, ...]` where the peer has some here. */
+export function titled(feature: Feature | "surface", what: string, deviations: readonly Deviation[]): string {
+  return deviations.length > 0 ? `${feature}: ${what} [deviation ${deviations.map((d) => d.id).join(", ")}]` : `${feature}: ${what}`;
 }

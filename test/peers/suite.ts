@@ -17,6 +17,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startChaosProxy } from "../../demo/chaos-proxy.js";
 import {
   A2AClient,
+  ConnectionError,
+  InvalidParamsError,
   MemoryCardStore,
   Role,
   TaskNotCancelableError,
@@ -41,7 +43,7 @@ import { registeredTransports } from "../../src/toolkit.js";
 import { collect } from "../support/bindings.js";
 import { afterFirstEvent } from "../support/first-event.js";
 import type { PeerSpec, RunningPeer, Served } from "../support/sdk-peers.js";
-import { deviationOf, titled, type Feature } from "./deviations.js";
+import { deviationsOf, titled, type Feature } from "./deviations.js";
 
 const RESUME = { backoff: { initialMs: 20, maxMs: 100 }, maxElapsedMs: 10_000 };
 const START_MS = 90_000;
@@ -107,9 +109,10 @@ export function interopSuite(spec: PeerSpec): void {
 
     describe.each(spec.serves.map((s) => ({ ...s, title: caseTitle(spec, s) })))("$title", ({ binding, version }) => {
       const served: Served = { binding, version };
-      const deviation = (feature: Feature) => deviationOf(spec.id, served, feature);
-      /** `feature: what`, with the deviation's name when the peer has one here. */
-      const title = (feature: Feature, what: string) => titled(feature, what, deviation(feature));
+      const deviations = (feature: Feature | "surface") => deviationsOf(spec.id, served, feature);
+      const has = (feature: Feature, id: string) => deviations(feature).some((d) => d.id === id);
+      /** `feature: what`, with the names of the peer's deviations here. */
+      const title = (feature: Feature | "surface", what: string) => titled(feature, what, deviations(feature));
       let session: AgentSession;
       let client: A2AClient;
       beforeAll(async () => {
@@ -122,6 +125,17 @@ export function interopSuite(spec: PeerSpec): void {
         });
         client = session.client;
       });
+
+      const surface = deviations("surface");
+      if (surface.length > 0) {
+        // An interface this client cannot speak to: its refusal is what is asserted, once.
+        it(title("surface", "the first call fails with the agent's own error, naming what it missed"), async () => {
+          const e = await failure(client.sendMessage({ message: userMessage("echo hi") }));
+          expect(e).toBeInstanceOf(InvalidParamsError);
+          expect(e.message).toMatch(/message parts is required/);
+        });
+        return;
+      }
 
       /** A client of this interface through a TCP relay on another port (for cuts). */
       function clientVia(port: number): A2AClient {
@@ -308,7 +322,17 @@ export function interopSuite(spec: PeerSpec): void {
         expect(await failure(collect(client.subscribeToTask({ id: "no-such-task" })))).toBeInstanceOf(TaskNotFoundError);
         const done = taskOf(await client.sendMessage({ message: userMessage("count 1") }));
         expect(await failure(client.cancelTask({ id: done.id }))).toBeInstanceOf(TaskNotCancelableError);
-        expect(await failure(collect(client.subscribeToTask({ id: done.id })))).toBeInstanceOf(UnsupportedOperationError);
+        if (has("errors", "py-rest03-subscribe-ended")) {
+          // A drop like any other: resumed, GetTask finds the task ended, and the stream ends with it.
+          const events = await collect(client.subscribeToTask({ id: done.id }, { resume: RESUME }));
+          expect(events.at(-1)?.payload.value).toMatchObject({ id: done.id, status: { state: TaskState.COMPLETED } });
+          expect(await failure(collect(client.subscribeToTask({ id: done.id }, { resume: false })))).toBeInstanceOf(ConnectionError);
+          return;
+        }
+        const ended = await failure(collect(client.subscribeToTask({ id: done.id })));
+        expect(ended).toBeInstanceOf(UnsupportedOperationError);
+        // The agent said "not found": GetTask found the task ended, and the error says which it is.
+        if (has("errors", "go-subscribe-ended")) expect(ended.cause).toBeInstanceOf(TaskNotFoundError);
       });
 
       it(title("extensions", "a call that activates an extension the agent does not know is served"), async () => {
