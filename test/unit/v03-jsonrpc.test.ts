@@ -230,13 +230,16 @@ describe("requests: 1.0 calls as 0.3 JSON-RPC", () => {
     await c.getTask({ tenant: "acme", id: "t1", historyLength: 3 });
     await c.getTask({ id: "t1" });
     await c.getTask({ id: "t1", historyLength: 0 });
+    await c.getTask({ id: "t1", historyLength: -1 });
     await c.cancelTask({ tenant: "acme", id: "t1", metadata: { why: "test" } });
     srv.handle(stream([DONE_03]));
     await collect(c.subscribeToTask({ tenant: "acme", id: "t1" }));
     expect(srv.requests.map((r) => rpc(r.body)).map(({ method, params }) => ({ method, params }))).toEqual([
       { method: "tasks/get", params: { id: "t1", historyLength: 3 } },
-      { method: "tasks/get", params: { id: "t1" } },
+      // No cap (absent, or negative) is the largest int32, as gRPC and HTTP+JSON 0.3 send it.
+      { method: "tasks/get", params: { id: "t1", historyLength: 2 ** 31 - 1 } },
       { method: "tasks/get", params: { id: "t1", historyLength: 0 } },
+      { method: "tasks/get", params: { id: "t1", historyLength: 2 ** 31 - 1 } },
       { method: "tasks/cancel", params: { id: "t1", metadata: { why: "test" } } },
       { method: "tasks/resubscribe", params: { id: "t1" } },
     ]);
@@ -595,6 +598,18 @@ describe("results: 0.3 JSON as 1.0 messages", () => {
     srv.handle(stream([task]));
     const events = await collect(c.sendStreamingMessage({ message: userMessage("hi"), configuration: { historyLength: 0 } }));
     expect(events[0]!.payload.case === "task" && ids(events[0]!.payload.value)).toEqual([]);
+  });
+
+  it("GetTask without historyLength gets the whole history from a 0.3 agent that reads an absent cap as none (@a2a-js/sdk 0.3.x)", async () => {
+    const history = ["m1", "m2"].map((messageId) => ({ kind: "message", role: "user", messageId, parts: [{ kind: "text", text: "x" }] }));
+    // As @a2a-js/sdk 0.3.x's tasks/get: no historyLength, no history; otherwise the last historyLength messages.
+    srv.handle((_req, res, body) => {
+      const cap = (rpc(body).params as { historyLength?: number }).historyLength;
+      const kept = cap === undefined ? [] : history.slice(-cap);
+      sendJson(res, 200, { jsonrpc: "2.0", id: rpc(body).id, result: { ...DONE_03, history: kept } });
+    });
+    const task = await client().getTask({ id: "t1" });
+    expect(task.history.map((m) => m.messageId)).toEqual(["m1", "m2"]);
   });
 
   it("push configs: the nested 0.3 config becomes the flat 1.0 one; the first of several schemes is kept", async () => {

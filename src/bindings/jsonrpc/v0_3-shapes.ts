@@ -20,7 +20,7 @@
  * a peer a little off the schema still parses.
  */
 import { cardV03ToV1, isV03Card } from "../../v0_3/card.js";
-import { blockingV03 } from "../../v0_3/messages.js";
+import { blockingV03, historyLengthToV03 } from "../../v0_3/messages.js";
 import type { V03MethodTable } from "../../v0_3/methods.js";
 import { schemeFromV03, schemesToV03 } from "../../v0_3/push-config.js";
 import { roleJsonV03, roleNameV1, taskStateNameV1 } from "../../v0_3/states.js";
@@ -49,7 +49,8 @@ export const V03_CALLS = {
   sendStreamingMessage: { method: "message/stream", params: messageSendParams, result: streamResponseV1 },
   getTask: {
     method: "tasks/get",
-    params: (req) => compact({ id: req.id ?? "", historyLength: req.historyLength }),
+    // "No cap" as gRPC and HTTP+JSON 0.3 send it, not left out (see historyLengthToV03).
+    params: (req) => ({ id: req.id ?? "", historyLength: historyLengthToV03(historyLengthOf(req)) }),
     result: (r) => taskV1(expectRecord(r, "a task")),
   },
   cancelTask: {
