@@ -126,7 +126,7 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
       // The codec loads the fallback when first needed: most agents route the verb tried first.
       const settled = await (await codec.verbFallback!()).settleVerb(choice, plan, res, {
         send: exchange,
-        rejection: (r) => rejection(r, facts(r, url)),
+        rejection: (r) => rejection(r, facts(method, r, url)),
       });
       return { ...settled, url };
     } catch (e) {
@@ -136,7 +136,7 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
     }
   }
 
-  function facts(res: UniversalClientResponse, url: string): ResponseFacts {
+  function facts(method: DescMethod, res: UniversalClientResponse, url: string): ResponseFacts {
     // Plain values, read at once: an object literal with getters (to read the
     // headers only for errors) made every call about a fifth slower in V8.
     return {
@@ -145,6 +145,7 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
       challenge: res.header.get("WWW-Authenticate") ?? undefined,
       retryAfterMs: parseRetryAfter(res.header.get("Retry-After")),
       url,
+      method: method.name,
     };
   }
 
@@ -261,7 +262,7 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
         },
         next: async (req, call) => {
           const { res, plan, url } = await send(method, first, req, call.abortFor(req, lean));
-          const f = facts(res, url);
+          const f = facts(method, res, url);
           let text: string | undefined;
           const json = await readJson(res, f, keepsReceivedJson(method) ? (t) => (text = t) : undefined);
           const result = codec.result(json, plan, f);
@@ -312,7 +313,7 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
           });
           try {
             const { res, plan, url } = await send(method, first, { url: req.url, header: req.header, message }, req.signal);
-            const f = facts(res, url);
+            const f = facts(method, res, url);
             const ok = res.status >= 200 && res.status < 300;
             const type = res.header.get("Content-Type") ?? "";
             let out: AsyncIterable<MessageShape<typeof method.output>>;
