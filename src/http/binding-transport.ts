@@ -35,7 +35,7 @@ import { CallSignal, runStreaming, runUnary } from "./run-call.js";
 import { takesCallAbort, type CallAbortRequest } from "./call-abort.js";
 import { decodeSseBatches, type SseEvent } from "./sse.js";
 import { streamStateKey, type StreamState } from "../call/stream-state.js";
-import { failedField, messageFromJson } from "../protocol/proto-json.js";
+import { failedField, messageFromJson, misshapenAt } from "../protocol/proto-json.js";
 import { isJsonContentType, safeUrl, single } from "../util.js";
 import { checkedResponse } from "../call/response-shape.js";
 import { keepReceivedJson, keepsReceivedJson } from "./received-json.js";
@@ -201,7 +201,10 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
       return checkedResponse(method, messageFromJson(schema, json as JsonValue), { binding, httpStatus });
     } catch (e) {
       if (e instanceof A2AError) throw e;
-      throw new ProtocolError(`the response is not a valid ${schema.typeName}: ${(e as Error).message}`, {
+      // Where the ProtoJSON the server sent went wrong (a codec's own reading names its paths itself).
+      const at = codec.toProtoJson ? undefined : misshapenAt(schema, result);
+      const where = at === undefined ? "" : ` at ${at}`;
+      throw new ProtocolError(`the response is not a valid ${schema.typeName}${where}: ${(e as Error).message}`, {
         binding,
         httpStatus,
         cause: e,

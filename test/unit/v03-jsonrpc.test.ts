@@ -757,4 +757,52 @@ describe("0.3 JSON-RPC: answers of the wrong shape", () => {
     );
     await expect(client().getTask({ id: "t1" })).rejects.toThrow(ProtocolError);
   });
+
+  const message03 = (parts: unknown) => ({ kind: "message", messageId: "m1", role: "agent", parts });
+  it.each([
+    ["a status message with parts: null", { status: { state: "working", message: message03(null) } }, "status.message.parts is null"],
+    ["a message whose parts hold null", { status: { state: "working", message: message03([null]) } }, "status.message.parts[0] is null"],
+    ["an artifact whose parts is a string", { artifacts: [{ artifactId: "a1", parts: "hello" }] }, "artifacts[0].parts is a string"],
+    ["a history message that is a string", { history: ["hi"] }, "history[0] is a string"],
+  ])("%s is a ProtocolError naming the field path", async (_what, fields, said) => {
+    srv.handle(answer({ ...DONE_03, ...fields }));
+    const e = await failure(client().getTask({ id: "t1" }));
+    expect(e).toBeInstanceOf(ProtocolError);
+    expect(e.message).toContain(said);
+  });
+
+  it("the same in a send's message, a stream's status update and artifact update", async () => {
+    srv.handle(answer(message03(null)));
+    expect((await failure(client().sendMessage({ message: userMessage("hi") }))).message).toContain("parts is null");
+    const update = {
+      kind: "status-update",
+      taskId: "t1",
+      contextId: "c1",
+      status: { state: "working", message: message03([7]) },
+      final: false,
+    };
+    const artifact = { kind: "artifact-update", taskId: "t1", contextId: "c1", artifact: { artifactId: "a1", parts: {} } };
+    for (const [event, said] of [
+      [update, "status.message.parts[0] is a number"],
+      [artifact, "artifact.parts is an object"],
+    ] as const) {
+      srv.handle(stream([TASK_03, event]));
+      const e = await failure(collect(client().sendStreamingMessage({ message: userMessage("hi") }, { resume: false })));
+      expect(e).toBeInstanceOf(ProtocolError);
+      expect(e.message).toContain(said);
+    }
+  });
+
+  it("absent parts, and null history and artifacts, still read as empty", async () => {
+    srv.handle(
+      answer({
+        ...DONE_03,
+        history: null,
+        artifacts: null,
+        status: { state: "completed", message: { kind: "message", messageId: "m1", role: "agent" } },
+      }),
+    );
+    const task = await client().getTask({ id: "t1" });
+    expect([task.history, task.artifacts, task.status?.message?.parts]).toEqual([[], [], []]);
+  });
 });
