@@ -318,20 +318,32 @@ export function toA2AError(e: unknown, binding?: Binding, url?: string): A2AErro
 }
 
 /**
- * A programming error (a TypeError, RangeError, ReferenceError or
- * SyntaxError without the code of a socket or parser failure) thrown while
- * a call ran, as an A2AError that says it failed in the client: the HTTP
- * bindings turn what their HTTP client throws into A2AErrors where they
- * call it, so such an error reaching a call's runner came from code above
- * the wire (an interceptor of the application's, or a bug), not from the
- * network. Read as fetch's network TypeError, it would be a transient
- * ConnectionError, retried and resumed. Anything else is returned as it is.
+ * What code above the wire threw while a call ran (an interceptor of the
+ * application's, or a bug), as an A2AError that says it failed in the
+ * client, quoting the thrown error's name and message and keeping it as
+ * `cause`: the same class on every binding. The bindings turn what their
+ * HTTP client and the wire throw into A2AErrors (or, on gRPC, ConnectErrors)
+ * where they meet it, so anything else reaching a call's runner came from
+ * above. Read as the server's, it would be an InternalError (JSON-RPC,
+ * HTTP+JSON) or a malformed gRPC response; read as fetch's network
+ * TypeError, a transient ConnectionError, retried and resumed. Returned as
+ * it is: an A2AError or a ConnectError (an interceptor's word, classified as
+ * any other), an abort or timeout, a socket or HTTP parser failure found in
+ * its causes (an interceptor's own request that failed), and `undefined`.
  */
 export function clientFault(e: unknown): unknown {
-  const programming = e instanceof TypeError || e instanceof RangeError || e instanceof ReferenceError || e instanceof SyntaxError;
-  if (!programming || socketFailure(e) || parserFailure(e)) return e;
-  withoutRefusedHeader(e);
-  return new A2AError(`the call failed in the client, not on the network: ${e.name}: ${e.message}`, { cause: e });
+  if (e === undefined || e instanceof A2AError || e instanceof ConnectError || socketFailure(e) || parserFailure(e)) return e;
+  if (isRecord(e) && (e.name === "AbortError" || e.name === "TimeoutError")) return e;
+  if (e instanceof Error) withoutRefusedHeader(e);
+  const what = e instanceof Error ? `${e.name}: ${e.message}` : typeof e === "string" ? e : describeThrown(e);
+  return new A2AError(`the call failed in the client, not on the network: ${what}`, { cause: e });
+}
+
+/** A thrown value that is neither an Error nor a string, for a message: `a number (7)`, `an object`. */
+function describeThrown(e: unknown): string {
+  if (e === null) return "null was thrown";
+  if (typeof e === "object") return "an object that is no Error was thrown";
+  return `a ${typeof e} was thrown (${String(e).slice(0, 100)})`;
 }
 
 /**
