@@ -2,7 +2,9 @@
  * `npm run itk-agent -- --httpPort H --grpcPort G`: the agent the A2A interop
  * test kit (a2aproject/a2a-itk) starts for this SDK, as it starts every SDK's
  * (`--httpPort=H` works too). It serves until SIGTERM or Ctrl-C, and prints
- * one line when ready and one per task that fails.
+ * one line when ready (stdout), and on stderr one per call it makes to
+ * another agent (binding, version, method, URL, outcome) and one per task
+ * that fails.
  */
 import { parseArgs } from "node:util";
 import { closeOnSignals } from "../demo/close-on-signal.js";

@@ -3,7 +3,8 @@
  * other agent's card is resolved, one interface of the binding the step
  * names is used (never another binding: the kit tests that one), and the
  * nested instruction is sent the way the step's behavior says. The answer
- * is the text the other agent answered with, one entry per message.
+ * is the text the other agent answered with, one entry per message. Each
+ * call is logged when it ends (`log`), so that a kit run can be read.
  */
 import { randomUUID } from "node:crypto";
 import type { CallAgent } from "../gen/itk/instruction_pb.js";
@@ -13,6 +14,7 @@ import {
   InvalidAgentResponseError,
   InvalidParamsError,
   isTerminal,
+  loggingInterceptor,
   Role,
   TaskNotCancelableError,
   TaskState,
@@ -31,6 +33,7 @@ import {
   type TaskStatus,
 } from "../src/node.js";
 import type { MessageInitShape } from "@bufbuild/protobuf";
+import { callLogLine } from "../src/observability.js";
 import { bindingOfTransport, instructionPart } from "./instruction.js";
 
 type SendRequest = MessageInitShape<typeof SendMessageRequestSchema>;
@@ -48,6 +51,12 @@ export interface OutboundOptions {
   connect?: ConnectOptions;
   /** Deadline of one outbound call, streams included, in ms. Default 120 000 (the kit's own read timeout). */
   callTimeoutMs?: number;
+  /**
+   * One line per outbound call when it ends: `outbound a2a SendMessage
+   * JSONRPC 1.0 http://127.0.0.1:9001/jsonrpc ok 12.3ms` (binding, version,
+   * method, URL, outcome, the error's class); default none.
+   */
+  log?: (line: string) => void;
 }
 
 /** Makes the calls of `CallAgent` steps, one session per agent and binding. */
@@ -100,7 +109,7 @@ export class Outbound {
     const key = `${binding} ${uri}`;
     let session = this.sessions.get(key);
     if (!session) {
-      session = open(uri, binding, this.options.connect);
+      session = open(uri, binding, this.options.connect, this.options.log);
       // A failure is not kept: the agent may be up by the next step.
       session.catch(() => this.sessions.delete(key));
       this.sessions.set(key, session);
@@ -113,14 +122,18 @@ export class Outbound {
  * A session on `binding` only (`bindings`): the card's own order decides
  * among that binding's interfaces (1.0 or 0.3), and a call never fails over
  * to another binding. A card without it fails with NoCompatibleInterfaceError.
+ * With `log`, every call is logged as it ends, outermost, so that the line
+ * has the outcome the caller gets.
  */
-async function open(uri: string, binding: Binding, options: ConnectOptions = {}): Promise<AgentSession> {
+async function open(uri: string, binding: Binding, options: ConnectOptions = {}, log?: (line: string) => void): Promise<AgentSession> {
+  const logging = log && loggingInterceptor((entry) => log(`outbound ${callLogLine(entry)}`));
   return connect(uri, {
     // The kit's agents publish unsigned cards, and key sets of its agents
     // (not always on loopback) are served over http: a signature is checked
     // when present, against keys from the agent's own origin.
     verification: { jku: { allowHttp: true } },
     ...options,
+    transport: logging ? { ...options.transport, interceptors: [logging, ...(options.transport?.interceptors ?? [])] } : options.transport,
     bindings: [binding],
   });
 }

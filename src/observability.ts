@@ -60,11 +60,18 @@ export interface LoggingOptions {
 }
 
 function defaultLog(entry: CallLogEntry): void {
+  console.info(callLogLine(entry));
+}
+
+/**
+ * The one line `loggingInterceptor` writes for a call by default:
+ * `a2a SendMessage JSONRPC 1.0 https://agent.example.com/a2a ok 42.0ms`,
+ * with the error's class and a stream's event count in parentheses.
+ */
+export function callLogLine(entry: CallLogEntry): string {
   const extra = [entry.errorName, entry.events === undefined ? undefined : `${entry.events} events`].filter(Boolean).join(", ");
   const via = [entry.binding, entry.version].filter(Boolean).join(" ");
-  console.info(
-    `a2a ${entry.method}${via ? ` ${via}` : ""} ${entry.url} ${entry.outcome} ${entry.durationMs.toFixed(1)}ms${extra ? ` (${extra})` : ""}`,
-  );
+  return `a2a ${entry.method}${via ? ` ${via}` : ""} ${entry.url} ${entry.outcome} ${entry.durationMs.toFixed(1)}ms${extra ? ` (${extra})` : ""}`;
 }
 
 /**

@@ -85,3 +85,25 @@ export const noteSentUrl: Interceptor = (next) => (req) => {
 export function sentUrlOf(req: UnaryRequest | StreamRequest): string {
   return req.contextValues.get(sentUrlKey) ?? req.url;
 }
+
+/**
+ * The URL the caller's interceptors gave a call's request, where they run
+ * above a transport that chooses the URL itself (gRPC on A2A 0.3, under the
+ * 0.3 adapter: its path names the 0.3 method): noted by the adapter when
+ * they changed it (`noteUrlFromAbove`), put on the request below by
+ * `urlFromAbove`. So the transport sends the request where the 1.0 one
+ * would, or refuses the URL as that one does, instead of ignoring it.
+ */
+const urlFromAboveKey = createContextKey<string | undefined>(undefined, { description: "a2a url from above" });
+
+/** Notes `req`'s URL for the transport below when it is not `described`, the one the interceptors were shown. */
+export function noteUrlFromAbove(req: UnaryRequest | StreamRequest, described: string): void {
+  // Set either way: a failover's attempts share the call's context values.
+  req.contextValues.set(urlFromAboveKey, req.url === described ? undefined : req.url);
+}
+
+/** Sends the request to the URL noted above it, if any; for the transport under a 0.3 adapter. */
+export const urlFromAbove: Interceptor = (next) => (req) => {
+  const url = req.contextValues.get(urlFromAboveKey);
+  return next(url === undefined ? req : { ...req, url });
+};

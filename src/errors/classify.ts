@@ -89,11 +89,29 @@ const GRPC: Readonly<Record<string, number>> = {
   DEADLINE_EXCEEDED: 4,
   NOT_FOUND: 5,
   PERMISSION_DENIED: 7,
+  FAILED_PRECONDITION: 9,
   UNIMPLEMENTED: 12,
   INTERNAL: 13,
   UNAVAILABLE: 14,
   UNAUTHENTICATED: 16,
 };
+
+// FAILED_PRECONDITION is the gRPC status of six A2A errors (spec 5.4), so
+// the status alone does not say which. Without a reason or a JSON-RPC code,
+// the method does where one of them is about the method itself: a cancel
+// refused is the task's state, a push config call refused is push support,
+// an extended card refused is that card. Method names of 1.0 and of 0.3
+// (whose list method and card method are named otherwise).
+const PRECONDITION_OF_METHOD: ReadonlyMap<string, ErrorClass> = new Map<string, ErrorClass>([
+  ["CancelTask", TaskNotCancelableError],
+  ["CreateTaskPushNotificationConfig", PushNotificationNotSupportedError],
+  ["GetTaskPushNotificationConfig", PushNotificationNotSupportedError],
+  ["ListTaskPushNotificationConfigs", PushNotificationNotSupportedError],
+  ["ListTaskPushNotificationConfig", PushNotificationNotSupportedError],
+  ["DeleteTaskPushNotificationConfig", PushNotificationNotSupportedError],
+  ["GetExtendedAgentCard", ExtendedAgentCardNotConfiguredError],
+  ["GetAgentCard", ExtendedAgentCardNotConfiguredError],
+]);
 
 const ERROR_INFO_TYPE = "type.googleapis.com/google.rpc.ErrorInfo";
 
@@ -131,6 +149,11 @@ export interface ServerErrorFacts extends A2AErrorInit {
   rpcStatus?: string | undefined;
   /** The URL the response came from, for the message of an error only the HTTP status describes. */
   url?: string | undefined;
+  /**
+   * The method called, by its proto name (`CancelTask`), which tells apart
+   * the errors that share a stated status (FAILED_PRECONDITION).
+   */
+  method?: string | undefined;
 }
 
 /**
@@ -138,7 +161,7 @@ export interface ServerErrorFacts extends A2AErrorInit {
  * funnels its error responses through here, so one table decides.
  */
 export function errorFromServer(facts: ServerErrorFacts): A2AError {
-  const { message: said, problemType, challenge, rpcStatus, url, ...rest } = facts;
+  const { message: said, problemType, challenge, rpcStatus, url, method, ...rest } = facts;
   const init: A2AErrorInit = {
     ...rest,
     reason: facts.reason ?? reasonFromDetails(facts.details ?? []),
@@ -169,6 +192,8 @@ export function errorFromServer(facts: ServerErrorFacts): A2AError {
     if (code === GRPC.DEADLINE_EXCEEDED) return new CallTimeoutError(message, init);
     if (code === GRPC.CANCELLED) return new AbortedError(message, init);
     if (code === GRPC.UNAVAILABLE) return new ConnectionError(message, { ...init, kind: "network" });
+    const precondition = code === GRPC.FAILED_PRECONDITION && method !== undefined ? PRECONDITION_OF_METHOD.get(method) : undefined;
+    if (precondition) return new precondition(message, init);
     // The server failed while handling the call: what JSON-RPC says with
     // -32603, gRPC servers say with INTERNAL, or UNKNOWN for a handler that
     // threw. Not from a gateway, whose 5xx stays a ServerError (transient).
@@ -293,20 +318,32 @@ export function toA2AError(e: unknown, binding?: Binding, url?: string): A2AErro
 }
 
 /**
- * A programming error (a TypeError, RangeError, ReferenceError or
- * SyntaxError without the code of a socket or parser failure) thrown while
- * a call ran, as an A2AError that says it failed in the client: the HTTP
- * bindings turn what their HTTP client throws into A2AErrors where they
- * call it, so such an error reaching a call's runner came from code above
- * the wire (an interceptor of the application's, or a bug), not from the
- * network. Read as fetch's network TypeError, it would be a transient
- * ConnectionError, retried and resumed. Anything else is returned as it is.
+ * What code above the wire threw while a call ran (an interceptor of the
+ * application's, or a bug), as an A2AError that says it failed in the
+ * client, quoting the thrown error's name and message and keeping it as
+ * `cause`: the same class on every binding. The bindings turn what their
+ * HTTP client and the wire throw into A2AErrors (or, on gRPC, ConnectErrors)
+ * where they meet it, so anything else reaching a call's runner came from
+ * above. Read as the server's, it would be an InternalError (JSON-RPC,
+ * HTTP+JSON) or a malformed gRPC response; read as fetch's network
+ * TypeError, a transient ConnectionError, retried and resumed. Returned as
+ * it is: an A2AError or a ConnectError (an interceptor's word, classified as
+ * any other), an abort or timeout, a socket or HTTP parser failure found in
+ * its causes (an interceptor's own request that failed), and `undefined`.
  */
 export function clientFault(e: unknown): unknown {
-  const programming = e instanceof TypeError || e instanceof RangeError || e instanceof ReferenceError || e instanceof SyntaxError;
-  if (!programming || socketFailure(e) || parserFailure(e)) return e;
-  withoutRefusedHeader(e);
-  return new A2AError(`the call failed in the client, not on the network: ${e.name}: ${e.message}`, { cause: e });
+  if (e === undefined || e instanceof A2AError || e instanceof ConnectError || socketFailure(e) || parserFailure(e)) return e;
+  if (isRecord(e) && (e.name === "AbortError" || e.name === "TimeoutError")) return e;
+  if (e instanceof Error) withoutRefusedHeader(e);
+  const what = e instanceof Error ? `${e.name}: ${e.message}` : typeof e === "string" ? e : describeThrown(e);
+  return new A2AError(`the call failed in the client, not on the network: ${what}`, { cause: e });
+}
+
+/** A thrown value that is neither an Error nor a string, for a message: `a number (7)`, `an object`. */
+function describeThrown(e: unknown): string {
+  if (e === null) return "null was thrown";
+  if (typeof e === "object") return "an object that is no Error was thrown";
+  return `a ${typeof e} was thrown (${String(e).slice(0, 100)})`;
 }
 
 /**
@@ -343,13 +380,14 @@ function corsHint(url: string | undefined): string {
  * report, arrive as ConnectErrors. `info` is the `google.rpc.ErrorInfo` of
  * a gRPC error status: the gRPC transports decode it from the status details
  * (which takes the google.rpc schema, so only they carry that code) and
- * classify their errors here.
+ * classify their errors here, with the name of the `method` called.
  */
 export function fromConnectError(
   e: ConnectError,
   binding: Binding | undefined,
   info?: Pick<ErrorInfo, "reason" | "domain" | "metadata">,
   retryAfterMs?: number,
+  method?: string,
 ): A2AError {
   // A grpc-status that is not a code (`abc`, `99`) states nothing.
   const stated = /^(\d|1[0-6])$/.test(e.metadata.get("grpc-status") ?? "");
@@ -385,6 +423,7 @@ export function fromConnectError(
     binding,
     grpcCode: e.code,
     retryAfterMs,
+    method,
     reason: info?.reason || undefined,
     details: info ? [{ "@type": ERROR_INFO_TYPE, reason: info.reason, domain: info.domain, metadata: info.metadata }] : [],
     cause: e,

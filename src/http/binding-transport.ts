@@ -36,7 +36,7 @@ import { takesCallAbort, type CallAbortRequest } from "./call-abort.js";
 import { decodeSseBatches, type SseEvent } from "./sse.js";
 import { describeJsonFault } from "./json-fault.js";
 import { streamStateKey, type StreamState } from "../call/stream-state.js";
-import { failedField, messageFromJson } from "../protocol/proto-json.js";
+import { failedField, messageFromJson, misshapenAt } from "../protocol/proto-json.js";
 import { isJsonContentType, mediaTypeOf, safeUrl, single } from "../util.js";
 import { checkedResponse } from "../call/response-shape.js";
 import { keepReceivedJson, keepsReceivedJson } from "./received-json.js";
@@ -127,7 +127,7 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
       // The codec loads the fallback when first needed: most agents route the verb tried first.
       const settled = await (await codec.verbFallback!()).settleVerb(choice, plan, res, {
         send: exchange,
-        rejection: (r) => rejection(r, facts(r, url)),
+        rejection: (r) => rejection(r, facts(method, r, url)),
       });
       return { ...settled, url };
     } catch (e) {
@@ -137,7 +137,7 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
     }
   }
 
-  function facts(res: UniversalClientResponse, url: string): ResponseFacts {
+  function facts(method: DescMethod, res: UniversalClientResponse, url: string): ResponseFacts {
     // Plain values, read at once: an object literal with getters (to read the
     // headers only for errors) made every call about a fifth slower in V8.
     return {
@@ -146,6 +146,7 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
       challenge: res.header.get("WWW-Authenticate") ?? undefined,
       retryAfterMs: parseRetryAfter(res.header.get("Retry-After")),
       url,
+      method: method.name,
     };
   }
 
@@ -207,7 +208,10 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
       return checkedResponse(method, messageFromJson(schema, json as JsonValue), { binding, httpStatus });
     } catch (e) {
       if (e instanceof A2AError) throw e;
-      throw new ProtocolError(`the response is not a valid ${schema.typeName}: ${(e as Error).message}`, {
+      // Where the ProtoJSON the server sent went wrong (a codec's own reading names its paths itself).
+      const at = codec.toProtoJson ? undefined : misshapenAt(schema, result);
+      const where = at === undefined ? "" : ` at ${at}`;
+      throw new ProtocolError(`the response is not a valid ${schema.typeName}${where}: ${(e as Error).message}`, {
         binding,
         httpStatus,
         cause: e,
@@ -275,7 +279,7 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
         },
         next: async (req, call) => {
           const { res, plan, url } = await send(method, first, req, call.abortFor(req, lean));
-          const f = facts(res, url);
+          const f = facts(method, res, url);
           let text: string | undefined;
           const json = await readJson(res, f, keepsReceivedJson(method) ? (t) => (text = t) : undefined);
           const result = codec.result(json, plan, f);
@@ -326,7 +330,7 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
           });
           try {
             const { res, plan, url } = await send(method, first, { url: req.url, header: req.header, message }, req.signal);
-            const f = facts(res, url);
+            const f = facts(method, res, url);
             const ok = res.status >= 200 && res.status < 300;
             const type = res.header.get("Content-Type");
             let out: AsyncIterable<MessageShape<typeof method.output>>;

@@ -44,6 +44,8 @@ export interface ResponseFacts {
   retryAfterMs?: number | undefined;
   /** The URL the request went to, for messages (which name its origin and path only). */
   url: string;
+  /** The method called, by its proto name, which tells apart errors that share a stated status. */
+  method: string;
 }
 
 /** How one HTTP binding lays out calls and reads answers; the transport does the rest. */

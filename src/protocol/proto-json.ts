@@ -46,6 +46,48 @@ export function messageFromJson<S extends DescMessage>(schema: S, json: JsonValu
   return (read?.(json) as MessageShape<S> | undefined) ?? fromJson(schema, json, READ_OPTIONS);
 }
 
+/**
+ * The JSON path (`status.message.parts[0]`) of the first list or message
+ * field in `json`, a document of `schema`'s type, whose JSON value has the
+ * wrong type: a list that is not an array, a null item, a message that is
+ * not an object. For the error of a document that `messageFromJson` refused,
+ * whose own message names the field's type but not where it is; undefined
+ * when no such field is found. Null fields are their defaults in ProtoJSON;
+ * the well-known types (Struct, Value, Timestamp) have JSON forms of their own.
+ */
+export function misshapenAt(schema: DescMessage, json: unknown, path = ""): string | undefined {
+  if (!isObject(json)) return undefined;
+  for (const f of schema.fields) {
+    const v = json[f.jsonName] ?? json[f.name];
+    if (v === undefined || v === null) continue;
+    const at = path === "" ? f.jsonName : `${path}.${f.jsonName}`;
+    if (f.fieldKind === "list") {
+      if (!Array.isArray(v)) return at;
+      for (let i = 0; i < v.length; i++) {
+        const item: unknown = v[i];
+        if (item === null) return `${at}[${i}]`;
+        if (f.listKind !== "message" || isWellKnown(f.message)) continue;
+        if (!isObject(item)) return `${at}[${i}]`;
+        const inner = misshapenAt(f.message, item, `${at}[${i}]`);
+        if (inner !== undefined) return inner;
+      }
+    } else if (f.fieldKind === "message" && !isWellKnown(f.message)) {
+      if (!isObject(v)) return at;
+      const inner = misshapenAt(f.message, v, at);
+      if (inner !== undefined) return inner;
+    }
+  }
+  return undefined;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function isWellKnown(message: DescMessage): boolean {
+  return message.typeName.startsWith("google.protobuf.");
+}
+
 /** Writes a request as ProtoJSON, or returns undefined for `toJson` to write it. */
 type JsonWriter = (message: unknown) => JsonObject | undefined;
 

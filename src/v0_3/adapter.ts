@@ -29,6 +29,7 @@ import { v03OperationFor } from "./translate.js";
 import { keepReceivedJson, receivedJsonOf } from "../http/received-json.js";
 import { addV03ExtensionsHeader } from "../protocol/headers.js";
 import { UnsupportedOperationError } from "../errors/family.js";
+import { noteUrlFromAbove } from "../call/target.js";
 
 /** How the 1.0 side of a 0.3 transport looks to interceptors. */
 export interface V03AdapterOptions {
@@ -59,14 +60,16 @@ export function adaptV03Transport(inner: A2ATransport, options: V03AdapterOption
   function outerRequest<R extends UnaryRequest | StreamRequest>(
     stream: R["stream"],
     method: R["method"],
-    carrier: DescMethod,
+    target: { url: string; requestMethod: string },
     header: HeadersInit | undefined,
     contextValues: ContextValues | undefined,
     message: R["message"],
   ): Omit<R, "signal"> {
-    const target = options.describe(carrier);
     return callRequest<R>(stream, method, target.requestMethod, target.url, mergeHeaders(options.defaults, header), contextValues, message);
   }
+
+  /** What the interceptors did to the URL they were shown, noted for the transport below (call/target.ts). */
+  const noteUrl = options.interceptors?.length ? noteUrlFromAbove : undefined;
 
   return {
     binding,
@@ -74,15 +77,17 @@ export function adaptV03Transport(inner: A2ATransport, options: V03AdapterOption
     async unary(method, signal, timeoutMs, header, input, contextValues) {
       // Before anything else: an operation 0.3 lacks makes no request at all.
       const op = v03OperationFor(method, binding);
+      const target = options.describe(op.method);
       return runUnary({
         interceptors: options.interceptors,
         signal,
         // The 0.3 transport applies the timeout (and its default) itself.
         timeoutMs: undefined,
-        req: outerRequest(false, method, op.method, header, contextValues, create(method.input, input)),
+        req: outerRequest(false, method, target, header, contextValues, create(method.input, input)),
         next: async (req) => {
           const request = req.message as MessageShape<DescMessage>;
           addV03ExtensionsHeader(req.header);
+          noteUrl?.(req, target.url);
           const res = await inner.unary(
             op.method as DescMethodUnary,
             req.signal,
@@ -104,6 +109,7 @@ export function adaptV03Transport(inner: A2ATransport, options: V03AdapterOption
 
     async stream(method, signal, timeoutMs, header, input, contextValues) {
       const op = v03OperationFor(method, binding);
+      const target = options.describe(op.method);
       return runStreaming({
         interceptors: options.interceptors,
         signal,
@@ -111,7 +117,7 @@ export function adaptV03Transport(inner: A2ATransport, options: V03AdapterOption
         req: outerRequest(
           true,
           method,
-          op.method,
+          target,
           header,
           contextValues,
           mapRequests(input, (m) => create(method.input, m)),
@@ -122,6 +128,7 @@ export function adaptV03Transport(inner: A2ATransport, options: V03AdapterOption
           for await (const m of req.message) request = m as MessageShape<DescMessage>;
           if (request === undefined) throw new TypeError(`${method.name}: no request message`);
           addV03ExtensionsHeader(req.header);
+          noteUrl?.(req, target.url);
           const res = await inner.stream(
             op.method as DescMethodStreaming,
             req.signal,

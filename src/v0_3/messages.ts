@@ -75,6 +75,21 @@ export function blockingV03(returnImmediately: unknown): boolean {
   return returnImmediately !== true;
 }
 
+const INT32_MAX = 2 ** 31 - 1;
+
+/**
+ * A 1.0 history cap as 0.3's int32, which cannot be left unset on the wire
+ * and whose 0 servers read two ways: "no cap" (0.3.0's own comment) or
+ * "none" (the official SDK's 0.3 gRPC GetTask). So "no cap" (unset, or an
+ * invalid negative value) is sent as the largest int32, and a cap of 0 as 0
+ * with the response conversion removing whatever history still comes back.
+ * JSON-RPC 0.3's `tasks/get` sends the same: there the field may be left
+ * out, but @a2a-js/sdk 0.3.x answers a request without it with no history.
+ */
+export function historyLengthToV03(historyLength: number | undefined): number {
+  return historyLength === undefined || historyLength < 0 ? INT32_MAX : historyLength;
+}
+
 /** A 1.0 message as a 0.3 message, without its `referenceTaskIds`. */
 export function messageToV03(m: V1.Message): V03.Message {
   // Dropped: reference_task_ids (not in 0.3's proto).

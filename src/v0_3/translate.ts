@@ -33,7 +33,14 @@ import type * as V1 from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { UnsupportedOperationError } from "../errors/family.js";
 import type { Binding } from "../protocol/bindings.js";
 import { agentCardFromV03 } from "./card-proto.js";
-import { blockingV03, messageToV03, sendMessageResponseFromV03, streamResponseFromV03, taskFromV03 } from "./messages.js";
+import {
+  blockingV03,
+  historyLengthToV03,
+  messageToV03,
+  sendMessageResponseFromV03,
+  streamResponseFromV03,
+  taskFromV03,
+} from "./messages.js";
 import { V03_LACKS, v03LacksReason, v03Row, type A2AMethodName, type V03Lacking, type V03MethodTable } from "./methods.js";
 import { taskName, pushConfigName } from "./names.js";
 import {
@@ -189,19 +196,6 @@ export function sendMessageRequestToV03(r: V1.SendMessageRequest): V03.SendMessa
 /** A 1.0 GetTask request as a 0.3 one. */
 export function getTaskRequestToV03(r: V1.GetTaskRequest): V03.GetTaskRequest {
   return create(V03.GetTaskRequestSchema, { name: taskName(r.id), historyLength: historyLengthToV03(r.historyLength) });
-}
-
-const INT32_MAX = 2 ** 31 - 1;
-
-/**
- * A 1.0 history cap as 0.3's int32, which cannot be left unset on the wire
- * and whose 0 servers read two ways: "no cap" (0.3.0's own comment) or
- * "none" (the official SDK's 0.3 gRPC GetTask). So "no cap" (unset, or an
- * invalid negative value) is sent as the largest int32, and a cap of 0 as 0
- * with the response conversion removing whatever history still comes back.
- */
-export function historyLengthToV03(historyLength: number | undefined): number {
-  return historyLength === undefined || historyLength < 0 ? INT32_MAX : historyLength;
 }
 
 /** A 1.0 CancelTask request as a 0.3 one, without its metadata. */

@@ -352,6 +352,67 @@ describe("npm run itk-agent, as the kit starts it", () => {
     }
   }, 60_000);
 
+  it("logs each call it makes to another agent on stderr: method, binding, version, URL, outcome", async () => {
+    const child = spawn("npm", ["run", "--silent", "itk-agent", "--", "--httpPort", "0", "--grpcPort", "0"], { cwd: itkDir });
+    let err = "";
+    child.stderr.on("data", (chunk: Buffer) => (err += chunk));
+    const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+    // An agent whose card is B's with its JSON-RPC interfaces on a port nobody listens on.
+    const gone = await serve(() => undefined);
+    await gone.close();
+    const card = (await (await fetch(b.cardUrl)).json()) as Json;
+    for (const i of card.supportedInterfaces as Json[]) if (i.protocolBinding === "JSONRPC") i.url = `${gone.url}/jsonrpc`;
+    card.signatures = [];
+    const cardHost = await serve((_req, res) => res.setHeader("content-type", "application/json").end(JSON.stringify(card)));
+    try {
+      const ready = await new Promise<string>((resolve, reject) => {
+        let out = "";
+        child.stdout.on("data", (chunk: Buffer) => {
+          out += chunk;
+          if (out.includes("\n")) resolve(out);
+        });
+        child.once("exit", (code) => reject(new Error(`exited ${code} before it was ready: ${out}`)));
+      });
+      const agent = { origin: new URL(/card (\S+),/.exec(ready)![1]!).origin } as ItkAgent;
+      const call = (transport: string, agentCardUri: string, response: string, streaming = false): Instruction =>
+        create(InstructionSchema, {
+          step: {
+            case: "callAgent",
+            value: { transport, agentCardUri, streaming, instruction: say(response), behavior: { case: "sendMessage", value: {} } },
+          },
+        });
+      const series = create(InstructionSchema, {
+        step: {
+          case: "steps",
+          value: {
+            responseGenerator: SeriesOfSteps_ResponseGenerator.CONCAT,
+            instructions: [call("jsonrpc", a.origin, "one"), call("grpc", a.origin, "two"), call("http_json", a.origin, "three", true)],
+          },
+        },
+      });
+      expect(await kitAnswer(await kitRequest(agent, series))).toEqual({ state: "TASK_STATE_COMPLETED", text: "one\ntwo\nthree" });
+      expect((await kitAnswer(await kitRequest(agent, call("jsonrpc", cardHost.url, "unreached")))).state).toBe("TASK_STATE_FAILED");
+      child.kill("SIGTERM");
+      expect(await exited).toBe(0);
+      const lines = err.split("\n").filter((l) => l.startsWith("outbound "));
+      const port = new URL(a.origin).port;
+      const grpcPort = a.grpcAddress.split(":").at(-1);
+      const ms = String.raw`\d+\.\dms`;
+      for (const [i, line] of [
+        String.raw`a2a SendMessage JSONRPC 1\.0 http://127\.0\.0\.1:${port}/jsonrpc ok ${ms}`,
+        String.raw`a2a SendMessage GRPC 1\.0 http://127\.0\.0\.1:${grpcPort}/lf\.a2a\.v1\.A2AService/SendMessage ok ${ms}`,
+        String.raw`a2a SendStreamingMessage HTTP\+JSON 1\.0 http://127\.0\.0\.1:${port}/rest/message:stream ok ${ms} \(\d+ events\)`,
+        String.raw`a2a SendMessage JSONRPC (1\.0|0\.3) ${gone.url.replaceAll(".", "\\.")}/jsonrpc error ${ms} \(ConnectionError\)`,
+      ].entries()) {
+        expect(lines[i], err).toMatch(new RegExp(`^outbound ${line}$`));
+      }
+      expect(err).toMatch(/^task \S+ failed: JSONRPC call to .* failed: /m);
+    } finally {
+      child.kill("SIGKILL");
+      await cardHost.close();
+    }
+  }, 60_000);
+
   it("refuses a port that is not one, with its usage", async () => {
     const child = spawn(process.execPath, ["--import", "tsx", "agent.ts", "--httpPort", "http", "--grpcPort", "1"], { cwd: itkDir });
     let err = "";

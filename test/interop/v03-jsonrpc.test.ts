@@ -115,6 +115,8 @@ describe.each(PEERS)("A2A 0.3 over JSON-RPC, 1.0 types ($label)", (sdk) => {
     expect(full.id).toBe(created.id);
     expect(full.status?.state).toBe(TaskState.COMPLETED);
     expect(full.history.length).toBeGreaterThan(0);
+    // Without a cap, the whole history: what a cap above its length keeps.
+    expect((await client.getTask({ id: created.id, historyLength: 100 })).history).toEqual(full.history);
     const trimmed = await client.getTask({ id: created.id, historyLength: 1 });
     expect(trimmed.history).toHaveLength(1);
     expect(trimmed.history[0]).toEqual(full.history.at(-1));

@@ -86,6 +86,18 @@ describe.each(TRANSPORTS)("%s", (_name, make) => {
     expect(calls).toBe(1);
   });
 
+  it("an error of the application's own (no bug), thrown by an interceptor: the same class, quoting it, itself the cause", async () => {
+    const thrown = new RangeError("quota of the day used");
+    for (const fault of [thrown, new Error("no token"), "no token"]) {
+      const client = new A2AClient(make([() => () => Promise.reject(fault)]));
+      const e = await failure(client.getTask({ id: "t1" }));
+      expect([e.constructor, e.code, e.transient, e.cause]).toEqual([A2AError, "UNKNOWN", false, fault]);
+      expect(e.message).toMatch(
+        /^the call failed in the client, not on the network: (RangeError: quota of the day used|Error: no token|no token)$/,
+      );
+    }
+  });
+
   it("a credential Headers refuses (Node quotes it in its TypeError) shows on no surface of the error", async () => {
     const secret = "refused-SECRET-77";
     const client = new A2AClient(

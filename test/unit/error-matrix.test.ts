@@ -114,14 +114,14 @@ function factsOf(e: A2AError, keys: readonly (keyof Facts)[]): Partial<Facts> {
 async function mismatches(
   subjects: readonly Subject[],
   operations: readonly Operation[],
-  expected: (s: Subject) => Partial<Facts>,
+  expected: (s: Subject, operation: string) => Partial<Facts>,
 ): Promise<string[]> {
   const out: string[] = [];
   for (const s of subjects) {
     for (const [op, , call] of operations) {
       // 0.3 has no ListTasks: refused before any request, whatever the server would say.
       if (s.v03 && op === "ListTasks") continue;
-      const want = expected(s);
+      const want = expected(s, op);
       const keys = Object.keys(want) as (keyof Facts)[];
       const e: unknown = await call(new A2AClient(s.transport())).then(
         () => undefined,
@@ -253,6 +253,22 @@ const CLASS_OF_CODE: Record<number, [string, A2AErrorCode, boolean]> = {
   15: ["ServerError", "SERVER_ERROR", false],
   16: ["AuthenticationError", "UNAUTHENTICATED", false],
 };
+// FAILED_PRECONDITION is six A2A errors' status (spec 5.4): without ErrorInfo, the
+// operation names the one that is about it; any other operation's is a ServerError.
+const PRECONDITION_OF_OPERATION: Readonly<Record<string, [string, A2AErrorCode]>> = {
+  CancelTask: ["TaskNotCancelableError", "TASK_NOT_CANCELABLE"],
+  CreateTaskPushNotificationConfig: ["PushNotificationNotSupportedError", "PUSH_NOTIFICATION_NOT_SUPPORTED"],
+  GetTaskPushNotificationConfig: ["PushNotificationNotSupportedError", "PUSH_NOTIFICATION_NOT_SUPPORTED"],
+  ListTaskPushNotificationConfigs: ["PushNotificationNotSupportedError", "PUSH_NOTIFICATION_NOT_SUPPORTED"],
+  DeleteTaskPushNotificationConfig: ["PushNotificationNotSupportedError", "PUSH_NOTIFICATION_NOT_SUPPORTED"],
+  GetExtendedAgentCard: ["ExtendedAgentCardNotConfiguredError", "EXTENDED_AGENT_CARD_NOT_CONFIGURED"],
+};
+
+/** What status `code` without ErrorInfo is, answered to `operation`. */
+function classOfCode(code: number, operation: string): [string, A2AErrorCode, boolean] {
+  const precondition = code === 9 ? PRECONDITION_OF_OPERATION[operation] : undefined;
+  return precondition ? [...precondition, false] : CLASS_OF_CODE[code]!;
+}
 // Every reason the spec and JSON-RPC define, and its class: one per code below, so each meets every kind of status.
 const REASONS: ReadonlyArray<[string, string]> = [
   ["TASK_NOT_FOUND", "TaskNotFoundError"],
@@ -367,9 +383,11 @@ const CODES = Array.from({ length: 16 }, (_, i) => i + 1);
 describe("a status the server states is the same error on every binding and operation", () => {
   it.each(CODES.map((c) => [STATUS_NAMES[c], c] as const))("%s without ErrorInfo", async (_name, code) => {
     answerWithStatus(code, undefined, false);
-    const [name, errorCode, transient] = CLASS_OF_CODE[code]!;
     expect(
-      await mismatches(SUBJECTS, OPERATIONS, (s) => ({ name, code: errorCode, transient, reason: undefined, ...statedStatus(s, code) })),
+      await mismatches(SUBJECTS, OPERATIONS, (s, op) => {
+        const [name, errorCode, transient] = classOfCode(code, op);
+        return { name, code: errorCode, transient, reason: undefined, ...statedStatus(s, code) };
+      }),
     ).toEqual([]);
   });
 
@@ -409,6 +427,40 @@ describe("a status the server states is the same error on every binding and oper
       ).toEqual([]);
     },
   );
+});
+
+describe("gRPC FAILED_PRECONDITION without ErrorInfo: the method says which error, on 1.0 and 0.3", () => {
+  const grpc = SUBJECTS.filter((s) => s.wire === "grpc");
+  it.each(grpc.map((s) => [s.name, s] as const))("%s", async (_name, s) => {
+    grpcAnswer = (stream) => {
+      stream.respond({ ":status": 200, "content-type": "application/grpc", "grpc-status": "9", "grpc-message": "not now" });
+      stream.end();
+    };
+    const c = new A2AClient(s.transport());
+    const cancel = await failure(c.cancelTask({ id: "t1" }));
+    expect([cancel.name, cancel.code, cancel.grpcCode, cancel.message]).toEqual([
+      "TaskNotCancelableError",
+      "TASK_NOT_CANCELABLE",
+      9,
+      "not now",
+    ]);
+    const push = await failure(c.createTaskPushNotificationConfig({ taskId: "t1", url: "https://hooks.example/x" }));
+    expect([push.name, push.code, push.grpcCode]).toEqual(["PushNotificationNotSupportedError", "PUSH_NOTIFICATION_NOT_SUPPORTED", 9]);
+    const list = await failure(c.listTaskPushNotificationConfigs({ taskId: "t1" }));
+    expect(list.name).toBe("PushNotificationNotSupportedError");
+    // A method none of the six errors is about: the status alone, a ServerError.
+    const get = await failure(c.getTask({ id: "t1" }));
+    expect([get.name, get.grpcCode]).toEqual(["ServerError", 9]);
+    const service = s.v03 ? "a2a.v1.A2AService" : "lf.a2a.v1.A2AService";
+    expect(h2.calls.map((call) => call.path)).toEqual(
+      [
+        "CancelTask",
+        "CreateTaskPushNotificationConfig",
+        s.v03 ? "ListTaskPushNotificationConfig" : "ListTaskPushNotificationConfigs",
+        "GetTask",
+      ].map((m) => `/${service}/${m}`),
+    );
+  });
 });
 
 describe("a google.rpc.RetryInfo among a status's details says when to try again, as Retry-After does", () => {

@@ -745,6 +745,14 @@ describe.each(HTTP_BINDINGS)("answers of the wrong shape (%s)", (binding) => {
     await protocolError(clientOf(binding).getExtendedAgentCard(), /GetExtendedAgentCard/, /"description"/);
   });
 
+  it("a list or message field of the wrong JSON type names its path: a null part, parts that are a string", async () => {
+    const message = { messageId: "m1", role: "ROLE_AGENT", parts: [{ text: "a" }, null] };
+    srv.handle(answer(binding, { ...TASK, status: { ...TASK.status, message } }));
+    await protocolError(clientOf(binding).getTask({ id: "t1" }), /lf\.a2a\.v1\.Task at status\.message\.parts\[1\]:/);
+    srv.handle(answer(binding, { task: { ...TASK, artifacts: [{ artifactId: "a1", parts: "hello" }] } }));
+    await protocolError(send(), /at task\.artifacts\[0\]\.parts:/);
+  });
+
   it("a last page's empty nextPageToken, a total of 0 and no tasks are legal", async () => {
     srv.handle(answer(binding, { tasks: [], nextPageToken: "", pageSize: 0, totalSize: 0 }));
     await expect(clientOf(binding).listTasks({})).resolves.toMatchObject({ tasks: [] });

@@ -7,6 +7,7 @@ import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError, createContextValues, type Interceptor } from "@connectrpc/connect";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { A2AService, GetTaskRequestSchema, TaskSchema, StreamResponseSchema } from "../../gen/lf/a2a/v1/a2a_pb.js";
+import { ProtocolError } from "../../src/errors/family.js";
 import { runStreaming, runUnary } from "../../src/http/run-call.js";
 import { within } from "../support/fake-server.js";
 
@@ -260,7 +261,8 @@ describe("runStreaming", () => {
   });
 
   it("a stream that fails is reported as a ConnectError with the failure as its cause", async () => {
-    const failure = new Error("bad frame");
+    // What a binding's stream fails with: an A2AError (a raw Error is taken for one thrown above the wire).
+    const failure = new ProtocolError("bad frame");
     const source = (async function* () {
       yield create(StreamResponseSchema, {});
       throw failure;

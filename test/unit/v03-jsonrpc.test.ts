@@ -230,13 +230,16 @@ describe("requests: 1.0 calls as 0.3 JSON-RPC", () => {
     await c.getTask({ tenant: "acme", id: "t1", historyLength: 3 });
     await c.getTask({ id: "t1" });
     await c.getTask({ id: "t1", historyLength: 0 });
+    await c.getTask({ id: "t1", historyLength: -1 });
     await c.cancelTask({ tenant: "acme", id: "t1", metadata: { why: "test" } });
     srv.handle(stream([DONE_03]));
     await collect(c.subscribeToTask({ tenant: "acme", id: "t1" }));
     expect(srv.requests.map((r) => rpc(r.body)).map(({ method, params }) => ({ method, params }))).toEqual([
       { method: "tasks/get", params: { id: "t1", historyLength: 3 } },
-      { method: "tasks/get", params: { id: "t1" } },
+      // No cap (absent, or negative) is the largest int32, as gRPC and HTTP+JSON 0.3 send it.
+      { method: "tasks/get", params: { id: "t1", historyLength: 2 ** 31 - 1 } },
       { method: "tasks/get", params: { id: "t1", historyLength: 0 } },
+      { method: "tasks/get", params: { id: "t1", historyLength: 2 ** 31 - 1 } },
       { method: "tasks/cancel", params: { id: "t1", metadata: { why: "test" } } },
       { method: "tasks/resubscribe", params: { id: "t1" } },
     ]);
@@ -604,6 +607,18 @@ describe("results: 0.3 JSON as 1.0 messages", () => {
     expect(events[0]!.payload.case === "task" && ids(events[0]!.payload.value)).toEqual([]);
   });
 
+  it("GetTask without historyLength gets the whole history from a 0.3 agent that reads an absent cap as none (@a2a-js/sdk 0.3.x)", async () => {
+    const history = ["m1", "m2"].map((messageId) => ({ kind: "message", role: "user", messageId, parts: [{ kind: "text", text: "x" }] }));
+    // As @a2a-js/sdk 0.3.x's tasks/get: no historyLength, no history; otherwise the last historyLength messages.
+    srv.handle((_req, res, body) => {
+      const cap = (rpc(body).params as { historyLength?: number }).historyLength;
+      const kept = cap === undefined ? [] : history.slice(-cap);
+      sendJson(res, 200, { jsonrpc: "2.0", id: rpc(body).id, result: { ...DONE_03, history: kept } });
+    });
+    const task = await client().getTask({ id: "t1" });
+    expect(task.history.map((m) => m.messageId)).toEqual(["m1", "m2"]);
+  });
+
   it("push configs: the nested 0.3 config becomes the flat 1.0 one; the first of several schemes is kept", async () => {
     const c = client();
     srv.handle(
@@ -748,5 +763,53 @@ describe("0.3 JSON-RPC: answers of the wrong shape", () => {
       }),
     );
     await expect(client().getTask({ id: "t1" })).rejects.toThrow(ProtocolError);
+  });
+
+  const message03 = (parts: unknown) => ({ kind: "message", messageId: "m1", role: "agent", parts });
+  it.each([
+    ["a status message with parts: null", { status: { state: "working", message: message03(null) } }, "status.message.parts is null"],
+    ["a message whose parts hold null", { status: { state: "working", message: message03([null]) } }, "status.message.parts[0] is null"],
+    ["an artifact whose parts is a string", { artifacts: [{ artifactId: "a1", parts: "hello" }] }, "artifacts[0].parts is a string"],
+    ["a history message that is a string", { history: ["hi"] }, "history[0] is a string"],
+  ])("%s is a ProtocolError naming the field path", async (_what, fields, said) => {
+    srv.handle(answer({ ...DONE_03, ...fields }));
+    const e = await failure(client().getTask({ id: "t1" }));
+    expect(e).toBeInstanceOf(ProtocolError);
+    expect(e.message).toContain(said);
+  });
+
+  it("the same in a send's message, a stream's status update and artifact update", async () => {
+    srv.handle(answer(message03(null)));
+    expect((await failure(client().sendMessage({ message: userMessage("hi") }))).message).toContain("parts is null");
+    const update = {
+      kind: "status-update",
+      taskId: "t1",
+      contextId: "c1",
+      status: { state: "working", message: message03([7]) },
+      final: false,
+    };
+    const artifact = { kind: "artifact-update", taskId: "t1", contextId: "c1", artifact: { artifactId: "a1", parts: {} } };
+    for (const [event, said] of [
+      [update, "status.message.parts[0] is a number"],
+      [artifact, "artifact.parts is an object"],
+    ] as const) {
+      srv.handle(stream([TASK_03, event]));
+      const e = await failure(collect(client().sendStreamingMessage({ message: userMessage("hi") }, { resume: false })));
+      expect(e).toBeInstanceOf(ProtocolError);
+      expect(e.message).toContain(said);
+    }
+  });
+
+  it("absent parts, and null history and artifacts, still read as empty", async () => {
+    srv.handle(
+      answer({
+        ...DONE_03,
+        history: null,
+        artifacts: null,
+        status: { state: "completed", message: { kind: "message", messageId: "m1", role: "agent" } },
+      }),
+    );
+    const task = await client().getTask({ id: "t1" });
+    expect([task.history, task.artifacts, task.status?.message?.parts]).toEqual([[], [], []]);
   });
 });

@@ -17,6 +17,7 @@ import {
   userMessage,
 } from "../../src/index.js";
 import { createRestTransportV03 } from "../../src/bindings/http-json/v0_3.js";
+import { collect } from "../support/bindings.js";
 import { sendJson, sseFrame, startFakeServer, startSse, type FakeServer } from "../support/fake-server.js";
 
 let srv: FakeServer;
@@ -260,6 +261,38 @@ describe("HTTP+JSON over 0.3: answers of the wrong shape and bare 404s", () => {
     const e = await client.sendMessage({ message: userMessage("hi") }).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(ProtocolError);
     expect((e as Error).message).toMatch(/SendMessage.*payload/);
+  });
+
+  const message03 = (content: unknown) => ({ messageId: "m1", role: "ROLE_AGENT", content });
+  it.each([
+    [
+      "a status message whose parts hold null",
+      { status: { state: "TASK_STATE_WORKING", message: message03([null]) } },
+      "status.message.content[0]",
+    ],
+    ["an artifact whose parts is a string", { artifacts: [{ artifactId: "a1", parts: "hello" }] }, "artifacts[0].parts"],
+    ["a history message that is a string", { history: ["hi"] }, "history[0]"],
+  ])("%s is a ProtocolError naming the field path", async (_what, fields, path) => {
+    answer(200, { ...TASK, ...fields });
+    const e = await client.getTask({ id: "t 1" }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(ProtocolError);
+    expect((e as Error).message).toContain(`a2a.v1.Task at ${path}:`);
+  });
+
+  it("a status message with parts (0.3's proto: content) null has no parts, as ProtoJSON reads null, on 1.0 too", async () => {
+    answer(200, { ...TASK, status: { state: "TASK_STATE_WORKING", message: message03(null) } });
+    expect((await client.getTask({ id: "t 1" })).status?.message?.parts).toEqual([]);
+  });
+
+  it("the path in a stream's event", async () => {
+    srv.handle((_req, res) => {
+      startSse(res);
+      res.write(sseFrame({ task: TASK }));
+      res.end(sseFrame({ artifactUpdate: { taskId: "t 1", contextId: "c1", artifact: { artifactId: "a1", parts: [null] } } }));
+    });
+    const e = await collect(client.subscribeToTask({ id: "t 1" }, { resume: false })).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(ProtocolError);
+    expect((e as Error).message).toContain("a2a.v1.StreamResponse at artifactUpdate.artifact.parts[0]:");
   });
 
   it("a framework's 404 page is MethodNotFoundError naming the URL; a 0.3 error body still says TASK_NOT_FOUND", async () => {

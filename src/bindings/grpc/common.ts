@@ -49,14 +49,14 @@ export function a2aGrpcTransport(inner: Transport, options: TransportOptions, cu
   // What a deadline's error names: the method's URL, gRPC's /<service>/<method> under the base.
   const base = target.url.replace(/\/+$/, "");
   const urlOf = (method: DescMethod) => `${base}/${method.parent.typeName}/${method.name}`;
-  /** What a call failed with: an answer over HTTP, a cut connection, or the server's status. */
-  const callError = (e: unknown): unknown => answeredOverHttp(e) ?? cut(e, target.url) ?? statusError(e);
-  /** The error of a call that failed with `e`, once `call` is over. */
-  const failure = (call: CallSignal, e: unknown): unknown => {
+  /** What a call of `method` failed with: an answer over HTTP, a cut connection, or the server's status. */
+  const callError = (method: DescMethod, e: unknown): unknown => answeredOverHttp(e) ?? cut(e, target.url) ?? statusError(method, e);
+  /** The error of a call of `method` that failed with `e`, once `call` is over. */
+  const failure = (method: DescMethod, call: CallSignal, e: unknown): unknown => {
     // Aborted (by the caller or the deadline): reported from the signal, as the runner does.
     if (call.signal.aborted) return call.fail(e);
     call.fail(e);
-    return callError(e);
+    return callError(method, e);
   };
   return {
     binding: "GRPC",
@@ -69,17 +69,17 @@ export function a2aGrpcTransport(inner: Transport, options: TransportOptions, cu
         try {
           res = await inner.unary(method, signal, timeout, headers, input, contextValues);
         } catch (e) {
-          throw signal?.aborted ? e : callError(e);
+          throw signal?.aborted ? e : callError(method, e);
         }
       } else {
         const call = new CallSignal(signal, timeout, urlOf(method));
         // Aborted before it starts: connect's runner would still run the interceptors.
-        if (call.aborted) throw failure(call, call.reason);
+        if (call.aborted) throw failure(method, call, call.reason);
         try {
           res = await call.race(inner.unary(method, call.signal, timeout, headers, input, contextValues));
           call.release();
         } catch (e) {
-          throw failure(call, e);
+          throw failure(method, call, e);
         }
       }
       checkedResponse(method, res.message, GRPC_FACTS);
@@ -91,7 +91,7 @@ export function a2aGrpcTransport(inner: Transport, options: TransportOptions, cu
       const deadline = timeoutFor("stream", timeoutMs);
       const call = new CallSignal(signal, deadline, urlOf(method), controller);
       // Aborted before it starts: nothing is run, no interceptor nor request.
-      if (call.aborted) throw failure(call, call.reason);
+      if (call.aborted) throw failure(method, call, call.reason);
       let idle: CallTimeoutError | undefined;
       const goneIdle = (what: string) => {
         idle = new CallTimeoutError(`${what} from ${safeUrl(target.url)} for ${idleMs} ms`, { binding: "GRPC", kind: "idle" });
@@ -104,7 +104,7 @@ export function a2aGrpcTransport(inner: Transport, options: TransportOptions, cu
       try {
         res = await call.race(inner.stream(method, call.signal, deadline, mergeHeaders(defaults, header), input, contextValues));
       } catch (e) {
-        throw idle ?? failure(call, e);
+        throw idle ?? failure(method, call, e);
       } finally {
         stopWaiting();
       }
@@ -127,7 +127,7 @@ async function* streamErrors<T extends object>(
   source: AsyncIterable<T>,
   call: CallSignal,
   idle: () => CallTimeoutError | undefined,
-  failure: (call: CallSignal, e: unknown) => unknown,
+  failure: (method: DescMethod, call: CallSignal, e: unknown) => unknown,
 ): AsyncGenerator<T> {
   let failed = false;
   try {
@@ -135,7 +135,7 @@ async function* streamErrors<T extends object>(
   } catch (e) {
     // A message of the wrong shape fails the call too, which cancels the stream.
     failed = true;
-    const f = failure(call, e);
+    const f = failure(method, call, e);
     throw idle() ?? f;
   } finally {
     if (!failed) call.finish();
@@ -155,11 +155,12 @@ export function connectionFailure(cause: unknown, url: string): ConnectionError 
 }
 
 /**
- * An error status, classified by the ErrorInfo among its details. What the
+ * An error status of a call of `method`, classified by the ErrorInfo among
+ * its details (or, without one, by the status and the method). What the
  * call named itself before any status (an interceptor's AuthenticationError,
  * a request it cannot write), and that connect wrapped, is that error.
  */
-function statusError(e: unknown): unknown {
+function statusError(method: DescMethod, e: unknown): unknown {
   // Thrown before connect's runner made it a ConnectError (an interceptor that throws at once).
   if (!(e instanceof ConnectError)) return clientFault(e);
   if (!e.metadata.has("grpc-status")) {
@@ -168,7 +169,7 @@ function statusError(e: unknown): unknown {
     const fault = clientFault(e.cause);
     if (fault instanceof A2AError) return fault;
   }
-  return fromConnectError(e, "GRPC", e.findDetails(ErrorInfoSchema)[0], retryDelayOf(e));
+  return fromConnectError(e, "GRPC", e.findDetails(ErrorInfoSchema)[0], retryDelayOf(e), method.name);
 }
 
 /** The `google.rpc.RetryInfo` delay among a status's details, in milliseconds. */

@@ -8,6 +8,7 @@ import { grpcBaseUrl, type GrpcTlsOptions } from "./url.js";
 import { serviceHeaders, type TransportOptions } from "../../call/options.js";
 import type { A2ATransport } from "../../call/transport.js";
 import { adaptV03Transport } from "../../v0_3/adapter.js";
+import { urlFromAbove } from "../../call/target.js";
 
 /**
  * `create` builds the 1.0 gRPC transport that carries the 0.3 calls: it
@@ -21,7 +22,8 @@ export function grpcTransportV03<
   },
 >(create: (options: O) => A2ATransport, options: O): A2ATransport {
   const settings: O = { ...options, protocolVersion: options.protocolVersion ?? "0.3" };
-  const inner = create({ ...settings, interceptors: undefined });
+  // A URL the caller's interceptors set is the one sent (or refused), as on 1.0 gRPC.
+  const inner = create({ ...settings, interceptors: options.interceptors?.length ? [urlFromAbove] : undefined });
   const base = grpcBaseUrl(options.baseUrl, options.tls).replace(/\/+$/, "");
   return adaptV03Transport(inner, {
     interceptors: options.interceptors,

@@ -20,7 +20,7 @@
  * a peer a little off the schema still parses.
  */
 import { cardV03ToV1, isV03Card } from "../../v0_3/card.js";
-import { blockingV03 } from "../../v0_3/messages.js";
+import { blockingV03, historyLengthToV03 } from "../../v0_3/messages.js";
 import type { V03MethodTable } from "../../v0_3/methods.js";
 import { schemeFromV03, schemesToV03 } from "../../v0_3/push-config.js";
 import { roleJsonV03, roleNameV1, taskStateNameV1 } from "../../v0_3/states.js";
@@ -49,7 +49,8 @@ export const V03_CALLS = {
   sendStreamingMessage: { method: "message/stream", params: messageSendParams, result: streamResponseV1 },
   getTask: {
     method: "tasks/get",
-    params: (req) => compact({ id: req.id ?? "", historyLength: req.historyLength }),
+    // "No cap" as gRPC and HTTP+JSON 0.3 send it, not left out (see historyLengthToV03).
+    params: (req) => ({ id: req.id ?? "", historyLength: historyLengthToV03(historyLengthOf(req)) }),
     result: (r) => taskV1(expectRecord(r, "a task")),
   },
   cancelTask: {
@@ -187,7 +188,7 @@ export function sendMessageResponseV1(result: unknown): Json {
     case "task":
       return { task: taskV1(r) };
     case "message":
-      return { message: messageV1(r) };
+      return { message: messageV1(r, "") };
     default:
       throw new TypeError(`expected a task or a message, got kind ${JSON.stringify(r.kind)}`);
   }
@@ -200,7 +201,7 @@ export function streamResponseV1(result: unknown): Json {
     case "task":
       return { task: taskV1(r) };
     case "message":
-      return { message: messageV1(r) };
+      return { message: messageV1(r, "") };
     case "status-update":
       return { statusUpdate: statusUpdateV1(r) };
     case "artifact-update":
@@ -236,33 +237,40 @@ function kindOf(r: Json): string | undefined {
 }
 const KINDS = new Set(["task", "message", "status-update", "artifact-update"]);
 
+// Each reader below takes the JSON path of what it reads in the 0.3 result
+// ("" for the result itself), which a wrong shape's error names.
+
 /** A 0.3 task as the ProtoJSON of a 1.0 `Task`. */
 export function taskV1(t: Json): Json {
   return compact({
     id: t.id,
     contextId: t.contextId,
-    status: statusV1(record(t.status)),
-    artifacts: array(t.artifacts).map((a) => artifactV1(record(a) ?? {})),
-    history: array(t.history).map((m) => messageV1(record(m) ?? {})),
+    status: statusV1(record(t.status), "status"),
+    artifacts: objectsAt(t.artifacts, "artifacts", false).map((a, i) => artifactV1(a, `artifacts[${i}]`)),
+    history: objectsAt(t.history, "history", false).map((m, i) => messageV1(m, `history[${i}]`)),
     metadata: t.metadata,
     // kind dropped.
   });
 }
 
-function statusV1(s: Json | undefined): Json | undefined {
+function statusV1(s: Json | undefined, path: string): Json | undefined {
   if (!s) return undefined;
   const message = record(s.message);
-  return compact({ state: taskStateNameV1(s.state), message: message && messageV1(message), timestamp: timestampV1(s.timestamp) });
+  return compact({
+    state: taskStateNameV1(s.state),
+    message: message && messageV1(message, `${path}.message`),
+    timestamp: timestampV1(s.timestamp),
+  });
 }
 
-/** A 0.3 message as the ProtoJSON of a 1.0 `Message`. */
-export function messageV1(m: Json): Json {
+/** A 0.3 message, at `path` of the result, as the ProtoJSON of a 1.0 `Message`. */
+export function messageV1(m: Json, path: string): Json {
   return compact({
     messageId: m.messageId,
     contextId: m.contextId,
     taskId: m.taskId,
     role: roleNameV1(m.role),
-    parts: array(m.parts).map(partV1),
+    parts: objectsAt(m.parts, within(path, "parts"), true).map(partV1),
     metadata: m.metadata,
     extensions: m.extensions,
     referenceTaskIds: m.referenceTaskIds,
@@ -270,21 +278,20 @@ export function messageV1(m: Json): Json {
   });
 }
 
-/** A 0.3 artifact as the ProtoJSON of a 1.0 `Artifact`. */
-export function artifactV1(a: Json): Json {
+/** A 0.3 artifact, at `path` of the result, as the ProtoJSON of a 1.0 `Artifact`. */
+export function artifactV1(a: Json, path: string): Json {
   return compact({
     artifactId: a.artifactId,
     name: a.name,
     description: a.description,
-    parts: array(a.parts).map(partV1),
+    parts: objectsAt(a.parts, `${path}.parts`, true).map(partV1),
     metadata: a.metadata,
     extensions: a.extensions,
   });
 }
 
 /** 0.3 TextPart, FilePart or DataPart -> 1.0 Part. */
-export function partV1(part: unknown): Json {
-  const p = record(part) ?? {};
+export function partV1(p: Json): Json {
   const metadata = record(p.metadata);
   const kind = typeof p.kind === "string" ? p.kind : "text" in p ? "text" : "file" in p ? "file" : "data" in p ? "data" : undefined;
   switch (kind) {
@@ -317,7 +324,7 @@ export function partV1(part: unknown): Json {
 
 function statusUpdateV1(e: Json): Json {
   // `final` dropped: 1.0 ends the stream instead.
-  return compact({ taskId: e.taskId, contextId: e.contextId, status: statusV1(record(e.status)), metadata: e.metadata });
+  return compact({ taskId: e.taskId, contextId: e.contextId, status: statusV1(record(e.status), "status"), metadata: e.metadata });
 }
 
 function artifactUpdateV1(e: Json): Json {
@@ -325,7 +332,7 @@ function artifactUpdateV1(e: Json): Json {
   return compact({
     taskId: e.taskId,
     contextId: e.contextId,
-    artifact: artifact && artifactV1(artifact),
+    artifact: artifact && artifactV1(artifact, "artifact"),
     append: e.append,
     lastChunk: e.lastChunk,
     metadata: e.metadata,
@@ -377,6 +384,32 @@ function expectRecord(v: unknown, what: string): Json {
 
 function array(v: unknown): unknown[] {
   return Array.isArray(v) ? v : [];
+}
+
+/**
+ * The items of the 0.3 list at `path` of a result, each an object. Absent is
+ * empty, and so is null where the list is optional (history, artifacts: some
+ * serializers write absent members as null); a list the 0.3 schema requires
+ * (`parts`) that is null, a list that is not an array, and an item that is not
+ * an object are wrong shapes, as they are on 1.0, and fail naming the path.
+ */
+function objectsAt(v: unknown, path: string, required: boolean): Json[] {
+  if (v === undefined || (v === null && !required)) return [];
+  if (!Array.isArray(v)) throw new TypeError(`${path} is ${jsonKind(v)}, not a list`);
+  for (let i = 0; i < v.length; i++) {
+    if (!record(v[i])) throw new TypeError(`${path}[${i}] is ${jsonKind(v[i])}, not an object`);
+  }
+  return v as Json[];
+}
+
+/** `path.key`, or `key` at the top of a result. */
+function within(path: string, key: string): string {
+  return path === "" ? key : `${path}.${key}`;
+}
+
+/** What kind of JSON value `v` is, for a message: `null`, `an array`, `a string`. */
+function jsonKind(v: unknown): string {
+  return v === null ? "null" : Array.isArray(v) ? "an array" : typeof v === "object" ? "an object" : `a ${typeof v}`;
 }
 
 function nonEmpty(v: unknown): unknown[] | undefined {
