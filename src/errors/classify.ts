@@ -99,11 +99,14 @@ const GRPC: Readonly<Record<string, number>> = {
 // FAILED_PRECONDITION is the gRPC status of six A2A errors (spec 5.4), so
 // the status alone does not say which. Without a reason or a JSON-RPC code,
 // the method does where one of them is about the method itself: a cancel
-// refused is the task's state, a push config call refused is push support,
-// an extended card refused is that card. Method names of 1.0 and of 0.3
-// (whose list method and card method are named otherwise).
+// refused is the task's state, a subscribe refused is the task's final
+// state (spec 3.1.6), a push config call refused is push support, an
+// extended card refused is that card. Method names of 1.0 and of 0.3
+// (whose subscribe, list and card methods are named otherwise).
 const PRECONDITION_OF_METHOD: ReadonlyMap<string, ErrorClass> = new Map<string, ErrorClass>([
   ["CancelTask", TaskNotCancelableError],
+  ["SubscribeToTask", UnsupportedOperationError],
+  ["TaskSubscription", UnsupportedOperationError],
   ["CreateTaskPushNotificationConfig", PushNotificationNotSupportedError],
   ["GetTaskPushNotificationConfig", PushNotificationNotSupportedError],
   ["ListTaskPushNotificationConfigs", PushNotificationNotSupportedError],

@@ -257,6 +257,7 @@ const CLASS_OF_CODE: Record<number, [string, A2AErrorCode, boolean]> = {
 // operation names the one that is about it; any other operation's is a ServerError.
 const PRECONDITION_OF_OPERATION: Readonly<Record<string, [string, A2AErrorCode]>> = {
   CancelTask: ["TaskNotCancelableError", "TASK_NOT_CANCELABLE"],
+  SubscribeToTask: ["UnsupportedOperationError", "UNSUPPORTED_OPERATION"],
   CreateTaskPushNotificationConfig: ["PushNotificationNotSupportedError", "PUSH_NOTIFICATION_NOT_SUPPORTED"],
   GetTaskPushNotificationConfig: ["PushNotificationNotSupportedError", "PUSH_NOTIFICATION_NOT_SUPPORTED"],
   ListTaskPushNotificationConfigs: ["PushNotificationNotSupportedError", "PUSH_NOTIFICATION_NOT_SUPPORTED"],
@@ -412,8 +413,12 @@ describe("a status the server states is the same error on every binding and oper
     "%s after a stream's first event, with and without ErrorInfo",
     async (_name, code) => {
       answerWithStatus(code, undefined, true);
-      const [name, errorCode, transient] = CLASS_OF_CODE[code]!;
-      expect(await mismatches(SUBJECTS, STREAMS, (s) => ({ name, code: errorCode, transient, ...statedStatus(s, code) }))).toEqual([]);
+      expect(
+        await mismatches(SUBJECTS, STREAMS, (s, op) => {
+          const [name, errorCode, transient] = classOfCode(code, op);
+          return { name, code: errorCode, transient, ...statedStatus(s, code) };
+        }),
+      ).toEqual([]);
       const [reason, reasonClass] = REASONS[code - 1]!;
       answerWithStatus(code, reason, true);
       expect(
@@ -448,6 +453,13 @@ describe("gRPC FAILED_PRECONDITION without ErrorInfo: the method says which erro
     expect([push.name, push.code, push.grpcCode]).toEqual(["PushNotificationNotSupportedError", "PUSH_NOTIFICATION_NOT_SUPPORTED", 9]);
     const list = await failure(c.listTaskPushNotificationConfigs({ taskId: "t1" }));
     expect(list.name).toBe("PushNotificationNotSupportedError");
+    // A subscribe refused: the task is in a final state (the Python SDK's 0.3 gRPC surface sends no details).
+    const subscribe = await failure(
+      (async () => {
+        for await (const _ of c.subscribeToTask({ id: "t1" }, { resume: false })) break;
+      })(),
+    );
+    expect([subscribe.name, subscribe.grpcCode]).toEqual(["UnsupportedOperationError", 9]);
     // A method none of the six errors is about: the status alone, a ServerError.
     const get = await failure(c.getTask({ id: "t1" }));
     expect([get.name, get.grpcCode]).toEqual(["ServerError", 9]);
@@ -457,6 +469,7 @@ describe("gRPC FAILED_PRECONDITION without ErrorInfo: the method says which erro
         "CancelTask",
         "CreateTaskPushNotificationConfig",
         s.v03 ? "ListTaskPushNotificationConfig" : "ListTaskPushNotificationConfigs",
+        s.v03 ? "TaskSubscription" : "SubscribeToTask",
         "GetTask",
       ].map((m) => `/${service}/${m}`),
     );
