@@ -13,7 +13,7 @@ import { spawnSync } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { DEVIATIONS, FEATURES, type Feature } from "../test/peers/deviations.js";
-import { SDK_PEERS } from "../test/support/sdk-peers.js";
+import { FRAMEWORK_PEERS, SDK_PEERS, type PeerSpec } from "../test/support/sdk-peers.js";
 
 const DOC = fileURLToPath(new URL("../docs/interop.md", import.meta.url));
 
@@ -26,16 +26,18 @@ interface Report {
   testResults: Array<{ name: string; assertionResults: Assertion[] }>;
 }
 
-type Outcome = { status: Assertion["status"]; deviation?: string | undefined };
-
-/** `feature: what [deviation id]` into its parts; undefined for a title not of the suite. */
-function parseTitle(title: string): { feature: Feature; deviation?: string | undefined } | undefined {
-  const m = /^([a-z-]+): .*?(?: \[deviation ([^\]]+)\])?$/.exec(title);
-  if (!m || !(FEATURES as readonly string[]).includes(m[1]!)) return undefined;
-  return { feature: m[1] as Feature, deviation: m[2] };
+/** `feature: what [deviation a, b]` or `[not offered: why]` into its parts; undefined for a title not of the suites. */
+function parseTitle(title: string): { feature: Feature | "surface"; deviations: string[]; notOffered: boolean } | undefined {
+  const m = /^([a-z-]+): .*?(?: \[(deviation|not offered)[: ]\s*([^\]]+)\])?$/.exec(title);
+  if (!m || !([...FEATURES, "surface"] as readonly string[]).includes(m[1]!)) return undefined;
+  return {
+    feature: m[1] as Feature | "surface",
+    deviations: m[2] === "deviation" ? m[3]!.split(", ") : [],
+    notOffered: m[2] === "not offered",
+  };
 }
 
-const CELL: Record<Assertion["status"], string> = {
+const OUTCOME: Record<Assertion["status"], string> = {
   passed: "pass",
   failed: "**FAIL**",
   skipped: "not run",
@@ -44,63 +46,88 @@ const CELL: Record<Assertion["status"], string> = {
   disabled: "not run",
 };
 
-function matrix(report: Report): string {
-  const assertions = report.testResults.filter((f) => /test\/peers\/[^/]+\.test\.ts$/.test(f.name)).flatMap((f) => f.assertionResults);
-  const out: string[] = [];
-  out.push("# Interop matrix");
-  out.push("");
-  out.push("What this client does against the official A2A server of every SDK installable here, each");
-  out.push("started by the tests on 127.0.0.1 (`test/peers/`, `test/support/sdk-peers.ts`) and reached");
-  out.push("through `connect()` on every binding and protocol version it serves. Made by");
-  out.push("`npm run interop:matrix` from a run of the suites; CI checks that its own run shows the same.");
-  out.push("A cell names a deviation where the peer departs from the specification: the test then asserts");
-  out.push("what the client does about it (see [Deviations](#deviations)).");
-  out.push("");
-  out.push("| peer | binding | version | " + FEATURES.join(" | ") + " |");
-  out.push("| --- | --- | --- | " + FEATURES.map(() => "---").join(" | ") + " |");
-  const notRun: string[] = [];
-  for (const peer of SDK_PEERS) {
-    const reason = peer.unavailable();
-    if (reason !== undefined) notRun.push(`- **${peer.label}**: ${reason}`);
+const link = (id: string) => `[${id}](#${id})`;
+
+/** One row per interface each peer serves: the outcome of each feature's test. */
+function table(peers: readonly PeerSpec[], assertions: readonly Assertion[]): string[] {
+  const out = [`| peer | binding | version | ${FEATURES.join(" | ")} |`, `| --- | --- | --- | ${FEATURES.map(() => "---").join(" | ")} |`];
+  for (const peer of peers) {
     for (const served of peer.serves) {
       const row = `${peer.label} · ${served.binding} ${served.version}`;
+      const tests = assertions.filter((a) => a.ancestorTitles.at(-1) === row).map((a) => ({ a, parsed: parseTitle(a.title) }));
+      const surface = tests.find((t) => t.parsed?.feature === "surface");
       const cells = FEATURES.map((feature) => {
-        const found = assertions
-          .filter((a) => a.ancestorTitles.at(-1) === row)
-          .map((a) => ({ a, parsed: parseTitle(a.title) }))
-          .filter((x) => x.parsed?.feature === feature);
-        if (found.length === 0) return "not run";
-        const outcome: Outcome = {
-          status: found.some((x) => x.a.status === "failed") ? "failed" : found[0]!.a.status,
-          deviation: found.find((x) => x.parsed?.deviation)?.parsed?.deviation,
-        };
-        return outcome.deviation ? `${CELL[outcome.status]} ([${outcome.deviation}](#${outcome.deviation}))` : CELL[outcome.status];
+        if (surface)
+          return `${OUTCOME[surface.a.status] === "pass" ? "refused" : OUTCOME[surface.a.status]} (${surface.parsed!.deviations.map(link).join(", ")})`;
+        const found = tests.filter((t) => t.parsed?.feature === feature);
+        if (found.length === 0) return peer.unavailable() === undefined ? "—" : "not run";
+        const status = found.some((t) => t.a.status === "failed") ? "failed" : found[0]!.a.status;
+        const ids = [...new Set(found.flatMap((t) => t.parsed!.deviations))];
+        if (found.some((t) => t.parsed!.notOffered)) return status === "passed" ? "not offered" : OUTCOME[status];
+        return ids.length > 0 ? `${OUTCOME[status]} (${ids.map(link).join(", ")})` : OUTCOME[status];
       });
       out.push(`| ${peer.label} | ${served.binding} | ${served.version} | ${cells.join(" | ")} |`);
     }
   }
-  out.push("");
-  if (notRun.length > 0) {
-    out.push("Peers not run on the machine that made this page:");
-    out.push("");
-    out.push(...notRun);
-    out.push("");
+  return out;
+}
+
+function matrix(report: Report): string {
+  const assertions = report.testResults.filter((f) => /test\/peers\/[^/]+\.test\.ts$/.test(f.name)).flatMap((f) => f.assertionResults);
+  const notOffered = new Map<string, string>();
+  for (const a of assertions) {
+    const m = /^([a-z-]+): .*\[not offered: ([^\]]+)\]$/.exec(a.title);
+    if (m) notOffered.set(`${a.ancestorTitles[0]}: ${m[1]}`, m[2]!);
   }
+  const out: string[] = [];
+  out.push("# Interop matrix");
+  out.push("");
+  out.push("What this client does against the official A2A server of every SDK installable here, and against");
+  out.push("framework servers users run, each started by the tests on 127.0.0.1 (`test/peers/`,");
+  out.push("`test/support/sdk-peers.ts`) and reached through `connect()` on every binding and protocol version");
+  out.push("it serves. Made by `npm run interop:matrix` from a run of the suites; CI checks that its own run shows");
+  out.push("the same. A cell names the deviations the test met where the peer departs from the specification:");
+  out.push('the test then asserts what the client does about it (see [Deviations](#deviations)). "refused": the');
+  out.push('client cannot speak to that interface, and the test asserts how it says so. "not offered": the');
+  out.push("framework does not do it (see [What the frameworks do not offer](#what-the-frameworks-do-not-offer)),");
+  out.push('and the test asserts what the client does. "—": not part of that peer\'s suite.');
+  out.push("");
+  out.push("## Official SDKs");
+  out.push("");
+  out.push(...table(SDK_PEERS, assertions));
+  out.push("");
+  const notRun = SDK_PEERS.flatMap((p) => {
+    const reason = p.unavailable();
+    return reason === undefined ? [] : [`- **${p.label}**: ${reason}`];
+  });
+  if (notRun.length > 0) out.push("Peers not run on the machine that made this page:", "", ...notRun, "");
+  out.push("## Framework servers");
+  out.push("");
+  out.push("Agents on a scripted mock model, JSON-RPC only (neither framework serves another binding). The");
+  out.push("suite (`test/peers/frameworks.ts`) asserts what any caller may rely on rather than the script's exact");
+  out.push("events, since a model's run decides those.");
+  out.push("");
+  out.push(...table(FRAMEWORK_PEERS, assertions));
+  out.push("");
+  out.push("### What the frameworks do not offer");
+  out.push("");
+  for (const [where, why] of notOffered) out.push(`- ${where}: ${why}.`);
+  out.push("");
   out.push("## Deviations");
   out.push("");
+  const labelOf = (id: string) => [...SDK_PEERS, ...FRAMEWORK_PEERS].find((p) => p.id === id)!.label;
   for (const d of DEVIATIONS) {
     const where = [d.binding ?? "every binding", d.version ?? "every version"].join(", ");
     out.push(`### ${d.id}`);
     out.push("");
-    out.push(`${SDK_PEERS.find((p) => p.id === d.peer)!.label}, release ${d.release}; ${where}; ${d.feature}.`);
+    out.push(`${labelOf(d.peer)}, release ${d.release}; ${where}; ${d.feature}.`);
     out.push("");
     out.push(`- **What it does:** ${d.does}`);
     out.push(`- **Specification:** ${d.spec}`);
     out.push(`- **What the client does:** ${d.client}`);
     out.push("");
   }
-  if (DEVIATIONS.length === 0) out.push("None.", "");
-  return out.join("\n");
+  return `${out.join("\n").trimEnd()}\n`;
 }
 
 const args = process.argv.slice(2);

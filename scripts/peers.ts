@@ -1,9 +1,10 @@
 /**
- * Installs the interop suite's SDK peers (test/peers/<lang>/, see
+ * Installs the interop suite's peers (test/peers/<name>/, see
  * test/support/sdk-peers.ts) from their registries, each pinned: the Python
- * peer into a virtual environment from requirements.txt (PyPI), the Go peer
- * built against go.sum (the Go module proxy), the Java peer built by Maven
- * against its pom (Maven Central). Idempotent and quick when nothing
+ * SDK peer and the framework peers (FastA2A, Google ADK) into virtual
+ * environments of their own from requirements.txt (PyPI), the Go peer built
+ * against go.sum (the Go module proxy), and for the Java peer whether its
+ * artifacts resolve (Maven Central). Idempotent and quick when nothing
  * changed: `npm test` runs it first.
  *
  *   npm run peers            all of them
@@ -29,20 +30,22 @@ function run(what: string, command: string, args: readonly string[], cwd: string
 
 const sha256 = (path: string) => createHash("sha256").update(readFileSync(path)).digest("hex");
 
-/** The Python peer: a virtual environment made anew whenever requirements.txt changes. */
-function python(): void {
-  const dir = `${ROOT}python/`;
-  const stamp = `${dir}.venv/requirements.sha256`;
-  const wanted = sha256(`${dir}requirements.txt`);
-  if (existsSync(stamp) && readFileSync(stamp, "utf8") === wanted) return;
-  run("Python peer: virtual environment", "python3", ["-m", "venv", "--clear", ".venv"], dir);
-  run(
-    "Python peer: pip install -r requirements.txt",
-    `${dir}.venv/bin/pip`,
-    ["install", "--quiet", "--disable-pip-version-check", "--no-input", "--only-binary", ":all:", "-r", "requirements.txt"],
-    dir,
-  );
-  writeFileSync(stamp, wanted);
+/** A Python peer: a virtual environment of its own, made anew whenever its requirements.txt changes. */
+function pythonPeer(folder: string, label: string): () => void {
+  return () => {
+    const dir = `${ROOT}${folder}/`;
+    const stamp = `${dir}.venv/requirements.sha256`;
+    const wanted = sha256(`${dir}requirements.txt`);
+    if (existsSync(stamp) && readFileSync(stamp, "utf8") === wanted) return;
+    run(`${label}: virtual environment`, "python3", ["-m", "venv", "--clear", ".venv"], dir);
+    run(
+      `${label}: pip install -r requirements.txt`,
+      `${dir}.venv/bin/pip`,
+      ["install", "--quiet", "--disable-pip-version-check", "--no-input", "--only-binary", ":all:", "-r", "requirements.txt"],
+      dir,
+    );
+    writeFileSync(stamp, wanted);
+  };
 }
 
 /** The Go peer: `go build` is incremental, so it always runs. */
@@ -79,7 +82,13 @@ function java(): void {
   process.stderr.write(`peers: Java peer: not installable: ${reason}\n`);
 }
 
-const PEERS: Record<string, () => void> = { python, go, java };
+const PEERS: Record<string, () => void> = {
+  python: pythonPeer("python", "Python peer"),
+  go,
+  java,
+  fasta2a: pythonPeer("fasta2a", "FastA2A peer"),
+  adk: pythonPeer("adk", "Google ADK peer"),
+};
 
 const named = process.argv.slice(2);
 for (const name of named) if (!(name in PEERS)) throw new Error(`no peer named ${name}; peers: ${Object.keys(PEERS).join(", ")}`);

@@ -43,7 +43,59 @@ export function installJsonReaders(byTypeName: Readonly<Record<string, JsonReade
 /** The message of type `schema` that `json` (a value from `JSON.parse`) describes; throws as `fromJson` does. */
 export function messageFromJson<S extends DescMessage>(schema: S, json: JsonValue): MessageShape<S> {
   const read = readers[schema.typeName];
-  return (read?.(json) as MessageShape<S> | undefined) ?? fromJson(schema, json, READ_OPTIONS);
+  const done = read?.(json) as MessageShape<S> | undefined;
+  if (done !== undefined) return done;
+  try {
+    return fromJson(schema, json, READ_OPTIONS);
+  } catch (e) {
+    const zoned = withoutZonelessTimes(schema, json);
+    if (zoned === undefined) throw e;
+    return fromJson(schema, zoned, READ_OPTIONS);
+  }
+}
+
+/** A date and time with no `Z` or offset: which instant it names depends on a zone it does not give. */
+const ZONELESS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?$/;
+
+/**
+ * `json` without the timestamps that name no time zone
+ * (`2026-12-03T16:23:00.084905`, as FastA2A writes its local time), or
+ * undefined when it has none. Such a time is ambiguous, so it is read as
+ * absent rather than guessed at; the rest of the message stands.
+ */
+function withoutZonelessTimes(schema: DescMessage, json: unknown): JsonValue | undefined {
+  if (!isObject(json)) return undefined;
+  let out: Record<string, unknown> | undefined;
+  const put = (key: string, value: unknown) => {
+    out ??= { ...json };
+    if (value === undefined) delete out[key];
+    else out[key] = value;
+  };
+  for (const f of schema.fields) {
+    const key = f.jsonName in json ? f.jsonName : f.name;
+    const v = json[key];
+    if (v === undefined || v === null || (f.fieldKind !== "message" && f.fieldKind !== "list")) continue;
+    const message = f.fieldKind === "message" ? f.message : f.listKind === "message" ? f.message : undefined;
+    if (message === undefined) continue;
+    if (f.fieldKind === "message") {
+      if (message.typeName === "google.protobuf.Timestamp") {
+        if (typeof v === "string" && ZONELESS.test(v)) put(key, undefined);
+      } else if (!isWellKnown(message)) {
+        const inner = withoutZonelessTimes(message, v);
+        if (inner !== undefined) put(key, inner);
+      }
+    } else if (Array.isArray(v) && !isWellKnown(message)) {
+      let changed = false;
+      const items = v.map((item: unknown) => {
+        const inner = withoutZonelessTimes(message, item);
+        if (inner === undefined) return item;
+        changed = true;
+        return inner;
+      });
+      if (changed) put(key, items);
+    }
+  }
+  return out as JsonValue | undefined;
 }
 
 /**

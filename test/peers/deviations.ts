@@ -85,6 +85,17 @@ export const DEVIATIONS: readonly Deviation[] = [
       "sends the config's fields and, beside them, parent and config: each reading finds what it needs, on every 0.3 server, and the config is created",
   },
   {
+    id: "py-rest03-no-delete",
+    peer: "python",
+    release: "1.3.0",
+    binding: "HTTP+JSON",
+    version: "0.3",
+    feature: "push-config",
+    does: 'has no route for DELETE /v1/tasks/{id}/pushNotificationConfigs/{configId}: the request falls into its 1.0 tenant routes (tenant "v1") and is answered 400 VersionNotSupported',
+    spec: "0.3 7.8 and 3.2.3 (every method on every transport the agent serves)",
+    client: "reports the agent's answer, VersionNotSupportedError, naming the URL and what the card offers; the config stays",
+  },
+  {
     id: "py-rest03-subscribe-ended",
     peer: "python",
     release: "1.3.0",
@@ -159,6 +170,25 @@ export const DEVIATIONS: readonly Deviation[] = [
     spec: "0.3 3.2.3 (structurally equivalent to the core data structures; the routes and messages of the 0.3 proto)",
     client:
       "speaks the 0.3 proto's JSON, which this surface refuses: the first call fails with the server's InvalidParamsError (message parts is required). connect() takes the card's first interface, JSON-RPC 1.0 here, unless a session is held to this one",
+  },
+  {
+    id: "fasta2a-zoneless-times",
+    peer: "fasta2a",
+    release: "2.1.1",
+    feature: "send",
+    does: "writes task timestamps in the server's local time with no zone (2026-12-03T16:23:00.084905), on every task it returns",
+    spec: "5.6.1 (timestamps are ISO 8601 strings in UTC)",
+    client:
+      "reads such a timestamp as absent, since the instant it names depends on a zone it does not give, and the rest of the task as sent",
+  },
+  {
+    id: "fasta2a-returns-at-once",
+    peer: "fasta2a",
+    release: "2.1.1",
+    feature: "send",
+    does: "answers every SendMessage at once with the task SUBMITTED, returnImmediately or not",
+    spec: "3.2.2 (without returnImmediately, SendMessage waits for a terminal or interrupted state)",
+    client: "returns the task as the agent gave it; waitForTask (or a stream) follows it to its end",
   },
 ];
 

@@ -26,6 +26,7 @@ import {
   TaskState,
   TaskTracker,
   UnsupportedOperationError,
+  VersionNotSupportedError,
   createPushReceiver,
   listAllTasks,
   textOf,
@@ -286,6 +287,13 @@ export function interopSuite(spec: PeerSpec): void {
           const read = await client.getTaskPushNotificationConfig({ taskId: task.id, id: created.id });
           expect(read.url).toBe(webhook.url);
           expect((await client.listTaskPushNotificationConfigs({ taskId: task.id })).configs.map((c) => c.id)).toEqual([created.id]);
+          if (has("push-config", "py-rest03-no-delete")) {
+            const e = await failure(client.deleteTaskPushNotificationConfig({ taskId: task.id, id: created.id }));
+            expect(e).toBeInstanceOf(VersionNotSupportedError);
+            expect(e.message).toContain("/a2a/rest");
+            expect((await client.listTaskPushNotificationConfigs({ taskId: task.id })).configs).toHaveLength(1);
+            return;
+          }
           await client.deleteTaskPushNotificationConfig({ taskId: task.id, id: created.id });
           expect((await client.listTaskPushNotificationConfigs({ taskId: task.id })).configs).toEqual([]);
         } finally {

@@ -1,5 +1,6 @@
 /**
- * The official A2A servers of every SDK we can install here, as test peers:
+ * The official A2A servers of every SDK we can install here, and framework
+ * servers users run, as test peers:
  * the TypeScript one in-process (demo/agent.ts), and the Python, Go and Java
  * ones as small programs of ours under test/peers/<lang>/, each serving the
  * same scripted agent (the script is described at the top of demo/agent.ts)
@@ -20,7 +21,7 @@ import { startLocalAgent } from "../../demo/agent.js";
 import type { Binding } from "../../src/index.js";
 import { deadPort } from "./ports.js";
 
-export type PeerId = "typescript" | "python" | "go" | "java";
+export type PeerId = "typescript" | "python" | "go" | "java" | "fasta2a" | "adk";
 export type PeerVersion = "1.0" | "0.3";
 
 /** One interface a peer serves: what its card must list and the tests run on. */
@@ -180,5 +181,34 @@ export const JAVA_PEER: PeerSpec = {
   start: () => startProgram("the Java peer", inPeers("java", "run"), []),
 };
 
-/** Every peer, the TypeScript one first (the one the rest of the suite runs against). */
+/** Every official SDK's peer, the TypeScript one first (the one the rest of the suite runs against). */
 export const SDK_PEERS: readonly PeerSpec[] = [TYPESCRIPT_PEER, PYTHON_PEER, GO_PEER, JAVA_PEER];
+
+/**
+ * Framework servers users run: FastA2A (Pydantic AI's A2A server) and Google
+ * ADK's `to_a2a`, each on a scripted mock model, JSON-RPC only. They meet
+ * the script only as far as the framework lets an agent act it (see each
+ * folder's README).
+ */
+export const FASTA2A_PEER: PeerSpec = {
+  id: "fasta2a",
+  label: "FastA2A 2.1.1 (Pydantic AI)",
+  serves: [{ binding: "JSONRPC", version: "1.0" }],
+  signsCard: false,
+  unavailable: () => undefined,
+  start: () => startProgram("the FastA2A peer", inPeers("fasta2a", ".venv", "bin", "python"), [inPeers("fasta2a", "agent.py")]),
+};
+
+export const ADK_PEER: PeerSpec = {
+  id: "adk",
+  label: "Google ADK 2.13.0 (a2a-sdk 1.3.0)",
+  serves: [
+    { binding: "JSONRPC", version: "1.0" },
+    { binding: "JSONRPC", version: "0.3" },
+  ],
+  signsCard: false,
+  unavailable: () => undefined,
+  start: () => startProgram("the Google ADK peer", inPeers("adk", ".venv", "bin", "python"), [inPeers("adk", "agent.py")]),
+};
+
+export const FRAMEWORK_PEERS: readonly PeerSpec[] = [FASTA2A_PEER, ADK_PEER];

@@ -46,3 +46,29 @@ describe("messageFromJson", () => {
     expect(() => messageFromJson(AgentCardSchema, { name: 42 })).toThrow(/cannot decode/);
   });
 });
+
+describe("timestamps that name no time zone (FastA2A 2.1.1 writes its local time so)", () => {
+  afterEach(() => installJsonReaders(jsonReaders));
+  const task = (timestamp: string) => ({
+    id: "t1",
+    contextId: "c1",
+    status: { state: "TASK_STATE_COMPLETED", timestamp },
+    history: [{ messageId: "m1", role: "ROLE_AGENT", parts: [{ text: "hi" }] }],
+  });
+
+  it.each([
+    ["with the generated readers", true],
+    ["with fromJson alone", false],
+  ])("are read as absent, the rest of the message as sent, %s", (_, withReaders) => {
+    installJsonReaders(withReaders ? jsonReaders : {});
+    const read = messageFromJson(TaskSchema, task("2026-12-03T16:23:00.084905"));
+    expect(read.status?.state).toBe(TaskState.COMPLETED);
+    expect(read.status?.timestamp).toBeUndefined();
+    expect(read.history[0]?.messageId).toBe("m1");
+    // With a zone, the time is kept; a string that is no time at all is still refused.
+    expect(messageFromJson(TaskSchema, task("2026-12-03T16:23:00.084905Z")).status?.timestamp?.seconds).toBe(
+      BigInt(Date.parse("2026-12-03T16:23:00Z") / 1000),
+    );
+    expect(() => messageFromJson(TaskSchema, task("yesterday"))).toThrow(/Timestamp/);
+  });
+});
