@@ -32,7 +32,6 @@ import {
   textOf,
   userMessage,
   type AgentSession,
-  type Binding,
   type Message,
   type PushReceiver,
   type SendMessageResponse,
@@ -108,247 +107,249 @@ export function interopSuite(spec: PeerSpec): void {
       }
     });
 
-    describe.each(spec.serves.map((s) => ({ ...s, title: caseTitle(spec, s) })))("$title", ({ binding, version }) => {
-      const served: Served = { binding, version };
-      const deviations = (feature: Feature | "surface") => deviationsOf(spec.id, served, feature);
-      const has = (feature: Feature, id: string) => deviations(feature).some((d) => d.id === id);
-      /** `feature: what`, with the names of the peer's deviations here. */
-      const title = (feature: Feature | "surface", what: string) => titled(feature, what, deviations(feature));
-      let session: AgentSession;
-      let client: A2AClient;
-      beforeAll(async () => {
-        session = await connect(peer.cardUrl, {
-          cache: new MemoryCardStore(),
-          bindings: [binding],
-          protocolVersions: [version],
-          verify: spec.signsCard ? "required" : "if-present",
-          transport: { timeoutMs: 10_000 },
+    for (const { binding, version } of spec.serves)
+      describe(caseTitle(spec, { binding, version }), () => {
+        const served: Served = { binding, version };
+        const deviations = (feature: Feature | "surface") => deviationsOf(spec.id, served, feature);
+        const has = (feature: Feature, id: string) => deviations(feature).some((d) => d.id === id);
+        /** `feature: what`, with the names of the peer's deviations here. */
+        const title = (feature: Feature | "surface", what: string) => titled(feature, what, deviations(feature));
+        let session: AgentSession;
+        let client: A2AClient;
+        beforeAll(async () => {
+          session = await connect(peer.cardUrl, {
+            cache: new MemoryCardStore(),
+            bindings: [binding],
+            protocolVersions: [version],
+            verify: spec.signsCard ? "required" : "if-present",
+            transport: { timeoutMs: 10_000 },
+          });
+          client = session.client;
         });
-        client = session.client;
-      });
 
-      const surface = deviations("surface");
-      if (surface.length > 0) {
-        // An interface this client cannot speak to: its refusal is what is asserted, once.
-        it(title("surface", "the first call fails with the agent's own error, naming what it missed"), async () => {
-          const e = await failure(client.sendMessage({ message: userMessage("echo hi") }));
-          expect(e).toBeInstanceOf(InvalidParamsError);
-          expect(e.message).toMatch(/message parts is required/);
-        });
-        return;
-      }
-
-      /** A client of this interface through a TCP relay on another port (for cuts). */
-      function clientVia(port: number): A2AClient {
-        const iface = session.interface!.interface;
-        const url = iface.url.replace(/127\.0\.0\.1:\d+/, `127.0.0.1:${port}`);
-        const create = registeredTransports()[`${binding}@${version}`]!;
-        return new A2AClient(create({ interface: { ...iface, url }, binding, version }, { timeoutMs: 10_000, idleTimeoutMs: 10_000 }));
-      }
-      const targetPort = () => (binding === "GRPC" ? peer.grpcPort : Number(new URL(peer.origin).port));
-
-      it(title("discovery", "connect() picks the interface, verified where the SDK signs its card"), () => {
-        expect(session.interface?.binding).toBe(binding);
-        expect(session.interface?.version).toBe(version);
-        if (spec.signsCard) expect(session.verification?.verified).toBe(true);
-      });
-
-      it(title("send", "SendMessage returns the completed task with its artifact and history"), async () => {
-        const sent = userMessage("count 2");
-        const task = taskOf(await client.sendMessage({ message: sent }));
-        expect(task.id).not.toBe("");
-        expect(task.status?.state).toBe(TaskState.COMPLETED);
-        expect(task.artifacts.map((a) => a.artifactId)).toEqual(["result"]);
-        expect(textOf(task, ",")).toBe("chunk-1,chunk-2");
-        expect(task.history.some((m) => m.messageId === sent.messageId && m.role === Role.USER)).toBe(true);
-      });
-
-      it(title("message", "SendMessage returns the agent's direct message"), async () => {
-        const res = await client.sendMessage({ message: userMessage("echo hello there") });
-        expect(res.payload.case).toBe("message");
-        const reply = res.payload.value as Message;
-        expect(reply.role).toBe(Role.AGENT);
-        expect(textOf(reply)).toBe("hello there");
-      });
-
-      it(title("stream", "SendStreamingMessage delivers the events in order and ends at the terminal state"), async () => {
-        const events = await collect(client.sendStreamingMessage({ message: userMessage("count 3") }));
-        expect(events[0]?.payload.case).toBe("task");
-        const chunks = events.flatMap((e) => (e.payload.case === "artifactUpdate" ? [e.payload.value] : []));
-        expect(chunks.map((a) => textOf(a.artifact!))).toEqual(["chunk-1", "chunk-2", "chunk-3"]);
-        expect(chunks.map((a) => a.append)).toEqual([false, true, true]);
-        expect(chunks.map((a) => a.lastChunk)).toEqual([false, false, true]);
-        const states = events.flatMap((e) => (e.payload.case === "statusUpdate" ? [e.payload.value.status!.state] : []));
-        expect(states.at(-1)).toBe(TaskState.COMPLETED);
-        const tracker = new TaskTracker();
-        for (const e of events) tracker.apply(e);
-        expect(textOf(tracker.task!, ",")).toBe("chunk-1,chunk-2,chunk-3");
-      });
-
-      it(title("get-task", "GetTask returns the task and honours historyLength"), async () => {
-        const created = taskOf(await client.sendMessage({ message: userMessage("count 1") }));
-        const full = await client.getTask({ id: created.id });
-        expect(full.id).toBe(created.id);
-        expect(full.status?.state).toBe(TaskState.COMPLETED);
-        expect(full.history.length).toBeGreaterThan(0);
-        const trimmed = await client.getTask({ id: created.id, historyLength: 1 });
-        expect(trimmed.history).toHaveLength(1);
-      });
-
-      it(title("input-required", "an input-required turn continues on the next message to the task"), async () => {
-        const first = taskOf(await client.sendMessage({ message: userMessage("input") }));
-        expect(first.status?.state).toBe(TaskState.INPUT_REQUIRED);
-        expect(textOf(first.status!.message!)).toBe("need more");
-        const next = taskOf(
-          await client.sendMessage({ message: userMessage("count 1", { taskId: first.id, contextId: first.contextId }) }),
-        );
-        expect(next.id).toBe(first.id);
-        expect(next.status?.state).toBe(TaskState.COMPLETED);
-      });
-
-      it(title("fail", "a task that fails or is rejected ends in that state, with the agent's message"), async () => {
-        const failed = taskOf(await client.sendMessage({ message: userMessage("fail") }));
-        expect(failed.status?.state).toBe(TaskState.FAILED);
-        expect(textOf(failed.status!.message!)).toBe("failed on purpose");
-        expect(taskOf(await client.sendMessage({ message: userMessage("reject") })).status?.state).toBe(TaskState.REJECTED);
-      });
-
-      it(title("cancel", "CancelTask cancels a running task"), async () => {
-        const task = taskOf(await client.sendMessage({ message: userMessage("hold"), configuration: { returnImmediately: true } }));
-        expect(task.status?.state).toBe(TaskState.WORKING);
-        const canceled = await client.cancelTask({ id: task.id });
-        expect(canceled.id).toBe(task.id);
-        expect(canceled.status?.state).toBe(TaskState.CANCELED);
-        expect((await client.getTask({ id: task.id })).status?.state).toBe(TaskState.CANCELED);
-      });
-
-      it(title("subscribe", "SubscribeToTask starts with the task and follows it to its end"), async () => {
-        const task = taskOf(await client.sendMessage({ message: userMessage("hold"), configuration: { returnImmediately: true } }));
-        const stream = client.subscribeToTask({ id: task.id })[Symbol.asyncIterator]();
-        const first = await stream.next();
-        expect(first.done).toBe(false);
-        expect(first.value?.payload.case).toBe("task");
-        const tracker = new TaskTracker();
-        tracker.apply(first.value as StreamResponse);
-        await client.cancelTask({ id: task.id });
-        for (let r = await stream.next(); !r.done; r = await stream.next()) tracker.apply(r.value);
-        expect(tracker.task?.id).toBe(task.id);
-        expect(tracker.task?.status?.state).toBe(TaskState.CANCELED);
-      });
-
-      it(title("resume", "a stream cut after its first event resumes and ends with every chunk once"), async () => {
-        const proxy = await startChaosProxy(targetPort(), (i) => (i === 0 ? { cutWhen: afterFirstEvent(binding), fault: "reset" } : {}));
-        const tracker = new TaskTracker();
-        let chunks = 0;
-        try {
-          const stream = clientVia(proxy.port).sendStreamingMessage({ message: userMessage("count 4 every 150") }, { resume: RESUME });
-          for await (const e of stream) {
-            if (e.payload.case === "artifactUpdate") chunks++;
-            tracker.apply(e);
-          }
-        } finally {
-          await proxy.close();
-        }
-        expect(proxy.faults).toBe(1);
-        expect(tracker.task?.status?.state).toBe(TaskState.COMPLETED);
-        expect(textOf(tracker.task!, ",")).toBe("chunk-1,chunk-2,chunk-3,chunk-4");
-        // Chunks emitted while the stream was down come back in the resubscribe's snapshot, not as events.
-        expect(chunks).toBeLessThanOrEqual(4);
-      });
-
-      it(title("list-tasks", "ListTasks filters by context and pages with nextPageToken"), async () => {
-        const contextId = `ctx-${spec.id}-${binding}-${version}-${Date.now()}`;
-        const ids: string[] = [];
-        for (let i = 0; i < 3; i++) ids.push(taskOf(await client.sendMessage({ message: userMessage("count 1", { contextId }) })).id);
-        if (version === "0.3") {
-          // A2A 0.3 has no ListTasks: the client says so before sending anything.
-          expect(await failure(client.listTasks({ contextId }))).toBeInstanceOf(UnsupportedOperationError);
+        const surface = deviations("surface");
+        if (surface.length > 0) {
+          // An interface this client cannot speak to: its refusal is what is asserted, once.
+          it(title("surface", "the first call fails with the agent's own error, naming what it missed"), async () => {
+            const e = await failure(client.sendMessage({ message: userMessage("echo hi") }));
+            expect(e).toBeInstanceOf(InvalidParamsError);
+            expect(e.message).toMatch(/message parts is required/);
+          });
           return;
         }
-        const page1 = await client.listTasks({ contextId, pageSize: 2 });
-        expect(page1.tasks).toHaveLength(2);
-        expect(page1.nextPageToken).not.toBe("");
-        const page2 = await client.listTasks({ contextId, pageSize: 2, pageToken: page1.nextPageToken });
-        expect(page2.tasks).toHaveLength(1);
-        expect(page2.nextPageToken).toBe("");
-        expect([...page1.tasks, ...page2.tasks].map((t) => t.id).sort()).toEqual([...ids].sort());
-        const all: string[] = [];
-        for await (const t of listAllTasks(client, { contextId, pageSize: 1 })) all.push(t.id);
-        expect(all.sort()).toEqual([...ids].sort());
-      });
 
-      it(title("push-config", "push notification configs are created, read, listed and deleted"), async () => {
-        const task = taskOf(await client.sendMessage({ message: userMessage("hold"), configuration: { returnImmediately: true } }));
-        try {
-          const created = await client.createTaskPushNotificationConfig({ taskId: task.id, url: webhook.url, token: "peer-push-token" });
-          expect(created.id).not.toBe("");
-          expect(created.taskId).toBe(task.id);
-          expect(created.url).toBe(webhook.url);
-          const read = await client.getTaskPushNotificationConfig({ taskId: task.id, id: created.id });
-          expect(read.url).toBe(webhook.url);
-          expect((await client.listTaskPushNotificationConfigs({ taskId: task.id })).configs.map((c) => c.id)).toEqual([created.id]);
-          if (has("push-config", "py-rest03-no-delete")) {
-            const e = await failure(client.deleteTaskPushNotificationConfig({ taskId: task.id, id: created.id }));
-            expect(e).toBeInstanceOf(VersionNotSupportedError);
-            expect(e.message).toContain("/a2a/rest");
-            expect((await client.listTaskPushNotificationConfigs({ taskId: task.id })).configs).toHaveLength(1);
+        /** A client of this interface through a TCP relay on another port (for cuts). */
+        function clientVia(port: number): A2AClient {
+          const iface = session.interface!.interface;
+          const url = iface.url.replace(/127\.0\.0\.1:\d+/, `127.0.0.1:${port}`);
+          const create = registeredTransports()[`${binding}@${version}`]!;
+          return new A2AClient(create({ interface: { ...iface, url }, binding, version }, { timeoutMs: 10_000, idleTimeoutMs: 10_000 }));
+        }
+        const targetPort = () => (binding === "GRPC" ? peer.grpcPort : Number(new URL(peer.origin).port));
+
+        it(title("discovery", "connect() picks the interface, verified where the SDK signs its card"), () => {
+          expect(session.interface?.binding).toBe(binding);
+          expect(session.interface?.version).toBe(version);
+          if (spec.signsCard) expect(session.verification?.verified).toBe(true);
+        });
+
+        it(title("send", "SendMessage returns the completed task with its artifact and history"), async () => {
+          const sent = userMessage("count 2");
+          const task = taskOf(await client.sendMessage({ message: sent }));
+          expect(task.id).not.toBe("");
+          expect(task.status?.state).toBe(TaskState.COMPLETED);
+          expect(task.artifacts.map((a) => a.artifactId)).toEqual(["result"]);
+          expect(textOf(task, ",")).toBe("chunk-1,chunk-2");
+          expect(task.history.some((m) => m.messageId === sent.messageId && m.role === Role.USER)).toBe(true);
+        });
+
+        it(title("message", "SendMessage returns the agent's direct message"), async () => {
+          const res = await client.sendMessage({ message: userMessage("echo hello there") });
+          expect(res.payload.case).toBe("message");
+          const reply = res.payload.value as Message;
+          expect(reply.role).toBe(Role.AGENT);
+          expect(textOf(reply)).toBe("hello there");
+        });
+
+        it(title("stream", "SendStreamingMessage delivers the events in order and ends at the terminal state"), async () => {
+          const events = await collect(client.sendStreamingMessage({ message: userMessage("count 3") }));
+          expect(events[0]?.payload.case).toBe("task");
+          const chunks = events.flatMap((e) => (e.payload.case === "artifactUpdate" ? [e.payload.value] : []));
+          expect(chunks.map((a) => textOf(a.artifact!))).toEqual(["chunk-1", "chunk-2", "chunk-3"]);
+          expect(chunks.map((a) => a.append)).toEqual([false, true, true]);
+          expect(chunks.map((a) => a.lastChunk)).toEqual([false, false, true]);
+          const states = events.flatMap((e) => (e.payload.case === "statusUpdate" ? [e.payload.value.status!.state] : []));
+          expect(states.at(-1)).toBe(TaskState.COMPLETED);
+          const tracker = new TaskTracker();
+          for (const e of events) tracker.apply(e);
+          expect(textOf(tracker.task!, ",")).toBe("chunk-1,chunk-2,chunk-3");
+        });
+
+        it(title("get-task", "GetTask returns the task and honours historyLength"), async () => {
+          const created = taskOf(await client.sendMessage({ message: userMessage("count 1") }));
+          const full = await client.getTask({ id: created.id });
+          expect(full.id).toBe(created.id);
+          expect(full.status?.state).toBe(TaskState.COMPLETED);
+          expect(full.history.length).toBeGreaterThan(0);
+          const trimmed = await client.getTask({ id: created.id, historyLength: 1 });
+          expect(trimmed.history).toHaveLength(1);
+        });
+
+        it(title("input-required", "an input-required turn continues on the next message to the task"), async () => {
+          const first = taskOf(await client.sendMessage({ message: userMessage("input") }));
+          expect(first.status?.state).toBe(TaskState.INPUT_REQUIRED);
+          expect(textOf(first.status!.message!)).toBe("need more");
+          const next = taskOf(
+            await client.sendMessage({ message: userMessage("count 1", { taskId: first.id, contextId: first.contextId }) }),
+          );
+          expect(next.id).toBe(first.id);
+          expect(next.status?.state).toBe(TaskState.COMPLETED);
+        });
+
+        it(title("fail", "a task that fails or is rejected ends in that state, with the agent's message"), async () => {
+          const failed = taskOf(await client.sendMessage({ message: userMessage("fail") }));
+          expect(failed.status?.state).toBe(TaskState.FAILED);
+          expect(textOf(failed.status!.message!)).toBe("failed on purpose");
+          expect(taskOf(await client.sendMessage({ message: userMessage("reject") })).status?.state).toBe(TaskState.REJECTED);
+        });
+
+        it(title("cancel", "CancelTask cancels a running task"), async () => {
+          const task = taskOf(await client.sendMessage({ message: userMessage("hold"), configuration: { returnImmediately: true } }));
+          expect(task.status?.state).toBe(TaskState.WORKING);
+          const canceled = await client.cancelTask({ id: task.id });
+          expect(canceled.id).toBe(task.id);
+          expect(canceled.status?.state).toBe(TaskState.CANCELED);
+          expect((await client.getTask({ id: task.id })).status?.state).toBe(TaskState.CANCELED);
+        });
+
+        it(title("subscribe", "SubscribeToTask starts with the task and follows it to its end"), async () => {
+          const task = taskOf(await client.sendMessage({ message: userMessage("hold"), configuration: { returnImmediately: true } }));
+          const stream = client.subscribeToTask({ id: task.id })[Symbol.asyncIterator]();
+          const first = await stream.next();
+          expect(first.done).toBe(false);
+          expect(first.value?.payload.case).toBe("task");
+          const tracker = new TaskTracker();
+          tracker.apply(first.value as StreamResponse);
+          await client.cancelTask({ id: task.id });
+          for (let r = await stream.next(); !r.done; r = await stream.next()) tracker.apply(r.value);
+          expect(tracker.task?.id).toBe(task.id);
+          expect(tracker.task?.status?.state).toBe(TaskState.CANCELED);
+        });
+
+        it(title("resume", "a stream cut after its first event resumes and ends with every chunk once"), async () => {
+          const proxy = await startChaosProxy(targetPort(), (i) => (i === 0 ? { cutWhen: afterFirstEvent(binding), fault: "reset" } : {}));
+          const tracker = new TaskTracker();
+          let chunks = 0;
+          try {
+            const stream = clientVia(proxy.port).sendStreamingMessage({ message: userMessage("count 4 every 150") }, { resume: RESUME });
+            for await (const e of stream) {
+              if (e.payload.case === "artifactUpdate") chunks++;
+              tracker.apply(e);
+            }
+          } finally {
+            await proxy.close();
+          }
+          expect(proxy.faults).toBe(1);
+          expect(tracker.task?.status?.state).toBe(TaskState.COMPLETED);
+          expect(textOf(tracker.task!, ",")).toBe("chunk-1,chunk-2,chunk-3,chunk-4");
+          // Chunks emitted while the stream was down come back in the resubscribe's snapshot, not as events.
+          expect(chunks).toBeLessThanOrEqual(4);
+        });
+
+        it(title("list-tasks", "ListTasks filters by context and pages with nextPageToken"), async () => {
+          const contextId = `ctx-${spec.id}-${binding}-${version}-${Date.now()}`;
+          const ids: string[] = [];
+          for (let i = 0; i < 3; i++) ids.push(taskOf(await client.sendMessage({ message: userMessage("count 1", { contextId }) })).id);
+          if (version === "0.3") {
+            // A2A 0.3 has no ListTasks: the client says so before sending anything.
+            expect(await failure(client.listTasks({ contextId }))).toBeInstanceOf(UnsupportedOperationError);
             return;
           }
-          await client.deleteTaskPushNotificationConfig({ taskId: task.id, id: created.id });
-          expect((await client.listTaskPushNotificationConfigs({ taskId: task.id })).configs).toEqual([]);
-        } finally {
-          await client.cancelTask({ id: task.id });
-        }
-      });
+          const page1 = await client.listTasks({ contextId, pageSize: 2 });
+          expect(page1.tasks).toHaveLength(2);
+          expect(page1.nextPageToken).not.toBe("");
+          const page2 = await client.listTasks({ contextId, pageSize: 2, pageToken: page1.nextPageToken });
+          expect(page2.tasks).toHaveLength(1);
+          expect(page2.nextPageToken).toBe("");
+          expect([...page1.tasks, ...page2.tasks].map((t) => t.id).sort()).toEqual([...ids].sort());
+          const all: string[] = [];
+          for await (const t of listAllTasks(client, { contextId, pageSize: 1 })) all.push(t.id);
+          expect(all.sort()).toEqual([...ids].sort());
+        });
 
-      it(
-        title("push-delivery", "the peer's push sender delivers into createPushReceiver, whose view ends as the server's task"),
-        async () => {
-          const res = await client.sendMessage({
-            message: userMessage("count 2 every 50"),
-            configuration: { returnImmediately: true, taskPushNotificationConfig: { url: webhook.url, token: "peer-push-token" } },
-          });
-          const { id } = taskOf(res);
-          await vi.waitFor(() => expect(webhook.receiver.task(id)?.status?.state).toBe(TaskState.COMPLETED), {
-            timeout: 10_000,
-            interval: 25,
-          });
-          const server = await client.getTask({ id });
-          expect(server.status?.state).toBe(TaskState.COMPLETED);
-          expect(textOf(webhook.receiver.task(id)!, ",")).toBe(textOf(server, ","));
-        },
-      );
+        it(title("push-config", "push notification configs are created, read, listed and deleted"), async () => {
+          const task = taskOf(await client.sendMessage({ message: userMessage("hold"), configuration: { returnImmediately: true } }));
+          try {
+            const created = await client.createTaskPushNotificationConfig({ taskId: task.id, url: webhook.url, token: "peer-push-token" });
+            expect(created.id).not.toBe("");
+            expect(created.taskId).toBe(task.id);
+            expect(created.url).toBe(webhook.url);
+            const read = await client.getTaskPushNotificationConfig({ taskId: task.id, id: created.id });
+            expect(read.url).toBe(webhook.url);
+            expect((await client.listTaskPushNotificationConfigs({ taskId: task.id })).configs.map((c) => c.id)).toEqual([created.id]);
+            if (has("push-config", "py-rest03-no-delete")) {
+              const e = await failure(client.deleteTaskPushNotificationConfig({ taskId: task.id, id: created.id }));
+              expect(e).toBeInstanceOf(VersionNotSupportedError);
+              expect(e.message).toContain("/a2a/rest");
+              expect((await client.listTaskPushNotificationConfigs({ taskId: task.id })).configs).toHaveLength(1);
+              return;
+            }
+            await client.deleteTaskPushNotificationConfig({ taskId: task.id, id: created.id });
+            expect((await client.listTaskPushNotificationConfigs({ taskId: task.id })).configs).toEqual([]);
+          } finally {
+            await client.cancelTask({ id: task.id });
+          }
+        });
 
-      it(title("extended-card", "GetExtendedAgentCard returns the extended card"), async () => {
-        const card = await client.getExtendedAgentCard();
-        expect(card.skills.map((s) => s.id)).toContain("secret-skill");
-      });
+        it(
+          title("push-delivery", "the peer's push sender delivers into createPushReceiver, whose view ends as the server's task"),
+          async () => {
+            const res = await client.sendMessage({
+              message: userMessage("count 2 every 50"),
+              configuration: { returnImmediately: true, taskPushNotificationConfig: { url: webhook.url, token: "peer-push-token" } },
+            });
+            const { id } = taskOf(res);
+            await vi.waitFor(() => expect(webhook.receiver.task(id)?.status?.state).toBe(TaskState.COMPLETED), {
+              timeout: 10_000,
+              interval: 25,
+            });
+            const server = await client.getTask({ id });
+            expect(server.status?.state).toBe(TaskState.COMPLETED);
+            expect(textOf(webhook.receiver.task(id)!, ",")).toBe(textOf(server, ","));
+          },
+        );
 
-      it(title("errors", "the same error classes as every other peer: not found, not cancelable, finished"), async () => {
-        expect(await failure(client.getTask({ id: "no-such-task" }))).toBeInstanceOf(TaskNotFoundError);
-        expect(await failure(client.cancelTask({ id: "no-such-task" }))).toBeInstanceOf(TaskNotFoundError);
-        expect(await failure(collect(client.subscribeToTask({ id: "no-such-task" })))).toBeInstanceOf(TaskNotFoundError);
-        const done = taskOf(await client.sendMessage({ message: userMessage("count 1") }));
-        expect(await failure(client.cancelTask({ id: done.id }))).toBeInstanceOf(TaskNotCancelableError);
-        if (has("errors", "py-rest03-subscribe-ended")) {
-          // A drop like any other: resumed, GetTask finds the task ended, and the stream ends with it.
-          const events = await collect(client.subscribeToTask({ id: done.id }, { resume: RESUME }));
-          expect(events.at(-1)?.payload.value).toMatchObject({ id: done.id, status: { state: TaskState.COMPLETED } });
-          expect(await failure(collect(client.subscribeToTask({ id: done.id }, { resume: false })))).toBeInstanceOf(ConnectionError);
-          return;
-        }
-        const ended = await failure(collect(client.subscribeToTask({ id: done.id })));
-        expect(ended).toBeInstanceOf(UnsupportedOperationError);
-        // The agent said "not found": GetTask found the task ended, and the error says which it is.
-        if (has("errors", "go-subscribe-ended")) expect(ended.cause).toBeInstanceOf(TaskNotFoundError);
-      });
+        it(title("extended-card", "GetExtendedAgentCard returns the extended card"), async () => {
+          const card = await client.getExtendedAgentCard();
+          expect(card.skills.map((s) => s.id)).toContain("secret-skill");
+        });
 
-      it(title("extensions", "a call that activates an extension the agent does not know is served"), async () => {
-        const res = await client.sendMessage({ message: userMessage("echo ext") }, { extensions: ["https://example.com/ext/unknown/v1"] });
-        expect(textOf(res.payload.value as Message)).toBe("ext");
+        it(title("errors", "the same error classes as every other peer: not found, not cancelable, finished"), async () => {
+          expect(await failure(client.getTask({ id: "no-such-task" }))).toBeInstanceOf(TaskNotFoundError);
+          expect(await failure(client.cancelTask({ id: "no-such-task" }))).toBeInstanceOf(TaskNotFoundError);
+          expect(await failure(collect(client.subscribeToTask({ id: "no-such-task" })))).toBeInstanceOf(TaskNotFoundError);
+          const done = taskOf(await client.sendMessage({ message: userMessage("count 1") }));
+          expect(await failure(client.cancelTask({ id: done.id }))).toBeInstanceOf(TaskNotCancelableError);
+          if (has("errors", "py-rest03-subscribe-ended")) {
+            // A drop like any other: resumed, GetTask finds the task ended, and the stream ends with it.
+            const events = await collect(client.subscribeToTask({ id: done.id }, { resume: RESUME }));
+            expect(events.at(-1)?.payload.value).toMatchObject({ id: done.id, status: { state: TaskState.COMPLETED } });
+            expect(await failure(collect(client.subscribeToTask({ id: done.id }, { resume: false })))).toBeInstanceOf(ConnectionError);
+            return;
+          }
+          const ended = await failure(collect(client.subscribeToTask({ id: done.id })));
+          expect(ended).toBeInstanceOf(UnsupportedOperationError);
+          // The agent said "not found": GetTask found the task ended, and the error says which it is.
+          if (has("errors", "go-subscribe-ended")) expect(ended.cause).toBeInstanceOf(TaskNotFoundError);
+        });
+
+        it(title("extensions", "a call that activates an extension the agent does not know is served"), async () => {
+          const res = await client.sendMessage(
+            { message: userMessage("echo ext") },
+            { extensions: ["https://example.com/ext/unknown/v1"] },
+          );
+          expect(textOf(res.payload.value as Message)).toBe("ext");
+        });
       });
-    });
   });
 }
-
-export type { Binding };
