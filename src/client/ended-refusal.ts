@@ -5,10 +5,9 @@
  * the stream's first event, is checked with GetTask: a task found in a final
  * state is reported as every other agent reports it.
  */
-import type { StreamResponse, Task } from "../../gen/lf/a2a/v1/a2a_pb.js";
+import { TaskState, type StreamResponse, type Task } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { TaskNotFoundError, UnsupportedOperationError } from "../errors/family.js";
 import { isTerminal } from "../protocol/messages.js";
-import { taskStateName } from "../protocol/serialize.js";
 
 /** `events` of a SubscribeToTask of `taskId`, with a TaskNotFoundError for an ended task made UnsupportedOperationError. */
 export function refusedIfEnded(
@@ -60,7 +59,8 @@ class RefusedIfEnded implements AsyncIterableIterator<StreamResponse> {
     const state = task.status?.state;
     if (task.id !== this.taskId || state === undefined || !isTerminal(state)) throw e;
     throw new UnsupportedOperationError(
-      `task ${this.taskId} is ${taskStateName(state)}, so it cannot be subscribed to (the agent answered TaskNotFound: ${e.message})`,
+      // The enum's own name (COMPLETED): the state's ProtoJSON name would bring the serializer into every bundle.
+      `task ${this.taskId} is ${TaskState[state]}, so it cannot be subscribed to (the agent answered TaskNotFound: ${e.message})`,
       { binding: e.binding, cause: e },
     );
   }

@@ -147,11 +147,12 @@ async function resolveUncoalesced(
   // One deadline and one signal for the whole exchange: every location
   // tried and every key set fetched to verify the card.
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const timedOut = () => new CallTimeoutError(`no verified Agent Card from ${safeUrl(url)} within ${timeoutMs} ms`);
   const exchange = exchangeSignal(
     [options.signal, options.verification?.signal],
     "resolving the Agent Card",
     Math.max(0, deadline - Date.now()),
-    () => new CallTimeoutError(`no verified Agent Card from ${safeUrl(url)} within ${timeoutMs} ms`),
+    timedOut,
   );
   const signal = exchange.signal;
   const call: Exchange = { ...options, signal, deadline };
@@ -173,10 +174,13 @@ async function resolveUncoalesced(
     // one past its deadline or its signal.
     return await unlessAborted(search(), signal);
   } catch (e) {
-    // Whatever a step reports once the exchange was cut short, the reason is the deadline or the abort.
+    // Whatever a step reports once the exchange was cut short, the reason is the deadline or the abort;
+    // also when the deadline has passed but a step's own timer, set to the time that was left (a key
+    // set's), fired a moment before the exchange's: which timer runs first is the machine's business.
     // What the caller sent (its headers, the URL's user info and query) is masked as on a call's
     // error: the agent may echo it, and fetch names a URL with user info in full.
-    return await rejectWithoutSent(signal.aborted ? signal.reason : e, headers, url);
+    const reason = signal.aborted ? signal.reason : Date.now() >= deadline ? timedOut() : e;
+    return await rejectWithoutSent(reason, headers, url);
   } finally {
     exchange.release();
   }

@@ -83,12 +83,12 @@ describe.each(PEERS)("$label", (sdk) => {
     expect(seen).toEqual([`POST /tasks/${a.id}:subscribe`, `POST /tasks/${b.id}:subscribe`]);
   });
 
-  it("HTTP+JSON: a task that does not exist is TaskNotFoundError after one request", async () => {
+  it("HTTP+JSON: a task that does not exist is TaskNotFoundError after one subscribe, and GetTask to tell it from an ended one", async () => {
     const { httpClient, seen } = recording();
     const client = new A2AClient(createRestTransport({ baseUrl: agent.restUrl, httpClient }));
     const e = await collect(client.subscribeToTask({ id: "no-such-task" })).catch((err: unknown) => err);
     expect(e).toBeInstanceOf(TaskNotFoundError);
-    expect(seen).toEqual(["POST /tasks/no-such-task:subscribe"]);
+    expect(seen).toEqual(["POST /tasks/no-such-task:subscribe", "GET /tasks/no-such-task"]);
   });
 
   it("HTTP+JSON: how the peer answers GET /tasks/{id}:subscribe", async () => {

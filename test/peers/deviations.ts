@@ -27,6 +27,8 @@ export const FEATURES = [
   "push-delivery",
   "extended-card",
   "errors",
+  "version",
+  "tenant",
   "extensions",
 ] as const;
 export type Feature = (typeof FEATURES)[number];
@@ -125,6 +127,18 @@ export const DEVIATIONS: readonly Deviation[] = [
     spec: "3.1.6: UnsupportedOperationError for a task in a final state",
     client:
       "asks GetTask after such an answer before the first event: a task in a final state is reported as UnsupportedOperationError, with the agent's error as its cause; a resubscribe so answered ends with the final task",
+  },
+  {
+    id: "go-rest-no-tenant",
+    peer: "go",
+    release: "2.3.1",
+    binding: "HTTP+JSON",
+    version: "1.0",
+    feature: "tenant",
+    does: "routes no /{tenant}/... paths: a request that carries a tenant is answered 404 without an A2A error",
+    spec: "the 1.0 proto's google.api.http additional bindings (/{tenant}/message:send, ...); 8.3.2 has clients send an interface's tenant",
+    client:
+      "reports MethodNotFoundError naming the URL it was sent to; an agent whose card gives no tenant is never sent one, so this meets only apps that set a tenant of their own",
   },
   {
     id: "go-jsonrpc-delete",

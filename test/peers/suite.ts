@@ -13,6 +13,7 @@
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { Interceptor } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startChaosProxy } from "../../demo/chaos-proxy.js";
 import {
@@ -20,6 +21,7 @@ import {
   ConnectionError,
   InvalidParamsError,
   MemoryCardStore,
+  MethodNotFoundError,
   Role,
   TaskNotCancelableError,
   TaskNotFoundError,
@@ -138,12 +140,16 @@ export function interopSuite(spec: PeerSpec): void {
           return;
         }
 
-        /** A client of this interface through a TCP relay on another port (for cuts). */
-        function clientVia(port: number): A2AClient {
+        /**
+         * A client of this interface on `port` (the agent's, or a TCP relay's
+         * for cuts), with interceptors and a tenant of the test's.
+         */
+        function via(port: number, interceptors: Interceptor[] = [], idle = true, tenant?: string): A2AClient {
           const iface = session.interface!.interface;
           const url = iface.url.replace(/127\.0\.0\.1:\d+/, `127.0.0.1:${port}`);
           const create = registeredTransports()[`${binding}@${version}`]!;
-          return new A2AClient(create({ interface: { ...iface, url }, binding, version }, { timeoutMs: 10_000, idleTimeoutMs: 10_000 }));
+          const settings = { timeoutMs: 10_000, interceptors, ...(idle ? { idleTimeoutMs: 10_000 } : {}) };
+          return new A2AClient(create({ interface: { ...iface, url }, binding, version }, settings), { tenant });
         }
         const targetPort = () => (binding === "GRPC" ? peer.grpcPort : Number(new URL(peer.origin).port));
 
@@ -241,7 +247,7 @@ export function interopSuite(spec: PeerSpec): void {
           const tracker = new TaskTracker();
           let chunks = 0;
           try {
-            const stream = clientVia(proxy.port).sendStreamingMessage({ message: userMessage("count 4 every 150") }, { resume: RESUME });
+            const stream = via(proxy.port).sendStreamingMessage({ message: userMessage("count 4 every 150") }, { resume: RESUME });
             for await (const e of stream) {
               if (e.payload.case === "artifactUpdate") chunks++;
               tracker.apply(e);
@@ -341,6 +347,38 @@ export function interopSuite(spec: PeerSpec): void {
           expect(ended).toBeInstanceOf(UnsupportedOperationError);
           // The agent said "not found": GetTask found the task ended, and the error says which it is.
           if (has("errors", "go-subscribe-ended")) expect(ended.cause).toBeInstanceOf(TaskNotFoundError);
+        });
+
+        it(title("version", "every request names the interface's protocol version, which the agent serves"), async () => {
+          const versions: (string | null)[] = [];
+          const seeing = via(targetPort(), [(next) => (req) => (versions.push(req.header.get("A2A-Version")), next(req))], false);
+          const task = taskOf(await seeing.sendMessage({ message: userMessage("count 1") }));
+          await seeing.getTask({ id: task.id });
+          await collect(seeing.sendStreamingMessage({ message: userMessage("count 1") }));
+          expect(versions).toEqual([version, version, version]);
+        });
+
+        it(title("tenant", "a tenant travels with every request, on the path for HTTP+JSON, and finds its tasks"), async () => {
+          const urls: string[] = [];
+          const seeing: Interceptor = (next) => (req) => (urls.push(req.url), next(req));
+          if (version === "0.3") {
+            // A2A 0.3 has no tenant: none is sent, and the call is served.
+            const c = via(targetPort(), [seeing], false, "acme");
+            expect(taskOf(await c.sendMessage({ message: userMessage("count 1") })).status?.state).toBe(TaskState.COMPLETED);
+            expect(urls.every((u) => !u.includes("acme"))).toBe(true);
+            return;
+          }
+          const tenant = `acme-${spec.id}`;
+          const c = via(targetPort(), [seeing], false, tenant);
+          if (has("tenant", "go-rest-no-tenant")) {
+            const e = await failure(c.sendMessage({ message: userMessage("count 1") }));
+            expect(e).toBeInstanceOf(MethodNotFoundError);
+            expect(e.message).toContain(`/a2a/rest/${tenant}/message:send`);
+            return;
+          }
+          const task = taskOf(await c.sendMessage({ message: userMessage("count 1") }));
+          expect((await c.getTask({ id: task.id })).id).toBe(task.id);
+          if (binding === "HTTP+JSON") expect(urls.every((u) => u.includes(`/${tenant}/`))).toBe(true);
         });
 
         it(title("extensions", "a call that activates an extension the agent does not know is served"), async () => {

@@ -26,13 +26,23 @@ function afterFirstSseEvent(bytes: Buffer): number | undefined {
   return undefined;
 }
 
-/** The end of the first non-empty HTTP/2 DATA frame (a gRPC message), undefined until it is whole. */
+/**
+ * The end of the HTTP/2 DATA frame that completes the first gRPC message
+ * (a 5-byte prefix, then as many bytes as it says), undefined until it has
+ * arrived: a server may send a message's prefix and its bytes in frames
+ * of their own.
+ */
 function afterFirstDataFrame(bytes: Buffer): number | undefined {
   // The client's connection preface is not in what the server sends; frames are
   // 3 bytes of length, 1 of type (0 is DATA), 1 of flags, 4 of stream id.
+  const data: Buffer[] = [];
   for (let pos = 0; pos + 9 <= bytes.length; pos += 9 + bytes.readUIntBE(pos, 3)) {
     const length = bytes.readUIntBE(pos, 3);
-    if (bytes[pos + 3] === 0 && length > 0) return pos + 9 + length <= bytes.length ? pos + 9 + length : undefined;
+    if (pos + 9 + length > bytes.length) return undefined;
+    if (bytes[pos + 3] !== 0 || length === 0) continue;
+    data.push(bytes.subarray(pos + 9, pos + 9 + length));
+    const message = Buffer.concat(data);
+    if (message.length >= 5 && message.length >= 5 + message.readUInt32BE(1)) return pos + 9 + length;
   }
   return undefined;
 }

@@ -584,7 +584,7 @@ describe.each(HTTP_BINDINGS)("resumption (%s)", (binding) => {
       const ended = await drain(clientOf(binding).subscribeToTask({ id: "t1" }, { resume }));
       expect(ended.error).toBeInstanceOf(UnsupportedOperationError);
       expect((ended.error as Error).message).toBe(
-        "task t1 is TASK_STATE_COMPLETED, so it cannot be subscribed to (the agent answered TaskNotFound: task not found)",
+        "task t1 is COMPLETED, so it cannot be subscribed to (the agent answered TaskNotFound: task not found)",
       );
       expect((ended.error as Error).cause).toBeInstanceOf(TaskNotFoundError);
       expect(kinds()).toEqual(["subscribe", "get"]);

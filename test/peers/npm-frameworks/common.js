@@ -1,0 +1,138 @@
+// Shared plumbing of the npm framework peers (sdk-0.3.js, voltagent.js,
+// mastra.js): the command line, the script every peer acts out as far as its
+// framework lets it, logging to stderr, and the ways a peer is told to stop.
+// Nothing here touches a framework; each peer imports only what it needs.
+
+import { Console } from "node:console";
+
+/**
+ * Sends every console method to stderr. The frameworks log through
+ * console.log/info (which go to stdout), and stdout belongs to the single
+ * `ready` line the test harness waits for.
+ */
+export function logToStderr() {
+  globalThis.console = new Console({ stdout: process.stderr, stderr: process.stderr });
+}
+
+/** `--port P --grpc-port G [--versions ...]`: both ports are required. */
+export function parseArgs(argv = process.argv.slice(2)) {
+  const args = {};
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i];
+    const value = argv[i + 1];
+    if (!flag.startsWith("--") || value === undefined) usage(`unexpected argument ${flag}`);
+    args[flag.slice(2)] = value;
+    i++;
+  }
+  const port = Number(args.port);
+  const grpcPort = Number(args["grpc-port"]);
+  if (!Number.isInteger(port) || port <= 0) usage("--port is required");
+  if (!Number.isInteger(grpcPort) || grpcPort <= 0) usage("--grpc-port is required");
+  return { port, grpcPort, versions: args.versions };
+}
+
+function usage(problem) {
+  process.stderr.write(`${problem}\nusage: node <peer>.js --port HTTP_PORT --grpc-port GRPC_PORT [--versions 1.0,0.3]\n`);
+  process.exit(2);
+}
+
+/** The line the harness waits for, written once everything listens. */
+export function sayReady() {
+  process.stdout.write("ready\n");
+}
+
+/**
+ * Calls `stop` once on SIGTERM, SIGINT or stdin EOF (a peer whose test
+ * process died must not linger), then exits. Open event streams and a model
+ * run in progress can hold a graceful close up; the state is all in memory,
+ * so past a short grace the process just ends.
+ */
+export function stopOnSignals(stop, graceMs = 500) {
+  let stopping = false;
+  const shutdown = (why) => {
+    if (stopping) return;
+    stopping = true;
+    console.error(`stopping (${why})`);
+    setTimeout(() => process.exit(0), graceMs).unref();
+    Promise.resolve()
+      .then(stop)
+      .catch((err) => console.error("error while stopping:", err))
+      .finally(() => process.exit(0));
+  };
+  process.on("SIGTERM", () => shutdown("SIGTERM"));
+  process.on("SIGINT", () => shutdown("SIGINT"));
+  process.stdin.on("end", () => shutdown("stdin EOF"));
+  process.stdin.on("error", () => shutdown("stdin error"));
+  // Reading is what makes "end" fire; the data itself is ignored.
+  process.stdin.resume();
+}
+
+/**
+ * The script, chosen by the first text part of the user message (trimmed):
+ *   echo <text>           a direct reply <text>
+ *   count [n] [every ms]  chunk-1 .. chunk-n (n defaults to 3), ms apart
+ *   hold                  stays live until canceled
+ *   input                 asks for more ("need more")
+ *   fail                  fails ("failed on purpose")
+ *   reject                rejects
+ *   anything else         like "count 1"
+ */
+export function parseCommand(text) {
+  const trimmed = (text ?? "").trim();
+  const echo = /^echo(?:\s+([\s\S]*))?$/.exec(trimmed);
+  if (echo) return { kind: "echo", text: echo[1] ?? "" };
+  const count = /^count(?:\s+(\d+))?(?:\s+every\s+(\d+))?$/.exec(trimmed);
+  if (count) {
+    return { kind: "count", n: count[1] === undefined ? 3 : Number(count[1]), everyMs: Number(count[2] ?? 0) };
+  }
+  switch (trimmed) {
+    case "hold":
+    case "input":
+    case "fail":
+    case "reject":
+      return { kind: trimmed };
+    default:
+      return { kind: "count", n: 1, everyMs: 0 };
+  }
+}
+
+/** Resolves after `ms`, or rejects with the signal's reason as soon as it aborts. */
+export function sleep(ms, signal) {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason ?? new Error("aborted"));
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason ?? new Error("aborted"));
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/** The three skills of the contract, in the 0.3 AgentSkill shape. */
+export const SKILLS = [
+  {
+    id: "echo",
+    name: "Echo",
+    description: "Replies with the text after `echo`.",
+    tags: ["test", "message"],
+    examples: ["echo hello"],
+  },
+  {
+    id: "count",
+    name: "Count",
+    description: "Streams `count [n] [every ms]` as chunk-1 .. chunk-n of one artifact.",
+    tags: ["test", "task", "streaming"],
+    examples: ["count 3"],
+  },
+  {
+    id: "lifecycle",
+    name: "Task lifecycle",
+    description: "`hold` waits for cancel; `input`, `fail` and `reject` end in those states.",
+    tags: ["test", "task"],
+    examples: ["hold", "input", "fail", "reject"],
+  },
+];
