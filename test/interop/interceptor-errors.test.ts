@@ -16,6 +16,8 @@ import {
   AuthenticationError,
   InvalidParamsError,
   MethodNotFoundError,
+  apiKeyAuth,
+  createFetchHttpClient,
   createJsonRpcTransport,
   createJsonRpcTransportV03,
   createRestTransport,
@@ -24,6 +26,7 @@ import {
   type A2ATransport,
   type Interceptor,
 } from "../../src/index.js";
+import type { UniversalClientFn } from "@connectrpc/connect/protocol";
 import { createGrpcTransport, createGrpcTransportV03 } from "../../src/node.js";
 import { collect } from "../support/bindings.js";
 import { failure } from "../support/failure.js";
@@ -163,5 +166,27 @@ describe.each(SUBJECTS.filter(([name]) => name.startsWith("gRPC")))("a URL an in
       expect(e).toBeInstanceOf(InvalidParamsError);
       expect(e.message).toBe(`cannot call http://localhost:${port}/${service}/${method}: the transport is for http://127.0.0.1:${port}`);
     }
+  });
+});
+
+describe.each([
+  ["HTTP+JSON", createRestTransport],
+  ["HTTP+JSON 0.3", createRestTransportV03],
+  ["JSON-RPC", createJsonRpcTransport],
+  ["JSON-RPC 0.3", createJsonRpcTransportV03],
+] as const)("a query parameter an interceptor adds on %s", (_name, create) => {
+  it("reaches the agent on every call, unary and stream (an API key in the query)", async () => {
+    const sent: string[] = [];
+    const inner = createFetchHttpClient();
+    const httpClient: UniversalClientFn = (req) => (sent.push(req.url), inner(req));
+    const base = create === createRestTransport || create === createRestTransportV03 ? agent.restUrl : agent.jsonRpcUrl;
+    const client = new A2AClient(
+      create({ baseUrl: base, httpClient, interceptors: [apiKeyAuth({ location: "query", name: "api_key", value: "k-1" })] }),
+    );
+    const res = await client.sendMessage({ message: userMessage("count 1") });
+    expect(res.payload.case).toBe("task");
+    await collect(client.sendStreamingMessage({ message: userMessage("count 1") }));
+    expect(sent).toHaveLength(2);
+    for (const url of sent) expect(new URL(url).searchParams.get("api_key")).toBe("k-1");
   });
 });

@@ -383,7 +383,12 @@ describe("HTTP+JSON SubscribeToTask", () => {
     const { error } = await drain(client.subscribeToTask({ id: "missing" }, RAW));
     expect(error).toBeInstanceOf(TaskNotFoundError);
     expect((await drain(client.subscribeToTask({ id: "t2" }, RAW))).error).toBeUndefined();
-    expect(seen()).toEqual(["POST /tasks/missing:subscribe", "GET /tasks/missing:subscribe", "GET /tasks/missing", "GET /tasks/t2:subscribe"]);
+    expect(seen()).toEqual([
+      "POST /tasks/missing:subscribe",
+      "GET /tasks/missing:subscribe",
+      "GET /tasks/missing",
+      "GET /tasks/t2:subscribe",
+    ]);
   });
 
   it("a GET-only server that drops the id from its 404: TaskNotFoundError after POST 405 and the GET, GET kept", async () => {
@@ -396,7 +401,12 @@ describe("HTTP+JSON SubscribeToTask", () => {
     const client = clientOf("HTTP+JSON");
     expect((await drain(client.subscribeToTask({ id: "missing" }, RAW))).error).toBeInstanceOf(TaskNotFoundError);
     expect((await drain(client.subscribeToTask({ id: "t2" }, RAW))).error).toBeUndefined();
-    expect(seen()).toEqual(["POST /tasks/missing:subscribe", "GET /tasks/missing:subscribe", "GET /tasks/missing", "GET /tasks/t2:subscribe"]);
+    expect(seen()).toEqual([
+      "POST /tasks/missing:subscribe",
+      "GET /tasks/missing:subscribe",
+      "GET /tasks/missing",
+      "GET /tasks/t2:subscribe",
+    ]);
   });
 
   it("a server that refuses both verbs: two requests per call, never more, and the second refusal is reported", async () => {
@@ -674,7 +684,9 @@ describe("malformed JSON-RPC envelopes", () => {
     const v03 = new A2AClient(createJsonRpcTransportV03({ baseUrl: srv.url }));
     expect(await failure(v03.getTask({ id: "t1" }))).toBeInstanceOf(TaskNotFoundError);
     // Still checked against the request's id.
-    srv.handle((_req, res, body) => plain(res, { jsonrpc: "2.0", id: rpcId(body) + 1, error: { code: -32001, message: "task not found" } }));
+    srv.handle((_req, res, body) =>
+      plain(res, { jsonrpc: "2.0", id: rpcId(body) + 1, error: { code: -32001, message: "task not found" } }),
+    );
     expect(await failure(clientOf("JSONRPC").getTask({ id: "t1" }))).toBeInstanceOf(ProtocolError);
     srv.handle((_req, res, body) => plain(res, { jsonrpc: "2.0", id: rpcId(body), result: TASK }));
     const e = await failure(clientOf("JSONRPC").getTask({ id: "t1" }));

@@ -82,7 +82,10 @@ describe("HTTP+JSON over 0.3: requests", () => {
     answer(201, CONFIG);
     const created = await client.createTaskPushNotificationConfig({ taskId: "t 1", id: "p1", url: "https://h.example", token: "tok" });
     expect([created.taskId, created.id, created.url]).toEqual(["t 1", "p1", "https://h.example"]);
-    const config = { name: "tasks/t 1/pushNotificationConfigs/p1", pushNotificationConfig: { id: "p1", url: "https://h.example", token: "tok" } };
+    const config = {
+      name: "tasks/t 1/pushNotificationConfigs/p1",
+      pushNotificationConfig: { id: "p1", url: "https://h.example", token: "tok" },
+    };
     expect(last()).toEqual({
       method: "POST",
       url: "/a2a/v1/tasks/t%201/pushNotificationConfigs",

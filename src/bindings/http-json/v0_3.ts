@@ -13,7 +13,7 @@ import { createRestTransportWithRoutes } from "./transport.js";
 import { routesFromRule, routesOf, type MethodRoutes } from "./routes.js";
 import type { A2ATransport } from "../../call/transport.js";
 import { adaptV03Transport } from "../../v0_3/adapter.js";
-import { noteSentUrl } from "../../call/target.js";
+import { noteSentUrl, routeUrlFromAbove } from "../../call/target.js";
 import { isRecord } from "../../util.js";
 
 /**
@@ -27,8 +27,9 @@ export function createRestTransportV03(options: HttpTransportOptions): A2ATransp
   const settings: HttpTransportOptions = { ...options, protocolVersion: options.protocolVersion ?? "0.3" };
   // GET first for SubscribeToTask: the 0.3 proto's verb, what 0.3 clients
   // send, and all some 0.3 servers route; POST is tried once where it fails.
-  // The route is chosen below the caller's interceptors: noted for them (call/target.ts) when there are any.
-  const below = options.interceptors?.length ? [noteSentUrl] : undefined;
+  // The route is chosen below the caller's interceptors: a URL they change (a key in the query) is
+  // applied to it, and the URL it went to is noted for them (call/target.ts), when there are any.
+  const below = options.interceptors?.length ? [routeUrlFromAbove(options.baseUrl), noteSentUrl] : undefined;
   const inner = createRestTransportWithRoutes({ ...settings, interceptors: below }, routesV03, "GET");
   const base = options.baseUrl.replace(/\/+$/, "");
   return adaptV03Transport(inner, {

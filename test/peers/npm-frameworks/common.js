@@ -1,18 +1,7 @@
 // Shared plumbing of the npm framework peers (sdk-0.3.js, voltagent.js,
 // mastra.js): the command line, the script every peer acts out as far as its
-// framework lets it, logging to stderr, and the ways a peer is told to stop.
-// Nothing here touches a framework; each peer imports only what it needs.
-
-import { Console } from "node:console";
-
-/**
- * Sends every console method to stderr. The frameworks log through
- * console.log/info (which go to stdout), and stdout belongs to the single
- * `ready` line the test harness waits for.
- */
-export function logToStderr() {
-  globalThis.console = new Console({ stdout: process.stderr, stderr: process.stderr });
-}
+// framework lets it, and the ways a peer is told to stop. Nothing here
+// touches a framework; each peer imports only what it needs.
 
 /** `--port P --grpc-port G [--versions ...]`: both ports are required. */
 export function parseArgs(argv = process.argv.slice(2)) {
@@ -136,3 +125,60 @@ export const SKILLS = [
     examples: ["hold", "input", "fail", "reject"],
   },
 ];
+
+/** Resolves when the signal aborts (never, without one). */
+function aborted(signal) {
+  return new Promise((resolve) => {
+    if (!signal) return;
+    if (signal.aborted) return resolve();
+    signal.addEventListener("abort", () => resolve(), { once: true });
+  });
+}
+
+/**
+ * What a scripted mock model says to the latest user text, as text deltas,
+ * for frameworks whose agents only run a model (the model cannot make a task
+ * ask for input or be rejected; it can only talk, or fail):
+ *   echo <text>           says <text>
+ *   count [n] [every ms]  says "chunk-1" .. "chunk-n" as n deltas, ms apart
+ *   hold                  says nothing until the call is aborted (a cancel,
+ *                         where the framework passes its abort signal on);
+ *                         with `holdMs`, `hold [ms]` says "released" after ms
+ *                         (default holdMs), for frameworks whose cancel never
+ *                         reaches the model
+ *   input                 says "need more"
+ *   fail, reject          throws before saying anything
+ *   anything else         like "count 1"
+ */
+export async function* modelSays(text, { signal, holdMs } = {}) {
+  const trimmed = (text ?? "").trim();
+  const hold = /^hold(?:\s+(\d+))?$/.exec(trimmed);
+  if (hold) {
+    if (holdMs === undefined) {
+      await aborted(signal);
+      throw signal?.reason ?? new Error("aborted");
+    }
+    await sleep(Number(hold[1] ?? holdMs), signal);
+    yield "released";
+    return;
+  }
+  const command = parseCommand(trimmed);
+  switch (command.kind) {
+    case "echo":
+      yield command.text;
+      return;
+    case "input":
+      yield "need more";
+      return;
+    case "fail":
+      throw new Error("failed on purpose");
+    case "reject":
+      throw new Error("rejected on purpose");
+    case "count":
+      for (let i = 1; i <= command.n; i++) {
+        if (command.everyMs > 0) await sleep(command.everyMs, signal);
+        yield `chunk-${i}`;
+      }
+      return;
+  }
+}

@@ -14,6 +14,8 @@
 // Prints "ready" on stdout once HTTP and gRPC listen; logs go to stderr.
 // Stops on SIGTERM/SIGINT and when stdin reaches EOF.
 
+import "./peer-setup.js";
+
 import { randomUUID } from "node:crypto";
 
 import express from "express";
@@ -29,9 +31,7 @@ import {
 import { UserBuilder, agentCardHandler, jsonRpcHandler, restHandler } from "@a2a-js/sdk/server/express";
 import { A2AService, grpcService, UserBuilder as GrpcUserBuilder } from "@a2a-js/sdk/server/grpc";
 
-import { SKILLS, logToStderr, parseArgs, parseCommand, sayReady, sleep, stopOnSignals } from "./common.js";
-
-logToStderr();
+import { SKILLS, parseArgs, parseCommand, sayReady, sleep, stopOnSignals } from "./common.js";
 
 const HOST = "127.0.0.1";
 const JSONRPC_PATH = "/a2a/jsonrpc";
@@ -253,7 +253,9 @@ await new Promise((resolve, reject) =>
   grpc.bindAsync(`${HOST}:${grpcPort}`, ServerCredentials.createInsecure(), (err) => (err ? reject(err) : resolve())),
 );
 
-console.error(`a2a-js 0.3.14 peer: card ${origin}/${AGENT_CARD_PATH}, JSON-RPC ${origin}${JSONRPC_PATH}, REST ${origin}${REST_PATH}, gRPC ${HOST}:${grpcPort}`);
+console.error(
+  `a2a-js 0.3.14 peer: card ${origin}/${AGENT_CARD_PATH}, JSON-RPC ${origin}${JSONRPC_PATH}, REST ${origin}${REST_PATH}, gRPC ${HOST}:${grpcPort}`,
+);
 sayReady();
 
 stopOnSignals(async () => {
