@@ -102,36 +102,13 @@ export function noteUrlFromAbove(req: UnaryRequest | StreamRequest, described: s
   req.contextValues.set(urlFromAboveKey, req.url === described ? undefined : req.url);
 }
 
+/** The URL noted above the request (`noteUrlFromAbove`), if the interceptors there changed it. */
+export function urlAbove(req: UnaryRequest | StreamRequest): string | undefined {
+  return req.contextValues.get(urlFromAboveKey);
+}
+
 /** Sends the request to the URL noted above it, if any; for the transport under a 0.3 adapter. */
 export const urlFromAbove: Interceptor = (next) => (req) => {
-  const url = req.contextValues.get(urlFromAboveKey);
+  const url = urlAbove(req);
   return next(url === undefined ? req : { ...req, url });
 };
-
-/**
- * For the transport under a 0.3 adapter whose interceptors were shown the
- * interface's base URL, `base` (HTTP+JSON on A2A 0.3, whose route is chosen
- * below them): what they made of it (another path, a query parameter such as
- * an API key) applied to the route's URL, as on a 1.0 transport where they
- * see the route's URL itself. The route's path follows the new base's, and
- * the new base's query comes before the route's own.
- */
-export function routeUrlFromAbove(base: string): Interceptor {
-  return (next) => (req) => {
-    const above = req.contextValues.get(urlFromAboveKey);
-    if (above === undefined) return next(req);
-    // Parsed here, not when the transport is made: its own checks name a base URL that is no URL.
-    const described = new URL(base);
-    const describedPath = described.pathname.replace(/\/+$/, "");
-    const route = new URL(req.url);
-    if (!route.pathname.startsWith(describedPath)) return next(req);
-    const to = new URL(above);
-    to.pathname = to.pathname.replace(/\/+$/, "") + route.pathname.slice(describedPath.length);
-    const query = new URLSearchParams(to.search);
-    const own = new URLSearchParams(route.search);
-    for (const key of new URLSearchParams(described.search).keys()) own.delete(key);
-    for (const [key, value] of own) query.append(key, value);
-    to.search = query.toString();
-    return next({ ...req, url: to.toString() });
-  };
-}

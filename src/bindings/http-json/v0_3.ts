@@ -13,7 +13,8 @@ import { createRestTransportWithRoutes } from "./transport.js";
 import { routesFromRule, routesOf, type MethodRoutes } from "./routes.js";
 import type { A2ATransport } from "../../call/transport.js";
 import { adaptV03Transport } from "../../v0_3/adapter.js";
-import { noteSentUrl, routeUrlFromAbove } from "../../call/target.js";
+import { noteSentUrl, urlAbove } from "../../call/target.js";
+import type { Interceptor } from "@connectrpc/connect";
 import { isRecord } from "../../util.js";
 
 /**
@@ -74,4 +75,32 @@ function routesV03(method: DescMethod): MethodRoutes {
 function bothConfigBodies(request: JsonObject): JsonValue {
   const config = request.config;
   return isRecord(config) && !Array.isArray(config) ? { ...config, ...request } : request;
+}
+
+/**
+ * The interceptors above were shown the interface's base URL, `base` (the
+ * route is chosen here, below them): what they made of it (another path, a
+ * query parameter such as an API key) is applied to the route's URL, as on
+ * a 1.0 transport where they see the route's URL itself. The route's path
+ * follows the new base's, and the new base's query comes before the
+ * route's own.
+ */
+function routeUrlFromAbove(base: string): Interceptor {
+  return (next) => (req) => {
+    const above = urlAbove(req);
+    if (above === undefined) return next(req);
+    // Parsed here, not when the transport is made: its own checks name a base URL that is no URL.
+    const described = new URL(base);
+    const describedPath = described.pathname.replace(/\/+$/, "");
+    const route = new URL(req.url);
+    if (!route.pathname.startsWith(describedPath)) return next(req);
+    const to = new URL(above);
+    to.pathname = to.pathname.replace(/\/+$/, "") + route.pathname.slice(describedPath.length);
+    const query = new URLSearchParams(to.search);
+    const own = new URLSearchParams(route.search);
+    for (const key of new URLSearchParams(described.search).keys()) own.delete(key);
+    for (const [key, value] of own) query.append(key, value);
+    to.search = query.toString();
+    return next({ ...req, url: to.toString() });
+  };
 }
