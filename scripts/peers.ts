@@ -2,7 +2,9 @@
  * Installs the interop suite's peers (test/peers/<name>/, see
  * test/support/sdk-peers.ts) from their registries, each pinned: the Python
  * SDK peer and the framework peers (FastA2A, Google ADK) into virtual
- * environments of their own from requirements.txt (PyPI), the Go peer built
+ * environments of their own from requirements.txt (PyPI), the npm framework
+ * peers (@a2a-js/sdk 0.3.14, VoltAgent, Mastra) from their own lockfile
+ * (the npm registry), the Go peer built
  * against go.sum (the Go module proxy), and for the Java peer whether its
  * artifacts resolve (Maven Central). Idempotent and quick when nothing
  * changed: `npm test` runs it first.
@@ -48,6 +50,17 @@ function pythonPeer(folder: string, label: string): () => void {
   };
 }
 
+/** The npm framework peers (test/peers/npm-frameworks): their own lockfile, installed anew whenever it changes. */
+function npmFrameworks(): void {
+  const dir = `${ROOT}npm-frameworks/`;
+  const stamp = `${dir}node_modules/package-lock.sha256`;
+  const wanted = sha256(`${dir}package-lock.json`);
+  if (existsSync(stamp) && readFileSync(stamp, "utf8") === wanted) return;
+  // No install scripts: none of these servers needs one, and none is run from a registry package here.
+  run("npm framework peers: npm ci", "npm", ["ci", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error"], dir);
+  writeFileSync(stamp, wanted);
+}
+
 /** The Go peer: `go build` is incremental, so it always runs. */
 function go(): void {
   run("Go peer: go build", "go", ["build", "-o", "peer", "."], `${ROOT}go/`, { GOFLAGS: "-mod=readonly" });
@@ -60,12 +73,20 @@ const JAVA_ARTIFACT = "org.a2aproject.sdk:a2a-java-sdk-reference-jsonrpc:1.2.0.F
  * The Java peer (the official reference servers, on Quarkus) is required as
  * soon as its artifacts resolve. Until they do, the reason is recorded in
  * test/peers/java/UNAVAILABLE, word for word from Maven, and its suite skips
- * with it; any other failure (no Maven, no network) fails the install.
+ * with it (so it does on a machine without Maven, saying so: docs/interop.md,
+ * which CI checks against its run, names the reason, so CI cannot take one
+ * for the other); any other failure (no network) fails the install.
  */
 function java(): void {
   const dir = `${ROOT}java/`;
   process.stderr.write(`peers: Java peer: does ${JAVA_ARTIFACT} resolve ...\n`);
   const r = spawnSync("mvn", ["-B", "-U", "dependency:get", `-Dartifact=${JAVA_ARTIFACT}`, "-Dtransitive=false"], { encoding: "utf8" });
+  if ((r.error as NodeJS.ErrnoException | undefined)?.code === "ENOENT") {
+    // No Maven, no answer either way: said so, and the matrix check (which names the reason) tells CI apart.
+    writeFileSync(`${dir}UNAVAILABLE`, "Maven (mvn) is not installed on this machine\n");
+    process.stderr.write("peers: Java peer: not checked: mvn is not installed\n");
+    return;
+  }
   if (r.error) throw new StepFailed(`Java peer: could not run mvn: ${r.error.message}`);
   if (r.status === 0) {
     rmSync(`${dir}UNAVAILABLE`, { force: true });
@@ -88,6 +109,7 @@ const PEERS: Record<string, () => void> = {
   java,
   fasta2a: pythonPeer("fasta2a", "FastA2A peer"),
   adk: pythonPeer("adk", "Google ADK peer"),
+  "npm-frameworks": npmFrameworks,
 };
 
 const named = process.argv.slice(2);

@@ -15,13 +15,17 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startChaosProxy } from "../../demo/chaos-proxy.js";
 import {
   A2AClient,
+  InternalError,
   MemoryCardStore,
+  MethodNotFoundError,
+  ProtocolError,
   PushNotificationNotSupportedError,
   TaskNotFoundError,
   TaskState,
   TaskTracker,
   UnsupportedOperationError,
   isTerminal,
+  taskIdOf,
   textOf,
   userMessage,
   waitForTask,
@@ -64,6 +68,7 @@ export function frameworkSuite(spec: PeerSpec, limits: Limits): void {
         const served: Served = { binding, version };
         const deviations = (feature: Feature) => deviationsOf(spec.id, served, feature);
         const title = (feature: Feature, what: string) => titled(feature, what, deviations(feature));
+        const has = (feature: Feature, id: string) => deviations(feature).some((d) => d.id === id);
         /** A feature the framework does not offer: its test asserts what the client does, and says why. */
         const limited = (feature: Feature, what: string, why = limits[feature]) => `${feature}: ${what} [not offered: ${why}]`;
         let session: AgentSession;
@@ -73,7 +78,8 @@ export function frameworkSuite(spec: PeerSpec, limits: Limits): void {
           return next(req);
         };
         beforeAll(async () => {
-          session = await connect(peer.cardUrl, {
+          // Where an app would point it: the agent's URL where its card is not at the origin's well-known place.
+          session = await connect(spec.agentPath === undefined ? peer.cardUrl : peer.origin + spec.agentPath, {
             cache: new MemoryCardStore(),
             bindings: [binding],
             protocolVersions: [version],
@@ -87,6 +93,20 @@ export function frameworkSuite(spec: PeerSpec, limits: Limits): void {
           if (res.payload.case !== "task") throw new Error(`expected a task, got ${res.payload.case}`);
           const task = res.payload.value;
           return isTerminal(task.status!.state) ? task : waitForTask(client(), task.id, { timeoutMs: 10_000 });
+        }
+
+        const surface = deviationsOf(spec.id, served, "surface");
+        if (surface.length > 0) {
+          // An interface this client cannot speak to: its refusal is what is asserted, once.
+          it(titled("surface", "every call is refused, saying why", surface), async () => {
+            const e = await failure(client().sendMessage({ message: userMessage("echo hi") }));
+            expect(e).toBeInstanceOf(ProtocolError);
+            expect(e.message).toMatch(/^the JSON-RPC response id "[^"]+" does not match the request id \d+/);
+            const streamed = await failure(collect(client().sendStreamingMessage({ message: userMessage("count 1") })));
+            expect(streamed).toBeInstanceOf(ProtocolError);
+            expect(streamed.message).toContain('got content type "text/plain');
+          });
+          return;
         }
 
         it(title("discovery", "connect() finds the card and picks the interface"), () => {
@@ -143,64 +163,113 @@ export function frameworkSuite(spec: PeerSpec, limits: Limits): void {
         );
 
         it(title("fail", "a failing agent's task ends FAILED"), async () => {
-          expect((await ended(await client().sendMessage({ message: userMessage("fail") }))).status?.state).toBe(TaskState.FAILED);
+          const res = client().sendMessage({ message: userMessage("fail") });
+          if (has("fail", "voltagent-fail-as-error")) {
+            const e = await failure(res);
+            expect(e).toBeInstanceOf(InternalError);
+            expect(e.message).toBe("failed on purpose");
+            return;
+          }
+          expect((await ended(await res)).status?.state).toBe(TaskState.FAILED);
         });
+
+        /**
+         * A task that runs until canceled (bounded to `ms` where the framework
+         * cannot cancel), started by a stream, as an app does where the agent
+         * answers a send only once the run ends: its id, and the rest of its stream.
+         */
+        async function held(ms?: number): Promise<{ id: string; rest: () => Promise<unknown> }> {
+          const it = client()
+            .sendStreamingMessage({ message: userMessage(ms === undefined ? "hold" : `hold ${ms}`) })
+            [Symbol.asyncIterator]();
+          const first = await it.next();
+          if (first.done) throw new Error("the stream ended before naming its task");
+          const id = taskIdOf(first.value);
+          if (!id) throw new Error(`the stream opened with a ${first.value.payload.case}, not the task`);
+          return { id, rest: async () => collect({ [Symbol.asyncIterator]: () => it }) };
+        }
 
         it(
           limits.cancel
             ? limited("cancel", "CancelTask returns the task as the agent has it: ended, not canceled")
             : title("cancel", "CancelTask cancels a running task"),
           async () => {
-            const res = await client().sendMessage({
-              message: userMessage(limits.cancel ? "hold 300" : "hold"),
-              configuration: { returnImmediately: true },
-            });
-            const id = (res.payload.value as Task).id;
+            const { id, rest } = await held(limits.cancel ? 300 : undefined);
             const canceled = await client().cancelTask({ id });
             expect(canceled.id).toBe(id);
-            expect(canceled.status?.state).toBe(limits.cancel ? TaskState.COMPLETED : TaskState.CANCELED);
+            await rest();
+            if (limits.cancel) {
+              expect(canceled.status?.state).toBe(TaskState.COMPLETED);
+              return;
+            }
+            expect(canceled.status?.state).toBe(TaskState.CANCELED);
+            const after = (await client().getTask({ id })).status?.state;
+            expect(after).toBe(has("cancel", "voltagent-cancel-overwritten") ? TaskState.COMPLETED : TaskState.CANCELED);
           },
         );
 
         it(
           limits.subscribe
-            ? limited("subscribe", "SubscribeToTask follows a running task to the end it reaches by itself")
+            ? limited("subscribe", "SubscribeToTask is answered as the framework can")
             : title("subscribe", "SubscribeToTask follows a running task to its end"),
           async () => {
-            const res = await client().sendMessage({
-              message: userMessage(limits.subscribe ? "hold 300" : "hold"),
-              configuration: { returnImmediately: true },
-            });
-            const id = (res.payload.value as Task).id;
-            const stream = client().subscribeToTask({ id })[Symbol.asyncIterator]();
-            const tracker = new TaskTracker();
-            const first = await stream.next();
-            if (!first.done) tracker.apply(first.value);
-            if (!limits.subscribe) await client().cancelTask({ id });
-            for (let r = await stream.next(); !r.done; r = await stream.next()) tracker.apply(r.value);
-            expect(tracker.task?.id).toBe(id);
-            expect(tracker.task?.status?.state).toBe(limits.subscribe ? TaskState.COMPLETED : TaskState.CANCELED);
+            const { id, rest } = await held(limits.cancel ? 300 : undefined);
+            try {
+              const subscribed = client().subscribeToTask({ id }, { resume: false });
+              if (limits.subscribe && !limits.cancel) {
+                // No resubscribe at all: the agent's answer, as it gave it.
+                expect(await failure(collect(subscribed))).toBeInstanceOf(MethodNotFoundError);
+                return;
+              }
+              const stream = subscribed[Symbol.asyncIterator]();
+              const tracker = new TaskTracker();
+              const first = await stream.next();
+              if (!first.done) tracker.apply(first.value);
+              if (!limits.cancel) await client().cancelTask({ id });
+              for (let r = await stream.next(); !r.done; r = await stream.next()) tracker.apply(r.value);
+              expect(tracker.task?.id).toBe(id);
+              expect(tracker.task?.status?.state).toBe(limits.cancel ? TaskState.COMPLETED : TaskState.CANCELED);
+            } finally {
+              if (!limits.cancel)
+                await client()
+                  .cancelTask({ id })
+                  .catch(() => undefined);
+              await rest().catch(() => undefined);
+            }
           },
         );
 
-        it(title("resume", "a stream cut after its first event resumes and ends as the agent's task"), async () => {
-          const port = Number(new URL(peer.origin).port);
-          const proxy = await startChaosProxy(port, (i) => (i === 0 ? { cutWhen: afterFirstEvent(binding), fault: "reset" } : {}));
-          const iface = session.interface!.interface;
-          const url = iface.url.replace(/127\.0\.0\.1:\d+/, `127.0.0.1:${proxy.port}`);
-          const create = registeredTransports()[`${binding}@${version}`]!;
-          const via = new A2AClient(create({ interface: { ...iface, url }, binding, version }, { timeoutMs: 15_000 }));
-          const tracker = new TaskTracker();
-          try {
-            for await (const e of via.sendStreamingMessage({ message: userMessage("count 4 every 150") }, { resume: RESUME }))
-              tracker.apply(e);
-          } finally {
-            await proxy.close();
-          }
-          expect(proxy.faults).toBe(1);
-          expect(tracker.task?.status?.state).toBe(TaskState.COMPLETED);
-          expect(textOf(tracker.task!, "|")).toBe(textOf(await client().getTask({ id: tracker.task!.id }), "|"));
-        });
+        it(
+          limits.resume
+            ? limited("resume", "a stream cut after its first event fails with the agent's answer to the resubscribe")
+            : title("resume", "a stream cut after its first event resumes and ends as the agent's task"),
+          async () => {
+            const port = Number(new URL(peer.origin).port);
+            const proxy = await startChaosProxy(port, (i) => (i === 0 ? { cutWhen: afterFirstEvent(binding), fault: "reset" } : {}));
+            const iface = session.interface!.interface;
+            const url = iface.url.replace(/127\.0\.0\.1:\d+/, `127.0.0.1:${proxy.port}`);
+            const create = registeredTransports()[`${binding}@${version}`]!;
+            const via = new A2AClient(create({ interface: { ...iface, url }, binding, version }, { timeoutMs: 15_000 }));
+            const tracker = new TaskTracker();
+            const reading = (async () => {
+              for await (const e of via.sendStreamingMessage({ message: userMessage("count 4 every 150") }, { resume: RESUME })) {
+                tracker.apply(e);
+              }
+            })();
+            try {
+              if (limits.resume) {
+                expect(await failure(reading)).toBeInstanceOf(MethodNotFoundError);
+                return;
+              }
+              await reading;
+            } finally {
+              await proxy.close();
+            }
+            expect(proxy.faults).toBe(1);
+            expect(tracker.task?.status?.state).toBe(TaskState.COMPLETED);
+            expect(textOf(tracker.task!, "|")).toBe(textOf(await client().getTask({ id: tracker.task!.id }), "|"));
+          },
+        );
 
         it(
           limits["list-tasks"]

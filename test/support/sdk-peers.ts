@@ -21,7 +21,7 @@ import { startLocalAgent } from "../../demo/agent.js";
 import type { Binding } from "../../src/index.js";
 import { deadPort } from "./ports.js";
 
-export type PeerId = "typescript" | "python" | "go" | "java" | "fasta2a" | "adk";
+export type PeerId = "typescript" | "typescript-0.3" | "python" | "go" | "java" | "fasta2a" | "adk" | "voltagent" | "mastra";
 export type PeerVersion = "1.0" | "0.3";
 
 /** One interface a peer serves: what its card must list and the tests run on. */
@@ -51,6 +51,8 @@ export interface PeerSpec {
   serves: readonly Served[];
   /** Whether its SDK signs the card (with the SDK's own signer). */
   signsCard: boolean;
+  /** The path of the URL an app gives `connect()` for this agent, when not its origin. */
+  agentPath?: string;
   /** Why the peer cannot run on this machine, when its build recorded a reason; undefined when it can. */
   unavailable(): string | undefined;
   start(): Promise<RunningPeer>;
@@ -112,9 +114,9 @@ function stop(child: ChildProcess): Promise<void> {
   });
 }
 
-/** Starts a program peer: `command ...args --port P --grpc-port G`, ready when it says so. */
-async function startProgram(label: string, command: string, args: readonly string[]): Promise<RunningPeer> {
-  if (!existsSync(command)) throw new Error(`${label}: ${command} is missing: ${INSTALL_HINT}`);
+/** Starts a program peer: `command ...args --port P --grpc-port G`, ready when it says so; `installed` must exist. */
+async function startProgram(label: string, command: string, args: readonly string[], installed = command): Promise<RunningPeer> {
+  if (!existsSync(installed)) throw new Error(`${label}: ${installed} is missing: ${INSTALL_HINT}`);
   const port = await deadPort();
   const grpcPort = await deadPort();
   const child = spawn(command, [...args, "--port", String(port), "--grpc-port", String(grpcPort)], {
@@ -181,14 +183,32 @@ export const JAVA_PEER: PeerSpec = {
   start: () => startProgram("the Java peer", inPeers("java", "run"), []),
 };
 
-/** Every official SDK's peer, the TypeScript one first (the one the rest of the suite runs against). */
-export const SDK_PEERS: readonly PeerSpec[] = [TYPESCRIPT_PEER, PYTHON_PEER, GO_PEER, JAVA_PEER];
+/** A peer of test/peers/npm-frameworks, run by this Node. */
+function npmPeer(label: string, file: string): () => Promise<RunningPeer> {
+  return () => startProgram(label, process.execPath, [inPeers("npm-frameworks", file)], inPeers("npm-frameworks", "node_modules"));
+}
 
 /**
- * Framework servers users run: FastA2A (Pydantic AI's A2A server) and Google
- * ADK's `to_a2a`, each on a scripted mock model, JSON-RPC only. They meet
- * the script only as far as the framework lets an agent act it (see each
- * folder's README).
+ * @a2a-js/sdk 0.3.14, the A2A 0.3 release of the TypeScript SDK that Gemini
+ * CLI's A2A server and most npm frameworks embed: the whole script, 0.3 only.
+ */
+export const TYPESCRIPT_03_PEER: PeerSpec = {
+  id: "typescript-0.3",
+  label: "@a2a-js/sdk 0.3.14 (TypeScript)",
+  serves: ALL.filter((s) => s.version === "0.3"),
+  signsCard: false,
+  unavailable: () => undefined,
+  start: npmPeer("the @a2a-js/sdk 0.3.14 peer", "sdk-0.3.js"),
+};
+
+/** Every official SDK's peer, the TypeScript one first (the one the rest of the suite runs against). */
+export const SDK_PEERS: readonly PeerSpec[] = [TYPESCRIPT_PEER, TYPESCRIPT_03_PEER, PYTHON_PEER, GO_PEER, JAVA_PEER];
+
+/**
+ * Framework servers users run: FastA2A (Pydantic AI's A2A server), Google
+ * ADK's `to_a2a`, VoltAgent and Mastra, each on a scripted mock model,
+ * JSON-RPC only. They meet the script only as far as the framework lets an
+ * agent act it (see each folder's README).
  */
 export const FASTA2A_PEER: PeerSpec = {
   id: "fasta2a",
@@ -211,4 +231,26 @@ export const ADK_PEER: PeerSpec = {
   start: () => startProgram("the Google ADK peer", inPeers("adk", ".venv", "bin", "python"), [inPeers("adk", "agent.py")]),
 };
 
-export const FRAMEWORK_PEERS: readonly PeerSpec[] = [FASTA2A_PEER, ADK_PEER];
+/** VoltAgent's A2A server (@voltagent/a2a-server), JSON-RPC in A2A 0.3's shape, its card under the agent's id. */
+export const VOLTAGENT_PEER: PeerSpec = {
+  id: "voltagent",
+  label: "VoltAgent a2a-server 2.0.3",
+  serves: [{ binding: "JSONRPC", version: "0.3" }],
+  signsCard: false,
+  agentPath: "/a2a/a2a-connect-voltagent-peer",
+  unavailable: () => undefined,
+  start: npmPeer("the VoltAgent peer", "voltagent.js"),
+};
+
+/** Mastra 0.24.9's A2A routes (Mastra 1.x needs Node 22), JSON-RPC in A2A 0.3's shape. */
+export const MASTRA_PEER: PeerSpec = {
+  id: "mastra",
+  label: "Mastra 0.24.9",
+  serves: [{ binding: "JSONRPC", version: "0.3" }],
+  signsCard: false,
+  agentPath: "/a2a/a2a-connect-mastra-peer",
+  unavailable: () => undefined,
+  start: npmPeer("the Mastra peer", "mastra.js"),
+};
+
+export const FRAMEWORK_PEERS: readonly PeerSpec[] = [FASTA2A_PEER, ADK_PEER, VOLTAGENT_PEER, MASTRA_PEER];

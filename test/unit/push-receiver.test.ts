@@ -134,6 +134,25 @@ describe("answers", () => {
     expect((await receiver.handle(only({ "A2A-Notification-Token": "other", "X-A2A-Notification-Token": TOKEN }))).status).toBe(401);
   });
 
+  it("reads an A2A 0.3 agent's delivery, its task in 0.3's shape (0.3 section 9.5, as @a2a-js/sdk 0.3.x sends it)", async () => {
+    const receiver = createPushReceiver({ token: TOKEN });
+    const task03 = {
+      kind: "task",
+      id: "t03",
+      contextId: "c",
+      status: { state: "completed", timestamp: "2026-12-03T10:00:00Z" },
+      artifacts: [{ artifactId: "a", parts: [{ kind: "text", text: "done" }] }],
+    };
+    expect((await receiver.handle(post(JSON.stringify(task03)))).status).toBe(204);
+    expect(receiver.task("t03")?.status?.state).toBe(TaskState.COMPLETED);
+    expect(receiver.task("t03")?.artifacts[0]?.parts[0]?.content).toEqual({ case: "text", value: "done" });
+    const update03 = { kind: "status-update", taskId: "t04", contextId: "c", status: { state: "working" }, final: false };
+    expect((await receiver.handle(post(JSON.stringify(update03)))).status).toBe(204);
+    expect(receiver.task("t04")?.status?.state).toBe(TaskState.WORKING);
+    // Of another kind, or malformed: refused as any payload that is not an event.
+    expect((await receiver.handle(post(JSON.stringify({ kind: "report", id: "x" })))).status).toBe(400);
+  });
+
   it("checks the credentials before the body is read", async () => {
     const receiver = createPushReceiver({ token: TOKEN, maxBytes: 10 });
     const res = await receiver.handle(post("x".repeat(100), { "X-A2A-Notification-Token": "bad", "Content-Type": "text/plain" }));
