@@ -245,7 +245,8 @@ export function frameworkSuite(spec: PeerSpec, limits: Limits): void {
             : title("resume", "a stream cut after its first event resumes and ends as the agent's task"),
           async () => {
             const port = Number(new URL(peer.origin).port);
-            const proxy = await startChaosProxy(port, (i) => (i === 0 ? { cutWhen: afterFirstEvent(binding), fault: "reset" } : {}));
+            // A clean end, not a reset: a reset can take the first event from the client's socket before it is read.
+            const proxy = await startChaosProxy(port, (i) => (i === 0 ? { cutWhen: afterFirstEvent(binding), fault: "end" } : {}));
             const iface = session.interface!.interface;
             const url = iface.url.replace(/127\.0\.0\.1:\d+/, `127.0.0.1:${proxy.port}`);
             const create = registeredTransports()[`${binding}@${version}`]!;
