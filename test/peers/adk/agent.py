@@ -32,13 +32,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import logging
 import os
 import re
-import signal
 import sys
-import threading
 import uuid
 import warnings
 
@@ -63,6 +60,10 @@ from google.adk.agents import BaseAgent, InvocationContext
 from google.adk.events import Event
 from google.adk.runners import Runner
 from google.genai import types
+
+# The process side every Python peer shares (../pyshared).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'pyshared'))
+from peer_process import serve_until_stopped, start_http  # noqa: E402
 
 log = logging.getLogger('adk-peer')
 
@@ -204,31 +205,6 @@ def build_app(port: int):
     )
 
 
-class PeerServer(uvicorn.Server):
-    """uvicorn without its own signal handling: main() owns SIGTERM/SIGINT and
-    stdin EOF, and uvicorn would otherwise re-raise the signal after shutdown."""
-
-    def capture_signals(self):  # type: ignore[override]
-        return contextlib.nullcontext()
-
-
-def watch_stdin(loop: asyncio.AbstractEventLoop, stop: asyncio.Event) -> None:
-    """Sets `stop` at stdin EOF, so a peer whose test process died does not
-    linger. A daemon thread: a blocking read works on any kind of stdin."""
-
-    def run() -> None:
-        # os.read, not sys.stdin: a buffered reader's lock held by this thread
-        # at interpreter exit would abort the process.
-        try:
-            while os.read(0, 65536):
-                pass
-        except OSError:
-            pass
-        loop.call_soon_threadsafe(stop.set)
-
-    threading.Thread(target=run, name='stdin-eof', daemon=True).start()
-
-
 async def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('--port', type=int, required=True)
@@ -238,7 +214,7 @@ async def main(argv: list[str]) -> int:
     parser.add_argument('--versions', default='1.0,0.3')
     args = parser.parse_args(argv)
 
-    server = PeerServer(
+    started = await start_http(
         uvicorn.Config(
             build_app(args.port),
             host='127.0.0.1',
@@ -251,32 +227,9 @@ async def main(argv: list[str]) -> int:
             timeout_graceful_shutdown=0.2,
         )
     )
-    serving = asyncio.create_task(server.serve())
-    while not server.started:
-        if serving.done():
-            # uvicorn could not bind or start the app (it logged why).
-            return 1
-        await asyncio.sleep(0.02)
-
-    loop = asyncio.get_running_loop()
-    stop = asyncio.Event()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, stop.set)
-    watch_stdin(loop, stop)
-
-    print('ready', flush=True)
-    await asyncio.wait([serving, asyncio.create_task(stop.wait())], return_when=asyncio.FIRST_COMPLETED)
-    log.info('stopping')
-    server.should_exit = True
-    # Open event streams and held runs hold a graceful shutdown up; all state
-    # is in memory, so past a short grace the process just ends.
-    try:
-        await asyncio.wait_for(serving, 0.5)
-    except (asyncio.TimeoutError, asyncio.CancelledError):
-        log.info('shutdown still busy: exiting now')
-        logging.shutdown()
-        os._exit(0)
-    return 0
+    if started is None:
+        return 1
+    return await serve_until_stopped(*started)
 
 
 if __name__ == '__main__':

@@ -182,3 +182,62 @@ export async function* modelSays(text, { signal, holdMs } = {}) {
       return;
   }
 }
+
+/** The first text part of the latest user message of a model prompt. */
+function latestUserText(prompt) {
+  for (let i = prompt.length - 1; i >= 0; i--) {
+    const message = prompt[i];
+    if (message.role !== "user") continue;
+    if (typeof message.content === "string") return message.content;
+    const part = message.content.find((p) => p.type === "text");
+    if (part) return part.text;
+  }
+  return "";
+}
+
+/**
+ * A language model's two calls over `modelSays`, in the AI SDK's provider
+ * shape (what VoltAgent and Mastra drive): `doGenerate`, the whole answer at
+ * once, and `doStream`, one text-delta part per delta. `finishReason` and
+ * `usage(deltas)` are each specification version's own shapes; `holdMs`
+ * bounds a `hold` where the framework cannot cancel a run.
+ */
+export function scriptedModelCalls({ finishReason, usage, holdMs }) {
+  return {
+    async doGenerate({ prompt, abortSignal }) {
+      let text = "";
+      let deltas = 0;
+      for await (const delta of modelSays(latestUserText(prompt), { signal: abortSignal, holdMs })) {
+        text += delta;
+        deltas++;
+      }
+      return { content: [{ type: "text", text }], finishReason, usage: usage(deltas), warnings: [] };
+    },
+    async doStream({ prompt, abortSignal }) {
+      const says = modelSays(latestUserText(prompt), { signal: abortSignal, holdMs });
+      // The first delta is awaited here, so a model that throws at once (fail,
+      // reject) fails the call itself, as a provider's rejected request would.
+      const first = await says.next();
+      let deltas = 0;
+      const stream = new ReadableStream({
+        async start(controller) {
+          controller.enqueue({ type: "stream-start", warnings: [] });
+          controller.enqueue({ type: "text-start", id: "answer" });
+          try {
+            for (let step = first; !step.done; step = await says.next()) {
+              controller.enqueue({ type: "text-delta", id: "answer", delta: step.value });
+              deltas++;
+            }
+          } catch (err) {
+            controller.error(err);
+            return;
+          }
+          controller.enqueue({ type: "text-end", id: "answer" });
+          controller.enqueue({ type: "finish", finishReason, usage: usage(deltas) });
+          controller.close();
+        },
+      });
+      return { stream };
+    },
+  };
+}

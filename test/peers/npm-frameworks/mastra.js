@@ -40,7 +40,7 @@ import { createTool } from "@mastra/core/tools";
 import { createNodeServer } from "@mastra/deployer/server";
 import { z } from "zod";
 
-import { modelSays, parseArgs, sayReady, stopOnSignals } from "./common.js";
+import { parseArgs, sayReady, scriptedModelCalls, stopOnSignals } from "./common.js";
 
 const HOST = "127.0.0.1";
 // The agent's id is its path segment in Mastra's A2A routes and its card's name.
@@ -52,18 +52,6 @@ const HOLD_MS = 2000;
 // ---------------------------------------------------------------------------
 // The mock model
 
-/** The first text part of the latest user message of a model prompt. */
-function latestUserText(prompt) {
-  for (let i = prompt.length - 1; i >= 0; i--) {
-    const message = prompt[i];
-    if (message.role !== "user") continue;
-    if (typeof message.content === "string") return message.content;
-    const part = message.content.find((p) => p.type === "text");
-    if (part) return part.text;
-  }
-  return "";
-}
-
 const usage = (outputTokens) => ({ inputTokens: 0, outputTokens, totalTokens: outputTokens });
 
 // A LanguageModelV2: what the AI SDK's provider packages hand Mastra.
@@ -73,43 +61,9 @@ const model = {
   modelId: "scripted",
   // No URLs are passed through as such: the script only reads text.
   supportedUrls: {},
-  async doGenerate({ prompt, abortSignal }) {
-    let text = "";
-    let deltas = 0;
-    for await (const delta of modelSays(latestUserText(prompt), { signal: abortSignal, holdMs: HOLD_MS })) {
-      text += delta;
-      deltas++;
-    }
-    return { content: [{ type: "text", text }], finishReason: "stop", usage: usage(deltas), warnings: [] };
-  },
   // Mastra's A2A routes only run generate() (doGenerate); agent.stream()
-  // callers elsewhere in Mastra's server get the same script here.
-  async doStream({ prompt, abortSignal }) {
-    const says = modelSays(latestUserText(prompt), { signal: abortSignal, holdMs: HOLD_MS });
-    // The first delta is awaited here, so a model that throws at once (fail,
-    // reject) fails the call itself, as a provider's rejected request would.
-    const first = await says.next();
-    let deltas = 0;
-    const stream = new ReadableStream({
-      async start(controller) {
-        controller.enqueue({ type: "stream-start", warnings: [] });
-        controller.enqueue({ type: "text-start", id: "answer" });
-        try {
-          for (let step = first; !step.done; step = await says.next()) {
-            controller.enqueue({ type: "text-delta", id: "answer", delta: step.value });
-            deltas++;
-          }
-        } catch (err) {
-          controller.error(err);
-          return;
-        }
-        controller.enqueue({ type: "text-end", id: "answer" });
-        controller.enqueue({ type: "finish", finishReason: "stop", usage: usage(deltas) });
-        controller.close();
-      },
-    });
-    return { stream };
-  },
+  // callers elsewhere in Mastra's server get the same script (doStream).
+  ...scriptedModelCalls({ finishReason: "stop", usage, holdMs: HOLD_MS }),
 };
 
 // ---------------------------------------------------------------------------

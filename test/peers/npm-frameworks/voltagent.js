@@ -32,7 +32,7 @@ import { honoServer } from "@voltagent/server-hono";
 import { MockLanguageModelV3 } from "ai/test";
 import { z } from "zod";
 
-import { modelSays, parseArgs, sayReady, stopOnSignals } from "./common.js";
+import { parseArgs, sayReady, scriptedModelCalls, stopOnSignals } from "./common.js";
 
 const HOST = "127.0.0.1";
 // The A2A server's id is also the agent's: VoltAgent's routes take one id
@@ -41,18 +41,6 @@ const AGENT_ID = "a2a-connect-voltagent-peer";
 
 // ---------------------------------------------------------------------------
 // The mock model
-
-/** The first text part of the latest user message of a model prompt. */
-function latestUserText(prompt) {
-  for (let i = prompt.length - 1; i >= 0; i--) {
-    const message = prompt[i];
-    if (message.role !== "user") continue;
-    if (typeof message.content === "string") return message.content;
-    const part = message.content.find((p) => p.type === "text");
-    if (part) return part.text;
-  }
-  return "";
-}
 
 function usage(outputTokens) {
   return {
@@ -66,43 +54,8 @@ const STOP = { unified: "stop", raw: "stop" };
 const model = new MockLanguageModelV3({
   provider: "a2a-connect",
   modelId: "scripted",
-  // message/send runs the agent's generateText: the whole answer at once.
-  async doGenerate({ prompt, abortSignal }) {
-    let text = "";
-    let deltas = 0;
-    for await (const delta of modelSays(latestUserText(prompt), { signal: abortSignal })) {
-      text += delta;
-      deltas++;
-    }
-    return { content: [{ type: "text", text }], finishReason: STOP, usage: usage(deltas), warnings: [] };
-  },
-  // message/stream runs streamText: each delta is one text-delta part.
-  async doStream({ prompt, abortSignal }) {
-    const says = modelSays(latestUserText(prompt), { signal: abortSignal });
-    // The first delta is awaited here, so a model that throws at once (fail,
-    // reject) fails the call itself, as a provider's rejected request would.
-    const first = await says.next();
-    let deltas = 0;
-    const stream = new ReadableStream({
-      async start(controller) {
-        controller.enqueue({ type: "stream-start", warnings: [] });
-        controller.enqueue({ type: "text-start", id: "answer" });
-        try {
-          for (let step = first; !step.done; step = await says.next()) {
-            controller.enqueue({ type: "text-delta", id: "answer", delta: step.value });
-            deltas++;
-          }
-        } catch (err) {
-          controller.error(err);
-          return;
-        }
-        controller.enqueue({ type: "text-end", id: "answer" });
-        controller.enqueue({ type: "finish", finishReason: STOP, usage: usage(deltas) });
-        controller.close();
-      },
-    });
-    return { stream };
-  },
+  // message/send runs the agent's generateText (doGenerate), message/stream its streamText (doStream).
+  ...scriptedModelCalls({ finishReason: STOP, usage }),
 });
 
 // ---------------------------------------------------------------------------

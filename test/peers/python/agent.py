@@ -23,13 +23,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import logging
 import os
 import re
-import signal
 import sys
-import threading
 import uuid
 
 from datetime import datetime, timezone
@@ -77,6 +74,10 @@ from a2a.types import (
     a2a_pb2_grpc,
 )
 from a2a.utils.signing import create_agent_card_signer
+
+# The process side every Python peer shares (../pyshared).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'pyshared'))
+from peer_process import serve_until_stopped, start_http  # noqa: E402
 
 
 log = logging.getLogger('a2a-connect-peer')
@@ -335,15 +336,6 @@ def new_signing_key(http_port: int):
 # Servers
 
 
-class PeerServer(uvicorn.Server):
-    """uvicorn without its own signal handling: main() owns SIGTERM/SIGINT
-    (and stdin EOF) so that the HTTP and gRPC servers stop together, and so
-    that uvicorn does not re-raise the signal once it has shut down."""
-
-    def capture_signals(self):  # type: ignore[override]
-        return contextlib.nullcontext()
-
-
 def parse_args(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('--port', type=int, required=True)
@@ -360,20 +352,6 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         parser.error(f'--versions: choose from {", ".join(SUPPORTED_VERSIONS)}')
     args.versions = list(dict.fromkeys(versions))
     return args
-
-
-def watch_stdin(loop: asyncio.AbstractEventLoop, stop: asyncio.Event) -> None:
-    """Sets `stop` when stdin reaches EOF, so the peer of a test process
-    that died does not linger. A thread, because stdin may be any kind of
-    file and a blocking read is the portable way to see its end."""
-
-    def run() -> None:
-        with contextlib.suppress(Exception):
-            while sys.stdin.buffer.read1(65536):
-                pass
-        loop.call_soon_threadsafe(stop.set)
-
-    threading.Thread(target=run, name='stdin-eof', daemon=True).start()
 
 
 async def main(argv: list[str]) -> int:
@@ -436,7 +414,7 @@ async def main(argv: list[str]) -> int:
     grpc_server.add_insecure_port(f'127.0.0.1:{args.grpc_port}')
     await grpc_server.start()
 
-    http_server = PeerServer(
+    started = await start_http(
         uvicorn.Config(
             app,
             host='127.0.0.1',
@@ -447,48 +425,17 @@ async def main(argv: list[str]) -> int:
             timeout_graceful_shutdown=0.3,
         )
     )
-
-    async def serve_http() -> None:
-        # uvicorn exits the process (SystemExit) when it cannot bind; turn
-        # that into an ordinary end of this task so the check below sees it.
-        with contextlib.suppress(SystemExit):
-            await http_server.serve()
-
-    http_task = asyncio.create_task(serve_http())
-    while not http_server.started and not http_task.done():
-        await asyncio.sleep(0.01)
-    if http_task.done():
-        # uvicorn could not bind (it logged why).
+    if started is None:
         await grpc_server.stop(None)
         await push_client.aclose()
         return 1
 
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, stop.set)
-    watch_stdin(loop, stop)
+    async def cleanup() -> None:
+        await grpc_server.stop(None)
+        await handler.aclose()
+        await push_client.aclose()
 
-    print('ready', flush=True)
-
-    await asyncio.wait(
-        [asyncio.create_task(stop.wait()), http_task],
-        return_when=asyncio.FIRST_COMPLETED,
-    )
-
-    # A stop must finish within a second; whatever is still draining after
-    # that is abandoned rather than waited for.
-    deadline = threading.Timer(0.9, os._exit, args=(0,))
-    deadline.daemon = True
-    deadline.start()
-    http_server.should_exit = True
-    http_server.force_exit = True  # no waiting for open SSE streams
-    await asyncio.gather(
-        http_task, grpc_server.stop(None), return_exceptions=True
-    )
-    await handler.aclose()
-    await push_client.aclose()
-    return 0
+    return await serve_until_stopped(*started, cleanup)
 
 
 if __name__ == '__main__':
