@@ -9,7 +9,7 @@
  * the instruction names, and on no other.
  */
 import { create, toBinary } from "@bufbuild/protobuf";
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
@@ -210,6 +210,18 @@ describe.each(KIT_BINDINGS)("the kit's round trip A -> B -> A on $binding", ({ t
   });
 });
 
+/** The first line a started agent prints (`... card URL, ...`), or why it exited before. */
+function firstLine(child: ChildProcessWithoutNullStreams): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    let out = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      out += chunk;
+      if (out.includes("\n")) resolve(out);
+    });
+    child.once("exit", (code) => reject(new Error(`exited ${code} before it was ready: ${out}`)));
+  });
+}
+
 describe("the kit's instructions, as the other SDKs' agents send them", () => {
   it("a 0.3 agent's message/send, the instruction as file bytes, is answered at 0.3", async () => {
     const res = await fetch(`${a.origin}/jsonrpc/`, {
@@ -330,14 +342,7 @@ describe("npm run itk-agent, as the kit starts it", () => {
     const child = spawn("npm", ["run", "--silent", "itk-agent", "--", "--httpPort", "0", "--grpcPort=0"], { cwd: itkDir });
     const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
     try {
-      const ready = await new Promise<string>((resolve, reject) => {
-        let out = "";
-        child.stdout.on("data", (chunk: Buffer) => {
-          out += chunk;
-          if (out.includes("\n")) resolve(out);
-        });
-        child.once("exit", (code) => reject(new Error(`exited ${code} before it was ready: ${out}`)));
-      });
+      const ready = await firstLine(child);
       const cardUrl = /card (\S+),/.exec(ready)?.[1];
       const card = (await (await fetch(cardUrl!, { signal: AbortSignal.timeout(10_000) })).json()) as Json;
       expect(card.name).toBe("a2a-connect ITK agent");
@@ -365,14 +370,7 @@ describe("npm run itk-agent, as the kit starts it", () => {
     card.signatures = [];
     const cardHost = await serve((_req, res) => res.setHeader("content-type", "application/json").end(JSON.stringify(card)));
     try {
-      const ready = await new Promise<string>((resolve, reject) => {
-        let out = "";
-        child.stdout.on("data", (chunk: Buffer) => {
-          out += chunk;
-          if (out.includes("\n")) resolve(out);
-        });
-        child.once("exit", (code) => reject(new Error(`exited ${code} before it was ready: ${out}`)));
-      });
+      const ready = await firstLine(child);
       const agent = { origin: new URL(/card (\S+),/.exec(ready)![1]!).origin } as ItkAgent;
       const call = (transport: string, agentCardUri: string, response: string, streaming = false): Instruction =>
         create(InstructionSchema, {

@@ -30,7 +30,6 @@ SIGTERM/SIGINT and when stdin reaches EOF.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import logging
 import os
@@ -41,7 +40,6 @@ import warnings
 
 from collections.abc import AsyncGenerator
 
-import uvicorn
 
 from a2a.types import (
     AgentCapabilities,
@@ -63,7 +61,7 @@ from google.genai import types
 
 # The process side every Python peer shares (../pyshared).
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'pyshared'))
-from peer_process import serve_until_stopped, start_http  # noqa: E402
+from peer_process import http_config, peer_arguments, serve_until_stopped, start_http  # noqa: E402
 
 log = logging.getLogger('adk-peer')
 
@@ -206,27 +204,11 @@ def build_app(port: int):
 
 
 async def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument('--port', type=int, required=True)
-    # Taken for the common command line; to_a2a serves no gRPC.
-    parser.add_argument('--grpc-port', type=int, required=True)
-    # Taken for the common command line; the route always answers 1.0 and 0.3.
-    parser.add_argument('--versions', default='1.0,0.3')
-    args = parser.parse_args(argv)
-
-    started = await start_http(
-        uvicorn.Config(
-            build_app(args.port),
-            host='127.0.0.1',
-            port=args.port,
-            # Logging is configured in __main__ (stderr only): uvicorn's own
-            # config would send access lines to stdout, where only "ready" goes.
-            log_config=None,
-            # to_a2a adds its routes in the app's lifespan.
-            lifespan='on',
-            timeout_graceful_shutdown=0.2,
-        )
-    )
+    # --grpc-port is taken for the common command line: to_a2a serves no gRPC.
+    # --versions too: the route always answers 1.0 and 0.3.
+    args = peer_arguments(__doc__.splitlines()[0], '1.0,0.3').parse_args(argv)
+    # to_a2a adds its routes in the app's lifespan.
+    started = await start_http(http_config(build_app(args.port), args.port, 'on'))
     if started is None:
         return 1
     return await serve_until_stopped(*started)

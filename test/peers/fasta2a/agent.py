@@ -28,7 +28,6 @@ SIGTERM/SIGINT and when stdin reaches EOF.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import logging
 import os
@@ -38,7 +37,6 @@ import sys
 from collections.abc import AsyncIterator
 from functools import partial
 
-import uvicorn
 
 from fasta2a import FastA2A, Skill
 from fasta2a.broker import InMemoryBroker
@@ -51,7 +49,7 @@ from pydantic_ai.models.function import AgentInfo, FunctionModel
 
 # The process side every Python peer shares (../pyshared).
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'pyshared'))
-from peer_process import serve_until_stopped, start_http  # noqa: E402
+from peer_process import http_config, peer_arguments, serve_until_stopped, start_http  # noqa: E402
 
 log = logging.getLogger('fasta2a-peer')
 
@@ -165,26 +163,10 @@ def build_app(port: int) -> FastA2A:
 
 
 async def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument('--port', type=int, required=True)
-    # Taken for the common command line; FastA2A has no gRPC to serve on it.
-    parser.add_argument('--grpc-port', type=int, required=True)
-    # Taken for the common command line; FastA2A serves one version (1.0).
-    parser.add_argument('--versions', default='1.0')
-    args = parser.parse_args(argv)
-
-    started = await start_http(
-        uvicorn.Config(
-            build_app(args.port),
-            host='127.0.0.1',
-            port=args.port,
-            # Logging is configured in __main__ (stderr only): uvicorn's own
-            # config would send access lines to stdout, where only "ready" goes.
-            log_config=None,
-            lifespan='on',
-            timeout_graceful_shutdown=0.2,
-        )
-    )
+    # --grpc-port is taken for the common command line: FastA2A has no gRPC to serve on it.
+    # --versions too: FastA2A serves one version (1.0).
+    args = peer_arguments(__doc__.splitlines()[0], '1.0').parse_args(argv)
+    started = await start_http(http_config(build_app(args.port), args.port, 'on'))
     if started is None:
         return 1
     return await serve_until_stopped(*started)

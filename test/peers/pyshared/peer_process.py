@@ -10,6 +10,7 @@ peer puts this folder on sys.path to import it.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
 import os
@@ -21,6 +22,26 @@ import uvicorn
 
 #: How long a stop may take before the process just ends: all state is in memory.
 STOP_GRACE_S = 0.9
+
+
+def peer_arguments(description: str, versions: str) -> argparse.ArgumentParser:
+    """The command line every peer takes: `--port`, `--grpc-port` (required,
+    whether or not the peer serves gRPC) and `--versions` (default
+    `versions`); a peer adds its own options."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument('--port', type=int, required=True)
+    parser.add_argument('--grpc-port', type=int, required=True)
+    parser.add_argument('--versions', default=versions, help='comma-separated protocol versions to serve')
+    return parser
+
+
+def http_config(app: object, port: int, lifespan: str) -> uvicorn.Config:
+    """uvicorn on 127.0.0.1:`port` with the logging the peer set up (stderr
+    only: uvicorn's own would send access lines to stdout, where only
+    `ready` goes) and open streams given 0.3 s at a stop."""
+    return uvicorn.Config(
+        app, host='127.0.0.1', port=port, log_config=None, lifespan=lifespan, timeout_graceful_shutdown=0.3
+    )
 
 
 class PeerServer(uvicorn.Server):

@@ -34,7 +34,6 @@ from datetime import datetime, timezone
 import grpc
 import httpx
 import jwt
-import uvicorn
 
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
@@ -77,7 +76,7 @@ from a2a.utils.signing import create_agent_card_signer
 
 # The process side every Python peer shares (../pyshared).
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'pyshared'))
-from peer_process import serve_until_stopped, start_http  # noqa: E402
+from peer_process import http_config, peer_arguments, serve_until_stopped, start_http  # noqa: E402
 
 
 log = logging.getLogger('a2a-connect-peer')
@@ -337,13 +336,7 @@ def new_signing_key(http_port: int):
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument('--port', type=int, required=True)
-    parser.add_argument('--grpc-port', type=int, required=True)
-    parser.add_argument(
-        '--versions', default=','.join(SUPPORTED_VERSIONS),
-        help='comma-separated protocol versions to advertise and serve',
-    )
+    parser = peer_arguments(__doc__.splitlines()[0], ','.join(SUPPORTED_VERSIONS))
     parser.add_argument('--log-level', default='warning')
     args = parser.parse_args(argv)
     versions = [v.strip() for v in args.versions.split(',') if v.strip()]
@@ -414,17 +407,7 @@ async def main(argv: list[str]) -> int:
     grpc_server.add_insecure_port(f'127.0.0.1:{args.grpc_port}')
     await grpc_server.start()
 
-    started = await start_http(
-        uvicorn.Config(
-            app,
-            host='127.0.0.1',
-            port=args.port,
-            log_config=None,  # keep the root logging above: stderr only
-            lifespan='off',
-            # Open SSE streams must not hold up a stop beyond this.
-            timeout_graceful_shutdown=0.3,
-        )
-    )
+    started = await start_http(http_config(app, args.port, 'off'))
     if started is None:
         await grpc_server.stop(None)
         await push_client.aclose()
