@@ -26,6 +26,7 @@ import {
   AbortedError,
   CallTimeoutError,
   InvalidAgentResponseError,
+  MethodNotFoundError,
   StreamResumeError,
   TaskNotFoundError,
   UnsupportedOperationError,
@@ -153,6 +154,8 @@ async function* steps(
   let resubscribed = false;
   /** Why the GetTask (or lookup) of the last attempt failed, if it did. */
   let unreachable: A2AError | undefined;
+  /** The agent has no SubscribeToTask: the task is followed by GetTask, and this is the last one passed on. */
+  let polling: { last: Task | undefined } | undefined;
   for (;;) {
     let drop: A2AError;
     /** The resubscribe was refused as if the task had ended. */
@@ -188,6 +191,9 @@ async function* steps(
       // subscribed to (spec: UnsupportedOperationError; a2a-go 2.3.1 says
       // TaskNotFoundError, having no execution of it left): GetTask tells.
       if (resubscribed && firstEvent && (drop instanceof UnsupportedOperationError || drop instanceof TaskNotFoundError)) refused = drop;
+      // An agent that has no SubscribeToTask at all (frameworks that serve a
+      // part of 0.3, VoltAgent among them): followed by GetTask instead.
+      else if (resubscribed && firstEvent && drop instanceof MethodNotFoundError) polling = { last: undefined };
       else if (!isDrop(drop, false) && drop !== unreachable) throw drop;
     }
     if (signal.aborted) throw new AbortedError("the stream was aborted", { binding: io.binding(), cause: signal.reason });
@@ -277,6 +283,18 @@ async function* steps(
     }
     // Refused for a task that goes on: the server will not be subscribed to.
     if (refused) throw refused;
+    if (polling) {
+      // What changed since the last GetTask is passed on as the task, and is
+      // progress; the next GetTask comes after the backoff's wait, and a task
+      // that stays as it is runs the budget out as a silent stream would.
+      if (polling.last === undefined || changedSince(polling.last, task)) {
+        attempts = 0;
+        yield { event: snapshotOf(task) };
+      }
+      polling.last = task;
+      stream = NO_EVENTS;
+      continue;
+    }
     // Told where the stream left off (Last-Event-ID), an agent that numbers
     // what it sends and does not open with the task replays what followed.
     const after = state.lastEventId;
@@ -286,10 +304,26 @@ async function* steps(
   }
 }
 
+/** Whether GetTask found the task moved on: another state or status time, more artifacts, parts or messages. */
+function changedSince(before: Task, now: Task): boolean {
+  const parts = (t: Task) => t.artifacts.reduce((n, a) => n + a.parts.length, 0);
+  return (
+    before.status?.state !== now.status?.state ||
+    before.status?.timestamp?.seconds !== now.status?.timestamp?.seconds ||
+    before.status?.timestamp?.nanos !== now.status?.timestamp?.nanos ||
+    before.artifacts.length !== now.artifacts.length ||
+    parts(before) !== parts(now) ||
+    before.history.length !== now.history.length
+  );
+}
+
 /** The stream, as errors name it. */
 const streamName = (taskId: string | undefined) => `the stream${taskId ? ` of task ${taskId}` : ""}`;
 
 const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
+
+/** A stream that ends at once: the next turn of the loop waits, then asks GetTask again. */
+const NO_EVENTS: AsyncIterable<StreamResponse> = { [Symbol.asyncIterator]: () => ({ next: () => Promise.resolve(DONE) }) };
 
 /**
  * A resubscribe's events, opened by the task as GetTask found it when the

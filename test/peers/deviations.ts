@@ -234,6 +234,16 @@ export const DEVIATIONS: readonly Deviation[] = [
     client: "returns the canceled task the agent answered; what GetTask says later is the agent's",
   },
   {
+    id: "voltagent-run-bound-to-stream",
+    peer: "voltagent",
+    release: "2.0.3",
+    feature: "resume",
+    does: "stops a streamed run when its connection is cut: the task stays working for good; it also has no tasks/resubscribe",
+    spec: "0.3 7.9 (a client reconnects to a task that goes on after its stream was interrupted)",
+    client:
+      "follows the task by GetTask, as it does any agent without SubscribeToTask, passing on each change; this one never changes, so the resumption's budget (maxElapsedMs) ends it with StreamResumeError naming the state it was left in",
+  },
+  {
     id: "mastra-random-ids",
     peer: "mastra",
     release: "0.24.9",

@@ -6,5 +6,4 @@ frameworkSuite(VOLTAGENT_PEER, {
   message: "a VoltAgent agent's answer is always a task",
   "input-required": "a model's run in VoltAgent ends the task; no state asks for input",
   subscribe: "VoltAgent has no tasks/resubscribe (MethodNotFoundError)",
-  resume: "with no tasks/resubscribe, a cut stream cannot be carried on; the client reports the agent's MethodNotFoundError",
 });

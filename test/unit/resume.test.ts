@@ -594,6 +594,46 @@ describe.each(HTTP_BINDINGS)("resumption (%s)", (binding) => {
     },
   );
 
+  it("an agent with no SubscribeToTask (VoltAgent 2.0.3) is followed by GetTask: each change passed on as the task, to its end", async () => {
+    serve(binding, {
+      ...dropOnce("cut"),
+      get: (c, r) =>
+        r.json(c.n <= 1 ? task("WORKING", ["1"]) : c.n <= 3 ? task("WORKING", ["1", "2"]) : task("COMPLETED", ["1", "2", "3"])),
+      subscribe: (_c, r) =>
+        r.error({ code: -32601, httpStatus: binding === "JSONRPC" ? 200 : 404, reason: "METHOD_NOT_FOUND", message: "Unknown method" }),
+    });
+    const { items, error } = await drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: FAST }));
+    expect(error).toBeUndefined();
+    // Subscribed once; then GetTask until the task ended, without subscribing again.
+    expect(kinds().filter((k) => k === "subscribe").length).toBe(binding === "JSONRPC" ? 1 : 2);
+    expect(kinds().slice(0, 2)).toEqual(["send", "get"]);
+    expect(kinds().at(-1)).toBe("get");
+    // The tasks passed on: as GetTask found it after the subscribe was refused, then what changed, then the end.
+    const snapshots = items.filter((e) => e.payload.case === "task").slice(1);
+    expect(
+      snapshots.map((e) => [stateOf(e), (e.payload.value as { artifacts: { parts: unknown[] }[] }).artifacts[0]?.parts.length]),
+    ).toEqual([
+      [TaskState.WORKING, 1],
+      [TaskState.WORKING, 2],
+      [TaskState.COMPLETED, 3],
+    ]);
+    const tracker = new TaskTracker();
+    for (const e of items) tracker.apply(e);
+    expect(tracker.task?.status?.state).toBe(TaskState.COMPLETED);
+  });
+
+  it("an agent with no SubscribeToTask whose task does not move runs the budget out, as a silent stream does", async () => {
+    serve(binding, {
+      ...dropOnce("cut"),
+      subscribe: (_c, r) =>
+        r.error({ code: -32601, httpStatus: binding === "JSONRPC" ? 200 : 404, reason: "METHOD_NOT_FOUND", message: "Unknown method" }),
+    });
+    const { error } = await drain(
+      clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: { ...FAST, maxElapsedMs: 200 } }),
+    );
+    expect(error).toBeInstanceOf(StreamResumeError);
+  });
+
   it("a resubscribe refused for a task that goes on is reported", async () => {
     serve(binding, {
       ...dropOnce("cut"),
