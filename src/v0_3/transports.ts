@@ -1,7 +1,10 @@
 /**
  * Every transport for agents on A2A 0.3, in one module: the browser-safe
- * entry and connect() load it on demand (v0_3/lazy.ts), as one chunk.
+ * entry and connect() load it on demand (v0_3/lazy.ts), as one chunk. The
+ * push receiver reads a 0.3 agent's deliveries from it too, so that a
+ * second way into the 0.3 wire does not split it into more chunks.
  */
 export { createJsonRpcTransportV03 } from "../bindings/jsonrpc/v0_3.js";
 export { createRestTransportV03 } from "../bindings/http-json/v0_3.js";
 export { grpcTransportV03 } from "../bindings/grpc/v0_3-adapter.js";
+export { streamResponseV1 } from "../bindings/jsonrpc/v0_3-shapes.js";
