@@ -1,18 +1,19 @@
 /**
  * The official A2A servers of every SDK we can install here, and framework
- * servers users run, as test peers:
- * the TypeScript one in-process (demo/agent.ts), and the Python, Go and Java
- * ones as small programs of ours under test/peers/<lang>/, each serving the
- * same scripted agent (the script is described at the top of demo/agent.ts)
- * on 127.0.0.1, on every binding and version its SDK offers.
+ * servers users run, as test peers: the installed TypeScript SDK in-process
+ * (demo/agent.ts), and the others as small programs of ours under
+ * test/peers/<name>/ (Python, Go and Java SDKs; @a2a-js/sdk 0.3.14, FastA2A,
+ * Google ADK, VoltAgent and Mastra), each serving the same scripted agent
+ * (the script is described at the top of demo/agent.ts) on 127.0.0.1, on
+ * every binding and version it offers.
  *
  * A program peer takes its ports on its command line, prints `ready` once
  * everything listens, and exits on SIGTERM or when its stdin closes (so a
  * peer whose test process died does not linger). `npm run peers` (run by
  * `npm test` first) installs them; a peer that is not installed fails its
- * tests with the command that installs it, except Java, whose build records
- * why it could not be made (test/peers/java/UNAVAILABLE), and whose tests
- * then skip with that reason.
+ * tests with the command that installs it, except Java, whose install
+ * records why it could not be had (test/peers/java/UNAVAILABLE), and whose
+ * tests then skip with that reason.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
