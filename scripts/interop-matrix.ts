@@ -48,13 +48,36 @@ const OUTCOME: Record<Assertion["status"], string> = {
 
 const link = (id: string) => `[${id}](#${id})`;
 
+/** The rows the page has now, by their first three cells: an optional peer's, where this run left it out. */
+function committedRows(): Map<string, string> {
+  const rows = new Map<string, string>();
+  let text = "";
+  try {
+    text = readFileSync(DOC, "utf8");
+  } catch {
+    return rows;
+  }
+  for (const line of text.split("\n")) {
+    const cells = line.split(" | ");
+    if (line.startsWith("| ") && cells.length > 3) rows.set(cells.slice(0, 3).join(" | "), line);
+  }
+  return rows;
+}
+
 /** One row per interface each peer serves: the outcome of each feature's test. */
 function table(peers: readonly PeerSpec[], assertions: readonly Assertion[]): string[] {
   const out = [`| peer | binding | version | ${FEATURES.join(" | ")} |`, `| --- | --- | --- | ${FEATURES.map(() => "---").join(" | ")} |`];
+  const committed = committedRows();
   for (const peer of peers) {
     for (const served of peer.serves) {
       const row = `${peer.label} · ${served.binding} ${served.version}`;
       const tests = assertions.filter((a) => a.ancestorTitles.at(-1) === row).map((a) => ({ a, parsed: parseTitle(a.title) }));
+      // An optional peer this run did not run: its row as the last run that had it left it.
+      const kept = committed.get(`| ${peer.label} | ${served.binding} | ${served.version}`);
+      if (peer.optional && tests.length === 0 && kept !== undefined) {
+        out.push(kept);
+        continue;
+      }
       const surface = tests.find((t) => t.parsed?.feature === "surface");
       const cells = FEATURES.map((feature) => {
         if (surface)
@@ -96,11 +119,13 @@ function matrix(report: Report): string {
   out.push("");
   out.push(...table(SDK_PEERS, assertions));
   out.push("");
+  // Said the same whether or not this run had them, so that the page does not depend on it.
   const notRun = SDK_PEERS.flatMap((p) => {
+    if (p.optional) return [`- **${p.label}**: optional, ${p.optional}; its rows are from the last run that had it.`];
     const reason = p.unavailable();
     return reason === undefined ? [] : [`- **${p.label}**: ${reason}`];
   });
-  if (notRun.length > 0) out.push("Peers not run on the machine that made this page:", "", ...notRun, "");
+  if (notRun.length > 0) out.push("Peers not run on every machine:", "", ...notRun, "");
   out.push("## Framework servers");
   out.push("");
   out.push("Agents on a scripted mock model, JSON-RPC only (neither framework serves another binding). The");

@@ -9,7 +9,7 @@
  * artifacts resolve (Maven Central). Idempotent and quick when nothing
  * changed: `npm test` runs it first.
  *
- *   npm run peers            all of them
+ *   npm run peers            all of them (the Rust peer too with A2A_RUST_PEER=1)
  *   npm run peers -- python  only those named
  */
 import { spawnSync } from "node:child_process";
@@ -103,6 +103,19 @@ function java(): void {
   process.stderr.write(`peers: Java peer: not installable: ${reason}\n`);
 }
 
+/** The env variable that builds (and runs the suite of) the optional Rust peer. */
+const RUST_SWITCH = "A2A_RUST_PEER";
+
+/**
+ * The Rust peer (test/peers/rust, the crates.io A2A server crates): optional,
+ * as it builds for 4 to 12 minutes cold on two cores; built when named or
+ * when A2A_RUST_PEER=1, against its Cargo.lock.
+ */
+function rust(): void {
+  const dir = `${ROOT}rust/`;
+  run("Rust peer: cargo build", "cargo", ["build", "--release", "--locked", "--quiet"], dir, { CARGO_TARGET_DIR: `${dir}target` });
+}
+
 const PEERS: Record<string, () => void> = {
   python: pythonPeer("python", "Python peer"),
   go,
@@ -111,11 +124,15 @@ const PEERS: Record<string, () => void> = {
   adk: pythonPeer("adk", "Google ADK peer"),
   "npm-frameworks": npmFrameworks,
 };
+/** Built only when named, or when asked for by RUST_SWITCH. */
+const OPTIONAL: Record<string, () => void> = { rust };
 
 const named = process.argv.slice(2);
-for (const name of named) if (!(name in PEERS)) throw new Error(`no peer named ${name}; peers: ${Object.keys(PEERS).join(", ")}`);
+const all = { ...PEERS, ...OPTIONAL };
+for (const name of named) if (!(name in all)) throw new Error(`no peer named ${name}; peers: ${Object.keys(all).join(", ")}`);
+const wanted = named.length > 0 ? named : [...Object.keys(PEERS), ...(process.env[RUST_SWITCH] === "1" ? Object.keys(OPTIONAL) : [])];
 try {
-  for (const [name, install] of Object.entries(PEERS)) if (named.length === 0 || named.includes(name)) install();
+  for (const [name, install] of Object.entries(all)) if (wanted.includes(name)) install();
 } catch (err) {
   if (!(err instanceof StepFailed)) throw err;
   process.stderr.write(`peers: ${err.message}\n`);

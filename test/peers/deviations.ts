@@ -141,6 +141,18 @@ export const DEVIATIONS: readonly Deviation[] = [
       "reports MethodNotFoundError naming the URL it was sent to; an agent whose card gives no tenant is never sent one, so this meets only apps that set a tenant of their own",
   },
   {
+    id: "rust-rest-no-tenant",
+    peer: "rust",
+    release: "0.5.3",
+    binding: "HTTP+JSON",
+    version: "1.0",
+    feature: "tenant",
+    does: "routes no /{tenant}/... paths: a request that carries a tenant is answered 404 without an A2A error",
+    spec: "the 1.0 proto's google.api.http additional bindings (/{tenant}/message:send, ...); 8.3.2 has clients send an interface's tenant",
+    client:
+      "reports MethodNotFoundError naming the URL it was sent to; an agent whose card gives no tenant is never sent one, so this meets only apps that set a tenant of their own",
+  },
+  {
     id: "go-jsonrpc-delete",
     peer: "go",
     release: "2.3.1",

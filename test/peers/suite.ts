@@ -387,7 +387,7 @@ export function interopSuite(spec: PeerSpec): void {
           }
           const tenant = `acme-${spec.id}`;
           const c = via(targetPort(), [seeing], false, tenant);
-          if (has("tenant", "go-rest-no-tenant")) {
+          if (has("tenant", "go-rest-no-tenant") || has("tenant", "rust-rest-no-tenant")) {
             const e = await failure(c.sendMessage({ message: userMessage("count 1") }));
             expect(e).toBeInstanceOf(MethodNotFoundError);
             expect(e.message).toContain(`/a2a/rest/${tenant}/message:send`);

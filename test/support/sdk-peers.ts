@@ -22,7 +22,7 @@ import { startLocalAgent } from "../../demo/agent.js";
 import type { Binding } from "../../src/index.js";
 import { deadPort } from "./ports.js";
 
-export type PeerId = "typescript" | "typescript-0.3" | "python" | "go" | "java" | "fasta2a" | "adk" | "voltagent" | "mastra";
+export type PeerId = "typescript" | "typescript-0.3" | "python" | "go" | "java" | "rust" | "fasta2a" | "adk" | "voltagent" | "mastra";
 export type PeerVersion = "1.0" | "0.3";
 
 /** One interface a peer serves: what its card must list and the tests run on. */
@@ -54,6 +54,8 @@ export interface PeerSpec {
   signsCard: boolean;
   /** The path of the URL an app gives `connect()` for this agent, when not its origin. */
   agentPath?: string;
+  /** For a peer run only when asked for, how to ask: the matrix keeps its rows from the last run that had it. */
+  optional?: string;
   /** Why the peer cannot run on this machine, when its build recorded a reason; undefined when it can. */
   unavailable(): string | undefined;
   start(): Promise<RunningPeer>;
@@ -184,6 +186,21 @@ export const JAVA_PEER: PeerSpec = {
   start: () => startProgram("the Java peer", inPeers("java", "run"), []),
 };
 
+/**
+ * The Rust A2A server crates (a2a-server-lf 0.5.3, a2a-grpc 0.3.11): A2A 1.0
+ * only, optional, since they build for minutes on two cores. Run with
+ * A2A_RUST_PEER=1 (vitest.config.ts leaves its suite out otherwise).
+ */
+export const RUST_PEER: PeerSpec = {
+  id: "rust",
+  label: "a2a-server-lf 0.5.3 (Rust)",
+  serves: ALL.filter((s) => s.version === "1.0"),
+  signsCard: false,
+  optional: "run with A2A_RUST_PEER=1 (its build takes 4 to 12 minutes cold)",
+  unavailable: () => (process.env.A2A_RUST_PEER === "1" ? undefined : "optional, not asked for"),
+  start: () => startProgram("the Rust peer", inPeers("rust", "target", "release", "peer"), []),
+};
+
 /** A peer of test/peers/npm-frameworks, run by this Node. */
 function npmPeer(label: string, file: string): () => Promise<RunningPeer> {
   return () => startProgram(label, process.execPath, [inPeers("npm-frameworks", file)], inPeers("npm-frameworks", "node_modules"));
@@ -203,7 +220,7 @@ export const TYPESCRIPT_03_PEER: PeerSpec = {
 };
 
 /** Every official SDK's peer, the TypeScript one first (the one the rest of the suite runs against). */
-export const SDK_PEERS: readonly PeerSpec[] = [TYPESCRIPT_PEER, TYPESCRIPT_03_PEER, PYTHON_PEER, GO_PEER, JAVA_PEER];
+export const SDK_PEERS: readonly PeerSpec[] = [TYPESCRIPT_PEER, TYPESCRIPT_03_PEER, PYTHON_PEER, GO_PEER, JAVA_PEER, RUST_PEER];
 
 /**
  * Framework servers users run: FastA2A (Pydantic AI's A2A server), Google

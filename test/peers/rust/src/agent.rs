@@ -72,7 +72,10 @@ fn parse_count(args: Vec<&str>) -> Option<Command> {
 }
 
 fn first_text(message: Option<&Message>) -> String {
-    message.and_then(Message::text).unwrap_or_default().to_string()
+    message
+        .and_then(Message::text)
+        .unwrap_or_default()
+        .to_string()
 }
 
 /// Executor that keeps no task state of its own (the SDK's store does), only
@@ -211,7 +214,10 @@ impl ScriptedAgent {
                 _ = woken => {}
                 _ = tx.closed() => {}
             }
-            self.held.lock().expect("held map poisoned").remove(&ids.task_id);
+            self.held
+                .lock()
+                .expect("held map poisoned")
+                .remove(&ids.task_id);
             return;
         }
 
@@ -259,7 +265,10 @@ impl ScriptedAgent {
 }
 
 impl AgentExecutor for ScriptedAgent {
-    fn execute(&self, ctx: ExecutorContext) -> BoxStream<'static, Result<StreamResponse, A2AError>> {
+    fn execute(
+        &self,
+        ctx: ExecutorContext,
+    ) -> BoxStream<'static, Result<StreamResponse, A2AError>> {
         // The script runs as its own task feeding a channel, so pauses
         // (`every`, `hold`) are plain awaits rather than a hand-built stream.
         let (tx, rx) = mpsc::channel(16);
@@ -282,7 +291,9 @@ impl AgentExecutor for ScriptedAgent {
             task_id: ctx.task_id,
             context_id: ctx.context_id,
         };
-        Box::pin(futures::stream::iter([Ok(ids.status(TaskState::Canceled, None))]))
+        Box::pin(futures::stream::iter([Ok(
+            ids.status(TaskState::Canceled, None)
+        )]))
     }
 }
 
@@ -292,17 +303,32 @@ mod tests {
 
     #[test]
     fn parses_the_script() {
-        assert_eq!(parse_command("  echo  hi there "), Command::Echo("hi there".into()));
+        assert_eq!(
+            parse_command("  echo  hi there "),
+            Command::Echo("hi there".into())
+        );
         assert_eq!(parse_command("echo"), Command::Echo(String::new()));
         assert_eq!(parse_command("count"), Command::Count { n: 3, every_ms: 0 });
-        assert_eq!(parse_command("count 5"), Command::Count { n: 5, every_ms: 0 });
+        assert_eq!(
+            parse_command("count 5"),
+            Command::Count { n: 5, every_ms: 0 }
+        );
         assert_eq!(
             parse_command("count 2 every 50"),
             Command::Count { n: 2, every_ms: 50 }
         );
-        assert_eq!(parse_command("count every 10"), Command::Count { n: 3, every_ms: 10 });
+        assert_eq!(
+            parse_command("count every 10"),
+            Command::Count { n: 3, every_ms: 10 }
+        );
         assert_eq!(parse_command("hold"), Command::Hold);
-        assert_eq!(parse_command("whatever"), Command::Count { n: 1, every_ms: 0 });
-        assert_eq!(parse_command("counting"), Command::Count { n: 1, every_ms: 0 });
+        assert_eq!(
+            parse_command("whatever"),
+            Command::Count { n: 1, every_ms: 0 }
+        );
+        assert_eq!(
+            parse_command("counting"),
+            Command::Count { n: 1, every_ms: 0 }
+        );
     }
 }

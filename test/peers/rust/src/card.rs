@@ -48,16 +48,33 @@ pub fn public_card(http_port: u16, grpc_port: u16) -> AgentCard {
         version: "1.0.0".to_string(),
         // Only A2A 1.0: the SDK serves no 0.3 surface.
         supported_interfaces: vec![
-            interface(format!("{origin}/a2a/jsonrpc"), TRANSPORT_PROTOCOL_JSONRPC, "1.0"),
-            interface(format!("{origin}/a2a/rest"), TRANSPORT_PROTOCOL_HTTP_JSON, "1.0"),
+            interface(
+                format!("{origin}/a2a/jsonrpc"),
+                TRANSPORT_PROTOCOL_JSONRPC,
+                "1.0",
+            ),
+            interface(
+                format!("{origin}/a2a/rest"),
+                TRANSPORT_PROTOCOL_HTTP_JSON,
+                "1.0",
+            ),
             // gRPC interfaces are host:port; the SDK strips any http:// anyway.
-            interface(format!("127.0.0.1:{grpc_port}"), TRANSPORT_PROTOCOL_GRPC, "1.0"),
+            interface(
+                format!("127.0.0.1:{grpc_port}"),
+                TRANSPORT_PROTOCOL_GRPC,
+                "1.0",
+            ),
         ],
         capabilities: capabilities(),
         default_input_modes: vec!["text/plain".to_string()],
         default_output_modes: vec!["text/plain".to_string()],
         skills: vec![
-            skill("echo", "Echo", "Replies with a message holding the text after `echo`.", &["echo", "message"]),
+            skill(
+                "echo",
+                "Echo",
+                "Replies with a message holding the text after `echo`.",
+                &["echo", "message"],
+            ),
             skill(
                 "count",
                 "Count",

@@ -165,7 +165,11 @@ async fn main() {
 
     // Both listeners are bound, so connections already queue: safe to announce.
     println!("ready");
-    tracing::info!(http = args.port, grpc = args.grpc_port, "listening on 127.0.0.1");
+    tracing::info!(
+        http = args.port,
+        grpc = args.grpc_port,
+        "listening on 127.0.0.1"
+    );
 
     stop_requested().await;
     // Open SSE streams (a held task) would make a graceful drain wait
