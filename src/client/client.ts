@@ -33,6 +33,7 @@ import { withExtensions } from "../call/options.js";
 import { activatedExtensions, outgoingRequest, readRequest } from "../call/request.js";
 import type { A2ATransport } from "../call/transport.js";
 import type { RetryPolicy } from "./retry.js";
+import { keepNames } from "../keep-names.js";
 
 /** The retry loop, loaded when a call first runs under a policy. */
 const loadRetry = onDemand(() => import("./retry.js"));
@@ -489,6 +490,7 @@ export class A2AClient implements ServiceOperations<M> {
     return new LazyStream(open, this.failed, watch, options.signal);
   }
 }
+keepNames({ A2AClient });
 
 /**
  * What a stream's call carries for those below and beside the client: the

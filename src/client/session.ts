@@ -17,6 +17,7 @@ import type { A2AClient, CallOptions } from "./client.js";
 import { withCapabilityChecks } from "./capabilities.js";
 import type { FailoverTransport } from "./failover.js";
 import type { Candidate } from "../protocol/bindings.js";
+import { keepNames } from "../keep-names.js";
 
 /** How an `AgentSession` treats the extended card, and how its interface was chosen. @category Connect and call */
 export interface SessionOptions {
@@ -207,6 +208,7 @@ export class AgentSession {
     return card;
   }
 }
+keepNames({ AgentSession });
 
 /** Extended cards kept per session, for as many distinct sets of call headers and extensions. */
 const MAX_EXTENDED_KEPT = 8;

@@ -12,6 +12,7 @@
 import { clone, create } from "@bufbuild/protobuf";
 import { ArtifactSchema, TaskSchema, type Message, type StreamResponse, type Task, type TaskState } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { isInterrupted, isTerminal } from "../protocol/messages.js";
+import { keepNames } from "../keep-names.js";
 
 /**
  * Folds stream events (or push notifications) into the task they describe.
@@ -116,6 +117,7 @@ export class TaskTracker {
     return this.current;
   }
 }
+keepNames({ TaskTracker });
 
 function isFinal(state: TaskState | undefined): boolean {
   return state !== undefined && isTerminal(state);

@@ -12,6 +12,7 @@
  * request header, which satisfies any `Vary`.
  */
 import { safeUrl, sha256Hex } from "../util.js";
+import { keepNames } from "../keep-names.js";
 
 /** What a store keeps per card URL; plain data, so any store can hold it. @category Discovery and trust */
 export interface StoredCard {
@@ -86,6 +87,7 @@ export class MemoryCardStore implements CardStore {
     this.entries.delete(key);
   }
 }
+keepNames({ MemoryCardStore });
 
 /**
  * The key a card is stored under: its URL by origin and path, and a

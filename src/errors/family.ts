@@ -12,6 +12,7 @@
  * and gRPC report an unknown method.
  */
 
+import { keepNames } from "../keep-names.js";
 import type { VerificationResult } from "../trust/result.js";
 import type { Binding } from "../protocol/bindings.js";
 import { isTransient, type A2AErrorCode } from "./codes.js";
@@ -406,3 +407,37 @@ export class TaskTerminalError extends UnsupportedOperationError {
     this.state = init.state;
   }
 }
+
+// Each class's name as written, so that a minified bundle still prints
+// `TaskNotFoundError: ...` (see keep-names.ts).
+keepNames({
+  A2AError,
+  TaskNotFoundError,
+  TaskNotCancelableError,
+  PushNotificationNotSupportedError,
+  UnsupportedOperationError,
+  ContentTypeNotSupportedError,
+  InvalidAgentResponseError,
+  ExtendedAgentCardNotConfiguredError,
+  ExtensionSupportRequiredError,
+  VersionNotSupportedError,
+  JsonRpcParseError,
+  InvalidRequestError,
+  MethodNotFoundError,
+  InvalidParamsError,
+  InternalError,
+  AuthenticationError,
+  AuthorizationError,
+  ConnectionError,
+  CallTimeoutError,
+  AbortedError,
+  ProtocolError,
+  ServerError,
+  AgentCardNotFoundError,
+  InvalidAgentCardError,
+  RedirectRefusedError,
+  AgentCardVerificationError,
+  NoCompatibleInterfaceError,
+  StreamResumeError,
+  TaskTerminalError,
+});

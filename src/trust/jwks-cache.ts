@@ -7,6 +7,7 @@ import { AbortedError, CallTimeoutError } from "../errors/family.js";
 import { unlessAborted } from "../util.js";
 import { Rejection } from "./rejection.js";
 import { positive } from "./values.js";
+import { keepNames } from "../keep-names.js";
 
 /** A key set as fetched, with how it was obtained. */
 export interface FetchedKeySet {
@@ -137,6 +138,7 @@ export class JwksCache {
     return entry;
   }
 }
+keepNames({ JwksCache });
 
 /** Undefined for a fetch that ended with its caller (aborted, or out of time); what else it threw, thrown. */
 function unlessCallersEnd(e: unknown): undefined {
