@@ -1,11 +1,11 @@
 /**
  * The package as npm publishes it, for tests that load it the way apps do:
- * built afresh into a scratch copy (the repository's dist/ is left alone),
- * packed with `npm pack`, and extracted into an app, either beside the
+ * packed with `npm pack` from a scratch copy of the sources, whose prepack
+ * builds it (the repository's dist/ is left alone), and extracted into an app, either beside the
  * repository's node_modules (nothing fetched) or installed by npm.
  */
 import { execFile } from "node:child_process";
-import { copyFileSync, mkdirSync, symlinkSync } from "node:fs";
+import { copyFileSync, cpSync, mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { repoRoot } from "../../scripts/size.js";
@@ -18,20 +18,22 @@ export interface PackedPackage {
   files: string[];
 }
 
-/** Builds the package into `scratch`/source and packs it into `scratch`. Takes a tsc build: give the hook two minutes. */
+/**
+ * Packs the package as from a fresh clone: its sources copied into
+ * `scratch`/source, with no dist/, and `npm pack` run there, whose prepack
+ * builds it. Takes a tsc build: give the hook two minutes.
+ */
 export async function packPackage(scratch: string): Promise<PackedPackage> {
   const source = join(scratch, "source");
   mkdirSync(source);
-  for (const file of ["package.json", "README.md", "LICENSE", "CHANGELOG.md"]) copyFileSync(join(repoRoot, file), join(source, file));
-  await run(process.execPath, [
-    join(repoRoot, "node_modules/typescript/bin/tsc"),
-    "-p",
-    join(repoRoot, "tsconfig.build.json"),
-    "--outDir",
-    join(source, "dist"),
-  ]);
+  for (const file of ["package.json", "README.md", "LICENSE", "CHANGELOG.md", "tsconfig.json", "tsconfig.build.json"]) {
+    copyFileSync(join(repoRoot, file), join(source, file));
+  }
+  for (const dir of ["src", "gen"]) cpSync(join(repoRoot, dir), join(source, dir), { recursive: true });
+  symlinkSync(join(repoRoot, "node_modules"), join(source, "node_modules"), "dir");
   const { stdout } = await run("npm", ["pack", "--json", "--silent", "--pack-destination", scratch], { cwd: source });
-  const [info] = JSON.parse(stdout) as { filename: string; files: { path: string }[] }[];
+  // What the build's scripts print comes first; npm's report is the JSON array at the end.
+  const [info] = JSON.parse(stdout.slice(stdout.indexOf("[\n"))) as { filename: string; files: { path: string }[] }[];
   return { tarball: join(scratch, info!.filename), files: info!.files.map((f) => f.path) };
 }
 
