@@ -312,6 +312,15 @@ export function toA2AError(e: unknown, binding?: Binding, url?: string): A2AErro
     });
   }
   if (e instanceof TypeError) {
+    // A port the Fetch standard blocks (undici's "bad port"): fetch sends
+    // nothing, so it never arrived, as a refused connection has not.
+    if (isRecord(e.cause) && e.cause.message === "bad port") {
+      return new ConnectionError(`connection refused by fetch: a port the Fetch standard blocks ("bad port")${to}`, {
+        binding,
+        kind: "refused",
+        cause: e,
+      });
+    }
     // fetch reports every network failure as a TypeError ("Failed to fetch",
     // "fetch failed", "terminated").
     return new ConnectionError(`network error: ${e.message}${to}${corsHint(url)}`, { binding, kind: "network", cause: e });

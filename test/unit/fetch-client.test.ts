@@ -14,6 +14,9 @@ import {
 } from "../../src/index.js";
 import { cardJson } from "../support/cards.js";
 import { createFetchHttpClient } from "../../src/http/fetch-client.js";
+import { createNodeHttpClient } from "../../src/node.js";
+import { deadPort } from "../support/ports.js";
+import { failure } from "../support/failure.js";
 import { single } from "../../src/util.js";
 import { sendJson, startFakeServer, type FakeServer } from "../support/fake-server.js";
 
@@ -121,5 +124,27 @@ describe("a base URL with user info", () => {
     const sent = agent.requests.at(-1)!;
     expect(sent.url).toBe("/card.json");
     expect(sent.headers.authorization).toBe(`Basic ${btoa("ann:p@ss")}`);
+  });
+});
+
+describe("a connection nobody answers, on both HTTP clients", () => {
+  it("is refused, saying why: nothing listens (both), or a port fetch blocks (bad port)", async () => {
+    const port = await deadPort();
+    const call = (httpClient: ReturnType<typeof createFetchHttpClient>, url: string) =>
+      failure(new A2AClient(createJsonRpcTransport({ baseUrl: url, httpClient })).getTask({ id: "t" }, { retry: false }));
+    for (const httpClient of [createFetchHttpClient(), createNodeHttpClient()]) {
+      const e = await call(httpClient, `http://127.0.0.1:${port}/rpc`);
+      expect(e).toBeInstanceOf(ConnectionError);
+      expect([(e as ConnectionError).kind, e.message]).toEqual([
+        "refused",
+        `connection refused (ECONNREFUSED) to 127.0.0.1:${port} (http://127.0.0.1:${port}/rpc)`,
+      ]);
+    }
+    // Port 9 is one the Fetch standard blocks: fetch sends nothing, and says so.
+    const blocked = await call(createFetchHttpClient(), "http://127.0.0.1:9/rpc");
+    expect([(blocked as ConnectionError).kind, blocked.message]).toEqual([
+      "refused",
+      'connection refused by fetch: a port the Fetch standard blocks ("bad port") to 127.0.0.1:9 (http://127.0.0.1:9/rpc)',
+    ]);
   });
 });
