@@ -321,7 +321,8 @@ export async function taskList(ctx: CommandContext): Promise<void> {
       `${t.id}  ${paintState(out, t.status?.state, 14)}  ${out.dim(`context ${t.contextId}`)}${summary ? `  ${truncate(summary, 60)}` : ""}`,
     );
   }
-  if (res.nextPageToken) out.line(out.dim(`next page: --page-token ${res.nextPageToken}`));
+  // A hint, not a result: on stderr, so that the listing on stdout is only tasks.
+  if (res.nextPageToken) out.error(`next page: --page-token ${res.nextPageToken}`);
 }
 
 function truncate(s: string, n: number): string {

@@ -397,6 +397,19 @@ describe("a2a stream", () => {
   });
 });
 
+describe("a2a task list pages", () => {
+  it("prints the tasks on stdout and the next page's hint on stderr, where hints go", async () => {
+    const client = new A2AClient(createJsonRpcTransport({ baseUrl: agent.jsonRpcUrl }));
+    const contextId = `ctx-cli-pages-${Date.now()}`;
+    for (let i = 0; i < 2; i++) await client.sendMessage({ message: userMessage("count 1", { contextId }) });
+    const page = await runCli(["task", "list", agent.origin, "--context", contextId, "--page-size", "1"]);
+    expect(page.code).toBe(0);
+    expect(page.stdout.trim().split("\n")).toHaveLength(1);
+    expect(page.stdout).not.toContain("next page");
+    expect(page.stderr).toMatch(/^next page: --page-token \S+$/m);
+  });
+});
+
 describe("a2a task and a2a push", () => {
   it("gets, lists, follows and cancels a held task, and manages its push configs", async () => {
     // In this process, as runCli runs the CLI: ten child processes at once are slow on a loaded machine.
