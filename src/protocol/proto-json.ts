@@ -132,6 +132,41 @@ export function misshapenAt(schema: DescMessage, json: unknown, path = ""): stri
   return undefined;
 }
 
+/**
+ * The JSON path (`status.timestamp`, `artifacts[0].parts[1].text`) of the
+ * field of `json`, a document of `schema`'s type, whose value `fromJson`
+ * cannot read, as deep as it can be told; undefined when `json` is not an
+ * object or every field of it reads. Found by reading field by field, so
+ * for an error's message only.
+ */
+export function unreadableAt(schema: DescMessage, json: unknown, path = ""): string | undefined {
+  if (!isObject(json)) return undefined;
+  for (const f of schema.fields) {
+    const key = f.jsonName in json ? f.jsonName : f.name in json ? f.name : undefined;
+    if (key === undefined || reads(schema, { [key]: json[key] })) continue;
+    const value = json[key];
+    const at = path === "" ? f.jsonName : `${path}.${f.jsonName}`;
+    if (f.fieldKind === "message" && !isWellKnown(f.message)) return unreadableAt(f.message, value, at) ?? at;
+    if (f.fieldKind === "list" && Array.isArray(value)) {
+      const i = value.findIndex((item) => !reads(schema, { [key]: [item] }));
+      if (i < 0) return at;
+      const item = `${at}[${i}]`;
+      return f.listKind === "message" && !isWellKnown(f.message) ? (unreadableAt(f.message, value[i], item) ?? item) : item;
+    }
+    return at;
+  }
+  return undefined;
+}
+
+function reads(schema: DescMessage, json: Record<string, unknown>): boolean {
+  try {
+    fromJson(schema, json as JsonValue, READ_OPTIONS);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }

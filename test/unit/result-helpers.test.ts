@@ -198,11 +198,30 @@ describe("toProtoJson and fromProtoJson", () => {
     };
     const e = read({ url: "https://h", token: { secret: "s3cr3t-value" } }) as InvalidParamsError;
     expect(e).toBeInstanceOf(InvalidParamsError);
-    expect(e.message).toBe("fromProtoJson: not a lf.a2a.v1.TaskPushNotificationConfig (at lf.a2a.v1.TaskPushNotificationConfig.token)");
+    expect(e.message).toBe("fromProtoJson: not a lf.a2a.v1.TaskPushNotificationConfig (at token)");
     expect(e.cause).toBeUndefined();
     expect(JSON.stringify(e) + String(e.stack)).not.toContain("s3cr3t");
     expect(read("a string")).toBeInstanceOf(InvalidParamsError);
     expect(read([1])).toBeInstanceOf(InvalidParamsError);
+  });
+
+  it("names where in the document the field is, however deep, never its value", () => {
+    const at = (json: unknown) => {
+      try {
+        fromProtoJson(TaskSchema, json as never);
+      } catch (e) {
+        return (e as Error).message;
+      }
+      return "read";
+    };
+    expect(at({ id: "t1", status: "s3cr3t-x" })).toBe("fromProtoJson: not a lf.a2a.v1.Task (at status)");
+    expect(at({ id: "t1", status: { timestamp: "s3cr3t-yesterday" } })).toBe("fromProtoJson: not a lf.a2a.v1.Task (at status.timestamp)");
+    expect(at({ id: "t1", artifacts: [{ parts: [{ text: "ok" }] }, { parts: [{ text: "ok" }, { text: 5 }] }] })).toBe(
+      "fromProtoJson: not a lf.a2a.v1.Task (at artifacts[1].parts[1].text)",
+    );
+    expect(at({ id: "t1", history: [{ messageId: "m", role: "ROLE_USER", parts: [], metadata: "s3cr3t" }] })).toBe(
+      "fromProtoJson: not a lf.a2a.v1.Task (at history[0].metadata)",
+    );
   });
 
   it("ignores fields it does not know, as the client does with servers' answers", () => {
