@@ -36,7 +36,7 @@ import { takesCallAbort, type CallAbortRequest } from "./call-abort.js";
 import { decodeSseBatches, type SseEvent } from "./sse.js";
 import { describeJsonFault } from "./json-fault.js";
 import { streamStateKey, type StreamState } from "../call/stream-state.js";
-import { failedField, messageFromJson, misshapenAt } from "../protocol/proto-json.js";
+import { failedField, messageFromJson, unreadableAt } from "../protocol/proto-json.js";
 import { isJsonContentType, mediaTypeOf, safeUrl, single } from "../util.js";
 import { checkedResponse } from "../call/response-shape.js";
 import { keepReceivedJson, keepsReceivedJson } from "./received-json.js";
@@ -209,7 +209,7 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
     } catch (e) {
       if (e instanceof A2AError) throw e;
       // Where the ProtoJSON the server sent went wrong (a codec's own reading names its paths itself).
-      const at = codec.toProtoJson ? undefined : misshapenAt(schema, result);
+      const at = codec.toProtoJson ? undefined : unreadableAt(schema, result);
       const where = at === undefined ? "" : ` at ${at}`;
       throw new ProtocolError(`the response is not a valid ${schema.typeName}${where}: ${(e as Error).message}`, {
         binding,

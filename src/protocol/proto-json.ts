@@ -43,8 +43,11 @@ export function installJsonReaders(byTypeName: Readonly<Record<string, JsonReade
 /** The message of type `schema` that `json` (a value from `JSON.parse`) describes; throws as `fromJson` does. */
 export function messageFromJson<S extends DescMessage>(schema: S, json: JsonValue): MessageShape<S> {
   const read = readers[schema.typeName];
-  const done = read?.(json) as MessageShape<S> | undefined;
-  if (done !== undefined) return done;
+  return (read?.(json) as MessageShape<S> | undefined) ?? readLeniently(schema, json);
+}
+
+/** `fromJson`, and where it refuses, again without the timestamps that name no time zone (see below). */
+function readLeniently<S extends DescMessage>(schema: S, json: JsonValue): MessageShape<S> {
   try {
     return fromJson(schema, json, READ_OPTIONS);
   } catch (e) {
@@ -99,45 +102,13 @@ function withoutZonelessTimes(schema: DescMessage, json: unknown): JsonValue | u
 }
 
 /**
- * The JSON path (`status.message.parts[0]`) of the first list or message
- * field in `json`, a document of `schema`'s type, whose JSON value has the
- * wrong type: a list that is not an array, a null item, a message that is
- * not an object. For the error of a document that `messageFromJson` refused,
- * whose own message names the field's type but not where it is; undefined
- * when no such field is found. Null fields are their defaults in ProtoJSON;
- * the well-known types (Struct, Value, Timestamp) have JSON forms of their own.
- */
-export function misshapenAt(schema: DescMessage, json: unknown, path = ""): string | undefined {
-  if (!isObject(json)) return undefined;
-  for (const f of schema.fields) {
-    const v = json[f.jsonName] ?? json[f.name];
-    if (v === undefined || v === null) continue;
-    const at = path === "" ? f.jsonName : `${path}.${f.jsonName}`;
-    if (f.fieldKind === "list") {
-      if (!Array.isArray(v)) return at;
-      for (let i = 0; i < v.length; i++) {
-        const item: unknown = v[i];
-        if (item === null) return `${at}[${i}]`;
-        if (f.listKind !== "message" || isWellKnown(f.message)) continue;
-        if (!isObject(item)) return `${at}[${i}]`;
-        const inner = misshapenAt(f.message, item, `${at}[${i}]`);
-        if (inner !== undefined) return inner;
-      }
-    } else if (f.fieldKind === "message" && !isWellKnown(f.message)) {
-      if (!isObject(v)) return at;
-      const inner = misshapenAt(f.message, v, at);
-      if (inner !== undefined) return inner;
-    }
-  }
-  return undefined;
-}
-
-/**
  * The JSON path (`status.timestamp`, `artifacts[0].parts[1].text`) of the
- * field of `json`, a document of `schema`'s type, whose value `fromJson`
- * cannot read, as deep as it can be told; undefined when `json` is not an
- * object or every field of it reads. Found by reading field by field, so
- * for an error's message only.
+ * field of `json`, a document of `schema`'s type, whose value cannot be read
+ * (of the wrong type, a list that is not one, a null item, a bad timestamp),
+ * as deep as it can be told; undefined when `json` is not an object or every
+ * field of it reads. For the error of a document `messageFromJson` refused,
+ * whose own message names a type but not where it is: found by reading
+ * field by field, so for an error's message only.
  */
 export function unreadableAt(schema: DescMessage, json: unknown, path = ""): string | undefined {
   if (!isObject(json)) return undefined;
@@ -160,7 +131,7 @@ export function unreadableAt(schema: DescMessage, json: unknown, path = ""): str
 
 function reads(schema: DescMessage, json: Record<string, unknown>): boolean {
   try {
-    fromJson(schema, json as JsonValue, READ_OPTIONS);
+    readLeniently(schema, json as JsonValue);
     return true;
   } catch {
     return false;
