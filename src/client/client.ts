@@ -264,21 +264,22 @@ export class A2AClient implements ServiceOperations<M> {
     return this.streamOf(this.prepare(method, request, options), options, (req) => {
       const id = req.id;
       if (!id) return this.stream(method, req, options);
-      // An agent that says "not found" of a task that has ended: GetTask tells (ended-refusal.ts).
-      const getTask = (signal: AbortSignal | undefined) => () =>
-        this.unary(A2AService.method.getTask, { id }, { signal, headers: options.headers, timeoutMs: options.timeoutMs, retry: false });
+      // An agent that says "not found" of a task that has ended: GetTask tells (ended-refusal.ts),
+      // within the stream's signal and what is left of its timeout.
+      const getTask = (signal: AbortSignal | undefined, timeoutMs: number | undefined) => () =>
+        this.unary(A2AService.method.getTask, { id }, { signal, headers: options.headers, timeoutMs, retry: false });
       if (options.resume === false) {
         return refusedIfEnded(
           this.stream(method, req, options, undefined, new EndWatch(id, () => this.binding)),
           id,
-          getTask(options.signal),
+          getTask(options.signal, options.timeoutMs),
         );
       }
       return this.resuming(id, options, options.resume ?? {}, (state, signal, timeoutMs) =>
         refusedIfEnded(
           this.stream(method, req, { ...withSignal(options, signal), timeoutMs }, state),
           id,
-          getTask(signal ?? options.signal),
+          getTask(signal ?? options.signal, timeoutMs),
         ),
       );
     });
