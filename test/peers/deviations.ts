@@ -52,6 +52,25 @@ export interface Deviation {
   client: string;
 }
 
+/** The id of a peer's deviation that it routes no `/{tenant}/` paths on HTTP+JSON (see `noTenantRoutes`). */
+export const noTenantRoutesId = (peer: PeerId) => `${peer}-rest-no-tenant`;
+
+/** A server that routes no `/{tenant}/` paths on HTTP+JSON 1.0, the same departure in more than one SDK. */
+function noTenantRoutes(peer: PeerId, release: string): Deviation {
+  return {
+    id: noTenantRoutesId(peer),
+    peer,
+    release,
+    binding: "HTTP+JSON",
+    version: "1.0",
+    feature: "tenant",
+    does: "routes no /{tenant}/... paths: a request that carries a tenant is answered 404 without an A2A error",
+    spec: "the 1.0 proto's google.api.http additional bindings (/{tenant}/message:send, ...); 8.3.2 has clients send an interface's tenant",
+    client:
+      "reports MethodNotFoundError naming the URL it was sent to; an agent whose card gives no tenant is never sent one, so this meets only apps that set a tenant of their own",
+  };
+}
+
 export const DEVIATIONS: readonly Deviation[] = [
   {
     id: "py-card-signature",
@@ -128,30 +147,8 @@ export const DEVIATIONS: readonly Deviation[] = [
     client:
       "asks GetTask after such an answer before the first event: a task in a final state is reported as UnsupportedOperationError, with the agent's error as its cause; a resubscribe so answered ends with the final task",
   },
-  {
-    id: "go-rest-no-tenant",
-    peer: "go",
-    release: "2.3.1",
-    binding: "HTTP+JSON",
-    version: "1.0",
-    feature: "tenant",
-    does: "routes no /{tenant}/... paths: a request that carries a tenant is answered 404 without an A2A error",
-    spec: "the 1.0 proto's google.api.http additional bindings (/{tenant}/message:send, ...); 8.3.2 has clients send an interface's tenant",
-    client:
-      "reports MethodNotFoundError naming the URL it was sent to; an agent whose card gives no tenant is never sent one, so this meets only apps that set a tenant of their own",
-  },
-  {
-    id: "rust-rest-no-tenant",
-    peer: "rust",
-    release: "0.5.3",
-    binding: "HTTP+JSON",
-    version: "1.0",
-    feature: "tenant",
-    does: "routes no /{tenant}/... paths: a request that carries a tenant is answered 404 without an A2A error",
-    spec: "the 1.0 proto's google.api.http additional bindings (/{tenant}/message:send, ...); 8.3.2 has clients send an interface's tenant",
-    client:
-      "reports MethodNotFoundError naming the URL it was sent to; an agent whose card gives no tenant is never sent one, so this meets only apps that set a tenant of their own",
-  },
+  noTenantRoutes("go", "2.3.1"),
+  noTenantRoutes("rust", "0.5.3"),
   {
     id: "go-jsonrpc-delete",
     peer: "go",

@@ -46,7 +46,7 @@ import { registeredTransports } from "../../src/toolkit.js";
 import { collect } from "../support/bindings.js";
 import { afterFirstEvent } from "../support/first-event.js";
 import type { PeerSpec, RunningPeer, Served } from "../support/sdk-peers.js";
-import { deviationsOf, titled, type Feature } from "./deviations.js";
+import { deviationsOf, noTenantRoutesId, titled, type Feature } from "./deviations.js";
 
 const RESUME = { backoff: { initialMs: 20, maxMs: 100 }, maxElapsedMs: 10_000 };
 const START_MS = 90_000;
@@ -387,7 +387,7 @@ export function interopSuite(spec: PeerSpec): void {
           }
           const tenant = `acme-${spec.id}`;
           const c = via(targetPort(), [seeing], false, tenant);
-          if (has("tenant", "go-rest-no-tenant") || has("tenant", "rust-rest-no-tenant")) {
+          if (has("tenant", noTenantRoutesId(spec.id))) {
             const e = await failure(c.sendMessage({ message: userMessage("count 1") }));
             expect(e).toBeInstanceOf(MethodNotFoundError);
             expect(e.message).toContain(`/a2a/rest/${tenant}/message:send`);
