@@ -11,6 +11,7 @@ import type { LocalUrlPolicy } from "../discovery/local-urls.js";
 import { parsedUrl } from "../util.js";
 import { apiKeyInterceptor, basicInterceptor, bearerInterceptor, httpSchemeInterceptor, type TokenSource } from "./interceptors.js";
 import { clientCredentialsTokens, discoveredTokens, type ClientCredentialsOptions } from "./oauth.js";
+import { describeScheme, has, matchCredentials, tokenEndpointOf } from "./match.js";
 
 /** A bearer token (HTTP bearer, OAuth 2.0 or OpenID Connect schemes; other HTTP schemes send it with their name). @category Auth */
 export interface TokenCredential {
@@ -59,7 +60,17 @@ export interface ExternalCredential {
 export type Credential = TokenCredential | ApiKeyCredential | BasicCredential | ClientCredential | ExternalCredential;
 
 /**
- * Credentials by the name of the card's security scheme they are for.
+ * Credentials by the name of the card's security scheme they are for. A
+ * key that names no scheme of the card is for the one scheme its kind fits
+ * (`{ token }`: HTTP Bearer, OAuth 2.0 or OpenID Connect; `{ value }`: an
+ * API key; `{ username, password }`: HTTP Basic; `{ clientId, clientSecret }`:
+ * OAuth 2.0 or OpenID Connect with a token endpoint) when exactly one fits
+ * and no other key is for it; otherwise it fails with AuthenticationError
+ * naming the card's schemes, before any call. For a card that declares no
+ * scheme, one credential goes in the Authorization header (`{ token }` as
+ * Bearer, `{ username, password }` as Basic, client credentials with a
+ * `tokenUrl` as Bearer), to the card's own origin only; an API key, which
+ * has no name or place without a scheme, fails.
  * @example
  * ```ts
  * import { connect } from "a2a-connect";
@@ -103,6 +114,15 @@ export interface AuthPlanOptions {
    * "allow" (see `ResolveOptions.localUrls`; `connect()` passes its own).
    */
   localUrls?: LocalUrlPolicy | undefined;
+  /**
+   * Where the card came from (`AgentSession.cardUrl`; `connect()` passes
+   * it). For a card that declares no security scheme, the credentials go
+   * only to this origin (this machine counting as one origin under its
+   * names): the card asked for none, so nothing vouches for the other
+   * places it names. Without it, as for a card in hand, they go where the
+   * interceptors are used.
+   */
+  cardUrl?: string | undefined;
 }
 
 /** What `planAuth` chose: the schemes, and the interceptors that send their credentials. */
@@ -112,51 +132,34 @@ export interface AuthPlan {
   interceptors: Interceptor[];
   /** Why gRPC interfaces cannot carry these credentials, if they cannot (a key in the query). */
   grpcUnsupported: string | undefined;
-  /** Why the credentials may not go to an interface at this http(s) URL (plain http elsewhere than loopback), if they may not. */
+  /** Why the credentials may not go to an interface at this http(s) URL (plain http elsewhere than loopback; another origin than `cardUrl`), if they may not. */
   refusedAt(url: string): string | undefined;
 }
-
-function describe(scheme: SecurityScheme | undefined): string {
-  const s = scheme?.scheme;
-  switch (s?.case) {
-    case "apiKeySecurityScheme":
-      return `API key in ${s.value.location} "${s.value.name}"`;
-    case "httpAuthSecurityScheme":
-      return `HTTP ${s.value.scheme}`;
-    case "oauth2SecurityScheme":
-      return "OAuth 2.0";
-    case "openIdConnectSecurityScheme":
-      return "OpenID Connect";
-    case "mtlsSecurityScheme":
-      return "mutual TLS";
-    default:
-      return "unknown scheme";
-  }
-}
-
-const has = (c: Credential, key: string): boolean => typeof c === "object" && c !== null && key in c;
 
 /**
  * Chooses the requirement to satisfy: the first of the card's alternatives
  * that names at least one scheme and whose every scheme has a credential;
  * else an empty alternative (anonymous access allowed); else, when the card
- * lists none, every credential given for a scheme the card declares.
+ * lists none, every credential given. Credentials are first matched to the
+ * card's schemes (match.ts): a key that names no scheme is taken by its
+ * kind where that leaves no doubt, and is otherwise an AuthenticationError.
  * Throws AuthenticationError, naming what the card asks for, when the card
  * requires authentication that the credentials cannot satisfy. Unless
  * `authOverHttp`, the interceptors refuse a call over plain http to a host
- * other than this machine, and `refusedAt` says so of such a URL.
+ * other than this machine, and `refusedAt` says so of such a URL; for a
+ * card that declares no scheme, fetched from `cardUrl`, likewise a call to
+ * another origin.
  */
 export function planAuth(card: AgentCard, auth: AuthCredentials, options: AuthPlanOptions = {}): AuthPlan {
   // A skill without requirements of its own is under the card's: a list cannot say "none" apart from "not given".
   const requirements = options.requirements?.length ? options.requirements : card.securityRequirements;
-  const declared = card.securitySchemes;
-  const given = (name: string) => Object.hasOwn(auth, name) && auth[name] !== undefined && declared[name] !== undefined;
+  const matched = matchCredentials(card, auth);
+  const declared = matched.schemes;
+  const given = (name: string) => Object.hasOwn(matched.credentials, name);
 
   let chosen: Array<{ name: string; scopes: string[] }>;
   if (requirements.length === 0) {
-    chosen = Object.keys(auth)
-      .filter(given)
-      .map((name) => ({ name, scopes: [] }));
+    chosen = Object.keys(matched.credentials).map((name) => ({ name, scopes: [] }));
   } else {
     const names = (r: SecurityRequirement) => Object.keys(r.schemes);
     const full = requirements.find((r) => names(r).length > 0 && names(r).every(given));
@@ -165,11 +168,11 @@ export function planAuth(card: AgentCard, auth: AuthCredentials, options: AuthPl
       const asks = requirements
         .map((r) =>
           names(r)
-            .map((n) => `${n} (${describe(declared[n])})`)
+            .map((n) => `${n} (${describeScheme(declared[n])})`)
             .join(" + "),
         )
         .join("; or ");
-      const have = Object.keys(auth).filter((n) => auth[n] !== undefined);
+      const have = Object.entries(matched.keys).map(([name, key]) => (key === name ? name : `${name} (as auth.${key})`));
       throw new AuthenticationError(
         `the agent requires authentication that the credentials given do not satisfy: it asks for ${asks}; credentials were given for ${
           have.length > 0 ? have.join(", ") : "no scheme"
@@ -182,25 +185,41 @@ export function planAuth(card: AgentCard, auth: AuthCredentials, options: AuthPl
   const interceptors: Interceptor[] = [];
   let grpcUnsupported: string | undefined;
   for (const { name, scopes } of chosen) {
-    const credential = auth[name]!;
+    const credential = matched.credentials[name]!;
     if (has(credential, "external")) continue;
     try {
-      const made = interceptorFor(name, credential, declared[name]!, scopes, options);
+      const made = interceptorFor(name, matched.keys[name]!, credential, declared[name]!, scopes, options);
       interceptors.push(made.interceptor);
       grpcUnsupported ??= made.grpcUnsupported;
     } catch (e) {
       // A credential or a scheme the interceptors cannot take (a Basic user
       // name with a colon, a header name with a space): typed, before any call.
-      if (e instanceof TypeError) throw new AuthenticationError(`scheme "${name}" (${describe(declared[name])}): ${e.message}`);
+      if (e instanceof TypeError) throw new AuthenticationError(`scheme "${name}" (${describeScheme(declared[name])}): ${e.message}`);
       throw e;
     }
   }
   const schemes = chosen.map((c) => c.name);
   const httpsOnly = interceptors.length > 0 && options.authOverHttp !== true;
-  const refusedAt = (url: string) => (httpsOnly ? plainHttpRefusal(url, schemes) : undefined);
+  // Nothing in the card asked for these credentials: they go to the agent the card came from, not to whatever it names.
+  const home = interceptors.length > 0 && matched.undeclared && options.cardUrl ? parsedUrl(options.cardUrl) : undefined;
+  const refusedAt = (url: string) =>
+    (httpsOnly ? plainHttpRefusal(url, schemes) : undefined) ?? (home ? otherOriginRefusal(url, home, schemes) : undefined);
   // Outermost of the credentials: a call to such a URL fails before any is applied.
-  if (httpsOnly) interceptors.unshift(refusing(refusedAt));
+  if (httpsOnly || home) interceptors.unshift(refusing(refusedAt));
   return { schemes, interceptors, grpcUnsupported, refusedAt };
+}
+
+/**
+ * Why credentials that no scheme of the card asked for may not go to
+ * `url`: an origin other than the card's. This machine is one origin
+ * under all its names (`localhost`, 127.0.0.1, `[::1]`), port for port:
+ * a local agent's card is often fetched by one name and names another.
+ */
+function otherOriginRefusal(url: string, home: URL, schemes: readonly string[]): string | undefined {
+  const u = parsedUrl(url);
+  if (!u || u.origin === home.origin) return undefined;
+  if (isLoopbackUrl(u) && isLoopbackUrl(home) && u.protocol === home.protocol && u.port === home.port) return undefined;
+  return `the card declares no security scheme, and the credentials for ${schemes.join(", ")} go only to the origin it came from (${home.origin}); to send them to ${u.origin}, put them in transport.headers`;
 }
 
 /**
@@ -226,6 +245,7 @@ function refusing(refusedAt: (url: string) => string | undefined): Interceptor {
 /** The interceptor that sends `credential` as the card's scheme `name` says. */
 function interceptorFor(
   name: string,
+  key: string,
   credential: Credential,
   declared: SecurityScheme,
   scopes: string[],
@@ -233,7 +253,7 @@ function interceptorFor(
 ): { interceptor: Interceptor; grpcUnsupported?: string } {
   const scheme = declared.scheme;
   const wrong = (expected: string) =>
-    new AuthenticationError(`auth.${name} does not fit the card's scheme "${name}" (${describe(declared)}): give ${expected}`);
+    new AuthenticationError(`auth.${key} does not fit the card's scheme "${name}" (${describeScheme(declared)}): give ${expected}`);
   switch (scheme.case) {
     case "apiKeySecurityScheme": {
       if (!has(credential, "value")) throw wrong("{ value }");
@@ -260,21 +280,19 @@ function interceptorFor(
       if (has(credential, "token")) return { interceptor: bearerInterceptor((credential as TokenCredential).token) };
       if (!has(credential, "clientId") || !has(credential, "clientSecret")) throw wrong("{ clientId, clientSecret } or { token }");
       const c = credential as ClientCredential;
+      const endpoint = tokenEndpointOf(declared, c);
+      if (!endpoint) {
+        const flow = scheme.case === "oauth2SecurityScheme" ? scheme.value.flows?.flow : undefined;
+        throw new AuthenticationError(
+          `the card's OAuth 2.0 scheme "${name}" offers no client credentials flow${flow?.case ? ` (only ${flow.case})` : ""}: get a token another way and give { token }`,
+        );
+      }
       const common = { ...c, scopes: [...scopes, ...(c.scopes ?? [])], fetch: options.fetch, localUrls: options.localUrls };
-      if (c.tokenUrl) return { interceptor: bearerInterceptor(clientCredentialsTokens({ ...common, tokenUrl: c.tokenUrl })) };
-      if (scheme.case === "openIdConnectSecurityScheme") {
-        return { interceptor: bearerInterceptor(discoveredTokens({ ...common, discoveryUrl: scheme.value.openIdConnectUrl })) };
-      }
-      const flow = scheme.value.flows?.flow;
-      if (flow?.case === "clientCredentials" && flow.value.tokenUrl) {
-        return { interceptor: bearerInterceptor(clientCredentialsTokens({ ...common, tokenUrl: flow.value.tokenUrl })) };
-      }
-      if (scheme.value.oauth2MetadataUrl) {
-        return { interceptor: bearerInterceptor(discoveredTokens({ ...common, discoveryUrl: scheme.value.oauth2MetadataUrl })) };
-      }
-      throw new AuthenticationError(
-        `the card's OAuth 2.0 scheme "${name}" offers no client credentials flow${flow?.case ? ` (only ${flow.case})` : ""}: get a token another way and give { token }`,
-      );
+      const tokens =
+        "tokenUrl" in endpoint
+          ? clientCredentialsTokens({ ...common, tokenUrl: endpoint.tokenUrl })
+          : discoveredTokens({ ...common, discoveryUrl: endpoint.discoveryUrl });
+      return { interceptor: bearerInterceptor(tokens) };
     }
     default:
       throw wrong("{ external: true } (this scheme is set up outside a2a-connect, e.g. a TLS client certificate in the httpClient)");

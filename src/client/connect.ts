@@ -111,8 +111,12 @@ export interface ConnectOptions extends ResolveOptions {
    * The first of the card's `securityRequirements` whose schemes all have
    * credentials is applied to every call, on every interface; when the card
    * requires authentication and none can be satisfied, `connect()` fails with
-   * AuthenticationError before any call. Card-level requirements only (a
-   * skill's: `authInterceptors`). See the README's "Auth".
+   * AuthenticationError before any call. A key that names no scheme of the
+   * card goes to the one scheme its kind fits, else fails `connect()` with
+   * AuthenticationError naming the card's schemes; a card that declares none
+   * gets a token as `Authorization: Bearer` (see `AuthCredentials`).
+   * Card-level requirements only (a skill's: `authInterceptors`). See the
+   * README's "Auth".
    */
   auth?: AuthCredentials | undefined;
   /**
@@ -187,6 +191,8 @@ export function createConnect(defaultFactories: TransportFactories) {
         fetch: options.fetch,
         authOverHttp: options.authOverHttp,
         localUrls: options.localUrls,
+        // "" for a card in hand: it came from no origin.
+        cardUrl: resolved.url || undefined,
       });
       // Innermost, so that the app's interceptors see one call, retry included.
       settings = { ...settings, interceptors: [...(settings.interceptors ?? []), ...plan.interceptors] };

@@ -3,7 +3,8 @@
  * server, current and 1.0.0-beta.0), whose extended card
  * is only for callers with `Authorization: Bearer <token>`: a card declaring
  * a bearer scheme, and the credential for it, get the extended card on every
- * binding.
+ * binding. A token under another key, for that card or for the agent's
+ * own card (which declares no scheme), gets it too.
  */
 import { clone, fromJson } from "@bufbuild/protobuf";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -76,7 +77,18 @@ describe("our own checks", () => {
   usePeer(CURRENT_SDK);
 
   it("without a credential for the required scheme, connect fails before any call", async () => {
-    await expect(connect(withBearerScheme(), { auth: { other: { token: TOKEN } } })).rejects.toBeInstanceOf(AuthenticationError);
+    await expect(connect(withBearerScheme(), { auth: { other: { value: TOKEN } } })).rejects.toBeInstanceOf(AuthenticationError);
+  });
+
+  it("a token under a key that names no scheme goes to the card's one bearer scheme", async () => {
+    const session = await connect(withBearerScheme(), { verification: { keys: agent.jwks }, auth: { bearer: { token: TOKEN } } });
+    expect(skills(await session.extendedCard())).toContain("secret-skill");
+  });
+
+  it("a token for an agent whose card declares no scheme goes as Authorization: Bearer", async () => {
+    expect(resolved.card.securitySchemes).toEqual({});
+    const session = await connect(resolved, { verification: { keys: agent.jwks }, auth: { bearer: { token: TOKEN } } });
+    expect(skills(await session.extendedCard())).toContain("secret-skill");
   });
 });
 

@@ -2,7 +2,8 @@
  * Auth: credentials per security scheme on JSON-RPC and HTTP+JSON, token
  * providers (client credentials, OpenID Connect discovery) with caching,
  * early refresh and shared requests, the refresh-and-retry on 401, choosing
- * a requirement from the card, and secrets kept out of errors.
+ * a requirement from the card, credentials whose key names no scheme of the
+ * card (or of a card that declares none), and secrets kept out of errors.
  */
 import { create, fromJson, type JsonValue } from "@bufbuild/protobuf";
 import { Code, ConnectError, type Interceptor, type StreamRequest, type StreamResponse, type UnaryRequest } from "@connectrpc/connect";
@@ -672,11 +673,10 @@ describe("requirements from the card", () => {
     expect(() => planAuth(card([{ mtls: [] }]), {})).toThrow(/mtls \(mutual TLS\)/);
   });
 
-  it("a card without requirements: the credentials given for declared schemes are sent; unknown names are ignored", async () => {
-    accept = (r) => r.headers.authorization === "Bearer b";
-    const s = await session([], { bearer: { token: "b" }, nope: { token: "n" } });
+  it("a card without requirements: the credentials given for declared schemes are sent", async () => {
+    accept = (r) => r.headers.authorization === "Bearer b" && r.headers["x-api-key"] === "k";
+    const s = await session([], { bearer: { token: "b" }, headerKey: { value: "k" } });
     await s.client.getTask({ id: "task-1" });
-    expect(planAuth(card([]), { nope: { token: "n" } }).schemes).toEqual([]);
   });
 
   it("missing credentials: AuthenticationError naming what the card asks for, before any call", async () => {
@@ -724,6 +724,196 @@ describe("requirements from the card", () => {
       method: A2AService.method.getTask,
     } as unknown as UnaryRequest;
     await expect(interceptor(async () => ({}) as never)(req)).rejects.toThrow(/gRPC does not have/);
+  });
+});
+
+// --- Keys that name no scheme of the card -------------------------------------------------
+
+describe("a credential whose key names no scheme of the card", () => {
+  /** A card on the fake agent that declares `schemes` and requires the first alternative of `requirements`. */
+  const declaring = (schemes: Record<string, unknown>, requirements: Array<Record<string, string[]>> = []) =>
+    card(requirements, "JSONRPC", { securitySchemes: schemes });
+  const jwtAndKey = () => ({
+    jwt: { httpAuthSecurityScheme: { scheme: "Bearer" } },
+    key: { apiKeySecurityScheme: { location: "header", name: "X-API-Key" } },
+  });
+
+  it("is applied to the one scheme its kind fits, on the wire", async () => {
+    accept = (r) => r.headers.authorization === "Bearer t-1";
+    const byToken = await connect(declaring(jwtAndKey(), [{ jwt: [] }]), { auth: { bearer: { token: "t-1" } } });
+    await byToken.client.getTask({ id: "task-1" });
+    expect(agentRequests().map((r) => [r.headers.authorization, r.headers["x-api-key"]])).toEqual([["Bearer t-1", undefined]]);
+
+    agent.requests.length = 0;
+    accept = (r) => r.headers["x-api-key"] === "k-1";
+    const byValue = await connect(declaring(jwtAndKey(), [{ key: [] }]), { auth: { apiKey: { value: "k-1" } } });
+    await byValue.client.getTask({ id: "task-1" });
+    expect(agentRequests().map((r) => r.headers["x-api-key"])).toEqual(["k-1"]);
+
+    agent.requests.length = 0;
+    accept = (r) => r.headers.authorization === "Bearer tok-1";
+    const oauthOnly = { oauth: SCHEMES().oauth, key: jwtAndKey().key };
+    const byClient = await connect(declaring(oauthOnly, [{ oauth: ["read"] }]), {
+      auth: { client: { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET } },
+    });
+    await byClient.client.getTask({ id: "task-1" });
+    expect(agentRequests().map((r) => r.headers.authorization)).toEqual(["Bearer tok-1"]);
+    expect(new URLSearchParams(tokenRequests()[0]!.body).get("scope")).toBe("read");
+  });
+
+  it("that fits no scheme: AuthenticationError naming the key and the card's schemes with their kinds, before any request", async () => {
+    const schemes = {
+      oauth: {
+        oauth2SecurityScheme: {
+          flows: { authorizationCode: { authorizationUrl: "https://a.example/auth", tokenUrl: "https://a.example/t" } },
+        },
+      },
+      key: jwtAndKey().key,
+    };
+    const e = await connect(declaring(schemes, [{ key: [] }]), {
+      auth: { key: { value: "k" }, login: { username: "me", password: "pw-secret" } },
+    }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(AuthenticationError);
+    expect((e as Error).message).toBe(
+      'auth.login matches no security scheme of the card (no scheme of the card takes { username, password }); the card declares: "oauth" (OAuth 2.0), "key" (API key in header "X-API-Key")',
+    );
+    expect(agent.requests).toEqual([]);
+    expect(idp.requests).toEqual([]);
+  });
+
+  it("that fits several schemes, or one given by its own name, is refused too, naming them", async () => {
+    const e = await session([{ bearer: [] }], { bearer: { token: "b" }, mine: { token: "m" } }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(AuthenticationError);
+    const message = (e as Error).message;
+    expect(message).toMatch(
+      /^auth\.mine matches no security scheme of the card \(a \{ token \} fits "bearer", "oauth", "oidc": use one of these names as its key\)/,
+    );
+    expect(message).toContain(
+      'the card declares: "bearer" (HTTP Bearer), "basic" (HTTP basic), "headerKey" (API key in header "X-API-Key")',
+    );
+    expect(message).not.toMatch(/"m"|\bm\b"/);
+
+    const taken = await connect(declaring(jwtAndKey(), [{ jwt: [] }]), {
+      auth: { jwt: { token: "a" }, bearer: { token: "b" } },
+    }).catch((x: unknown) => x);
+    expect(taken).toBeInstanceOf(AuthenticationError);
+    expect((taken as Error).message).toMatch(
+      /^auth\.bearer matches no security scheme of the card \(a \{ token \} fits "jwt", which auth\.jwt is for\)/,
+    );
+
+    const twice = await connect(declaring(jwtAndKey(), [{ jwt: [] }]), {
+      auth: { a: { token: "a" }, b: { token: "b" } },
+    }).catch((x: unknown) => x);
+    expect((twice as Error).message).toMatch(
+      /^auth\.a and auth\.b match no security scheme of the card \(each fits "jwt" alone: give one\)/,
+    );
+
+    const external = await connect(declaring({ tls: { mtlsSecurityScheme: {} } }, [{ tls: [] }]), {
+      auth: { mtls: { external: true } },
+    }).catch((x: unknown) => x);
+    expect((external as Error).message).toMatch(
+      /^auth\.mtls matches no security scheme of the card \(\{ external: true \} is given by the scheme's name\); the card declares: "tls" \(mutual TLS\)/,
+    );
+    expect(agent.requests).toEqual([]);
+  });
+
+  it("a skill's requirements (authInterceptors) go by the same rule", async () => {
+    const c = declaring(jwtAndKey(), [{ jwt: [] }]);
+    const interceptors = await authInterceptors(
+      c,
+      { apiKey: { value: "k-2" } },
+      { requirements: card([{ key: [] }]).securityRequirements },
+    );
+    await new A2AClient(createJsonRpcTransport({ baseUrl: `${agent.url}/rpc`, interceptors })).getTask({ id: "task-1" });
+    expect(agentRequests().map((r) => r.headers["x-api-key"])).toEqual(["k-2"]);
+    await expect(authInterceptors(c, { basic: { username: "u", password: "p" } })).rejects.toThrow(
+      /^auth\.basic matches no security scheme/,
+    );
+  });
+
+  describe("of a card that declares no scheme at all", () => {
+    const bare = () => card([], "JSONRPC", { securitySchemes: {} });
+
+    it("a token goes as Authorization: Bearer, HTTP basic as Basic", async () => {
+      accept = (r) => r.headers.authorization === "Bearer t-3";
+      await sendBoth(await connect(bare(), { auth: { bearer: { token: "t-3" } } }));
+      expect(agentRequests().map((r) => r.headers.authorization)).toEqual(["Bearer t-3", "Bearer t-3"]);
+      accept = (r) => r.headers.authorization === basic("me", "pw");
+      await (await connect(bare(), { auth: { login: { username: "me", password: "pw" } } })).client.getTask({ id: "task-1" });
+    });
+
+    it("an API key, client credentials without a tokenUrl, or two credentials cannot be placed: AuthenticationError, nothing sent", async () => {
+      const refused = async (auth: AuthCredentials, pattern: RegExp) => {
+        const e = await connect(bare(), { auth }).catch((x: unknown) => x);
+        expect(e).toBeInstanceOf(AuthenticationError);
+        expect((e as Error).message).toMatch(pattern);
+      };
+      await refused(
+        { apiKey: { value: "k" } },
+        /^auth\.apiKey cannot be sent: the card declares no security scheme, so nothing says where an API key goes \(header, query or cookie\) or under which name; put it in transport\.headers$/,
+      );
+      await refused(
+        { oauth: { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET } },
+        /^auth\.oauth cannot be sent: .*no token endpoint.*tokenUrl/,
+      );
+      await refused(
+        { a: { token: "a" }, b: { username: "u", password: "p" } },
+        /^auth\.a and auth\.b cannot be sent together: .*one Authorization header/,
+      );
+      await refused({ a: { token: "a" }, b: { token: "b" }, c: { token: "c" } }, /^auth\.a, auth\.b and auth\.c cannot be sent together/);
+      expect(agent.requests).toEqual([]);
+      expect(idp.requests).toEqual([]);
+    });
+
+    it("client credentials with a tokenUrl of the app's own: the token goes as Bearer", async () => {
+      accept = (r) => r.headers.authorization === "Bearer tok-1";
+      const s = await connect(bare(), {
+        auth: { oauth: { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, tokenUrl: `${idp.url}/token` } },
+      });
+      await s.client.getTask({ id: "task-1" });
+      expect(tokenRequests()).toHaveLength(1);
+    });
+
+    it("a fetched card's credentials go to its own origin only: an interface elsewhere is passed over, saying why", async () => {
+      const served = (interfaceUrl: string) =>
+        cardJson({ supportedInterfaces: [{ url: interfaceUrl, protocolBinding: "JSONRPC", protocolVersion: "1.0" }] });
+      let cardOf: () => unknown = () => ({});
+      const home = await startFakeServer((req, res, body) =>
+        req.url === "/.well-known/agent-card.json" ? sendJson(res, 200, cardOf()) : agentHandler(req, res, body),
+      );
+      try {
+        cardOf = () => served(`${agent.url}/rpc`);
+        const e = await connect(home.url, { cache: false, auth: { bearer: { token: "t-4" } } }).catch((x: unknown) => x);
+        expect(e).toBeInstanceOf(NoCompatibleInterfaceError);
+        expect((e as NoCompatibleInterfaceError).passedOver[0]!.reason).toBe(
+          `the card declares no security scheme, and the credentials for bearer go only to the origin it came from (${home.url}); to send them to ${agent.url}, put them in transport.headers`,
+        );
+        expect(agent.requests).toEqual([]);
+
+        cardOf = () => served(`${home.url}/rpc`);
+        accept = (r) => r.headers.authorization === "Bearer t-4";
+        const s = await connect(home.url, { cache: false, auth: { bearer: { token: "t-4" } } });
+        await s.client.getTask({ id: "task-1" });
+        expect(home.requests.filter((r) => r.url === "/rpc").map((r) => r.headers.authorization)).toEqual(["Bearer t-4"]);
+      } finally {
+        await home.close();
+      }
+    });
+
+    it("planAuth: the card's origin, this machine under any of its names, and the plain http rule", () => {
+      const plan = (cardUrl: string, authOverHttp?: boolean) => planAuth(bare(), { bearer: { token: "t" } }, { cardUrl, authOverHttp });
+      const local = plan("http://localhost:41241/.well-known/agent-card.json");
+      expect(local.refusedAt("http://127.0.0.1:41241/a2a")).toBeUndefined();
+      expect(local.refusedAt("http://[::1]:41241/a2a")).toBeUndefined();
+      expect(local.refusedAt("http://127.0.0.1:41242/a2a")).toMatch(/go only to the origin it came from \(http:\/\/localhost:41241\)/);
+      const remote = plan("https://agent.example.com/.well-known/agent-card.json");
+      expect(remote.refusedAt("https://agent.example.com/a2a")).toBeUndefined();
+      expect(remote.refusedAt("https://api.example.com/a2a")).toMatch(/go only to the origin it came from/);
+      expect(remote.refusedAt("http://agent.example.com/a2a")).toMatch(/plain http to a host other than this machine/);
+      expect(plan("http://agent.example.com/card.json", true).refusedAt("http://agent.example.com/a2a")).toBeUndefined();
+      // A card in hand came from no URL: the interfaces it names, as for a declared scheme.
+      expect(planAuth(bare(), { bearer: { token: "t" } }).refusedAt("https://api.example.com/a2a")).toBeUndefined();
+    });
   });
 });
 
