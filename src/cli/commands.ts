@@ -72,11 +72,11 @@ function connectOptions(ctx: CommandContext, typed: string | undefined): Connect
     headers: flags.headers,
     localUrls: flags.allowLocalUrls ? "allow" : undefined,
     signal,
+    // Card resolution and each unary call (connect() gives its calls its own timeoutMs).
     timeoutMs: flags.timeoutMs,
     fetch: log.fetch,
     transport: {
       headers: flags.headers,
-      timeoutMs: flags.timeoutMs,
       ...log.transport,
       interceptors: [...guard, ...(log.transport.interceptors ?? [])],
     },

@@ -110,7 +110,8 @@ export interface ClientOptions {
   /**
    * Timeout of a unary call that sets none, in milliseconds, all attempts
    * and waits of a retried call included; 0 for none. Default: the
-   * transport's own (`connect()` passes `transport.timeoutMs` here). With
+   * transport's own (`connect()` passes `transport.timeoutMs` here, else
+   * its own `timeoutMs`). With
    * retries and neither this nor the call's `timeoutMs`, a call has one
    * minute in all, which each attempt's timeout is cut to.
    */

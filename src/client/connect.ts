@@ -29,7 +29,7 @@ import type { GrpcWebTransportOptions } from "../bindings/grpc/web.js";
 import { grpcWebFactories, supportIn, transportFactories, type TransportFactories, type TransportSettings } from "../bindings/registry.js";
 import type { A2ATransport } from "../call/transport.js";
 import type { AuthCredentials } from "../auth/plan.js";
-import { checkTransportNumbers } from "../call/option-checks.js";
+import { checkDuration, checkTransportNumbers } from "../call/option-checks.js";
 import { awaitWithin } from "../call/before-request.js";
 import { A2AClient } from "./client.js";
 import { FailoverTransport, type VersionFallback } from "./failover.js";
@@ -44,15 +44,26 @@ import type { RetryPolicy } from "./retry.js";
  * import { connect } from "a2a-connect";
  *
  * const session = await connect("https://agent.example.com", {
+ *   timeoutMs: 10_000, // discovery, and each unary call of the session (streams: see timeoutMs)
  *   preferredBindings: ["JSONRPC"], // ahead of the card's order
  *   verify: "required", // the card must carry a signature that verifies
  *   auth: { bearer: { token: () => "token-from-your-login" } }, // by the card's scheme name
- *   transport: { timeoutMs: 10_000, headers: { "x-request-source": "docs" } },
+ *   transport: { headers: { "x-request-source": "docs" } },
  * });
  * ```
  * @category Connect and call
  */
 export interface ConnectOptions extends ResolveOptions {
+  /**
+   * Milliseconds for discovery (the card, its key sets, code loaded on
+   * demand; default 10 000) and the deadline of every unary call made
+   * through the session (default 60 000), its retries and failover
+   * included. Precedence for a call: its own `timeoutMs`, else
+   * `transport.timeoutMs`, else this. A stream keeps its rule: no deadline
+   * unless its call sets one, its silence bounded by
+   * `transport.idleTimeoutMs`. For calls, 0 or Infinity is no limit.
+   */
+  timeoutMs?: number | undefined;
   /**
    * The only bindings the session may use, e.g. `["GRPC"]`: the card's
    * interfaces of other bindings are passed over, so no call fails over to
@@ -87,7 +98,8 @@ export interface ConnectOptions extends ResolveOptions {
    * Retries of unary calls (see `RetryPolicy` and the README's "Retries").
    * Default: none. Each attempt is a pass of failover over the card's
    * interfaces (`maxAttempts`); the wait comes between passes, and the
-   * call's timeout (`transport.timeoutMs`, or its own) bounds them all.
+   * call's timeout (its own, else `transport.timeoutMs`, else `timeoutMs`)
+   * bounds them all.
    * Checked before the card is fetched: a bad field fails `connect()` with
    * InvalidParamsError.
    */
@@ -164,6 +176,8 @@ export function createConnect(defaultFactories: TransportFactories) {
     // A misspelt binding fails before any request, not after the card is fetched.
     bindingList(options.bindings, "bindings");
     bindingList(options.preferredBindings, "preferredBindings");
+    // Its own timeout too, which bounds what loads next: discovery checks it, but a card already resolved skips discovery.
+    checkDuration(options.timeoutMs, "timeoutMs");
     // Loaded only by apps that retry; a bad policy fails before any request.
     if (options.retry) (await loading(import("./retry.js"), "its retry policy", options)).checkRetryPolicy(options.retry);
     // So does a limit or timeout of the transports that could not work.
@@ -181,7 +195,8 @@ export function createConnect(defaultFactories: TransportFactories) {
       throw new ExtensionSupportRequiredError(`the agent requires extensions that are not activated: ${missing.join(", ")}`);
     }
 
-    let settings = options.transport ?? {};
+    // connect()'s timeoutMs is the calls' default; transport.timeoutMs, given, is the more specific.
+    let settings: TransportSettings = { ...options.transport, timeoutMs: options.transport?.timeoutMs ?? options.timeoutMs };
     let usable = supports;
     let refuses: SelectionRules["refuses"];
     if (options.auth) {

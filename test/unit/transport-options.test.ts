@@ -5,9 +5,11 @@
  * "connection" failure; and durations longer than a timer can wait.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { fromJson, type JsonValue } from "@bufbuild/protobuf";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   A2AClient,
+  AgentCardSchema,
   InvalidParamsError,
   connect,
   createGrpcTransport,
@@ -106,6 +108,17 @@ describe("a call's own timeoutMs", () => {
     const e = await connect(srv.url, { transport: { maxResponseBytes: Number.NaN } }).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(InvalidParamsError);
     expect((e as Error).message).toMatch(/^transport\.maxResponseBytes must be a number above 0/);
+    expect(srv.requests).toHaveLength(0);
+  });
+
+  it("connect() refuses a timeoutMs that is not a number before anything, also for a card already resolved", async () => {
+    const card = cardJson({ supportedInterfaces: [{ url: srv.url, protocolBinding: "HTTP+JSON", protocolVersion: "1.0" }] });
+    const resolved = { card: fromJson(AgentCardSchema, card as JsonValue), url: "", shape: "1.0", cache: "miss", warnings: [] } as const;
+    for (const target of [srv.url, { ...resolved, verification: undefined }] as ConnectTarget[]) {
+      const e = await connect(target, { timeoutMs: Number.NaN }).catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(InvalidParamsError);
+      expect((e as Error).message).toMatch(/^timeoutMs must be a number of milliseconds, got NaN/);
+    }
     expect(srv.requests).toHaveLength(0);
   });
 });
