@@ -129,6 +129,11 @@ describe("README.md", () => {
 });
 
 describe("docs/", () => {
+  it("is, with CONTRIBUTING.md, part of the site npm run docs builds (typedoc.json's projectDocuments)", () => {
+    const { projectDocuments = [] } = JSON.parse(text("typedoc.json")) as { projectDocuments?: string[] };
+    expect(DOCS.filter((f) => f !== "README.md" && !projectDocuments.includes(f))).toEqual([]);
+  });
+
   it("has a guide for every topic, each opening with a title", () => {
     const untitled = Object.values(GUIDES).filter((g) => !existsSync(join(repoRoot, g)) || !/^# \S/.test(text(g)));
     expect(untitled).toEqual([]);
