@@ -11,6 +11,10 @@
 // An example's code is its fenced ```ts blocks, or its whole text when it
 // has none (TypeDoc shows such an example as code, too).
 //
+// The guides (README.md, CONTRIBUTING.md, docs/*.md) are checked the same
+// way: each fenced ts or js block is a module of its own, so each must say
+// what it imports and declare what it uses, as a reader who pastes it needs.
+//
 // Exit codes: 0 every example compiles, 1 one does not (or none was found).
 
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
@@ -34,9 +38,11 @@ export interface Example {
   file: string;
   /** The 1-based line of the file where the code's first line is. */
   line: number;
-  /** What the doc comment documents, e.g. `A2AClient.sendMessage`. */
+  /** What the doc comment documents, e.g. `A2AClient.sendMessage`; in a guide, the heading above the code. */
   symbol: string;
   code: string;
+  /** A guide's ```js block: compiled as JavaScript, which has no types to check. */
+  js?: boolean;
 }
 
 const FENCE = /^\s*(`{3,}|~{3,})\s*([\w-]*)/;
@@ -131,6 +137,45 @@ function codeOf(lines: readonly string[], line: number, file: string, symbol: st
   return [{ file, line: line + first, symbol, code: lines.slice(first).join("\n").trimEnd() }];
 }
 
+/** The fenced ts and js blocks of a markdown guide, each under the heading it follows. */
+export function examplesInMarkdown(file: string, text: string): Example[] {
+  const examples: Example[] = [];
+  let heading = "(top)";
+  let open: { fence: string; language: string; compiled: boolean; start: number; code: string[] } | undefined;
+  for (const [i, line] of text.split(/\r?\n/).entries()) {
+    const [, fence = "", language = ""] = FENCE.exec(line) ?? [];
+    if (!open) {
+      if (fence)
+        open = { fence, language, compiled: CODE_LANGUAGES.has(language.toLowerCase()) && language !== "", start: i + 2, code: [] };
+      else heading = /^#{1,6} (.+)$/.exec(line)?.[1] ?? heading;
+    } else if (fence.startsWith(open.fence) && !language) {
+      // A fence without a language is shown, not compiled: in a guide it is output or a file tree.
+      if (open.compiled) {
+        const js = /^(js|javascript)$/i.test(open.language);
+        examples.push({ file, line: open.start, symbol: heading, code: open.code.join("\n"), ...(js ? { js } : {}) });
+      }
+      open = undefined;
+    } else open.code.push(line);
+  }
+  return examples;
+}
+
+/** The guides whose code blocks are compiled: the README, CONTRIBUTING.md and docs/*.md. */
+export async function guideFiles(): Promise<string[]> {
+  const docs = (await readdir(join(repoRoot, "docs"), { withFileTypes: true }))
+    .filter((e) => e.isFile() && e.name.endsWith(".md"))
+    .map((e) => `docs/${e.name}`)
+    .sort();
+  return ["README.md", "CONTRIBUTING.md", ...docs];
+}
+
+/** The examples of every guide. */
+export async function examplesInGuides(): Promise<Example[]> {
+  const examples: Example[] = [];
+  for (const file of await guideFiles()) examples.push(...examplesInMarkdown(file, await readFile(join(repoRoot, file), "utf8")));
+  return examples;
+}
+
 /** Every `.ts` file under `dir`, relative to the repository. */
 async function sourceFiles(dir: string): Promise<string[]> {
   const entries = await readdir(join(repoRoot, dir), { withFileTypes: true, recursive: true });
@@ -163,7 +208,7 @@ export async function checkExamples(examples: readonly Example[]): Promise<strin
     await writeFile(join(dir, "package.json"), '{ "type": "module" }\n');
     const files = new Map<string, Example>();
     for (const [i, example] of examples.entries()) {
-      const name = join(dir, `example-${i}.ts`);
+      const name = join(dir, `example-${i}.${example.js ? "mjs" : "ts"}`);
       // `export {}` keeps an example without imports a module of its own.
       await writeFile(name, `${example.code}\nexport {};\n`);
       files.set(name, example);
@@ -188,9 +233,7 @@ export async function checkExamples(examples: readonly Example[]): Promise<strin
         continue;
       }
       const { line, character } = d.file.getLineAndCharacterOfPosition(d.start);
-      problems.push(
-        `${example.file}:${example.line + line}:${character + 1} (@example of ${example.symbol}): error TS${d.code}: ${message}`,
-      );
+      problems.push(`${example.file}:${example.line + line}:${character + 1} (${where(example)}): error TS${d.code}: ${message}`);
     }
     return problems;
   } finally {
@@ -198,13 +241,18 @@ export async function checkExamples(examples: readonly Example[]): Promise<strin
   }
 }
 
+/** Where an example is, for its errors: the symbol of its doc comment, or the heading of its guide. */
+const where = (example: Example): string =>
+  example.file.endsWith(".md") ? `example under "${example.symbol}"` : `@example of ${example.symbol}`;
+
 /** The repository's tsconfig.json, with the package's names mapped to its entries. */
 function compilerOptions(): ts.CompilerOptions {
   const configFile = join(repoRoot, "tsconfig.json");
   const { config } = ts.readConfigFile(configFile, ts.sys.readFile);
   const { options } = ts.parseJsonConfigFileContent(config, ts.sys, repoRoot, undefined, configFile);
   const paths = Object.fromEntries(Object.entries(ENTRIES).map(([name, file]) => [name, [join(repoRoot, file)]]));
-  return { ...options, noEmit: true, paths, typeRoots: [join(repoRoot, "node_modules/@types")] };
+  // allowJs for the guides' js blocks, whose syntax and imports are all there is to check.
+  return { ...options, noEmit: true, allowJs: true, paths, typeRoots: [join(repoRoot, "node_modules/@types")] };
 }
 
 async function main(): Promise<number> {
@@ -213,9 +261,11 @@ async function main(): Promise<number> {
     console.error("check:examples: no @example found in src/");
     return 1;
   }
-  const problems = await checkExamples(examples);
+  const guides = await examplesInGuides();
+  // One program for both: loading the package's types is most of the time it takes.
+  const problems = await checkExamples([...examples, ...guides]);
   for (const p of problems) console.error(p);
-  console.log(`check:examples: ${examples.length} examples, ${problems.length} errors`);
+  console.log(`check:examples: ${examples.length} examples in src/, ${guides.length} in the guides, ${problems.length} errors`);
   return problems.length === 0 ? 0 : 1;
 }
 

@@ -1,10 +1,18 @@
 /**
  * `npm run check:examples` (scripts/check-examples.ts): the `@example`s of
- * the doc comments are found as TypeDoc shows them, compiled against the
- * package's entries, and a broken one is reported with the line it is on.
+ * the doc comments are found as TypeDoc shows them, and the code blocks of
+ * the guides as GitHub shows them, compiled against the package's entries,
+ * and a broken one is reported with the line it is on.
  */
 import { describe, expect, it } from "vitest";
-import { checkExamples, examplesIn, examplesInSources, type Example } from "../../scripts/check-examples.js";
+import {
+  checkExamples,
+  examplesIn,
+  examplesInGuides,
+  examplesInMarkdown,
+  examplesInSources,
+  type Example,
+} from "../../scripts/check-examples.js";
 
 const FIXTURE = `import { connect } from "./client.js";
 
@@ -159,4 +167,54 @@ describe("the examples in src/", () => {
     const relative = examples.filter((e) => /from "\.{1,2}\//.test(e.code)).map((e) => `${e.file}:${e.line}`);
     expect(relative).toEqual([]);
   });
+});
+
+const GUIDE = `# Retries
+
+Text.
+
+\`\`\`ts
+import { connect } from "a2a-connect";
+const session = await connect("https://agent.example.com", { retry: { atempts: 4 } });
+\`\`\`
+
+## In a shell
+
+\`\`\`sh
+npm install a2a-connect
+\`\`\`
+
+\`\`\`
+src/    a tree, not code
+\`\`\`
+
+\`\`\`js
+import { connect } from "a2a-connect";
+\`\`\`
+`;
+
+describe("examplesInMarkdown", () => {
+  it("finds the ts and js blocks of a guide, each with its line and the heading above it", () => {
+    const examples = examplesInMarkdown("docs/retries.md", GUIDE);
+    expect(examples.map(({ line, symbol, js }) => ({ line, symbol, js }))).toEqual([
+      { line: 6, symbol: "Retries", js: undefined },
+      { line: 21, symbol: "In a shell", js: true },
+    ]);
+    expect(examples[0]?.code).toBe(
+      'import { connect } from "a2a-connect";\nconst session = await connect("https://agent.example.com", { retry: { atempts: 4 } });',
+    );
+  });
+
+  it("reports a block that does not compile at its line in the guide, under its heading", async () => {
+    const problems = await checkExamples(examplesInMarkdown("docs/retries.md", GUIDE));
+    expect(problems).toEqual([expect.stringMatching(/^docs\/retries\.md:7:\d+ \(example under "Retries"\): error TS\d+: .*atempts/)]);
+  }, 240_000);
+});
+
+describe("the examples in the guides", () => {
+  it("compile against the package's entries, each a module of its own that imports what it uses", async () => {
+    const examples = await examplesInGuides();
+    expect(new Set(examples.map((e) => e.file)).size).toBeGreaterThanOrEqual(10);
+    expect(await checkExamples(examples)).toEqual([]);
+  }, 240_000);
 });
