@@ -149,7 +149,7 @@ const BODIES: ReadonlyArray<[string, Record<string, string>, string]> = [
   ["JSON that is no A2A error", { "content-type": "application/json" }, JSON.stringify({ ok: false, status: "bad", message: "no" })],
 ];
 
-/** The error of an HTTP status without an A2A error body, on every binding (README, Errors). */
+/** The error of an HTTP status without an A2A error body, on every binding (docs/errors.md). */
 function statusFacts(status: number): Facts {
   const name =
     status === 401 ? "AuthenticationError" : status === 403 ? "AuthorizationError" : status === 404 ? "MethodNotFoundError" : "ServerError";
@@ -234,7 +234,7 @@ const STATUS_NAMES = [
 ] as const;
 // The HTTP status each gRPC code is sent with over HTTP+JSON (google.rpc.Code's mapping).
 const HTTP_OF_CODE = [200, 499, 500, 400, 504, 404, 409, 403, 429, 400, 409, 400, 501, 500, 503, 500, 401];
-// What each code is without an ErrorInfo reason (README, Errors: the stated status).
+// What each code is without an ErrorInfo reason (docs/errors.md: the stated status).
 const CLASS_OF_CODE: Record<number, [string, A2AErrorCode, boolean]> = {
   1: ["AbortedError", "ABORTED", false],
   2: ["InternalError", "INTERNAL_ERROR", false],
