@@ -67,6 +67,7 @@ export { createGrpcWebTransport, type GrpcWebTransportOptions } from "./bindings
 export type { GrpcTlsOptions } from "./bindings/grpc/url.js";
 export { createFetchHttpClient } from "./http/fetch-client.js";
 export type { A2ATransport } from "./call/transport.js";
+export type { RequestInput } from "./call/request.js";
 export type { HttpTransportOptions, TransportOptions } from "./call/options.js";
 
 // Errors.

@@ -6,7 +6,7 @@
  * applies these once per operation; the failover runner applies the tenant
  * of each interface it tries with `withTenant`. Headers: options.ts.
  */
-import type { DescMessage, DescMethod, MessageInitShape } from "@bufbuild/protobuf";
+import type { DescMessage, DescMethod, MessageInitShape, MessageJsonType } from "@bufbuild/protobuf";
 import { fromJson, isMessage, ScalarType } from "@bufbuild/protobuf";
 import { base64Decode } from "@bufbuild/protobuf/wire";
 import { InvalidParamsError } from "../errors/family.js";
@@ -50,6 +50,42 @@ export function outgoingRequest<I extends DescMessage>(
   return out as MessageInitShape<I>;
 }
 
+/**
+ * A request as the operations take it, in either of the shapes the client
+ * reads (`readRequest`): the generated init shape (`role: Role.USER`, a part
+ * as `{ content: { case: "text", value } }`: what `create()` takes, made
+ * messages included) or the spec's JSON shape, the generated `...Json` type
+ * (`role: "ROLE_USER"`, a part as `{ text }`: `SendMessageRequestJson`).
+ * Each shape is checked whole, so a typo in either (a field, an enum name)
+ * does not compile. A request mixing the two, or naming a field by its
+ * proto name (`message_id`), as code typed `any` or a parsed file may, is
+ * read at run time too, but does not compile.
+ * @example
+ * ```ts
+ * import { connect, userMessage, Role, type SendMessageRequestJson } from "a2a-connect";
+ *
+ * const { client } = await connect("https://agent.example.com");
+ * // One message written three ways: made by a helper, in the init shape, in the spec's JSON shape.
+ * await client.sendMessage({ message: userMessage("hi") });
+ * await client.sendMessage({ message: { role: Role.USER, parts: [{ content: { case: "text", value: "hi" } }] } });
+ * await client.sendMessage({ message: { role: "ROLE_USER", parts: [{ text: "hi" }] } });
+ * // A request read from a file, typed by the generated JSON type:
+ * const saved: SendMessageRequestJson = JSON.parse('{"message":{"role":"ROLE_USER","parts":[{"text":"hi"}]}}');
+ * await client.sendMessage(saved);
+ * ```
+ * @category Connect and call
+ */
+export type RequestInput<S extends DescMessage> =
+  | MessageInitShape<S>
+  | (MessageJsonType<S> & {
+      /**
+       * Never set in the JSON shape. Every field of a JSON type is optional, so
+       * a made message of another request (a `SendMessageRequest` given to
+       * `getTask`) would otherwise pass for one by the fields they share (`tenant`).
+       */
+      $typeName?: never;
+    });
+
 // The reader of requests of other shapes, loaded by the first call that has one.
 const plainInput = onDemand(async () =>
   (await import("./plain-input.js")).plainInputWith({ fromJson, isMessage, base64Decode, invalid: (m) => new InvalidParamsError(m) }),
@@ -66,9 +102,10 @@ const plainInput = onDemand(async () =>
  */
 export function readRequest<I extends DescMessage>(
   schema: I,
-  request: MessageInitShape<I>,
+  request: RequestInput<I>,
 ): MessageInitShape<I> | Promise<MessageInitShape<I>> {
-  if (initShaped(schema, request)) return request;
+  // Whichever type it was written as, initShaped has seen each of its fields in the init shape.
+  if (initShaped(schema, request)) return request as MessageInitShape<I>;
   return plainInput().then((read) => read(schema, request) as MessageInitShape<I>);
 }
 

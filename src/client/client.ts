@@ -30,7 +30,7 @@ import { refusedIfEnded } from "./ended-refusal.js";
 import { resumableWith } from "./resume-start.js";
 import type { ResumeOptions } from "./resume-policy.js";
 import { withExtensions } from "../call/options.js";
-import { activatedExtensions, outgoingRequest, readRequest } from "../call/request.js";
+import { activatedExtensions, outgoingRequest, readRequest, type RequestInput } from "../call/request.js";
 import type { A2ATransport } from "../call/transport.js";
 import type { RetryPolicy } from "./retry.js";
 import { keepNames } from "../keep-names.js";
@@ -119,21 +119,22 @@ export interface ClientOptions {
 }
 
 type M = typeof A2AService.method;
-type Req<K extends keyof M> = MessageInitShape<M[K]["input"]>;
+type Req<K extends keyof M> = RequestInput<M[K]["input"]>;
 
 /**
  * One operation per RPC of a service's `method` table, named as the table
- * names it and taking its request. `A2AClient` implements this for
- * `A2AService`, so an RPC added to the proto fails to compile until the
- * client has an operation for it.
+ * names it and taking its request in either shape (`RequestInput`).
+ * `A2AClient` implements this for `A2AService`, so an RPC added to the
+ * proto fails to compile until the client has an operation for it.
  */
 export type ServiceOperations<Methods extends Record<string, { readonly input: DescMessage }>> = {
-  [K in keyof Methods]: (request: MessageInitShape<Methods[K]["input"]>, options?: never) => unknown;
+  [K in keyof Methods]: (request: RequestInput<Methods[K]["input"]>, options?: never) => unknown;
 };
 
 /**
  * The eleven A2A operations over one transport. Requests are plain objects
- * (optional fields may be left out), responses are the generated types, and
+ * (optional fields may be left out) in the generated init shape or the
+ * spec's JSON shape (`RequestInput`), responses are the generated types, and
  * every failure is thrown as an `A2AError` subclass, whatever the binding.
  * `connect()` builds one from an Agent Card; `new A2AClient(transport)`
  * talks to one known interface.
@@ -339,7 +340,7 @@ export class A2AClient implements ServiceOperations<M> {
    */
   private prepare<I extends DescMessage>(
     method: DescMethod & { readonly input: I },
-    request: MessageInitShape<I>,
+    request: RequestInput<I>,
     options: CallOptions,
   ): MessageInitShape<I> | Promise<MessageInitShape<I>> {
     const read = readRequest(method.input, request);
@@ -380,7 +381,7 @@ export class A2AClient implements ServiceOperations<M> {
   /** A unary call; `contextValues` are those of a resumption's calls (its stream's state), which are not retried. */
   private async unary<I extends DescMessage, O extends DescMessage>(
     method: DescMethodUnary<I, O>,
-    request: MessageInitShape<I>,
+    request: RequestInput<I>,
     options: CallOptions = {},
     contextValues?: ContextValues,
   ): Promise<MessageShape<O>> {

@@ -7,7 +7,6 @@
  * would otherwise loop for ever. A reader that returns while a page is on
  * its way ends its request at once.
  */
-import type { MessageInitShape } from "@bufbuild/protobuf";
 import type {
   ListTaskPushNotificationConfigsRequestSchema,
   ListTaskPushNotificationConfigsResponse,
@@ -20,12 +19,13 @@ import { AbortedError, InvalidAgentResponseError, InvalidParamsError } from "../
 import { shownValue } from "../call/option-checks.js";
 import { followSignal } from "../util.js";
 import type { Binding } from "../protocol/bindings.js";
+import type { RequestInput } from "../call/request.js";
 import type { A2AClient, CallOptions } from "./client.js";
 
-/** A `ListTasks` request as a plain object, every field optional. @category Connect and call */
-export type ListTasksInit = MessageInitShape<typeof ListTasksRequestSchema>;
-/** A `ListTaskPushNotificationConfigs` request as a plain object. @category Push */
-export type ListPushConfigsInit = MessageInitShape<typeof ListTaskPushNotificationConfigsRequestSchema>;
+/** A `ListTasks` request as a plain object, every field optional, in either shape (`RequestInput`). @category Connect and call */
+export type ListTasksInit = RequestInput<typeof ListTasksRequestSchema>;
+/** A `ListTaskPushNotificationConfigs` request as a plain object, in either shape (`RequestInput`). @category Push */
+export type ListPushConfigsInit = RequestInput<typeof ListTaskPushNotificationConfigsRequestSchema>;
 
 /** Smallest page size A2A allows. @category Connect and call */
 export const MIN_PAGE_SIZE = 1;

@@ -5,13 +5,13 @@
  * processes. Its dependencies come from the repository's node_modules, so
  * nothing is fetched.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../../scripts/size.js";
 import { startLocalAgent } from "../../demo/agent.js";
-import { appBesideRepoDependencies, nodeIn, packPackage } from "../support/packed.js";
+import { appBesideRepoDependencies, nodeIn, packPackage, run } from "../support/packed.js";
 
 const ENTRIES = ["a2a-connect", "a2a-connect/trust", "a2a-connect/node", "a2a-connect/toolkit"];
 
@@ -80,6 +80,62 @@ describe("the packed package", () => {
     const targets = Object.values(pkg.exports).flatMap((conditions) => Object.values(conditions));
     for (const target of targets) expect(packed).toContain(target.replace(/^\.\//, ""));
   });
+});
+
+/**
+ * A consumer's requests in both shapes and typos in them, as TypeScript
+ * reads the packed declarations: the `@ts-expect-error` lines also fail the
+ * compile if the package's types were lost (`any` takes every typo).
+ */
+const CONSUMER = `
+import { A2AClient, listAllTasks, Role, TaskState, type SendMessageRequestJson } from "a2a-connect";
+
+export async function requests(client: A2AClient): Promise<void> {
+  await client.sendMessage({ message: { role: "ROLE_USER", parts: [{ text: "hi" }] } });
+  await client.sendMessage({ message: { role: Role.USER, parts: [{ content: { case: "text", value: "hi" } }] } });
+  const saved: SendMessageRequestJson = { message: { role: "ROLE_USER", parts: [{ text: "hi" }] } };
+  await client.sendMessage(saved);
+  await client.listTasks({ status: "TASK_STATE_WORKING", statusTimestampAfter: "2026-01-02T03:04:05Z" });
+  await client.listTasks({ status: TaskState.WORKING });
+  for await (const task of listAllTasks(client, { status: "TASK_STATE_WORKING" })) console.log(task.id);
+  // @ts-expect-error txt is not a field of a part
+  await client.sendMessage({ message: { role: "ROLE_USER", parts: [{ txt: "hi" }] } });
+  // @ts-expect-error ROLE_USR is not a role
+  await client.sendMessage({ message: { role: "ROLE_USR", parts: [{ text: "hi" }] } });
+  // @ts-expect-error rol is not a field of a message
+  await client.sendMessage({ message: { rol: "ROLE_USER", parts: [{ text: "hi" }] } });
+}
+`;
+
+describe("the packed package's types, in a TypeScript app", () => {
+  it.each([
+    ["nodenext", "nodenext"],
+    ["bundler", "esnext"],
+  ])(
+    "under moduleResolution %s, requests compile in the init shape and the spec's JSON shape, and typos do not",
+    async (resolution, module) => {
+      const dir = join(app, `ts-${resolution}`);
+      mkdirSync(dir);
+      writeFileSync(join(dir, "requests.mts"), CONSUMER);
+      const compilerOptions = {
+        module,
+        moduleResolution: resolution,
+        target: "es2022",
+        lib: ["es2022", "dom"],
+        strict: true,
+        noEmit: true,
+        types: [],
+      };
+      writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions, files: ["requests.mts"] }));
+      const tsc = join(repoRoot, "node_modules/typescript/bin/tsc");
+      const out = await run(process.execPath, [tsc, "-p", "tsconfig.json"], { cwd: dir, timeout: 60_000 }).then(
+        () => "",
+        (e: { stdout?: string }) => e.stdout || String(e),
+      );
+      expect(out).toBe("");
+    },
+    60_000,
+  );
 });
 
 describe("the README's first example", () => {
