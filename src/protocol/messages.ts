@@ -2,7 +2,7 @@
  * Small builders for the messages people write by hand. Each returns a real
  * generated type, so it goes anywhere the protocol's types go.
  */
-import { create, fromJson, type JsonValue } from "@bufbuild/protobuf";
+import { create, fromJson, isMessage, type JsonValue } from "@bufbuild/protobuf";
 import { ValueSchema } from "@bufbuild/protobuf/wkt";
 import {
   MessageSchema,
@@ -19,6 +19,7 @@ import {
   type TaskStatus,
   type TaskStatusUpdateEvent,
 } from "../../gen/lf/a2a/v1/a2a_pb.js";
+import { InvalidParamsError } from "../errors/family.js";
 import { isRecord, uuid } from "../util.js";
 
 /** Optional metadata of a part. @category Messages and results */
@@ -64,7 +65,10 @@ export interface MessageOptions {
 }
 
 /**
- * A user message; strings become text parts.
+ * A user message; strings become text parts, and parts are those `text()`,
+ * `data()`, `fileUrl()` and `fileBytes()` make. Anything else (a part in the
+ * spec's JSON shape, `{ text }`, included) throws `InvalidParamsError`
+ * naming its place (`content[1]`); that shape goes in a request's message.
  * @example
  * ```ts
  * import { userMessage, text, data, fileUrl } from "a2a-connect";
@@ -75,13 +79,35 @@ export interface MessageOptions {
  * @category Messages and results
  */
 export function userMessage(content: string | Part | ReadonlyArray<string | Part>, options: MessageOptions = {}): Message {
-  const list = typeof content === "string" || !Array.isArray(content) ? [content as string | Part] : content;
+  const one = typeof content === "string" || !Array.isArray(content);
+  const list = one ? [content as string | Part] : content;
   return create(MessageSchema, {
     ...options,
     messageId: options.messageId ?? uuid(),
     role: Role.USER,
-    parts: list.map((p) => (typeof p === "string" ? text(p) : p)),
+    parts: list.map((p, i) => (typeof p === "string" ? text(p) : checkedPart(p, one ? "content" : `content[${i}]`))),
   });
+}
+
+/**
+ * `part`, when `create()` reads all of it: a made part, or one in the init
+ * shape. A part in the spec's JSON shape (`{ text }`), as untyped code may
+ * pass, would lose its content without a word: the reader of that shape is
+ * the request's, which loads on demand, and these builders return at once.
+ *
+ * @throws InvalidParamsError naming `at`, never the part's value.
+ */
+function checkedPart(part: Part, at: string): Part {
+  if (isMessage(part, PartSchema) || (isRecord(part) && Object.keys(part).every(isPartInitKey))) return part;
+  throw new InvalidParamsError(
+    `${at} is not a Part: make parts with text(), data(), fileUrl() or fileBytes() (a part in the spec's JSON shape, such as { text }, is read in a request's message, not by userMessage, replyTo or followUp)`,
+  );
+}
+
+/** A key of a part in the init shape: a field outside the content oneof, or the oneof itself (`content`). */
+function isPartInitKey(key: string): boolean {
+  const field = PartSchema.fields.find((f) => f.localName === key);
+  return field ? field.oneof === undefined : PartSchema.oneofs.some((o) => o.localName === key);
 }
 
 const TERMINAL: ReadonlySet<TaskState> = new Set([TaskState.COMPLETED, TaskState.FAILED, TaskState.CANCELED, TaskState.REJECTED]);

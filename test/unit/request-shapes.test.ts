@@ -32,11 +32,15 @@ import {
 import type { A2ATransport } from "../../src/call/transport.js";
 import {
   A2AClient,
+  followUp,
   InvalidParamsError,
   listAllTaskPushNotificationConfigs,
   listAllTasks,
   listTaskPushNotificationConfigsPages,
   listTasksPages,
+  replyTo,
+  text,
+  userMessage,
 } from "../../src/index.js";
 
 /** A transport that records each request as the transports build it (`create`), as JSON, and answers with an empty result. */
@@ -317,5 +321,39 @@ describe("the listing helpers take the list requests in either shape", () => {
     // @ts-expect-error taskID is not a field of ListTaskPushNotificationConfigsRequest
     await refused(firstRead(listAllTaskPushNotificationConfigs(client, { taskID: "t" })), "taskID");
     expect(sent).toHaveLength(2);
+  });
+});
+
+describe("the message helpers take strings and made parts; a part in the spec's JSON shape is refused, not sent empty", () => {
+  const task = { id: "t", contextId: "c" };
+  const SECRET = "s3cr3t-T0KEN";
+
+  it("userMessage, replyTo and followUp refuse it by its place in the content, never its value", () => {
+    const refusals: Array<[() => unknown, RegExp]> = [
+      // @ts-expect-error a part in the spec's JSON shape is not a Part
+      [() => userMessage({ text: SECRET }), /^content is not a Part: /],
+      // @ts-expect-error a part in the spec's JSON shape is not a Part
+      [() => userMessage(["a", { text: SECRET }]), /^content\[1\] is not a Part: /],
+      // @ts-expect-error a part in the spec's JSON shape is not a Part
+      [() => replyTo(task, [text("a"), { url: SECRET, mediaType: "image/png" }]), /^content\[1\] is not a Part: /],
+      // @ts-expect-error a part in the spec's JSON shape is not a Part
+      [() => followUp(task, ["a", "b", { data: { token: SECRET } }]), /^content\[2\] is not a Part: /],
+    ];
+    for (const [refusal, where] of refusals) {
+      expect(refusal).toThrow(InvalidParamsError);
+      expect(refusal).toThrow(where);
+      expect(refusal).not.toThrow(SECRET);
+    }
+  });
+
+  it("strings, made parts and parts in the init shape are taken as before", () => {
+    const init = { content: { case: "text" as const, value: "c" }, mediaType: "text/plain" };
+    const message = userMessage(["a", text("b"), init as never]);
+    expect(message.parts.map((p) => [p.content.value, p.mediaType])).toEqual([
+      ["a", ""],
+      ["b", ""],
+      ["c", "text/plain"],
+    ]);
+    expect(replyTo(task, "d").parts[0]?.content.value).toBe("d");
   });
 });
