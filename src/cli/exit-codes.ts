@@ -24,7 +24,7 @@ export const EXIT = {
   brokenPipe: 141,
 } as const;
 
-/** For `a2a --help` and the README. */
+/** For `a2a --help` and the CLI guide (docs/cli.md). */
 export const EXIT_CODE_TABLE: ReadonlyArray<readonly [number, string]> = [
   [EXIT.ok, "success: the agent answered, whatever state the task is in (printed; in --json its status.state)"],
   [EXIT.unexpected, "unexpected failure (a bug, or an error that is not an A2A error)"],

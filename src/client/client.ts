@@ -100,7 +100,7 @@ export interface ClientOptions {
    */
   extensions?: readonly string[] | undefined;
   /**
-   * Retries of unary calls (see `RetryPolicy` and the README's "Retries").
+   * Retries of unary calls (see `RetryPolicy` and the retries guide, docs/retries.md).
    * Default: none. Reads are retried after transient failures; SendMessage
    * and the other writes only where the agent cannot have processed the
    * request. Checked by each call before its request (`connect()` checks it up front):

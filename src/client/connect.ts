@@ -95,7 +95,7 @@ export interface ConnectOptions extends ResolveOptions {
    */
   maxAttempts?: number | undefined;
   /**
-   * Retries of unary calls (see `RetryPolicy` and the README's "Retries").
+   * Retries of unary calls (see `RetryPolicy` and the retries guide, docs/retries.md).
    * Default: none. Each attempt is a pass of failover over the card's
    * interfaces (`maxAttempts`); the wait comes between passes, and the
    * call's timeout (its own, else `transport.timeoutMs`, else `timeoutMs`)
@@ -128,7 +128,7 @@ export interface ConnectOptions extends ResolveOptions {
    * AuthenticationError naming the card's schemes; a card that declares none
    * gets a token as `Authorization: Bearer` (see `AuthCredentials`).
    * Card-level requirements only (a skill's: `authInterceptors`). See the
-   * README's "Auth".
+   * auth guide, docs/auth.md.
    */
   auth?: AuthCredentials | undefined;
   /**

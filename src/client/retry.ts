@@ -42,7 +42,7 @@ import type { A2ATransport } from "../call/transport.js";
 import { followSignal, sleep, startTimer } from "../util.js";
 
 /**
- * When and how a unary call is tried again (see the README's "Retries").
+ * When and how a unary call is tried again (see the retries guide, docs/retries.md).
  * Every field may be left out. Streams are not retried by it: they resume.
  *
  * @example
