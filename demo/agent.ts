@@ -87,6 +87,7 @@ export const CURRENT_SDK: ServerSdk = {
 
 import { AgentCardSchema } from "../gen/lf/a2a/v1/a2a_pb.js";
 import { signAgentCard } from "../src/trust.js";
+import { LOOPBACK_NAMES } from "../src/trust/loopback-names.js";
 
 export interface LocalAgent {
   /** "http://127.0.0.1:PORT": serves the card, JSON-RPC and HTTP+JSON. */
@@ -497,6 +498,23 @@ const sharedOwner = (): string => "shared";
 
 // ---------------------------------------------------------------------------
 
+/**
+ * The origin a request reached this port by, from its Host header, when
+ * that names the port by one of its loopback names (`localhost`,
+ * `127.0.0.1`, `[::1]`); undefined for any other Host, which a page on
+ * another name (DNS rebinding) could send: such a request gets the card of
+ * the address the agent listens on.
+ */
+function loopbackOriginOf(host: string | undefined, port: number): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(`http://${host ?? ""}`);
+  } catch {
+    return undefined;
+  }
+  return LOOPBACK_NAMES.includes(url.hostname) && url.port === String(port) && url.host === host?.toLowerCase() ? url.origin : undefined;
+}
+
 /** Signs a card of the SDK's type with a2a-connect's signer (RFC 8785 + JWS, spec 8.4). */
 async function signCard(card: AgentCard, key: CryptoKey, jku: string): Promise<AgentCard> {
   const ours = fromJson(AgentCardSchema, SdkAgentCard.toJSON(card) as JsonValue, { ignoreUnknownFields: true });
@@ -634,25 +652,24 @@ export async function startLocalAgent(options: LocalAgentOptions = {}): Promise<
   const { privateKey, publicKey } = await generateKeyPair("ES256");
   const jwks = { keys: [{ ...(await exportJWK(publicKey)), kid: SIGNING_KID, alg: "ES256", use: "sig" }] };
   const jwksUrl = `${origin}${JWKS_PATH}`;
-  const sign = (c: AgentCard) => signCard(c, privateKey, jwksUrl);
+  const sign = (c: AgentCard, keysAt = jwksUrl) => signCard(c, privateKey, keysAt);
 
   const versions = options.versions ?? ["1.0"];
   const legacyCompat = { enabled: versions.includes("0.3") };
   const urls = { origin, jsonRpcUrl, restUrl, grpcAddress };
   const unsigned = buildCard(urls, versions, options.pushNotifications, options.describe, options.streaming, options.requiredExtensions);
   const card = await sign(unsigned);
-  const published = options.advertisedVersions
-    ? await sign(
-        buildCard(
-          urls,
-          options.advertisedVersions,
-          options.pushNotifications,
-          options.describe,
-          options.streaming,
-          options.requiredExtensions,
-        ),
+  const publishedUnsigned = options.advertisedVersions
+    ? buildCard(
+        urls,
+        options.advertisedVersions,
+        options.pushNotifications,
+        options.describe,
+        options.streaming,
+        options.requiredExtensions,
       )
-    : card;
+    : unsigned;
+  const published = options.advertisedVersions ? await sign(publishedUnsigned) : card;
   const extendedCard: AgentCard = await sign({
     ...unsigned,
     description: `${unsigned.description} Extended card.`,
@@ -685,7 +702,20 @@ export async function startLocalAgent(options: LocalAgentOptions = {}): Promise<
   // The SDK routers parse their own bodies: nothing else that reads one goes
   // in front of them (the CORS handler only sets headers).
   if (options.cors) app.use(cors);
-  app.use(CARD_PATH, sdk.agentCardHandler({ agentCardProvider: async () => published, legacyCompat }));
+  // The published card names its key set on the origin it was fetched from
+  // (a client trusts key sets on the card's own origin): one card per
+  // loopback name of this port, each signed once, so that its ETag holds.
+  const cardHandlers = new Map([[origin, sdk.agentCardHandler({ agentCardProvider: async () => published, legacyCompat })]]);
+  app.use(CARD_PATH, (req, res, next) => {
+    const servedAt = loopbackOriginOf(req.header("host"), httpPort) ?? origin;
+    let handler = cardHandlers.get(servedAt);
+    if (handler === undefined) {
+      const signed = sign(publishedUnsigned, `${servedAt}${JWKS_PATH}`);
+      handler = sdk.agentCardHandler({ agentCardProvider: () => signed, legacyCompat });
+      cardHandlers.set(servedAt, handler);
+    }
+    handler(req, res, next);
+  });
   app.get(JWKS_PATH, (_req, res) => {
     res.type("application/jwk-set+json").send(JSON.stringify(jwks));
   });

@@ -7,6 +7,7 @@ import { identityOf } from "../discovery/options-key.js";
 import { ALGORITHMS, DEFAULT_ALGORITHMS } from "./algorithms.js";
 import { JwksCache } from "./jwks-cache.js";
 import { isLoopbackUrl } from "./loopback.js";
+import { localhostAddresses } from "./loopback-names.js";
 import type { KeyStore, VerifyOptions } from "./options.js";
 import { positive } from "./values.js";
 
@@ -70,7 +71,10 @@ export function prepare(options: VerifyOptions): Context {
   // Trusted keys read as pinning: a card's jku is consulted beside them only when asked for.
   if (options.jku !== false && (options.jku !== undefined || options.keys === undefined)) {
     const o = options.jku ?? {};
-    const list = o.allowedOrigins ?? (cardOrigin === undefined ? [] : [cardOrigin]);
+    // A card fetched as localhost may name its keys at either address that
+    // name reaches on its port: no other machine, port or socket. Origins
+    // given are taken as written.
+    const list = o.allowedOrigins ?? (cardOrigin === undefined ? [] : [cardOrigin, ...localhostAddresses(new URL(cardOrigin))]);
     jku = {
       allowedOrigins: new Set(list.map((x) => originOf(x, "jku.allowedOrigins"))),
       http: o.allowHttp === true ? "any" : o.allowHttp === false ? "refused" : cardIsLocal ? "loopback" : "none",

@@ -10,6 +10,7 @@ import { optionsKey } from "../discovery/options-key.js";
 import { AbortedError, CallTimeoutError, RedirectRefusedError } from "../errors/family.js";
 import type { Context, JkuRules } from "./context.js";
 import { isLoopbackUrl } from "./loopback.js";
+import { areLoopbackAliases } from "./loopback-names.js";
 import type { FetchedKeySet, KeySetRequest } from "./jwks-cache.js";
 import { clip, errorMessage, Rejection } from "./rejection.js";
 import { isPlainObject } from "./values.js";
@@ -65,12 +66,26 @@ function checkJkuUrl(raw: string, rules: JkuRules, code: "jku_not_allowed" | "jk
     );
   }
   if (url.username !== "" || url.password !== "") throw new Rejection(code, "a jku must not carry credentials");
-  if (!rules.allowedOrigins.has(url.origin)) {
-    const allowed = rules.allowedOrigins.size === 0 ? "none (pass cardUrl or jku.allowedOrigins)" : [...rules.allowedOrigins].join(", ");
-    throw new Rejection(code, `${clip(url.origin)} is not an allowed key origin; allowed: ${allowed}`);
-  }
+  if (!rules.allowedOrigins.has(url.origin)) throw new Rejection(code, notAllowed(url, rules));
   url.hash = "";
   return url.href;
+}
+
+/** Why a key set's origin is refused, and what would allow it: where the card came from, or the origins to allow. */
+function notAllowed(url: URL, rules: JkuRules): string {
+  const origin = clip(url.origin);
+  const allowed = [...rules.allowedOrigins];
+  const allow =
+    `pass verification: { jku: { allowedOrigins: ${JSON.stringify([...allowed, origin])} } } to connect() or resolveAgentCard() ` +
+    "(jku: { allowedOrigins } to verifyAgentCard())";
+  const refused = `${origin} is not an allowed key origin (allowed: ${allowed.join(", ") || "none"})`;
+  const alias = allowed.find((a) => areLoopbackAliases(new URL(a), url));
+  if (alias === undefined) return `${refused}; to trust key sets there, ${allow}`;
+  return (
+    `${refused}; it differs from ${alias} only as another loopback name for the same port, and only a card fetched as ` +
+    "localhost may name its keys at 127.0.0.1 or [::1] on its port (the addresses that name reaches; an address names one " +
+    `socket, and a name could reach another): fetch the card from ${origin}, or ${allow}`
+  );
 }
 
 function httpAllowed(url: URL, rules: JkuRules): boolean {

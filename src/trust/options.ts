@@ -46,8 +46,12 @@ export type KeyStore =
 /** Rules for fetching the key set a signature's `jku` header names. @category Discovery and trust */
 export interface JkuOptions {
   /**
-   * Origins a `jku` may point to (and redirects may stay within).
-   * Default: the origin of `cardUrl`, i.e. the agent's own origin.
+   * Origins a `jku` may point to (and redirects may stay within), taken as
+   * written. Default: the origin of `cardUrl`, i.e. the agent's own origin;
+   * for a card fetched as `localhost`, also `127.0.0.1` and `[::1]` on its
+   * scheme and port, the addresses that name reaches (a card fetched from
+   * an address is held to that address: the name could reach another
+   * socket). None without `cardUrl`.
    */
   allowedOrigins?: readonly string[];
   /**

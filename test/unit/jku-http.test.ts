@@ -172,3 +172,69 @@ describe("isLoopbackUrl", () => {
     expect(isLoopbackUrl(new URL(url))).toBe(expected);
   });
 });
+
+describe("loopback names of one port", () => {
+  it.each(["http://127.0.0.1:41241/jwks.json", "http://[::1]:41241/jwks.json"])(
+    "a card fetched as localhost may name its keys at %s, an address localhost reaches on the same port",
+    async (jku) => {
+      const { result, asked } = await verifyAt("http://localhost:41241", jku);
+      expect(result).toMatchObject({ verified: true, keySource: "jku", jku });
+      expect(asked).toEqual([jku]);
+    },
+  );
+
+  it("a redirect from localhost to 127.0.0.1 on the same port is followed", async () => {
+    const jku = "http://localhost:41241/jwks-moved";
+    const { result, asked } = await verifyAt("http://localhost:41241", jku, keyServer({ [jku]: "http://127.0.0.1:41241/jwks.json" }));
+    expect(result.verified).toBe(true);
+    expect(asked).toEqual([jku, "http://127.0.0.1:41241/jwks.json"]);
+  });
+
+  it.each([
+    ["http://127.0.0.1:41241", "http://localhost:41241/jwks.json", "http://localhost:41241"],
+    ["http://127.0.0.1:41241", "http://[::1]:41241/jwks.json", "http://[::1]:41241"],
+    ["http://[::1]:41241", "http://127.0.0.1:41241/jwks.json", "http://127.0.0.1:41241"],
+  ])(
+    "a card fetched from the address %s may not name %s, and the refusal says they differ only as loopback names",
+    async (card, jku, origin) => {
+      const { result, asked } = await verifyAt(card, jku);
+      const failure = failureOf(result);
+      expect(failure.code).toBe("jku_not_allowed");
+      expect(failure.reason).toContain(`${origin} is not an allowed key origin (allowed: ${card})`);
+      expect(failure.reason).toContain(`differs from ${card} only as another loopback name for the same port`);
+      expect(failure.reason).toContain(`fetch the card from ${origin}`);
+      expect(failure.reason).toContain(`verification: { jku: { allowedOrigins: ["${card}","${origin}"] } }`);
+      expect(asked).toEqual([]);
+    },
+  );
+
+  it.each([
+    ["another port", "http://127.0.0.1:41242/jwks.json"],
+    ["another loopback address", "http://127.0.0.2:41241/jwks.json"],
+    ["another scheme", "https://127.0.0.1:41241/jwks.json"],
+  ])("a card fetched as localhost may not name its keys on %s", async (_what, jku) => {
+    const { result, asked } = await verifyAt("http://localhost:41241", jku);
+    const failure = failureOf(result);
+    expect(failure.code).toBe("jku_not_allowed");
+    expect(failure.reason).not.toContain("loopback name");
+    expect(asked).toEqual([]);
+  });
+
+  it("allowedOrigins given are taken as written: localhost alone does not allow 127.0.0.1", async () => {
+    const { result } = await verifyAt("http://localhost:41241", "http://127.0.0.1:41241/jwks.json", keyServer(), {
+      jku: { allowedOrigins: ["http://localhost:41241"] },
+    });
+    expect(failureOf(result).reason).toContain("differs from http://localhost:41241 only as another loopback name for the same port");
+  });
+});
+
+describe("a refused key origin", () => {
+  it("names the allowed origins and the option that would allow it", async () => {
+    const { result } = await verifyAt("https://agent.example", "https://keys.example/jwks.json");
+    const failure = failureOf(result);
+    expect(failure.code).toBe("jku_not_allowed");
+    expect(failure.reason).toBe(
+      'https://keys.example is not an allowed key origin (allowed: https://agent.example); to trust key sets there, pass verification: { jku: { allowedOrigins: ["https://agent.example","https://keys.example"] } } to connect() or resolveAgentCard() (jku: { allowedOrigins } to verifyAgentCard())',
+    );
+  });
+});
