@@ -7,8 +7,7 @@
  * calls go to is the one whose key set must have signed it.
  */
 import { AgentCardNotFoundError, InvalidAgentCardError } from "../errors/family.js";
-import { parseCard, type ResolvedAgentCard } from "../discovery/resolve.js";
-import { carriesSignatures } from "../discovery/signed.js";
+import { parseCard, verifyCardInHand, type ResolvedAgentCard } from "../discovery/resolve.js";
 import type { KeyStore, VerifyPolicy } from "../trust/options.js";
 import { readLocalFile } from "./local-file.js";
 
@@ -45,18 +44,12 @@ export async function readCardFile(path: string, options: CardFileOptions): Prom
   // An editor's byte order mark is not part of the JSON (fetch's text() drops it too).
   const parsed = parseCard(bytes.toString("utf8").replace(/^\uFEFF/, ""), path);
   const cardUrl = parsed.card.supportedInterfaces.map((i) => i.url).find((u) => /^https?:\/\//i.test(u));
-  let verification: ResolvedAgentCard["verification"];
-  const signed = carriesSignatures(parsed.json);
-  if (options.verify !== "off" && (signed || options.verify === "required")) {
-    // Loaded on demand, as resolveAgentCard does: the verifier carries jose.
-    const { applyVerifyPolicy } = await import("../trust/verify.js");
-    verification = await applyVerifyPolicy(signed ? parsed.json : parsed.card, options.verify, {
-      ...(options.keys ? { keys: options.keys } : {}),
-      signal: options.signal,
-      ...(options.fetch ? { fetch: options.fetch } : {}),
-      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
-      ...(cardUrl ? { cardUrl } : {}),
-    });
-  }
+  // Verified as connect() verifies a card in hand, with where it came from as its cardUrl.
+  const verification = await verifyCardInHand(
+    parsed.card,
+    { verify: options.verify, signal: options.signal, timeoutMs: options.timeoutMs },
+    { keys: options.keys, fetch: options.fetch, timeoutMs: options.timeoutMs, cardUrl },
+    parsed.json,
+  );
   return { card: parsed.card, url: path, shape: parsed.shape, cache: "miss", verification, warnings: parsed.warnings };
 }

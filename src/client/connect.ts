@@ -13,7 +13,7 @@ import {
   InvalidParamsError,
   NoCompatibleInterfaceError,
 } from "../errors/family.js";
-import { isRecord, safeInterfaceUrl } from "../util.js";
+import { isRecord, parsedUrl, safeInterfaceUrl } from "../util.js";
 import { grpcBaseUrl } from "../bindings/grpc/url.js";
 import type { Binding } from "../protocol/bindings.js";
 import {
@@ -25,6 +25,8 @@ import {
   type ResolvedAgentCard,
 } from "../discovery/resolve.js";
 import { resolveRelativeInterfaces } from "../discovery/relative-urls.js";
+import { checkCardLocalUrls } from "../discovery/local-urls.js";
+import type { VerifyOptions } from "../trust/options.js";
 import type { GrpcWebTransportOptions } from "../bindings/grpc/web.js";
 import { grpcWebFactories, supportIn, transportFactories, type TransportFactories, type TransportSettings } from "../bindings/registry.js";
 import type { A2ATransport } from "../call/transport.js";
@@ -64,6 +66,26 @@ export interface ConnectOptions extends ResolveOptions {
    * `transport.idleTimeoutMs`. For calls, 0 or Infinity is no limit.
    */
   timeoutMs?: number | undefined;
+  /**
+   * Where a card given to `connect()` (its JSON, or an `AgentCard`) came
+   * from: the absolute http(s) URL it was fetched from. The card is then
+   * read as one fetched from there: a signature's `jku` is trusted on that
+   * origin, relative interface URLs resolve against it, the extended card
+   * is verified against it, and a URL on this machine is refused in a card
+   * from another host (`localUrls`). Only with a card as the target: a URL
+   * is where the card is fetched from, and a `resolveAgentCard` result
+   * carries its own. Without it, a signed card verifies with pinned
+   * `verification.keys`, or key sets on `verification.jku.allowedOrigins`.
+   * @example
+   * ```ts
+   * import { readFile } from "node:fs/promises";
+   * import { connect } from "a2a-connect";
+   *
+   * const card = JSON.parse(await readFile("agent-card.json", "utf8"));
+   * const session = await connect(card, { cardUrl: "https://agent.example.com/.well-known/agent-card.json", verify: "required" });
+   * ```
+   */
+  cardUrl?: string | undefined;
   /**
    * The only bindings the session may use, e.g. `["GRPC"]`: the card's
    * interfaces of other bindings are passed over, so no call fails over to
@@ -276,20 +298,44 @@ async function resolveTarget(
   options: ConnectOptions,
   verification: ConnectOptions["verification"],
 ): Promise<ResolvedAgentCard> {
-  if (typeof target === "string" || target instanceof URL) return resolveAgentCard(String(target), options);
+  // One way to say where a card came from: the verifier's own spelling is not it (the types refuse it too).
+  if ((verification as VerifyOptions | undefined)?.cardUrl !== undefined) {
+    throw new InvalidParamsError("verification.cardUrl: where a card came from is connect()'s own option: connect(card, { cardUrl })");
+  }
   // Plain JavaScript may pass anything: what is not one of the types is read as a card's JSON.
   const given: unknown = target;
-  if (isRecord(given) && isMessage(given.card, AgentCardSchema)) return target as ResolvedAgentCard;
+  const known = typeof target === "string" || target instanceof URL || (isRecord(given) && isMessage(given.card, AgentCardSchema));
+  if (known && options.cardUrl !== undefined) {
+    throw new InvalidParamsError("cardUrl: only for a card given to connect(), not a URL or a resolveAgentCard result");
+  }
+  if (typeof target === "string" || target instanceof URL) return resolveAgentCard(String(target), options);
+  if (known) return target as ResolvedAgentCard;
   if (!isRecord(given) || Array.isArray(given)) {
     throw new InvalidParamsError("connect: the target is not a URL, an Agent Card or its JSON");
   }
-  // The card's JSON is read as a fetched card is (parseCard: either version, required fields checked).
-  const { card, shape, json, warnings } = isMessage(given, AgentCardSchema)
-    ? { card: given, shape: "1.0" as const, json: undefined, warnings: resolveRelativeInterfaces(given, "", "the Agent Card given") }
-    : parseCard(given, "");
+  // Named by no part of its text, which may carry a credential.
+  const url = options.cardUrl === undefined ? "" : (parsedUrl(String(options.cardUrl))?.href ?? "");
+  if (options.cardUrl !== undefined && !/^https?:/.test(url)) throw new InvalidParamsError("cardUrl: not an absolute http(s) URL");
+  const { card, shape, json, warnings } = readCardInHand(given, url);
+  // Before the key sets it names are fetched, as for a fetched card; a card from no URL is the caller's own choice.
+  checkCardLocalUrls(card, url, options.localUrls);
   // A card in hand is held to the same signature policy as a fetched one, within the same signal and timeout.
-  const result = await verifyCardInHand(card, options, verification, json);
-  return { card, url: "", shape, cache: "miss", verification: result, warnings };
+  const result = await verifyCardInHand(card, options, url ? { ...verification, cardUrl: url } : verification, json);
+  return { card, url, shape, cache: "miss", verification: result, warnings };
+}
+
+/**
+ * A card given to connect(), read as a fetched card is: its JSON by
+ * parseCard (either version, required fields checked), a message as it is;
+ * relative interface URLs resolved against `url` (the card's `cardUrl`, or
+ * "" for none, which refuses them). A message is copied before they are,
+ * as it is the caller's.
+ */
+function readCardInHand(given: Record<string, unknown>, url: string) {
+  if (!isMessage(given, AgentCardSchema)) return parseCard(given, url);
+  // Messages are plain objects: a copy of the card and its interfaces leaves the caller's as they are.
+  const card: AgentCard = url ? { ...given, supportedInterfaces: given.supportedInterfaces.map((i) => ({ ...i })) } : given;
+  return { card, shape: "1.0" as const, json: undefined, warnings: resolveRelativeInterfaces(card, url, "the Agent Card given") };
 }
 
 /**

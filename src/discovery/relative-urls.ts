@@ -25,7 +25,7 @@ export function resolveRelativeInterfaces(card: AgentCard, cardUrl: string, name
     const field = `supportedInterfaces[${i}].url`;
     if (!web) {
       throw new InvalidAgentCardError(
-        `${named} gives ${field} as a relative URL (${safeInterfaceUrl(iface.url)}), and it came from no URL to resolve it against: pass the card's URL, or a resolveAgentCard result`,
+        `${named} gives ${field} as a relative URL (${safeInterfaceUrl(iface.url)}), and it came from no URL to resolve it against: say where it came from with cardUrl (connect(card, { cardUrl })), or pass a resolveAgentCard result`,
         { problem: "relative-url" },
       );
     }

@@ -358,16 +358,17 @@ async function finish(entry: StoredCard, cache: ResolvedAgentCard["cache"], opti
 }
 
 /**
- * A card the caller holds (`connect(card)`), held to `options.verify` within
+ * A card the caller holds (`connect(card)`, a card file), held to `options.verify` within
  * the caller's `signal` and `timeoutMs` (default 10 s), as a fetched card's
  * verification is: key set requests count against them, and neither a key
  * set that never answers nor a `fetch` that ignores its signal holds the
- * caller past them (AbortedError, CallTimeoutError).
+ * caller past them (AbortedError, CallTimeoutError). `verification.cardUrl`
+ * says where the card came from, when known.
  */
 export async function verifyCardInHand(
   card: AgentCard,
   options: ResolveOptions,
-  verification: Omit<VerifyOptions, "cardUrl"> | undefined,
+  verification: VerifyOptions | undefined,
   json?: Readonly<Record<string, unknown>>,
 ): Promise<VerificationResult | undefined> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;

@@ -28,6 +28,8 @@ export type HttpKeySets = "any" | "loopback" | "none" | "refused";
 /** The rules a `jku` and the fetch of its key set are held to. */
 export interface JkuRules {
   allowedOrigins: ReadonlySet<string>;
+  /** Whether the options said where the card came from (`cardUrl`): the refusals say what to pass when not. */
+  cardKnown: boolean;
   http: HttpKeySets;
   maxBytes: number;
   cache: JwksCache;
@@ -77,6 +79,7 @@ export function prepare(options: VerifyOptions): Context {
     const list = o.allowedOrigins ?? (cardOrigin === undefined ? [] : [cardOrigin, ...localhostAddresses(new URL(cardOrigin))]);
     jku = {
       allowedOrigins: new Set(list.map((x) => originOf(x, "jku.allowedOrigins"))),
+      cardKnown: cardOrigin !== undefined,
       http: o.allowHttp === true ? "any" : o.allowHttp === false ? "refused" : cardIsLocal ? "loopback" : "none",
       maxBytes: positive(o.maxBytes, DEFAULT_MAX_BYTES, "jku.maxBytes"),
       cache: o.cache ?? sharedCache,

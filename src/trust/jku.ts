@@ -78,6 +78,7 @@ function notAllowed(url: URL, rules: JkuRules): string {
   const allow =
     `pass verification: { jku: { allowedOrigins: ${JSON.stringify([...allowed, origin])} } } to connect() or resolveAgentCard() ` +
     "(jku: { allowedOrigins } to verifyAgentCard())";
+  if (!rules.cardKnown && allowed.length === 0) return `${origin} is not an allowed key origin: ${UNKNOWN_CARD}, or ${allow}`;
   const refused = `${origin} is not an allowed key origin (allowed: ${allowed.join(", ") || "none"})`;
   const alias = allowed.find((a) => areLoopbackAliases(new URL(a), url));
   if (alias === undefined) return `${refused}; to trust key sets there, ${allow}`;
@@ -88,6 +89,10 @@ function notAllowed(url: URL, rules: JkuRules): string {
   );
 }
 
+/** What a card of unknown origin lacks, for the messages that refuse its key set. */
+const UNKNOWN_CARD =
+  "where the card came from is not known: pass cardUrl, the URL it was fetched from (connect(card, { cardUrl }), verifyAgentCard(card, { cardUrl }))";
+
 function httpAllowed(url: URL, rules: JkuRules): boolean {
   return rules.http === "any" || (rules.http === "loopback" && isLoopbackUrl(url));
 }
@@ -95,6 +100,7 @@ function httpAllowed(url: URL, rules: JkuRules): boolean {
 /** What would let an http key set be used, for the message that refuses one. */
 function httpHint(rules: JkuRules): string {
   if (rules.http === "refused") return " (jku.allowHttp is false)";
+  if (!rules.cardKnown) return `; http key sets are used only for a card fetched from loopback, and ${UNKNOWN_CARD}`;
   return (
     "; http key sets are used only when both the card and the keys are on loopback (127.0.0.0/8, ::1, localhost): " +
     "serve the keys over https, pin them with `keys`, or pass `jku: { allowHttp: true }` (under `verification` for connect " +

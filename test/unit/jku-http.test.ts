@@ -237,4 +237,14 @@ describe("a refused key origin", () => {
       'https://keys.example is not an allowed key origin (allowed: https://agent.example); to trust key sets there, pass verification: { jku: { allowedOrigins: ["https://agent.example","https://keys.example"] } } to connect() or resolveAgentCard() (jku: { allowedOrigins } to verifyAgentCard())',
     );
   });
+
+  it("of a card that came from no known URL names cardUrl, for an https key set as for an http one", async () => {
+    for (const jku of ["https://keys.example/jwks.json", "http://127.0.0.1:41241/jwks.json"]) {
+      const server = keyServer();
+      const result = await verifyAgentCard(await signedCard(jku), { fetch: server.fetch, jku: { cache: new JwksCache() } });
+      const failure = failureOf(result);
+      expect(failure.reason).toContain("where the card came from is not known: pass cardUrl, the URL it was fetched from");
+      expect(server.asked).toEqual([]);
+    }
+  });
 });

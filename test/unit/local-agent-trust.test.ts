@@ -1,12 +1,22 @@
 /**
  * The local agent's signed card, by whichever loopback name it is reached:
  * the card names its key set on the origin it was fetched from, so that a
- * client verifies it at `localhost` as at `127.0.0.1`.
+ * client verifies it at `localhost` as at `127.0.0.1`; and a card in hand
+ * says where it came from with connect()'s `cardUrl`.
  */
 import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLocalAgent, type LocalAgent } from "../../demo/agent.js";
-import { MemoryCardStore, connect, textOf, userMessage, type ConnectOptions } from "../../src/index.js";
+import {
+  AgentCardVerificationError,
+  InvalidParamsError,
+  MemoryCardStore,
+  connect,
+  resolveAgentCard,
+  textOf,
+  userMessage,
+  type ConnectOptions,
+} from "../../src/index.js";
 import { JwksCache } from "../../src/trust.js";
 import { runCli } from "../support/run-cli.js";
 
@@ -77,5 +87,71 @@ describe("the local agent's card names its key set on the origin it was fetched 
     for (const host of [`127.0.0.1:${port}`, `agent.example:${port}`, "localhost:1", "127.0.0.2", "localhost"]) {
       expect(jkuOf(await cardServedTo(host)), host).toBe(agent.jwksUrl);
     }
+  });
+});
+
+describe("a card in hand says where it came from with cardUrl", () => {
+  const cardText = async (): Promise<string> => (await fetch(agent.cardUrl)).text();
+
+  it("connect(JSON.parse(text), { cardUrl }) verifies the signed card at the key set of that origin, and calls go through", async () => {
+    const fetched: string[] = [];
+    const counting: typeof fetch = (input, init) => {
+      fetched.push(String(input));
+      return fetch(input, init);
+    };
+    const session = await connect(JSON.parse(await cardText()), {
+      cardUrl: agent.cardUrl,
+      verify: "required",
+      fetch: counting,
+      verification: { jku: { cache: new JwksCache() } },
+    });
+    expect(session.verification).toMatchObject({ verified: true, keySource: "jku", jku: agent.jwksUrl });
+    expect(session.cardUrl).toBe(agent.cardUrl);
+    expect(fetched).toEqual([agent.jwksUrl]);
+    expect(textOf(await session.client.sendMessage({ message: userMessage("echo in hand") }))).toBe("in hand");
+  });
+
+  it("without cardUrl, the refusal names cardUrl", async () => {
+    const e = await connect(JSON.parse(await cardText()), { verify: "required" }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(AgentCardVerificationError);
+    const [failure] = (e as AgentCardVerificationError).result.failures;
+    expect(failure!.reason).toContain("pass cardUrl, the URL it was fetched from (connect(card, { cardUrl })");
+  });
+
+  it("verification.cardUrl, which the types refuse, is refused at run time too, naming cardUrl", async () => {
+    const e = await connect(JSON.parse(await cardText()), {
+      verify: "required",
+      verification: { cardUrl: agent.cardUrl } as ConnectOptions["verification"],
+    }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(InvalidParamsError);
+    expect((e as Error).message).toBe("verification.cardUrl: where a card came from is connect()'s own option: connect(card, { cardUrl })");
+  });
+
+  it("cardUrl with a URL target, or with a resolveAgentCard result, is refused: the card's URL is known", async () => {
+    const resolved = await resolveAgentCard(agent.origin, { cache: new MemoryCardStore() });
+    for (const target of [agent.origin, new URL(agent.origin), resolved]) {
+      const e = await connect(target, { cardUrl: agent.cardUrl }).catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(InvalidParamsError);
+      expect((e as Error).message).toMatch(/^cardUrl: only for a card given to connect\(\)/);
+    }
+  });
+
+  it("a cardUrl that is not an absolute http(s) URL is refused without quoting it", async () => {
+    for (const cardUrl of ["not a url", "file:///tmp/card.json?token=secret"]) {
+      const e = await connect(JSON.parse(await cardText()), { cardUrl }).catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(InvalidParamsError);
+      expect((e as Error).message).toBe("cardUrl: not an absolute http(s) URL");
+    }
+  });
+
+  it("the types take cardUrl beside verification, and neither verification.cardUrl nor a misspelling", () => {
+    // A card as JSON.parse gives it, as users hold one: only the options can be wrong.
+    const inHand = (options: ConnectOptions) => () => connect(JSON.parse("{}"), options);
+    const accepted = inHand({ cardUrl: "https://agent.example/.well-known/agent-card.json" });
+    // @ts-expect-error where a card came from is connect()'s own option, not one of verification's
+    const nested = inHand({ verification: { cardUrl: "https://agent.example" } });
+    // @ts-expect-error misspelt
+    const misspelt = inHand({ cardURL: "https://agent.example" });
+    expect([accepted, nested, misspelt].every((f) => typeof f === "function")).toBe(true);
   });
 });

@@ -267,6 +267,17 @@ describe("what the app vouched for keeps working", () => {
     const session = await connect(cardJson({ supportedInterfaces: [jsonRpc(`${local.url}/a2a`)] }) as ConnectTarget);
     expect(session.interface?.interface.url).toBe(`${local.url}/a2a`);
   });
+
+  it("a card handed to connect() with the cardUrl of another host is held to what a card fetched from there is", async () => {
+    const card = cardJson({ supportedInterfaces: [jsonRpc(`${local.url}/a2a`)] }) as ConnectTarget;
+    const e = await connect(card, { cardUrl: "https://agent.example/.well-known/agent-card.json" }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(AgentCardVerificationError);
+    expect((e as AgentCardVerificationError).result.failures.map((f) => f.code)).toEqual(["local_url"]);
+    const allowed = await connect(card, { cardUrl: "https://agent.example/.well-known/agent-card.json", localUrls: "allow" });
+    expect(allowed.interface?.interface.url).toBe(`${local.url}/a2a`);
+    const fromHere = await connect(card, { cardUrl: `${local.url}/.well-known/agent-card.json` });
+    expect(fromHere.interface?.interface.url).toBe(`${local.url}/a2a`);
+  });
 });
 
 describe("a redirect from another host to this machine or its link", () => {

@@ -364,10 +364,31 @@ describe("interface URLs relative to the card's", () => {
       expect(e.problem).toBe("relative-url");
       expect(e.message).toMatch(/^the Agent Card given gives supportedInterfaces\[1\]\.url as a relative URL \(\/a2a\/echo\)/);
     }
+    // The message names the option that would say where the card came from.
+    expect(() => parseCard(json, "")).toThrow(/say where it came from with cardUrl \(connect\(card, \{ cardUrl \}\)\)/);
     // A card file's path is no URL to resolve against either.
     expect(() => parseCard(json, "/home/me/card.json")).toThrow(
       /^the Agent Card at \/home\/me\/card\.json gives supportedInterfaces\[1\]\.url/,
     );
+  });
+});
+
+describe("relative interface URLs in a card in hand with cardUrl", () => {
+  it("resolve against it, with a warning each, and leave the caller's card as it was", async () => {
+    const json = cardJson({
+      supportedInterfaces: [{ url: "../a2a", protocolBinding: "JSONRPC", protocolVersion: "1.0" }],
+    });
+    const message = fromJson(AgentCardSchema, json as JsonValue);
+    const cardUrl = "https://agent.example/agents/echo/card.json";
+    for (const target of [JSON.parse(JSON.stringify(json)), message]) {
+      const session = await connect(target, { cardUrl });
+      expect(session.card.supportedInterfaces[0]!.url).toBe("https://agent.example/agents/a2a");
+      expect(session.warnings).toEqual([
+        "supportedInterfaces[0].url is relative; resolved against the card's URL to https://agent.example/agents/a2a",
+      ]);
+      expect(session.cardUrl).toBe(cardUrl);
+    }
+    expect(message.supportedInterfaces[0]!.url).toBe("../a2a");
   });
 });
 
