@@ -63,7 +63,8 @@ export interface ConnectOptions extends ResolveOptions {
    * included. Precedence for a call: its own `timeoutMs`, else
    * `transport.timeoutMs`, else this. A stream keeps its rule: no deadline
    * unless its call sets one, its silence bounded by
-   * `transport.idleTimeoutMs`. For calls, 0 or Infinity is no limit.
+   * `transport.idleTimeoutMs`. 0 or Infinity: no limit for the calls, and
+   * discovery keeps its default.
    */
   timeoutMs?: number | undefined;
   /**
@@ -286,18 +287,29 @@ export function createConnect(defaultFactories: TransportFactories) {
  * dynamic import has no timeout) must not hold connect() for good.
  */
 function loading<T>(code: Promise<T>, what: string, options: ConnectOptions): Promise<T> {
-  const limitMs = options.timeoutMs ?? DEFAULT_DISCOVERY_TIMEOUT_MS;
-  return awaitWithin(code, options.signal, limitMs > 0 && limitMs !== Infinity ? limitMs : undefined, {
+  const limitMs = discoveryTimeoutMs(options);
+  return awaitWithin(code, options.signal, limitMs, {
     aborted: () => new AbortedError("connect() was aborted", { cause: options.signal?.reason }),
     timedOut: () => new CallTimeoutError(`connect() could not load ${what} within ${limitMs} ms`, { kind: "deadline" }),
   });
 }
 
+/**
+ * connect()'s `timeoutMs` as discovery's: the same, except that 0 and
+ * Infinity, no limit for the calls, leave discovery its default rather than
+ * ending it at once or never.
+ */
+function discoveryTimeoutMs(options: ConnectOptions): number {
+  const ms = options.timeoutMs;
+  return ms === undefined || ms === 0 || ms === Infinity ? DEFAULT_DISCOVERY_TIMEOUT_MS : ms;
+}
+
 async function resolveTarget(
   target: ConnectTarget,
-  options: ConnectOptions,
+  connectOptions: ConnectOptions,
   verification: ConnectOptions["verification"],
 ): Promise<ResolvedAgentCard> {
+  const options = { ...connectOptions, timeoutMs: discoveryTimeoutMs(connectOptions) };
   // One way to say where a card came from: the verifier's own spelling is not it (the types refuse it too).
   if ((verification as VerifyOptions | undefined)?.cardUrl !== undefined) {
     throw new InvalidParamsError("verification.cardUrl: where a card came from is connect()'s own option: connect(card, { cardUrl })");

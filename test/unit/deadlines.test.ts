@@ -1095,6 +1095,15 @@ describe("connect()'s timeoutMs: the deadline of discovery and of every call of 
     });
   }, 4000);
 
+  it("0 is no limit for the calls and leaves discovery its default: connect() succeeds and a stream is served", async () => {
+    await withHangingAgent(async (url) => {
+      const { client } = await connect(url, { timeoutMs: 0, cache: false });
+      const events = [];
+      for await (const e of client.sendStreamingMessage({ message: userMessage("hi") }, { resume: false })) events.push(e);
+      expect(events.map((e) => e.payload.case)).toEqual(["statusUpdate"]);
+    });
+  }, 4000);
+
   it("a card that is never served fails discovery by it", async () => {
     const silent = await startFakeServer(() => {});
     try {
