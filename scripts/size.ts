@@ -3,8 +3,10 @@
 // What a browser app pays for a2a-connect: small apps are bundled with
 // esbuild the way an app would bundle them (minified, ESM, code splitting,
 // platform browser, against the package's own entries as its "exports" map
-// names them, our TypeScript compiled as `npm run build` compiles it) and
-// their output is measured, each chunk gzipped on its own.
+// names them, from the sources: esbuild compiles our TypeScript as
+// `npm run build` does, and an app bundling the built package's chunks gets
+// the same code within a few hundred bytes) and their output is measured,
+// each chunk gzipped on its own.
 // Prints one markdown table (the one in docs/size.md).
 //
 // "at start" is what the app loads before it runs: its entry chunk and every
@@ -23,7 +25,6 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { build, type Metafile, type Plugin } from "esbuild";
-import ts from "typescript";
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -172,44 +173,6 @@ async function packageEntries(): Promise<Plugin> {
   };
 }
 
-/**
- * Our TypeScript as the package ships it: each file compiled as
- * `npm run build` compiles it (tsconfig.build.json), so the sizes are those
- * of dist/ without building it. (esbuild's own TypeScript output differs a
- * little, in enums for one.)
- */
-function compiledAsShipped(): Plugin {
-  const file = join(repoRoot, "tsconfig.build.json");
-  const config = ts.readConfigFile(file, (f) => ts.sys.readFile(f));
-  const { options } = ts.parseJsonConfigFileContent(config.config, ts.sys, repoRoot, undefined, file);
-  // The package is "type": "module", so tsc emits ES modules; a lone file does not know that.
-  const compilerOptions: ts.CompilerOptions = {
-    ...options,
-    module: ts.ModuleKind.ESNext,
-    moduleResolution: ts.ModuleResolutionKind.Bundler,
-    declaration: false,
-    sourceMap: false,
-    noEmit: false,
-  };
-  const ours = new RegExp(`^${repoRoot.replace(/[-/\\^$*+?.()|[\]{}]/g, "\\$&")}/(src|gen)/.*\\.ts$`);
-  const compiled = new Map<string, string>();
-  return {
-    name: "compiled-as-shipped",
-    setup(b) {
-      b.onLoad({ filter: /\.ts$/ }, async (args) => {
-        if (!ours.test(args.path)) return undefined;
-        let js = compiled.get(args.path);
-        if (js === undefined) {
-          const source = await readFile(args.path, "utf8");
-          js = ts.transpileModule(source, { compilerOptions, fileName: args.path }).outputText;
-          compiled.set(args.path, js);
-        }
-        return { contents: js, loader: "js", resolveDir: dirname(args.path) };
-      });
-    },
-  };
-}
-
 function sum(files: Iterable<Uint8Array>): Bytes {
   let min = 0;
   let gzip = 0;
@@ -294,7 +257,7 @@ async function measureApp(app: App, dir: string, plugins: Plugin[]): Promise<Siz
 export async function measureSizes(): Promise<SizeRow[]> {
   const dir = await mkdtemp(join(tmpdir(), "a2a-connect-size-"));
   try {
-    const plugins = [await packageEntries(), compiledAsShipped()];
+    const plugins = [await packageEntries()];
     const rows: SizeRow[] = [];
     for (const app of APPS) rows.push(await measureApp(app, dir, plugins));
     return rows;

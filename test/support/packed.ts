@@ -21,12 +21,13 @@ export interface PackedPackage {
 /**
  * Packs the package as from a fresh clone: its sources copied into
  * `scratch`/source, with no dist/, and `npm pack` run there, whose prepack
- * builds it. Takes a tsc build: give the hook two minutes.
+ * builds it. Takes a build: give the hook two minutes.
  */
 export async function packPackage(scratch: string): Promise<PackedPackage> {
   const source = join(scratch, "source");
   mkdirSync(source);
-  for (const file of ["package.json", "README.md", "LICENSE", "CHANGELOG.md", "tsconfig.json", "tsconfig.build.json"]) {
+  mkdirSync(join(source, "scripts"));
+  for (const file of ["package.json", "README.md", "LICENSE", "CHANGELOG.md", "tsconfig.json", "tsconfig.build.json", "scripts/build.ts"]) {
     copyFileSync(join(repoRoot, file), join(source, file));
   }
   for (const dir of ["src", "gen"]) cpSync(join(repoRoot, dir), join(source, dir), { recursive: true });

@@ -5,9 +5,11 @@
  * processes. Its dependencies come from the repository's node_modules, so
  * nothing is fetched.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../../scripts/size.js";
 import { startLocalAgent } from "../../demo/agent.js";
@@ -63,7 +65,7 @@ describe("the packed package", () => {
       for (const s of map.sources) expect(shipped, `${path} names ${s}`).toContain(join(path, "..", s));
     }
     const js = packed.filter((p) => p.endsWith(".js"));
-    expect(js.length).toBeGreaterThan(50);
+    expect(js).toContain("dist/src/index.js");
     for (const path of js) {
       const text = readFileSync(join(app, "node_modules/a2a-connect", path), "utf8");
       const url = /\/\/# sourceMappingURL=(\S+)/.exec(text)?.[1];
@@ -136,6 +138,77 @@ describe("the packed package's types, in a TypeScript app", () => {
     },
     60_000,
   );
+});
+
+/** The files a fresh process loads to run `script` (an ES module), as file: URLs, from a load hook. */
+async function filesLoadedBy(script: string): Promise<{ files: string[]; stdout: string }> {
+  writeFileSync(
+    join(app, "log-loads.mjs"),
+    `export async function load(url, context, next) { if (url.startsWith("file:")) process.stderr.write("loaded " + url + "\\n"); return next(url, context); }`,
+  );
+  writeFileSync(
+    join(app, "register-log-loads.mjs"),
+    `import { register } from "node:module"; register("./log-loads.mjs", import.meta.url);`,
+  );
+  const { stdout, stderr } = await run(process.execPath, ["--import", "./register-log-loads.mjs", "--input-type=module", "-e", script], {
+    cwd: app,
+    timeout: 30_000,
+  });
+  return { files: [...stderr.matchAll(/^loaded (\S+)$/gm)].map((m) => m[1]!), stdout };
+}
+
+describe("what a process loads at start", () => {
+  it("each entry is a few files of the package, as a bundler makes them, not one per source module", async () => {
+    for (const entry of ENTRIES) {
+      const { files } = await filesLoadedBy(`await import(${JSON.stringify(entry)});`);
+      const ours = files.filter((f) => f.startsWith(pathToFileURL(`${realpathSync(join(app, "node_modules/a2a-connect"))}/`).href));
+      expect(ours.length, entry).toBeGreaterThan(0);
+      // One file per source module was 127 for the Node entry.
+      expect(ours.length, `${entry}: ${ours.length} files`).toBeLessThanOrEqual(30);
+    }
+  });
+});
+
+describe("an app's bundler, given the packed package", () => {
+  // As an app's bundler sees the package: through its "exports" and "sideEffects", its dependencies left out.
+  async function bundle(source: string): Promise<string> {
+    const result = await build({
+      stdin: { contents: source, resolveDir: app, loader: "js" },
+      absWorkingDir: app,
+      bundle: true,
+      format: "esm",
+      platform: "node",
+      external: ["@bufbuild/*", "@connectrpc/*", "jose", "canonicalize"],
+      write: false,
+      logLevel: "silent",
+    });
+    return result.outputFiles.map((f) => f.text).join("\n");
+  }
+
+  it("keeps the Node entry's registrations for an app that imports only connect from it, and leaves them out of the root's", async () => {
+    const node = await bundle(`import { connect } from "a2a-connect/node"; export const run = (u) => connect(u);`);
+    expect(node).toMatch(/registerTransports\(\{/);
+    expect(node).toMatch(/installJsonReaders\(jsonReaders\)/);
+    const root = await bundle(`import { connect } from "a2a-connect"; export const run = (u) => connect(u);`);
+    expect(root).toMatch(/function createConnect\(/);
+    expect(root).not.toMatch(/registerTransports\(\{|installJsonReaders|node:http2/);
+  });
+});
+
+describe("the CLI from the packed package", () => {
+  it("is an executable with its #! line, and its commands (loaded on demand) run against the local agent", async () => {
+    const pkg = JSON.parse(readFileSync(join(app, "node_modules/a2a-connect/package.json"), "utf8")) as { bin: { a2a: string } };
+    const bin = join(app, "node_modules/a2a-connect", pkg.bin.a2a);
+    expect(readFileSync(bin, "utf8").startsWith("#!/usr/bin/env node\n")).toBe(true);
+    expect(statSync(bin).mode & 0o111).not.toBe(0);
+    const agent = await startLocalAgent();
+    try {
+      const { stdout } = await run(bin, ["card", agent.origin, "--json"], { cwd: app, timeout: 30_000 });
+      expect(JSON.parse(stdout)).toMatchObject({ name: expect.any(String), supportedInterfaces: expect.any(Array) });
+    } finally {
+      await agent.close();
+    }
+  });
 });
 
 describe("the README's first example", () => {

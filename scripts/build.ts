@@ -1,0 +1,125 @@
+// npm run build
+//
+// The package as it ships, in dist/: each entry of package.json "exports"
+// and the CLI bundled by esbuild into as few ES modules as code splitting
+// makes (an entry, the chunks entries share, and one chunk per dynamic
+// import, which still loads on demand), so that a process that imports an
+// entry opens a handful of files rather than one per source module. The
+// dependencies stay imports of their own, so that they dedupe with the
+// app's. The declarations come from tsc (tsconfig.build.json), one per
+// source module, where the "exports" map's "types" name them.
+//
+// Not minified: stack traces read as the sources do, and an app's bundler
+// minifies anyway.
+
+import { execFileSync } from "node:child_process";
+import { chmodSync, readFileSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import { basename, dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build, type BuildOptions, type BuildResult, type Plugin } from "esbuild";
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+
+interface PackageJson {
+  exports: Record<string, { default: string }>;
+  bin: Record<string, string>;
+  sideEffects: string[];
+}
+
+const readPackage = (root: string) => JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as PackageJson;
+
+/** ./dist/src/x.js is built from src/x.ts. */
+const sourceOf = (target: string) => target.replace(/^(\.\/)?dist\//, "").replace(/\.js$/, ".ts");
+
+/**
+ * The modules with an import-time effect (package.json "sideEffects": the
+ * Node entry's registrations). Each is built as a file of its own in
+ * dist/src, imported by that name wherever the sources import it, so that
+ * "sideEffects" names it and bundlers keep it: bundled into a shared chunk,
+ * its effect would sit in a file that "sideEffects" does not name.
+ */
+function effectSources(root = repoRoot): string[] {
+  return readPackage(root)
+    .sideEffects.filter((p) => p.startsWith("./dist/"))
+    .map(sourceOf);
+}
+
+/** The sources of the package's entries, its CLI and its modules with an effect, from package.json. */
+function entrySources(root = repoRoot): string[] {
+  const pkg = readPackage(root);
+  const targets = [...Object.values(pkg.exports).map((c) => c.default), ...Object.values(pkg.bin)];
+  return [...targets.map(sourceOf), ...effectSources(root)];
+}
+
+/** Imports of a module with an effect stay imports of its own file (see effectSources). */
+function effectsApart(root: string): Plugin {
+  const names = effectSources(root).map((s) => {
+    if (dirname(s) !== "src") throw new Error(`${s}: a module with an effect must be in src/ itself, beside the chunks that import it`);
+    return basename(s, ".ts");
+  });
+  const filter = new RegExp(`(^|/)(${names.join("|")})\\.js$`);
+  return {
+    name: "effects-apart",
+    setup(b) {
+      // Entries and chunks are all in dist/src (the CLI's main imports no such module), so one relative name serves all.
+      b.onResolve({ filter }, (args) =>
+        args.kind === "entry-point" ? undefined : { path: `./${basename(args.path)}`, external: true, sideEffects: true },
+      );
+    },
+  };
+}
+
+/** esbuild's options for the package's JavaScript, written under `outdir` (dist/src). */
+function packageBuildOptions(root: string, outdir: string): BuildOptions {
+  return {
+    absWorkingDir: root,
+    entryPoints: entrySources(root).map((s) => join(root, s)),
+    outbase: join(root, "src"),
+    outdir,
+    // Shared and on-demand code beside the entries, where the modules with an effect are too.
+    chunkNames: "[name]-[hash]",
+    bundle: true,
+    splitting: true,
+    format: "esm",
+    // The browser-safe entries must run anywhere; the Node entry and the CLI
+    // import Node's modules by their node: names, which stay imports.
+    platform: "neutral",
+    target: "es2022",
+    packages: "external",
+    external: ["node:*"],
+    plugins: [effectsApart(root)],
+    minify: false,
+    sourcemap: false,
+    metafile: true,
+    logLevel: "warning",
+  };
+}
+
+/** Relative imports in the output that name no file of it: the build is broken. */
+function danglingImports(result: BuildResult, root: string): string[] {
+  const outputs = new Set(Object.keys(result.metafile!.outputs).map((f) => resolve(root, f)));
+  return Object.entries(result.metafile!.outputs).flatMap(([file, output]) =>
+    output.imports
+      .filter((i) => i.path.startsWith("."))
+      .map((i) => resolve(root, dirname(file), i.path))
+      .filter((target) => !outputs.has(target))
+      .map((target) => `${file} -> ${target}`),
+  );
+}
+
+async function main(): Promise<void> {
+  const dist = join(repoRoot, "dist");
+  rmSync(dist, { recursive: true, force: true });
+  const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
+  execFileSync(process.execPath, [tsc, "-p", join(repoRoot, "tsconfig.build.json"), "--emitDeclarationOnly"], { stdio: "inherit" });
+  const result = await build(packageBuildOptions(repoRoot, join(dist, "src")));
+  const dangling = danglingImports(result, repoRoot);
+  if (dangling.length > 0) throw new Error(`build: imports of files it did not write:\n${dangling.join("\n")}`);
+  // The CLI runs as a command: esbuild keeps its #! line; npm makes bins executable, a checkout needs it too.
+  for (const file of Object.values(readPackage(repoRoot).bin)) chmodSync(join(repoRoot, file), 0o755);
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  await main();
+}
