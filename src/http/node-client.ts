@@ -18,8 +18,8 @@
  * 103) are skipped, so the call's deadline bounds a server that sends only
  * those.
  */
-import * as http from "node:http";
-import * as https from "node:https";
+import type * as http from "node:http";
+import type * as https from "node:https";
 import type { UniversalClientFn, UniversalClientResponse } from "@connectrpc/connect/protocol";
 import type { Duplex } from "node:stream";
 import { ProtocolError } from "../errors/family.js";
@@ -45,6 +45,9 @@ let sharedHttps: https.Agent | undefined;
  * @category Transports
  */
 export function createNodeHttpClient(options: NodeHttpClientOptions = {}): UniversalClientFn {
+  // Loaded here, not imported: importing the Node entry need not load HTTP and TLS (a cold start that may never call).
+  const http = process.getBuiltinModule("node:http");
+  const https = process.getBuiltinModule("node:https");
   // Shared by every default client, so connections are pooled per origin.
   const httpAgent = options.httpAgent ?? (sharedHttp ??= new http.Agent({ keepAlive: true, scheduling: "lifo" }));
   const httpsAgent = options.httpsAgent ?? (sharedHttps ??= new https.Agent({ keepAlive: true, scheduling: "lifo" }));

@@ -46,8 +46,14 @@ import { clientFault } from "../errors/classify.js";
 import { abortError, safeUrl, singleValue, startTimer } from "../util.js";
 import type { AbortLike } from "./call-abort.js";
 
-/** The reason a request signal carries once its call is over. */
-const FINISHED = new ConnectError("the call has finished", Code.Canceled);
+/**
+ * The reason a request signal carries once its call is over: one for all
+ * calls, made by the first call that ends. Not made at import: a
+ * ConnectError makes a `Headers`, which loads Node's fetch (undici), tens of
+ * milliseconds of a cold start that may never call.
+ */
+let finished: ConnectError | undefined;
+const finishedReason = () => (finished ??= new ConnectError("the call has finished", Code.Canceled));
 
 interface CallOptions<Req> {
   interceptors: Interceptor[] | undefined;
@@ -211,14 +217,14 @@ export class CallSignal implements AbortLike {
   /** A rejection with `e`, without the credentials of the request as sent. */
   rejectClean(e: unknown): Promise<never> {
     // Masking works in place: the shared reason of finished calls is not touched.
-    if (e === FINISHED) return Promise.reject(e);
+    if (e !== undefined && e === finished) return Promise.reject(e);
     return rejectWithoutSent(e, this.sentHeader, this.sentUrl, this.sentMethod, this.sentMessage);
   }
 
   /** The call is over; releases the timer and the caller's signal, and aborts the request signal. */
   finish(): void {
     this.release();
-    this.end(FINISHED);
+    this.end(finishedReason());
   }
 
   /** The call is over and holds nothing: releases the timer and the caller's signal. */

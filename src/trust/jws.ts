@@ -8,7 +8,11 @@
  * from the wire.
  */
 import type { JsonObject } from "@bufbuild/protobuf";
-import { base64url, errors as joseErrors, flattenedVerify, type JWK } from "jose";
+// JOSE by the parts used: its root module loads all of it (JWE, JWT, key generation), twice the start-up time.
+import type { JWK } from "jose";
+import * as base64url from "jose/base64url";
+import * as joseErrors from "jose/errors";
+import { flattenedVerify } from "jose/jws/flattened/verify";
 import type { AgentCardSignature } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { clip, errorMessage, Rejection } from "./rejection.js";
 import { isPlainObject } from "./values.js";

@@ -4,7 +4,8 @@
  * added to the card's signatures.
  */
 import { clone, create, type JsonObject } from "@bufbuild/protobuf";
-import { FlattenedSign, type JWK } from "jose";
+import type { JWK } from "jose";
+import { FlattenedSign } from "jose/jws/flattened/sign";
 import { AgentCardSchema, AgentCardSignatureSchema, type AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { ALGORITHMS, DEFAULT_ALGORITHMS, servesAlgorithm, type KeyAlgorithm } from "./algorithms.js";
 import { canonicalCardBytes } from "./canonical.js";

@@ -16,7 +16,7 @@
  */
 import { fromJson, isMessage, type JsonValue } from "@bufbuild/protobuf";
 import canonicalize from "canonicalize";
-import { base64url } from "jose";
+import * as base64url from "jose/base64url";
 import { AgentCardSchema, type AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { findDuplicateKey } from "../discovery/json.js";
 import { carriesSignatures } from "../discovery/signed.js";

@@ -167,6 +167,33 @@ describe("what a process loads at start", () => {
       expect(ours.length, `${entry}: ${ours.length} files`).toBeLessThanOrEqual(30);
     }
   });
+
+  it("no entry loads Node's fetch (undici) at import: only a call that needs Headers or fetch does", async () => {
+    for (const entry of ENTRIES) {
+      const { stdout } = await filesLoadedBy(
+        `await import(${JSON.stringify(entry)}); console.log(process.moduleLoadList.filter((m) => m.includes("undici")).join(" "));`,
+      );
+      expect(stdout.trim(), entry).toBe("");
+    }
+  });
+
+  it("the Node entry loads neither HTTP, HTTP/2 nor TLS at import: its clients load them when made or connecting", async () => {
+    const { stdout } = await filesLoadedBy(
+      `await import("a2a-connect/node"); console.log(process.moduleLoadList.filter((m) => /^NativeModule (http|https|http2|tls)$/.test(m)).join(" "));`,
+    );
+    expect(stdout.trim()).toBe("");
+  });
+
+  it("no entry loads JOSE's root module, which is all of JOSE (JWE, JWT, key generation): only the JWS parts it uses", async () => {
+    for (const entry of ENTRIES) {
+      const { files } = await filesLoadedBy(`await import(${JSON.stringify(entry)});`);
+      const jose = files.filter((f) => f.includes("/node_modules/jose/"));
+      expect(
+        jose.filter((f) => /\/webapi\/(index|jwe|jwt|key)(\/|\.js)/.test(f)),
+        entry,
+      ).toEqual([]);
+    }
+  });
 });
 
 describe("an app's bundler, given the packed package", () => {

@@ -15,11 +15,18 @@
  * its calls keep to the server's limit on concurrent streams (the client
  * queues those over it) rather than being refused for exceeding it.
  */
-import * as http2 from "node:http2";
+import type * as http2 from "node:http2";
 import type { SecureContext } from "node:tls";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { connectionLost } from "./wire.js";
 import { MAX_TIMER_MS, unlessAborted } from "../../util.js";
+
+/**
+ * node:http2, loaded by the first session rather than imported: importing
+ * the Node entry need not load HTTP/2 and TLS, a cold start that may never
+ * call over gRPC.
+ */
+export const nodeHttp2 = (): typeof http2 => process.getBuiltinModule("node:http2");
 
 export interface PingOptions {
   pingIntervalMs: number;
@@ -104,7 +111,7 @@ export class SessionKeeper {
 
   private open(): Dial {
     const { secureContext, servername } = this.options;
-    const session = http2.connect(this.origin, secureContext ? { secureContext, servername } : {});
+    const session = nodeHttp2().connect(this.origin, secureContext ? { secureContext, servername } : {});
     session.on("error", ignore);
     const ready = new Promise<TrackedSession>((resolve, reject) => {
       const failed = (e?: Error) => {
@@ -217,7 +224,7 @@ class TrackedSession {
     }
     stream.once("close", () => {
       // A stream the server ended cleanly proves the connection as a PING would.
-      if (stream.rstCode === http2.constants.NGHTTP2_NO_ERROR) this.aliveAt = performance.now();
+      if (stream.rstCode === nodeHttp2().constants.NGHTTP2_NO_ERROR) this.aliveAt = performance.now();
       this.streamClosed();
     });
     return stream;

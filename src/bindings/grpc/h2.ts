@@ -15,14 +15,14 @@
  */
 import { create, toBinary, type DescMessage, type DescMethod, type MessageShape } from "@bufbuild/protobuf";
 import { Code, ConnectError, type Interceptor, type Transport } from "@connectrpc/connect";
-import { constants, type ClientHttp2Stream, type OutgoingHttpHeaders } from "node:http2";
-import { createSecureContext, type SecureContext, type SecureContextOptions } from "node:tls";
+import type { ClientHttp2Stream, OutgoingHttpHeaders } from "node:http2";
+import type { SecureContext, SecureContextOptions } from "node:tls";
 import { InvalidParamsError } from "../../errors/family.js";
 import { failedField } from "../../protocol/proto-json.js";
 import { runStreaming, runUnary } from "../../http/run-call.js";
 import { callRequest } from "../../http/call-request.js";
 import { timeoutFor } from "../../call/timeouts.js";
-import { SessionKeeper } from "./h2-session.js";
+import { SessionKeeper, nodeHttp2 } from "./h2-session.js";
 import type { GrpcTlsOptions } from "./url.js";
 import { mapRequests, parsedUrl } from "../../util.js";
 import { encodeFrame, metadataOf } from "./wire.js";
@@ -67,7 +67,7 @@ export function createH2GrpcTransport(options: H2GrpcTransportOptions): Transpor
     wire.te = "trailers";
     const stream = await sessions.request(wire, signal);
     const cancel = () => {
-      if (!stream.closed) stream.close(constants.NGHTTP2_CANCEL);
+      if (!stream.closed) stream.close(nodeHttp2().constants.NGHTTP2_CANCEL);
     };
     if (signal.aborted) cancel();
     else signal.addEventListener("abort", cancel);
@@ -162,7 +162,7 @@ async function unlessRefused<T>(open: () => Promise<ClientHttp2Stream>, read: (s
     try {
       return await read(stream);
     } catch (e) {
-      if (retries === REFUSED_RETRIES || stream.rstCode !== constants.NGHTTP2_REFUSED_STREAM) throw e;
+      if (retries === REFUSED_RETRIES || stream.rstCode !== nodeHttp2().constants.NGHTTP2_REFUSED_STREAM) throw e;
     }
   }
 }
@@ -178,7 +178,7 @@ function tlsSettings(tls: GrpcTlsOptions | undefined): { secureContext?: SecureC
   // Node takes the bytes of any ArrayBufferView where its types say Buffer.
   const { ca, cert, key, servername } = tls as Pick<SecureContextOptions, "ca" | "cert" | "key"> & { servername?: string };
   try {
-    return { secureContext: createSecureContext({ ca, cert, key }), servername };
+    return { secureContext: process.getBuiltinModule("node:tls").createSecureContext({ ca, cert, key }), servername };
   } catch (e) {
     const reason = (e as { reason?: unknown }).reason;
     throw new InvalidParamsError(`tls: the certificates or key cannot be used${typeof reason === "string" ? ` (${reason})` : ""}`);

@@ -6,7 +6,8 @@
  */
 import { fromBinary, type DescMessage, type MessageShape } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { constants, type ClientHttp2Stream, type IncomingHttpHeaders } from "node:http2";
+import type { ClientHttp2Stream, IncomingHttpHeaders } from "node:http2";
+import { nodeHttp2 } from "./h2-session.js";
 import { FrameReader, connectionLost, metadataOf, responseError, statusError } from "./wire.js";
 
 /** Bytes that do not decode are the server's protocol error, not a cut connection. */
@@ -32,7 +33,7 @@ function endError(
 ): ConnectError | undefined {
   if (trailers) return frames.end() ?? statusError(trailers, header);
   if (header?.["grpc-status"] !== undefined) return frames.end() ?? statusError(header);
-  if (header && stream.rstCode === constants.NGHTTP2_NO_ERROR)
+  if (header && stream.rstCode === nodeHttp2().constants.NGHTTP2_NO_ERROR)
     return new ConnectError("protocol error: missing grpc-status", Code.Internal);
   return connectionLost(cause);
 }
@@ -60,7 +61,7 @@ export function readUnary(stream: ClientHttp2Stream, readMaxBytes: number, url: 
       if (settled) return;
       settled = true;
       reject(e);
-      if (!stream.closed) stream.close(constants.NGHTTP2_CANCEL);
+      if (!stream.closed) stream.close(nodeHttp2().constants.NGHTTP2_CANCEL);
     };
     stream.on("response", (h) => {
       header = h;
@@ -121,7 +122,7 @@ export class StreamReply {
         const e = responseError(h, this.url);
         if (!e) return resolve(h);
         reject(e);
-        if (!stream.closed) stream.close(constants.NGHTTP2_CANCEL);
+        if (!stream.closed) stream.close(nodeHttp2().constants.NGHTTP2_CANCEL);
       };
       const onClose = () => {
         stream.off("response", onResponse);
@@ -152,7 +153,7 @@ export class StreamReply {
       complete = true;
     } finally {
       if (!complete) {
-        if (!stream.closed) stream.close(constants.NGHTTP2_CANCEL);
+        if (!stream.closed) stream.close(nodeHttp2().constants.NGHTTP2_CANCEL);
         chunks.return?.().catch(() => {});
       }
     }
