@@ -2,8 +2,6 @@
 import type { Readable } from "node:stream";
 import { create } from "@bufbuild/protobuf";
 import { ArtifactSchema, StreamResponseSchema, type StreamResponse, type TaskPushNotificationConfig } from "../../gen/lf/a2a/v1/a2a_pb.js";
-// The CLI runs in Node: gRPC over HTTP/2 and the node:http client for `connect`.
-import "../node-runtime.js";
 import type { TransportSettings } from "../bindings/registry.js";
 import { connect, type ConnectOptions } from "../client/connect.js";
 import type { AgentSession } from "../client/session.js";
@@ -90,6 +88,9 @@ function cardFile(ctx: CommandContext, path: string, verify: VerifyPolicy, keys?
 
 async function open(ctx: CommandContext): Promise<AgentSession> {
   const target = parseTarget(ctx.args.url!, ctx.command);
+  // The CLI runs in Node: gRPC over HTTP/2 and the node:http client for `connect`, loaded by the
+  // commands that call an agent (`a2a card` only reads a card, and starts faster without them).
+  await import("../node-runtime.js");
   const session =
     target.kind === "url"
       ? await connect(target.url, connectOptions(ctx, target.url))

@@ -141,7 +141,12 @@ describe("the packed package's types, in a TypeScript app", () => {
 });
 
 /** The files a fresh process loads to run `script` (an ES module), as file: URLs, from a load hook. */
-async function filesLoadedBy(script: string): Promise<{ files: string[]; stdout: string }> {
+function filesLoadedBy(script: string): Promise<{ files: string[]; stdout: string }> {
+  return filesLoadedRunning(["--input-type=module", "-e", script]);
+}
+
+/** The files a fresh `node ...args` loads, as file: URLs, from a load hook. */
+async function filesLoadedRunning(args: string[]): Promise<{ files: string[]; stdout: string }> {
   writeFileSync(
     join(app, "log-loads.mjs"),
     `export async function load(url, context, next) { if (url.startsWith("file:")) process.stderr.write("loaded " + url + "\\n"); return next(url, context); }`,
@@ -150,7 +155,7 @@ async function filesLoadedBy(script: string): Promise<{ files: string[]; stdout:
     join(app, "register-log-loads.mjs"),
     `import { register } from "node:module"; register("./log-loads.mjs", import.meta.url);`,
   );
-  const { stdout, stderr } = await run(process.execPath, ["--import", "./register-log-loads.mjs", "--input-type=module", "-e", script], {
+  const { stdout, stderr } = await run(process.execPath, ["--import", "./register-log-loads.mjs", ...args], {
     cwd: app,
     timeout: 30_000,
   });
@@ -232,6 +237,23 @@ describe("the CLI from the packed package", () => {
     try {
       const { stdout } = await run(bin, ["card", agent.origin, "--json"], { cwd: app, timeout: 30_000 });
       expect(JSON.parse(stdout)).toMatchObject({ name: expect.any(String), supportedInterfaces: expect.any(Array) });
+    } finally {
+      await agent.close();
+    }
+  });
+
+  it("loads the transports (node-runtime.js: gRPC, the generated readers) for the commands that call an agent, not for `a2a card`", async () => {
+    const pkg = JSON.parse(readFileSync(join(app, "node_modules/a2a-connect/package.json"), "utf8")) as { bin: { a2a: string } };
+    const bin = join(app, "node_modules/a2a-connect", pkg.bin.a2a);
+    const agent = await startLocalAgent();
+    try {
+      const runtime = (files: string[]) => files.filter((f) => f.endsWith("/dist/src/node-runtime.js"));
+      const card = await filesLoadedRunning([bin, "card", agent.origin, "--json"]);
+      expect(JSON.parse(card.stdout)).toMatchObject({ name: expect.any(String) });
+      expect(runtime(card.files)).toEqual([]);
+      const send = await filesLoadedRunning([bin, "send", agent.origin, "hi", "--json"]);
+      expect(send.stdout).toContain("hi");
+      expect(runtime(send.files)).toHaveLength(1);
     } finally {
       await agent.close();
     }
