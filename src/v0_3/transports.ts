@@ -7,4 +7,5 @@
 export { createJsonRpcTransportV03 } from "../bindings/jsonrpc/v0_3.js";
 export { createRestTransportV03 } from "../bindings/http-json/v0_3.js";
 export { grpcTransportV03 } from "../bindings/grpc/v0_3-adapter.js";
+export { adaptV03Transport } from "./adapter.js";
 export { streamResponseV1 } from "../bindings/jsonrpc/v0_3-shapes.js";

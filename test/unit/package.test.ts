@@ -189,6 +189,23 @@ describe("what a process loads at start", () => {
     expect(stdout.trim()).toBe("");
   });
 
+  it("no entry loads the 0.3 wire at import: an agent on A2A 0.3 loads it with its first call", async () => {
+    const dist = join(app, "node_modules/a2a-connect/dist/src");
+    // The build keeps the path of each source module in a comment above its code.
+    const wire = packed
+      .filter((p) => p.startsWith("dist/src/") && p.endsWith(".js"))
+      .filter((p) => readFileSync(join(app, "node_modules/a2a-connect", p), "utf8").includes("// src/v0_3/translate.ts"))
+      .map((p) => pathToFileURL(join(realpathSync(dist), p.slice("dist/src/".length))).href);
+    expect(wire.length).toBeGreaterThan(0);
+    for (const entry of ENTRIES) {
+      const { files } = await filesLoadedBy(`await import(${JSON.stringify(entry)});`);
+      expect(
+        files.filter((f) => wire.includes(f)),
+        entry,
+      ).toEqual([]);
+    }
+  });
+
   it("no entry loads JOSE's root module, which is all of JOSE (JWE, JWT, key generation): only the JWS parts it uses", async () => {
     for (const entry of ENTRIES) {
       const { files } = await filesLoadedBy(`await import(${JSON.stringify(entry)});`);

@@ -2,12 +2,16 @@
  * The gRPC binding of A2A 0.3 (service `a2a.v1.A2AService`) behind the 1.0
  * service's interface, over any transport of the 1.0 gRPC binding: HTTP/2
  * gRPC in Node (transport.ts) or gRPC-web (web.ts, through connect()'s
- * `grpcWeb` option, which loads this on demand).
+ * `grpcWeb` option, which loads this on demand). The 1.0 transport
+ * underneath is made at once, so that its options are checked at creation;
+ * the 0.3 translation (its schema and tables) loads with the first call, so
+ * that importing the Node entry does not load it.
  */
 import { grpcBaseUrl, type GrpcTlsOptions } from "./url.js";
 import { serviceHeaders, type TransportOptions } from "../../call/options.js";
 import type { A2ATransport } from "../../call/transport.js";
-import { adaptV03Transport } from "../../v0_3/adapter.js";
+import { lazyTransport } from "../../call/lazy.js";
+import type { V03AdapterOptions } from "../../v0_3/adapter.js";
 import { urlFromAbove } from "../../call/target.js";
 
 /**
@@ -25,9 +29,11 @@ export function grpcTransportV03<
   // A URL the caller's interceptors set is the one sent (or refused), as on 1.0 gRPC.
   const inner = create({ ...settings, interceptors: options.interceptors?.length ? [urlFromAbove] : undefined });
   const base = grpcBaseUrl(options.baseUrl, options.tls).replace(/\/+$/, "");
-  return adaptV03Transport(inner, {
+  const adapter: V03AdapterOptions = {
     interceptors: options.interceptors,
     defaults: serviceHeaders(settings),
     describe: (method) => ({ url: `${base}/${method.parent.typeName}/${method.name}`, requestMethod: "POST" }),
-  });
+  };
+  // From the one 0.3 chunk, as the 0.3 HTTP transports load it (v0_3/transports.ts).
+  return lazyTransport(inner.binding, async () => (await import("../../v0_3/transports.js")).adaptV03Transport(inner, adapter));
 }
