@@ -5,6 +5,7 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { BINDINGS, type Binding } from "../protocol/bindings.js";
 import { sentSecrets } from "../http/sent-secrets.js";
+import { didYouMean } from "./nearest.js";
 import { parseTarget } from "./target.js";
 import { UsageError } from "./usage-error.js";
 
@@ -171,25 +172,28 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
       if (wantsHelp(argv)) return { kind: "help", command: first };
       throw new UsageError(`"${first}" needs a subcommand: ${subs.join(", ")}`, first);
     }
-    if (!subs.includes(second))
-      throw new UsageError(`unknown subcommand "${first} ${second}" (expected one of: ${subs.join(", ")})`, first);
+    if (!subs.includes(second)) {
+      const hint = didYouMean(second, subs, (sub) => `${first} ${sub}`);
+      throw new UsageError(`unknown subcommand "${first} ${second}" (expected one of: ${subs.join(", ")})${hint}`, first);
+    }
     command = `${first} ${second}`;
     rest = argv.slice(2);
   } else if (first in COMMAND_OPTIONS) {
     command = first;
     rest = argv.slice(1);
   } else {
-    throw new UsageError(`unknown command "${first}" (expected one of: card, send, stream, task, push)`);
+    throw new UsageError(`unknown command "${first}" (expected one of: ${COMMAND_WORDS.join(", ")})${didYouMean(first, COMMAND_WORDS)}`);
   }
   const name = command as CommandName;
   if (wantsHelp(rest)) return { kind: "help", command: name };
 
   let values: Record<string, string | boolean | string[] | undefined>;
   let positionals: string[];
+  const options = { ...GLOBAL_OPTIONS, ...COMMAND_OPTIONS[name] } as OptionSpec;
   try {
     const parsed = parseArgs({
       args: [...rest],
-      options: { ...GLOBAL_OPTIONS, ...COMMAND_OPTIONS[name] } as OptionSpec,
+      options,
       allowPositionals: true,
       strict: true,
     });
@@ -198,7 +202,8 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     positionals = parsed.positionals;
   } catch (e) {
     // parseArgs names the flag, never its value.
-    throw new UsageError(e instanceof Error ? e.message.replace(/\. To specify a positional.*$/s, "") : String(e), name);
+    const message = e instanceof Error ? e.message.replace(/\. To specify a positional.*$/s, "") : String(e);
+    throw new UsageError(`${message}${misspeltFlagHint(e, options)}`, name);
   }
 
   const spec = POSITIONALS[name];
@@ -227,6 +232,17 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     if (target.kind === "url") flags.secrets.push(...sentSecrets(undefined, target.url));
   }
   return { kind: "run", command: name, args, options: values, flags };
+}
+
+/** The words that start a command line: card, send, stream, task, push. */
+const COMMAND_WORDS = [...new Set(Object.keys(COMMAND_OPTIONS).map((command) => command.split(" ")[0]!))];
+
+/** For parseArgs' refusal of an unknown long flag, the nearest flag of the command; otherwise nothing. */
+function misspeltFlagHint(e: unknown, options: OptionSpec): string {
+  if ((e as { code?: unknown } | undefined)?.code !== "ERR_PARSE_ARGS_UNKNOWN_OPTION") return "";
+  // The message is the only place parseArgs names the flag.
+  const typed = /^Unknown option '--([^'=]+)'/.exec((e as Error).message)?.[1];
+  return typed === undefined ? "" : didYouMean(typed, Object.keys(options), (flag) => `--${flag}`);
 }
 
 function quoteFlag(arg: string): string {

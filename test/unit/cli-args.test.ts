@@ -486,3 +486,40 @@ class Sink extends Writable {
     done();
   }
 }
+
+describe("unknown names", () => {
+  const usageMessage = (argv: string[]): string => {
+    try {
+      parseCommandLine(argv, {});
+    } catch (e) {
+      expect(e).toBeInstanceOf(UsageError);
+      return (e as UsageError).message;
+    }
+    throw new Error(`${argv.join(" ")} parsed`);
+  };
+
+  it("suggests the nearest flag of the command for a misspelt one, global or its own", () => {
+    expect(usageMessage(["send", URL, "hi", "--timout", "5"])).toBe("Unknown option '--timout'; did you mean --timeout?");
+    expect(usageMessage(["send", URL, "hi", "--no-wiat"])).toBe("Unknown option '--no-wiat'; did you mean --no-wait?");
+    expect(usageMessage(["task", "get", URL, "t1", "--wiat"])).toBe("Unknown option '--wiat'; did you mean --wait?");
+    expect(usageMessage(["task", "list", URL, "--page-szie=3"])).toBe("Unknown option '--page-szie'; did you mean --page-size?");
+  });
+
+  it("suggests only the command's own flags, and nothing when none is near", () => {
+    // --wait is a flag of task get, not of send.
+    expect(usageMessage(["send", URL, "hi", "--wait"])).toBe("Unknown option '--wait'");
+    expect(usageMessage(["card", URL, "--bogus=secret-value"])).toBe("Unknown option '--bogus'");
+    expect(usageMessage(["card", URL, "-x"])).toBe("Unknown option '-x'");
+  });
+
+  it("suggests the nearest command and subcommand", () => {
+    expect(usageMessage(["sned", URL, "hi"])).toBe(
+      `unknown command "sned" (expected one of: card, send, stream, task, push); did you mean send?`,
+    );
+    expect(usageMessage(["tsak", "get", URL, "t1"])).toMatch(/; did you mean task\?$/);
+    expect(usageMessage(["task", "lsit", URL])).toBe(
+      `unknown subcommand "task lsit" (expected one of: get, list, cancel, subscribe); did you mean task list?`,
+    );
+    expect(usageMessage(["frobnicate", URL])).toBe(`unknown command "frobnicate" (expected one of: card, send, stream, task, push)`);
+  });
+});
