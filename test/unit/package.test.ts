@@ -82,6 +82,14 @@ describe("the packed package", () => {
     const targets = Object.values(pkg.exports).flatMap((conditions) => Object.values(conditions));
     for (const target of targets) expect(packed).toContain(target.replace(/^\.\//, ""));
   });
+
+  it("names no repository or homepage: the package has no public address yet, and npm would show a made-up one", () => {
+    const manifest = JSON.parse(readFileSync(join(app, "node_modules/a2a-connect/package.json"), "utf8")) as Record<string, unknown>;
+    expect(manifest.name).toBe("a2a-connect");
+    expect(Object.keys(manifest)).not.toContain("repository");
+    expect(Object.keys(manifest)).not.toContain("homepage");
+    expect(Object.keys(manifest)).not.toContain("bugs");
+  });
 });
 
 /**
