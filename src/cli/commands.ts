@@ -1,14 +1,21 @@
 /** The commands of `a2a`: each connects, calls, and prints through Output. */
 import type { Readable } from "node:stream";
 import { create } from "@bufbuild/protobuf";
-import { ArtifactSchema, StreamResponseSchema, type StreamResponse, type TaskPushNotificationConfig } from "../../gen/lf/a2a/v1/a2a_pb.js";
+import {
+  ArtifactSchema,
+  StreamResponseSchema,
+  type SendMessageResponse,
+  type StreamResponse,
+  type Task,
+  type TaskPushNotificationConfig,
+} from "../../gen/lf/a2a/v1/a2a_pb.js";
 import type { TransportSettings } from "../bindings/registry.js";
 import { connect, type ConnectOptions } from "../client/connect.js";
 import type { AgentSession } from "../client/session.js";
 import { TaskTracker } from "../client/tracker.js";
 import { isResumeSnapshot } from "../client/task-events.js";
 import { resolveAgentCard, type ResolvedAgentCard } from "../discovery/resolve.js";
-import { StreamResumeError } from "../errors/family.js";
+import { CallTimeoutError, StreamResumeError } from "../errors/family.js";
 import { createNodeHttpClient } from "../http/node-client.js";
 import { sentSecrets } from "../http/sent-secrets.js";
 import { toProtoJson } from "../protocol/serialize.js";
@@ -21,6 +28,8 @@ import { printContinueHint, shellQuote } from "./continue-hint.js";
 import { describeEvent, paintState, partsText, printCard, printMessage, printPushConfig, printTask } from "./format.js";
 import type { Output } from "./output.js";
 import { commandLineCredentialsGuard } from "./plain-http.js";
+import { sendProgress } from "./progress.js";
+import { sendAndWait } from "./send-wait.js";
 import { parseTarget } from "./target.js";
 import { waitedTask } from "./wait.js";
 import { createWireLog } from "./wire-log.js";
@@ -158,20 +167,48 @@ async function readJwks(path: string, command: string, signal: AbortSignal): Pro
   return parsed as { keys: [] };
 }
 
-/** `a2a send`: one message, and the task or message it gets. */
+/** `a2a send`: one message, and the task or message it gets (see send-wait.ts for how it waits). */
 export async function send(ctx: CommandContext): Promise<void> {
   const msg = await message(ctx);
   const session = await open(ctx);
-  const res = await session.client.sendMessage(
-    { message: msg, ...(ctx.options["no-wait"] ? { configuration: { returnImmediately: true } } : {}) },
-    { signal: ctx.signal },
-  );
+  const progress = sendProgress(ctx.out);
+  let taskId: string | undefined;
+  const seen = (task: Task) => {
+    taskId = task.id;
+    progress(task);
+  };
+  let res: SendMessageResponse;
+  try {
+    if (ctx.options["no-wait"]) {
+      res = await session.client.sendMessage({ message: msg, configuration: { returnImmediately: true } }, { signal: ctx.signal });
+      if (res.payload.case === "task") seen(res.payload.value);
+    } else {
+      const streaming = session.card.capabilities?.streaming === true;
+      res = await sendAndWait(session.client, msg, { signal: ctx.signal, timeoutMs: ctx.flags.timeoutMs, streaming, onUpdate: seen });
+    }
+  } catch (e) {
+    throw e instanceof CallTimeoutError ? withAlternatives(ctx, e, taskId) : e;
+  }
   const { out } = ctx;
   if (res.payload.case === "task") printContinueHint(ctx, res.payload.value);
   if (out.json) return out.jsonLine(toProtoJson(res), true);
   if (res.payload.case === "task") printTask(out, res.payload.value);
   else if (res.payload.case === "message") printMessage(out, res.payload.value);
   else out.line(out.dim("(empty response)"));
+}
+
+/**
+ * A send's timeout, with what to run instead of waiting: the task may
+ * still be running, and a deadline is no reason to lose it.
+ */
+function withAlternatives(ctx: CommandContext, e: CallTimeoutError, taskId: string | undefined): CallTimeoutError {
+  const getWait = `\`a2a task get ${shellQuote(ctx.args.url!)} ${taskId === undefined ? "<id>" : shellQuote(taskId)} --wait\``;
+  const others = "`a2a stream` shows a task's events as they come, and `a2a send --no-wait` returns the task at once";
+  const ways =
+    taskId === undefined
+      ? `a task it started may still be running: ${others}, to wait for with ${getWait}`
+      : `it may still be running: ${getWait} waits for it; ${others}`;
+  return new CallTimeoutError(`${e.message}; ${ways}`, { kind: e.kind, cause: e });
 }
 
 /** `a2a stream`: one message, and its task's events as they arrive. */

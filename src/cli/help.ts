@@ -18,8 +18,9 @@ const GLOBAL_FLAGS = `Flags on every command:
                                      link-local, cloud metadata): refused
                                      by default
   --timeout ms                       limit card resolution and each call
-                                     (not a stream) to ms milliseconds, and
-                                     how long a dropped stream tries to resume
+                                     (not a stream; all of a2a send) to ms
+                                     milliseconds, and how long a dropped
+                                     stream tries to resume
   --json                             machine output: ProtoJSON (the spec's
                                      JSON), one document, or one line per
                                      stream event (NDJSON); errors as one
@@ -30,8 +31,8 @@ const GLOBAL_FLAGS = `Flags on every command:
   -h, --help                         show help
   -V, --version                      print the version of a2a-connect
 
-Results go to stdout; diagnostics (the interface used, resumptions, how to
-continue a task that waits for input, -v) to stderr. Secrets (the token,
+Results go to stdout; diagnostics (the interface used, the task waited for,
+resumptions, how to continue a task that waits for input, -v) to stderr. Secrets (the token,
 header values, a URL's credentials) are never printed. A card that carries
 signatures must verify (a jku on a loopback agent may use http).`;
 
@@ -92,17 +93,28 @@ skills. --json prints the card as ProtoJSON.
                  (https, or http on a loopback agent, on the card's origin)`,
   send: `Usage: a2a send <url> <text> [--file path] [--data json] [flags]
 
-Sends one message (SendMessage) and prints the reply: the task's state and
-artifacts, or the agent's direct message. --json prints the
-SendMessageResponse as ProtoJSON. A <text> of - reads the text from stdin.
-A task that waits for input (or authorization) prints, on stderr, the
-command that continues it (--task, --context; a token goes in $A2A_TOKEN).
+Sends one message and prints the reply once the task has ended or waits
+for input: the task's state and artifacts, or the agent's direct message.
+--json prints the SendMessageResponse as ProtoJSON. A <text> of - reads the
+text from stdin. A task that waits for input (or authorization) prints, on
+stderr, the command that continues it (--task, --context; a token goes in
+$A2A_TOKEN).
+
+So that the task is known before the reply, the message goes as
+SendStreamingMessage where the card declares streaming (the reply is the
+task its events leave), else as SendMessage returning at once, the task
+then polled with GetTask every 1 to 2 s. Its id goes to stderr as soon as
+it is known: "task: <id>", or with --json {"task":{"id":...}}; on a
+terminal, each state it passes through follows. --timeout (default 60000)
+bounds the whole send; past it, the task may still run: the error names
+it, and "a2a task get <url> <id> --wait" waits for it.
 
   --file path    attach a file's bytes (repeatable)
   --data json    attach a data part holding this JSON value (repeatable)
   --context id   send in this context
   --task id      continue this task (e.g. answer INPUT_REQUIRED)
-  --no-wait      return as soon as the agent has a task`,
+  --no-wait      print the task as soon as the agent has one (SendMessage
+                 with returnImmediately), without waiting for its end`,
   stream: `Usage: a2a stream <url> <text> [--file path] [--data json] [flags]
 
 Sends one message with SendStreamingMessage and prints each event as it

@@ -12,7 +12,7 @@ export interface OutputOptions {
     /** Whether it is a terminal. */
     isTTY?: boolean;
   };
-  /** Errors. Default `process.stderr`. */
+  /** Errors and progress. Default `process.stderr`; progress for people only when it is a TTY. */
   stderr?: Writable & {
     /** Whether it is a terminal. */
     isTTY?: boolean;
@@ -37,6 +37,8 @@ export type Paint = (s: string) => string;
 export class Output {
   /** Whether output is JSON. */
   readonly json: boolean;
+  /** Whether stderr is a terminal, where a person watches progress. */
+  readonly errTerminal: boolean;
   /** Bold text. */
   readonly bold: Paint;
   /** Faint text. */
@@ -60,7 +62,9 @@ export class Output {
     const stdout = options.stdout ?? process.stdout;
     const env = options.env ?? process.env;
     this.out = stdout;
-    this.err = options.stderr ?? process.stderr;
+    const stderr = options.stderr ?? process.stderr;
+    this.err = stderr;
+    this.errTerminal = stderr.isTTY === true;
     this.json = options.json ?? false;
     this.secrets = [];
     this.addSecrets(options.secrets ?? []);

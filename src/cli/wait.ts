@@ -7,8 +7,8 @@
 import type { Task, TaskState } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import type { A2AClient } from "../client/client.js";
 import { waitForTask } from "../client/wait.js";
-import { paintState } from "./format.js";
 import type { Output } from "./output.js";
+import { stateLine } from "./progress.js";
 
 /** What the wait goes by: the command's signal (Ctrl-C), `--timeout` as its deadline, and `--history`. */
 export interface CliWait {
@@ -29,7 +29,7 @@ export function waitedTask(client: A2AClient, id: string, out: Output, wait: Cli
       const state = task.status?.state;
       if (out.json || state === last) return;
       last = state;
-      out.error(`task ${task.id} ${paintState(out, state)}`);
+      out.error(stateLine(out, task));
     },
   });
 }

@@ -77,8 +77,9 @@ describe("-v: the wire log on stderr, without secrets", () => {
   it("logs method, URL, status, masked headers and timing on every binding; the token never shows, from --token, A2A_TOKEN or Basic", async () => {
     const basic = `Basic ${Buffer.from(`${USER}:${TOKEN}`).toString("base64")}`;
     const runs = await Promise.all([
-      runCli(["send", agent.origin, "echo hi", "-v", "--token", TOKEN]),
-      runCli(["send", agent.origin, "count 1", "--verbose", "--binding", "GRPC"], { env: { A2A_TOKEN: TOKEN } }),
+      // --no-wait: SendMessage, a unary call (send streams to an agent that streams).
+      runCli(["send", agent.origin, "echo hi", "-v", "--token", TOKEN, "--no-wait"]),
+      runCli(["send", agent.origin, "count 1", "--verbose", "--binding", "GRPC", "--no-wait"], { env: { A2A_TOKEN: TOKEN } }),
       runCli(["stream", agent.origin, "count 2", "-v", "--binding", "HTTP+JSON", "--header", `Authorization: ${basic}`]),
       runCli(["send", agent.origin, "echo hi", "-v", "--header", `Cookie: session=${encodeURIComponent(TOKEN)}`]),
       runCli(["stream", agent.origin, "count 2", "-v", "--binding", "grpc", "--token", TOKEN]),

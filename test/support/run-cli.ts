@@ -10,10 +10,20 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Runs `a2a <args>` with `input` as stdin and `env` as the whole environment; `onStderr` sees stderr as it grows. */
+/**
+ * Runs `a2a <args>` with `input` as stdin and `env` as the whole
+ * environment; `onStderr` sees stderr as it grows; `stderrIsTTY` makes
+ * stderr pass for a terminal.
+ */
 export async function runCli(
   args: string[],
-  options: { input?: string[]; env?: NodeJS.ProcessEnv; signal?: AbortSignal; onStderr?: (all: string) => void } = {},
+  options: {
+    input?: string[];
+    env?: NodeJS.ProcessEnv;
+    signal?: AbortSignal;
+    onStderr?: (all: string) => void;
+    stderrIsTTY?: boolean;
+  } = {},
 ): Promise<CliRun> {
   let stdout = "";
   let stderr = "";
@@ -27,10 +37,13 @@ export async function runCli(
   const code = await run(args, {
     stdin: Readable.from(options.input ?? []),
     stdout: sink((s) => (stdout += s)),
-    stderr: sink((s) => {
-      stderr += s;
-      options.onStderr?.(stderr);
-    }),
+    stderr: Object.assign(
+      sink((s) => {
+        stderr += s;
+        options.onStderr?.(stderr);
+      }),
+      { isTTY: options.stderrIsTTY === true },
+    ),
     env: options.env ?? {},
     signal: options.signal,
   });
