@@ -1,6 +1,7 @@
 import { AbortedError } from "../errors/family.js";
 import { followSignal } from "../util.js";
 import { InTurn } from "./in-turn.js";
+import { letGoSettled } from "./settled-end.js";
 
 /** Sees each value passed on; at the end, says why the stream ended too soon (or undefined). */
 export interface StreamWatch<T> {
@@ -31,6 +32,8 @@ export class LazyStream<T> implements AsyncIterableIterator<T> {
   private over = false;
   /** The reader returned: what is still pending ends quietly. */
   private returned = false;
+  /** A read of the open stream is under way. */
+  private reading = false;
   /** The opening's own signal, following the caller's; made on the first `next`. */
   private own: ReturnType<typeof followSignal> | undefined;
   /** Reads one at a time: two at once could lose events of a batch, or both take its end. */
@@ -55,9 +58,10 @@ export class LazyStream<T> implements AsyncIterableIterator<T> {
   private read(): Promise<IteratorResult<T>> {
     if (this.over) return Promise.resolve(DONE);
     // Nothing more is due: the stream ends here, as a resuming one does,
-    // rather than when the server closes it (one that keeps it open with
-    // keep-alive comments would hold the reader for ever).
-    if (this.watch?.complete?.()) return this.return();
+    // its end read if the server sends it at once (one that keeps it open
+    // with keep-alive comments would hold the reader for ever).
+    if (this.watch?.complete?.()) return this.letGo();
+    this.reading = true;
     const read = this.inner === undefined ? this.start().then((it) => it.next()) : this.inner.next();
     return read.then(this.passOn, this.failOn);
   }
@@ -67,12 +71,33 @@ export class LazyStream<T> implements AsyncIterableIterator<T> {
     if (!this.over) {
       this.over = true;
       this.returned = true;
-      if (this.inner) await this.inner.return?.();
+      if (this.inner) await (this.reading ? this.cut(this.inner) : this.inner.return?.());
       // Still opening: the request is given up (the stream is closed too if it opens all the same).
       else this.own?.controller.abort(new AbortedError("the reader stopped reading the stream"));
       this.own?.unlink();
     }
     return DONE;
+  }
+
+  /** The watch says the stream has said all it will: its end is read, or the stream closed (settled-end.ts). */
+  private async letGo(): Promise<IteratorResult<T>> {
+    if (!this.over) {
+      this.over = true;
+      const inner = this.inner;
+      if (inner) await letGoSettled(inner, () => this.cut(inner));
+      this.own?.unlink();
+    }
+    return DONE;
+  }
+
+  /**
+   * Closes the open stream while a read of it waits: the call is aborted
+   * first, as the return of a generator (a transport's stream may be one)
+   * waits for the read under way, which may never come.
+   */
+  private cut(inner: AsyncIterator<T>): Promise<unknown> {
+    this.own?.controller.abort(new AbortedError("the reader stopped reading the stream"));
+    return inner.return?.() ?? Promise.resolve();
   }
 
   private start(): Promise<AsyncIterator<T>> {
@@ -90,6 +115,7 @@ export class LazyStream<T> implements AsyncIterableIterator<T> {
   }
 
   private readonly passOn = (r: IteratorResult<T>): IteratorResult<T> => {
+    this.reading = false;
     this.turns.answered();
     if (this.returned) return DONE;
     if (r.done) {
@@ -102,6 +128,7 @@ export class LazyStream<T> implements AsyncIterableIterator<T> {
   };
 
   private readonly failOn = (e: unknown): IteratorResult<T> => {
+    this.reading = false;
     this.turns.answered();
     // A read the reader left pending when it returned: it ends, whatever closing the stream made of it.
     if (this.returned) return DONE;

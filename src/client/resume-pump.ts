@@ -5,6 +5,7 @@
  * without resumption.
  */
 import type { StreamResponse } from "../../gen/lf/a2a/v1/a2a_pb.js";
+import { letGoSettled } from "./settled-end.js";
 
 /** What the resumption logic asks of the iterator that drives it: pass one event on, or a stream's events. */
 export type Step = { event: StreamResponse; pipe?: undefined } | { pipe: Pipe };
@@ -71,7 +72,7 @@ export class Resumption implements AsyncIterableIterator<StreamResponse> {
     const pipe = this.pipe;
     if (pipe !== undefined && this.settled) {
       this.pipe = undefined;
-      await pipe.it.return?.();
+      await letGoSettled(pipe.it);
       outcome = { settled: true };
     }
     let step: IteratorResult<Step, void>;

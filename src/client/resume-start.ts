@@ -14,6 +14,7 @@ import { checkOptions, isDrop, tell, type ResumeOptions } from "./resume-policy.
 import { isAbout, settles, stateOf, taskIdOf } from "./task-events.js";
 import { unlessAborted } from "../util.js";
 import { InTurn } from "./in-turn.js";
+import { letGoSettled } from "./settled-end.js";
 
 /** The loop (resume.ts's `carryOn`). */
 export type CarryOn = typeof carryOn;
@@ -68,7 +69,7 @@ class ResumableStream implements AsyncIterableIterator<StreamResponse> {
   private read(): Promise<IteratorResult<StreamResponse>> {
     if (this.rest !== undefined) return this.rest.next();
     if (this.over) return Promise.resolve(DONE);
-    if (this.settled) return this.return();
+    if (this.settled) return this.letGo();
     let it = this.it;
     if (it === undefined) {
       try {
@@ -86,6 +87,16 @@ class ResumableStream implements AsyncIterableIterator<StreamResponse> {
     if (!this.over) {
       this.over = true;
       await this.it?.return?.();
+      this.end(undefined);
+    }
+    return DONE;
+  }
+
+  /** The task has settled: the stream's end is read (or, if it does not come, the stream closed), and its watchers told. */
+  private async letGo(): Promise<IteratorResult<StreamResponse>> {
+    if (!this.over) {
+      this.over = true;
+      if (this.it) await letGoSettled(this.it);
       this.end(undefined);
     }
     return DONE;

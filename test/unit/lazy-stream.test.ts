@@ -93,4 +93,29 @@ describe("LazyStream", () => {
     expect(seen).toEqual([1, 2]);
     expect(await s.next()).toEqual({ done: true, value: undefined });
   });
+
+  it("a reader that returns while a read waits on a generator's stream ends it at once: the call is aborted first", async () => {
+    let aborted = false;
+    let finished = false;
+    // A generator's return waits for its read under way; this read ends only when its call is aborted.
+    async function* silentAfterOne(signal: AbortSignal): AsyncGenerator<number> {
+      try {
+        yield 1;
+        await new Promise<void>((_, reject) =>
+          signal.addEventListener("abort", () => {
+            aborted = true;
+            reject(signal.reason);
+          }),
+        );
+      } finally {
+        finished = true;
+      }
+    }
+    const s = new LazyStream(async (signal) => silentAfterOne(signal), wrapped);
+    expect(await s.next()).toEqual({ done: false, value: 1 });
+    const pending = s.next();
+    expect(await s.return()).toEqual({ done: true, value: undefined });
+    expect(await pending).toEqual({ done: true, value: undefined });
+    expect({ aborted, finished }).toEqual({ aborted: true, finished: true });
+  });
 });
