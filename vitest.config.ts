@@ -1,6 +1,12 @@
+import { fileURLToPath } from "node:url";
 import { configDefaults, defineConfig } from "vitest/config";
 
 export default defineConfig({
+  resolve: {
+    // The examples import the package by name, as apps do; tests give them
+    // the sources, as tsconfig.json's paths do for the type check.
+    alias: [{ find: /^a2a-connect$/, replacement: fileURLToPath(new URL("./src/index.ts", import.meta.url)) }],
+  },
   test: {
     include: ["test/**/*.test.ts"],
     // Needs Chromium: run by `npm run test:browser` (vitest.browser.config.ts); needs the

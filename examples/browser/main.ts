@@ -21,6 +21,7 @@ import {
   type Message,
   type Task,
 } from "a2a-connect";
+import { replyText } from "./reply.js";
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const form = $<HTMLFormElement>("form");
@@ -79,13 +80,16 @@ async function send(text: string): Promise<void> {
   const tracker = new TaskTracker();
   status.textContent = "sending...";
   try {
+    // Read to its end: once the task has ended or asks for input, the client
+    // reads the end the agent sends right after, so DevTools lists the
+    // request as finished. One the agent keeps open is closed by the client
+    // after a moment, and listed as canceled (net::ERR_ABORTED).
     for await (const event of client.sendStreamingMessage({ message: nextMessage(text) })) {
       if (isResumeSnapshot(event)) status.textContent = "reconnected";
       const task = tracker.apply(event);
       if (task) {
         status.textContent = `task ${task.id.slice(0, 8)}: ${TaskState[task.status?.state ?? TaskState.UNSPECIFIED]}`;
-        const note = task.status?.message ? textOf(task.status.message) : "";
-        reply.textContent = [textOf(task, "\n"), note].filter(Boolean).join("\n");
+        reply.textContent = replyText(task);
       } else if (tracker.message) {
         status.textContent = "direct reply";
         reply.textContent = textOf(tracker.message);
