@@ -5,7 +5,7 @@
  * falls back to an older protocol version.
  */
 import { isMessage } from "@bufbuild/protobuf";
-import { AgentCardSchema, type AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
+import { AgentCardSchema, type AgentCard, type AgentCardJson } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import {
   AbortedError,
   CallTimeoutError,
@@ -168,10 +168,13 @@ export interface ConnectOptions extends ResolveOptions {
 /**
  * What `connect()` starts from: the agent's URL, a card, or a
  * `resolveAgentCard` result. A card may also be given as its JSON, as
- * `JSON.parse` gives it (1.0 or 0.3), which is read as a fetched card is.
+ * `JSON.parse` gives it (1.0 or 0.3), which is read as a fetched card is:
+ * typed `AgentCardJson`, or any object (a 0.3 card, JSON your code has
+ * checked), the same types `parseCard` takes; what is not a card fails
+ * `connect()` with InvalidAgentCardError or InvalidParamsError.
  * @category Connect and call
  */
-export type ConnectTarget = string | URL | AgentCard | ResolvedAgentCard;
+export type ConnectTarget = string | URL | AgentCard | ResolvedAgentCard | AgentCardJson | Readonly<Record<string, unknown>>;
 
 /**
  * Makes a `connect()` that builds transports with the given factories

@@ -15,6 +15,7 @@ import {
   resolveAgentCard,
   textOf,
   userMessage,
+  type AgentCardJson,
   type ConnectOptions,
 } from "../../src/index.js";
 import { JwksCache } from "../../src/trust.js";
@@ -142,6 +143,15 @@ describe("a card in hand says where it came from with cardUrl", () => {
       expect(e).toBeInstanceOf(InvalidParamsError);
       expect((e as Error).message).toBe("cardUrl: not an absolute http(s) URL");
     }
+  });
+
+  it("the types take a card's JSON as AgentCardJson or as an object, as parseCard does, and refuse what is no object", () => {
+    const typed: AgentCardJson = { name: "agent" };
+    const checked: Readonly<Record<string, unknown>> = { name: "agent" };
+    const attempts = [() => connect(typed, { cardUrl: "https://agent.example" }), () => connect(checked)];
+    // @ts-expect-error a number is neither a URL nor a card
+    const wrong = () => connect(41241);
+    expect([...attempts, wrong].every((f) => typeof f === "function")).toBe(true);
   });
 
   it("the types take cardUrl beside verification, and neither verification.cardUrl nor a misspelling", () => {
