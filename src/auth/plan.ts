@@ -153,6 +153,7 @@ export interface AuthPlan {
 export function planAuth(card: AgentCard, auth: AuthCredentials, options: AuthPlanOptions = {}): AuthPlan {
   // A skill without requirements of its own is under the card's: a list cannot say "none" apart from "not given".
   const requirements = options.requirements?.length ? options.requirements : card.securityRequirements;
+  refuseEmptyValues(auth);
   const matched = matchCredentials(card, auth);
   const declared = matched.schemes;
   const given = (name: string) => Object.hasOwn(matched.credentials, name);
@@ -240,6 +241,22 @@ function refusing(refusedAt: (url: string) => string | undefined): Interceptor {
     if (refused) throw new AuthenticationError(`the call was not made: ${refused}`);
     return next(req);
   };
+}
+
+/**
+ * A token or key given as "" would pass connect() and fail every call
+ * (the interceptors send none): it fails here, before any call, by its key.
+ */
+function refuseEmptyValues(auth: AuthCredentials): void {
+  for (const [key, credential] of Object.entries(auth)) {
+    for (const field of ["token", "value"] as const) {
+      if ((credential as Partial<Record<typeof field, unknown>>)[field] === "") {
+        throw new AuthenticationError(
+          `auth.${key}.${field} is empty: give the ${field === "token" ? "token" : "API key"}, or a function returning it`,
+        );
+      }
+    }
+  }
 }
 
 /** The interceptor that sends `credential` as the card's scheme `name` says. */

@@ -781,6 +781,18 @@ describe("a credential whose key names no scheme of the card", () => {
     expect(idp.requests).toEqual([]);
   });
 
+  it("an empty token or API key fails connect() by its key, before any request, where every call failed after it", async () => {
+    for (const [auth, message] of [
+      [{ jwt: { token: "" } }, "auth.jwt.token is empty: give the token, or a function returning it"],
+      [{ apiKey: { value: "" } }, "auth.apiKey.value is empty: give the API key, or a function returning it"],
+    ] as const) {
+      const e = await connect(declaring(jwtAndKey(), [{ jwt: [] }, { key: [] }]), { auth }).catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(AuthenticationError);
+      expect((e as Error).message).toBe(message);
+    }
+    expect(agent.requests).toEqual([]);
+  });
+
   it("that fits several schemes, or one given by its own name, is refused too, naming them", async () => {
     const e = await session([{ bearer: [] }], { bearer: { token: "b" }, mine: { token: "m" } }).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(AuthenticationError);
