@@ -77,7 +77,7 @@ export function outgoingRequest<I extends DescMessage>(
  */
 export type RequestInput<S extends DescMessage> =
   | MessageInitShape<S>
-  | (MessageJsonType<S> & {
+  | (ReadonlyJson<MessageJsonType<S>> & {
       /**
        * Never set in the JSON shape. Every field of a JSON type is optional, so
        * a made message of another request (a `SendMessageRequest` given to
@@ -85,6 +85,17 @@ export type RequestInput<S extends DescMessage> =
        */
       $typeName?: never;
     });
+
+/**
+ * A JSON type whose arrays and objects may be readonly at any depth, so that
+ * a request written `as const` (the usual way to keep `"ROLE_USER"` a
+ * literal) is taken: the client never changes a request it is given.
+ */
+type ReadonlyJson<T> = T extends readonly (infer E)[]
+  ? readonly ReadonlyJson<E>[]
+  : T extends object
+    ? { readonly [K in keyof T]: ReadonlyJson<T[K]> }
+    : T;
 
 // The reader of requests of other shapes, loaded by the first call that has one.
 const plainInput = onDemand(async () =>

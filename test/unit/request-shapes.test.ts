@@ -98,8 +98,13 @@ describe("sending a message: the init shape and the spec's JSON shape compile an
     await client.sendMessage({ message: { messageId: "m", role: "ROLE_USER", parts: [{ text: "hi" }] } });
     const json: SendMessageRequestJson = { message: { messageId: "m", role: "ROLE_USER", parts: [{ text: "hi" }] } };
     await client.sendMessage(json);
-    allSame(sent, 3);
+    // Written `as const`, so that "ROLE_USER" stays a literal: readonly arrays at any depth.
+    const constant = { message: { messageId: "m", role: "ROLE_USER", parts: [{ text: "hi" }] } } as const;
+    await client.sendMessage(constant);
+    allSame(sent, 4);
     expect(sent[0]).toEqual(json);
+    // @ts-expect-error txt is not a field of a part, as const either
+    await refused(client.sendMessage({ message: { role: "ROLE_USER", parts: [{ txt: "hi" }] } } as const), "message.parts[0].txt");
 
     // @ts-expect-error txt is not a field of a part
     await refused(client.sendMessage({ message: { role: "ROLE_USER", parts: [{ txt: "hi" }] } }), "message.parts[0].txt");
@@ -116,7 +121,7 @@ describe("sending a message: the init shape and the spec's JSON shape compile an
     );
     // @ts-expect-error rol is not a field of a message, in the init shape either
     await refused(client.sendMessage({ message: { rol: Role.USER, parts: [] } }), "message.rol");
-    expect(sent).toHaveLength(3);
+    expect(sent).toHaveLength(4);
   });
 
   it("sendMessage with a configuration and metadata in either shape", async () => {
