@@ -7,6 +7,7 @@ import type { Interceptor } from "@connectrpc/connect";
 import type { AgentCard, SecurityRequirement, SecurityScheme } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { AuthenticationError } from "../errors/family.js";
 import { isLoopbackUrl } from "../trust/loopback.js";
+import { areLoopbackAliases } from "../trust/loopback-names.js";
 import type { LocalUrlPolicy } from "../discovery/local-urls.js";
 import { parsedUrl } from "../util.js";
 import { apiKeyInterceptor, basicInterceptor, bearerInterceptor, httpSchemeInterceptor, type TokenSource } from "./interceptors.js";
@@ -213,13 +214,14 @@ export function planAuth(card: AgentCard, auth: AuthCredentials, options: AuthPl
 /**
  * Why credentials that no scheme of the card asked for may not go to
  * `url`: an origin other than the card's. This machine is one origin
- * under all its names (`localhost`, 127.0.0.1, `[::1]`), port for port:
- * a local agent's card is often fetched by one name and names another.
+ * under its names (`localhost`, 127.0.0.1, `[::1]`: LOOPBACK_NAMES), port
+ * for port: a local agent's card is often fetched by one name and names
+ * another; another 127.x address may be another program's socket.
  */
 function otherOriginRefusal(url: string, home: URL, schemes: readonly string[]): string | undefined {
   const u = parsedUrl(url);
   if (!u || u.origin === home.origin) return undefined;
-  if (isLoopbackUrl(u) && isLoopbackUrl(home) && u.protocol === home.protocol && u.port === home.port) return undefined;
+  if (areLoopbackAliases(u, home)) return undefined;
   return `the card declares no security scheme, and the credentials for ${schemes.join(", ")} go only to the origin it came from (${home.origin}); to send them to ${u.origin}, put them in transport.headers`;
 }
 

@@ -918,6 +918,8 @@ describe("a credential whose key names no scheme of the card", () => {
       expect(local.refusedAt("http://127.0.0.1:41241/a2a")).toBeUndefined();
       expect(local.refusedAt("http://[::1]:41241/a2a")).toBeUndefined();
       expect(local.refusedAt("http://127.0.0.1:41242/a2a")).toMatch(/go only to the origin it came from \(http:\/\/localhost:41241\)/);
+      // Another 127.x address may be another program's socket: the same names as the key origin rule (LOOPBACK_NAMES).
+      expect(local.refusedAt("http://127.0.0.2:41241/a2a")).toMatch(/go only to the origin it came from/);
       const remote = plan("https://agent.example.com/.well-known/agent-card.json");
       expect(remote.refusedAt("https://agent.example.com/a2a")).toBeUndefined();
       expect(remote.refusedAt("https://api.example.com/a2a")).toMatch(/go only to the origin it came from/);
