@@ -250,9 +250,10 @@ function refusing(refusedAt: (url: string) => string | undefined): Interceptor {
  * (the interceptors send none): it fails here, before any call, by its key.
  */
 function refuseEmptyValues(auth: AuthCredentials): void {
+  // A key left undefined (`{ bearer: token ? { token } : undefined }`) is no credential: matchCredentials skips it.
   for (const [key, credential] of Object.entries(auth)) {
     for (const field of ["token", "value"] as const) {
-      if ((credential as Partial<Record<typeof field, unknown>>)[field] === "") {
+      if (has(credential, field) && (credential as Partial<Record<typeof field, unknown>>)[field] === "") {
         throw new AuthenticationError(
           `auth.${key}.${field} is empty: give the ${field === "token" ? "token" : "API key"}, or a function returning it`,
         );

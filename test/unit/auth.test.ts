@@ -791,6 +791,13 @@ describe("a credential whose key names no scheme of the card", () => {
       expect((e as Error).message).toBe(message);
     }
     expect(agent.requests).toEqual([]);
+    // A key left undefined is no credential, as before: skipped, not read.
+    accept = (r) => r.headers.authorization === "Bearer t-1";
+    const skipped = await connect(declaring(jwtAndKey(), [{ jwt: [] }]), {
+      auth: { jwt: { token: "t-1" }, apiKey: undefined } as unknown as ConnectOptions["auth"], // as JavaScript may pass it
+    });
+    await skipped.client.getTask({ id: "task-1" });
+    expect(agentRequests().map((r) => r.headers.authorization)).toEqual(["Bearer t-1"]);
   });
 
   it("that fits several schemes, or one given by its own name, is refused too, naming them", async () => {
