@@ -8,7 +8,7 @@ import type { Interceptor } from "@connectrpc/connect";
 import type { Binding } from "./protocol/bindings.js";
 import { sentUrlOf, targetOf } from "./call/target.js";
 import { watchCall } from "./call/watch.js";
-import { maskedHref, parsedUrl } from "./util.js";
+import { maskedHref, parsedUrl } from "./base/urls.js";
 
 /**
  * One finished call. It holds no header, body or query string, so neither

@@ -21,7 +21,8 @@ import { streamStateKey, type StreamState, type StreamWatcher } from "./call/str
 import { sentUrlOf, targetOf } from "./call/target.js";
 import { watchCall, type CallWatcher } from "./call/watch.js";
 import { sendTraceContext } from "./observability.js";
-import { isRecord, maskedHref, parsedUrl } from "./util.js";
+import { isRecord } from "./base/is-record.js";
+import { maskedHref, parsedUrl } from "./base/urls.js";
 
 /**
  * Span attribute values, as OpenTelemetry takes them.

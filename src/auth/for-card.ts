@@ -1,7 +1,7 @@
 /** The auth a card asks for, as interceptors; the planning (auth/plan.ts) is loaded on first use. */
 import type { Interceptor } from "@connectrpc/connect";
 import type { AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
-import { onDemand } from "../util.js";
+import { onDemand } from "../base/on-demand.js";
 import type { AuthCredentials, AuthPlanOptions } from "./plan.js";
 
 const loadAuthPlan = onDemand(() => import("./plan.js"));

@@ -9,7 +9,7 @@ import { AuthenticationError } from "../errors/family.js";
 import { isLoopbackUrl } from "../trust/loopback.js";
 import { areLoopbackAliases } from "../trust/loopback-names.js";
 import type { LocalUrlPolicy } from "../discovery/local-urls.js";
-import { parsedUrl } from "../util.js";
+import { parsedUrl } from "../base/urls.js";
 import { apiKeyInterceptor, basicInterceptor, bearerInterceptor, httpSchemeInterceptor, type TokenSource } from "./interceptors.js";
 import { clientCredentialsTokens, discoveredTokens, type ClientCredentialsOptions } from "./oauth.js";
 import { describeScheme, has, matchCredentials, tokenEndpointOf } from "./match.js";

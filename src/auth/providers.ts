@@ -2,7 +2,7 @@
  * OAuth 2.0 client credentials token providers, for `bearerAuth`. Each
  * loads its implementation (auth/oauth.ts) on first use.
  */
-import { onDemand } from "../util.js";
+import { onDemand } from "../base/on-demand.js";
 import { checkLimit } from "../call/option-checks.js";
 import type { TokenProvider } from "./interceptors.js";
 import type { ClientCredentialsOptions, ClientCredentialsProviderOptions, DiscoveredProviderOptions } from "./oauth.js";

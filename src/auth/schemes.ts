@@ -5,7 +5,7 @@
  * authenticate this way do not bundle it at start.
  */
 import type { Interceptor } from "@connectrpc/connect";
-import { onDemand } from "../util.js";
+import { onDemand } from "../base/on-demand.js";
 import type { ApiKeyOptions, BasicCredentials, TokenSource } from "./interceptors.js";
 
 type Implementation = typeof import("./interceptors.js");

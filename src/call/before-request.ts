@@ -8,7 +8,8 @@
 import { AbortedError, CallTimeoutError } from "../errors/family.js";
 import type { Binding } from "../protocol/bindings.js";
 import { timeoutFor, type TimeoutKind } from "./timeouts.js";
-import { followSignal, startTimer, unlessAborted } from "../util.js";
+import { followSignal, unlessAborted } from "../base/abort.js";
+import { startTimer } from "../base/timers.js";
 
 /**
  * `work`, awaited within the call's `signal` (AbortedError, its reason as

@@ -8,7 +8,7 @@ import type { Binding } from "../protocol/bindings.js";
 import { beforeRequest } from "./before-request.js";
 import type { TimeoutKind } from "./timeouts.js";
 import type { A2ATransport } from "./transport.js";
-import { onDemand } from "../util.js";
+import { onDemand } from "../base/on-demand.js";
 
 /**
  * A transport of `binding` that calls `load` on its first call and delegates to what it returns.

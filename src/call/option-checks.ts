@@ -7,7 +7,7 @@
  * "connection" failure, which retries and failover take for a passing one.
  */
 import { InvalidParamsError } from "../errors/family.js";
-import { parsedUrl } from "../util.js";
+import { parsedUrl } from "../base/urls.js";
 
 /**
  * A duration in milliseconds where 0 (or Infinity) means none: absent, or a

@@ -10,7 +10,9 @@ import type { DescMessage, DescMethod, MessageInitShape, MessageJsonType } from 
 import { fromJson, isMessage, ScalarType } from "@bufbuild/protobuf";
 import { base64Decode } from "@bufbuild/protobuf/wire";
 import { InvalidParamsError } from "../errors/family.js";
-import { isRecord, onDemand, uuid } from "../util.js";
+import { isRecord } from "../base/is-record.js";
+import { onDemand } from "../base/on-demand.js";
+import { uuid } from "../base/uuid.js";
 
 /** The names of the methods whose request carries a message to send. */
 export const SENDS: ReadonlySet<string> = new Set(["SendMessage", "SendStreamingMessage"]);

@@ -9,7 +9,7 @@ import { closeSync, constants, fstatSync, open as openFd } from "node:fs";
 import { open, readFile } from "node:fs/promises";
 import { Socket } from "node:net";
 import { promisify } from "node:util";
-import { unlessAborted } from "../util.js";
+import { unlessAborted } from "../base/abort.js";
 
 const openFile = promisify(openFd);
 

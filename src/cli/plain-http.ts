@@ -9,7 +9,7 @@
 import type { Interceptor } from "@connectrpc/connect";
 import { AuthenticationError } from "../errors/family.js";
 import { isLoopbackUrl } from "../trust/loopback.js";
-import { parsedUrl, safeUrl } from "../util.js";
+import { parsedUrl, safeUrl } from "../base/urls.js";
 
 /**
  * The interceptor that fails a call, before anything is sent, to a URL

@@ -21,7 +21,8 @@ import { settledTask } from "../client/task-events.js";
 import { TaskTracker } from "../client/tracker.js";
 import { waitForTask } from "../client/wait.js";
 import { CallTimeoutError } from "../errors/family.js";
-import { followSignal, startTimer } from "../util.js";
+import { followSignal } from "../base/abort.js";
+import { startTimer } from "../base/timers.js";
 
 /** What the send goes by. */
 export interface SendWait {

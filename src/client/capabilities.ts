@@ -10,7 +10,7 @@
 import type { AgentCard, StreamResponse } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { PushNotificationNotSupportedError, UnsupportedOperationError } from "../errors/family.js";
 import type { A2AClient, StreamCallOptions } from "./client.js";
-import { failing } from "../util.js";
+import { failing } from "../base/iterables.js";
 
 const PUSH_CONFIG_METHODS = [
   "createTaskPushNotificationConfig",

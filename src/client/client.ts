@@ -23,7 +23,8 @@ import { streamEndKey, streamStateKey, type StreamState } from "../call/stream-s
 import { StreamDeadline } from "../call/stream-deadline.js";
 import { beforeRequest } from "../call/before-request.js";
 import { LazyStream, type StreamWatch } from "./lazy-stream.js";
-import { onDemand, single } from "../util.js";
+import { single } from "../base/iterables.js";
+import { onDemand } from "../base/on-demand.js";
 import type { SentMessage } from "./find-sent.js";
 import { EndWatch } from "./end-watch.js";
 import { refusedIfEnded } from "./ended-refusal.js";

@@ -13,7 +13,8 @@ import {
   InvalidParamsError,
   NoCompatibleInterfaceError,
 } from "../errors/family.js";
-import { isRecord, parsedUrl, safeInterfaceUrl } from "../util.js";
+import { isRecord } from "../base/is-record.js";
+import { parsedUrl, safeInterfaceUrl } from "../base/urls.js";
 import { grpcBaseUrl } from "../bindings/grpc/url.js";
 import type { Binding } from "../protocol/bindings.js";
 import {

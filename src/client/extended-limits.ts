@@ -7,7 +7,8 @@
 import type { AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { AbortedError, CallTimeoutError } from "../errors/family.js";
 import { timeoutFor } from "../call/timeouts.js";
-import { followSignal, startTimer, unlessAborted } from "../util.js";
+import { followSignal, unlessAborted } from "../base/abort.js";
+import { startTimer } from "../base/timers.js";
 import type { CallOptions } from "./client.js";
 
 /**

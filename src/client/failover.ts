@@ -16,7 +16,8 @@ import { compareVersions } from "../protocol/version.js";
 import { SENDS, withTenant } from "../call/request.js";
 import { timeoutFor } from "../call/timeouts.js";
 import type { A2ATransport } from "../call/transport.js";
-import { safeInterfaceUrl, single } from "../util.js";
+import { single } from "../base/iterables.js";
+import { safeInterfaceUrl } from "../base/urls.js";
 import type { Candidate } from "../protocol/bindings.js";
 
 /**

@@ -1,5 +1,5 @@
 import { AbortedError } from "../errors/family.js";
-import { followSignal } from "../util.js";
+import { followSignal } from "../base/abort.js";
 import { InTurn } from "./in-turn.js";
 import { letGoSettled } from "./settled-end.js";
 

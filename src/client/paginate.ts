@@ -17,7 +17,7 @@ import type {
 } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { AbortedError, InvalidAgentResponseError, InvalidParamsError } from "../errors/family.js";
 import { shownValue } from "../call/option-checks.js";
-import { followSignal } from "../util.js";
+import { followSignal } from "../base/abort.js";
 import type { Binding } from "../protocol/bindings.js";
 import type { RequestInput } from "../call/request.js";
 import type { A2AClient, CallOptions } from "./client.js";

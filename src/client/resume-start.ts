@@ -12,7 +12,7 @@ import type { carryOn, ResumeIo } from "./resume.js";
 import type { Outcome } from "./resume-pump.js";
 import { checkOptions, isDrop, tell, type ResumeOptions } from "./resume-policy.js";
 import { isAbout, settles, stateOf, taskIdOf } from "./task-events.js";
-import { unlessAborted } from "../util.js";
+import { unlessAborted } from "../base/abort.js";
 import { InTurn } from "./in-turn.js";
 import { letGoSettled } from "./settled-end.js";
 

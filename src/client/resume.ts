@@ -38,7 +38,9 @@ import type { SentLookup } from "./find-sent.js";
 import { Resumption, type Outcome, type Step } from "./resume-pump.js";
 import { checkOptions, DEFAULTS, delay, EndedEarly, isDrop, tell, unreachableError, type ResumeOptions } from "./resume-policy.js";
 import { isAbout, resumeSnapshots, settledTask, settles, snapshotOf, stateOf, taskIdOf } from "./task-events.js";
-import { failing, followSignal, sleep } from "../util.js";
+import { followSignal } from "../base/abort.js";
+import { failing } from "../base/iterables.js";
+import { sleep } from "../base/timers.js";
 
 /** How to open the streams and read the task, with per-stream state. */
 export interface ResumeIo {

@@ -39,7 +39,8 @@ import { shownValue } from "../call/option-checks.js";
 import type { Binding } from "../protocol/bindings.js";
 import { timeoutFor } from "../call/timeouts.js";
 import type { A2ATransport } from "../call/transport.js";
-import { followSignal, sleep, startTimer } from "../util.js";
+import { followSignal } from "../base/abort.js";
+import { sleep, startTimer } from "../base/timers.js";
 
 /**
  * When and how a unary call is tried again (see the retries guide, docs/retries.md).

@@ -5,7 +5,7 @@
  */
 import type { AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { UnsupportedOperationError, type NoCompatibleInterfaceError } from "../errors/family.js";
-import { unlessAborted } from "../util.js";
+import { unlessAborted } from "../base/abort.js";
 import { headersFrom } from "../call/options.js";
 import { optionsKey } from "../discovery/options-key.js";
 import type { ResolvedAgentCard } from "../discovery/resolve.js";

@@ -9,7 +9,7 @@
  * agent that keeps the stream open (with keep-alive comments, or more
  * events) is not waited for past a short grace: the stream is closed then.
  */
-import { startTimer } from "../util.js";
+import { startTimer } from "../base/timers.js";
 
 /** How long the end of a settled stream is waited for, in milliseconds, before it is closed. */
 export const SETTLED_END_GRACE_MS = 250;

@@ -19,8 +19,9 @@ import {
   UnsupportedOperationError,
 } from "../errors/family.js";
 import { shownValue } from "../call/option-checks.js";
-import { followSignal, startTimer, unlessAborted } from "../util.js";
-import { sleep } from "../util.js";
+import { followSignal, unlessAborted } from "../base/abort.js";
+import { startTimer } from "../base/timers.js";
+import { sleep } from "../base/timers.js";
 import type { A2AClient } from "./client.js";
 import { DEFAULTS, isDrop, type ResumeOptions } from "./resume-policy.js";
 import { settledTask } from "./task-events.js";

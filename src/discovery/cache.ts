@@ -11,7 +11,8 @@
  * shared caches and is not read. Entries are told apart by URL and every
  * request header, which satisfies any `Vary`.
  */
-import { safeUrl, sha256Hex } from "../util.js";
+import { sha256Hex } from "../base/bytes.js";
+import { safeUrl } from "../base/urls.js";
 import { keepNames } from "../keep-names.js";
 
 /** What a store keeps per card URL; plain data, so any store can hold it. @category Discovery and trust */

@@ -8,7 +8,11 @@ import { toA2AError } from "../errors/classify.js";
 import { redirectTarget } from "../http/redirect-target.js";
 import { checkHttpUrl, checkLimit } from "../call/option-checks.js";
 import { checkLocalRedirect, type LocalUrlPolicy } from "./local-urls.js";
-import { concatBytes, followSignal, isJsonContentType, safeUrl, startTimer, unlessAborted } from "../util.js";
+import { followSignal, unlessAborted } from "../base/abort.js";
+import { concatBytes } from "../base/bytes.js";
+import { isJsonContentType } from "../base/media-type.js";
+import { startTimer } from "../base/timers.js";
+import { safeUrl } from "../base/urls.js";
 import { readerIterable } from "../http/fetch-client.js";
 import { withoutUserInfo } from "../http/url-credentials.js";
 

@@ -11,7 +11,8 @@
 import type { AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { AgentCardVerificationError, RedirectRefusedError } from "../errors/family.js";
 import { isLocalUrl } from "../trust/loopback.js";
-import { isRecord, parsedUrl, safeInterfaceUrl, safeUrl } from "../util.js";
+import { isRecord } from "../base/is-record.js";
+import { parsedUrl, safeInterfaceUrl, safeUrl } from "../base/urls.js";
 
 /** What a card from another host may name on this machine or its link: "refuse" (default) or "allow". @category Discovery and trust */
 export type LocalUrlPolicy = "refuse" | "allow";

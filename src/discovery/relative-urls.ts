@@ -8,7 +8,7 @@
  */
 import type { AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { InvalidAgentCardError } from "../errors/family.js";
-import { parsedUrl, safeInterfaceUrl } from "../util.js";
+import { parsedUrl, safeInterfaceUrl } from "../base/urls.js";
 
 /**
  * Resolves, in `card`, each relative interface URL against `cardUrl`, and

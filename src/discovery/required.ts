@@ -5,7 +5,7 @@
  */
 import { getOption, type DescField, type DescMessage } from "@bufbuild/protobuf";
 import { FieldBehavior, field_behavior } from "../../gen/google/api/field_behavior_pb.js";
-import { isRecord } from "../util.js";
+import { isRecord } from "../base/is-record.js";
 
 const cache = new WeakMap<DescMessage, readonly DescField[]>();
 

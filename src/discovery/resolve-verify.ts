@@ -16,7 +16,7 @@ import type { VerifyPolicy } from "../trust/options.js";
 import type { VerificationResult } from "../trust/result.js";
 import { applyVerifyPolicy, verifiedUntil } from "../trust/verify.js";
 import type { AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
-import { safeUrl } from "../util.js";
+import { safeUrl } from "../base/urls.js";
 import type { Exchange } from "./resolve-options.js";
 
 /** A card as resolved: the JSON received, the card parsed from it, and whether the JSON is signed. */

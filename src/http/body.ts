@@ -6,7 +6,9 @@
 import { ProtocolError, type A2AError } from "../errors/family.js";
 import { toA2AError } from "../errors/classify.js";
 import type { Binding } from "../protocol/bindings.js";
-import { concatBytes, mediaTypeOf, safeUrl } from "../util.js";
+import { concatBytes } from "../base/bytes.js";
+import { mediaTypeOf } from "../base/media-type.js";
+import { safeUrl } from "../base/urls.js";
 
 // Whole bodies are decoded in one go, so one decoder serves every call.
 const utf8 = new TextDecoder();

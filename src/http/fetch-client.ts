@@ -11,7 +11,8 @@
  */
 import type { UniversalClientFn, UniversalClientResponse } from "@connectrpc/connect/protocol";
 import { RedirectRefusedError } from "../errors/family.js";
-import { concatBytes, singleValue } from "../util.js";
+import { concatBytes } from "../base/bytes.js";
+import { singleValue } from "../base/iterables.js";
 import { withoutUserInfo } from "./url-credentials.js";
 
 /**

@@ -11,7 +11,7 @@
  * HTTP client that ignores its signal, cannot hold the stream open. So it
  * wraps every stream's body, with or without an idle timeout.
  */
-import { startTimer } from "../util.js";
+import { startTimer } from "../base/timers.js";
 
 export function withIdleTimeout<T>(
   source: AsyncIterable<T>,

@@ -23,7 +23,9 @@ import type * as https from "node:https";
 import type { UniversalClientFn, UniversalClientResponse } from "@connectrpc/connect/protocol";
 import type { Duplex } from "node:stream";
 import { ProtocolError } from "../errors/family.js";
-import { abortError, concatBytes, safeUrl } from "../util.js";
+import { abortError } from "../base/abort.js";
+import { concatBytes } from "../base/bytes.js";
+import { safeUrl } from "../base/urls.js";
 import { takingCallAbort, type AbortLike, type CallAbortRequest } from "./call-abort.js";
 
 /** Options of `createNodeHttpClient`. @category Transports */

@@ -43,7 +43,10 @@ import {
 import type { DescMessage, DescMethod } from "@bufbuild/protobuf";
 import { A2AError } from "../errors/family.js";
 import { clientFault } from "../errors/classify.js";
-import { abortError, safeUrl, singleValue, startTimer } from "../util.js";
+import { abortError } from "../base/abort.js";
+import { singleValue } from "../base/iterables.js";
+import { startTimer } from "../base/timers.js";
+import { safeUrl } from "../base/urls.js";
 import type { AbortLike } from "./call-abort.js";
 
 /**
@@ -167,7 +170,7 @@ export class CallSignal implements AbortLike {
   /**
    * Settles as `work` does, or rejects with the call's abort reason as soon
    * as the call is aborted, whatever `work` still waits for. No listener per
-   * call (util.ts's `unlessAborted` adds one): the runner's own aborts, the
+   * call (base/abort.ts's `unlessAborted` adds one): the runner's own aborts, the
    * caller's and the deadline's, fail the race directly.
    */
   race<T>(work: Promise<T>): Promise<T> {

@@ -22,7 +22,7 @@
  */
 import type { DescMethod } from "@bufbuild/protobuf";
 import { redactSecrets } from "../auth/redact.js";
-import { isRecord } from "../util.js";
+import { isRecord } from "../base/is-record.js";
 
 /** Request headers that carry the protocol's own values, never credentials (lower case). */
 const PROTOCOL_HEADERS: ReadonlySet<string> = new Set([

@@ -13,7 +13,7 @@
  */
 import { ProtocolError } from "../errors/family.js";
 import type { Binding } from "../protocol/bindings.js";
-import { safeUrl } from "../util.js";
+import { safeUrl } from "../base/urls.js";
 import { Utf8Chunks } from "./utf8-chunks.js";
 
 /** Room for a field's name beside its value in one line: `event: ` is the longest the protocol uses. */

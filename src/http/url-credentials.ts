@@ -4,7 +4,8 @@
  * failure (transient, retried, and in a page a possible CORS refusal). The
  * user info is sent as node:http sends it (node-client.ts) instead.
  */
-import { base64, parsedUrl } from "../util.js";
+import { base64 } from "../base/bytes.js";
+import { parsedUrl } from "../base/urls.js";
 
 /**
  * The URL without its user info, and the headers with that user info as

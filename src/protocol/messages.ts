@@ -20,7 +20,8 @@ import {
   type TaskStatusUpdateEvent,
 } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { InvalidParamsError } from "../errors/family.js";
-import { isRecord, uuid } from "../util.js";
+import { isRecord } from "../base/is-record.js";
+import { uuid } from "../base/uuid.js";
 
 /** Optional metadata of a part. @category Messages and results */
 export interface PartOptions {

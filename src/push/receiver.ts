@@ -18,7 +18,9 @@ import { shownValue } from "../call/option-checks.js";
 import { taskIdOf } from "../protocol/events.js";
 import { messageFromJson } from "../protocol/proto-json.js";
 import { readerIterable } from "../http/fetch-client.js";
-import { concatBytes, mediaTypeOf, sha256Hex, startTimer } from "../util.js";
+import { concatBytes, sha256Hex } from "../base/bytes.js";
+import { mediaTypeOf } from "../base/media-type.js";
+import { startTimer } from "../base/timers.js";
 
 /**
  * How a push receiver authenticates deliveries, what it accepts, and what it

@@ -14,7 +14,8 @@ import { areLoopbackAliases } from "./loopback-names.js";
 import type { FetchedKeySet, KeySetRequest } from "./jwks-cache.js";
 import { clip, errorMessage, Rejection } from "./rejection.js";
 import { isPlainObject } from "./values.js";
-import { followSignal, startTimer } from "../util.js";
+import { followSignal } from "../base/abort.js";
+import { startTimer } from "../base/timers.js";
 
 /** Redirects followed on the way to a key set, at most. */
 const MAX_REDIRECTS = 3;

@@ -4,7 +4,7 @@
  */
 import type { JWK } from "jose";
 import { AbortedError, CallTimeoutError } from "../errors/family.js";
-import { unlessAborted } from "../util.js";
+import { unlessAborted } from "../base/abort.js";
 import { Rejection } from "./rejection.js";
 import { positive } from "./values.js";
 import { keepNames } from "../keep-names.js";

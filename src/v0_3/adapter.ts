@@ -22,7 +22,7 @@ import type { ContextValues, Interceptor, StreamRequest, UnaryRequest } from "@c
 import { mergeHeaders } from "../call/options.js";
 import { runStreaming, runUnary } from "../http/run-call.js";
 import { callRequest } from "../http/call-request.js";
-import { mapAsync, mapRequests, single } from "../util.js";
+import { mapAsync, mapRequests, single } from "../base/iterables.js";
 import type { A2ATransport } from "../call/transport.js";
 import { checkedResponse } from "../call/response-shape.js";
 import { v03OperationFor } from "./translate.js";

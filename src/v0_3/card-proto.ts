@@ -14,7 +14,7 @@ import { create, toJson, type JsonObject } from "@bufbuild/protobuf";
 import * as V03 from "../../gen/a2a/v1/a2a_pb.js";
 import * as V1 from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { messageFromJson } from "../protocol/proto-json.js";
-import { isRecord } from "../util.js";
+import { isRecord } from "../base/is-record.js";
 import { cardV03ToV1 } from "./card.js";
 
 /** A 0.3 Agent Card (from GetExtendedAgentCard) as a 1.0 card. */

@@ -2,7 +2,7 @@
  * Agent Cards of protocol 0.3 in the 1.0 shape, so that callers see one card
  * type (see ../shared spec "what's new in v1": card structure changes).
  */
-import { isRecord } from "../util.js";
+import { isRecord } from "../base/is-record.js";
 
 type Json = Record<string, unknown>;
 

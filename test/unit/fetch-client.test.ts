@@ -17,7 +17,7 @@ import { createFetchHttpClient } from "../../src/http/fetch-client.js";
 import { createNodeHttpClient } from "../../src/node.js";
 import { deadPort } from "../support/ports.js";
 import { failure } from "../support/failure.js";
-import { single } from "../../src/util.js";
+import { single } from "../../src/base/iterables.js";
 import { sendJson, startFakeServer, type FakeServer } from "../support/fake-server.js";
 
 const encoder = new TextEncoder();

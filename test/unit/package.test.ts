@@ -176,8 +176,8 @@ describe("what a process loads at start", () => {
       const { files } = await filesLoadedBy(`await import(${JSON.stringify(entry)});`);
       const ours = files.filter((f) => f.startsWith(pathToFileURL(`${realpathSync(join(app, "node_modules/a2a-connect"))}/`).href));
       expect(ours.length, entry).toBeGreaterThan(0);
-      // One file per source module was 127 for the Node entry.
-      expect(ours.length, `${entry}: ${ours.length} files`).toBeLessThanOrEqual(30);
+      // One file per source module was 127 for the Node entry; shared chunks are some 35.
+      expect(ours.length, `${entry}: ${ours.length} files`).toBeLessThanOrEqual(36);
     }
   });
 

@@ -201,11 +201,11 @@ function recordBackoff(): number[] {
   const delays: number[] = [];
   const real = globalThis.setTimeout;
   vi.spyOn(globalThis, "setTimeout").mockImplementation(((fn: () => void, ms?: number, ...rest: unknown[]) => {
-    // Only the timers resume.ts sets itself (through util.ts's sleep), not those of the calls it makes.
+    // Only the timers resume.ts sets itself (through base/timers.ts's sleep), not those of the calls it makes.
     const caller = (new Error().stack ?? "")
       .split("\n")
       .slice(1)
-      .find((l) => !/resume\.test\.ts|node_modules|[/\\]src[/\\]util\.ts|new Promise/.test(l));
+      .find((l) => !/resume\.test\.ts|node_modules|[/\\]src[/\\]base[/\\]timers\.ts|new Promise/.test(l));
     if (caller && /[/\\]src[/\\]client[/\\]resume\.ts/.test(caller)) delays.push(ms ?? 0);
     return real(fn, ms, ...rest);
   }) as typeof setTimeout);

@@ -17,7 +17,7 @@ import { CallSignal } from "../../http/run-call.js";
 import { mergeHeaders, serviceHeaders, type TransportOptions } from "../../call/options.js";
 import { timeoutFor } from "../../call/timeouts.js";
 import type { A2ATransport } from "../../call/transport.js";
-import { safeUrl } from "../../util.js";
+import { safeUrl } from "../../base/urls.js";
 import { answeredOverHttp } from "./http-answer.js";
 
 /**

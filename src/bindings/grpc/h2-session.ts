@@ -19,7 +19,8 @@ import type * as http2 from "node:http2";
 import type { SecureContext } from "node:tls";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { connectionLost } from "./wire.js";
-import { MAX_TIMER_MS, unlessAborted } from "../../util.js";
+import { unlessAborted } from "../../base/abort.js";
+import { MAX_TIMER_MS } from "../../base/timers.js";
 
 /**
  * node:http2, loaded by the first session rather than imported: importing

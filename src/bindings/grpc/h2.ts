@@ -24,7 +24,8 @@ import { callRequest } from "../../http/call-request.js";
 import { timeoutFor } from "../../call/timeouts.js";
 import { SessionKeeper, nodeHttp2 } from "./h2-session.js";
 import type { GrpcTlsOptions } from "./url.js";
-import { mapRequests, parsedUrl } from "../../util.js";
+import { mapRequests } from "../../base/iterables.js";
+import { parsedUrl } from "../../base/urls.js";
 import { encodeFrame, metadataOf } from "./wire.js";
 import { StreamReply, decode, readUnary } from "./reply.js";
 

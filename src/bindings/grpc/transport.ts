@@ -10,7 +10,7 @@ import { ConnectionError } from "../../errors/family.js";
 import { a2aGrpcTransport, connectionFailure } from "./common.js";
 import { grpcBaseUrl, type GrpcTlsOptions } from "./url.js";
 import { checkGrpcBaseUrl, checkTlsOption, checkTransportOptions } from "../../call/option-checks.js";
-import { hostPort } from "../../util.js";
+import { hostPort } from "../../base/urls.js";
 import { createH2GrpcTransport } from "./h2.js";
 import type { TransportOptions } from "../../call/options.js";
 import type { A2ATransport } from "../../call/transport.js";

@@ -18,7 +18,7 @@ import { rejectWithoutSent } from "../../http/run-call.js";
 import { withoutUserInfo } from "../../http/url-credentials.js";
 import type { TransportOptions } from "../../call/options.js";
 import type { A2ATransport } from "../../call/transport.js";
-import { safeUrl } from "../../util.js";
+import { safeUrl } from "../../base/urls.js";
 
 /** Options of `createGrpcWebTransport`. @category Transports */
 export interface GrpcWebTransportOptions extends TransportOptions {

@@ -11,7 +11,7 @@ import type { IncomingHttpHeaders, IncomingHttpStatusHeader } from "node:http2";
 import { StatusSchema } from "../../../gen/google/rpc/status_pb.js";
 import { httpAnswerError } from "./http-answer.js";
 import { decodeGrpcMessage } from "./status-fields.js";
-import { safeUrl } from "../../util.js";
+import { safeUrl } from "../../base/urls.js";
 
 /** One uncompressed message frame: flag byte 0, big-endian length, the message. */
 export function encodeFrame(message: Uint8Array): Buffer {

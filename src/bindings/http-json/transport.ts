@@ -6,7 +6,7 @@
 import type { DescMessage, DescMethod, JsonObject, MessageShape } from "@bufbuild/protobuf";
 import { messageToJson } from "../../protocol/proto-json.js";
 import { errorFromServer } from "../../errors/classify.js";
-import { isRecord } from "../../util.js";
+import { isRecord } from "../../base/is-record.js";
 import type { A2AError } from "../../errors/family.js";
 import { createHttpBindingTransport, genericHttpError, rpcStatusError } from "../../http/binding-transport.js";
 import type { BindingCodec, HttpPlan, ResponseFacts, VerbChoice } from "../../http/codec.js";

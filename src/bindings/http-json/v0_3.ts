@@ -15,7 +15,7 @@ import type { A2ATransport } from "../../call/transport.js";
 import { adaptV03Transport } from "../../v0_3/adapter.js";
 import { noteSentUrl, urlAbove } from "../../call/target.js";
 import type { Interceptor } from "@connectrpc/connect";
-import { isRecord } from "../../util.js";
+import { isRecord } from "../../base/is-record.js";
 
 /**
  * A transport for 1.0 calls to an agent that speaks A2A 0.3 over HTTP+JSON.

@@ -7,7 +7,7 @@ import type { DescMessage, DescMethod, JsonObject, JsonValue, MessageShape } fro
 import { messageToJson } from "../../protocol/proto-json.js";
 import { ProtocolError, type A2AError } from "../../errors/family.js";
 import { errorFromServer } from "../../errors/classify.js";
-import { isRecord } from "../../util.js";
+import { isRecord } from "../../base/is-record.js";
 import { createHttpBindingTransport, genericHttpError, rpcStatusError } from "../../http/binding-transport.js";
 import type { BindingCodec, HttpPlan, ResponseFacts } from "../../http/codec.js";
 import type { HttpTransportOptions } from "../../call/options.js";

@@ -25,7 +25,7 @@ import type { V03MethodTable } from "../../v0_3/methods.js";
 import { schemeFromV03, schemesToV03 } from "../../v0_3/push-config.js";
 import { roleJsonV03, roleNameV1, taskStateNameV1 } from "../../v0_3/states.js";
 import { InvalidParamsError } from "../../errors/family.js";
-import { isRecord } from "../../util.js";
+import { isRecord } from "../../base/is-record.js";
 
 type Json = Record<string, unknown>;
 

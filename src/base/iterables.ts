@@ -1,0 +1,61 @@
+/**
+ * Async iterables as calls use them: a request stream of one message that
+ * a runner can read without iterating, and small stream adapters.
+ */
+/** Where `single` keeps its value, for `singleValue`. */
+const SINGLE_VALUE = Symbol("single value");
+
+/**
+ * The value of an iterable that `single` made, taken without iterating (an
+ * HTTP client sending a request body of one chunk need not wait the turns
+ * a read takes); undefined for any other iterable.
+ */
+export function singleValue<T>(source: AsyncIterable<T>): T | undefined {
+  return (source as { [SINGLE_VALUE]?: T })[SINGLE_VALUE];
+}
+
+/**
+ * An async iterable of one value: a request stream of one message, or a
+ * request body. Not a generator: every call makes one or two, and a
+ * generator costs several times as much to make and read.
+ */
+export function single<T>(value: T): AsyncIterable<T> {
+  const source: AsyncIterable<T> & { [SINGLE_VALUE]: T } = {
+    [SINGLE_VALUE]: value,
+    [Symbol.asyncIterator]() {
+      let given = false;
+      return {
+        next(): Promise<IteratorResult<T>> {
+          if (given) return Promise.resolve({ done: true, value: undefined });
+          given = true;
+          return Promise.resolve({ done: false, value });
+        },
+        return(): Promise<IteratorResult<T>> {
+          given = true;
+          return Promise.resolve({ done: true, value: undefined });
+        },
+      };
+    },
+  };
+  return source;
+}
+
+/** A stream that fails with `error` when first read, having sent nothing. */
+export async function* failing(error: Error): AsyncGenerator<never> {
+  throw error;
+}
+
+/** `source` with `fn` applied to each value. */
+export async function* mapAsync<T, U>(source: AsyncIterable<T>, fn: (t: T) => U): AsyncGenerator<U> {
+  for await (const t of source) yield fn(t);
+}
+
+/**
+ * `source` with `fn` applied to each value, as `mapAsync`, but a `single`
+ * stays one (`fn` applied at once): the call runner reads a stream's one
+ * request message from it without reading the stream (run-call.ts).
+ */
+export function mapRequests<T, U>(source: AsyncIterable<T>, fn: (t: T) => U): AsyncIterable<U> {
+  const only = singleValue(source);
+  return only === undefined ? mapAsync(source, fn) : single(fn(only));
+}
