@@ -9,7 +9,7 @@ import { AuthenticationError } from "../errors/family.js";
 import { isLoopbackUrl } from "../trust/loopback.js";
 import { areLoopbackAliases } from "../trust/loopback-names.js";
 import type { LocalUrlPolicy } from "../discovery/local-urls.js";
-import { parsedUrl } from "../base/urls.js";
+import { parsedUrl, safeUrl } from "../base/urls.js";
 import { apiKeyInterceptor, basicInterceptor, bearerInterceptor, httpSchemeInterceptor, type TokenSource } from "./interceptors.js";
 import { clientCredentialsTokens, discoveredTokens, type ClientCredentialsOptions } from "./oauth.js";
 import { describeScheme, has, matchCredentials, tokenEndpointOf } from "./match.js";
@@ -42,7 +42,12 @@ export interface BasicCredential {
  * @category Auth
  */
 export interface ClientCredential extends Omit<ClientCredentialsOptions, "fetch"> {
-  /** Use this token endpoint instead of the one the card names. */
+  /**
+   * Use this token endpoint instead of the one the card names. A card
+   * fetched from `cardUrl` whose signature did not verify gets the client
+   * secret sent only to a token endpoint (or discovery document) on its own
+   * origin; for one elsewhere, name it here.
+   */
   tokenUrl?: string | undefined;
 }
 
@@ -121,9 +126,17 @@ export interface AuthPlanOptions {
    * only to this origin (this machine counting as one origin under its
    * names): the card asked for none, so nothing vouches for the other
    * places it names. Without it, as for a card in hand, they go where the
-   * interceptors are used.
+   * interceptors are used. With it, the client secret of client
+   * credentials goes only to a token endpoint the card names on this
+   * origin, unless `cardVerified` or the credential's own `tokenUrl`.
    */
   cardUrl?: string | undefined;
+  /**
+   * Whether the card's signature verified (`ResolvedAgentCard.verification?.verified`;
+   * `connect()` passes it): the token endpoints such a card names, on any
+   * origin, may have the client secret.
+   */
+  cardVerified?: boolean | undefined;
 }
 
 /** What `planAuth` chose: the schemes, and the interceptors that send their credentials. */
@@ -186,11 +199,12 @@ export function planAuth(card: AgentCard, auth: AuthCredentials, options: AuthPl
 
   const interceptors: Interceptor[] = [];
   let grpcUnsupported: string | undefined;
+  const secretRefusal = tokenEndpointRefusal(card, options);
   for (const { name, scopes } of chosen) {
     const credential = matched.credentials[name]!;
     if (has(credential, "external")) continue;
     try {
-      const made = interceptorFor(name, matched.keys[name]!, credential, declared[name]!, scopes, options);
+      const made = interceptorFor(name, matched.keys[name]!, credential, declared[name]!, scopes, options, secretRefusal);
       interceptors.push(made.interceptor);
       grpcUnsupported ??= made.grpcUnsupported;
     } catch (e) {
@@ -220,9 +234,34 @@ export function planAuth(card: AgentCard, auth: AuthCredentials, options: AuthPl
  */
 function otherOriginRefusal(url: string, home: URL, schemes: readonly string[]): string | undefined {
   const u = parsedUrl(url);
-  if (!u || u.origin === home.origin) return undefined;
-  if (areLoopbackAliases(u, home)) return undefined;
+  if (!u || isOnOrigin(u, home)) return undefined;
   return `the card declares no security scheme, and the credentials for ${schemes.join(", ")} go only to the origin it came from (${home.origin}); to send them to ${u.origin}, put them in transport.headers`;
+}
+
+/** Whether `u` is on `home`'s origin, this machine being one origin under its names (LOOPBACK_NAMES), port for port. */
+function isOnOrigin(u: URL, home: URL): boolean {
+  return u.origin === home.origin || areLoopbackAliases(u, home);
+}
+
+/**
+ * Why the client secret may not go to the token endpoint a card names
+ * (`named`: its token URL, or the discovery document that names one):
+ * the card came from `cardUrl`, the endpoint is on another origin, and no
+ * verified signature vouches for it. A card's own site speaks for the
+ * document it serves, and a signed card for what it names; anything else
+ * could be a card written to collect secrets. Undefined when it may go:
+ * a card in hand without `cardUrl` is the application's own choice, as
+ * its interfaces are.
+ */
+function tokenEndpointRefusal(card: AgentCard, options: AuthPlanOptions): (named: string) => string | undefined {
+  const home = options.cardUrl ? parsedUrl(options.cardUrl) : undefined;
+  if (!home || options.cardVerified) return () => undefined;
+  const why = card.signatures.length > 0 ? "its signature was not verified" : "the card is not signed";
+  return (named) => {
+    const u = parsedUrl(named);
+    if (u && isOnOrigin(u, home)) return undefined;
+    return `the client secret goes only to a token URL the application pins, one on the card's own origin (${home.origin}), or one named by a card whose signature verified, and ${why}`;
+  };
 }
 
 /**
@@ -270,6 +309,7 @@ function interceptorFor(
   declared: SecurityScheme,
   scopes: string[],
   options: AuthPlanOptions,
+  secretRefusal: (named: string) => string | undefined,
 ): { interceptor: Interceptor; grpcUnsupported?: string } {
   const scheme = declared.scheme;
   const wrong = (expected: string) =>
@@ -305,6 +345,14 @@ function interceptorFor(
         const flow = scheme.case === "oauth2SecurityScheme" ? scheme.value.flows?.flow : undefined;
         throw new AuthenticationError(
           `the card's OAuth 2.0 scheme "${name}" offers no client credentials flow${flow?.case ? ` (only ${flow.case})` : ""}: get a token another way and give { token }`,
+        );
+      }
+      const named = "tokenUrl" in endpoint ? endpoint.tokenUrl : endpoint.discoveryUrl;
+      const refused = c.tokenUrl ? undefined : secretRefusal(named);
+      if (refused) {
+        const what = "tokenUrl" in endpoint ? "the token URL" : "its token endpoint through the document at";
+        throw new AuthenticationError(
+          `auth.${key}: the card's scheme "${name}" names ${what} ${safeUrl(named)}; ${refused}: set auth.${key}.tokenUrl to the token endpoint the secret may go to`,
         );
       }
       const common = { ...c, scopes: [...scopes, ...(c.scopes ?? [])], fetch: options.fetch, localUrls: options.localUrls };

@@ -235,6 +235,7 @@ export function createConnect(defaultFactories: TransportFactories) {
         localUrls: options.localUrls,
         // "" for a card in hand: it came from no origin.
         cardUrl: resolved.url || undefined,
+        cardVerified: resolved.verification?.verified === true,
       });
       // Innermost, so that the app's interceptors see one call, retry included.
       settings = { ...settings, interceptors: [...(settings.interceptors ?? []), ...plan.interceptors] };
