@@ -190,7 +190,7 @@ export { callTargetKey, type CallTarget } from "./call/target.js";
 export type { Interceptor, UnaryRequest, StreamRequest, UnaryResponse } from "@connectrpc/connect";
 
 // Push notifications.
-export { createPushReceiver, constantTimeEqual, type PushReceiver, type PushReceiverOptions } from "./push/receiver.js";
+export { createPushReceiver, constantTimeEqual, type PushReceiver, type PushReceiverOptions, type PushSender } from "./push/receiver.js";
 
 // Auth: each function loads its implementation on first use.
 export { bearerAuth, httpAuth, basicAuth, apiKeyAuth } from "./auth/schemes.js";

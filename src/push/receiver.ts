@@ -4,8 +4,8 @@
  * Node's `http` server through `createNodePushHandler` of
  * `a2a-connect/node`). It checks the notification token in constant time
  * and the configured authentication, parses the body as a ProtoJSON
- * `StreamResponse`, and folds every valid event into a per-task view that
- * redeliveries and late events cannot corrupt. Browser-safe: no `node:`
+ * `StreamResponse`, and folds every valid event into a view per sender and
+ * task that redeliveries and late events cannot corrupt. Browser-safe: no `node:`
  * module, no `Buffer`.
  */
 import { clone, toBinary, type JsonValue } from "@bufbuild/protobuf";
@@ -38,11 +38,16 @@ export interface PushReceiverOptions {
   token?: string | undefined;
   /**
    * Checks the `authentication` given in the config: called with the
-   * request's `Authorization` header (null when absent); false answers 401.
-   * `constantTimeEqual` compares credentials without leaking their length
-   * or content through timing.
+   * request's `Authorization` header (null when absent). It returns the
+   * sender's identity, a non-empty string (e.g. the agent or tenant the
+   * credentials belong to), whose deliveries then have task views of their
+   * own: one sender cannot overwrite, or read, another's view of a task of
+   * the same id. `true` accepts the delivery under the shared identity
+   * (as every delivery is without `authenticate`); `false` or `""` answers
+   * 401. `constantTimeEqual` compares credentials without leaking their
+   * length or content through timing.
    */
-  authenticate?: ((authorization: string | null, request: Request) => boolean | Promise<boolean>) | undefined;
+  authenticate?: ((authorization: string | null, request: Request) => PushSender | Promise<PushSender>) | undefined;
   /** Largest body accepted, in bytes; larger ones are answered 413. Default 1 MiB. */
   maxBytes?: number | undefined;
   /**
@@ -55,12 +60,12 @@ export interface PushReceiverOptions {
   bodyTimeoutMs?: number | undefined;
   /**
    * Called for each valid delivery that is not a redelivery of one already
-   * applied, after it was folded in, with the task view afterwards
-   * (a copy; undefined for a message that belongs to no task). Answering
-   * waits for it; an error it throws is answered 500, the event staying in
-   * the view.
+   * applied, after it was folded in, with the sender's task view afterwards
+   * (a copy; undefined for a message that belongs to no task) and the
+   * sender's identity (undefined for the shared one). Answering waits for
+   * it; an error it throws is answered 500, the event staying in the view.
    */
-  onEvent?: ((event: StreamResponse, task: Task | undefined) => void | Promise<void>) | undefined;
+  onEvent?: ((event: StreamResponse, task: Task | undefined, sender: string | undefined) => void | Promise<void>) | undefined;
   /** Task views kept; the least recently updated is dropped beyond this. Default 1000. */
   maxTasks?: number | undefined;
   /**
@@ -87,16 +92,30 @@ export interface PushReceiverOptions {
   maxTotalBytes?: number | undefined;
 }
 
-/** Receives an agent's push notifications and keeps a view of each task they describe. @category Push */
+/**
+ * What `authenticate` answers: a sender's identity (a non-empty string),
+ * `true` for the shared identity, or `false` (or `""`) to refuse.
+ * @category Push
+ */
+export type PushSender = string | boolean;
+
+/**
+ * Receives an agent's push notifications and keeps a view of each task
+ * they describe, one per sender (see `authenticate`). Each method reads
+ * one sender's views: `sender` is the identity `authenticate` returned,
+ * left out for the shared identity (every delivery without `authenticate`,
+ * or accepted with `true`).
+ * @category Push
+ */
 export interface PushReceiver {
   /** The fetch-style handler: `Deno.serve(receiver.handle)`, `export default { fetch: receiver.handle }`... */
   readonly handle: (request: Request) => Promise<Response>;
-  /** The task as the deliveries so far describe it (a copy), if it is still kept. */
-  task(id: string): Task | undefined;
-  /** Ids of the tasks kept, least recently updated first. */
-  taskIds(): string[];
-  /** Drops a task's view. */
-  forget(id: string): void;
+  /** The task as the sender's deliveries so far describe it (a copy), if it is still kept. */
+  task(id: string, sender?: string): Task | undefined;
+  /** Ids of the sender's tasks kept, least recently updated first. */
+  taskIds(sender?: string): string[];
+  /** Drops the sender's view of a task. */
+  forget(id: string, sender?: string): void;
 }
 
 const DEFAULT_MAX_BYTES = 1024 * 1024;
@@ -109,8 +128,11 @@ const DEFAULT_MAX_TOTAL_BYTES = 64 * 1024 * 1024;
 const SEEN_PER_TASK = 512;
 const CONTENT_TYPES = new Set(["application/json", "application/a2a+json"]);
 
-/** What is kept for one task. */
+/** What is kept for one task of one sender. */
 interface TaskEntry {
+  /** The identity `authenticate` returned; undefined for the shared one. */
+  sender: string | undefined;
+  taskId: string;
   tracker: TaskTracker;
   /** Digests of the events received, oldest first. */
   seen: Set<string>;
@@ -162,22 +184,23 @@ export function createPushReceiver(options: PushReceiverOptions = {}): PushRecei
     taskItems: limitOption(options, "maxTaskItems", DEFAULT_MAX_TASK_ITEMS),
     totalBytes: limitOption(options, "maxTotalBytes", DEFAULT_MAX_TOTAL_BYTES),
   };
-  // Insertion order is recency: an entry is moved to the end when updated.
+  // By viewKey; insertion order is recency: an entry is moved to the end when updated.
   const tasks = new Map<string, TaskEntry>();
   // The sum of every entry's cost.
   let totalBytes = 0;
-  const drop = (id: string) => {
-    const entry = tasks.get(id);
+  const drop = (key: string) => {
+    const entry = tasks.get(key);
     if (entry === undefined) return;
     totalBytes -= costOf(entry);
-    tasks.delete(id);
+    tasks.delete(key);
   };
 
-  const entryFor = (id: string): TaskEntry => {
-    let entry = tasks.get(id);
-    if (entry) tasks.delete(id);
-    else entry = { tracker: new TaskTracker(), seen: new Set(), bytes: 0, items: 0, overstated: false };
-    tasks.set(id, entry);
+  const entryFor = (sender: string | undefined, taskId: string): TaskEntry => {
+    const key = viewKey(sender, taskId);
+    let entry = tasks.get(key);
+    if (entry) tasks.delete(key);
+    else entry = { sender, taskId, tracker: new TaskTracker(), seen: new Set(), bytes: 0, items: 0, overstated: false };
+    tasks.set(key, entry);
     while (tasks.size > maxTasks) drop(tasks.keys().next().value!);
     return entry;
   };
@@ -194,7 +217,8 @@ export function createPushReceiver(options: PushReceiverOptions = {}): PushRecei
   const handle = async (request: Request): Promise<Response> => {
     if (request.method !== "POST") return answer(405, "method not allowed", { Allow: "POST" });
 
-    if (!(await authorized(request, options))) return answer(401, "unauthorized");
+    const sender = await senderOf(request, options);
+    if (sender === REFUSED) return answer(401, "unauthorized");
 
     const type = mediaTypeOf(request.headers.get("content-type"));
     if (!CONTENT_TYPES.has(type)) return answer(415, "expected application/json or application/a2a+json");
@@ -228,7 +252,7 @@ export function createPushReceiver(options: PushReceiverOptions = {}): PushRecei
       // `forget`) cannot drop the entry midway and leave its bytes counted for ever.
       const encoded = toBinary(StreamResponseSchema, event);
       const key = await fingerprint(encoded);
-      const entry = entryFor(id);
+      const entry = entryFor(sender, id);
       const before = costOf(entry);
       const folded = fold(entry, event, encoded, key, limits);
       grown(entry, costOf(entry) - before);
@@ -240,7 +264,7 @@ export function createPushReceiver(options: PushReceiverOptions = {}): PushRecei
       if (options.onEvent && view) task = clone(TaskSchema, view);
     }
     try {
-      await options.onEvent?.(event, task);
+      await options.onEvent?.(event, task, sender);
     } catch {
       return answer(500, "the event handler failed");
     }
@@ -249,13 +273,18 @@ export function createPushReceiver(options: PushReceiverOptions = {}): PushRecei
 
   return {
     handle,
-    task: (id) => {
-      const t = tasks.get(id)?.tracker.task;
+    task: (id, sender) => {
+      const t = tasks.get(viewKey(sender, id))?.tracker.task;
       return t === undefined ? undefined : clone(TaskSchema, t);
     },
-    taskIds: () => [...tasks.keys()],
-    forget: drop,
+    taskIds: (sender) => [...tasks.values()].filter((e) => e.sender === sender).map((e) => e.taskId),
+    forget: (id, sender) => drop(viewKey(sender, id)),
   };
+}
+
+/** The one key of a sender's view of a task: no pair of sender and task id can spell another's. */
+function viewKey(sender: string | undefined, taskId: string): string {
+  return JSON.stringify([sender ?? null, taskId]);
 }
 
 /**
@@ -324,15 +353,25 @@ function sentToken(headers: Headers): string | undefined {
   return legacy ?? plain ?? undefined;
 }
 
-async function authorized(request: Request, options: PushReceiverOptions): Promise<boolean> {
+/** A delivery whose token or credentials did not pass. */
+const REFUSED = Symbol("refused");
+
+/**
+ * Who sent the delivery: the identity `authenticate` returned, undefined
+ * for the shared one, REFUSED when the token or `authenticate` refuses it.
+ */
+async function senderOf(request: Request, options: PushReceiverOptions): Promise<string | undefined | typeof REFUSED> {
   if (options.token !== undefined) {
     const sent = sentToken(request.headers);
     // Compared even when absent, so a missing header takes as long as a wrong one.
     const ok = constantTimeEqual(sent ?? "", options.token);
-    if (sent === undefined || !ok) return false;
+    if (sent === undefined || !ok) return REFUSED;
   }
-  if (options.authenticate && !(await options.authenticate(request.headers.get("authorization"), request))) return false;
-  return true;
+  if (!options.authenticate) return undefined;
+  const said: unknown = await options.authenticate(request.headers.get("authorization"), request);
+  if (typeof said === "string") return said === "" ? REFUSED : said;
+  // Any other truthy answer, as when authenticate returned a boolean only: accepted, under the shared identity.
+  return said ? undefined : REFUSED;
 }
 
 /**

@@ -584,3 +584,70 @@ describe("the task view bound cannot be reset by a snapshot the view passes over
     expect(receiver.task("t")!.status?.state).toBe(TaskState.COMPLETED);
   });
 });
+
+describe("views by sender: the identity authenticate returns", () => {
+  const SENDERS: Record<string, string | boolean> = { "Bearer a": "alice", "Bearer b": "bob", "Bearer s": true, "Bearer e": "" };
+  const from = (authorization: string, e: StreamResponse) => post(json(e), { Authorization: authorization });
+  function receiverOf(events: Array<[string | undefined, string | undefined]> = []) {
+    return createPushReceiver({
+      authenticate: (authorization) => SENDERS[authorization ?? ""] ?? false,
+      onEvent: (_e, task, sender) => void events.push([sender, task ? textOf(task) : undefined]),
+    });
+  }
+
+  it("two senders, one task id, different content: each reads its own view, also of the same event delivered by both", async () => {
+    const events: Array<[string | undefined, string | undefined]> = [];
+    const receiver = receiverOf(events);
+    expect((await receiver.handle(from("Bearer a", status("t1", TaskState.WORKING, 1000)))).status).toBe(204);
+    expect((await receiver.handle(from("Bearer a", chunk("t1", "alice's", false)))).status).toBe(204);
+    expect((await receiver.handle(from("Bearer b", chunk("t1", "bob's", false)))).status).toBe(204);
+    expect((await receiver.handle(from("Bearer b", status("t1", TaskState.COMPLETED, 2000)))).status).toBe(204);
+    // The same bytes from the other sender are not a redelivery: each view takes them.
+    expect((await receiver.handle(from("Bearer a", chunk("t1", " and more", true)))).status).toBe(204);
+    expect((await receiver.handle(from("Bearer b", chunk("t1", " and more", true)))).status).toBe(204);
+
+    expect(receiver.task("t1", "alice")?.status?.state).toBe(TaskState.WORKING);
+    expect(textOf(receiver.task("t1", "alice")!)).toBe("alice's and more");
+    expect(receiver.task("t1", "bob")?.status?.state).toBe(TaskState.COMPLETED);
+    expect(textOf(receiver.task("t1", "bob")!)).toBe("bob's and more");
+    expect(receiver.task("t1")).toBeUndefined();
+    expect(receiver.taskIds("alice")).toEqual(["t1"]);
+    expect(receiver.taskIds("bob")).toEqual(["t1"]);
+    expect(receiver.taskIds()).toEqual([]);
+    expect(events.map(([sender]) => sender)).toEqual(["alice", "alice", "bob", "bob", "alice", "bob"]);
+    expect(events.at(-2)).toEqual(["alice", "alice's and more"]);
+
+    receiver.forget("t1", "bob");
+    expect(receiver.task("t1", "bob")).toBeUndefined();
+    expect(textOf(receiver.task("t1", "alice")!)).toBe("alice's and more");
+  });
+
+  it("true is the shared identity, read without one as before, apart from a named sender's", async () => {
+    const events: Array<[string | undefined, string | undefined]> = [];
+    const receiver = receiverOf(events);
+    expect((await receiver.handle(from("Bearer s", chunk("t1", "shared", false)))).status).toBe(204);
+    expect((await receiver.handle(from("Bearer a", chunk("t1", "alice's", false)))).status).toBe(204);
+    expect(textOf(receiver.task("t1")!)).toBe("shared");
+    expect(textOf(receiver.task("t1", "alice")!)).toBe("alice's");
+    expect(receiver.taskIds()).toEqual(["t1"]);
+    expect(events).toEqual([
+      [undefined, "shared"],
+      ["alice", "alice's"],
+    ]);
+  });
+
+  it("a refused sender (false, or an empty identity) is answered 401 and changes nothing", async () => {
+    const events: Array<[string | undefined, string | undefined]> = [];
+    const receiver = receiverOf(events);
+    expect((await receiver.handle(from("Bearer a", chunk("t1", "alice's", false)))).status).toBe(204);
+    for (const authorization of ["Bearer e", "Bearer nobody"]) {
+      expect((await receiver.handle(from(authorization, chunk("t1", "intruder's", false)))).status).toBe(401);
+      expect((await receiver.handle(from(authorization, snapshot("t1", TaskState.FAILED, 5000)))).status).toBe(401);
+    }
+    expect(textOf(receiver.task("t1", "alice")!)).toBe("alice's");
+    expect(receiver.task("t1", "alice")?.status?.state).not.toBe(TaskState.FAILED);
+    expect(receiver.task("t1")).toBeUndefined();
+    expect(receiver.taskIds()).toEqual([]);
+    expect(events).toEqual([["alice", "alice's"]]);
+  });
+});
