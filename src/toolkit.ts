@@ -12,5 +12,5 @@ export { registeredTransports, type TransportFactories, type TransportFactory } 
 export type { Selection } from "./client/session.js";
 export type { FailoverTransport } from "./client/failover.js";
 export { lazyTransport } from "./call/lazy.js";
-export { toA2AError } from "./errors/classify.js";
+export { toA2AError } from "./http/masked-a2a-error.js";
 export { parseCard, cardUrlCandidates, type ParsedAgentCard } from "./discovery/resolve.js";

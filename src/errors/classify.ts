@@ -271,19 +271,10 @@ function parserFailure(e: unknown): string | undefined {
  * are already A2AErrors pass through, also when wrapped as a `cause` (connect
  * wraps what a transport throws). `url`, when given, is named (origin and
  * path only) in the messages of failures below the protocol, and a
- * connection that failed names the host and port it went to.
- * @example
- * ```ts
- * import { toA2AError } from "a2a-connect/toolkit";
- *
- * try {
- *   await fetch("https://agent.example.com/a2a/jsonrpc", { method: "POST" });
- * } catch (e) {
- *   const error = toA2AError(e, "JSONRPC", "https://agent.example.com/a2a/jsonrpc");
- *   console.log(error.code, error.message); // e.g. CONNECTION_FAILED
- * }
- * ```
- * @category For tool authors
+ * connection that failed names the host and port it went to. What the
+ * causes quote is left as it is: a call's runner masks what the request
+ * carried after this (http/run-call.ts), and the toolkit's `toA2AError`
+ * (http/masked-a2a-error.ts) every URL they name.
  */
 export function toA2AError(e: unknown, binding?: Binding, url?: string): A2AError {
   for (let cur = e, depth = 0; isRecord(cur) && depth < 8; cur = cur.cause, depth++) {
