@@ -4,7 +4,7 @@
 // drift from them: one row per member of `A2AErrorCode` (src/errors/codes.ts),
 // in its order, with the exported class whose `code` it is, whether the error
 // is transient by the rule the errors themselves apply (`isTransient`), and
-// the member's doc comment as the "when". test/unit/errors-table.test.ts
+// the member's doc comment as the "when". test/unit/repo/errors-table.test.ts
 // fails when the guide holds anything else.
 
 import { readFileSync, writeFileSync } from "node:fs";

@@ -1,0 +1,312 @@
+/**
+ * HTTP+JSON over A2A 0.3 against a fake server: the routes, verbs, query
+ * parameters and bodies every 1.0 call becomes, and how 0.3 error bodies
+ * and streams are read.
+ */
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import {
+  A2AClient,
+  InvalidParamsError,
+  MethodNotFoundError,
+  ProtocolError,
+  ServerError,
+  TaskNotCancelableError,
+  TaskNotFoundError,
+  TaskState,
+  UnsupportedOperationError,
+  userMessage,
+} from "../../../src/index.js";
+import { createRestTransportV03 } from "../../../src/bindings/http-json/v0_3.js";
+import { collect } from "../../support/bindings.js";
+import { sendJson, sseFrame, startFakeServer, startSse, type FakeServer } from "../../support/fake-server.js";
+
+let srv: FakeServer;
+let client: A2AClient;
+beforeEach(async () => {
+  srv = await startFakeServer();
+  client = new A2AClient(createRestTransportV03({ baseUrl: `${srv.url}/a2a/` }));
+});
+afterEach(() => srv.close());
+
+const TASK = { id: "t 1", contextId: "c1", status: { state: "TASK_STATE_WORKING" } };
+const CONFIG = { name: "tasks/t 1/pushNotificationConfigs/p1", pushNotificationConfig: { id: "p1", url: "https://h.example" } };
+
+/** Answers every request with one JSON document. */
+function answer(status: number, json: unknown): void {
+  srv.handle((_req, res) => sendJson(res, status, json));
+}
+
+function last() {
+  const r = srv.requests.at(-1)!;
+  return {
+    method: r.method,
+    url: r.url,
+    body: r.body === "" ? undefined : (JSON.parse(r.body) as unknown),
+    version: r.headers["a2a-version"],
+  };
+}
+
+describe("HTTP+JSON over 0.3: requests", () => {
+  it("SendMessage posts the 0.3 message to /v1/message:send", async () => {
+    answer(201, { task: TASK });
+    const message = userMessage("hi", { contextId: "c1" });
+    const res = await client.sendMessage({ message, configuration: { acceptedOutputModes: ["text/plain"] } });
+    expect(res.payload.case).toBe("task");
+    expect(last()).toEqual({
+      method: "POST",
+      url: "/a2a/v1/message:send",
+      version: "0.3",
+      body: {
+        message: { messageId: message.messageId, contextId: "c1", role: "ROLE_USER", content: [{ text: "hi" }] },
+        configuration: { acceptedOutputModes: ["text/plain"], historyLength: 2147483647, blocking: true },
+      },
+    });
+    expect(srv.requests.at(-1)!.headers["content-type"]).toBe("application/json");
+  });
+
+  it("GetTask is a GET of /v1/tasks/{id} with historyLength as a query parameter", async () => {
+    answer(200, TASK);
+    const task = await client.getTask({ id: "t 1", historyLength: 2 });
+    expect(task.status?.state).toBe(TaskState.WORKING);
+    expect(last()).toEqual({ method: "GET", url: "/a2a/v1/tasks/t%201?historyLength=2", version: "0.3", body: undefined });
+  });
+
+  it("CancelTask posts to /v1/tasks/{id}:cancel", async () => {
+    answer(200, { ...TASK, status: { state: "TASK_STATE_CANCELLED" } });
+    const task = await client.cancelTask({ id: "t 1" });
+    expect(task.status?.state).toBe(TaskState.CANCELED);
+    expect(last()).toMatchObject({ method: "POST", url: "/a2a/v1/tasks/t%201:cancel", body: {} });
+  });
+
+  it("push configs: create posts to /v1/tasks/{id}/pushNotificationConfigs the config, and the request around it (parent, config)", async () => {
+    answer(201, CONFIG);
+    const created = await client.createTaskPushNotificationConfig({ taskId: "t 1", id: "p1", url: "https://h.example", token: "tok" });
+    expect([created.taskId, created.id, created.url]).toEqual(["t 1", "p1", "https://h.example"]);
+    const config = {
+      name: "tasks/t 1/pushNotificationConfigs/p1",
+      pushNotificationConfig: { id: "p1", url: "https://h.example", token: "tok" },
+    };
+    expect(last()).toEqual({
+      method: "POST",
+      url: "/a2a/v1/tasks/t%201/pushNotificationConfigs",
+      version: "0.3",
+      // The proto's body (the config), and what the 0.3 text and the Python SDK read (parent, config).
+      body: { ...config, parent: "tasks/t 1", configId: "p1", config },
+    });
+  });
+
+  it("push configs: get, list and delete address them by name", async () => {
+    answer(200, CONFIG);
+    await client.getTaskPushNotificationConfig({ taskId: "t 1", id: "p1" });
+    expect(last()).toMatchObject({ method: "GET", url: "/a2a/v1/tasks/t%201/pushNotificationConfigs/p1" });
+
+    answer(200, { configs: [CONFIG] });
+    const listed = await client.listTaskPushNotificationConfigs({ taskId: "t 1", pageSize: 10 });
+    expect(listed.configs.map((c) => c.id)).toEqual(["p1"]);
+    expect(last()).toMatchObject({ method: "GET", url: "/a2a/v1/tasks/t%201/pushNotificationConfigs?pageSize=10" });
+
+    srv.handle((_req, res) => {
+      res.writeHead(204);
+      res.end();
+    });
+    await client.deleteTaskPushNotificationConfig({ taskId: "t 1", id: "p1" });
+    expect(last()).toMatchObject({ method: "DELETE", url: "/a2a/v1/tasks/t%201/pushNotificationConfigs/p1", body: undefined });
+  });
+
+  it("GetExtendedAgentCard reads /v1/card", async () => {
+    answer(200, {
+      name: "agent",
+      description: "d",
+      version: "1",
+      url: "https://a.example",
+      protocolVersion: "0.3.0",
+      supportsAuthenticatedExtendedCard: true,
+    });
+    const card = await client.getExtendedAgentCard();
+    expect(card.capabilities?.extendedAgentCard).toBe(true);
+    expect(card.supportedInterfaces.map((i) => [i.url, i.protocolBinding, i.protocolVersion])).toEqual([
+      ["https://a.example", "JSONRPC", "0.3.0"],
+    ]);
+    expect(last()).toMatchObject({ method: "GET", url: "/a2a/v1/card" });
+  });
+
+  it("activated extensions go as A2A-Extensions and as 0.3's X-A2A-Extensions, unary and stream", async () => {
+    const withExtensions = new A2AClient(createRestTransportV03({ baseUrl: `${srv.url}/a2a/`, extensions: ["urn:ext:a"] }));
+    answer(200, TASK);
+    await withExtensions.getTask({ id: "t 1" }, { extensions: ["urn:ext:b"] });
+    srv.handle((_req, res) => {
+      startSse(res);
+      res.end(sseFrame({ task: TASK }));
+    });
+    for await (const _ of withExtensions.subscribeToTask({ id: "t 1" })) break;
+    for (const r of srv.requests) {
+      expect(r.headers["a2a-extensions"]).toMatch(/^urn:ext:a/);
+      expect(r.headers["x-a2a-extensions"]).toBe(r.headers["a2a-extensions"]);
+    }
+    expect(srv.requests).toHaveLength(2);
+  });
+
+  it("ListTasks fails without a request", async () => {
+    await expect(client.listTasks()).rejects.toThrow(UnsupportedOperationError);
+    expect(srv.requests).toHaveLength(0);
+  });
+});
+
+describe("HTTP+JSON over 0.3: streams", () => {
+  it("SubscribeToTask is a GET of /v1/tasks/{id}:subscribe; events are converted one by one", async () => {
+    srv.handle((_req, res) => {
+      startSse(res);
+      res.write(sseFrame({ task: TASK }));
+      res.write(
+        sseFrame({
+          artifactUpdate: {
+            taskId: "t 1",
+            contextId: "c1",
+            artifact: { artifactId: "a", parts: [{ text: "x" }] },
+            append: true,
+            lastChunk: true,
+          },
+        }),
+      );
+      res.end(sseFrame({ statusUpdate: { taskId: "t 1", contextId: "c1", status: { state: "TASK_STATE_CANCELLED" }, final: true } }));
+    });
+    const events = [];
+    for await (const e of client.subscribeToTask({ id: "t 1" })) events.push(e);
+    expect(last()).toMatchObject({ method: "GET", url: "/a2a/v1/tasks/t%201:subscribe" });
+    expect(events.map((e) => e.payload.case)).toEqual(["task", "artifactUpdate", "statusUpdate"]);
+    const update = events[1]!.payload.value as { append: boolean; lastChunk: boolean };
+    expect([update.append, update.lastChunk]).toEqual([true, true]);
+    expect(events[2]!.payload.case === "statusUpdate" && events[2]!.payload.value.status?.state).toBe(TaskState.CANCELED);
+  });
+
+  it("SubscribeToTask on a 0.3 server that routes only POST: GET once, then POST from then on", async () => {
+    srv.handle((req, res) => {
+      // `GET /v1/tasks/{id}` takes the whole "<id>:subscribe" as the task id.
+      if (req.method === "GET")
+        return sendJson(res, 404, { code: -32001, message: `Task not found: ${decodeURIComponent(req.url!.split("/").at(-1)!)}` });
+      // The events of the task subscribed to.
+      const taskId = decodeURIComponent(/\/tasks\/([^/:]+):subscribe/.exec(req.url!)![1]!);
+      startSse(res);
+      res.write(sseFrame({ task: { ...TASK, id: taskId } }));
+      res.end(sseFrame({ statusUpdate: { taskId, contextId: "c1", status: { state: "TASK_STATE_COMPLETED" }, final: true } }));
+    });
+    for (const id of ["t 1", "t 2"]) {
+      const events = [];
+      for await (const e of client.subscribeToTask({ id }, { resume: false })) events.push(e);
+      expect(events.map((e) => e.payload.case)).toEqual(["task", "statusUpdate"]);
+    }
+    expect(srv.requests.map((r) => `${r.method} ${r.url}`)).toEqual([
+      "GET /a2a/v1/tasks/t%201:subscribe",
+      "POST /a2a/v1/tasks/t%201:subscribe",
+      "POST /a2a/v1/tasks/t%202:subscribe",
+    ]);
+  });
+
+  it("SubscribeToTask of a task a 0.3 server does not have: TaskNotFoundError, without a loop", async () => {
+    srv.handle((_req, res) => sendJson(res, 404, { code: -32001, message: "Task not found" }));
+    for (let i = 0; i < 2; i++) {
+      const first = client.subscribeToTask({ id: "t 1" }, { resume: false })[Symbol.asyncIterator]().next();
+      await expect(first).rejects.toBeInstanceOf(TaskNotFoundError);
+    }
+    // A GET's task-not-found may be GetTask's lookup of "<id>:subscribe"; a
+    // POST's can only be the subscribe route's, so POST is kept.
+    const subscribes = srv.requests.filter((r) => r.url.endsWith(":subscribe"));
+    expect(subscribes.map((r) => r.method)).toEqual(["GET", "POST", "POST"]);
+    // After each, GetTask: whether the task ended (which some agents answer as not found).
+    expect(srv.requests.filter((r) => !r.url.includes(":subscribe")).map((r) => r.method)).toEqual(["GET", "GET"]);
+  });
+
+  it("an `event: error` frame with a 0.3 error body ends the stream with its error", async () => {
+    srv.handle((_req, res) => {
+      startSse(res);
+      res.write(sseFrame({ task: TASK }));
+      res.end(sseFrame({ code: -32001, message: "gone" }, "error"));
+    });
+    const seen: string[] = [];
+    const run = async () => {
+      for await (const e of client.sendStreamingMessage({ message: userMessage("x") })) seen.push(e.payload.case ?? "");
+    };
+    await expect(run()).rejects.toThrow(TaskNotFoundError);
+    expect(seen).toEqual(["task"]);
+    expect(last()).toMatchObject({ method: "POST", url: "/a2a/v1/message:stream" });
+  });
+});
+
+describe("HTTP+JSON over 0.3: errors", () => {
+  it("reads a bare {code, message, data} body by its JSON-RPC code", async () => {
+    answer(404, { code: -32001, message: "Task not found: t 1" });
+    const e = await client.getTask({ id: "t 1" }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(TaskNotFoundError);
+    expect(e).toMatchObject({ message: "Task not found: t 1", jsonRpcCode: -32001, httpStatus: 404, binding: "HTTP+JSON" });
+
+    answer(400, { code: -32002, message: "cannot", data: { state: "completed" } });
+    const c = await client.cancelTask({ id: "t 1" }).catch((x: unknown) => x);
+    expect(c).toBeInstanceOf(TaskNotCancelableError);
+    expect((c as TaskNotCancelableError).details).toEqual([{ state: "completed" }]);
+
+    answer(400, { code: -32602, message: "bad" });
+    await expect(client.getTask({ id: "t 1" })).rejects.toThrow(InvalidParamsError);
+  });
+
+  it("leaves non-negative codes to the HTTP status", async () => {
+    answer(500, { code: 13, message: "internal" });
+    const e = await client.getTask({ id: "t 1" }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(ServerError);
+    expect((e as ServerError).jsonRpcCode).toBeUndefined();
+  });
+});
+
+describe("HTTP+JSON over 0.3: answers of the wrong shape and bare 404s", () => {
+  it("a task without its id, or a send reply without payload, is a ProtocolError", async () => {
+    answer(200, { contextId: "c1", status: { state: "TASK_STATE_WORKING" } });
+    await expect(client.getTask({ id: "t 1" })).rejects.toThrow(ProtocolError);
+    answer(200, {});
+    const e = await client.sendMessage({ message: userMessage("hi") }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(ProtocolError);
+    expect((e as Error).message).toMatch(/SendMessage.*payload/);
+  });
+
+  const message03 = (content: unknown) => ({ messageId: "m1", role: "ROLE_AGENT", content });
+  it.each([
+    [
+      "a status message whose parts hold null",
+      { status: { state: "TASK_STATE_WORKING", message: message03([null]) } },
+      "status.message.content[0]",
+    ],
+    ["an artifact whose parts is a string", { artifacts: [{ artifactId: "a1", parts: "hello" }] }, "artifacts[0].parts"],
+    ["a history message that is a string", { history: ["hi"] }, "history[0]"],
+  ])("%s is a ProtocolError naming the field path", async (_what, fields, path) => {
+    answer(200, { ...TASK, ...fields });
+    const e = await client.getTask({ id: "t 1" }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(ProtocolError);
+    expect((e as Error).message).toContain(`a2a.v1.Task at ${path}:`);
+  });
+
+  it("a status message with parts (0.3's proto: content) null has no parts, as ProtoJSON reads null, on 1.0 too", async () => {
+    answer(200, { ...TASK, status: { state: "TASK_STATE_WORKING", message: message03(null) } });
+    expect((await client.getTask({ id: "t 1" })).status?.message?.parts).toEqual([]);
+  });
+
+  it("the path in a stream's event", async () => {
+    srv.handle((_req, res) => {
+      startSse(res);
+      res.write(sseFrame({ task: TASK }));
+      res.end(sseFrame({ artifactUpdate: { taskId: "t 1", contextId: "c1", artifact: { artifactId: "a1", parts: [null] } } }));
+    });
+    const e = await collect(client.subscribeToTask({ id: "t 1" }, { resume: false })).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(ProtocolError);
+    expect((e as Error).message).toContain("a2a.v1.StreamResponse at artifactUpdate.artifact.parts[0]:");
+  });
+
+  it("a framework's 404 page is MethodNotFoundError naming the URL; a 0.3 error body still says TASK_NOT_FOUND", async () => {
+    srv.handle((_req, res) => {
+      res.writeHead(404, { "Content-Type": "text/html" });
+      res.end("<pre>Cannot GET</pre>");
+    });
+    const e = await client.getTask({ id: "t 1" }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(MethodNotFoundError);
+    expect((e as Error).message).toContain(`${srv.url}/a2a/v1/tasks/t%201`);
+    answer(404, { code: -32001, message: "Task not found: t 1" });
+    await expect(client.getTask({ id: "t 1" })).rejects.toThrow(TaskNotFoundError);
+  });
+});

@@ -1,0 +1,244 @@
+import { createServer, type Server } from "node:http";
+import { createServer as createNetServer, type AddressInfo, type Socket } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Interceptor } from "@connectrpc/connect";
+import {
+  A2AClient,
+  AbortedError,
+  CallTimeoutError,
+  ConnectionError,
+  ProtocolError,
+  createJsonRpcTransport,
+  createNodeHttpClient,
+  createRestTransport,
+  userMessage,
+} from "../../../src/node.js";
+
+const TASK = { id: "t-1", contextId: "c-1", status: { state: "TASK_STATE_WORKING" } };
+const update = (i: number) => ({
+  statusUpdate: { taskId: "t-1", contextId: "c-1", status: { state: "TASK_STATE_WORKING" }, metadata: { i } },
+});
+
+let server: Server;
+let base: string;
+const sockets = new Set<unknown>();
+const hung: Socket[] = [];
+/** Resolves when the socket of the `n`th request to /hang (from 1) has been closed by the client. */
+const hangClosed = async (n: number) => {
+  while (hung.length < n) await new Promise((r) => setImmediate(r));
+  const socket = hung[n - 1]!;
+  if (!socket.destroyed) await new Promise((r) => socket.once("close", r));
+};
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    sockets.add(req.socket);
+    let body = "";
+    req.on("data", (c: Buffer) => (body += c.toString()));
+    req.on("end", () => {
+      if (req.url === "/rpc") {
+        const rpc = JSON.parse(body) as { id: number };
+        res.writeHead(200, { "Content-Type": "application/json" });
+        res.end(JSON.stringify({ jsonrpc: "2.0", id: rpc.id, result: { task: TASK } }));
+      } else if (req.url === "/hang") {
+        // No answer: the request ends when the client gives it up.
+        hung.push(req.socket);
+      } else if (req.url === "/rest/message:stream") {
+        // Ten events, then silence: the stream stays open until the client leaves.
+        res.writeHead(200, { "Content-Type": "text/event-stream" });
+        for (let i = 0; i < 10; i++) res.write(`data: ${JSON.stringify(update(i))}\n\n`);
+      } else {
+        res.writeHead(404).end();
+      }
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(() => {
+  server.closeAllConnections();
+  server.close();
+});
+
+describe("createNodeHttpClient", () => {
+  it("makes unary calls over one kept-alive connection", async () => {
+    sockets.clear();
+    const client = new A2AClient(createJsonRpcTransport({ baseUrl: `${base}/rpc`, httpClient: createNodeHttpClient() }));
+    for (let i = 0; i < 5; i++) {
+      const res = await client.sendMessage({ message: userMessage("hi") });
+      expect(res.payload.case).toBe("task");
+    }
+    expect(sockets.size).toBe(1);
+  });
+
+  it("releases the connection when the reader stops early, and aborts with AbortedError", async () => {
+    const client = new A2AClient(createRestTransport({ baseUrl: `${base}/rest`, httpClient: createNodeHttpClient() }));
+    let seen = 0;
+    for await (const _ of client.sendStreamingMessage({ message: userMessage("hi") }, { resume: false })) {
+      if (++seen === 3) break;
+    }
+    expect(seen).toBe(3);
+
+    const controller = new AbortController();
+    const read = (async () => {
+      for await (const _ of client.sendStreamingMessage({ message: userMessage("hi") }, { resume: false, signal: controller.signal })) {
+        controller.abort();
+      }
+    })();
+    await expect(read).rejects.toBeInstanceOf(AbortedError);
+    // Nothing is left open on the server's side.
+    await expect.poll(() => new Promise((r) => server.getConnections((_, n) => r(n)))).toBeLessThanOrEqual(1);
+  });
+
+  it("reports a refused connection as ConnectionError kind refused", async () => {
+    const probe = createServer();
+    await new Promise<void>((r) => probe.listen(0, "127.0.0.1", r));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise((r) => probe.close(r));
+    const client = new A2AClient(createJsonRpcTransport({ baseUrl: `http://127.0.0.1:${port}/rpc`, httpClient: createNodeHttpClient() }));
+    const e = await client.sendMessage({ message: userMessage("hi") }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(ConnectionError);
+    expect((e as ConnectionError).kind).toBe("refused");
+  });
+
+  it("sends each request to its URL's host, path and query, with user info as Basic credentials", async () => {
+    // Listening on the IPv6 loopback: its literal comes bracketed in URLs and bare to node:http.
+    const echo = createServer((req, res) => res.end(JSON.stringify({ url: req.url, auth: req.headers.authorization ?? null })));
+    await new Promise<void>((r) => echo.listen(0, "::1", r));
+    const port = (echo.address() as AddressInfo).port;
+    const http = createNodeHttpClient();
+    const get = async (url: string) => {
+      const res = await http({ url, method: "GET", header: new Headers(), body: undefined, signal: undefined });
+      let text = "";
+      for await (const chunk of res.body) text += new TextDecoder().decode(chunk);
+      return JSON.parse(text) as { url: string; auth: string | null };
+    };
+    try {
+      expect(await get(`http://[::1]:${port}/v1/tasks?pageSize=2`)).toEqual({ url: "/v1/tasks?pageSize=2", auth: null });
+      expect(await get(`http://ann:p%40ss@[::1]:${port}/a`)).toEqual({ url: "/a", auth: `Basic ${btoa("ann:p@ss")}` });
+      // More distinct URLs than the client keeps parsed, then the first again.
+      for (let i = 0; i < 70; i++) expect((await get(`http://[::1]:${port}/tasks/${i}`)).url).toBe(`/tasks/${i}`);
+      expect(await get(`http://[::1]:${port}/v1/tasks?pageSize=2`)).toEqual({ url: "/v1/tasks?pageSize=2", auth: null });
+    } finally {
+      echo.closeAllConnections();
+      await new Promise((r) => echo.close(r));
+    }
+  });
+});
+
+describe("responses that are not valid HTTP (node:http and fetch)", () => {
+  // A raw TCP server that answers every request with the given bytes, then
+  // closes the connection (or, with `hold`, leaves it open).
+  async function rawServer(reply: string, hold = false): Promise<{ url: string; close: () => Promise<void> }> {
+    const open = new Set<Socket>();
+    const srv = createNetServer((socket) => {
+      open.add(socket);
+      socket.once("data", () => (hold ? socket.write(reply) : socket.end(reply)));
+      socket.on("error", () => {});
+    });
+    await new Promise<void>((r) => srv.listen(0, "127.0.0.1", r));
+    return {
+      url: `http://127.0.0.1:${(srv.address() as AddressInfo).port}/rpc`,
+      close: () => {
+        for (const s of open) s.destroy();
+        return new Promise((r) => srv.close(() => r()));
+      },
+    };
+  }
+
+  const json = JSON.stringify({ jsonrpc: "2.0", id: 1, result: { task: TASK } });
+  const cases: Array<[string, string, typeof ProtocolError | typeof ConnectionError, boolean]> = [
+    ["a bad status line", "HTTP/1.1 two hundred OK\r\n\r\n", ProtocolError, false],
+    ["headers over the parser's limit", `HTTP/1.1 200 OK\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`, ProtocolError, false],
+    [
+      "an invalid chunked encoding",
+      "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n",
+      ProtocolError,
+      false,
+    ],
+    [
+      "a body cut short of its Content-Length",
+      `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${json.length + 50}\r\n\r\n${json}`,
+      ConnectionError,
+      false,
+    ],
+  ];
+  const clients = { "node:http": () => createNodeHttpClient(), fetch: undefined } as const;
+
+  for (const [name, httpClient] of Object.entries(clients)) {
+    it.each(cases)(`${name}: %s`, async (_what, reply, cls) => {
+      const srv = await rawServer(reply);
+      try {
+        const client = new A2AClient(createJsonRpcTransport({ baseUrl: `${srv.url}?key=s3cr3t`, httpClient: httpClient?.() }));
+        const e = await client.sendMessage({ message: userMessage("hi") }).then(
+          () => undefined,
+          (err: unknown) => err,
+        );
+        expect(e).toBeInstanceOf(cls);
+        expect((e as Error).message).toContain(srv.url);
+        expect((e as Error).message).not.toContain("s3cr3t");
+      } finally {
+        await srv.close();
+      }
+    });
+  }
+
+  describe("the call's abort reaches the request, however the interceptors treat its signal", () => {
+    const hangClient = (interceptors: Interceptor[], timeoutMs = 0) =>
+      new A2AClient(createJsonRpcTransport({ baseUrl: `${base}/hang`, httpClient: createNodeHttpClient(), interceptors, timeoutMs }));
+
+    it("without interceptors the deadline ends the request and closes its connection", async () => {
+      const n = hung.length + 1;
+      await expect(hangClient([], 50).sendMessage({ message: userMessage("hi") })).rejects.toBeInstanceOf(CallTimeoutError);
+      await hangClosed(n);
+    });
+
+    it("an interceptor's copy of the request carries the call's signal, which the deadline aborts", async () => {
+      const n = hung.length + 1;
+      const seen: AbortSignal[] = [];
+      const copying: Interceptor = (next) => (req) => {
+        seen.push(req.signal);
+        return next({ ...req, header: new Headers(req.header) });
+      };
+      await expect(hangClient([copying], 50).sendMessage({ message: userMessage("hi") })).rejects.toBeInstanceOf(CallTimeoutError);
+      await hangClosed(n);
+      expect(seen).toHaveLength(1);
+      expect(seen[0]).toBeInstanceOf(AbortSignal);
+      expect(seen[0]!.aborted).toBe(true);
+    });
+
+    it("a signal an interceptor sets on the request is the one the request follows", async () => {
+      const n = hung.length + 1;
+      const mine = new AbortController();
+      const replacing: Interceptor = (next) => (req) => {
+        // Read-only in connect's types; plain JavaScript may still set it.
+        (req as { signal: AbortSignal }).signal = mine.signal;
+        return next(req);
+      };
+      const call = hangClient([replacing]).sendMessage({ message: userMessage("hi") });
+      const failed = expect(call).rejects.toBeInstanceOf(AbortedError);
+      while (hung.length < n) await new Promise((r) => setImmediate(r));
+      mine.abort();
+      await failed;
+      await hangClosed(n);
+    });
+
+    it("the caller's signal ends a request whose signal an interceptor only read", async () => {
+      const n = hung.length + 1;
+      const caller = new AbortController();
+      let seen: AbortSignal | undefined;
+      const reading: Interceptor = (next) => (req) => {
+        seen = req.signal;
+        return next(req);
+      };
+      const call = hangClient([reading]).sendMessage({ message: userMessage("hi") }, { signal: caller.signal });
+      const failed = expect(call).rejects.toBeInstanceOf(AbortedError);
+      while (hung.length < n) await new Promise((r) => setImmediate(r));
+      caller.abort();
+      await failed;
+      await hangClosed(n);
+      expect(seen?.aborted).toBe(true);
+    });
+  });
+});

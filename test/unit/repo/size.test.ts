@@ -1,0 +1,45 @@
+/**
+ * The bundle budget, enforced: the same measurement as `npm run size`
+ * (minified, browser, ESM with code splitting, each file gzipped).
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import { CORE_BUDGET_GZIP, measureSizes, type SizeRow } from "../../../scripts/size.js";
+
+let rows: Map<string, SizeRow>;
+beforeAll(async () => {
+  rows = new Map((await measureSizes()).map((r) => [r.id, r]));
+}, 60_000);
+
+describe("bundle size", () => {
+  it("core (connect + send + stream over JSON-RPC and HTTP+JSON) is within its budget", () => {
+    const core = rows.get("core")!;
+    expect(core.total.gzip, `core is ${core.total.gzip} bytes gzip`).toBeLessThanOrEqual(CORE_BUDGET_GZIP);
+  });
+
+  it("core carries neither verification, gRPC-web nor the 0.3 wire", () => {
+    const core = rows.get("core")!;
+    const inputs = core.largest.map((i) => i.path);
+    expect(
+      inputs.filter((p) =>
+        /node_modules\/(jose|canonicalize|@connectrpc\/connect-web)\/|src\/v0_3\/(translate|adapter)|gen\/a2a\//.test(p),
+      ),
+    ).toEqual([]);
+  });
+
+  it("the floor row is protobuf-es with the A2A descriptors alone: none of the client, and below core", () => {
+    const floor = rows.get("floor")!;
+    expect(floor.largest.filter((i) => /^src\//.test(i.path))).toEqual([]);
+    expect(floor.largest.some((i) => i.path.endsWith("gen/lf/a2a/v1/a2a_pb.ts"))).toBe(true);
+    expect(floor.largest.filter((i) => /(to|from)-json\.js$/.test(i.path))).toEqual([]);
+    expect(floor.total.gzip).toBeLessThan(rows.get("core")!.total.gzip);
+  });
+
+  it("verification and the 0.3 wire load on demand, and only for the apps that need them", () => {
+    for (const id of ["verify", "v0.3"]) {
+      const row = rows.get(id)!;
+      // The same start as core (the apps differ by a few bytes of their own).
+      expect(Math.abs(row.atStart.gzip - rows.get("core")!.atStart.gzip), id).toBeLessThan(256);
+      expect(row.onDemand.gzip, id).toBeGreaterThan(5 * 1024);
+    }
+  });
+});
