@@ -16,6 +16,7 @@ import { mergeHeaders, serviceHeaders, withExtensions } from "../../../src/call/
 import { compareVersions, majorMinor, parseVersion } from "../../../src/protocol/version.js";
 import { InvalidParamsError } from "../../../src/errors/family.js";
 import { A2A_EXTENSIONS, A2A_VERSION } from "../../../src/protocol/headers.js";
+import { unaryAnswer } from "../../support/unary-answer.js";
 
 /** A transport that records what each unary call is given, and answers with an empty result. */
 function recording(): {
@@ -28,7 +29,7 @@ function recording(): {
     async unary(method, _signal, timeoutMs, header, input) {
       calls.push({ request: input as Record<string, unknown>, header: new Headers(header), timeoutMs });
       const message = method.output.typeName === TaskSchema.typeName ? create(TaskSchema) : create(SendMessageResponseSchema);
-      return { stream: false, service: A2AService, method, header: new Headers(), trailer: new Headers(), message: message as never };
+      return unaryAnswer(method, message as never);
     },
     async stream() {
       throw new Error("not used");

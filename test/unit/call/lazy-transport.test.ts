@@ -18,6 +18,7 @@ import {
 import { lazyTransport } from "../../../src/call/lazy.js";
 import { settled } from "../../support/failure.js";
 import { trackTimers } from "../../support/timers.js";
+import { unaryAnswer } from "../../support/unary-answer.js";
 
 function fakeTransport(calls: unknown[][]): A2ATransport {
   return {
@@ -25,14 +26,7 @@ function fakeTransport(calls: unknown[][]): A2ATransport {
     async unary(...args: unknown[]) {
       calls.push(args);
       const method = args[0] as typeof A2AService.method.getTask;
-      return {
-        stream: false,
-        service: A2AService,
-        method,
-        header: new Headers(),
-        trailer: new Headers(),
-        message: create(TaskSchema, { id: "t" }),
-      };
+      return unaryAnswer(method, create(TaskSchema, { id: "t" }));
     },
     async stream() {
       throw new Error("not used");

@@ -8,7 +8,6 @@ import { inspect } from "node:util";
 import { create, toJson, type MessageInitShape } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
 import {
-  A2AService,
   ListTasksRequestSchema,
   MessageSchema,
   Role,
@@ -21,6 +20,7 @@ import { A2AClient } from "../../../src/client/client.js";
 import type { A2ATransport } from "../../../src/call/transport.js";
 import { readRequest } from "../../../src/call/request.js";
 import { InvalidParamsError, text, userMessage } from "../../../src/index.js";
+import { unaryAnswer } from "../../support/unary-answer.js";
 
 /** A transport that records each request as the transports build it (`create`), and answers with an empty result. */
 function recording() {
@@ -30,7 +30,7 @@ function recording() {
     async unary(method, _signal, _timeoutMs, _header, input) {
       sent.push(create(method.input, input));
       const message = method.output.typeName === TaskSchema.typeName ? create(TaskSchema) : create(SendMessageResponseSchema);
-      return { stream: false, service: A2AService, method, header: new Headers(), trailer: new Headers(), message: message as never };
+      return unaryAnswer(method, message as never);
     },
     async stream(method, _signal, _timeoutMs, _header, input) {
       for await (const m of input) sent.push(create(method.input, m));

@@ -42,6 +42,7 @@ import {
   text,
   userMessage,
 } from "../../../src/index.js";
+import { unaryAnswer } from "../../support/unary-answer.js";
 
 /** A transport that records each request as the transports build it (`create`), as JSON, and answers with an empty result. */
 function recording() {
@@ -52,14 +53,7 @@ function recording() {
     binding: "JSONRPC",
     async unary(method, _signal, _timeoutMs, _header, input) {
       record(method, input);
-      return {
-        stream: false,
-        service: A2AService,
-        method,
-        header: new Headers(),
-        trailer: new Headers(),
-        message: create(method.output) as never,
-      };
+      return unaryAnswer(method, create(method.output) as never);
     },
     async stream(method, _signal, _timeoutMs, _header, input) {
       for await (const m of input) record(method, m);

@@ -10,6 +10,7 @@ import { A2AService, GetTaskRequestSchema, TaskSchema, StreamResponseSchema } fr
 import { ProtocolError } from "../../../src/errors/family.js";
 import { runStreaming, runUnary } from "../../../src/http/run-call.js";
 import { within } from "../../support/fake-server.js";
+import { unaryAnswer } from "../../support/unary-answer.js";
 
 const getTask = A2AService.method.getTask;
 const subscribe = A2AService.method.subscribeToTask;
@@ -40,14 +41,7 @@ function streamReq() {
   };
 }
 
-const answer = (method = getTask) => ({
-  stream: false as const,
-  service: A2AService,
-  method,
-  header: new Headers(),
-  trailer: new Headers(),
-  message: create(TaskSchema, { id: "t1" }),
-});
+const answer = (method = getTask) => unaryAnswer(method, create(TaskSchema, { id: "t1" }));
 
 /** A caller's signal that counts the listeners attached to it. */
 function countedSignal() {
