@@ -34,7 +34,7 @@ import { withExtensions } from "../call/options.js";
 import { activatedExtensions, outgoingRequest, readRequest, type RequestInput } from "../call/request.js";
 import type { A2ATransport } from "../call/transport.js";
 import type { RetryPolicy } from "./retry.js";
-import { keepNames } from "../keep-names.js";
+import { keepNames } from "../base/keep-names.js";
 
 /** The retry loop, loaded when a call first runs under a policy. */
 const loadRetry = onDemand(() => import("./retry.js"));

@@ -17,7 +17,7 @@ import type { A2AClient, CallOptions } from "./client.js";
 import { withCapabilityChecks } from "./capabilities.js";
 import type { FailoverTransport } from "./failover.js";
 import type { Candidate } from "../protocol/bindings.js";
-import { keepNames } from "../keep-names.js";
+import { keepNames } from "../base/keep-names.js";
 
 /** How an `AgentSession` treats the extended card, and how its interface was chosen. @category Connect and call */
 export interface SessionOptions {

@@ -12,7 +12,7 @@
 import { clone, create } from "@bufbuild/protobuf";
 import { ArtifactSchema, TaskSchema, type Message, type StreamResponse, type Task, type TaskState } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { isInterrupted, isTerminal } from "../protocol/messages.js";
-import { keepNames } from "../keep-names.js";
+import { keepNames } from "../base/keep-names.js";
 
 /**
  * Folds stream events (or push notifications) into the task they describe.

@@ -13,7 +13,7 @@
  */
 import { sha256Hex } from "../base/bytes.js";
 import { safeUrl } from "../base/urls.js";
-import { keepNames } from "../keep-names.js";
+import { keepNames } from "../base/keep-names.js";
 
 /** What a store keeps per card URL; plain data, so any store can hold it. @category Discovery and trust */
 export interface StoredCard {

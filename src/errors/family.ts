@@ -12,7 +12,7 @@
  * and gRPC report an unknown method.
  */
 
-import { keepNames } from "../keep-names.js";
+import { keepNames } from "../base/keep-names.js";
 import type { VerificationResult } from "../trust/result.js";
 import type { Binding } from "../protocol/bindings.js";
 import { isTransient, type A2AErrorCode } from "./codes.js";
@@ -409,7 +409,7 @@ export class TaskTerminalError extends UnsupportedOperationError {
 }
 
 // Each class's name as written, so that a minified bundle still prints
-// `TaskNotFoundError: ...` (see keep-names.ts).
+// `TaskNotFoundError: ...` (see base/keep-names.ts).
 keepNames({
   A2AError,
   TaskNotFoundError,

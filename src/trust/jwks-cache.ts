@@ -7,7 +7,7 @@ import { AbortedError, CallTimeoutError } from "../errors/family.js";
 import { unlessAborted } from "../base/abort.js";
 import { Rejection } from "./rejection.js";
 import { positive } from "./values.js";
-import { keepNames } from "../keep-names.js";
+import { keepNames } from "../base/keep-names.js";
 
 /** A key set as fetched, with how it was obtained. */
 export interface FetchedKeySet {

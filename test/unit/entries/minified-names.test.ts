@@ -3,7 +3,7 @@
  * a name taken from the class would print `O: ...`, `console.log` would show
  * `O {}`, and `JSON.stringify` of an error would carry it. Every entry,
  * bundled and minified as an app's build does it, must give every public
- * class its own name (src/keep-names.ts).
+ * class its own name (src/base/keep-names.ts).
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
