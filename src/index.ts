@@ -131,7 +131,7 @@ export { MemoryCardStore, type CardStore, type StoredCard } from "./discovery/ca
 export type { RedirectPolicy, DocumentFetchOptions } from "./discovery/fetch-document.js";
 export type { LocalUrlPolicy } from "./discovery/local-urls.js";
 export type { VerifyOptions, VerifyPolicy, VerificationKey, KeyStore, KeyLookup, JkuOptions, SignOptions } from "./trust/options.js";
-export type { VerificationResult, VerificationFailure, VerificationFailureCode } from "./trust/result.js";
+export type { VerificationResult, VerificationFailure, VerificationFailureCode } from "./errors/verification-result.js";
 export type { JwksCacheOptions } from "./trust/jwks-cache.js";
 
 // Sessions, tasks, streams that survive disconnects.
@@ -147,7 +147,7 @@ export type { TransportSettings } from "./bindings/registry.js";
 export type { VersionFallback } from "./client/failover.js";
 // Retries of unary calls, off unless `retry` is given (the loop loads on first use).
 export type { RetryPolicy } from "./client/retry.js";
-export { BINDINGS, type Binding, type Candidate } from "./protocol/bindings.js";
+export { BINDINGS, type Binding, type Candidate } from "./base/bindings.js";
 
 // Conversations and pagination.
 export { replyTo, followUp, assertAcceptsMessages, type MessageContent, type TurnOptions } from "./client/conversation.js";

@@ -5,7 +5,7 @@
  * `interceptors` (or in `connect(url, { transport: { interceptors } })`).
  */
 import type { Interceptor } from "@connectrpc/connect";
-import type { Binding } from "./protocol/bindings.js";
+import type { Binding } from "./base/bindings.js";
 import { sentUrlOf, targetOf } from "./call/target.js";
 import { watchCall } from "./call/watch.js";
 import { maskedHref, parsedUrl } from "./base/urls.js";

@@ -15,7 +15,7 @@
  */
 import type { Interceptor, StreamRequest, UnaryRequest } from "@connectrpc/connect";
 import type { A2AError } from "./errors/family.js";
-import type { Binding } from "./protocol/bindings.js";
+import type { Binding } from "./base/bindings.js";
 import { taskIdOf } from "./protocol/events.js";
 import { streamStateKey, type StreamState, type StreamWatcher } from "./call/stream-state.js";
 import { sentUrlOf, targetOf } from "./call/target.js";

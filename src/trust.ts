@@ -22,5 +22,5 @@ export type {
   JkuOptions,
   SignOptions,
 } from "./trust/options.js";
-export type { VerificationResult, VerificationFailure, VerificationFailureCode } from "./trust/result.js";
+export type { VerificationResult, VerificationFailure, VerificationFailureCode } from "./errors/verification-result.js";
 export { canonicalCardBytes, canonicalCardJson } from "./trust/canonical.js";

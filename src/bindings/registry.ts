@@ -12,7 +12,7 @@
  * given `grpcWeb`, so that apps that do not use it do not bundle it.
  *
  * Adding a binding: its folder under src/bindings/, its name in
- * src/protocol/bindings.ts, and its entries here (or in node-runtime.ts if
+ * src/base/bindings.ts, and its entries here (or in node-runtime.ts if
  * it needs Node).
  */
 import { createJsonRpcTransport } from "./jsonrpc/transport.js";
@@ -24,8 +24,8 @@ import { lazyTransport } from "../call/lazy.js";
 import type { HttpTransportOptions } from "../call/options.js";
 import type { A2ATransport } from "../call/transport.js";
 import { withTarget } from "../call/target.js";
-import type { Binding } from "../protocol/bindings.js";
-import type { Candidate } from "../protocol/bindings.js";
+import type { Binding } from "../base/bindings.js";
+import type { Candidate } from "../base/bindings.js";
 
 /** Transport options that apply to every interface a session may use. @category Transports */
 export type TransportSettings = Omit<HttpTransportOptions, "baseUrl" | "protocolVersion" | "extensions"> & {

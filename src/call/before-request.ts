@@ -6,7 +6,7 @@
  * runner only starts to hold once the request is made.
  */
 import { AbortedError, CallTimeoutError } from "../errors/family.js";
-import type { Binding } from "../protocol/bindings.js";
+import type { Binding } from "../base/bindings.js";
 import { timeoutFor, type TimeoutKind } from "./timeouts.js";
 import { followSignal, unlessAborted } from "../base/abort.js";
 import { startTimer } from "../base/timers.js";

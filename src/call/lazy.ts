@@ -4,7 +4,7 @@
  * bundles them as separate chunks that load when an agent needs them, and
  * apps that never use them do not download them.
  */
-import type { Binding } from "../protocol/bindings.js";
+import type { Binding } from "../base/bindings.js";
 import { beforeRequest } from "./before-request.js";
 import type { TimeoutKind } from "./timeouts.js";
 import type { A2ATransport } from "./transport.js";

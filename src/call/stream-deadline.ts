@@ -10,7 +10,7 @@
  * and after, so nothing outlives the stream.
  */
 import { CallTimeoutError } from "../errors/family.js";
-import type { Binding } from "../protocol/bindings.js";
+import type { Binding } from "../base/bindings.js";
 
 /** Below this, nothing is left: a request would be given a timeout shorter than a timer's tick. */
 const NOTHING_LEFT_MS = 1;

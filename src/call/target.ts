@@ -12,7 +12,7 @@
  * property write on the call's context values (no allocation).
  */
 import { createContextKey, type Interceptor, type StreamRequest, type UnaryRequest } from "@connectrpc/connect";
-import type { Binding, Candidate } from "../protocol/bindings.js";
+import type { Binding, Candidate } from "../base/bindings.js";
 import { A2A_VERSION } from "../protocol/headers.js";
 
 /**

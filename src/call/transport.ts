@@ -1,5 +1,5 @@
 import type { Transport } from "@connectrpc/connect";
-import type { Binding } from "../protocol/bindings.js";
+import type { Binding } from "../base/bindings.js";
 
 /**
  * A connect Transport that knows which A2A binding it speaks.

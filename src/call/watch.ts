@@ -12,7 +12,7 @@ import type { StreamRequest, StreamResponse, UnaryRequest, UnaryResponse } from 
 import type { StreamResponse as A2AStreamResponse } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { toA2AError } from "../errors/classify.js";
 import type { A2AError } from "../errors/family.js";
-import type { Binding } from "../protocol/bindings.js";
+import type { Binding } from "../base/bindings.js";
 import { isInterrupted, isTerminal } from "../protocol/messages.js";
 import { streamEndKey } from "./stream-state.js";
 

@@ -3,7 +3,7 @@
  * shares the global flags; each adds its own options and positionals.
  */
 import { parseArgs, type ParseArgsConfig } from "node:util";
-import { BINDINGS, type Binding } from "../protocol/bindings.js";
+import { BINDINGS, type Binding } from "../base/bindings.js";
 import { sentSecrets } from "../http/sent-secrets.js";
 import { didYouMean } from "./nearest.js";
 import { parseTarget } from "./target.js";

@@ -12,7 +12,7 @@ import {
   type Task,
   type TaskPushNotificationConfig,
 } from "../../gen/lf/a2a/v1/a2a_pb.js";
-import type { VerificationResult } from "../trust/result.js";
+import type { VerificationResult } from "../errors/verification-result.js";
 import type { Output } from "./output.js";
 
 /** A task state's name, e.g. `COMPLETED`. */

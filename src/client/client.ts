@@ -17,7 +17,7 @@ import {
 import { createContextValues, type ContextValues } from "@connectrpc/connect";
 import { toA2AError } from "../errors/classify.js";
 import type { A2AError } from "../errors/family.js";
-import type { Binding } from "../protocol/bindings.js";
+import type { Binding } from "../base/bindings.js";
 import { LAST_EVENT_ID } from "../protocol/headers.js";
 import { streamEndKey, streamStateKey, type StreamState } from "../call/stream-state.js";
 import { StreamDeadline } from "../call/stream-deadline.js";

@@ -16,7 +16,7 @@ import {
 import { isRecord } from "../base/is-record.js";
 import { parsedUrl, safeInterfaceUrl } from "../base/urls.js";
 import { grpcBaseUrl } from "../bindings/grpc/url.js";
-import type { Binding } from "../protocol/bindings.js";
+import type { Binding } from "../base/bindings.js";
 import {
   DEFAULT_TIMEOUT_MS as DEFAULT_DISCOVERY_TIMEOUT_MS,
   parseCard,

@@ -5,7 +5,7 @@
  */
 import { TaskState, type StreamResponse } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { StreamResumeError } from "../errors/family.js";
-import type { Binding } from "../protocol/bindings.js";
+import type { Binding } from "../base/bindings.js";
 import type { StreamWatch } from "./lazy-stream.js";
 import { isAbout, isSettled, stateOf, taskIdOf } from "./task-events.js";
 

@@ -13,7 +13,7 @@
 import { toBinary } from "@bufbuild/protobuf";
 import { AgentCardSchema, type AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import type { VerifyOptions, VerifyPolicy } from "../trust/options.js";
-import type { VerificationResult } from "../trust/result.js";
+import type { VerificationResult } from "../errors/verification-result.js";
 import { applyVerifyPolicy } from "../trust/verify.js";
 import { findDuplicateKey } from "../discovery/json.js";
 import { InvalidAgentCardError } from "../errors/family.js";

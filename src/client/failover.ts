@@ -11,14 +11,14 @@ import type { Transport } from "@connectrpc/connect";
 import { type A2AError, VersionNotSupportedError, type ConnectionError } from "../errors/family.js";
 import { isGatewayStatus } from "../errors/codes.js";
 import { toA2AError } from "../errors/classify.js";
-import type { Binding } from "../protocol/bindings.js";
+import type { Binding } from "../base/bindings.js";
 import { compareVersions } from "../protocol/version.js";
 import { SENDS, withTenant } from "../call/request.js";
 import { timeoutFor } from "../call/timeouts.js";
 import type { A2ATransport } from "../call/transport.js";
 import { single } from "../base/iterables.js";
 import { safeInterfaceUrl } from "../base/urls.js";
-import type { Candidate } from "../protocol/bindings.js";
+import type { Candidate } from "../base/bindings.js";
 
 /**
  * What to do when an interface rejects its protocol version: `"off"` fails,

@@ -18,7 +18,7 @@ import type {
 import { AbortedError, InvalidAgentResponseError, InvalidParamsError } from "../errors/family.js";
 import { shownValue } from "../call/option-checks.js";
 import { followSignal } from "../base/abort.js";
-import type { Binding } from "../protocol/bindings.js";
+import type { Binding } from "../base/bindings.js";
 import type { RequestInput } from "../call/request.js";
 import type { A2AClient, CallOptions } from "./client.js";
 

@@ -8,7 +8,7 @@ import { A2AError, InvalidParamsError, type CallTimeoutError } from "../errors/f
 import { shownValue } from "../call/option-checks.js";
 import { asksToRetryLater } from "../errors/codes.js";
 import { toA2AError } from "../errors/classify.js";
-import type { Binding } from "../protocol/bindings.js";
+import type { Binding } from "../base/bindings.js";
 import type { StreamState, StreamWatcher } from "../call/stream-state.js";
 
 /** How a stream resumes after a drop. @category Streams and tracking */

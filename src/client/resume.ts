@@ -32,7 +32,7 @@ import {
   UnsupportedOperationError,
 } from "../errors/family.js";
 import { toA2AError } from "../errors/classify.js";
-import type { Binding } from "../protocol/bindings.js";
+import type { Binding } from "../base/bindings.js";
 import type { StreamState } from "../call/stream-state.js";
 import type { SentLookup } from "./find-sent.js";
 import { Resumption, type Outcome, type Step } from "./resume-pump.js";

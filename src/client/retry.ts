@@ -36,7 +36,7 @@ import type { A2AErrorCode } from "../errors/codes.js";
 import { toA2AError } from "../errors/classify.js";
 import { type A2AError, AbortedError, CallTimeoutError, type ConnectionError, InvalidParamsError } from "../errors/family.js";
 import { shownValue } from "../call/option-checks.js";
-import type { Binding } from "../protocol/bindings.js";
+import type { Binding } from "../base/bindings.js";
 import { timeoutFor } from "../call/timeouts.js";
 import type { A2ATransport } from "../call/transport.js";
 import { followSignal } from "../base/abort.js";

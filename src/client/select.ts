@@ -18,7 +18,7 @@
 import type { AgentInterface } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { InvalidParamsError } from "../errors/family.js";
 import { checkGrpcBaseUrl, checkHttpBaseUrl } from "../call/option-checks.js";
-import { BINDINGS, type Binding, type Candidate } from "../protocol/bindings.js";
+import { BINDINGS, type Binding, type Candidate } from "../base/bindings.js";
 import { parseVersion } from "../protocol/version.js";
 
 /** An interface of the card this client will not use, and why. */

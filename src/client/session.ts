@@ -12,11 +12,11 @@ import type { ResolvedAgentCard } from "../discovery/resolve.js";
 import { checkCardLocalUrls, type LocalUrlPolicy } from "../discovery/local-urls.js";
 import { receivedJsonOf } from "../http/received-json.js";
 import type { VerifyOptions, VerifyPolicy } from "../trust/options.js";
-import type { VerificationResult } from "../trust/result.js";
+import type { VerificationResult } from "../errors/verification-result.js";
 import type { A2AClient, CallOptions } from "./client.js";
 import { withCapabilityChecks } from "./capabilities.js";
 import type { FailoverTransport } from "./failover.js";
-import type { Candidate } from "../protocol/bindings.js";
+import type { Candidate } from "../base/bindings.js";
 import { keepNames } from "../base/keep-names.js";
 
 /** How an `AgentSession` treats the extended card, and how its interface was chosen. @category Connect and call */

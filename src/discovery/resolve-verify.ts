@@ -13,7 +13,7 @@
 import { AgentCardVerificationError } from "../errors/family.js";
 import { identityOf, optionsKey } from "./options-key.js";
 import type { VerifyPolicy } from "../trust/options.js";
-import type { VerificationResult } from "../trust/result.js";
+import type { VerificationResult } from "../errors/verification-result.js";
 import { applyVerifyPolicy, verifiedUntil } from "../trust/verify.js";
 import type { AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { safeUrl } from "../base/urls.js";

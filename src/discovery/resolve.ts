@@ -16,7 +16,7 @@ import type { JsonValue } from "@bufbuild/protobuf";
 import { AgentCardSchema, type AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { AbortedError, AgentCardNotFoundError, CallTimeoutError, InvalidAgentCardError } from "../errors/family.js";
 import { errorFromServer } from "../errors/classify.js";
-import { parseRetryAfter } from "../http/retry-after.js";
+import { parseRetryAfter } from "../errors/retry-after.js";
 import { rejectWithoutSent } from "../http/run-call.js";
 import { headersFrom } from "../call/options.js";
 import { unlessAborted } from "../base/abort.js";
@@ -34,7 +34,7 @@ import { DESCRIPTIVE_CARD_FIELDS, missingRequired } from "./required.js";
 import { resolveRelativeInterfaces } from "./relative-urls.js";
 import { carriesSignatures } from "./signed.js";
 import type { VerifyOptions, VerifyPolicy } from "../trust/options.js";
-import type { VerificationResult } from "../trust/result.js";
+import type { VerificationResult } from "../errors/verification-result.js";
 import { messageFromJson } from "../protocol/proto-json.js";
 import type { Exchange, ResolveOptions } from "./resolve-options.js";
 

@@ -7,8 +7,8 @@
  */
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { ErrorInfo } from "../../gen/google/rpc/error_details_pb.js";
-import type { Binding } from "../protocol/bindings.js";
-import { retryDelayFromDetails } from "../http/retry-after.js";
+import type { Binding } from "../base/bindings.js";
+import { retryDelayFromDetails } from "./retry-after.js";
 import { isRecord } from "../base/is-record.js";
 import { hostPort, parsedUrl, safeUrl } from "../base/urls.js";
 import {

@@ -13,8 +13,8 @@
  */
 
 import { keepNames } from "../base/keep-names.js";
-import type { VerificationResult } from "../trust/result.js";
-import type { Binding } from "../protocol/bindings.js";
+import type { VerificationResult } from "./verification-result.js";
+import type { Binding } from "../base/bindings.js";
 import { isTransient, type A2AErrorCode } from "./codes.js";
 
 /** What an `A2AError` is built from; every field may be left out. @category Errors */

@@ -18,7 +18,7 @@ import type { UniversalClientFn, UniversalClientResponse } from "@connectrpc/con
 import { A2AError, CallTimeoutError, InvalidParamsError, ProtocolError } from "../errors/family.js";
 import { errorFromServer } from "../errors/classify.js";
 import { isRecord } from "../base/is-record.js";
-import { parseRetryAfter } from "./retry-after.js";
+import { parseRetryAfter } from "../errors/retry-after.js";
 import { defaultHttpClient } from "./default-client.js";
 import { idleBeforeResponse, withIdleTimeout } from "./idle.js";
 import { withRedirectRule } from "./redirects.js";

@@ -5,7 +5,7 @@
  */
 import { ProtocolError, type A2AError } from "../errors/family.js";
 import { toA2AError } from "../errors/classify.js";
-import type { Binding } from "../protocol/bindings.js";
+import type { Binding } from "../base/bindings.js";
 import { concatBytes } from "../base/bytes.js";
 import { mediaTypeOf } from "../base/media-type.js";
 import { safeUrl } from "../base/urls.js";

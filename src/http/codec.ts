@@ -7,7 +7,7 @@
 import type { DescMessage, DescMethod, JsonValue, MessageShape } from "@bufbuild/protobuf";
 import type { UniversalClientResponse } from "@connectrpc/connect/protocol";
 import type { A2AError } from "../errors/family.js";
-import type { Binding } from "../protocol/bindings.js";
+import type { Binding } from "../base/bindings.js";
 
 /** One HTTP exchange as a binding lays it out. */
 export interface HttpPlan {

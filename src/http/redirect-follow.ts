@@ -4,7 +4,7 @@
  */
 import type { UniversalClientFn, UniversalClientRequest, UniversalClientResponse } from "@connectrpc/connect/protocol";
 import { RedirectRefusedError } from "../errors/family.js";
-import type { Binding } from "../protocol/bindings.js";
+import type { Binding } from "../base/bindings.js";
 import { isRedirectStatus, redirectTarget } from "./redirect-target.js";
 
 /** Same-origin redirects followed for one call, at most. */

@@ -19,7 +19,7 @@
  * apply this rule to whatever client they are given.
  */
 import type { UniversalClientFn } from "@connectrpc/connect/protocol";
-import type { Binding } from "../protocol/bindings.js";
+import type { Binding } from "../base/bindings.js";
 import { isRedirectStatus } from "./redirect-target.js";
 
 /** `client` with the redirect rule of A2A calls (see the module comment) applied to its answers. */

@@ -12,7 +12,7 @@
  * exceeds `maxEventBytes` plus room for a field name.
  */
 import { ProtocolError } from "../errors/family.js";
-import type { Binding } from "../protocol/bindings.js";
+import type { Binding } from "../base/bindings.js";
 import { safeUrl } from "../base/urls.js";
 import { Utf8Chunks } from "./utf8-chunks.js";
 

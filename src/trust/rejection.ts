@@ -3,7 +3,7 @@
  * any step and turned into a {@link VerificationFailure} of the result, with
  * the publisher's text in its message kept short.
  */
-import type { VerificationFailure, VerificationFailureCode } from "./result.js";
+import type { VerificationFailure, VerificationFailureCode } from "../errors/verification-result.js";
 
 /** A failed check of one signature; becomes a {@link VerificationFailure}. */
 export class Rejection extends Error {

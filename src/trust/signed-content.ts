@@ -24,7 +24,7 @@ import { isV03Card } from "../v0_3/card.js";
 import { canonicalCardBytes, canonicalText, normalisedCardJson, withUnknownMembers } from "./canonical.js";
 import type { ReceivedAgentCard } from "./options.js";
 import { clip, errorMessage } from "./rejection.js";
-import type { VerificationFailure } from "./result.js";
+import type { VerificationFailure } from "../errors/verification-result.js";
 import { isPlainObject } from "./values.js";
 
 /** A card's signatures and the payloads they may sign, or why the card as a whole cannot be checked. */

@@ -19,7 +19,7 @@ import { checkHeaders, joseRejection, signatureOf, verifyJws, type SignatureMemb
 import { findKeys, keyExpiry, usableKey } from "./keys.js";
 import type { ReceivedAgentCard, VerifyOptions, VerifyPolicy } from "./options.js";
 import { clip, Rejection } from "./rejection.js";
-import type { VerificationFailure, VerificationResult } from "./result.js";
+import type { VerificationFailure, VerificationResult } from "../errors/verification-result.js";
 import { isSigned, signedContent } from "./signed-content.js";
 
 /**

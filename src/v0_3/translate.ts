@@ -31,7 +31,7 @@ import type { Empty } from "@bufbuild/protobuf/wkt";
 import * as V03 from "../../gen/a2a/v1/a2a_pb.js";
 import type * as V1 from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { UnsupportedOperationError } from "../errors/family.js";
-import type { Binding } from "../protocol/bindings.js";
+import type { Binding } from "../base/bindings.js";
 import { agentCardFromV03 } from "./card-proto.js";
 import {
   blockingV03,

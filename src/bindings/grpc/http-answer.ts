@@ -11,7 +11,7 @@
 import { ConnectError } from "@connectrpc/connect";
 import { errorFromServer } from "../../errors/classify.js";
 import { A2AError } from "../../errors/family.js";
-import { parseRetryAfter } from "../../http/retry-after.js";
+import { parseRetryAfter } from "../../errors/retry-after.js";
 
 /** The error of a gRPC call to `url` answered with HTTP `status` (not 2xx) and these headers. */
 export function httpAnswerError(status: number, header: Headers, url: string): A2AError {

@@ -2,7 +2,8 @@
  * What verifying an Agent Card reports: the result, and for each signature
  * that did not verify, why. Types only, importing nothing, so that the error
  * family (whose AgentCardVerificationError carries a result) and the
- * browser-safe core can name them without loading the verifier.
+ * browser-safe core can name them without loading the verifier; here,
+ * beside the error family, as trust/ and discovery/ sit above it.
  */
 
 /** Why one signature (or, with index -1, the card as a whole) did not verify. @category Discovery and trust */

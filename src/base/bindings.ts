@@ -1,3 +1,7 @@
+/**
+ * The names of the bindings: below the error family (errors/), whose errors
+ * say which binding a failure came through, and so below everything.
+ */
 import type { AgentInterface } from "../../gen/lf/a2a/v1/a2a_pb.js";
 
 /**
