@@ -13,7 +13,7 @@ import type { Interceptor, StreamRequest, UnaryRequest } from "@connectrpc/conne
 import { AuthenticationError } from "../errors/family.js";
 import { toA2AError } from "../errors/classify.js";
 import { base64 } from "../base/bytes.js";
-import { opaque, redactSecrets } from "./redact.js";
+import { opaque, redactSecrets } from "../errors/redact.js";
 
 /** Supplies access tokens and can be told that one was rejected. @category Auth */
 export interface TokenProvider {
@@ -73,7 +73,7 @@ async function* replay<T>(items: readonly T[]): AsyncGenerator<T> {
 /**
  * The interceptor for one credential. Every error that leaves it, from the
  * call or from a stream's events, is redacted once, on its way out, with
- * every value this call sent and the credential's own secrets (redact.ts):
+ * every value this call sent and the credential's own secrets (errors/redact.ts):
  * the agent's answer may echo any of them.
  */
 function credentialInterceptor(c: Credential, description: string): Interceptor {

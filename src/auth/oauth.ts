@@ -19,7 +19,7 @@ import { startTimer } from "../base/timers.js";
 import { safeUrl } from "../base/urls.js";
 import type { TokenProvider } from "./interceptors.js";
 import { sentSecrets } from "../http/sent-secrets.js";
-import { opaque, redactSecrets } from "./redact.js";
+import { opaque, redactSecrets } from "../errors/redact.js";
 
 /** The client and how to ask for its tokens. @category Auth */
 export interface ClientCredentialsOptions {

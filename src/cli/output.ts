@@ -3,7 +3,7 @@
  * or JSON, with every secret the caller passed masked on the way out.
  */
 import type { Writable } from "node:stream";
-import { secretMasker } from "../auth/redact.js";
+import { secretMasker } from "../errors/redact.js";
 
 /** Where an `Output` writes, and how. */
 export interface OutputOptions {

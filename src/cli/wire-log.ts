@@ -5,7 +5,7 @@
  * every request header but the protocol's own, the URL's user info and
  * query values, and, wherever they show up again (an echoing server's
  * headers, an error message), those values in every encoding
- * (auth/redact.ts). Bodies are not logged; their size and timing are.
+ * (errors/redact.ts). Bodies are not logged; their size and timing are.
  *
  * Three hooks cover every request the CLI makes: `fetch` (cards and key
  * sets), the HTTP client (JSON-RPC and HTTP+JSON calls) and an interceptor
@@ -14,7 +14,7 @@
  */
 import type { Interceptor } from "@connectrpc/connect";
 import type { UniversalClientFn, UniversalClientResponse } from "@connectrpc/connect/protocol";
-import { secretMasker } from "../auth/redact.js";
+import { secretMasker } from "../errors/redact.js";
 import { isProtocolHeader, sentSecrets } from "../http/sent-secrets.js";
 
 const MASK = "***";

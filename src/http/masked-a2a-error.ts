@@ -10,7 +10,7 @@
 import type { A2AError } from "../errors/family.js";
 import { toA2AError as classify } from "../errors/classify.js";
 import type { Binding } from "../base/bindings.js";
-import { redactSecrets } from "../auth/redact.js";
+import { redactSecrets } from "../errors/redact.js";
 import { isRecord } from "../base/is-record.js";
 import { sentSecrets } from "./sent-secrets.js";
 

@@ -2,7 +2,7 @@
  * Credentials the application sends itself (a transport's `headers`, a
  * call's `headers`, its own interceptors, user info or a key in the base
  * URL) are masked on a failed call's error as the auth interceptors mask
- * theirs (auth/redact.ts): an agent may echo any of them back.
+ * theirs (errors/redact.ts): an agent may echo any of them back.
  *
  * The rule for headers is by exclusion, so that a credential under any name
  * (an API key header the card names, `X-Tenant-Secret`, ...) is covered:
@@ -21,7 +21,7 @@
  * that succeeds. The `a2a` CLI uses the same rules for what it prints.
  */
 import type { DescMethod } from "@bufbuild/protobuf";
-import { redactSecrets } from "../auth/redact.js";
+import { redactSecrets } from "../errors/redact.js";
 import { isRecord } from "../base/is-record.js";
 
 /** Request headers that carry the protocol's own values, never credentials (lower case). */

@@ -45,7 +45,7 @@ import {
   type StoredCard,
 } from "../../../src/index.js";
 import { PassThrough } from "node:stream";
-import { redactSecrets } from "../../../src/auth/redact.js";
+import { redactSecrets } from "../../../src/errors/redact.js";
 import { Output } from "../../../src/cli/output.js";
 import { createGrpcTransport, createGrpcTransportV03, createNodeHttpClient } from "../../../src/node.js";
 import { applyVerifyPolicy, verifyAgentCard } from "../../../src/trust.js";
