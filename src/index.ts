@@ -128,8 +128,8 @@ export { toProtoJson, fromProtoJson, taskStateName, roleName } from "./protocol/
 // discovery loads them on demand. Their option and result types are here too.
 export { resolveAgentCard, type ResolveOptions, type ResolvedAgentCard } from "./discovery/resolve.js";
 export { MemoryCardStore, type CardStore, type StoredCard } from "./discovery/cache.js";
-export type { RedirectPolicy, DocumentFetchOptions } from "./discovery/fetch-document.js";
-export type { LocalUrlPolicy } from "./discovery/local-urls.js";
+export type { RedirectPolicy, DocumentFetchOptions } from "./trust/fetch-document.js";
+export type { LocalUrlPolicy } from "./trust/local-urls.js";
 export type { VerifyOptions, VerifyPolicy, VerificationKey, KeyStore, KeyLookup, JkuOptions, SignOptions } from "./trust/options.js";
 export type { VerificationResult, VerificationFailure, VerificationFailureCode } from "./errors/verification-result.js";
 export type { JwksCacheOptions } from "./trust/jwks-cache.js";

@@ -7,8 +7,8 @@
  */
 import { AuthenticationError, RedirectRefusedError } from "../errors/family.js";
 import { toA2AError } from "../errors/classify.js";
-import { fetchJsonDocument, readLimited } from "../discovery/fetch-document.js";
-import { leadsHere, type LocalUrlPolicy } from "../discovery/local-urls.js";
+import { fetchJsonDocument, readLimited } from "../trust/fetch-document.js";
+import { leadsHere, type LocalUrlPolicy } from "../trust/local-urls.js";
 import { isLocalUrl, isLoopbackUrl } from "../trust/loopback.js";
 import { isRedirectStatus } from "../http/redirect-target.js";
 import { unlessAborted } from "../base/abort.js";

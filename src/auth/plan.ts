@@ -8,7 +8,7 @@ import type { AgentCard, SecurityRequirement, SecurityScheme } from "../../gen/l
 import { AuthenticationError } from "../errors/family.js";
 import { isLoopbackUrl } from "../trust/loopback.js";
 import { areLoopbackAliases } from "../trust/loopback-names.js";
-import type { LocalUrlPolicy } from "../discovery/local-urls.js";
+import type { LocalUrlPolicy } from "../trust/local-urls.js";
 import { parsedUrl, safeUrl } from "../base/urls.js";
 import { apiKeyInterceptor, basicInterceptor, bearerInterceptor, httpSchemeInterceptor, type TokenSource } from "./interceptors.js";
 import { clientCredentialsTokens, discoveredTokens, type ClientCredentialsOptions } from "./oauth.js";

@@ -26,7 +26,7 @@ import {
   type ResolvedAgentCard,
 } from "../discovery/resolve.js";
 import { resolveRelativeInterfaces } from "../discovery/relative-urls.js";
-import { checkCardLocalUrls } from "../discovery/local-urls.js";
+import { checkCardLocalUrls } from "../trust/local-urls.js";
 import type { VerifyOptions } from "../trust/options.js";
 import type { GrpcWebTransportOptions } from "../bindings/grpc/web.js";
 import { grpcWebFactories, supportIn, transportFactories, type TransportFactories, type TransportSettings } from "../bindings/registry.js";

@@ -15,7 +15,7 @@ import { AgentCardSchema, type AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import type { VerifyOptions, VerifyPolicy } from "../trust/options.js";
 import type { VerificationResult } from "../errors/verification-result.js";
 import { applyVerifyPolicy } from "../trust/verify.js";
-import { findDuplicateKey } from "../discovery/json.js";
+import { findDuplicateKey } from "../base/duplicate-keys.js";
 import { InvalidAgentCardError } from "../errors/family.js";
 import type { ReceivedJson } from "../http/received-json.js";
 

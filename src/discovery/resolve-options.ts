@@ -4,8 +4,8 @@
  * verification it loads on demand read them, so they live apart from either.
  */
 import type { CardStore } from "./cache.js";
-import type { DocumentFetchOptions } from "./fetch-document.js";
-import type { LocalUrlPolicy } from "./local-urls.js";
+import type { DocumentFetchOptions } from "../trust/fetch-document.js";
+import type { LocalUrlPolicy } from "../trust/local-urls.js";
 import type { VerifyOptions, VerifyPolicy } from "../trust/options.js";
 
 /** How `resolveAgentCard` fetches, caches and verifies a card. @category Discovery and trust */

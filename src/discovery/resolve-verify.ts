@@ -11,7 +11,7 @@
  *   serving an unsigned card reads as the downgrade it may be.
  */
 import { AgentCardVerificationError } from "../errors/family.js";
-import { identityOf, optionsKey } from "./options-key.js";
+import { identityOf, optionsKey } from "../base/options-key.js";
 import type { VerifyPolicy } from "../trust/options.js";
 import type { VerificationResult } from "../errors/verification-result.js";
 import { applyVerifyPolicy, verifiedUntil } from "../trust/verify.js";

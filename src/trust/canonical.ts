@@ -15,7 +15,7 @@
  */
 import { create, ScalarType, toJson, type DescField, type DescMessage, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
 import canonicalize from "canonicalize";
-import { requiredFields } from "../discovery/required.js";
+import { requiredFields } from "../protocol/required.js";
 import { isPlainObject } from "./values.js";
 import { AgentCardSchema, type AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
 

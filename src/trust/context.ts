@@ -3,7 +3,7 @@
  * filled in: the context every step of the verifier reads. Invalid options
  * throw a TypeError here, before anything is fetched.
  */
-import { identityOf } from "../discovery/options-key.js";
+import { identityOf } from "../base/options-key.js";
 import { ALGORITHMS, DEFAULT_ALGORITHMS } from "./algorithms.js";
 import { JwksCache } from "./jwks-cache.js";
 import { isLoopbackUrl } from "./loopback.js";

@@ -5,8 +5,8 @@
  * it is a JWKS, through the caller's key set cache.
  */
 import type { JWK } from "jose";
-import { fetchJsonDocument } from "../discovery/fetch-document.js";
-import { optionsKey } from "../discovery/options-key.js";
+import { fetchJsonDocument } from "./fetch-document.js";
+import { optionsKey } from "../base/options-key.js";
 import { AbortedError, CallTimeoutError, RedirectRefusedError } from "../errors/family.js";
 import type { Context, JkuRules } from "./context.js";
 import { isLoopbackUrl } from "./loopback.js";

@@ -2,7 +2,7 @@
  * Which URLs name this machine, for the decisions that depend on it: key
  * sets over plain http (see jku.ts), credentials over plain http
  * (auth/plan.ts), and the addresses a card from elsewhere may not send the
- * client to (discovery/local-urls.ts).
+ * client to (local-urls.ts).
  */
 /**
  * Whether a parsed URL names this machine: `localhost`, an address in

@@ -10,7 +10,7 @@
  */
 import type { AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { AgentCardVerificationError, RedirectRefusedError } from "../errors/family.js";
-import { isLocalUrl } from "../trust/loopback.js";
+import { isLocalUrl } from "./loopback.js";
 import { isRecord } from "../base/is-record.js";
 import { parsedUrl, safeInterfaceUrl, safeUrl } from "../base/urls.js";
 
