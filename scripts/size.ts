@@ -101,7 +101,7 @@ export async function run(url) {
   const session = await connect(url);
   ${CALLS}
 }`,
-    onDemand: /^src\/v0_3\/transports\.ts$/,
+    onDemand: /^src\/bindings\/v0_3-transports\.ts$/,
   },
   {
     id: "floor",

@@ -62,7 +62,7 @@ export * from "../gen/lf/a2a/v1/a2a_pb.js";
 export { A2AClient, type CallOptions, type ClientOptions, type StreamCallOptions } from "./client/client.js";
 export { createJsonRpcTransport, type JsonRpcTransportOptions } from "./bindings/jsonrpc/transport.js";
 export { createRestTransport, type RestTransportOptions } from "./bindings/http-json/transport.js";
-export { createJsonRpcTransportV03, createRestTransportV03 } from "./v0_3/lazy.js";
+export { createJsonRpcTransportV03, createRestTransportV03 } from "./bindings/v0_3-lazy.js";
 export { createGrpcWebTransport, type GrpcWebTransportOptions } from "./bindings/grpc/web.js";
 export type { GrpcTlsOptions } from "./bindings/grpc/url.js";
 export { createFetchHttpClient } from "./http/fetch-client.js";

@@ -19,7 +19,7 @@ import { createJsonRpcTransport } from "./jsonrpc/transport.js";
 import { createRestTransport } from "./http-json/transport.js";
 import type { GrpcWebTransportOptions } from "./grpc/web.js";
 import type { GrpcTlsOptions } from "./grpc/url.js";
-import { createJsonRpcTransportV03, createRestTransportV03 } from "../v0_3/lazy.js";
+import { createJsonRpcTransportV03, createRestTransportV03 } from "./v0_3-lazy.js";
 import { lazyTransport } from "../call/lazy.js";
 import type { HttpTransportOptions } from "../call/options.js";
 import type { A2ATransport } from "../call/transport.js";
@@ -91,7 +91,7 @@ export function grpcWebFactories(create: (options: GrpcWebTransportOptions) => A
     "GRPC@1.0": (c, s) => create(forInterface(c, s)),
     // The 0.3 translation is loaded when such an agent is first called.
     "GRPC@0.3": (c, s) =>
-      lazyTransport("GRPC", async () => (await import("../v0_3/transports.js")).grpcTransportV03(create, forInterface(c, s))),
+      lazyTransport("GRPC", async () => (await import("./v0_3-transports.js")).grpcTransportV03(create, forInterface(c, s))),
   };
 }
 

@@ -233,7 +233,7 @@ export function createPushReceiver(options: PushReceiverOptions = {}): PushRecei
       if (json === null || typeof json !== "object" || Array.isArray(json)) return answer(400, "not a StreamResponse");
       // An A2A 0.3 agent delivers its task (or event) in 0.3's shape, named by `kind`
       // (0.3 section 9.5; @a2a-js/sdk 0.3.x does): read as 0.3 JSON-RPC results are.
-      if ("kind" in json) json = (await import("../v0_3/transports.js")).streamResponseV1(json) as JsonValue;
+      if ("kind" in json) json = (await import("../bindings/v0_3-transports.js")).streamResponseV1(json) as JsonValue;
       event = messageFromJson(StreamResponseSchema, json);
     } catch {
       // Neither the payload nor the parser's message (which may quote it) is echoed.

@@ -34,6 +34,6 @@ export function grpcTransportV03<
     defaults: serviceHeaders(settings),
     describe: (method) => ({ url: `${base}/${method.parent.typeName}/${method.name}`, requestMethod: "POST" }),
   };
-  // From the one 0.3 chunk, as the 0.3 HTTP transports load it (v0_3/transports.ts).
-  return lazyTransport(inner.binding, async () => (await import("../../v0_3/transports.js")).adaptV03Transport(inner, adapter));
+  // From the one 0.3 chunk, as the 0.3 HTTP transports load it (bindings/v0_3-transports.ts).
+  return lazyTransport(inner.binding, async () => (await import("../v0_3-transports.js")).adaptV03Transport(inner, adapter));
 }

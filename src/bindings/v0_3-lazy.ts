@@ -18,7 +18,7 @@ import type { A2ATransport } from "../call/transport.js";
  */
 export function createJsonRpcTransportV03(options: HttpTransportOptions): A2ATransport {
   check(options);
-  return lazyTransport("JSONRPC", async () => (await import("./transports.js")).createJsonRpcTransportV03(options));
+  return lazyTransport("JSONRPC", async () => (await import("./v0_3-transports.js")).createJsonRpcTransportV03(options));
 }
 
 /**
@@ -31,7 +31,7 @@ export function createJsonRpcTransportV03(options: HttpTransportOptions): A2ATra
  */
 export function createRestTransportV03(options: HttpTransportOptions): A2ATransport {
   check(options);
-  return lazyTransport("HTTP+JSON", async () => (await import("./transports.js")).createRestTransportV03(options));
+  return lazyTransport("HTTP+JSON", async () => (await import("./v0_3-transports.js")).createRestTransportV03(options));
 }
 
 function check(options: HttpTransportOptions): void {
