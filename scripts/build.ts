@@ -15,16 +15,15 @@
 import { execFileSync } from "node:child_process";
 import { chmodSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
-import { basename, dirname, join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { build, type BuildOptions, type BuildResult, type Plugin } from "esbuild";
+import { build, type BuildOptions, type BuildResult } from "esbuild";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
 interface PackageJson {
   exports: Record<string, { default: string }>;
   bin: Record<string, string>;
-  sideEffects: string[];
 }
 
 const readPackage = (root: string) => JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as PackageJson;
@@ -32,42 +31,11 @@ const readPackage = (root: string) => JSON.parse(readFileSync(join(root, "packag
 /** ./dist/src/x.js is built from src/x.ts. */
 const sourceOf = (target: string) => target.replace(/^(\.\/)?dist\//, "").replace(/\.js$/, ".ts");
 
-/**
- * The modules with an import-time effect (package.json "sideEffects": the
- * Node entry's registrations). Each is built as a file of its own in
- * dist/src, imported by that name wherever the sources import it, so that
- * "sideEffects" names it and bundlers keep it: bundled into a shared chunk,
- * its effect would sit in a file that "sideEffects" does not name.
- */
-function effectSources(root = repoRoot): string[] {
-  return readPackage(root)
-    .sideEffects.filter((p) => p.startsWith("./dist/"))
-    .map(sourceOf);
-}
-
-/** The sources of the package's entries, its CLI and its modules with an effect, from package.json. */
+/** The sources of the package's entries and its CLI, from package.json. */
 function entrySources(root = repoRoot): string[] {
   const pkg = readPackage(root);
   const targets = [...Object.values(pkg.exports).map((c) => c.default), ...Object.values(pkg.bin)];
-  return [...targets.map(sourceOf), ...effectSources(root)];
-}
-
-/** Imports of a module with an effect stay imports of its own file (see effectSources). */
-function effectsApart(root: string): Plugin {
-  const names = effectSources(root).map((s) => {
-    if (dirname(s) !== "src") throw new Error(`${s}: a module with an effect must be in src/ itself, beside the chunks that import it`);
-    return basename(s, ".ts");
-  });
-  const filter = new RegExp(`(^|/)(${names.join("|")})\\.js$`);
-  return {
-    name: "effects-apart",
-    setup(b) {
-      // Entries and chunks are all in dist/src (the CLI's main imports no such module), so one relative name serves all.
-      b.onResolve({ filter }, (args) =>
-        args.kind === "entry-point" ? undefined : { path: `./${basename(args.path)}`, external: true, sideEffects: true },
-      );
-    },
-  };
+  return targets.map(sourceOf);
 }
 
 /** esbuild's options for the package's JavaScript, written under `outdir` (dist/src). */
@@ -77,7 +45,7 @@ function packageBuildOptions(root: string, outdir: string): BuildOptions {
     entryPoints: entrySources(root).map((s) => join(root, s)),
     outbase: join(root, "src"),
     outdir,
-    // Shared and on-demand code beside the entries, where the modules with an effect are too.
+    // Shared and on-demand code beside the entries.
     chunkNames: "[name]-[hash]",
     bundle: true,
     splitting: true,
@@ -88,7 +56,6 @@ function packageBuildOptions(root: string, outdir: string): BuildOptions {
     target: "es2022",
     packages: "external",
     external: ["node:*"],
-    plugins: [effectsApart(root)],
     minify: false,
     sourcemap: false,
     metafile: true,

@@ -1,25 +1,25 @@
 /**
- * The one table of bindings: `binding@version` to the factory that builds
- * its transport for one interface of a card. `connect()` builds from it and
- * asks it which of a card's interfaces are usable here; the CLI and both
- * entries use that `connect()`.
+ * The tables of bindings: `binding@version` to the factory that builds its
+ * transport for one interface of a card. A `connect()` builds from one and
+ * asks it which of a card's interfaces are usable; each entry's `connect()`
+ * is made with its own table, which no import changes.
  *
- * Every runtime has JSON-RPC and HTTP+JSON, on A2A 1.0 and 0.3. gRPC over
- * HTTP/2 needs `node:http2`, so the Node entry registers it, with its
- * keep-alive `node:http` client as the HTTP bindings' default, from
- * src/node-runtime.ts (the package's one declared side effect). Browsers
+ * Every runtime has JSON-RPC and HTTP+JSON, on A2A 1.0 and 0.3: the
+ * browser-safe entry's table is those over fetch. gRPC over HTTP/2 needs
+ * `node:http2`, so the Node entry's table (src/node-runtime.ts) adds it to
+ * the same HTTP bindings over its keep-alive `node:http` client. Browsers
  * reach gRPC agents through gRPC-web, which `connect()` adds per call when
  * given `grpcWeb`, so that apps that do not use it do not bundle it.
  *
  * Adding a binding: its folder under src/bindings/, its name in
- * src/base/bindings.ts, and its entries here (or in node-runtime.ts if
- * it needs Node).
+ * src/base/bindings.ts, and its entries here and in node-runtime.ts
+ * (there only, if it needs Node).
  */
-import { createJsonRpcTransport } from "./jsonrpc/transport.js";
-import { createRestTransport } from "./http-json/transport.js";
+import { jsonRpcTransport } from "./jsonrpc/transport.js";
+import { restTransport } from "./http-json/transport.js";
 import type { GrpcWebTransportOptions } from "./grpc/web.js";
 import type { GrpcTlsOptions } from "./grpc/url.js";
-import { createJsonRpcTransportV03, createRestTransportV03 } from "./v0_3-lazy.js";
+import { jsonRpcTransportV03, restTransportV03 } from "./v0_3-lazy.js";
 import { lazyTransport } from "../call/lazy.js";
 import type { HttpTransportOptions } from "../call/options.js";
 import type { A2ATransport } from "../call/transport.js";
@@ -51,38 +51,29 @@ export const forInterface = (c: Candidate, s: TransportSettings) => ({
 });
 
 /**
- * The factories of every binding this runtime has: JSON-RPC and HTTP+JSON,
- * and gRPC over HTTP/2 once `a2a-connect/node` is imported. `connect()`
- * reads it when called, not once at import. Not exported from the entries
- * (callers get a copy: `registeredTransports`).
+ * The browser-safe entry's table: JSON-RPC and HTTP+JSON over fetch. The
+ * Node entry's is its own (src/node-runtime.ts). Not exported from the
+ * entries (callers get a copy: `registeredTransports`).
  */
 export const transportFactories: TransportFactories = {
-  "JSONRPC@1.0": (c, s) => createJsonRpcTransport(forInterface(c, s)),
-  "HTTP+JSON@1.0": (c, s) => createRestTransport(forInterface(c, s)),
+  "JSONRPC@1.0": (c, s) => jsonRpcTransport(forInterface(c, s)),
+  "HTTP+JSON@1.0": (c, s) => restTransport(forInterface(c, s)),
   // Agents on A2A 0.3: the same 1.0 types, translated on the wire; the
   // translation is loaded when such an agent is first called.
-  "JSONRPC@0.3": (c, s) => createJsonRpcTransportV03(forInterface(c, s)),
-  "HTTP+JSON@0.3": (c, s) => createRestTransportV03(forInterface(c, s)),
-  // "GRPC@1.0" and "GRPC@0.3": registered by src/node-runtime.ts.
+  "JSONRPC@0.3": (c, s) => jsonRpcTransportV03(forInterface(c, s)),
+  "HTTP+JSON@0.3": (c, s) => restTransportV03(forInterface(c, s)),
 };
 
 /**
- * A frozen copy of the registered factories (see `connect`), to pass to
+ * A frozen copy of the factories `connect` builds with, to pass to
  * `createConnect` with factories of one's own, e.g.
  * `createConnect({ ...registeredTransports(), "JSONRPC@1.0": mine })`.
+ * These are the browser-safe entry's (no gRPC over HTTP/2); `registeredTransports`
+ * of `a2a-connect/node` gives the Node entry's.
  * @category For tool authors
  */
 export function registeredTransports(): TransportFactories {
   return Object.freeze({ ...transportFactories });
-}
-
-/**
- * Adds factories to the registry, or replaces registered ones. Called at
- * import by src/node-runtime.ts only: a runtime's bindings are the same for
- * every caller in the process.
- */
-export function registerTransports(factories: TransportFactories): void {
-  Object.assign(transportFactories, factories);
 }
 
 /** The GRPC interfaces of both versions over the gRPC-web transport a caller gave. */

@@ -8,6 +8,7 @@ import { serviceHeaders, type HttpTransportOptions } from "../call/options.js";
 import { lazyTransport } from "../call/lazy.js";
 import { checkHttpBaseUrl, checkTransportOptions } from "../call/option-checks.js";
 import type { A2ATransport } from "../call/transport.js";
+import type { GeneratedJson } from "../protocol/proto-json.js";
 
 /**
  * A transport for 1.0 calls to an agent that speaks A2A 0.3 over JSON-RPC.
@@ -17,8 +18,13 @@ import type { A2ATransport } from "../call/transport.js";
  * @category Transports
  */
 export function createJsonRpcTransportV03(options: HttpTransportOptions): A2ATransport {
+  return jsonRpcTransportV03(options);
+}
+
+/** The JSON-RPC 0.3 transport, with the `generated` ProtoJSON code where given (the Node entry's). */
+export function jsonRpcTransportV03(options: HttpTransportOptions, generated?: GeneratedJson): A2ATransport {
   check(options);
-  return lazyTransport("JSONRPC", async () => (await import("./v0_3-transports.js")).createJsonRpcTransportV03(options));
+  return lazyTransport("JSONRPC", async () => (await import("./v0_3-transports.js")).createJsonRpcTransportV03(options, generated));
 }
 
 /**
@@ -30,8 +36,13 @@ export function createJsonRpcTransportV03(options: HttpTransportOptions): A2ATra
  * @category Transports
  */
 export function createRestTransportV03(options: HttpTransportOptions): A2ATransport {
+  return restTransportV03(options);
+}
+
+/** The HTTP+JSON 0.3 transport, with the `generated` ProtoJSON code where given (the Node entry's). */
+export function restTransportV03(options: HttpTransportOptions, generated?: GeneratedJson): A2ATransport {
   check(options);
-  return lazyTransport("HTTP+JSON", async () => (await import("./v0_3-transports.js")).createRestTransportV03(options));
+  return lazyTransport("HTTP+JSON", async () => (await import("./v0_3-transports.js")).createRestTransportV03(options, generated));
 }
 
 function check(options: HttpTransportOptions): void {

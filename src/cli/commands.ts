@@ -10,7 +10,7 @@ import {
   type TaskPushNotificationConfig,
 } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import type { TransportSettings } from "../bindings/registry.js";
-import { connect, type ConnectOptions } from "../client/connect.js";
+import type { ConnectOptions } from "../client/connect.js";
 import type { AgentSession } from "../client/session.js";
 import { TaskTracker } from "../client/tracker.js";
 import { isResumeSnapshot } from "../client/task-events.js";
@@ -97,9 +97,9 @@ function cardFile(ctx: CommandContext, path: string, verify: VerifyPolicy, keys?
 
 async function open(ctx: CommandContext): Promise<AgentSession> {
   const target = parseTarget(ctx.args.url!, ctx.command);
-  // The CLI runs in Node: gRPC over HTTP/2 and the node:http client for `connect`, loaded by the
-  // commands that call an agent (`a2a card` only reads a card, and starts faster without them).
-  await import("../node-runtime.js");
+  // The CLI runs in Node: the Node entry's connect (gRPC over HTTP/2, the node:http client), loaded by
+  // the commands that call an agent (`a2a card` only reads a card, and starts faster without it).
+  const { connect } = await import("../node-runtime.js");
   const session =
     target.kind === "url"
       ? await connect(target.url, connectOptions(ctx, target.url))

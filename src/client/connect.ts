@@ -179,7 +179,7 @@ export type ConnectTarget = string | URL | AgentCard | ResolvedAgentCard | Agent
 
 /**
  * Makes a `connect()` that builds transports with the given factories
- * instead of the registered ones (see `registeredTransports`), for a runtime or a
+ * instead of an entry's (see `registeredTransports`), for a runtime or a
  * tool that needs transports of its own.
  * @example
  * ```ts
@@ -357,10 +357,10 @@ function readCardInHand(given: Record<string, unknown>, url: string) {
 
 /**
  * Resolves an agent's card, chooses an interface and returns a session whose
- * client fails over between the card's interfaces. One function for every
- * runtime: it builds the bindings registered here, JSON-RPC and HTTP+JSON
- * (on `fetch`), and once `a2a-connect/node` is imported, gRPC over HTTP/2
- * and JSON-RPC and HTTP+JSON over a keep-alive `node:http` client.
+ * client fails over between the card's interfaces. This one builds the
+ * browser-safe bindings, JSON-RPC and HTTP+JSON on `fetch`, whatever else the
+ * process imports; `connect` of `a2a-connect/node` adds gRPC over HTTP/2 and
+ * calls JSON-RPC and HTTP+JSON over a keep-alive `node:http` client.
  * @example
  * ```ts
  * import { connect, userMessage, textOf } from "a2a-connect";

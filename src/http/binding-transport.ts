@@ -19,7 +19,7 @@ import { A2AError, CallTimeoutError, InvalidParamsError, ProtocolError } from ".
 import { errorFromServer } from "../errors/classify.js";
 import { isRecord } from "../base/is-record.js";
 import { parseRetryAfter } from "../errors/retry-after.js";
-import { defaultHttpClient } from "./default-client.js";
+import { createFetchHttpClient } from "./fetch-client.js";
 import { idleBeforeResponse, withIdleTimeout } from "./idle.js";
 import { withRedirectRule } from "./redirects.js";
 import type { BindingCodec, HttpPlan, ResponseFacts } from "./codec.js";
@@ -36,7 +36,7 @@ import { takesCallAbort, type CallAbortRequest } from "./call-abort.js";
 import { decodeSseBatches, type SseEvent } from "./sse.js";
 import { describeJsonFault } from "./json-fault.js";
 import { streamStateKey, type StreamState } from "../call/stream-state.js";
-import { failedField, messageFromJson, unreadableAt } from "../protocol/proto-json.js";
+import { failedField, messageFromJson, unreadableAt, type GeneratedJson } from "../protocol/proto-json.js";
 import { single } from "../base/iterables.js";
 import { isJsonContentType, mediaTypeOf } from "../base/media-type.js";
 import { safeUrl } from "../base/urls.js";
@@ -51,10 +51,13 @@ const encoder = new TextEncoder();
 /** The `kind` of 0.3's tasks, messages and stream events. */
 const V03_KINDS: ReadonlySet<string> = new Set(["task", "message", "status-update", "artifact-update"]);
 
-/** A connect Transport for an HTTP binding, from its codec and the transport options. */
-export function createHttpBindingTransport(options: HttpTransportOptions, codec: BindingCodec): A2ATransport {
+/**
+ * A connect Transport for an HTTP binding, from its codec and the transport
+ * options; results are read with the `generated` readers where given.
+ */
+export function createHttpBindingTransport(options: HttpTransportOptions, codec: BindingCodec, generated?: GeneratedJson): A2ATransport {
   // Whatever the client, no redirect takes the call to another origin.
-  const client = options.httpClient ?? defaultHttpClient();
+  const client = options.httpClient ?? createFetchHttpClient();
   const httpClient: UniversalClientFn = withRedirectRule(client, codec.binding);
   // A client of this package is given the call itself to watch (call-abort.ts).
   const lean = takesCallAbort(client);
@@ -63,6 +66,7 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
   const maxEventBytes = options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES;
   const idleMs = timeoutFor("idle", undefined, options.idleTimeoutMs);
   const binding = codec.binding;
+  const readers = generated?.readers;
 
   function prepare<I extends DescMessage>(
     method: DescMethod & { readonly input: I },
@@ -207,7 +211,7 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
       const json = codec.toProtoJson ? codec.toProtoJson(method, result) : result;
       // google.protobuf.Empty results may come as null.
       if (json === null && schema.typeName === "google.protobuf.Empty") return create(schema);
-      return checkedResponse(method, messageFromJson(schema, json as JsonValue), { binding, httpStatus });
+      return checkedResponse(method, messageFromJson(schema, json as JsonValue, readers), { binding, httpStatus });
     } catch (e) {
       if (e instanceof A2AError) throw e;
       // Where the ProtoJSON the server sent went wrong (a codec's own reading names its paths itself).

@@ -2,28 +2,29 @@
  * Messages from ProtoJSON and requests to it, the one way this package
  * reads and writes them: through protobuf-es `fromJson` (unknown fields
  * ignored, so that newer servers do not break older clients) and `toJson`,
- * unless generated readers and writers are installed.
+ * or through generated readers and writers where the caller passes them.
  *
  * The generated readers (gen/lf/a2a/v1/a2a_json_readers.ts) cover every
  * response a client reads and the Agent Card, stream events first:
  * straight-line code for the plain, common case, several times faster than
  * `fromJson` and with a fraction of its garbage. What a reader does not take
  * on goes to `fromJson`, which the readers are tested to agree with, so that
- * edge cases and errors are always its own. The Node entry installs them;
- * the browser entry leaves them out, as they would add about 5.5 KB gzip to
- * every bundle at start, more than loading `fromJson` on demand could save
- * (see docs/size.md), for a speed that matters only at many events per second.
+ * edge cases and errors are always its own. The Node entry's HTTP transports
+ * are given them (src/node-runtime.ts); the browser entry's are not, as they
+ * would add about 5.5 KB gzip to every bundle at start, more than loading
+ * `fromJson` on demand could save (see docs/size.md), for a speed that
+ * matters only at many events per second.
  *
  * The generated writers (gen/lf/a2a/v1/a2a_json_writers.ts) write every
  * request of the service about four times faster than `toJson`, and give
  * the rest (a value of the wrong type, a timestamp out of range) to
  * `toJson`, so that its errors stay its own; those are reported as an
  * InvalidParamsError naming the field, without the value protobuf-es
- * quotes (a request may carry credentials). The Node entry installs them
- * too. The browser entry leaves them out: `toJson` stays in its bundle at
- * start whatever the transports do, as verification and the 0.3 wire use
- * it from chunks that share protobuf-es's with the start (measured in
- * docs/size.md), so the writers would only add to it.
+ * quotes (a request may carry credentials). The Node entry's transports
+ * are given them too. The browser entry's are not: `toJson` stays in its
+ * bundle at start whatever the transports do, as verification and the 0.3
+ * wire use it from chunks that share protobuf-es's with the start
+ * (measured in docs/size.md), so the writers would only add to it.
  */
 import { fromJson, toJson, type DescMessage, type JsonObject, type JsonValue, type Message, type MessageShape } from "@bufbuild/protobuf";
 import { InvalidParamsError } from "../errors/family.js";
@@ -33,16 +34,22 @@ const READ_OPTIONS = { ignoreUnknownFields: true } as const;
 /** Reads a message from a value of `JSON.parse`, or returns undefined for `fromJson` to read it. */
 type JsonReader = (json: unknown) => Message | undefined;
 
-let readers: Readonly<Record<string, JsonReader | undefined>> = Object.create(null) as Record<string, JsonReader | undefined>;
+/** Writes a request as ProtoJSON, or returns undefined for `toJson` to write it. */
+type JsonWriter = (message: unknown) => JsonObject | undefined;
 
-/** Installs generated readers, by full type name. */
-export function installJsonReaders(byTypeName: Readonly<Record<string, JsonReader | undefined>>): void {
-  readers = byTypeName;
+/** Generated readers and writers, by full type name (gen/lf/a2a/v1/a2a_json_readers.ts, a2a_json_writers.ts). */
+export interface GeneratedJson {
+  readonly readers: Readonly<Record<string, JsonReader | undefined>>;
+  readonly writers: Readonly<Record<string, JsonWriter | undefined>>;
 }
 
-/** The message of type `schema` that `json` (a value from `JSON.parse`) describes; throws as `fromJson` does. */
-export function messageFromJson<S extends DescMessage>(schema: S, json: JsonValue): MessageShape<S> {
-  const read = readers[schema.typeName];
+/**
+ * The message of type `schema` that `json` (a value from `JSON.parse`)
+ * describes, read by `readers[schema.typeName]` where there is one; throws
+ * as `fromJson` does.
+ */
+export function messageFromJson<S extends DescMessage>(schema: S, json: JsonValue, readers?: GeneratedJson["readers"]): MessageShape<S> {
+  const read = readers?.[schema.typeName];
   return (read?.(json) as MessageShape<S> | undefined) ?? readLeniently(schema, json);
 }
 
@@ -146,26 +153,16 @@ function isWellKnown(message: DescMessage): boolean {
   return message.typeName.startsWith("google.protobuf.");
 }
 
-/** Writes a request as ProtoJSON, or returns undefined for `toJson` to write it. */
-type JsonWriter = (message: unknown) => JsonObject | undefined;
-
-let writers: Readonly<Record<string, JsonWriter | undefined>> = Object.create(null) as Record<string, JsonWriter | undefined>;
-
-/** Installs generated writers, by full type name. */
-export function installJsonWriters(byTypeName: Readonly<Record<string, JsonWriter | undefined>>): void {
-  writers = byTypeName;
-}
-
 /**
  * `message` (of type `schema`, a request) as ProtoJSON, a new object each
- * call.
+ * call, written by `writers[schema.typeName]` where there is one.
  *
  * @throws InvalidParamsError naming the field that cannot be written (a
  * value of the wrong type), never its value.
  */
-export function messageToJson<S extends DescMessage>(schema: S, message: MessageShape<S>): JsonValue {
+export function messageToJson<S extends DescMessage>(schema: S, message: MessageShape<S>, writers?: GeneratedJson["writers"]): JsonValue {
   try {
-    return writers[schema.typeName]?.(message) ?? toJson(schema, message);
+    return writers?.[schema.typeName]?.(message) ?? toJson(schema, message);
   } catch (e) {
     throw new InvalidParamsError(`the request cannot be written as ProtoJSON (${failedField(e)})`);
   }

@@ -24,15 +24,13 @@ import {
   ArtifactSchema,
   TaskState,
   TaskTracker,
-  createJsonRpcTransport,
-  createRestTransport,
   isResumeSnapshot,
   userMessage,
   type Binding,
   type ResumeOptions,
   type Task,
 } from "../../src/index.js";
-import { createGrpcTransport } from "../../src/node.js";
+import { createGrpcTransport, createJsonRpcTransport, createRestTransport } from "../../src/node.js";
 import { BINDINGS } from "../support/bindings.js";
 import { startChaosProxy, type ChaosProxy, type ConnectionPlan, type Fault } from "../../demo/chaos-proxy.js";
 import { trackTimers, type TimerTracker } from "../support/timers.js";

@@ -18,14 +18,11 @@ import {
   TaskNotFoundError,
   UnsupportedOperationError,
   VersionNotSupportedError,
-  createJsonRpcTransport,
-  createJsonRpcTransportV03,
-  createRestTransport,
   text,
   userMessage,
   type Binding,
 } from "../../src/index.js";
-import { createGrpcTransportV03 } from "../../src/node.js";
+import { createGrpcTransportV03, createJsonRpcTransport, createJsonRpcTransportV03, createRestTransport } from "../../src/node.js";
 import { BINDINGS, clientFor, collect } from "../support/bindings.js";
 import { agentsOfPeers, peerCases } from "../support/peers.js";
 import { failure } from "../support/failure.js";

@@ -32,7 +32,6 @@ import {
   TaskNotFoundError,
   TaskState,
   VersionNotSupportedError,
-  connect,
   createGrpcWebTransport,
   isResumeSnapshot,
   isTerminal,
@@ -45,7 +44,7 @@ import {
   type StreamResponse,
   type Task,
 } from "../../src/index.js";
-import { connect as connectNode, createGrpcTransport } from "../../src/node.js";
+import { connect as connectNode, createGrpcTransport, connect } from "../../src/node.js";
 import { collect } from "../support/bindings.js";
 import { PEERS, agentsOfPeers } from "../support/peers.js";
 import { startChaosProxy, type ChaosProxy } from "../../demo/chaos-proxy.js";

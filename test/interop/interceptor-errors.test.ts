@@ -18,16 +18,19 @@ import {
   MethodNotFoundError,
   apiKeyAuth,
   createFetchHttpClient,
-  createJsonRpcTransport,
-  createJsonRpcTransportV03,
-  createRestTransport,
-  createRestTransportV03,
   userMessage,
   type A2ATransport,
   type Interceptor,
 } from "../../src/index.js";
 import type { UniversalClientFn } from "@connectrpc/connect/protocol";
-import { createGrpcTransport, createGrpcTransportV03 } from "../../src/node.js";
+import {
+  createGrpcTransport,
+  createGrpcTransportV03,
+  createJsonRpcTransport,
+  createJsonRpcTransportV03,
+  createRestTransport,
+  createRestTransportV03,
+} from "../../src/node.js";
 import { collect } from "../support/bindings.js";
 import { failure } from "../support/failure.js";
 

@@ -15,8 +15,6 @@ import {
   AbortedError,
   InvalidAgentResponseError,
   InvalidParamsError,
-  createJsonRpcTransport,
-  createRestTransport,
   listAllTaskPushNotificationConfigs,
   listAllTasks,
   listTaskPushNotificationConfigsPages,
@@ -25,6 +23,7 @@ import {
   userMessage,
   type Task,
 } from "../../src/index.js";
+import { createJsonRpcTransport, createRestTransport } from "../../src/node.js";
 import { MAX_EMPTY_PAGES } from "../../src/client/paginate.js";
 import { BINDINGS, clientFor, collect } from "../support/bindings.js";
 import { sendJson, startFakeServer, type FakeServer } from "../support/fake-server.js";

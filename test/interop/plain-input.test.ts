@@ -9,15 +9,13 @@ import {
   A2AClient,
   InvalidAgentCardError,
   InvalidParamsError,
-  connect,
   Role,
-  createJsonRpcTransportV03,
   textOf,
   type A2ATransport,
   type Binding,
   type SendMessageResponse,
 } from "../../src/index.js";
-import { createGrpcTransportV03, createRestTransportV03 } from "../../src/node.js";
+import { createGrpcTransportV03, createRestTransportV03, connect, createJsonRpcTransportV03 } from "../../src/node.js";
 import type { LocalAgent } from "../../demo/agent.js";
 import { BINDINGS, collect, transportFor } from "../support/bindings.js";
 import { PEERS, agentsOfPeers, peerCases } from "../support/peers.js";

@@ -10,18 +10,8 @@ import type { Interceptor } from "@connectrpc/connect";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { LocalAgent } from "../../demo/agent.js";
 import { startChaosProxy, type ChaosProxy } from "../../demo/chaos-proxy.js";
-import {
-  A2AClient,
-  TaskState,
-  TaskTracker,
-  createJsonRpcTransport,
-  createRestTransport,
-  userMessage,
-  type Binding,
-  type Message,
-  type ResumeOptions,
-} from "../../src/index.js";
-import { createGrpcTransport } from "../../src/node.js";
+import { A2AClient, TaskState, TaskTracker, userMessage, type Binding, type Message, type ResumeOptions } from "../../src/index.js";
+import { createGrpcTransport, createJsonRpcTransport, createRestTransport } from "../../src/node.js";
 import { LOOKUP_STATES } from "../../src/client/find-sent.js";
 import { BINDINGS } from "../support/bindings.js";
 import { SDK_1_0_BETA, agentsOfPeers, peerCases } from "../support/peers.js";

@@ -12,7 +12,6 @@ import {
   TaskNotFoundError,
   TaskState,
   createFetchHttpClient,
-  createRestTransport,
   isResumeSnapshot,
   textOf,
   userMessage,
@@ -20,7 +19,9 @@ import {
   type StreamResponse,
   type Task,
 } from "../../src/index.js";
+import { createRestTransport } from "../../src/node.js";
 import { createRestTransportWithRoutes } from "../../src/bindings/http-json/transport.js";
+import { GENERATED_JSON } from "../../src/node-runtime.js";
 import { routesOf } from "../../src/bindings/http-json/routes.js";
 import type { UniversalClientFn } from "@connectrpc/connect/protocol";
 import type { Interceptor } from "@connectrpc/connect";
@@ -117,7 +118,7 @@ describe.each(PEERS)("$label", (sdk) => {
 
   it("HTTP+JSON: a client trying GET first (the proto's verb) needs at most one more request, once", async () => {
     const { httpClient, seen } = recording();
-    const client = new A2AClient(createRestTransportWithRoutes({ baseUrl: agent.restUrl, httpClient }, routesOf, "GET"));
+    const client = new A2AClient(createRestTransportWithRoutes({ baseUrl: agent.restUrl, httpClient }, routesOf, "GET", GENERATED_JSON));
     const [a, b] = [await held(), await held()];
     for (const task of [a, b]) expect((await followToCancel(client, task))[0]!.payload.case).toBe("task");
     const verb = sdk === SDK_1_0_BETA ? "POST" : "GET";

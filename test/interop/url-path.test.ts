@@ -8,8 +8,10 @@
 import type { Interceptor } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLocalAgent, type LocalAgent } from "../../demo/agent.js";
-import { A2AClient, InvalidParamsError, TaskNotFoundError, createRestTransport, userMessage, type Task } from "../../src/index.js";
+import { A2AClient, InvalidParamsError, TaskNotFoundError, userMessage, type Task } from "../../src/index.js";
+import { createRestTransport } from "../../src/node.js";
 import { createRestTransportV03 } from "../../src/bindings/http-json/v0_3.js";
+import { GENERATED_JSON, onNodeHttp } from "../../src/node-runtime.js";
 import { clientFor } from "../support/bindings.js";
 import { PEERS, agentsOfPeers } from "../support/peers.js";
 
@@ -84,7 +86,7 @@ describe("HTTP+JSON path values over A2A 0.3", () => {
   afterAll(() => agent?.close());
 
   it.each(["", ".."])("GetTask of id %j: the resource name tasks/<id> is refused before anything is sent", async (id) => {
-    const client = new A2AClient(createRestTransportV03({ baseUrl: agent.restUrl }));
+    const client = new A2AClient(createRestTransportV03(onNodeHttp({ baseUrl: agent.restUrl }), GENERATED_JSON));
     const e = await failure(client.getTask({ id }));
     expect(e).toBeInstanceOf(InvalidParamsError);
     expect((e as Error).message).toMatch(/^name \("tasks\/\.?\.?"\) would make a path segment/);

@@ -19,11 +19,9 @@ import {
   TaskNotFoundError,
   UnsupportedOperationError,
   VersionNotSupportedError,
-  createJsonRpcTransportV03,
-  createRestTransportV03,
   userMessage,
 } from "../../src/index.js";
-import { createGrpcTransportV03 } from "../../src/node.js";
+import { createGrpcTransportV03, createJsonRpcTransportV03, createRestTransportV03 } from "../../src/node.js";
 import { collect } from "../support/bindings.js";
 import { failure } from "../support/failure.js";
 

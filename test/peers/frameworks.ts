@@ -34,8 +34,7 @@ import {
   type SendMessageResponse,
   type Task,
 } from "../../src/node.js";
-import { connect } from "../../src/node.js";
-import { registeredTransports } from "../../src/toolkit.js";
+import { connect, registeredTransports } from "../../src/node.js";
 import { collect } from "../support/bindings.js";
 import { afterFirstEvent } from "../support/first-event.js";
 import type { PeerSpec, RunningPeer, Served } from "../support/sdk-peers.js";

@@ -41,8 +41,7 @@ import {
   type StreamResponse,
   type Task,
 } from "../../src/node.js";
-import { connect, createNodePushHandler } from "../../src/node.js";
-import { registeredTransports } from "../../src/toolkit.js";
+import { connect, createNodePushHandler, registeredTransports } from "../../src/node.js";
 import { collect } from "../support/bindings.js";
 import { afterFirstEvent } from "../support/first-event.js";
 import type { PeerSpec, RunningPeer, Served } from "../support/sdk-peers.js";

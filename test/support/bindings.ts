@@ -1,6 +1,6 @@
 import type { LocalAgent } from "../../demo/agent.js";
-import { A2AClient, createJsonRpcTransport, createRestTransport, type A2ATransport, type Binding } from "../../src/index.js";
-import { createGrpcTransport, type GrpcTransportOptions } from "../../src/node.js";
+import { A2AClient, type A2ATransport, type Binding } from "../../src/index.js";
+import { createGrpcTransport, createJsonRpcTransport, createRestTransport, type GrpcTransportOptions } from "../../src/node.js";
 
 export type TransportOverrides = Partial<Omit<GrpcTransportOptions, "baseUrl">>;
 

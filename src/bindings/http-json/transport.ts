@@ -4,7 +4,7 @@
  * parameters (11.5), SSE for the streaming methods.
  */
 import type { DescMessage, DescMethod, JsonObject, MessageShape } from "@bufbuild/protobuf";
-import { messageToJson } from "../../protocol/proto-json.js";
+import { messageToJson, type GeneratedJson } from "../../protocol/proto-json.js";
 import { errorFromServer } from "../../errors/classify.js";
 import { isRecord } from "../../base/is-record.js";
 import type { A2AError } from "../../errors/family.js";
@@ -29,9 +29,14 @@ export type RestTransportOptions = HttpTransportOptions;
  * @category Transports
  */
 export function createRestTransport(options: RestTransportOptions): A2ATransport {
+  return restTransport(options);
+}
+
+/** The HTTP+JSON 1.0 transport, with the `generated` ProtoJSON readers and writers where given (the Node entry's). */
+export function restTransport(options: RestTransportOptions, generated?: GeneratedJson): A2ATransport {
   // POST first for SubscribeToTask: what the official clients send, so every
   // server they work with routes it; a GET-only server costs one request once.
-  return createRestTransportWithRoutes(options, routesOf, "POST");
+  return createRestTransportWithRoutes(options, routesOf, "POST", generated);
 }
 
 /**
@@ -39,20 +44,28 @@ export function createRestTransport(options: RestTransportOptions): A2ATransport
  * `routes` (normally the methods' own `google.api.http` options).
  * `subscribeVerb` is the verb tried first for a server-streaming method
  * routed as GET (SubscribeToTask), whose verb servers disagree on.
+ * Requests are written and results read with the `generated` code where
+ * given.
  */
 export function createRestTransportWithRoutes(
   options: RestTransportOptions,
   routes: (method: DescMethod) => MethodRoutes,
   subscribeVerb: "GET" | "POST",
+  generated?: GeneratedJson,
 ): A2ATransport {
   checkTransportOptions(options, checkHttpBaseUrl);
-  return createHttpBindingTransport(options, restCodec(options.baseUrl, routes, subscribeVerb));
+  return createHttpBindingTransport(options, restCodec(options.baseUrl, routes, subscribeVerb, generated?.writers), generated);
 }
 
 /** How many tenants' learned subscribe settleVerbs one transport keeps; the oldest goes beyond that. */
 const MAX_LEARNED_VERBS = 64;
 
-function restCodec(baseUrl: string, routesOf: (method: DescMethod) => MethodRoutes, subscribeVerb: Verb): BindingCodec {
+function restCodec(
+  baseUrl: string,
+  routesOf: (method: DescMethod) => MethodRoutes,
+  subscribeVerb: Verb,
+  writers: GeneratedJson["writers"] | undefined,
+): BindingCodec {
   // A base URL may carry a query (an API key a gateway asks for): routes go
   // under its path, and its query goes in front of the route's own.
   const [root, baseQuery = ""] = baseUrl.replace(/#.*$/, "").split(/\?(.*)/s, 2);
@@ -77,7 +90,7 @@ function restCodec(baseUrl: string, routesOf: (method: DescMethod) => MethodRout
     const route = fields.tenant && routes.tenant ? routes.tenant : routes.plain;
     const verb = verbOverride ?? route.verb;
     const path = expandPath(route, fields);
-    const json = messageToJson(method.input, message) as JsonObject;
+    const json = messageToJson(method.input, message, writers) as JsonObject;
     const written = verb === "POST" && route.writeBody ? route.writeBody({ ...json }) : undefined;
     // A body that is the whole request ("*") keeps the ids the path binds,
     // as the official clients send it: servers may read them from the body

@@ -10,6 +10,7 @@ import { HttpRuleSchema } from "../../../gen/google/api/http_pb.js";
 import type { HttpTransportOptions } from "../../call/options.js";
 import { serviceHeaders } from "../../call/options.js";
 import { createRestTransportWithRoutes } from "./transport.js";
+import type { GeneratedJson } from "../../protocol/proto-json.js";
 import { routesFromRule, routesOf, type MethodRoutes } from "./routes.js";
 import type { A2ATransport } from "../../call/transport.js";
 import { adaptV03Transport } from "../../v0_3/adapter.js";
@@ -22,16 +23,17 @@ import { isRecord } from "../../base/is-record.js";
  * `baseUrl` is the interface URL, without the `/v1` the routes add.
  * `protocolVersion` defaults to "0.3" (sent as `A2A-Version`). Operations
  * 0.3 lacks (ListTasks) fail with `UnsupportedOperationError` without a
- * request. Interceptors see the 1.0 messages.
+ * request. Interceptors see the 1.0 messages. With the `generated` code
+ * where given, as the 1.0 one (it has none for the 0.3 messages).
  */
-export function createRestTransportV03(options: HttpTransportOptions): A2ATransport {
+export function createRestTransportV03(options: HttpTransportOptions, generated?: GeneratedJson): A2ATransport {
   const settings: HttpTransportOptions = { ...options, protocolVersion: options.protocolVersion ?? "0.3" };
   // GET first for SubscribeToTask: the 0.3 proto's verb, what 0.3 clients
   // send, and all some 0.3 servers route; POST is tried once where it fails.
   // The route is chosen below the caller's interceptors: a URL they change (a key in the query) is
   // applied to it, and the URL it went to is noted for them (call/target.ts), when there are any.
   const below = options.interceptors?.length ? [routeUrlFromAbove(options.baseUrl), noteSentUrl] : undefined;
-  const inner = createRestTransportWithRoutes({ ...settings, interceptors: below }, routesV03, "GET");
+  const inner = createRestTransportWithRoutes({ ...settings, interceptors: below }, routesV03, "GET", generated);
   const base = options.baseUrl.replace(/\/+$/, "");
   return adaptV03Transport(inner, {
     interceptors: options.interceptors,

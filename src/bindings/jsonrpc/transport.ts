@@ -4,7 +4,7 @@
  * with SSE whose events carry JSON-RPC response objects.
  */
 import type { DescMessage, DescMethod, JsonObject, JsonValue, MessageShape } from "@bufbuild/protobuf";
-import { messageToJson } from "../../protocol/proto-json.js";
+import { messageToJson, type GeneratedJson } from "../../protocol/proto-json.js";
 import { ProtocolError, type A2AError } from "../../errors/family.js";
 import { errorFromServer } from "../../errors/classify.js";
 import { isRecord } from "../../base/is-record.js";
@@ -30,11 +30,20 @@ export type JsonRpcTransportOptions = HttpTransportOptions;
  * @category Transports
  */
 export function createJsonRpcTransport(options: JsonRpcTransportOptions): A2ATransport {
+  return jsonRpcTransport(options);
+}
+
+/** The JSON-RPC 1.0 transport, with the `generated` ProtoJSON readers and writers where given (the Node entry's). */
+export function jsonRpcTransport(options: JsonRpcTransportOptions, generated?: GeneratedJson): A2ATransport {
   checkTransportOptions(options, checkHttpBaseUrl);
+  const writers = generated?.writers;
   return createHttpBindingTransport(
     options,
     // PascalCase method names, the same as the proto's (spec 9.1).
-    jsonRpcCodec(options.baseUrl, (envelope, method, message) => envelope.request(method.name, messageToJson(method.input, message))),
+    jsonRpcCodec(options.baseUrl, (envelope, method, message) =>
+      envelope.request(method.name, messageToJson(method.input, message, writers)),
+    ),
+    generated,
   );
 }
 

@@ -6,10 +6,10 @@
  * ./v0_3-shapes.ts, over the one 0.3 translation of meaning in ../../v0_3/.
  */
 import type { JsonValue } from "@bufbuild/protobuf";
-import { messageToJson } from "../../protocol/proto-json.js";
+import { messageToJson, type GeneratedJson } from "../../protocol/proto-json.js";
 import type { UniversalClientFn } from "@connectrpc/connect/protocol";
 import { UnsupportedOperationError } from "../../errors/family.js";
-import { defaultHttpClient } from "../../http/default-client.js";
+import { createFetchHttpClient } from "../../http/fetch-client.js";
 import { createHttpBindingTransport } from "../../http/binding-transport.js";
 import type { BindingCodec } from "../../http/codec.js";
 import { jsonRpcCodec } from "./transport.js";
@@ -27,21 +27,23 @@ export const V03_PROTOCOL_VERSION = "0.3";
  * A transport for an agent that speaks A2A 0.3 over JSON-RPC. It announces
  * `A2A-Version: 0.3` (override with `protocolVersion`). Operations 0.3 does
  * not have (ListTasks) fail with `UnsupportedOperationError` before any
- * request is sent.
+ * request is sent. With the `generated` ProtoJSON readers and writers where
+ * given, as the 1.0 one.
  */
-export function createJsonRpcTransportV03(options: HttpTransportOptions): A2ATransport {
+export function createJsonRpcTransportV03(options: HttpTransportOptions, generated?: GeneratedJson): A2ATransport {
   checkTransportOptions(options, checkHttpBaseUrl);
   return createHttpBindingTransport(
     {
       ...options,
       protocolVersion: options.protocolVersion ?? V03_PROTOCOL_VERSION,
-      httpClient: withV03ExtensionsHeader(options.httpClient ?? defaultHttpClient()),
+      httpClient: withV03ExtensionsHeader(options.httpClient ?? createFetchHttpClient()),
     },
-    jsonRpcCodecV03(options.baseUrl),
+    jsonRpcCodecV03(options.baseUrl, generated?.writers),
+    generated,
   );
 }
 
-function jsonRpcCodecV03(url: string): BindingCodec {
+function jsonRpcCodecV03(url: string, writers: GeneratedJson["writers"] | undefined): BindingCodec {
   const codec = jsonRpcCodec(url, (envelope, method, message) => {
     const call = v03Row<JsonRpcV03Call>(V03_CALLS, method);
     if (call === undefined) {
@@ -49,7 +51,7 @@ function jsonRpcCodecV03(url: string): BindingCodec {
         binding: "JSONRPC",
       });
     }
-    const request = messageToJson(method.input, message) as Record<string, unknown>;
+    const request = messageToJson(method.input, message, writers) as Record<string, unknown>;
     const params = call.params(request);
     return { ...envelope.request(call.method, params as JsonValue | undefined), historyLength: historyLengthOf(request) };
   });

@@ -25,10 +25,7 @@ import {
   NoCompatibleInterfaceError,
   authInterceptors,
   clientCredentialsProvider,
-  connect,
   createFetchHttpClient,
-  createJsonRpcTransport,
-  createRestTransport,
   discoveredTokenProvider,
   userMessage,
   type AgentCard,
@@ -36,7 +33,7 @@ import {
   type ConnectOptions,
 } from "../../../src/index.js";
 import { planAuth } from "../../../src/auth/plan.js";
-import { connect as connectNode } from "../../../src/node.js";
+import { connect as connectNode, connect, createJsonRpcTransport, createRestTransport } from "../../../src/node.js";
 import { cardJson } from "../../support/cards.js";
 import { sendJson, sseFrame, startFakeServer, startSse, type FakeServer } from "../../support/fake-server.js";
 

@@ -18,16 +18,18 @@ import {
   AgentSession,
   InvalidAgentCardError,
   MemoryCardStore,
+  type A2ATransport,
+  type AgentCard,
+  type HttpTransportOptions,
+} from "../../../src/index.js";
+import {
+  createGrpcTransport,
   connect,
   createJsonRpcTransport,
   createJsonRpcTransportV03,
   createRestTransport,
   createRestTransportV03,
-  type A2ATransport,
-  type AgentCard,
-  type HttpTransportOptions,
-} from "../../../src/index.js";
-import { createGrpcTransport } from "../../../src/node.js";
+} from "../../../src/node.js";
 import { JwksCache, signAgentCard } from "../../../src/trust.js";
 import { cardJson, cardJsonV03, keyPair, signJson, type TestKeyPair } from "../../support/cards.js";
 import { sendJson, startFakeServer, type FakeServer } from "../../support/fake-server.js";

@@ -8,8 +8,8 @@
 import type { ServerResponse } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SETTLED_END_GRACE_MS } from "../../../src/client/settled-end.js";
-import { A2AClient, createFetchHttpClient, createJsonRpcTransport, userMessage, type StreamResponse } from "../../../src/index.js";
-import { createNodeHttpClient } from "../../../src/node.js";
+import { A2AClient, createFetchHttpClient, userMessage, type StreamResponse } from "../../../src/index.js";
+import { createNodeHttpClient, createJsonRpcTransport } from "../../../src/node.js";
 import { sseFrame, startFakeServer, startSse, type FakeServer } from "../../support/fake-server.js";
 
 /** How each stream the agent served ended: its response complete, or its connection closed before. */

@@ -1,6 +1,6 @@
 /**
- * The entries: one `connect`, the Node entry's bindings registered by its
- * one declared side effect (which bundlers keep), and curated exports.
+ * The entries: each its own `connect` (the Node entry's with what Node adds,
+ * passed explicitly, which bundlers keep as any import), and curated exports.
  */
 import { join } from "node:path";
 import { build } from "esbuild";
@@ -10,9 +10,11 @@ import * as node from "../../../src/node.js";
 import * as toolkit from "../../../src/toolkit.js";
 import { repoRoot } from "../../../scripts/size.js";
 
-describe("one connect", () => {
-  it("the root entry and the Node entry export the same function", () => {
-    expect(node.connect).toBe(root.connect);
+describe("each entry's connect", () => {
+  it("the Node entry's is its own, over its own factories: importing it leaves the root's as it is (node-entry.test.ts)", () => {
+    expect(node.connect).not.toBe(root.connect);
+    expect(Object.keys(node.registeredTransports()).filter((k) => k.startsWith("GRPC@"))).toHaveLength(2);
+    expect(Object.keys(toolkit.registeredTransports()).filter((k) => k.startsWith("GRPC@"))).toEqual([]);
   });
 
   it("the registered factories are handed out as a frozen copy: no caller changes another's connect", () => {
@@ -20,21 +22,10 @@ describe("one connect", () => {
     expect(Object.isFrozen(copy)).toBe(true);
     expect(copy).not.toBe(toolkit.registeredTransports());
   });
-
-  it("importing the Node entry registers gRPC over HTTP/2 with it", () => {
-    expect(Object.keys(toolkit.registeredTransports()).sort()).toEqual([
-      "GRPC@0.3",
-      "GRPC@1.0",
-      "HTTP+JSON@0.3",
-      "HTTP+JSON@1.0",
-      "JSONRPC@0.3",
-      "JSONRPC@1.0",
-    ]);
-  });
 });
 
-describe("the Node entry's registration survives bundling", () => {
-  // As an app's bundler sees the package: through package.json "exports" and "sideEffects".
+describe("what each entry carries through bundling", () => {
+  // As an app's bundler sees the package: through package.json "exports" and "sideEffects" (none).
   async function bundle(source: string) {
     const result = await build({
       stdin: { contents: source, resolveDir: repoRoot, loader: "js" },
@@ -70,8 +61,8 @@ describe("the Node entry's registration survives bundling", () => {
   it("an app that imports only connect from a2a-connect/node keeps gRPC and the JSON readers", async () => {
     const { code, kept } = await bundle(`import { connect } from "a2a-connect/node"; export const run = (u) => connect(u);`);
     expect(kept).toContain("src/node-runtime.ts");
-    expect(code).toMatch(/registerTransports\(\{/);
-    expect(code).toMatch(/installJsonReaders\(jsonReaders\)/);
+    expect(code).toMatch(/"GRPC@1\.0": \(c, s\) => createGrpcTransport\(/);
+    expect(code).toMatch(/readers: jsonReaders/);
     expect(kept).toContain("gen/lf/a2a/v1/a2a_json_readers.ts");
   });
 

@@ -14,14 +14,18 @@ import {
   CallTimeoutError,
   ConnectionError,
   MemoryCardStore,
+  resolveAgentCard,
+  type A2ATransport,
+} from "../../../src/index.js";
+import {
+  createGrpcTransport,
+  createGrpcTransportV03,
+  createNodeHttpClient,
   createJsonRpcTransport,
   createJsonRpcTransportV03,
   createRestTransport,
   createRestTransportV03,
-  resolveAgentCard,
-  type A2ATransport,
-} from "../../../src/index.js";
-import { createGrpcTransport, createGrpcTransportV03, createNodeHttpClient } from "../../../src/node.js";
+} from "../../../src/node.js";
 import { toA2AError } from "../../../src/errors/classify.js";
 import { failure } from "../../support/failure.js";
 import { errorSurfaces } from "../../support/surfaces.js";

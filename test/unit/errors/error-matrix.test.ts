@@ -20,18 +20,21 @@ import {
   type A2AErrorCode,
   AuthenticationError,
   type A2ATransport,
-  connect,
   createGrpcWebTransport,
-  createJsonRpcTransport,
-  createJsonRpcTransportV03,
-  createRestTransport,
-  createRestTransportV03,
   resolveAgentCard,
   UnsupportedOperationError,
   userMessage,
 } from "../../../src/index.js";
 import * as nodeEntry from "../../../src/node.js";
-import { createGrpcTransport, createGrpcTransportV03 } from "../../../src/node.js";
+import {
+  createGrpcTransport,
+  createGrpcTransportV03,
+  connect,
+  createJsonRpcTransport,
+  createJsonRpcTransportV03,
+  createRestTransport,
+  createRestTransportV03,
+} from "../../../src/node.js";
 import { collect } from "../../support/bindings.js";
 import { failure } from "../../support/failure.js";
 import { startFakeServer, type FakeServer } from "../../support/fake-server.js";

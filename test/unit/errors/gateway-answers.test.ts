@@ -9,16 +9,8 @@ import type { ServerHttp2Stream } from "node:http2";
 import { create, toBinary } from "@bufbuild/protobuf";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SendMessageResponseSchema } from "../../../gen/lf/a2a/v1/a2a_pb.js";
-import {
-  A2AClient,
-  type A2AError,
-  createGrpcWebTransport,
-  createJsonRpcTransport,
-  createRestTransport,
-  userMessage,
-  type A2ATransport,
-} from "../../../src/index.js";
-import { createGrpcTransport } from "../../../src/node.js";
+import { A2AClient, type A2AError, createGrpcWebTransport, userMessage, type A2ATransport } from "../../../src/index.js";
+import { createGrpcTransport, createJsonRpcTransport, createRestTransport } from "../../../src/node.js";
 import { collect } from "../../support/bindings.js";
 import { startFakeServer, type FakeServer } from "../../support/fake-server.js";
 import { frame, useFakeGrpcServer } from "../../support/fake-grpc-server.js";

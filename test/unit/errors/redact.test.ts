@@ -30,12 +30,7 @@ import {
   bearerAuth,
   clientCredentialsProvider,
   createGrpcWebTransport,
-  createJsonRpcTransport,
   createFetchHttpClient,
-  createJsonRpcTransportV03,
-  createRestTransport,
-  createRestTransportV03,
-  connect,
   discoveredTokenProvider,
   httpAuth,
   listAllTasks,
@@ -47,7 +42,16 @@ import {
 import { PassThrough } from "node:stream";
 import { redactSecrets } from "../../../src/errors/redact.js";
 import { Output } from "../../../src/cli/output.js";
-import { createGrpcTransport, createGrpcTransportV03, createNodeHttpClient } from "../../../src/node.js";
+import {
+  createGrpcTransport,
+  createGrpcTransportV03,
+  createNodeHttpClient,
+  createJsonRpcTransport,
+  createJsonRpcTransportV03,
+  createRestTransport,
+  createRestTransportV03,
+  connect,
+} from "../../../src/node.js";
 import { applyVerifyPolicy, verifyAgentCard } from "../../../src/trust.js";
 import { cardJson, keyPair, signJson, type TestKeyPair } from "../../support/cards.js";
 import { errorSurfaces } from "../../support/surfaces.js";

@@ -3,18 +3,10 @@
  * fetch, and what the response carries for connect.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  A2AClient,
-  bearerAuth,
-  ConnectionError,
-  createGrpcWebTransport,
-  createJsonRpcTransport,
-  createRestTransport,
-  resolveAgentCard,
-} from "../../../src/index.js";
+import { A2AClient, bearerAuth, ConnectionError, createGrpcWebTransport, resolveAgentCard } from "../../../src/index.js";
 import { cardJson } from "../../support/cards.js";
 import { createFetchHttpClient } from "../../../src/http/fetch-client.js";
-import { createNodeHttpClient } from "../../../src/node.js";
+import { createNodeHttpClient, createJsonRpcTransport, createRestTransport } from "../../../src/node.js";
 import { deadPort } from "../../support/ports.js";
 import { failure } from "../../support/failure.js";
 import { single } from "../../../src/base/iterables.js";

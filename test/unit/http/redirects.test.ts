@@ -15,15 +15,17 @@ import {
   clientCredentialsProvider,
   createFetchHttpClient,
   createGrpcWebTransport,
-  createJsonRpcTransport,
-  createJsonRpcTransportV03,
-  createRestTransport,
-  createRestTransportV03,
   userMessage,
   type A2ATransport,
   type HttpTransportOptions,
 } from "../../../src/index.js";
-import { createNodeHttpClient } from "../../../src/node.js";
+import {
+  createNodeHttpClient,
+  createJsonRpcTransport,
+  createJsonRpcTransportV03,
+  createRestTransport,
+  createRestTransportV03,
+} from "../../../src/node.js";
 import { sendJson, startFakeServer, type FakeServer } from "../../support/fake-server.js";
 
 const TOKEN = "redirect-test-token";

@@ -35,11 +35,11 @@ afterAll(() => {
 const node = (args: string[]) => nodeIn(app, args);
 
 describe("the packed package", () => {
-  it("require() loads every entry (Node >= 20.19 requires ESM), with one connect", async () => {
+  it("require() loads every entry (Node >= 20.19 requires ESM), the Node entry with a connect of its own", async () => {
     const script = `
       const [root, trust, node, toolkit] = ${JSON.stringify(ENTRIES)}.map((e) => require(e));
-      console.log(JSON.stringify([typeof root.connect, typeof trust.verifyAgentCard, node.connect === root.connect, typeof toolkit.createConnect]));`;
-    expect(JSON.parse(await node(["-e", script]))).toEqual(["function", "function", true, "function"]);
+      console.log(JSON.stringify([typeof root.connect, typeof trust.verifyAgentCard, typeof node.connect, node.connect === root.connect, typeof toolkit.createConnect]));`;
+    expect(JSON.parse(await node(["-e", script]))).toEqual(["function", "function", "function", false, "function"]);
   });
 
   it("import loads every entry, the same modules require() gets", async () => {
@@ -89,6 +89,11 @@ describe("the packed package", () => {
     expect(Object.keys(manifest)).not.toContain("repository");
     expect(Object.keys(manifest)).not.toContain("homepage");
     expect(Object.keys(manifest)).not.toContain("bugs");
+  });
+
+  it("declares no module with an effect at import: importing an entry changes nothing of another's", () => {
+    const manifest = JSON.parse(readFileSync(join(app, "node_modules/a2a-connect/package.json"), "utf8")) as Record<string, unknown>;
+    expect(manifest.sideEffects).toBe(false);
   });
 });
 
@@ -227,7 +232,7 @@ describe("what a process loads at start", () => {
 });
 
 describe("an app's bundler, given the packed package", () => {
-  // As an app's bundler sees the package: through its "exports" and "sideEffects", its dependencies left out.
+  // As an app's bundler sees the package: through its "exports" and "sideEffects" (none), its dependencies left out.
   async function bundle(source: string): Promise<string> {
     const result = await build({
       stdin: { contents: source, resolveDir: app, loader: "js" },
@@ -242,13 +247,13 @@ describe("an app's bundler, given the packed package", () => {
     return result.outputFiles.map((f) => f.text).join("\n");
   }
 
-  it("keeps the Node entry's registrations for an app that imports only connect from it, and leaves them out of the root's", async () => {
+  it("keeps what the Node entry adds for an app that imports only connect from it, and leaves it out of the root's", async () => {
     const node = await bundle(`import { connect } from "a2a-connect/node"; export const run = (u) => connect(u);`);
-    expect(node).toMatch(/registerTransports\(\{/);
-    expect(node).toMatch(/installJsonReaders\(jsonReaders\)/);
+    expect(node).toMatch(/"GRPC@1\.0": \(c, s\) => createGrpcTransport\(/);
+    expect(node).toMatch(/readers: jsonReaders/);
     const root = await bundle(`import { connect } from "a2a-connect"; export const run = (u) => connect(u);`);
     expect(root).toMatch(/function createConnect\(/);
-    expect(root).not.toMatch(/registerTransports\(\{|installJsonReaders|node:http2/);
+    expect(root).not.toMatch(/createGrpcTransport|jsonReaders|node:http2/);
   });
 });
 
@@ -267,12 +272,13 @@ describe("the CLI from the packed package", () => {
     }
   });
 
-  it("loads the transports (node-runtime.js: gRPC, the generated readers) for the commands that call an agent, not for `a2a card`", async () => {
+  it("loads the Node entry's connect (node-runtime: gRPC, the generated readers) for the commands that call an agent, not for `a2a card`", async () => {
     const pkg = JSON.parse(readFileSync(join(app, "node_modules/a2a-connect/package.json"), "utf8")) as { bin: { a2a: string } };
     const bin = join(app, "node_modules/a2a-connect", pkg.bin.a2a);
     const agent = await startLocalAgent();
     try {
-      const runtime = (files: string[]) => files.filter((f) => f.endsWith("/dist/src/node-runtime.js"));
+      // The CLI's import of src/node-runtime.ts, a file of its own as every import on demand is.
+      const runtime = (files: string[]) => files.filter((f) => /\/dist\/src\/node-runtime-\w+\.js$/.test(f));
       const card = await filesLoadedRunning([bin, "card", agent.origin, "--json"]);
       expect(JSON.parse(card.stdout)).toMatchObject({ name: expect.any(String) });
       expect(runtime(card.files)).toEqual([]);

@@ -1,8 +1,8 @@
 /**
- * In a process that imports the Node entry, the JSON-RPC and HTTP+JSON
- * transports write requests with the generated writers, and protobuf-es
- * `toJson` only writes what a writer gives up on, with its own error.
- * `toJson` is counted through a module mock that calls the real one.
+ * The Node entry's JSON-RPC and HTTP+JSON transports write requests with
+ * the generated writers, and protobuf-es `toJson` only writes what a writer
+ * gives up on, with its own error. `toJson` is counted through a module
+ * mock that calls the real one.
  */
 import { create } from "@bufbuild/protobuf";
 import type { UniversalClientFn } from "@connectrpc/connect/protocol";
@@ -21,10 +21,10 @@ vi.mock("@bufbuild/protobuf", async (importOriginal) => {
 });
 
 const { toJson } = await import("@bufbuild/protobuf");
-const { A2AClient, createJsonRpcTransport, createRestTransport, userMessage } = await import("../../../src/index.js");
+const { A2AClient, createJsonRpcTransport, createRestTransport, userMessage } = await import("../../../src/node.js");
 const { SendMessageRequestSchema, TaskSchema } = await import("../../../gen/lf/a2a/v1/a2a_pb.js");
 const { messageToJson } = await import("../../../src/protocol/proto-json.js");
-await import("../../../src/node.js");
+const { jsonWriters } = await import("../../../gen/lf/a2a/v1/a2a_json_writers.js");
 
 const TASK = { id: "t-1", contextId: "c-1", status: { state: "TASK_STATE_COMPLETED" } };
 
@@ -53,7 +53,7 @@ beforeEach(() => {
   calls.toJson = 0;
 });
 
-describe("with the Node entry, requests are written by the generated writers", () => {
+describe("the Node entry's transports write requests with the generated writers", () => {
   it.each([
     ["JSON-RPC", (httpClient: UniversalClientFn) => createJsonRpcTransport({ baseUrl: "http://127.0.0.1:1/jsonrpc", httpClient })],
     ["HTTP+JSON", (httpClient: UniversalClientFn) => createRestTransport({ baseUrl: "http://127.0.0.1:1/rest", httpClient })],
@@ -84,7 +84,7 @@ describe("with the Node entry, requests are written by the generated writers", (
 
   it("writes a message of a type without a writer with toJson", () => {
     const task = create(TaskSchema, { id: "t-1" });
-    expect(messageToJson(TaskSchema, task)).toEqual({ id: "t-1" });
+    expect(messageToJson(TaskSchema, task, jsonWriters)).toEqual({ id: "t-1" });
     expect(calls.toJson).toBe(1);
   });
 });
