@@ -13,9 +13,7 @@ import { InvalidParamsError } from "../errors/family.js";
 import { isRecord } from "../base/is-record.js";
 import { onDemand } from "../base/on-demand.js";
 import { uuid } from "../base/uuid.js";
-
-/** The names of the methods whose request carries a message to send. */
-export const SENDS: ReadonlySet<string> = new Set(["SendMessage", "SendStreamingMessage"]);
+import { traitsOf } from "./method-traits.js";
 
 /** The part of a request these rules look at. */
 interface RequestFields {
@@ -38,7 +36,7 @@ export function outgoingRequest<I extends DescMessage>(
 ): MessageInitShape<I> {
   const message = (request as RequestFields).message;
   const addExtensions = message && extensions?.length;
-  const addId = message && !message.messageId && SENDS.has(method.name);
+  const addId = message && !message.messageId && traitsOf(method).sendsMessage;
   if (tenant === undefined && !addExtensions && !addId) return request;
   const out = { ...request } as RequestFields;
   if (tenant !== undefined) out.tenant = tenant;

@@ -6,14 +6,15 @@
  * candidates tried, not each one: a gateway that answers 502 just before
  * the deadline leaves the next interface only what is left.
  */
-import type { MessageInitShape } from "@bufbuild/protobuf";
+import type { DescMethod, MessageInitShape } from "@bufbuild/protobuf";
 import type { Transport } from "@connectrpc/connect";
 import { type A2AError, VersionNotSupportedError, type ConnectionError } from "../errors/family.js";
 import { isGatewayStatus } from "../errors/codes.js";
 import { toA2AError } from "../errors/classify.js";
 import type { Binding } from "../base/bindings.js";
 import { compareVersions } from "../protocol/version.js";
-import { SENDS, withTenant } from "../call/request.js";
+import { withTenant } from "../call/request.js";
+import { traitsOf } from "../call/method-traits.js";
 import { timeoutFor } from "../call/timeouts.js";
 import type { A2ATransport } from "../call/transport.js";
 import { single } from "../base/iterables.js";
@@ -68,7 +69,7 @@ export class FailoverTransport implements A2ATransport {
 
   /** A unary call on the interface in use, moving on as the module comment says. */
   readonly unary: Transport["unary"] = (method, signal, timeoutMs, header, input, contextValues) =>
-    this.run(method.name, signal, timeoutMs, timeoutFor("unary", timeoutMs), (t, c, left) =>
+    this.run(method, signal, timeoutMs, timeoutFor("unary", timeoutMs), (t, c, left) =>
       t.unary(method, signal, left, header, withTenant(input, c.interface.tenant), contextValues),
     );
 
@@ -78,7 +79,7 @@ export class FailoverTransport implements A2ATransport {
     let request: MessageInitShape<typeof method.input> | undefined;
     for await (const m of input) request = m;
     const req = request ?? ({} as NonNullable<typeof request>);
-    return this.run(method.name, signal, timeoutMs, timeoutFor("stream", timeoutMs), (t, c, left) =>
+    return this.run(method, signal, timeoutMs, timeoutFor("stream", timeoutMs), (t, c, left) =>
       t.stream(method, signal, left, header, single(withTenant(req, c.interface.tenant)), contextValues),
     );
   };
@@ -100,7 +101,7 @@ export class FailoverTransport implements A2ATransport {
    * left, and none is started once nothing is (the last failure stands).
    */
   private async run<R>(
-    methodName: string,
+    method: DescMethod,
     signal: AbortSignal | undefined,
     timeoutMs: number | undefined,
     limitMs: number | undefined,
@@ -129,7 +130,7 @@ export class FailoverTransport implements A2ATransport {
         const next =
           signal?.aborted || tried.size >= maxAttempts || (remaining !== undefined && remaining < 1)
             ? undefined
-            : this.nextCandidate(i, error, methodName, tried);
+            : this.nextCandidate(i, error, method, tried);
         if (next === undefined) {
           // An interface that answered, even with an error, is one that works.
           if (answered(error)) this.index = i;
@@ -147,14 +148,14 @@ export class FailoverTransport implements A2ATransport {
    * cannot be reached does not take the session down to a version that
    * silently does less (spec 3.6.3), and the one that works is kept.
    */
-  private nextCandidate(i: number, error: A2AError, methodName: string, tried: Set<number>): number | undefined {
+  private nextCandidate(i: number, error: A2AError, method: DescMethod, tried: Set<number>): number | undefined {
     const { candidates } = this.settings;
     const older = (k: number) => compareVersions(candidates[k]!.version, candidates[i]!.version) < 0;
     const order = candidates.map((_, k) => (i + 1 + k) % candidates.length).filter((k) => !tried.has(k));
     if (error instanceof VersionNotSupportedError) {
       return this.settings.versionFallback === "auto" ? order.find(older) : undefined;
     }
-    if (!unreachable(error, SENDS.has(methodName))) return undefined;
+    if (!unreachable(error, traitsOf(method).sendsMessage)) return undefined;
     return this.settings.versionFallback === "auto" ? order[0] : order.find((k) => !older(k));
   }
 

@@ -6,11 +6,12 @@
  * resume.ts).
  *
  * The rule, in one place:
- * - Reads (GetTask, ListTasks, GetExtendedAgentCard and the push config get
- *   and list) are tried again after any failure the policy retries: running
- *   them twice changes nothing.
+ * - Reads (the methods call/method-traits.ts marks `readsOnly`: GetTask,
+ *   ListTasks, GetExtendedAgentCard and the push config get and list) are
+ *   tried again after any failure the policy retries: running them twice
+ *   changes nothing.
  * - Every other operation (SendMessage, CancelTask, the push config create
- *   and delete, and any operation added later) is a write. By default a
+ *   and delete) is a write. By default a
  *   write is tried again only where the earlier attempt cannot have been
  *   processed: the connection was refused or the host not found (nothing
  *   was sent), or the server answered 429 or 503 (it refused the request
@@ -38,6 +39,7 @@ import { type A2AError, AbortedError, CallTimeoutError, type ConnectionError, In
 import { shownValue } from "../call/option-checks.js";
 import type { Binding } from "../base/bindings.js";
 import { timeoutFor } from "../call/timeouts.js";
+import { type MethodTraits, traitsOf } from "../call/method-traits.js";
 import type { A2ATransport } from "../call/transport.js";
 import { followSignal } from "../base/abort.js";
 import { sleep, startTimer } from "../base/timers.js";
@@ -108,15 +110,6 @@ export interface CheckedRetryPolicy {
 /** The defaults of RetryPolicy, in one place. */
 const RETRY_DEFAULTS = { attempts: 3, initialDelayMs: 200, maxDelayMs: 5_000, jitter: "full", retryWrites: "unprocessed" } as const;
 
-/** Operations that change nothing on the agent, whatever their outcome. */
-const READS: ReadonlySet<string> = new Set([
-  "GetTask",
-  "ListTasks",
-  "GetExtendedAgentCard",
-  "GetTaskPushNotificationConfig",
-  "ListTaskPushNotificationConfigs",
-]);
-
 const JITTERS = ["full", "decorrelated"] as const;
 const WRITES = ["unprocessed", "transient", "never"] as const;
 
@@ -157,11 +150,11 @@ export function checkRetryPolicy(policy: RetryPolicy): CheckedRetryPolicy {
   return Object.freeze({ attempts, initialDelayMs, maxDelayMs, jitter, retryOn, retryWrites });
 }
 
-/** Whether a failure of operation `method` is worth another attempt under `policy` (the module comment's rule). */
-function isRetried(method: string, error: A2AError, policy: CheckedRetryPolicy): boolean {
+/** Whether a failure of an operation with `traits` is worth another attempt under `policy` (the module comment's rule). */
+function isRetried(traits: MethodTraits, error: A2AError, policy: CheckedRetryPolicy): boolean {
   if (error.code === "ABORTED") return false;
   if (!(policy.retryOn ? policy.retryOn.includes(error.code) : error.transient)) return false;
-  if (READS.has(method)) return true;
+  if (traits.readsOnly) return true;
   if (policy.retryWrites === "never") return false;
   return policy.retryWrites === "transient" || unprocessed(error);
 }
@@ -205,6 +198,7 @@ export function retryUnary<I extends DescMessage, O extends DescMessage>(
 ): Promise<MessageShape<O>> {
   return withRetries(policy, {
     method: method.name,
+    traits: traitsOf(method),
     signal,
     timeoutMs,
     binding: () => transport.binding,
@@ -216,6 +210,8 @@ export function retryUnary<I extends DescMessage, O extends DescMessage>(
 export interface RetriedCall<R> {
   /** The operation's name as the service names it (`GetTask`). */
   method: string;
+  /** What the operation does (call/method-traits.ts): a read is tried again where a write may not be. */
+  traits: MethodTraits;
   /** The caller's signal: it ends the attempt under way, or the wait. */
   signal: AbortSignal | undefined;
   /**
@@ -273,7 +269,7 @@ export async function withRetries<R>(given: RetryPolicy, call: RetriedCall<R>): 
         if (signal?.aborted && error.code !== "ABORTED") {
           throw new AbortedError("the call was aborted", { binding: call.binding(), cause: signal.reason });
         }
-        if (made >= policy.attempts || signal?.aborted || !isRetried(call.method, error, policy)) throw error;
+        if (made >= policy.attempts || signal?.aborted || !isRetried(call.traits, error, policy)) throw error;
         // A server that asks for more patience than the policy has is not called early.
         if (error.retryAfterMs !== undefined && error.retryAfterMs > policy.maxDelayMs) throw error;
         previousMs = Math.max(backoff(made, previousMs, policy), error.retryAfterMs ?? 0);
