@@ -8,13 +8,14 @@
  */
 import type { DescMethod, MessageInitShape } from "@bufbuild/protobuf";
 import type { Transport } from "@connectrpc/connect";
-import { type A2AError, VersionNotSupportedError, type ConnectionError } from "../errors/family.js";
+import { type A2AError, VersionNotSupportedError } from "../errors/family.js";
 import { isGatewayStatus } from "../errors/codes.js";
 import { toA2AError } from "../errors/classify.js";
 import type { Binding } from "../base/bindings.js";
 import { compareVersions } from "../protocol/version.js";
 import { withTenant } from "../call/request.js";
 import { traitsOf } from "../call/method-traits.js";
+import { maySendAgain } from "../call/attempt-rules.js";
 import { timeoutFor } from "../call/timeouts.js";
 import type { A2ATransport } from "../call/transport.js";
 import { single } from "../base/iterables.js";
@@ -155,7 +156,7 @@ export class FailoverTransport implements A2ATransport {
     if (error instanceof VersionNotSupportedError) {
       return this.settings.versionFallback === "auto" ? order.find(older) : undefined;
     }
-    if (!unreachable(error, traitsOf(method).sendsMessage)) return undefined;
+    if (!interfaceAway(error) || !maySendAgain(error, traitsOf(method))) return undefined;
     return this.settings.versionFallback === "auto" ? order[0] : order.find((k) => !older(k));
   }
 
@@ -173,20 +174,15 @@ export class FailoverTransport implements A2ATransport {
 }
 
 /**
- * Whether a failure means the interface could not be reached, so another may
- * be tried. Only transient failures qualify (`A2AError.transient`), and of
- * those the ones that say the interface is away, not slow: a failed
- * connection, or a 502/503/504 naming no A2A error (a gateway answered for
- * an agent that did not). A message is only sent again where it cannot have
- * arrived: the connection was refused or the host not found.
+ * Whether a failure says the interface is away, so another may be tried:
+ * a failed connection, or a 502/503/504 naming no A2A error (a gateway
+ * answered for an agent that did not). Both are transient
+ * (`A2AError.transient`); a slow interface (a timeout) is not away.
+ * Whether the request may go to another is call/attempt-rules.ts's.
  */
-function unreachable(error: A2AError, isSend: boolean): boolean {
-  if (!error.transient) return false;
-  if (error.code === "CONNECTION_FAILED") {
-    const { kind } = error as ConnectionError;
-    return kind === "refused" || kind === "dns" || !isSend;
-  }
-  return !isSend && error.code === "SERVER_ERROR" && error.reason === undefined && isGatewayStatus(error.httpStatus);
+function interfaceAway(error: A2AError): boolean {
+  if (error.code === "CONNECTION_FAILED") return true;
+  return error.code === "SERVER_ERROR" && error.reason === undefined && isGatewayStatus(error.httpStatus);
 }
 
 /** The interface was reached and spoke the version asked for. */
@@ -199,5 +195,5 @@ function answered(error: A2AError): boolean {
     case "VERSION_NOT_SUPPORTED":
       return false;
   }
-  return !unreachable(error, false);
+  return !interfaceAway(error);
 }

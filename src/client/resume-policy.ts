@@ -76,10 +76,10 @@ export function checkOptions(options: ResumeOptions): void {
 
 /**
  * The error of a lookup (GetTask, or the search for a task the message
- * started) as an A2AError when it means the agent could not be reached
- * (worth another attempt), undefined when the agent answered.
+ * started) as an A2AError when it is a drop (`isDrop`: worth another
+ * attempt), undefined when the agent answered; an abort is thrown.
  */
-export function unreachableError(e: unknown, binding: Binding): A2AError | undefined {
+export function droppedLookup(e: unknown, binding: Binding): A2AError | undefined {
   const err = toA2AError(e, binding);
   if (err.code === "ABORTED") throw err;
   return isDrop(err, true) ? err : undefined;

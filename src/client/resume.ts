@@ -8,9 +8,11 @@
  * the task reached a final or interrupted state. On a drop: wait (backoff
  * with equal jitter; a server's hint is a floor, capped at backoff.maxMs),
  * GetTask; a task that has ended is yielded as the last event; otherwise
- * SubscribeToTask carries on. A drop before the task id is known asks the
- * agent first whether the message started a task (see find-sent.ts), so the
- * message is neither lost nor run twice. Attempts go on for a time budget
+ * SubscribeToTask carries on. A drop before the task id is known sends the
+ * message again at once where it cannot have reached the agent (a refused
+ * connection, a 429 or 503: call/attempt-rules.ts), and otherwise asks the
+ * agent first whether it started a task (see find-sent.ts), so the message
+ * is neither lost nor run twice. Attempts go on for a time budget
  * after the drop, not a count: an agent that restarts for a deploy is waited
  * for, one that stays away is given up on.
  *
@@ -36,7 +38,9 @@ import type { Binding } from "../base/bindings.js";
 import type { StreamState } from "../call/stream-state.js";
 import type { SentLookup } from "./find-sent.js";
 import { Resumption, type Outcome, type Step } from "./resume-pump.js";
-import { checkOptions, DEFAULTS, delay, EndedEarly, isDrop, tell, unreachableError, type ResumeOptions } from "./resume-policy.js";
+import { checkOptions, DEFAULTS, delay, droppedLookup, EndedEarly, isDrop, tell, type ResumeOptions } from "./resume-policy.js";
+import { maySendAgain } from "../call/attempt-rules.js";
+import { METHOD_TRAITS } from "../call/method-traits.js";
 import { isAbout, resumeSnapshots, settledTask, settles, snapshotOf, stateOf, taskIdOf } from "./task-events.js";
 import { followSignal } from "../base/abort.js";
 import { failing } from "../base/iterables.js";
@@ -155,7 +159,7 @@ async function* steps(
   /** The current stream is a SubscribeToTask opened by a resumption. */
   let resubscribed = false;
   /** Why the GetTask (or lookup) of the last attempt failed, if it did. */
-  let unreachable: A2AError | undefined;
+  let lookupFailure: A2AError | undefined;
   /** The agent has no SubscribeToTask: the task is followed by GetTask, and this is the last one passed on. */
   let polling: { last: Task | undefined } | undefined;
   for (;;) {
@@ -196,7 +200,7 @@ async function* steps(
       // An agent that has no SubscribeToTask at all (frameworks that serve a
       // part of 0.3, VoltAgent among them): followed by GetTask instead.
       else if (resubscribed && firstEvent && drop instanceof MethodNotFoundError) polling = { last: undefined };
-      else if (!isDrop(drop, false) && drop !== unreachable) throw drop;
+      else if (!isDrop(drop, false) && drop !== lookupFailure) throw drop;
     }
     if (signal.aborted) throw new AbortedError("the stream was aborted", { binding: io.binding(), cause: signal.reason });
     // The call's own timeoutMs is the stream's end, however it dropped.
@@ -234,17 +238,22 @@ async function* steps(
     }
     fromResume = true;
     resubscribed = false;
+    // The message cannot have reached the agent (call/attempt-rules.ts): it goes again, with the same messageId, unasked.
+    if (taskId === undefined && drop !== lookupFailure && maySendAgain(drop, METHOD_TRAITS.sendStreamingMessage)) {
+      stream = io.open(state, signal);
+      continue;
+    }
     if (taskId === undefined) {
       // Nothing was learned before the drop: did the message start a task?
       let lookup: SentLookup;
       try {
         lookup = io.findSent ? await io.findSent(signal, state) : { found: undefined, conclusive: false };
       } catch (e) {
-        const err = unreachableError(e, io.binding());
+        const err = droppedLookup(e, io.binding());
         // An agent that cannot be asked is one whose answer is unknown.
         if (err === undefined) lookup = { found: undefined, conclusive: false };
         else {
-          unreachable = err;
+          lookupFailure = err;
           stream = failing(err);
           continue;
         }
@@ -268,10 +277,10 @@ async function* steps(
     try {
       task = await io.getTask(taskId, signal, state);
     } catch (e) {
-      const err = unreachableError(e, io.binding());
+      const err = droppedLookup(e, io.binding());
       if (err === undefined) throw toA2AError(e, io.binding());
       // Could not reach the agent yet: count it as an attempt and wait again.
-      unreachable = err;
+      lookupFailure = err;
       stream = failing(err);
       continue;
     }

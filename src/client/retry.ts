@@ -5,23 +5,21 @@
  * call runs under a policy; streams are not retried here (they resume:
  * resume.ts).
  *
- * The rule, in one place:
+ * The rule (call/attempt-rules.ts's `maySendAgain`, which failover and
+ * stream resumption read too):
  * - Reads (the methods call/method-traits.ts marks `readsOnly`: GetTask,
  *   ListTasks, GetExtendedAgentCard and the push config get and list) are
  *   tried again after any failure the policy retries: running them twice
  *   changes nothing.
  * - Every other operation (SendMessage, CancelTask, the push config create
- *   and delete) is a write. By default a
- *   write is tried again only where the earlier attempt cannot have been
- *   processed: the connection was refused or the host not found (nothing
- *   was sent), or the server answered 429 or 503 (it refused the request
- *   before handling it, RFC 6585 section 4 and RFC 9110 section 15.6.4). A
+ *   and delete) is a write. By default a write is tried again only where
+ *   the earlier attempt cannot have been processed: the connection was
+ *   refused or the host not found (nothing was sent), or the server
+ *   answered 429 or 503 (it refused the request before handling it). A
  *   timeout, a reset, a 502 or 504 may come after the agent acted on the
  *   request, so they end the call unless `retryWrites` is "transient".
- *   CancelTask is a write although cancelling twice cancels once: a second
- *   attempt after a first that went through would answer
- *   TaskNotCancelableError (the task is canceled by then) and so report a
- *   success as a failure.
+ *   CancelTask is a write although cancelling twice cancels once (see
+ *   method-traits.ts).
  * - A message sent again is the same message, with the same messageId (the
  *   client prepares the request once), so an agent that de-duplicates by id
  *   recognises it.
@@ -35,11 +33,12 @@
 import type { DescMessage, DescMethodUnary, MessageInitShape, MessageShape } from "@bufbuild/protobuf";
 import type { A2AErrorCode } from "../errors/codes.js";
 import { toA2AError } from "../errors/classify.js";
-import { type A2AError, AbortedError, CallTimeoutError, type ConnectionError, InvalidParamsError } from "../errors/family.js";
+import { type A2AError, AbortedError, CallTimeoutError, InvalidParamsError } from "../errors/family.js";
 import { shownValue } from "../call/option-checks.js";
 import type { Binding } from "../base/bindings.js";
 import { timeoutFor } from "../call/timeouts.js";
 import { type MethodTraits, traitsOf } from "../call/method-traits.js";
+import { maySendAgain, type ResendWrites } from "../call/attempt-rules.js";
 import type { A2ATransport } from "../call/transport.js";
 import { followSignal } from "../base/abort.js";
 import { sleep, startTimer } from "../base/timers.js";
@@ -104,7 +103,7 @@ export interface CheckedRetryPolicy {
   readonly maxDelayMs: number;
   readonly jitter: "full" | "decorrelated";
   readonly retryOn: readonly A2AErrorCode[] | undefined;
-  readonly retryWrites: "unprocessed" | "transient" | "never";
+  readonly retryWrites: ResendWrites;
 }
 
 /** The defaults of RetryPolicy, in one place. */
@@ -152,24 +151,8 @@ export function checkRetryPolicy(policy: RetryPolicy): CheckedRetryPolicy {
 
 /** Whether a failure of an operation with `traits` is worth another attempt under `policy` (the module comment's rule). */
 function isRetried(traits: MethodTraits, error: A2AError, policy: CheckedRetryPolicy): boolean {
-  if (error.code === "ABORTED") return false;
   if (!(policy.retryOn ? policy.retryOn.includes(error.code) : error.transient)) return false;
-  if (traits.readsOnly) return true;
-  if (policy.retryWrites === "never") return false;
-  return policy.retryWrites === "transient" || unprocessed(error);
-}
-
-/**
- * The failures that mean the agent did not act on the request: nothing
- * reached it (refused, unknown host), or it refused the request before
- * handling it (429, 503).
- */
-function unprocessed(error: A2AError): boolean {
-  if (error.code === "CONNECTION_FAILED") {
-    const { kind } = error as ConnectionError;
-    return kind === "refused" || kind === "dns";
-  }
-  return error.httpStatus === 429 || error.httpStatus === 503;
+  return maySendAgain(error, traits, policy.retryWrites);
 }
 
 /** The wait before attempt `n + 1`, given the previous wait (decorrelated jitter reads it). */

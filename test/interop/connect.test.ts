@@ -77,7 +77,7 @@ describe.each(PEERS)("failover ($label)", (sdk) => {
     expect(session.interface?.interface.url).toBe(agent.restUrl);
   });
 
-  it("fails over a read on 502/503/504 without an A2A error, but never resends a message then", async () => {
+  it("fails over a read on 502/503/504 without an A2A error, but never resends a message after a 502 (the agent may have acted)", async () => {
     const gateway = await startFakeServer((_req, res) => sendJson(res, 502, { message: "bad gateway" }));
     try {
       const proxied = create(AgentInterfaceSchema, { url: `${gateway.url}/rpc`, protocolBinding: "JSONRPC", protocolVersion: "1.0" });

@@ -1,0 +1,46 @@
+/**
+ * May a request that failed be sent again? One answer, from what the
+ * failure says reached the agent and what the method does
+ * (method-traits.ts), read by retries (client/retry.ts), failover
+ * (client/failover.ts) and stream resumption (client/resume.ts) alike.
+ * Each of those decides for itself which failures are worth another
+ * attempt at all (a retry policy's codes, an interface that is away, a
+ * dropped stream); this says whether the request may go again.
+ */
+import type { A2AError, ConnectionError } from "../errors/family.js";
+import type { MethodTraits } from "./method-traits.js";
+
+/**
+ * When a write is sent again: `"unprocessed"` only where the agent cannot
+ * have acted on it, `"transient"` after any failure worth another attempt
+ * (so the agent may act twice), `"never"`. A retry policy's `retryWrites`.
+ */
+export type ResendWrites = "unprocessed" | "transient" | "never";
+
+/**
+ * Whether a request of a method with `traits` that failed with `error` may
+ * be sent again: never after an abort (the caller's decision); a read
+ * always (running it twice changes nothing); a write as `writes` says, by
+ * default only where the agent cannot have acted on it (`unprocessed`).
+ */
+export function maySendAgain(error: A2AError, traits: MethodTraits, writes: ResendWrites = "unprocessed"): boolean {
+  if (error.code === "ABORTED") return false;
+  if (traits.readsOnly) return true;
+  if (writes === "never") return false;
+  return writes === "transient" || unprocessed(error);
+}
+
+/**
+ * The failures that mean the agent did not act on the request: nothing
+ * reached it (the connection was refused or the host not found), or it
+ * refused the request before handling it (429 and 503: RFC 6585 section 4,
+ * RFC 9110 section 15.6.4). A timeout, a reset, a 502 or a 504 may come
+ * after the agent acted.
+ */
+function unprocessed(error: A2AError): boolean {
+  if (error.code === "CONNECTION_FAILED") {
+    const { kind } = error as ConnectionError;
+    return kind === "refused" || kind === "dns";
+  }
+  return error.httpStatus === 429 || error.httpStatus === 503;
+}
