@@ -5,7 +5,8 @@
  * (client/failover.ts) and stream resumption (client/resume.ts) alike.
  * Each of those decides for itself which failures are worth another
  * attempt at all (a retry policy's codes, an interface that is away, a
- * dropped stream); this says whether the request may go again.
+ * dropped stream); this says whether the request may go again, and what
+ * a server that asks for a wait longer than the caller allows ends with.
  */
 import type { A2AError, ConnectionError } from "../errors/family.js";
 import type { MethodTraits } from "./method-traits.js";
@@ -43,4 +44,16 @@ function unprocessed(error: A2AError): boolean {
     return kind === "refused" || kind === "dns";
   }
   return error.httpStatus === 429 || error.httpStatus === 503;
+}
+
+/**
+ * Whether a server asks for more patience than the caller allows: the wait
+ * it asked for (`Retry-After`, SSE `retry:`) is longer than the longest
+ * the caller gives (`maxMs`: a retry policy's `maxDelayMs`, a resumption's
+ * `backoff.maxMs`, a wait's `maxPollMs`). The call then ends with the
+ * server's error: calling early would go against what the server said, and
+ * waiting longer against what the caller said.
+ */
+export function asksLongerThan(askedMs: number | undefined, maxMs: number): boolean {
+  return askedMs !== undefined && askedMs > maxMs;
 }

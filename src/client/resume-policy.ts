@@ -6,6 +6,7 @@
  */
 import { A2AError, InvalidParamsError, type CallTimeoutError } from "../errors/family.js";
 import { shownValue } from "../call/option-checks.js";
+import { asksLongerThan } from "../call/attempt-rules.js";
 import { asksToRetryLater } from "../errors/codes.js";
 import { toA2AError } from "../errors/classify.js";
 import type { Binding } from "../base/bindings.js";
@@ -24,13 +25,17 @@ export interface ResumeOptions {
   /**
    * Delays between attempts: exponential, with equal jitter (each delay is
    * between half its ceiling and the ceiling), never below what the server
-   * asked (SSE `retry:`, `Retry-After`) up to `maxMs`.
+   * asked (SSE `retry:`, `Retry-After`), which may not be more than `maxMs`.
    */
   backoff?:
     | {
         /** First delay ceiling. Default 250 ms. */
         initialMs?: number | undefined;
-        /** Largest delay ceiling, and the most a server's `retry:` or `Retry-After` can make the client wait. Default 10 000 ms. */
+        /**
+         * Largest delay ceiling, and the longest server's `retry:` or
+         * `Retry-After` honoured: a server that asks for longer ends the
+         * stream with its error. Default 10 000 ms.
+         */
         maxMs?: number | undefined;
         /** Growth per attempt. Default 2. */
         multiplier?: number | undefined;
@@ -106,14 +111,28 @@ export function isDrop(e: A2AError, lookup: boolean): boolean {
  * Exponential backoff with equal jitter: between half the ceiling and the
  * ceiling, so that attempts spread over the budget rather than all landing in
  * its first second, yet clients dropped together do not come back together.
- * A server's hint is a floor, capped at maxMs: no `retry: 86400000` parks
- * the stream for a day.
+ * A server's hint is a floor; one longer than `backoff.maxMs` ends the
+ * stream instead (`asksTooLong`).
  */
 export function delay(attempt: number, options: ResumeOptions, floorMs: number): number {
   const b = options.backoff ?? {};
-  const maxMs = b.maxMs ?? DEFAULTS.maxMs;
-  const ceiling = Math.min(maxMs, (b.initialMs ?? DEFAULTS.initialMs) * (b.multiplier ?? DEFAULTS.multiplier) ** (attempt - 1));
-  return Math.max(Math.min(floorMs, maxMs), ceiling / 2 + (Math.random() * ceiling) / 2);
+  const ceiling = Math.min(maxMsOf(options), (b.initialMs ?? DEFAULTS.initialMs) * (b.multiplier ?? DEFAULTS.multiplier) ** (attempt - 1));
+  return Math.max(floorMs, ceiling / 2 + (Math.random() * ceiling) / 2);
+}
+
+/** The longest delay, and the longest wait a server may ask for. */
+export function maxMsOf(options: ResumeOptions): number {
+  return options.backoff?.maxMs ?? DEFAULTS.maxMs;
+}
+
+/**
+ * Whether the server asked for a longer wait before the next attempt than
+ * `backoff.maxMs` allows (call/attempt-rules.ts): the drop's `Retry-After`,
+ * or the stream's last SSE `retry:` (`retryMs`).
+ */
+export function asksTooLong(drop: A2AError, retryMs: number | undefined, options: ResumeOptions): boolean {
+  const maxMs = maxMsOf(options);
+  return asksLongerThan(drop.retryAfterMs, maxMs) || asksLongerThan(retryMs, maxMs);
 }
 
 /** Tells each of the stream's watchers; one that throws does not break the stream. */

@@ -6,7 +6,8 @@
  *
  * A drop is a network failure, an idle stream, or a stream that ends before
  * the task reached a final or interrupted state. On a drop: wait (backoff
- * with equal jitter; a server's hint is a floor, capped at backoff.maxMs),
+ * with equal jitter; a server's hint is a floor, and one longer than
+ * backoff.maxMs ends the stream with the server's error),
  * GetTask; a task that has ended is yielded as the last event; otherwise
  * SubscribeToTask carries on. A drop before the task id is known sends the
  * message again at once where it cannot have reached the agent (a refused
@@ -38,7 +39,18 @@ import type { Binding } from "../base/bindings.js";
 import type { StreamState } from "../call/stream-state.js";
 import type { SentLookup } from "./find-sent.js";
 import { Resumption, type Outcome, type Step } from "./resume-pump.js";
-import { checkOptions, DEFAULTS, delay, droppedLookup, EndedEarly, isDrop, tell, type ResumeOptions } from "./resume-policy.js";
+import {
+  asksTooLong,
+  checkOptions,
+  DEFAULTS,
+  delay,
+  droppedLookup,
+  EndedEarly,
+  isDrop,
+  maxMsOf,
+  tell,
+  type ResumeOptions,
+} from "./resume-policy.js";
 import { maySendAgain } from "../call/attempt-rules.js";
 import { METHOD_TRAITS } from "../call/method-traits.js";
 import { isAbout, resumeSnapshots, settledTask, settles, snapshotOf, stateOf, taskIdOf } from "./task-events.js";
@@ -212,6 +224,14 @@ async function* steps(
     // followed for as long as it runs (one resubscribe per idle timeout),
     // where the budget would give it up after a couple of idle timeouts.
     if (fromResume && !firstEvent && drop instanceof CallTimeoutError && drop.kind === "idle") attempts = 0;
+    // A server that asks for more patience than backoff.maxMs allows is not called early: its error ends the stream.
+    if (!refused && asksTooLong(drop, state.retryMs, options)) {
+      if (!(drop instanceof EndedEarly)) throw drop;
+      throw new StreamResumeError(
+        `${streamName(taskId)} ended, and the server asked to reconnect after retry: ${state.retryMs} ms, longer than backoff.maxMs (${maxMsOf(options)} ms)`,
+        { binding: io.binding(), taskId, attempts, state: lastState, cause: drop },
+      );
+    }
     const now = performance.now();
     // The first attempt after progress starts the clock (and the count).
     if (attempts === 0) giveUpAt = now + maxElapsedMs;

@@ -38,7 +38,7 @@ import { shownValue } from "../call/option-checks.js";
 import type { Binding } from "../base/bindings.js";
 import { timeoutFor } from "../call/timeouts.js";
 import { type MethodTraits, traitsOf } from "../call/method-traits.js";
-import { maySendAgain, type ResendWrites } from "../call/attempt-rules.js";
+import { asksLongerThan, maySendAgain, type ResendWrites } from "../call/attempt-rules.js";
 import type { A2ATransport } from "../call/transport.js";
 import { followSignal } from "../base/abort.js";
 import { sleep, startTimer } from "../base/timers.js";
@@ -254,7 +254,7 @@ export async function withRetries<R>(given: RetryPolicy, call: RetriedCall<R>): 
         }
         if (made >= policy.attempts || signal?.aborted || !isRetried(call.traits, error, policy)) throw error;
         // A server that asks for more patience than the policy has is not called early.
-        if (error.retryAfterMs !== undefined && error.retryAfterMs > policy.maxDelayMs) throw error;
+        if (asksLongerThan(error.retryAfterMs, policy.maxDelayMs)) throw error;
         previousMs = Math.max(backoff(made, previousMs, policy), error.retryAfterMs ?? 0);
         // A wait that would outlast the deadline only delays the same failure.
         if (deadline !== undefined && performance.now() + previousMs >= deadline) throw error;

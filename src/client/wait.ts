@@ -19,6 +19,7 @@ import {
   UnsupportedOperationError,
 } from "../errors/family.js";
 import { shownValue } from "../call/option-checks.js";
+import { asksLongerThan } from "../call/attempt-rules.js";
 import { followSignal, unlessAborted } from "../base/abort.js";
 import { startTimer } from "../base/timers.js";
 import { sleep } from "../base/timers.js";
@@ -53,7 +54,11 @@ export interface WaitOptions {
    * Default 1000, at least MIN_POLL_MS.
    */
   pollMs?: number | undefined;
-  /** The longest wait between polls, and the most a server's `Retry-After` can make it. Default 10 000 (or `pollMs`, if larger). */
+  /**
+   * The longest wait between polls, and the longest `Retry-After` honoured:
+   * a server that asks for longer ends the wait with its error. Default
+   * 10 000 (or `pollMs`, if larger).
+   */
   maxPollMs?: number | undefined;
   /** Subscribe (SubscribeToTask) before polling. Default true; false polls from the start. */
   subscribe?: boolean | undefined;
@@ -190,9 +195,10 @@ async function polled(
       if (signal.aborted || !(e instanceof A2AError) || !isDrop(e, true)) throw e;
       const now = performance.now();
       failingSince ??= now;
-      if (now - failingSince >= budget) throw e;
-      // A server's Retry-After is a floor, capped like the interval.
-      wait = Math.max(interval, Math.min(e.retryAfterMs ?? 0, poll.maxPollMs));
+      // A server that asks for more patience than maxPollMs is not called early: its error ends the wait.
+      if (now - failingSince >= budget || asksLongerThan(e.retryAfterMs, poll.maxPollMs)) throw e;
+      // A server's Retry-After is a floor.
+      wait = Math.max(interval, e.retryAfterMs ?? 0);
     }
     await sleep(wait, signal, () => stopped() ?? new AbortedError(`waiting for task ${id} was aborted`, { cause: signal.reason }));
   }

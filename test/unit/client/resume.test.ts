@@ -11,6 +11,7 @@ import {
   CallTimeoutError,
   ConnectionError,
   InvalidAgentResponseError,
+  ServerError,
   StreamResumeError,
   TaskNotFoundError,
   TaskState,
@@ -395,17 +396,26 @@ describe.each(HTTP_BINDINGS)("resumption (%s)", (binding) => {
     expect(get.at - drops[0]!).toBeGreaterThanOrEqual(280);
   });
 
-  it("a server's retry: is capped at backoff.maxMs: retry: 86400000 with maxMs 100 resumes promptly", async () => {
+  it("a server's retry: longer than backoff.maxMs ends the stream with its drop, not called early: retry: 86400000 with maxMs 100", async () => {
     const delays = recordBackoff();
     serve(binding, { ...dropOnce(), send: (_c, r) => r.stream([snapshotEvent("SUBMITTED")], { retry: 86_400_000, then: "cut" }) });
-    const started = performance.now();
     const { items, error } = await drain(
       clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: { backoff: { initialMs: 1, maxMs: 100 } } }),
     );
-    expect(error).toBeUndefined();
-    expect(stateOf(items.at(-1))).toBe(TaskState.COMPLETED);
-    expect(delays).toEqual([100]);
-    expect(performance.now() - started).toBeLessThan(5000);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(items).toHaveLength(1);
+    expect(kinds()).toEqual(["send"]);
+    expect(delays).toEqual([]);
+  });
+
+  it("a stream that ends cleanly after a retry: longer than backoff.maxMs: StreamResumeError naming the hint", async () => {
+    serve(binding, { ...dropOnce(), send: (_c, r) => r.stream([snapshotEvent("SUBMITTED")], { retry: 86_400_000, then: "end" }) });
+    const { error } = await drain(
+      clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: { backoff: { initialMs: 1, maxMs: 100 } } }),
+    );
+    expect(error).toBeInstanceOf(StreamResumeError);
+    expect((error as Error).message).toMatch(/retry: 86400000 ms.*backoff\.maxMs \(100 ms\)/);
+    expect(kinds()).toEqual(["send"]);
   });
 
   it("the retry: hint holds for the later reconnections too", async () => {
@@ -1135,7 +1145,7 @@ describe("Retry-After is a floor for the backoff", () => {
     expect(calls[2]!.at - calls[1]!.at).toBeGreaterThanOrEqual(980);
   });
 
-  it("Retry-After is capped at backoff.maxMs: a day's Retry-After with maxMs 100 resumes promptly", async () => {
+  it("a Retry-After longer than backoff.maxMs ends the stream with the server's error: a day's Retry-After with maxMs 100", async () => {
     const delays = recordBackoff();
     serve("HTTP+JSON", {
       ...dropOnce("cut"),
@@ -1144,14 +1154,13 @@ describe("Retry-After is a floor for the backoff", () => {
           ? r.error({ code: 503, httpStatus: 503, reason: "", message: "busy" }, { "Retry-After": "86400" })
           : r.json(task("COMPLETED")),
     });
-    const started = performance.now();
-    const { items, error } = await drain(
+    const { error } = await drain(
       clientOf("HTTP+JSON").sendStreamingMessage({ message: userMessage("go") }, { resume: { backoff: { initialMs: 1, maxMs: 100 } } }),
     );
-    expect(error).toBeUndefined();
-    expect(stateOf(items.at(-1))).toBe(TaskState.COMPLETED);
-    expect(delays[1]).toBe(100);
-    expect(performance.now() - started).toBeLessThan(5000);
+    expect(error).toBeInstanceOf(ServerError);
+    expect(error).toMatchObject({ httpStatus: 503, retryAfterMs: 86_400_000 });
+    expect(kinds()).toEqual(["send", "get"]);
+    expect(delays).toHaveLength(1);
   });
 
   it("a 503 without Retry-After is a server error, not retried", async () => {

@@ -162,16 +162,26 @@ describe("waitForTask, polling", () => {
     expect(client.polls).toHaveLength(0);
   });
 
-  it("rides out polls that cannot reach the agent, waiting at least a 503's Retry-After (capped at maxPollMs)", async () => {
+  it("rides out polls that cannot reach the agent, waiting at least a 503's Retry-After", async () => {
     const start = Date.now();
     const busy = new ServerError("busy", { httpStatus: 503, retryAfterMs: 3_000 });
-    const hostile = new ServerError("busy", { httpStatus: 503, retryAfterMs: 86_400_000 });
+    const longest = new ServerError("busy", { httpStatus: 503, retryAfterMs: 5_000 });
     const refused = new ConnectionError("refused", { kind: "refused" });
-    const client = fake([refused, busy, hostile, taskIn(TaskState.COMPLETED)]);
+    const client = fake([refused, busy, longest, taskIn(TaskState.COMPLETED)]);
     const waiting = waitForTask(client, "t1", { pollMs: 200, maxPollMs: 5_000 });
     await vi.advanceTimersByTimeAsync(20_000);
     expect((await waiting).status?.state).toBe(TaskState.COMPLETED);
     expect(client.polls.map((t) => t - start)).toEqual([0, 200, 3_200, 8_200]);
+  });
+
+  it("a Retry-After longer than maxPollMs ends the wait with the server's error, not called early", async () => {
+    const hostile = new ServerError("busy", { httpStatus: 503, retryAfterMs: 86_400_000 });
+    const client = fake([hostile, taskIn(TaskState.COMPLETED)]);
+    const outcome = waitForTask(client, "t1", { pollMs: 200, maxPollMs: 5_000 }).catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(20_000);
+    expect(await outcome).toBe(hostile);
+    expect(client.polls).toHaveLength(1);
+    expect(vi.getTimerCount()).toBe(0);
   });
 
   it("gives up on an agent unreachable for resume.maxElapsedMs, with the last error", async () => {
