@@ -15,12 +15,12 @@ import {
 } from "@bufbuild/protobuf";
 import { createContextValues } from "@connectrpc/connect";
 import type { UniversalClientFn, UniversalClientResponse } from "@connectrpc/connect/protocol";
-import { A2AError, CallTimeoutError, InvalidParamsError, ProtocolError } from "../errors/family.js";
+import { A2AError, type CallTimeoutError, InvalidParamsError, ProtocolError } from "../errors/family.js";
 import { errorFromServer } from "../errors/classify.js";
 import { isRecord } from "../base/is-record.js";
 import { parseRetryAfter } from "../errors/retry-after.js";
 import { createFetchHttpClient } from "./fetch-client.js";
-import { idleBeforeResponse, withIdleTimeout } from "./idle.js";
+import { cutIdle, idleBeforeResponse, withIdleTimeout } from "./idle.js";
 import { withRedirectRule } from "./redirects.js";
 import type { BindingCodec, HttpPlan, ResponseFacts } from "./codec.js";
 import {
@@ -235,15 +235,8 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
     f: ResponseFacts,
   ): AsyncIterable<MessageShape<O>> {
     let idle: CallTimeoutError | undefined;
-    const body = withIdleTimeout(
-      res.body,
-      idleMs,
-      () => {
-        idle = new CallTimeoutError(`no data on the stream from ${safeUrl(plan.url)} for ${idleMs} ms`, { binding, kind: "idle" });
-        controller.abort(idle);
-      },
-      signal,
-    );
+    const cut = () => void (idle = cutIdle(controller, "no data on the stream", plan.url, idleMs, binding));
+    const body = withIdleTimeout(res.body, idleMs, cut, signal);
     const decode = (e: SseEvent): MessageShape<O> => {
       // What a resumption sends back as Last-Event-ID; an empty id clears it.
       if (state && e.id !== undefined) state.lastEventId = e.id || undefined;
@@ -330,10 +323,10 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
           // Silence before the events start (no response yet, or a plain
           // body that stops) is bounded by the idle timeout too.
           let silent: CallTimeoutError | undefined;
-          const stopWaiting = idleBeforeResponse(idleMs, () => {
-            silent = new CallTimeoutError(`no response from ${safeUrl(req.url)} for ${idleMs} ms`, { binding, kind: "idle" });
-            controller.abort(silent);
-          });
+          const stopWaiting = idleBeforeResponse(
+            idleMs,
+            () => void (silent = cutIdle(controller, "no response", req.url, idleMs, binding)),
+          );
           try {
             const { res, plan, url } = await send(method, first, { url: req.url, header: req.header, message }, req.signal);
             const f = facts(method, res, url);

@@ -12,6 +12,28 @@
  * wraps every stream's body, with or without an idle timeout.
  */
 import { startTimer } from "../base/timers.js";
+import { safeUrl } from "../base/urls.js";
+import { CallTimeoutError } from "../errors/family.js";
+import type { Binding } from "../base/bindings.js";
+
+/**
+ * Cuts a stream call gone idle, whatever its binding: the call (its
+ * `controller`) is aborted with a CallTimeoutError of kind `"idle"` naming
+ * what did not come (`silence`: "no response", "no data on the stream") and
+ * from where, and that error, returned, is what the call fails with rather
+ * than the abort it caused below.
+ */
+export function cutIdle(
+  controller: AbortController,
+  silence: string,
+  url: string,
+  idleMs: number | undefined,
+  binding: Binding,
+): CallTimeoutError {
+  const error = new CallTimeoutError(`${silence} from ${safeUrl(url)} for ${idleMs} ms`, { binding, kind: "idle" });
+  controller.abort(error);
+  return error;
+}
 
 export function withIdleTimeout<T>(
   source: AsyncIterable<T>,

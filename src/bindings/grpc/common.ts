@@ -9,15 +9,14 @@
 import type { DescMethod } from "@bufbuild/protobuf";
 import { ConnectError, type StreamResponse, type Transport, type UnaryResponse } from "@connectrpc/connect";
 import { ErrorInfoSchema, RetryInfoSchema } from "../../../gen/google/rpc/error_details_pb.js";
-import { A2AError, CallTimeoutError, ConnectionError } from "../../errors/family.js";
+import { A2AError, type CallTimeoutError, ConnectionError } from "../../errors/family.js";
 import { clientFault, fromConnectError, toA2AError } from "../../errors/classify.js";
-import { idleBeforeResponse, withIdleTimeout } from "../../http/idle.js";
+import { cutIdle, idleBeforeResponse, withIdleTimeout } from "../../http/idle.js";
 import { checkedResponse } from "../../call/response-shape.js";
 import { CallSignal } from "../../http/run-call.js";
 import { mergeHeaders, serviceHeaders, type TransportOptions } from "../../call/options.js";
 import { timeoutFor } from "../../call/timeouts.js";
 import type { A2ATransport } from "../../call/transport.js";
-import { safeUrl } from "../../base/urls.js";
 import { answeredOverHttp } from "./http-answer.js";
 
 /**
@@ -93,10 +92,7 @@ export function a2aGrpcTransport(inner: Transport, options: TransportOptions, cu
       // Aborted before it starts: nothing is run, no interceptor nor request.
       if (call.aborted) throw failure(method, call, call.reason);
       let idle: CallTimeoutError | undefined;
-      const goneIdle = (what: string) => {
-        idle = new CallTimeoutError(`${what} from ${safeUrl(target.url)} for ${idleMs} ms`, { binding: "GRPC", kind: "idle" });
-        controller.abort(idle);
-      };
+      const goneIdle = (silence: string) => void (idle = cutIdle(controller, silence, target.url, idleMs, "GRPC"));
       // Silence counts from the moment the request is sent, not from the
       // response headers: a server may accept the stream and say nothing.
       const stopWaiting = idleBeforeResponse(idleMs, () => goneIdle("no response"));
