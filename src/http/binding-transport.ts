@@ -16,7 +16,6 @@ import {
 import { createContextValues } from "@connectrpc/connect";
 import type { UniversalClientFn, UniversalClientResponse } from "@connectrpc/connect/protocol";
 import { A2AError, type CallTimeoutError, InvalidParamsError, ProtocolError } from "../errors/family.js";
-import { errorFromServer } from "../errors/classify.js";
 import { isRecord } from "../base/is-record.js";
 import { parseRetryAfter } from "../errors/retry-after.js";
 import { createFetchHttpClient } from "./fetch-client.js";
@@ -45,6 +44,7 @@ import { keepReceivedJson, keepsReceivedJson } from "./received-json.js";
 import type { A2ATransport } from "../call/transport.js";
 import { discard, failureAt, isProblemType, looksLikeJson, readText, readTextWithin, tryParse } from "./body.js";
 import { DecodedEvents } from "./decoded-events.js";
+import { genericHttpError } from "./error-bodies.js";
 
 const encoder = new TextEncoder();
 
@@ -376,52 +376,4 @@ function withAddedQuery(url: string, original: string, modified: string): string
   } catch {
     return url;
   }
-}
-
-/**
- * The error a `google.rpc.Status` object describes (`{code, status, message,
- * details}`, the `error` of an HTTP+JSON error body): its `code` is the HTTP
- * status, `status` the gRPC code's name. Gateways answer so in front of any
- * binding.
- */
-export function rpcStatusError(e: Readonly<Record<string, unknown>>, f: ResponseFacts): A2AError {
-  // Inside a stream (an `event: error` after a 200) the response's status
-  // says nothing of the error; the Status's `code` is the HTTP status it
-  // has as an answer of its own, so a rate limit in a stream is the same
-  // transient 429 as before it.
-  const stated = typeof e.code === "number" && Number.isInteger(e.code) && e.code >= 400 && e.code < 600 ? e.code : undefined;
-  const httpStatus = f.httpStatus >= 200 && f.httpStatus < 300 ? (stated ?? f.httpStatus) : f.httpStatus;
-  return errorFromServer({
-    ...f,
-    httpStatus,
-    message: typeof e.message === "string" ? e.message : "",
-    details: Array.isArray(e.details) ? e.details : [],
-    rpcStatus: typeof e.status === "string" ? e.status : undefined,
-  });
-}
-
-/**
- * Error facts from a server error response that is not a JSON error
- * document; `unreadOver`: its body was over this many bytes and not read.
- */
-export function genericHttpError(json: unknown, f: ResponseFacts, unreadOver?: number): A2AError {
-  // What a framework's or gateway's JSON says (`{"message": "quota exceeded"}`).
-  const said = isRecord(json) && typeof json.message === "string" && json.message !== "" ? `: ${json.message}` : "";
-  // An `event: error` inside a stream came with the stream's 200, which says nothing of it.
-  const inStream = f.httpStatus >= 200 && f.httpStatus < 300;
-  const message = inStream
-    ? `the stream from ${safeUrl(f.url)} sent an error event without an A2A error${said}`
-    : unreadOver !== undefined
-      ? `HTTP ${f.httpStatus} with a body over ${unreadOver} bytes (maxResponseBytes), not read`
-      : json === undefined
-        ? `HTTP ${f.httpStatus} without an A2A error body`
-        : `HTTP ${f.httpStatus}${said}`;
-  return errorFromServer({
-    message,
-    binding: f.binding,
-    httpStatus: f.httpStatus,
-    challenge: f.challenge,
-    retryAfterMs: f.retryAfterMs,
-    url: f.url,
-  });
 }

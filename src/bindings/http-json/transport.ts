@@ -8,7 +8,8 @@ import { messageToJson, type GeneratedJson } from "../../protocol/proto-json.js"
 import { errorFromServer } from "../../errors/classify.js";
 import { isRecord } from "../../base/is-record.js";
 import type { A2AError } from "../../errors/family.js";
-import { createHttpBindingTransport, genericHttpError, rpcStatusError } from "../../http/binding-transport.js";
+import { createHttpBindingTransport } from "../../http/binding-transport.js";
+import { genericHttpError, isJsonRpcCode, jsonRpcError, rpcStatusError } from "../../http/error-bodies.js";
 import type { BindingCodec, HttpPlan, ResponseFacts, VerbChoice } from "../../http/codec.js";
 import type { HttpTransportOptions } from "../../call/options.js";
 import { expandPath, routesOf, type MethodRoutes, type Verb } from "./routes.js";
@@ -168,16 +169,7 @@ function toQuery(json: JsonObject): string {
  */
 function restError(json: unknown, facts: ResponseFacts): A2AError {
   if (isRecord(json) && isRecord(json.error)) return rpcStatusError(json.error, facts);
-  // JSON-RPC codes are negative (-32768 to -32000); google.rpc.Status codes are not.
-  if (isRecord(json) && typeof json.code === "number" && Number.isInteger(json.code) && json.code < 0) {
-    const data = json.data;
-    return errorFromServer({
-      ...facts,
-      message: typeof json.message === "string" ? json.message : "",
-      jsonRpcCode: json.code,
-      details: Array.isArray(data) ? data : data === undefined || data === null ? [] : [data],
-    });
-  }
+  if (isRecord(json) && isJsonRpcCode(json.code)) return jsonRpcError(json, facts);
   if (isRecord(json) && (typeof json.type === "string" || typeof json.title === "string")) {
     return errorFromServer({
       ...facts,

@@ -6,9 +6,9 @@
 import type { DescMessage, DescMethod, JsonObject, JsonValue, MessageShape } from "@bufbuild/protobuf";
 import { messageToJson, type GeneratedJson } from "../../protocol/proto-json.js";
 import { ProtocolError, type A2AError } from "../../errors/family.js";
-import { errorFromServer } from "../../errors/classify.js";
 import { isRecord } from "../../base/is-record.js";
-import { createHttpBindingTransport, genericHttpError, rpcStatusError } from "../../http/binding-transport.js";
+import { createHttpBindingTransport } from "../../http/binding-transport.js";
+import { genericHttpError, isJsonRpcCode, jsonRpcError, rpcStatusError } from "../../http/error-bodies.js";
 import type { BindingCodec, HttpPlan, ResponseFacts } from "../../http/codec.js";
 import type { HttpTransportOptions } from "../../call/options.js";
 import { checkHttpBaseUrl, checkTransportOptions } from "../../call/option-checks.js";
@@ -141,20 +141,10 @@ export function jsonRpcEnvelope(url: string): JsonRpcEnvelope {
 
 const EMPTY = "google.protobuf.Empty";
 
-/** JSON-RPC's codes, the A2A errors' included, are negative (-32768 to -32000); HTTP statuses are not. */
-function isJsonRpcCode(code: unknown): boolean {
-  return typeof code === "number" && Number.isInteger(code) && code < 0;
-}
-
+/** A response's `error`: a JSON-RPC error object, or a ProtocolError when it is none. */
 function envelopeError(error: unknown, facts: ResponseFacts): A2AError {
   if (!isRecord(error)) return new ProtocolError("malformed JSON-RPC error object", facts);
-  const data = error.data;
-  return errorFromServer({
-    ...facts,
-    message: typeof error.message === "string" ? error.message : "",
-    jsonRpcCode: typeof error.code === "number" ? error.code : undefined,
-    details: Array.isArray(data) ? data : data === undefined || data === null ? [] : [data],
-  });
+  return jsonRpcError(error, facts);
 }
 
 /** A JSON value as a message shows it: `absent`, `"1.0"`, `7`. */
