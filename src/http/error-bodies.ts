@@ -68,6 +68,20 @@ export function genericHttpError(json: unknown, f: ResponseFacts, unreadOver?: n
       : json === undefined
         ? `HTTP ${f.httpStatus} without an A2A error body`
         : `HTTP ${f.httpStatus}${said}`;
+  return statusOnlyError(message, f);
+}
+
+/** What of an answer the error of a status without an A2A error carries. */
+export type StatusFacts = Pick<ResponseFacts, "binding" | "httpStatus" | "challenge" | "retryAfterMs" | "url">;
+
+/**
+ * The error of an HTTP status that came without an A2A error (a gateway's
+ * page or rate limit, a login wall, a proxy's 404), on every binding:
+ * classified by the status alone, with the challenge and `Retry-After` it
+ * came with, so that a 429, a 503 or a 401 is the same error whatever the
+ * binding. Not by the method: nothing the agent said names an error.
+ */
+export function statusOnlyError(message: string, f: StatusFacts): A2AError {
   return errorFromServer({
     message,
     binding: f.binding,

@@ -5,18 +5,18 @@
  * statuses to codes (429 and 5xx to UNAVAILABLE, 400 and 500 to UNKNOWN),
  * which made a rate limit a cut connection and lost its `Retry-After`.
  * Such an answer is classified as the HTTP bindings classify a status
- * without an A2A error body, so a 429, a 503 or a 401 is the same error,
- * with the same facts, whatever the binding.
+ * without an A2A error body (http/error-bodies.ts's `statusOnlyError`), so
+ * a 429, a 503 or a 401 is the same error, with the same facts, whatever
+ * the binding.
  */
 import { ConnectError } from "@connectrpc/connect";
-import { errorFromServer } from "../../errors/classify.js";
 import { A2AError } from "../../errors/family.js";
 import { parseRetryAfter } from "../../errors/retry-after.js";
+import { statusOnlyError } from "../../http/error-bodies.js";
 
 /** The error of a gRPC call to `url` answered with HTTP `status` (not 2xx) and these headers. */
 export function httpAnswerError(status: number, header: Headers, url: string): A2AError {
-  return errorFromServer({
-    message: `HTTP ${status} without a gRPC status`,
+  return statusOnlyError(`HTTP ${status} without a gRPC status`, {
     binding: "GRPC",
     httpStatus: status,
     challenge: header.get("www-authenticate") ?? undefined,
