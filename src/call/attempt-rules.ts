@@ -20,30 +20,19 @@ export type ResendWrites = "unprocessed" | "transient" | "never";
 
 /**
  * Whether a request of a method with `traits` that failed with `error` may
- * be sent again: never after an abort (the caller's decision); a read
- * always (running it twice changes nothing); a write as `writes` says, by
- * default only where the agent cannot have acted on it (`unprocessed`).
+ * be sent again: a read always (running it twice changes nothing); a write
+ * as `writes` says, by default only where the agent cannot have acted on it
+ * (`"unprocessed"`): nothing reached it (the connection was refused or the
+ * host not found), or it refused the request before handling it (429 and
+ * 503: RFC 6585 section 4, RFC 9110 section 15.6.4). A timeout, a reset, a
+ * 502 or a 504 may come after the agent acted. Asked only of a failure
+ * worth another attempt, which an abort never is (the caller's decision).
  */
 export function maySendAgain(error: A2AError, traits: MethodTraits, writes: ResendWrites = "unprocessed"): boolean {
-  if (error.code === "ABORTED") return false;
-  if (traits.readsOnly) return true;
+  if (traits.readsOnly || writes === "transient") return true;
   if (writes === "never") return false;
-  return writes === "transient" || unprocessed(error);
-}
-
-/**
- * The failures that mean the agent did not act on the request: nothing
- * reached it (the connection was refused or the host not found), or it
- * refused the request before handling it (429 and 503: RFC 6585 section 4,
- * RFC 9110 section 15.6.4). A timeout, a reset, a 502 or a 504 may come
- * after the agent acted.
- */
-function unprocessed(error: A2AError): boolean {
-  if (error.code === "CONNECTION_FAILED") {
-    const { kind } = error as ConnectionError;
-    return kind === "refused" || kind === "dns";
-  }
-  return error.httpStatus === 429 || error.httpStatus === 503;
+  const { kind } = error as ConnectionError;
+  return error.code === "CONNECTION_FAILED" ? kind === "refused" || kind === "dns" : error.httpStatus === 429 || error.httpStatus === 503;
 }
 
 /**
@@ -55,5 +44,17 @@ function unprocessed(error: A2AError): boolean {
  * waiting longer against what the caller said.
  */
 export function asksLongerThan(askedMs: number | undefined, maxMs: number): boolean {
-  return askedMs !== undefined && askedMs > maxMs;
+  return (askedMs ?? 0) > maxMs;
 }
+
+/**
+ * The rules as one value, which the client gives the retry loop (loaded on
+ * demand) rather than the loop importing them: imported by it too, this
+ * module would be reached by a set of chunks no other module is, and
+ * bundlers would give it a chunk of its own, which every app would load
+ * (see docs/size.md).
+ */
+export const ATTEMPT_RULES = { maySendAgain, asksLongerThan } as const;
+
+/** The type of `ATTEMPT_RULES`. */
+export type AttemptRules = typeof ATTEMPT_RULES;

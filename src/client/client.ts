@@ -34,6 +34,8 @@ import { withExtensions } from "../call/options.js";
 import { activatedExtensions, outgoingRequest, readRequest, type RequestInput } from "../call/request.js";
 import type { A2ATransport } from "../call/transport.js";
 import type { RetryPolicy } from "./retry.js";
+import { type MethodTraits, traitsOf } from "../call/method-traits.js";
+import { ATTEMPT_RULES } from "../call/attempt-rules.js";
 import { keepNames } from "../base/keep-names.js";
 
 /** The retry loop, loaded when a call first runs under a policy. */
@@ -200,6 +202,7 @@ export class A2AClient implements ServiceOperations<M> {
       const sent = req.message as SentMessage | undefined;
       return this.resuming(
         undefined,
+        traitsOf(method),
         options,
         options.resume ?? {},
         (state, signal, timeoutMs) => this.stream(method, req, { ...withSignal(options, signal), timeoutMs }, state),
@@ -278,7 +281,7 @@ export class A2AClient implements ServiceOperations<M> {
           getTask(options.signal, options.timeoutMs),
         );
       }
-      return this.resuming(id, options, options.resume ?? {}, (state, signal, timeoutMs) =>
+      return this.resuming(id, traitsOf(method), options, options.resume ?? {}, (state, signal, timeoutMs) =>
         refusedIfEnded(
           this.stream(method, req, { ...withSignal(options, signal), timeoutMs }, state),
           id,
@@ -405,7 +408,17 @@ export class A2AClient implements ServiceOperations<M> {
       const [req, retry] = ready.value;
       if (!policy || !retry)
         return (await this.transport.unary(method, options.signal, ready.timeoutMs, headers, req, contextValues)).message;
-      return await retry.retryUnary(policy, this.transport, method, options.signal, ready.timeoutMs, headers, req);
+      return await retry.retryUnary(
+        policy,
+        this.transport,
+        method,
+        traitsOf(method),
+        ATTEMPT_RULES,
+        options.signal,
+        ready.timeoutMs,
+        headers,
+        req,
+      );
     } catch (e) {
       throw this.failed(e);
     }
@@ -413,6 +426,7 @@ export class A2AClient implements ServiceOperations<M> {
 
   private resuming(
     taskId: string | undefined,
+    traits: MethodTraits,
     options: StreamCallOptions,
     resume: ResumeOptions,
     open: (state: StreamState, signal: AbortSignal | undefined, timeoutMs: number | undefined) => AsyncIterable<StreamResponse>,
@@ -441,6 +455,7 @@ export class A2AClient implements ServiceOperations<M> {
         signal: options.signal,
         taskId,
         open: (state, signal) => open(state, signal, timeoutOf(state)),
+        traits,
         subscribe: (id, state, signal) => {
           // Servers that number their events can continue after the last one seen.
           const headers = new Headers(options.headers);

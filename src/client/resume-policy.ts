@@ -6,7 +6,6 @@
  */
 import { A2AError, InvalidParamsError, type CallTimeoutError } from "../errors/family.js";
 import { shownValue } from "../call/option-checks.js";
-import { asksLongerThan } from "../call/attempt-rules.js";
 import { asksToRetryLater } from "../errors/codes.js";
 import { toA2AError } from "../errors/classify.js";
 import type { Binding } from "../base/bindings.js";
@@ -112,27 +111,13 @@ export function isDrop(e: A2AError, lookup: boolean): boolean {
  * ceiling, so that attempts spread over the budget rather than all landing in
  * its first second, yet clients dropped together do not come back together.
  * A server's hint is a floor; one longer than `backoff.maxMs` ends the
- * stream instead (`asksTooLong`).
+ * stream instead (resume.ts).
  */
 export function delay(attempt: number, options: ResumeOptions, floorMs: number): number {
   const b = options.backoff ?? {};
-  const ceiling = Math.min(maxMsOf(options), (b.initialMs ?? DEFAULTS.initialMs) * (b.multiplier ?? DEFAULTS.multiplier) ** (attempt - 1));
+  const maxMs = b.maxMs ?? DEFAULTS.maxMs;
+  const ceiling = Math.min(maxMs, (b.initialMs ?? DEFAULTS.initialMs) * (b.multiplier ?? DEFAULTS.multiplier) ** (attempt - 1));
   return Math.max(floorMs, ceiling / 2 + (Math.random() * ceiling) / 2);
-}
-
-/** The longest delay, and the longest wait a server may ask for. */
-export function maxMsOf(options: ResumeOptions): number {
-  return options.backoff?.maxMs ?? DEFAULTS.maxMs;
-}
-
-/**
- * Whether the server asked for a longer wait before the next attempt than
- * `backoff.maxMs` allows (call/attempt-rules.ts): the drop's `Retry-After`,
- * or the stream's last SSE `retry:` (`retryMs`).
- */
-export function asksTooLong(drop: A2AError, retryMs: number | undefined, options: ResumeOptions): boolean {
-  const maxMs = maxMsOf(options);
-  return asksLongerThan(drop.retryAfterMs, maxMs) || asksLongerThan(retryMs, maxMs);
 }
 
 /** Tells each of the stream's watchers; one that throws does not break the stream. */

@@ -39,20 +39,9 @@ import type { Binding } from "../base/bindings.js";
 import type { StreamState } from "../call/stream-state.js";
 import type { SentLookup } from "./find-sent.js";
 import { Resumption, type Outcome, type Step } from "./resume-pump.js";
-import {
-  asksTooLong,
-  checkOptions,
-  DEFAULTS,
-  delay,
-  droppedLookup,
-  EndedEarly,
-  isDrop,
-  maxMsOf,
-  tell,
-  type ResumeOptions,
-} from "./resume-policy.js";
-import { maySendAgain } from "../call/attempt-rules.js";
-import { METHOD_TRAITS } from "../call/method-traits.js";
+import { checkOptions, DEFAULTS, delay, droppedLookup, EndedEarly, isDrop, tell, type ResumeOptions } from "./resume-policy.js";
+import { asksLongerThan, maySendAgain } from "../call/attempt-rules.js";
+import type { MethodTraits } from "../call/method-traits.js";
 import { isAbout, resumeSnapshots, settledTask, settles, snapshotOf, stateOf, taskIdOf } from "./task-events.js";
 import { followSignal } from "../base/abort.js";
 import { failing } from "../base/iterables.js";
@@ -68,6 +57,8 @@ export interface ResumeIo {
    * caller's and also aborts when the reader stops reading.
    */
   open(state: StreamState, signal?: AbortSignal): AsyncIterable<StreamResponse>;
+  /** What the original call does (call/method-traits.ts), for whether it may be made again. */
+  traits: MethodTraits;
   /** SubscribeToTask, to carry on after a drop. */
   subscribe(taskId: string, state: StreamState, signal?: AbortSignal): AsyncIterable<StreamResponse>;
   /**
@@ -158,6 +149,7 @@ async function* steps(
 ): AsyncGenerator<Step, void, Outcome | undefined> {
   const maxAttempts = options.maxAttempts ?? Infinity;
   const maxElapsedMs = options.maxElapsedMs ?? DEFAULTS.maxElapsedMs;
+  const maxMs = options.backoff?.maxMs ?? DEFAULTS.maxMs;
   let taskId = first ? first.taskId : io.taskId;
   /** Attempts since the last event of progress; 0 while the stream is healthy. */
   let attempts = 0;
@@ -224,11 +216,12 @@ async function* steps(
     // followed for as long as it runs (one resubscribe per idle timeout),
     // where the budget would give it up after a couple of idle timeouts.
     if (fromResume && !firstEvent && drop instanceof CallTimeoutError && drop.kind === "idle") attempts = 0;
-    // A server that asks for more patience than backoff.maxMs allows is not called early: its error ends the stream.
-    if (!refused && asksTooLong(drop, state.retryMs, options)) {
+    // A server that asks for more patience than backoff.maxMs allows (its
+    // Retry-After, or the stream's SSE retry:) is not called early: its error ends the stream.
+    if (!refused && (asksLongerThan(drop.retryAfterMs, maxMs) || asksLongerThan(state.retryMs, maxMs))) {
       if (!(drop instanceof EndedEarly)) throw drop;
       throw new StreamResumeError(
-        `${streamName(taskId)} ended, and the server asked to reconnect after retry: ${state.retryMs} ms, longer than backoff.maxMs (${maxMsOf(options)} ms)`,
+        `${streamName(taskId)} ended, and the server asked to reconnect after retry: ${state.retryMs} ms, longer than backoff.maxMs (${maxMs} ms)`,
         { binding: io.binding(), taskId, attempts, state: lastState, cause: drop },
       );
     }
@@ -259,7 +252,7 @@ async function* steps(
     fromResume = true;
     resubscribed = false;
     // The message cannot have reached the agent (call/attempt-rules.ts): it goes again, with the same messageId, unasked.
-    if (taskId === undefined && drop !== lookupFailure && maySendAgain(drop, METHOD_TRAITS.sendStreamingMessage)) {
+    if (taskId === undefined && drop !== lookupFailure && maySendAgain(drop, io.traits)) {
       stream = io.open(state, signal);
       continue;
     }

@@ -37,8 +37,8 @@ import { type A2AError, AbortedError, CallTimeoutError, InvalidParamsError } fro
 import { shownValue } from "../call/option-checks.js";
 import type { Binding } from "../base/bindings.js";
 import { timeoutFor } from "../call/timeouts.js";
-import { type MethodTraits, traitsOf } from "../call/method-traits.js";
-import { asksLongerThan, maySendAgain, type ResendWrites } from "../call/attempt-rules.js";
+import type { MethodTraits } from "../call/method-traits.js";
+import type { AttemptRules, ResendWrites } from "../call/attempt-rules.js";
 import type { A2ATransport } from "../call/transport.js";
 import { followSignal } from "../base/abort.js";
 import { sleep, startTimer } from "../base/timers.js";
@@ -149,10 +149,10 @@ export function checkRetryPolicy(policy: RetryPolicy): CheckedRetryPolicy {
   return Object.freeze({ attempts, initialDelayMs, maxDelayMs, jitter, retryOn, retryWrites });
 }
 
-/** Whether a failure of an operation with `traits` is worth another attempt under `policy` (the module comment's rule). */
-function isRetried(traits: MethodTraits, error: A2AError, policy: CheckedRetryPolicy): boolean {
+/** Whether a failure of `call` is worth another attempt under `policy` (the module comment's rule). */
+function isRetried(call: RetriedCall<unknown>, error: A2AError, policy: CheckedRetryPolicy): boolean {
   if (!(policy.retryOn ? policy.retryOn.includes(error.code) : error.transient)) return false;
-  return maySendAgain(error, traits, policy.retryWrites);
+  return call.rules.maySendAgain(error, call.traits, policy.retryWrites);
 }
 
 /** The wait before attempt `n + 1`, given the previous wait (decorrelated jitter reads it). */
@@ -168,12 +168,15 @@ function backoff(n: number, previousMs: number, policy: CheckedRetryPolicy): num
 /**
  * A unary call of `transport` under `policy`: `request` (prepared once, so
  * every attempt sends the same message) with the call's signal, timeout
- * (as the call or the client gave it) and headers.
+ * (as the call or the client gave it) and headers; `traits`: what `method`
+ * does (call/method-traits.ts), `rules`: call/attempt-rules.ts's.
  */
 export function retryUnary<I extends DescMessage, O extends DescMessage>(
   policy: RetryPolicy,
   transport: A2ATransport,
   method: DescMethodUnary<I, O>,
+  traits: MethodTraits,
+  rules: AttemptRules,
   signal: AbortSignal | undefined,
   timeoutMs: number | undefined,
   headers: HeadersInit | undefined,
@@ -181,7 +184,8 @@ export function retryUnary<I extends DescMessage, O extends DescMessage>(
 ): Promise<MessageShape<O>> {
   return withRetries(policy, {
     method: method.name,
-    traits: traitsOf(method),
+    traits,
+    rules,
     signal,
     timeoutMs,
     binding: () => transport.binding,
@@ -195,6 +199,8 @@ export interface RetriedCall<R> {
   method: string;
   /** What the operation does (call/method-traits.ts): a read is tried again where a write may not be. */
   traits: MethodTraits;
+  /** The rules of another attempt (call/attempt-rules.ts's `ATTEMPT_RULES`). */
+  rules: AttemptRules;
   /** The caller's signal: it ends the attempt under way, or the wait. */
   signal: AbortSignal | undefined;
   /**
@@ -252,9 +258,9 @@ export async function withRetries<R>(given: RetryPolicy, call: RetriedCall<R>): 
         if (signal?.aborted && error.code !== "ABORTED") {
           throw new AbortedError("the call was aborted", { binding: call.binding(), cause: signal.reason });
         }
-        if (made >= policy.attempts || signal?.aborted || !isRetried(call.traits, error, policy)) throw error;
+        if (made >= policy.attempts || signal?.aborted || !isRetried(call, error, policy)) throw error;
         // A server that asks for more patience than the policy has is not called early.
-        if (asksLongerThan(error.retryAfterMs, policy.maxDelayMs)) throw error;
+        if (call.rules.asksLongerThan(error.retryAfterMs, policy.maxDelayMs)) throw error;
         previousMs = Math.max(backoff(made, previousMs, policy), error.retryAfterMs ?? 0);
         // A wait that would outlast the deadline only delays the same failure.
         if (deadline !== undefined && performance.now() + previousMs >= deadline) throw error;

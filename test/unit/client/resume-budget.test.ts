@@ -5,6 +5,7 @@
  */
 import { create } from "@bufbuild/protobuf";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { METHOD_TRAITS } from "../../../src/call/method-traits.js";
 import { resumable, type ResumeIo } from "../../../src/client/resume.js";
 import {
   ConnectionError,
@@ -33,6 +34,7 @@ function agent(upAt: number) {
   const attempts: number[] = [];
   const down = () => Date.now() - start < upAt;
   const io: ResumeIo = {
+    traits: METHOD_TRAITS.sendStreamingMessage,
     binding: () => "JSONRPC",
     signal: undefined,
     taskId: undefined,

@@ -7,6 +7,7 @@
  */
 import { create } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
+import { METHOD_TRAITS } from "../../../src/call/method-traits.js";
 import { resumable, type ResumeIo } from "../../../src/client/resume.js";
 import {
   ConnectionError,
@@ -26,6 +27,7 @@ const completed: StreamResponse = create(StreamResponseSchema, {
 async function sendFailingFirst(failure: A2AError) {
   const calls: string[] = [];
   const io: ResumeIo = {
+    traits: METHOD_TRAITS.sendStreamingMessage,
     binding: () => "JSONRPC",
     signal: undefined,
     taskId: undefined,

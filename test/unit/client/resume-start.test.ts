@@ -7,6 +7,7 @@
 import { create } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
 import type { StreamWatcher } from "../../../src/call/stream-state.js";
+import { METHOD_TRAITS } from "../../../src/call/method-traits.js";
 import { carryOn, type ResumeIo } from "../../../src/client/resume.js";
 import { resumableWith, type CarryOn } from "../../../src/client/resume-start.js";
 import {
@@ -32,6 +33,7 @@ function ioOf(first: () => AsyncIterable<StreamResponse>, signal?: AbortSignal) 
   const ended: Array<unknown> = [];
   const watcher: StreamWatcher = { resuming: () => {}, ended: (e) => ended.push(e ?? "ok") };
   const io: ResumeIo = {
+    traits: METHOD_TRAITS.sendStreamingMessage,
     binding: () => "JSONRPC",
     signal,
     taskId: undefined,
