@@ -5,6 +5,7 @@
  * without resumption.
  */
 import type { StreamResponse } from "../../gen/lf/a2a/v1/a2a_pb.js";
+import type { A2AError } from "../errors/family.js";
 import { letGoSettled } from "./settled-end.js";
 
 /** What the resumption logic asks of the iterator that drives it: pass one event on, or a stream's events. */
@@ -17,8 +18,11 @@ export interface Pipe {
   seen(event: StreamResponse): boolean;
 }
 
-/** How a piped stream ended: it settled the task, it ended, or it failed. */
-export type Outcome = { settled: true } | { settled?: undefined; error?: unknown; failed: boolean };
+/**
+ * How a piped stream ended: it settled the task, it ended, or it failed,
+ * with an A2AError (the client reports every failure of its calls as one).
+ */
+export type Outcome = { settled: true } | { settled?: undefined; error?: A2AError; failed: boolean };
 
 const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
 
@@ -63,7 +67,7 @@ export class Resumption implements AsyncIterableIterator<StreamResponse> {
 
   private readonly pipeFailed = (e: unknown): Promise<IteratorResult<StreamResponse>> => {
     this.pipe = undefined;
-    return this.advance({ error: e, failed: true });
+    return this.advance({ error: e as A2AError, failed: true });
   };
 
   /** Runs the resumption logic: once a stream has ended or failed, or has settled the task. */

@@ -6,7 +6,6 @@
  */
 import type { StreamResponse, TaskState } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { type A2AError, AbortedError, StreamResumeError } from "../errors/family.js";
-import { toA2AError } from "../errors/classify.js";
 import type { StreamState } from "../call/stream-state.js";
 import type { carryOn, ResumeIo } from "./resume.js";
 import type { Outcome } from "./resume-pump.js";
@@ -75,7 +74,7 @@ class ResumableStream implements AsyncIterableIterator<StreamResponse> {
       try {
         it = this.it = this.io.open(this.state)[Symbol.asyncIterator]();
       } catch (e) {
-        return this.dropped({ error: e, failed: true });
+        return this.dropped({ error: e as A2AError, failed: true });
       }
     }
     return it.next().then(this.passOn, this.failed);
@@ -115,7 +114,7 @@ class ResumableStream implements AsyncIterableIterator<StreamResponse> {
     return r;
   };
 
-  private readonly failed = (e: unknown): Promise<IteratorResult<StreamResponse>> => this.dropped({ error: e, failed: true });
+  private readonly failed = (e: unknown): Promise<IteratorResult<StreamResponse>> => this.dropped({ error: e as A2AError, failed: true });
 
   /**
    * The first stream ended before its task settled, or failed: a failure
@@ -127,10 +126,7 @@ class ResumableStream implements AsyncIterableIterator<StreamResponse> {
     // The reader returned while this read was pending: nobody is left to resume for.
     if (this.over) return DONE;
     const { io } = this;
-    if (outcome.failed) {
-      const error = toA2AError(outcome.error, io.binding());
-      if (!isDrop(error, false)) throw this.end(error);
-    }
+    if (outcome.failed && outcome.error && !isDrop(outcome.error, false)) throw this.end(outcome.error);
     let carryOn: CarryOn;
     try {
       carryOn = await (io.signal ? unlessAborted(this.load(), io.signal) : this.load());

@@ -34,7 +34,6 @@ import {
   TaskNotFoundError,
   UnsupportedOperationError,
 } from "../errors/family.js";
-import { toA2AError } from "../errors/classify.js";
 import type { Binding } from "../base/bindings.js";
 import type { StreamState } from "../call/stream-state.js";
 import type { SentLookup } from "./find-sent.js";
@@ -47,7 +46,11 @@ import { followSignal } from "../base/abort.js";
 import { failing } from "../base/iterables.js";
 import { sleep } from "../base/timers.js";
 
-/** How to open the streams and read the task, with per-stream state. */
+/**
+ * How to open the streams and read the task, with per-stream state. Its
+ * calls and streams fail with A2AErrors, as the client's do (client.ts
+ * reports every failure so), which the loop judges as they are.
+ */
 export interface ResumeIo {
   /** The binding in use, for the errors raised here. */
   binding: () => Binding;
@@ -132,7 +135,7 @@ async function* resumption(
   } catch (e) {
     // Closed by its reader: ended as asked, and nobody waits for an error.
     if (signal.aborted && !io.signal?.aborted) return;
-    failure = toA2AError(e, io.binding());
+    failure = e as A2AError;
     throw e;
   } finally {
     unlink();
@@ -193,7 +196,7 @@ async function* steps(
       if (outcome?.failed) throw outcome.error;
       drop = new EndedEarly("the stream ended before the task reached a final or interrupted state", { binding: io.binding() });
     } catch (e) {
-      drop = toA2AError(e, io.binding());
+      drop = e as A2AError;
       // A request that the stream's timeout cut where it had only what was left: the stream's timeout, named as such.
       if (drop instanceof CallTimeoutError && drop.kind === "deadline")
         drop = state.deadline?.expired(drop, streamName(taskId), io.binding()) ?? drop;
@@ -291,7 +294,7 @@ async function* steps(
       task = await io.getTask(taskId, signal, state);
     } catch (e) {
       const err = droppedLookup(e, io.binding());
-      if (err === undefined) throw toA2AError(e, io.binding());
+      if (err === undefined) throw e;
       // Could not reach the agent yet: count it as an attempt and wait again.
       lookupFailure = err;
       stream = failing(err);

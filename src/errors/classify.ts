@@ -326,9 +326,8 @@ export function toA2AError(e: unknown, binding?: Binding, url?: string): A2AErro
  * application's, or a bug), as an A2AError that says it failed in the
  * client, quoting the thrown error's name and message and keeping it as
  * `cause`: the same class on every binding. The bindings turn what their
- * HTTP client and the wire throw into A2AErrors (or, on gRPC, ConnectErrors)
- * where they meet it, so anything else reaching a call's runner came from
- * above. Read as the server's, it would be an InternalError (JSON-RPC,
+ * HTTP client and the wire throw into A2AErrors where they meet it, so
+ * anything else reaching a call's runner came from above. Read as the server's, it would be an InternalError (JSON-RPC,
  * HTTP+JSON) or a malformed gRPC response; read as fetch's network
  * TypeError, a transient ConnectionError, retried and resumed. Returned as
  * it is: an A2AError or a ConnectError (an interceptor's word, classified as
@@ -380,8 +379,8 @@ function corsHint(url: string | undefined): string {
 }
 
 /**
- * gRPC errors, and the aborts and deadlines that the call runners
- * report, arrive as ConnectErrors. `info` is the `google.rpc.ErrorInfo` of
+ * gRPC errors arrive as ConnectErrors, as do the aborts and deadlines of
+ * connect's own call runner (gRPC-web's) and an interceptor's own word. `info` is the `google.rpc.ErrorInfo` of
  * a gRPC error status: the gRPC transports decode it from the status details
  * (which takes the google.rpc schema, so only they carry that code) and
  * classify their errors here, with the name of the `method` called.

@@ -16,6 +16,7 @@ import {
 import { createContextValues } from "@connectrpc/connect";
 import type { UniversalClientFn, UniversalClientResponse } from "@connectrpc/connect/protocol";
 import { A2AError, type CallTimeoutError, InvalidParamsError, ProtocolError } from "../errors/family.js";
+import { toA2AError } from "../errors/classify.js";
 import { isRecord } from "../base/is-record.js";
 import { parseRetryAfter } from "../errors/retry-after.js";
 import { createFetchHttpClient } from "./fetch-client.js";
@@ -42,7 +43,7 @@ import { safeUrl } from "../base/urls.js";
 import { checkedResponse } from "../call/response-shape.js";
 import { keepReceivedJson, keepsReceivedJson } from "./received-json.js";
 import type { A2ATransport } from "../call/transport.js";
-import { discard, failureAt, isProblemType, looksLikeJson, readText, readTextWithin, tryParse } from "./body.js";
+import { discard, isProblemType, looksLikeJson, readText, readTextWithin, tryParse } from "./body.js";
 import { DecodedEvents } from "./decoded-events.js";
 import { genericHttpError } from "./error-bodies.js";
 
@@ -137,9 +138,9 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
       });
       return { ...settled, url };
     } catch (e) {
-      // An abort is reported by the call runner (run-call.ts) from the signal.
-      if (abort.aborted) throw e;
-      throw failureAt(e, binding, url);
+      // Aborted: the abort's error (the call runner's, run-call.ts), whatever the HTTP client made of it.
+      if (abort.aborted) throw abort.reason;
+      throw toA2AError(e, binding, url);
     }
   }
 
@@ -255,7 +256,7 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
     const onRetry = state && ((ms: number) => void (state.retryMs = ms));
     const onId = state && ((id: string) => void (state.lastEventId = id || undefined));
     const batches = decodeSseBatches(body, { maxEventBytes, binding, url: f.url, onRetry, onId });
-    return new DecodedEvents(batches, decode, (e) => idle ?? failureAt(e, binding, f.url));
+    return new DecodedEvents(batches, decode, (e) => idle ?? toA2AError(e, binding, f.url));
   }
 
   return {
@@ -263,6 +264,7 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
     async unary(method, signal, timeoutMs, header, input, contextValues) {
       const first = prepare(method, input, header, false);
       return runUnary({
+        binding,
         interceptors: options.interceptors,
         signal,
         timeoutMs: timeoutFor("unary", timeoutMs, options.timeoutMs),
@@ -302,6 +304,7 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
       // The call's own controller, so that a stream gone idle can be cut.
       const controller = new AbortController();
       return runStreaming({
+        binding,
         interceptors: options.interceptors,
         signal,
         controller,

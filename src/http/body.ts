@@ -3,7 +3,7 @@
  * given up; and what a failure below the binding (the network, the HTTP
  * client) is reported as.
  */
-import { ProtocolError, type A2AError } from "../errors/family.js";
+import { ProtocolError } from "../errors/family.js";
 import { toA2AError } from "../errors/classify.js";
 import type { Binding } from "../base/bindings.js";
 import { concatBytes } from "../base/bytes.js";
@@ -12,13 +12,6 @@ import { safeUrl } from "../base/urls.js";
 
 // Whole bodies are decoded in one go, so one decoder serves every call.
 const utf8 = new TextDecoder();
-
-/**
- * `e` as an A2AError naming `url`. The HTTP bindings' one conversion: the
- * client converts what reaches it, but only here is the URL known, which a
- * ConnectionError or a malformed response names (origin and path only).
- */
-export const failureAt: (e: unknown, binding: Binding, url: string) => A2AError = toA2AError;
 
 /** Closes a body nobody reads. */
 export async function discard(body: AsyncIterable<Uint8Array>): Promise<void> {
@@ -33,7 +26,7 @@ export async function readText(body: AsyncIterable<Uint8Array>, maxBytes: number
   } catch (e) {
     // A connection lost in the middle of the body is a ConnectionError, as
     // one lost before the response is.
-    throw failureAt(e, binding, url);
+    throw toA2AError(e, binding, url);
   }
 }
 
@@ -54,7 +47,7 @@ export async function readTextWithin(
     return utf8.decode(await concatBytes(body, maxBytes, () => OVER_LIMIT));
   } catch (e) {
     if (e === OVER_LIMIT) return undefined;
-    throw failureAt(e, binding, url);
+    throw toA2AError(e, binding, url);
   }
 }
 

@@ -1,8 +1,11 @@
 /**
  * Runs one call of a hand-written connect Transport: applies connect
  * interceptors, links the caller's signal and the deadline into the request's
- * signal, and reports aborts and deadlines as connect does (`ConnectError`
- * with `Canceled` or `DeadlineExceeded`).
+ * signal, and reports the caller's abort as `AbortedError` (the caller's
+ * reason as its cause) and the deadline as `CallTimeoutError`. The signal is
+ * aborted with that error, so that what the HTTP client rejects with, and
+ * what the interceptors see, is the error the caller gets; what the binding
+ * classified passes as it is (no ConnectError around it).
  *
  * Semantically these are connect's `runUnaryCall` and `runStreamingCall`.
  * They exist because connect's pair cost about a third of the client CPU of
@@ -31,18 +34,11 @@
  * masked before the caller sees it (sent-secrets.ts, loaded then): an
  * agent may echo any of them.
  */
-import {
-  Code,
-  ConnectError,
-  type Interceptor,
-  type StreamRequest,
-  type StreamResponse,
-  type UnaryRequest,
-  type UnaryResponse,
-} from "@connectrpc/connect";
+import type { Interceptor, StreamRequest, StreamResponse, UnaryRequest, UnaryResponse } from "@connectrpc/connect";
 import type { DescMessage, DescMethod } from "@bufbuild/protobuf";
-import { A2AError } from "../errors/family.js";
+import { A2AError, AbortedError, CallTimeoutError } from "../errors/family.js";
 import { clientFault } from "../errors/classify.js";
+import type { Binding } from "../base/bindings.js";
 import { abortError } from "../base/abort.js";
 import { singleValue } from "../base/iterables.js";
 import { startTimer } from "../base/timers.js";
@@ -51,14 +47,18 @@ import type { AbortLike } from "./call-abort.js";
 
 /**
  * The reason a request signal carries once its call is over: one for all
- * calls, made by the first call that ends. Not made at import: a
- * ConnectError makes a `Headers`, which loads Node's fetch (undici), tens of
- * milliseconds of a cold start that may never call.
+ * calls, made by the first call that ends. No A2AError: the call did not
+ * fail, and nobody waits for its answer any more.
  */
-let finished: ConnectError | undefined;
-const finishedReason = () => (finished ??= new ConnectError("the call has finished", Code.Canceled));
+let finished: Error | undefined;
+const finishedReason = () => (finished ??= abortError("the call has finished"));
+
+/** gRPC's CANCELLED: the `grpcCode` of an aborted call's AbortedError, on every binding. */
+const CANCELLED = 1;
 
 interface CallOptions<Req> {
+  /** The binding whose call this is, named by the errors of its abort and deadline. */
+  binding: Binding;
   interceptors: Interceptor[] | undefined;
   signal: AbortSignal | undefined;
   timeoutMs: number | undefined;
@@ -107,6 +107,8 @@ export class CallSignal implements AbortLike {
     private readonly timeoutMs: number | undefined,
     /** The request URL, named by the deadline's error. */
     private readonly url: string,
+    /** The binding, named by the errors of the call's abort and deadline. */
+    private readonly binding: Binding,
     /** The transport's own controller, when it ends the call itself (a stream gone idle). */
     controller?: AbortController,
   ) {
@@ -185,14 +187,24 @@ export class CallSignal implements AbortLike {
     });
   }
 
-  /** The call failed with `reason`: the error to report, already applied to the signal. */
-  fail(reason: unknown): ConnectError {
-    // What aborted the call is what the caller hears about, not the
-    // error the abort caused in the HTTP client.
-    const e = this.abortedWith ? canceled(this.abortedWith.reason) : ConnectError.from(clientFault(reason));
+  /**
+   * The call failed with `reason`: the error to report, already applied to
+   * the signal. Once the call is aborted, what aborted it is what the caller
+   * hears about, not the error the abort caused in the HTTP client. An
+   * A2AError, which the binding named, is reported as it is; anything else
+   * came from above the wire (an interceptor, see `clientFault`).
+   */
+  fail(reason: unknown): unknown {
+    const e = this.abortedWith ? this.abortedError(this.abortedWith.reason) : clientFault(reason);
     this.release();
     this.end(e);
     return e;
+  }
+
+  /** What the call reports once aborted with `reason`: an A2AError as it is (the deadline's, a stream gone idle), else AbortedError. */
+  private abortedError(reason: unknown): A2AError {
+    if (reason instanceof A2AError) return reason;
+    return new AbortedError("the call was aborted", { binding: this.binding, grpcCode: CANCELLED, cause: reason });
   }
 
   /**
@@ -267,11 +279,17 @@ export class CallSignal implements AbortLike {
     this.lost();
   };
 
-  private readonly onOuterAbort = (): void => this.abort(this.outer!.reason ?? abortError());
+  // The caller's reason is the cause: the caller finds it on the error.
+  private readonly onOuterAbort = (): void => this.abort(this.abortedError(this.outer!.reason ?? abortError()));
 
   // The URL is made readable only here: parsing one for every call costs.
   private readonly expire = (): void =>
-    this.abort(new ConnectError(`the call to ${safeUrl(this.url)} did not complete within ${this.timeoutMs} ms`, Code.DeadlineExceeded));
+    this.abort(
+      new CallTimeoutError(`the call to ${safeUrl(this.url)} did not complete within ${this.timeoutMs} ms`, {
+        binding: this.binding,
+        kind: "deadline",
+      }),
+    );
 }
 
 /** Where a request with a lazily made signal keeps its call. */
@@ -303,17 +321,6 @@ function withLazySignal<R extends object>(req: R, call: CallSignal): R & { signa
 }
 
 function ignore(): void {}
-
-/**
- * The error of a call aborted with `reason`: the ConnectError itself (a
- * deadline, a call finished), else Canceled with the reason as its cause,
- * whatever it is (connect's `from` drops an AbortError's), so that the
- * caller finds its own reason on the error.
- */
-function canceled(reason: unknown): ConnectError {
-  if (reason instanceof ConnectError) return reason;
-  return new ConnectError(reason instanceof Error ? reason.message : String(reason), Code.Canceled, undefined, undefined, reason);
-}
 
 /** What the runner notes of a request as it is sent. */
 interface SentRequest {
@@ -369,7 +376,7 @@ function applyInterceptors<T>(next: T, interceptors: Interceptor[] | undefined):
 export function runUnary<I extends DescMessage, O extends DescMessage>(
   opt: CallOptions<UnaryRequest<I, O>> & { next: (req: UnaryRequest<I, O>, call: CallSignal) => Promise<UnaryResponse<I, O>> },
 ): Promise<UnaryResponse<I, O>> {
-  const call = new CallSignal(opt.signal, opt.timeoutMs, opt.req.url);
+  const call = new CallSignal(opt.signal, opt.timeoutMs, opt.req.url, opt.binding);
   if (call.aborted) return call.rejectClean(call.fail(call.reason));
   const req = withLazySignal({ ...opt.req }, call) as UnaryRequest<I, O>;
   call.sent(req);
@@ -394,7 +401,7 @@ export function runUnary<I extends DescMessage, O extends DescMessage>(
 export function runStreaming<I extends DescMessage, O extends DescMessage>(
   opt: CallOptions<StreamRequest<I, O>> & { next: (req: StreamRequest<I, O>) => Promise<StreamResponse<I, O>> },
 ): Promise<StreamResponse<I, O>> {
-  const call = new CallSignal(opt.signal, opt.timeoutMs, opt.req.url, opt.controller);
+  const call = new CallSignal(opt.signal, opt.timeoutMs, opt.req.url, opt.binding, opt.controller);
   if (call.aborted) return call.rejectClean(call.fail(call.reason));
   const req = { ...opt.req, signal: call.signal } as StreamRequest<I, O>;
   call.sent(req);

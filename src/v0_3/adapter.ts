@@ -79,6 +79,7 @@ export function adaptV03Transport(inner: A2ATransport, options: V03AdapterOption
       const op = v03OperationFor(method, binding);
       const target = options.describe(op.method);
       return runUnary({
+        binding,
         interceptors: options.interceptors,
         signal,
         // The 0.3 transport applies the timeout (and its default) itself.
@@ -111,6 +112,7 @@ export function adaptV03Transport(inner: A2ATransport, options: V03AdapterOption
       const op = v03OperationFor(method, binding);
       const target = options.describe(op.method);
       return runStreaming({
+        binding,
         interceptors: options.interceptors,
         signal,
         timeoutMs: undefined,

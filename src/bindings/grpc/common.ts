@@ -48,8 +48,7 @@ export function a2aGrpcTransport(inner: Transport, options: TransportOptions, cu
   // What a deadline's error names: the method's URL, gRPC's /<service>/<method> under the base.
   const base = target.url.replace(/\/+$/, "");
   const urlOf = (method: DescMethod) => `${base}/${method.parent.typeName}/${method.name}`;
-  /** What a call of `method` failed with: an answer over HTTP, a cut connection, or the server's status. */
-  const callError = (method: DescMethod, e: unknown): unknown => answeredOverHttp(e) ?? cut(e, target.url) ?? statusError(method, e);
+  const callError = (method: DescMethod, e: unknown): unknown => grpcCallError(method, e, cut, target.url);
   /** The error of a call of `method` that failed with `e`, once `call` is over. */
   const failure = (method: DescMethod, call: CallSignal, e: unknown): unknown => {
     // Aborted (by the caller or the deadline): reported from the signal, as the runner does.
@@ -68,10 +67,11 @@ export function a2aGrpcTransport(inner: Transport, options: TransportOptions, cu
         try {
           res = await inner.unary(method, signal, timeout, headers, input, contextValues);
         } catch (e) {
+          // The binding's A2AErrors pass as they are; an interceptor's own ConnectError is read as a status.
           throw signal?.aborted ? e : callError(method, e);
         }
       } else {
-        const call = new CallSignal(signal, timeout, urlOf(method));
+        const call = new CallSignal(signal, timeout, urlOf(method), "GRPC");
         // Aborted before it starts: connect's runner would still run the interceptors.
         if (call.aborted) throw failure(method, call, call.reason);
         try {
@@ -88,7 +88,7 @@ export function a2aGrpcTransport(inner: Transport, options: TransportOptions, cu
       // Our own controller under the caller's, so an idle stream can be cut.
       const controller = new AbortController();
       const deadline = timeoutFor("stream", timeoutMs);
-      const call = new CallSignal(signal, deadline, urlOf(method), controller);
+      const call = new CallSignal(signal, deadline, urlOf(method), "GRPC", controller);
       // Aborted before it starts: nothing is run, no interceptor nor request.
       if (call.aborted) throw failure(method, call, call.reason);
       let idle: CallTimeoutError | undefined;
@@ -108,6 +108,16 @@ export function a2aGrpcTransport(inner: Transport, options: TransportOptions, cu
       return { ...res, message: streamErrors(method, message, call, () => idle, failure) };
     },
   } satisfies A2ATransport;
+}
+
+/**
+ * What a gRPC call of `method` to `url` failed with, as the binding names
+ * it: an answer over HTTP, a cut connection, or the server's status. The
+ * transports apply it where a call's error is first met, below the
+ * interceptors, so that they see the A2AError the caller gets.
+ */
+export function grpcCallError(method: DescMethod, e: unknown, cut: CutConnection, url: string): unknown {
+  return answeredOverHttp(e) ?? cut(e, url) ?? statusError(method, e);
 }
 
 /**

@@ -11,7 +11,9 @@
  * Only what A2A needs: unary and server-streaming calls with binary
  * protobuf, no compression. Errors follow wire.ts: a status from the
  * server carries `grpc-status` in its metadata; a stream or connection lost
- * before the status is `Unavailable`.
+ * before the status is `Unavailable`. The binding names them (`classify`)
+ * where they are met, before the interceptors, which see what the caller
+ * gets; an aborted call fails with its abort's error.
  */
 import { create, toBinary, type DescMessage, type DescMethod, type MessageShape } from "@bufbuild/protobuf";
 import { Code, ConnectError, type Interceptor, type Transport } from "@connectrpc/connect";
@@ -40,6 +42,8 @@ export interface H2GrpcTransportOptions {
   /** PING interval while streams are open (Infinity: none), and how long an answer may take. */
   pingIntervalMs: number;
   pingTimeoutMs: number;
+  /** What a call of `method` that failed with `e` (a ConnectError of wire.ts) reports; without it, `e`. */
+  classify?: ((e: unknown, method: DescMethod) => unknown) | undefined;
 }
 
 /** Headers HTTP/2 forbids (RFC 9113 8.2.2); Node throws on them, so they are never forwarded. */
@@ -52,9 +56,16 @@ export function createH2GrpcTransport(options: H2GrpcTransportOptions): Transpor
   const origin = url.origin;
   const base = origin + url.pathname.replace(/\/+$/, "");
   const sessions = new SessionKeeper(origin, { ...options, ...tlsSettings(url.protocol === "https:" ? options.tls : undefined) });
-  const { interceptors, readMaxBytes } = options;
+  const { interceptors, readMaxBytes, classify } = options;
   const originSlash = origin + "/";
   const urlOf = (method: DescMethod) => `${base}/${method.parent.typeName}/${method.name}`;
+  /**
+   * What a call of `method` on `signal` fails with when it failed with `e`:
+   * once aborted, the abort's error (the runner's, whatever the HTTP/2
+   * stream made of the abort), else `e` as the binding names it.
+   */
+  const failed = (signal: AbortSignal, method: DescMethod, e: unknown): unknown =>
+    signal.aborted ? signal.reason : classify ? classify(e, method) : e;
 
   /** Opens the call's stream and sends its one request message. */
   async function send(reqUrl: string, header: Headers, body: Buffer, signal: AbortSignal): Promise<ClientHttp2Stream> {
@@ -83,24 +94,29 @@ export function createH2GrpcTransport(options: H2GrpcTransportOptions): Transpor
     unary(method, signal, timeoutMs, header, input, contextValues) {
       const deadline = timeoutFor("stream", timeoutMs);
       return runUnary({
+        binding: "GRPC",
         interceptors,
         signal,
         timeoutMs: deadline,
         req: callRequest(false, method, "POST", urlOf(method), requestHeader(header, deadline), contextValues, create(method.input, input)),
         next: async (req) => {
-          const body = encodeFrame(requestBytes(method, req.message));
-          const reply = await unlessRefused(
-            () => send(req.url, req.header, body, req.signal),
-            (stream) => readUnary(stream, readMaxBytes, req.url),
-          );
-          return {
-            stream: false,
-            service: method.parent,
-            method,
-            header: metadataOf(reply.header),
-            trailer: metadataOf(reply.trailer ?? {}),
-            message: decode(method.output, reply.message),
-          };
+          try {
+            const body = encodeFrame(requestBytes(method, req.message));
+            const reply = await unlessRefused(
+              () => send(req.url, req.header, body, req.signal),
+              (stream) => readUnary(stream, readMaxBytes, req.url),
+            );
+            return {
+              stream: false,
+              service: method.parent,
+              method,
+              header: metadataOf(reply.header),
+              trailer: metadataOf(reply.trailer ?? {}),
+              message: decode(method.output, reply.message),
+            };
+          } catch (e) {
+            throw failed(req.signal, method, e);
+          }
         },
       });
     },
@@ -108,6 +124,7 @@ export function createH2GrpcTransport(options: H2GrpcTransportOptions): Transpor
     stream(method, signal, timeoutMs, header, input, contextValues) {
       const deadline = timeoutFor("stream", timeoutMs);
       return runStreaming({
+        binding: "GRPC",
         interceptors,
         signal,
         timeoutMs: deadline,
@@ -121,25 +138,30 @@ export function createH2GrpcTransport(options: H2GrpcTransportOptions): Transpor
           mapRequests(input, (m) => create(method.input, m)),
         ),
         next: async (req) => {
-          // A2A's streaming methods are server-streaming: one request message.
-          let only: MessageShape<typeof method.input> | undefined;
-          for await (const m of req.message) only = m;
-          const body = encodeFrame(requestBytes(method, create(method.input, only)));
-          const { reply, headers } = await unlessRefused(
-            () => send(req.url, req.header, body, req.signal),
-            async (stream) => {
-              const reply = new StreamReply(stream, readMaxBytes, req.url);
-              return { reply, headers: await reply.response() };
-            },
-          );
-          return {
-            stream: true,
-            service: method.parent,
-            method,
-            header: metadataOf(headers),
-            trailer: reply.trailer,
-            message: reply.messages(method.output),
-          };
+          const fail = (e: unknown) => failed(req.signal, method, e);
+          try {
+            // A2A's streaming methods are server-streaming: one request message.
+            let only: MessageShape<typeof method.input> | undefined;
+            for await (const m of req.message) only = m;
+            const body = encodeFrame(requestBytes(method, create(method.input, only)));
+            const { reply, headers } = await unlessRefused(
+              () => send(req.url, req.header, body, req.signal),
+              async (stream) => {
+                const reply = new StreamReply(stream, readMaxBytes, req.url);
+                return { reply, headers: await reply.response() };
+              },
+            );
+            return {
+              stream: true,
+              service: method.parent,
+              method,
+              header: metadataOf(headers),
+              trailer: reply.trailer,
+              message: reply.messages(method.output, fail),
+            };
+          } catch (e) {
+            throw fail(e);
+          }
         },
       });
     },

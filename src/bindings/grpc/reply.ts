@@ -133,8 +133,11 @@ export class StreamReply {
     });
   }
 
-  /** The messages, read with back-pressure; a reader that stops early cancels the stream. */
-  async *messages<O extends DescMessage>(schema: O): AsyncGenerator<MessageShape<O>> {
+  /**
+   * The messages, read with back-pressure; a reader that stops early cancels
+   * the stream. What the stream fails with is reported as `failed` names it.
+   */
+  async *messages<O extends DescMessage>(schema: O, failed: (e: unknown) => unknown = same): AsyncGenerator<MessageShape<O>> {
     const stream = this.stream;
     const frames = new FrameReader(this.readMaxBytes, this.url);
     const chunks = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
@@ -151,6 +154,8 @@ export class StreamReply {
         for (const bytes of frames.push(next.value)) yield decode(schema, bytes);
       }
       complete = true;
+    } catch (e) {
+      throw failed(e);
     } finally {
       if (!complete) {
         if (!stream.closed) stream.close(nodeHttp2().constants.NGHTTP2_CANCEL);
@@ -158,7 +163,11 @@ export class StreamReply {
       }
     }
     const e = endError(stream, this.header, this.trailers, frames, this.error);
-    if (e) throw e;
+    if (e) throw failed(e);
     metadataOf(this.trailers ?? {}).forEach((value, key) => this.trailer.append(key, value));
   }
+}
+
+function same(e: unknown): unknown {
+  return e;
 }

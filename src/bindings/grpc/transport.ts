@@ -7,7 +7,7 @@
  */
 import { Code, ConnectError } from "@connectrpc/connect";
 import { ConnectionError } from "../../errors/family.js";
-import { a2aGrpcTransport, connectionFailure } from "./common.js";
+import { a2aGrpcTransport, connectionFailure, grpcCallError } from "./common.js";
 import { grpcBaseUrl, type GrpcTlsOptions } from "./url.js";
 import { checkGrpcBaseUrl, checkTlsOption, checkTransportOptions } from "../../call/option-checks.js";
 import { hostPort } from "../../base/urls.js";
@@ -62,6 +62,7 @@ export function createGrpcTransport(options: GrpcTransportOptions): A2ATransport
     readMaxBytes: options.readMaxBytes ?? 16 * 1024 * 1024,
     pingIntervalMs: options.pingIntervalMs ?? 15_000,
     pingTimeoutMs: options.pingTimeoutMs ?? 10_000,
+    classify: (e, method) => grpcCallError(method, e, asConnectionError, baseUrl),
   });
   return a2aGrpcTransport(inner, options, asConnectionError, { url: baseUrl, guarded: true });
 }

@@ -8,7 +8,7 @@
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
 import { createGrpcWebTransport as createConnectGrpcWebTransport } from "@connectrpc/connect-web";
 import { A2AError, ConnectionError, InvalidParamsError, ProtocolError, RedirectRefusedError } from "../../errors/family.js";
-import { a2aGrpcTransport, connectionFailure } from "./common.js";
+import { a2aGrpcTransport, connectionFailure, grpcCallError } from "./common.js";
 import { grpcBaseUrl, type GrpcTlsOptions } from "./url.js";
 import { httpAnswerError } from "./http-answer.js";
 import { readableStatusFields } from "./status-fields.js";
@@ -77,9 +77,10 @@ export function createGrpcWebTransport(options: GrpcWebTransportOptions): A2ATra
 
 /**
  * connect runs these calls and their interceptors, not our call runner
- * (run-call.ts): this masks the credentials of the request as sent on what
- * the call and its stream fail with, as the runner does on the other
- * bindings.
+ * (run-call.ts): this names what the call and its stream fail with as the
+ * binding does (the abort's error once aborted), so that the interceptors
+ * above see the A2AError the caller gets, and masks the credentials of the
+ * request as sent on it, as the runner does on the other bindings.
  */
 const withoutSentCredentials: Interceptor = (next) => async (req) => {
   // The request message, which may hand the agent credentials (a push
@@ -87,7 +88,14 @@ const withoutSentCredentials: Interceptor = (next) => async (req) => {
   let message: unknown = req.stream ? undefined : req.message;
   const sent = req.stream ? { ...req, message: noting(req.message, (m) => (message = m)) } : req;
   // No method: gRPC puts none of the request's fields in the query, so every query value is masked.
-  const clean = (e: unknown) => rejectWithoutSent(e, req.header, req.url, undefined, message);
+  const clean = (e: unknown) =>
+    rejectWithoutSent(
+      grpcCallError(req.method, req.signal.aborted ? req.signal.reason : e, cutConnection, req.url),
+      req.header,
+      req.url,
+      undefined,
+      message,
+    );
   const res = await next(sent).catch(clean);
   if (!res.stream) return res;
   return { ...res, message: cleanFailures(res.message, clean) };

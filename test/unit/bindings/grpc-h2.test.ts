@@ -37,6 +37,7 @@ import {
 import { createH2GrpcTransport, type H2GrpcTransportOptions } from "../../../src/bindings/grpc/h2.js";
 import { FrameReader } from "../../../src/bindings/grpc/wire.js";
 import { within } from "../../support/fake-server.js";
+import { failure as a2aFailure } from "../../support/failure.js";
 import { frame, useFakeGrpcServer } from "../../support/fake-grpc-server.js";
 import { trackTimers } from "../../support/timers.js";
 
@@ -447,7 +448,8 @@ describe("gRPC over node:http2 against a bare server", () => {
       expect((await unary(t, "t1")).message.id).toBe("t1");
       await new Promise((resolve) => setImmediate(resolve));
       relay.stall();
-      expect((await failure(within(unary(t, "t1", 100), 2000, "the call's deadline"))).code).toBe(Code.DeadlineExceeded);
+      // The call runner's deadline: the A2AError the caller gets, whatever the interceptors.
+      expect(await a2aFailure(within(unary(t, "t1", 100), 2000, "the call's deadline"))).toBeInstanceOf(CallTimeoutError);
       expect(await timers.live()).toEqual([]);
     } finally {
       timers.stop();
@@ -465,16 +467,16 @@ describe("gRPC over node:http2 against a bare server", () => {
     };
     const controller = new AbortController();
     let arriving = new Promise<void>((resolve) => (arrived = resolve));
-    const aborted = failure(unary(t, "t1", undefined, controller.signal));
+    const aborted = a2aFailure(unary(t, "t1", undefined, controller.signal));
     await within(arriving, 2000, "the call at the server");
     controller.abort();
-    expect((await aborted).code).toBe(Code.Canceled);
+    expect(await aborted).toBeInstanceOf(AbortedError);
     expect(await within(closed, 2000, "the server stream's close")).toBe(constants.NGHTTP2_CANCEL);
 
     arriving = new Promise<void>((resolve) => (arrived = resolve));
-    const late = failure(unary(t, "t1", 100));
+    const late = a2aFailure(unary(t, "t1", 100));
     await within(arriving, 2000, "the call at the server");
-    expect((await late).code).toBe(Code.DeadlineExceeded);
+    expect(await late).toBeInstanceOf(CallTimeoutError);
     expect(await within(closed, 2000, "the server stream's close")).toBe(constants.NGHTTP2_CANCEL);
   });
 

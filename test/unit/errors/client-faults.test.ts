@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import {
   A2AClient,
   A2AError,
+  CallTimeoutError,
   ConnectionError,
   createGrpcWebTransport,
   InvalidParamsError,
@@ -168,4 +169,24 @@ describe("an extension URI a header cannot carry, given to a transport", () => {
     expect(make).toThrow(InvalidParamsError);
     expect(make).toThrow(/^extensions: "urn:a b" is not an extension URI/);
   });
+});
+
+describe("a failure an interceptor's own work meets, thrown by it, is classified as any other (not wrapped first)", () => {
+  // The bindings whose calls run through our call runner; gRPC-web's run through connect's.
+  const RUNNER_TRANSPORTS = TRANSPORTS.filter(([name]) => name !== "gRPC-web");
+  const refused = () =>
+    Object.assign(new TypeError("fetch failed"), { cause: Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }) });
+  const timedOut = () => Object.assign(new Error("the token request timed out"), { name: "TimeoutError" });
+
+  it.each(RUNNER_TRANSPORTS)(
+    "%s: a request of its own refused is a ConnectionError (refused); a TimeoutError is CallTimeoutError",
+    async (_name, make) => {
+      const thrown = refused();
+      const e = await failure(new A2AClient(make([() => () => Promise.reject(thrown)])).getTask({ id: "t1" }));
+      expect(e).toBeInstanceOf(ConnectionError);
+      expect([(e as ConnectionError).kind, e.cause]).toEqual(["refused", thrown]);
+      const late = await failure(new A2AClient(make([() => () => Promise.reject(timedOut())])).getTask({ id: "t1" }));
+      expect(late).toBeInstanceOf(CallTimeoutError);
+    },
+  );
 });

@@ -1,13 +1,14 @@
 /**
- * The call runner under the HTTP bindings: connect's interceptor order,
- * signal and error semantics, and nothing left attached to the caller's
- * signal or armed in a timer once a call is over.
+ * The call runner under the HTTP bindings: connect's interceptor order and
+ * signal semantics, failures reported as A2AErrors (the abort's, the
+ * deadline's, the binding's as they are), and nothing left attached to the
+ * caller's signal or armed in a timer once a call is over.
  */
 import { create } from "@bufbuild/protobuf";
-import { Code, ConnectError, createContextValues, type Interceptor } from "@connectrpc/connect";
+import { createContextValues, type Interceptor } from "@connectrpc/connect";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { A2AService, GetTaskRequestSchema, TaskSchema, StreamResponseSchema } from "../../../gen/lf/a2a/v1/a2a_pb.js";
-import { ProtocolError } from "../../../src/errors/family.js";
+import { AbortedError, CallTimeoutError, ProtocolError } from "../../../src/errors/family.js";
 import { runStreaming, runUnary } from "../../../src/http/run-call.js";
 import { within } from "../../support/fake-server.js";
 import { unaryAnswer } from "../../support/unary-answer.js";
@@ -86,6 +87,7 @@ describe("runUnary", () => {
       };
     let seen: string | null = null;
     const res = await runUnary({
+      binding: "HTTP+JSON",
       interceptors: [tag("a"), tag("b")],
       signal: undefined,
       timeoutMs: undefined,
@@ -100,9 +102,10 @@ describe("runUnary", () => {
     expect(res.message.id).toBe("t1");
   });
 
-  it("a caller's abort reaches the request signal and fails the call with Canceled", async () => {
+  it("a caller's abort reaches the request signal and fails the call with AbortedError, the reason as its cause", async () => {
     const { controller, listeners } = countedSignal();
     const call = runUnary({
+      binding: "HTTP+JSON",
       interceptors: [],
       signal: controller.signal,
       timeoutMs: undefined,
@@ -118,15 +121,16 @@ describe("runUnary", () => {
       () => undefined,
       (x: unknown) => x,
     );
-    expect(e).toBeInstanceOf(ConnectError);
-    expect((e as ConnectError).code).toBe(Code.Canceled);
-    expect((e as ConnectError).cause).toBe(reason);
+    expect(e).toBeInstanceOf(AbortedError);
+    expect(e).toMatchObject({ message: "the call was aborted", binding: "HTTP+JSON", grpcCode: 1 });
+    expect((e as AbortedError).cause).toBe(reason);
     expect(listeners()).toBe(0);
   });
 
-  it("the deadline fails the call with DeadlineExceeded", async () => {
+  it("the deadline fails the call with CallTimeoutError", async () => {
     vi.useFakeTimers();
     const call = runUnary({
+      binding: "HTTP+JSON",
       interceptors: [],
       signal: undefined,
       timeoutMs: 1000,
@@ -141,22 +145,32 @@ describe("runUnary", () => {
       (x: unknown) => x,
     );
     await vi.advanceTimersByTimeAsync(1000);
-    expect(await failed).toMatchObject({ code: Code.DeadlineExceeded });
+    const e = await failed;
+    expect(e).toBeInstanceOf(CallTimeoutError);
+    expect(e).toMatchObject({ kind: "deadline", binding: "HTTP+JSON" });
   });
 
   it("a call that succeeds clears its deadline and leaves no listener on the caller's signal", async () => {
     vi.useFakeTimers();
     const { controller, listeners } = countedSignal();
-    await runUnary({ interceptors: [], signal: controller.signal, timeoutMs: 60_000, req: unaryReq(), next: async () => answer() });
+    await runUnary({
+      binding: "HTTP+JSON",
+      interceptors: [],
+      signal: controller.signal,
+      timeoutMs: 60_000,
+      req: unaryReq(),
+      next: async () => answer(),
+    });
     expect(vi.getTimerCount()).toBe(0);
     expect(listeners()).toBe(0);
   });
 
-  it("a failure that is not an abort keeps its cause, and aborts the request signal with the error", async () => {
+  it("a failure that is not an abort is passed on as it is, and aborts the request signal with it", async () => {
     // What the HTTP client's failures look like below the bindings (they turn fetch's TypeErrors into A2AErrors).
     const cause = Object.assign(new Error("socket hang up"), { code: "ECONNRESET" });
     let signal: AbortSignal | undefined;
     const e = await runUnary({
+      binding: "HTTP+JSON",
       interceptors: [],
       signal: undefined,
       timeoutMs: undefined,
@@ -169,16 +183,16 @@ describe("runUnary", () => {
       () => undefined,
       (x: unknown) => x,
     );
-    expect(e).toBeInstanceOf(ConnectError);
-    expect((e as ConnectError).cause).toBe(cause);
+    expect(e).toBe(cause);
     expect(signal?.aborted).toBe(true);
     expect(signal?.reason).toBe(e);
   });
 
-  it("an already aborted caller's signal fails the call with Canceled, running neither the interceptors nor next", async () => {
+  it("an already aborted caller's signal fails the call with AbortedError, running neither the interceptors nor next", async () => {
     const reason = new Error("stopped before it started");
     const ran: string[] = [];
     const e = await runUnary({
+      binding: "HTTP+JSON",
       interceptors: [(next) => (req) => (ran.push("interceptor"), next(req))],
       signal: AbortSignal.abort(reason),
       timeoutMs: 1000,
@@ -192,8 +206,8 @@ describe("runUnary", () => {
       (x: unknown) => x,
     );
     expect(ran).toEqual([]);
-    expect((e as ConnectError).code).toBe(Code.Canceled);
-    expect((e as ConnectError).cause).toBe(reason);
+    expect(e).toBeInstanceOf(AbortedError);
+    expect((e as AbortedError).cause).toBe(reason);
   });
 });
 
@@ -201,6 +215,7 @@ describe("runUnary", () => {
 async function open(source: AsyncIterable<unknown>, signal?: AbortSignal) {
   let requestSignal: AbortSignal | undefined;
   const res = await runStreaming({
+    binding: "HTTP+JSON",
     interceptors: [],
     signal,
     timeoutMs: undefined,
@@ -254,7 +269,7 @@ describe("runStreaming", () => {
     expect(requestSignal.aborted).toBe(true);
   });
 
-  it("a stream that fails is reported as a ConnectError with the failure as its cause", async () => {
+  it("a stream that fails is reported with the binding's A2AError as it is", async () => {
     // What a binding's stream fails with: an A2AError (a raw Error is taken for one thrown above the wire).
     const failure = new ProtocolError("bad frame");
     const source = (async function* () {
@@ -268,8 +283,7 @@ describe("runStreaming", () => {
       () => undefined,
       (x: unknown) => x,
     );
-    expect(e).toBeInstanceOf(ConnectError);
-    expect((e as ConnectError).cause).toBe(failure);
+    expect(e).toBe(failure);
     expect(requestSignal.reason).toBe(e);
   });
 });
@@ -277,54 +291,76 @@ describe("runStreaming", () => {
 describe("a call ends by its deadline or its signal even when next never settles", () => {
   const never = () => new Promise<never>(() => {});
 
-  it("unary: the deadline fails it with DeadlineExceeded naming the URL (no query) and the duration", async () => {
+  it("unary: the deadline fails it with CallTimeoutError naming the URL (no query) and the duration", async () => {
     vi.useFakeTimers();
     const req = { ...unaryReq(), url: "http://127.0.0.1:1/tasks/t1?key=SECRET" };
-    const failed = runUnary({ interceptors: [], signal: undefined, timeoutMs: 250, req, next: never }).then(
+    const failed = runUnary({ binding: "HTTP+JSON", interceptors: [], signal: undefined, timeoutMs: 250, req, next: never }).then(
       () => undefined,
       (x: unknown) => x,
     );
     await vi.advanceTimersByTimeAsync(250);
-    const e = (await failed) as ConnectError;
-    expect(e.code).toBe(Code.DeadlineExceeded);
-    expect(e.rawMessage).toBe("the call to http://127.0.0.1:1/tasks/t1 did not complete within 250 ms");
+    const e = (await failed) as CallTimeoutError;
+    expect(e).toBeInstanceOf(CallTimeoutError);
+    expect(e.message).toBe("the call to http://127.0.0.1:1/tasks/t1 did not complete within 250 ms");
     expect(vi.getTimerCount()).toBe(0);
   });
 
-  it("unary: the caller's abort fails it with Canceled and lets go of the caller's signal", async () => {
+  it("unary: the caller's abort fails it with AbortedError and lets go of the caller's signal", async () => {
     const { controller, listeners } = countedSignal();
-    const call = runUnary({ interceptors: [], signal: controller.signal, timeoutMs: undefined, req: unaryReq(), next: never });
+    const call = runUnary({
+      binding: "HTTP+JSON",
+      interceptors: [],
+      signal: controller.signal,
+      timeoutMs: undefined,
+      req: unaryReq(),
+      next: never,
+    });
     const reason = new Error("user gave up");
     controller.abort(reason);
     const e = (await call.then(
       () => undefined,
       (x: unknown) => x,
-    )) as ConnectError;
-    expect(e.code).toBe(Code.Canceled);
+    )) as AbortedError;
+    expect(e).toBeInstanceOf(AbortedError);
     expect(e.cause).toBe(reason);
     expect(listeners()).toBe(0);
   });
 
   it("streaming: the caller's abort, or the transport's own controller (a stream gone idle), fails the response wait", async () => {
     const { controller, listeners } = countedSignal();
-    const aborted = runStreaming({ interceptors: [], signal: controller.signal, timeoutMs: undefined, req: streamReq(), next: never });
+    const aborted = runStreaming({
+      binding: "HTTP+JSON",
+      interceptors: [],
+      signal: controller.signal,
+      timeoutMs: undefined,
+      req: streamReq(),
+      next: never,
+    });
     controller.abort();
     expect(
       await aborted.then(
         () => undefined,
-        (x: unknown) => (x as ConnectError).code,
+        (x: unknown) => (x as AbortedError).code,
       ),
-    ).toBe(Code.Canceled);
+    ).toBe("ABORTED");
     expect(listeners()).toBe(0);
 
     const own = new AbortController();
     const idle = new Error("no response for 10 ms");
-    const cut = runStreaming({ interceptors: [], signal: undefined, timeoutMs: undefined, controller: own, req: streamReq(), next: never });
+    const cut = runStreaming({
+      binding: "HTTP+JSON",
+      interceptors: [],
+      signal: undefined,
+      timeoutMs: undefined,
+      controller: own,
+      req: streamReq(),
+      next: never,
+    });
     own.abort(idle);
     expect(
       await cut.then(
         () => undefined,
-        (x: unknown) => (x as ConnectError).cause,
+        (x: unknown) => (x as AbortedError).cause,
       ),
     ).toBe(idle);
   });
