@@ -5,34 +5,30 @@
  * timeout) must not hold it past its signal or its deadline, which the
  * runner only starts to hold once the request is made.
  */
-import { AbortedError, CallTimeoutError } from "../errors/family.js";
+import { AbortedError } from "../errors/family.js";
 import type { Binding } from "../base/bindings.js";
-import { timeoutFor, type TimeoutKind } from "./timeouts.js";
+import type { CallDeadline } from "./deadline.js";
 import { followSignal, unlessAborted } from "../base/abort.js";
 import { startTimer } from "../base/timers.js";
 
 /**
  * `work`, awaited within the call's `signal` (AbortedError, its reason as
- * cause) and timeout (CallTimeoutError naming `what`), and the call's
- * `timeoutMs` as what is left of it afterwards (at least 1 ms: 0 would mean
- * none). A call that gave no timeout is held to the default of its kind
- * meanwhile, and still gives none, so the transport's own applies.
+ * cause) and its `deadline` (CallTimeoutError naming `what`). What is left
+ * for the request is the deadline's to say (`deadline.timeoutMs()`); a call
+ * that gave no timeout is held to the default of its kind meanwhile, and
+ * still gives none, so the transport's own applies.
  */
 export async function beforeRequest<T>(
   work: Promise<T>,
   what: string,
-  call: { kind: TimeoutKind; signal: AbortSignal | undefined; timeoutMs: number | undefined; binding: Binding },
-): Promise<{ value: T; timeoutMs: number | undefined }> {
-  const { kind, signal, timeoutMs, binding } = call;
-  const limitMs = timeoutFor(kind, timeoutMs);
-  const started = performance.now();
-  const value = await awaitWithin(work, signal, limitMs, {
+  call: { signal: AbortSignal | undefined; deadline: CallDeadline; binding: Binding },
+): Promise<T> {
+  const { signal, deadline, binding } = call;
+  const left = deadline.start().leftMs();
+  return awaitWithin(work, signal, left === Infinity ? undefined : Math.max(0, left), {
     aborted: () => new AbortedError("the call was aborted", { binding, cause: signal?.reason }),
-    timedOut: () => new CallTimeoutError(`${what} within the call's ${limitMs} ms timeout`, { binding, kind: "deadline" }),
+    timedOut: () => deadline.error(`${what} within the call's ${deadline.limitMs} ms timeout`, binding),
   });
-  const left =
-    timeoutMs !== undefined && limitMs !== undefined ? Math.max(1, Math.ceil(limitMs - (performance.now() - started))) : timeoutMs;
-  return { value, timeoutMs: left };
 }
 
 /**

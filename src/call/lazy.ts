@@ -6,7 +6,7 @@
  */
 import type { Binding } from "../base/bindings.js";
 import { beforeRequest } from "./before-request.js";
-import type { TimeoutKind } from "./timeouts.js";
+import { CallDeadline } from "./deadline.js";
 import type { A2ATransport } from "./transport.js";
 import { onDemand } from "../base/on-demand.js";
 
@@ -34,15 +34,11 @@ export function lazyTransport(binding: Binding, load: () => Promise<A2ATransport
   // A failed load (a chunk that could not be fetched) is tried again on the next call.
   const transport = onDemand(async () => (ready = await load()));
   /** The transport, and what is left of the call's timeout once its code has loaded (before-request.ts). */
-  async function loaded(kind: TimeoutKind, signal: AbortSignal | undefined, timeoutMs: number | undefined) {
+  async function loaded(kind: "unary" | "stream", signal: AbortSignal | undefined, timeoutMs: number | undefined) {
     if (ready) return { t: ready, timeoutMs };
-    const done = await beforeRequest(transport(), `the code of the ${binding} transport did not load`, {
-      kind,
-      signal,
-      timeoutMs,
-      binding,
-    });
-    return { t: done.value, timeoutMs: done.timeoutMs };
+    const deadline = CallDeadline.of(kind, timeoutMs);
+    const t = await beforeRequest(transport(), `the code of the ${binding} transport did not load`, { signal, deadline, binding });
+    return { t, timeoutMs: deadline.timeoutMs() };
   }
   return {
     binding,

@@ -5,7 +5,7 @@
  */
 import { createContextKey } from "@connectrpc/connect";
 import type { A2AError } from "../errors/family.js";
-import type { StreamDeadline } from "./stream-deadline.js";
+import type { CallDeadline } from "./deadline.js";
 
 /** What one stream has learned so far; the transport fills it in. */
 export interface StreamState {
@@ -20,7 +20,7 @@ export interface StreamState {
    */
   watchers?: StreamWatcher[] | undefined;
   /** The stream call's own `timeoutMs`, held over all its calls (set by the client on the first). */
-  deadline?: StreamDeadline | undefined;
+  deadline?: CallDeadline | undefined;
 }
 
 /** What a resumable stream tells those who follow it across its calls. */

@@ -20,7 +20,7 @@ import type { A2AError } from "../errors/family.js";
 import type { Binding } from "../base/bindings.js";
 import { LAST_EVENT_ID } from "../protocol/headers.js";
 import { streamEndKey, streamStateKey, type StreamState } from "../call/stream-state.js";
-import { StreamDeadline } from "../call/stream-deadline.js";
+import { CallDeadline } from "../call/deadline.js";
 import { beforeRequest } from "../call/before-request.js";
 import { LazyStream, type StreamWatch } from "./lazy-stream.js";
 import { single } from "../base/iterables.js";
@@ -359,9 +359,12 @@ export class A2AClient implements ServiceOperations<M> {
   ): AsyncIterable<StreamResponse> {
     if (!(req instanceof Promise)) return open(req);
     // Code to load first (the plain-JSON reader): within the call's signal and timeout.
-    const call = { kind: "stream" as const, timeoutMs: options.timeoutMs, binding: this.binding };
-    const ready = async (signal: AbortSignal) =>
-      (await beforeRequest(req, "the stream's request was not ready to send", { ...call, signal })).value;
+    const ready = (signal: AbortSignal) =>
+      beforeRequest(req, "the stream's request was not ready to send", {
+        signal,
+        deadline: CallDeadline.of("stream", options.timeoutMs),
+        binding: this.binding,
+      });
     return new LazyStream(async (signal) => open(await ready(signal)), this.failed, undefined, options.signal);
   }
 
@@ -398,16 +401,19 @@ export class A2AClient implements ServiceOperations<M> {
       if (!policy && !(prepared instanceof Promise)) {
         return (await this.transport.unary(method, options.signal, timeoutMs, headers, prepared, contextValues)).message;
       }
-      // Code to load first (the plain-JSON reader, the retry loop): within the call's signal and timeout.
-      const ready = await beforeRequest(Promise.all([prepared, policy ? loadRetry() : undefined]), `${method.name} was not ready to send`, {
-        kind: "unary",
-        signal: options.signal,
-        timeoutMs,
-        binding: this.binding,
-      });
-      const [req, retry] = ready.value;
+      // Code to load first (the plain-JSON reader, the retry loop): within the call's signal and deadline.
+      const deadline = CallDeadline.of("unary", timeoutMs);
+      const [req, retry] = await beforeRequest(
+        Promise.all([prepared, policy ? loadRetry() : undefined]),
+        `${method.name} was not ready to send`,
+        {
+          signal: options.signal,
+          deadline,
+          binding: this.binding,
+        },
+      );
       if (!policy || !retry)
-        return (await this.transport.unary(method, options.signal, ready.timeoutMs, headers, req, contextValues)).message;
+        return (await this.transport.unary(method, options.signal, deadline.timeoutMs(), headers, req, contextValues)).message;
       return await retry.retryUnary(
         policy,
         this.transport,
@@ -415,7 +421,7 @@ export class A2AClient implements ServiceOperations<M> {
         traitsOf(method),
         ATTEMPT_RULES,
         options.signal,
-        ready.timeoutMs,
+        deadline,
         headers,
         req,
       );
@@ -433,11 +439,11 @@ export class A2AClient implements ServiceOperations<M> {
     sent?: SentMessage,
   ): AsyncIterable<StreamResponse> {
     // The call's timeoutMs bounds the whole stream, not each of its calls:
-    // each gets what is left of it (call/stream-deadline.ts).
+    // each gets what is left of it (call/deadline.ts).
     const timeoutOf = (state: StreamState | undefined): number | undefined => {
       if (state === undefined) return options.timeoutMs;
-      state.deadline ??= new StreamDeadline(options.timeoutMs);
-      return state.deadline.nextTimeoutMs();
+      state.deadline ??= CallDeadline.of("stream", options.timeoutMs);
+      return state.deadline.timeoutMs();
     };
     // The calls a resumption makes go with the caller's headers and what is
     // left of its timeout, and with the resumption's own signal (the
@@ -471,8 +477,9 @@ export class A2AClient implements ServiceOperations<M> {
           (async (signal, state) => {
             // Its code, loaded within the resumption's signal and what is left of the stream's timeout.
             const code = import("./find-sent.js");
-            const call = { kind: "unary" as const, signal, timeoutMs: reads(signal, state).timeoutMs, binding: this.binding };
-            const { findSentTask } = (await beforeRequest(code, "the lookup of the message sent did not load", call)).value;
+            const deadline = CallDeadline.of("unary", reads(signal, state).timeoutMs);
+            const call = { signal, deadline, binding: this.binding };
+            const { findSentTask } = await beforeRequest(code, "the lookup of the message sent did not load", call);
             return findSentTask(sent, {
               listTasks: (req) => this.unary(A2AService.method.listTasks, req, reads(signal, state), contextOf(state)),
               getTask: (req) => this.unary(A2AService.method.getTask, req, reads(signal, state), contextOf(state)),

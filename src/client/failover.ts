@@ -16,7 +16,7 @@ import { compareVersions } from "../protocol/version.js";
 import { withTenant } from "../call/request.js";
 import { traitsOf } from "../call/method-traits.js";
 import { maySendAgain } from "../call/attempt-rules.js";
-import { timeoutFor } from "../call/timeouts.js";
+import { CallDeadline } from "../call/deadline.js";
 import type { A2ATransport } from "../call/transport.js";
 import { single } from "../base/iterables.js";
 import { safeInterfaceUrl } from "../base/urls.js";
@@ -70,7 +70,7 @@ export class FailoverTransport implements A2ATransport {
 
   /** A unary call on the interface in use, moving on as the module comment says. */
   readonly unary: Transport["unary"] = (method, signal, timeoutMs, header, input, contextValues) =>
-    this.run(method, signal, timeoutMs, timeoutFor("unary", timeoutMs), (t, c, left) =>
+    this.run(method, signal, timeoutMs, CallDeadline.of("unary", timeoutMs), (t, c, left) =>
       t.unary(method, signal, left, header, withTenant(input, c.interface.tenant), contextValues),
     );
 
@@ -80,7 +80,7 @@ export class FailoverTransport implements A2ATransport {
     let request: MessageInitShape<typeof method.input> | undefined;
     for await (const m of input) request = m;
     const req = request ?? ({} as NonNullable<typeof request>);
-    return this.run(method, signal, timeoutMs, timeoutFor("stream", timeoutMs), (t, c, left) =>
+    return this.run(method, signal, timeoutMs, CallDeadline.of("stream", timeoutMs), (t, c, left) =>
       t.stream(method, signal, left, header, single(withTenant(req, c.interface.tenant)), contextValues),
     );
   };
@@ -96,20 +96,20 @@ export class FailoverTransport implements A2ATransport {
 
   /**
    * Runs `call` on the interface in use, then on the next ones as the module
-   * comment says. The call's deadline (`limitMs`, the timeout as
-   * call/timeouts.ts decides it; undefined: none) holds for all of them:
-   * the first gets `timeoutMs` as the call gave it, each later one what is
-   * left, and none is started once nothing is (the last failure stands).
+   * comment says. The call's deadline (call/deadline.ts) holds for all of
+   * them: the first gets `timeoutMs` as the call gave it, each later one
+   * what is left, and none is started once nothing is (the last failure
+   * stands).
    */
   private async run<R>(
     method: DescMethod,
     signal: AbortSignal | undefined,
     timeoutMs: number | undefined,
-    limitMs: number | undefined,
+    deadline: CallDeadline,
     call: (t: A2ATransport, c: Candidate, timeoutMs: number | undefined) => Promise<R>,
   ): Promise<R> {
     const { candidates, maxAttempts } = this.settings;
-    const deadline = limitMs === undefined ? undefined : performance.now() + limitMs;
+    deadline.start();
     const tried = new Set<number>();
     let i = this.index;
     let left = timeoutMs;
@@ -125,13 +125,10 @@ export class FailoverTransport implements A2ATransport {
         // here, against the interface that failed (the client passes an
         // A2AError on as it is).
         const error = toA2AError(e, candidate.binding);
-        // What is left, in whole milliseconds: at least 1 to start another attempt (0 would mean no limit).
-        const remaining = deadline === undefined ? undefined : Math.ceil(deadline - performance.now());
-        if (remaining !== undefined) left = remaining;
+        // Nothing left: no other attempt starts; else the next one gets what is.
         const next =
-          signal?.aborted || tried.size >= maxAttempts || (remaining !== undefined && remaining < 1)
-            ? undefined
-            : this.nextCandidate(i, error, method, tried);
+          signal?.aborted || tried.size >= maxAttempts || deadline.passed() ? undefined : this.nextCandidate(i, error, method, tried);
+        left = deadline.fix().timeoutMs();
         if (next === undefined) {
           // An interface that answered, even with an error, is one that works.
           if (answered(error)) this.index = i;

@@ -198,8 +198,7 @@ async function* steps(
     } catch (e) {
       drop = e as A2AError;
       // A request that the stream's timeout cut where it had only what was left: the stream's timeout, named as such.
-      if (drop instanceof CallTimeoutError && drop.kind === "deadline")
-        drop = state.deadline?.expired(drop, streamName(taskId), io.binding()) ?? drop;
+      if (drop instanceof CallTimeoutError && drop.kind === "deadline") drop = expiredStream(state, drop, taskId, io.binding()) ?? drop;
       // A task that ended between GetTask and the resubscribe cannot be
       // subscribed to (spec: UnsupportedOperationError; a2a-go 2.3.1 says
       // TaskNotFoundError, having no execution of it left): GetTask tells.
@@ -211,7 +210,7 @@ async function* steps(
     }
     if (signal.aborted) throw new AbortedError("the stream was aborted", { binding: io.binding(), cause: signal.reason });
     // The call's own timeoutMs is the stream's end, however it dropped.
-    const expired = state.deadline?.expired(drop, streamName(taskId), io.binding());
+    const expired = expiredStream(state, drop, taskId, io.binding());
     if (expired) throw expired;
     // A resumed stream that opened with its snapshot and then stayed open,
     // silent, until its idle timeout followed a task that works quietly,
@@ -249,7 +248,7 @@ async function* steps(
       const hinted = delay(attempts, options, Math.max(state.retryMs ?? 0, drop.retryAfterMs ?? 0));
       const wait = Math.min(hinted, giveUpAt - now, state.deadline?.leftMs() ?? Infinity);
       await sleep(wait, signal, () => new AbortedError("the stream was aborted", { binding: io.binding(), cause: signal.reason }));
-      const late = state.deadline?.expired(drop, streamName(taskId), io.binding());
+      const late = expiredStream(state, drop, taskId, io.binding());
       if (late) throw late;
     }
     fromResume = true;
@@ -397,4 +396,15 @@ class OpenedWithTask implements AsyncIterator<StreamResponse> {
     await this.it.return?.();
     return DONE;
   }
+}
+
+/**
+ * The stream's CallTimeoutError once its deadline (its call's `timeoutMs`,
+ * held over every resumption) has passed, else undefined; `last` (its
+ * cause) is the drop or failed request that used up the rest.
+ */
+function expiredStream(state: StreamState, last: A2AError, taskId: string | undefined, binding: Binding): CallTimeoutError | undefined {
+  const deadline = state.deadline;
+  if (!deadline?.passed()) return undefined;
+  return deadline.error(`${streamName(taskId)} did not end within its ${deadline.limitMs} ms timeout`, binding, last);
 }

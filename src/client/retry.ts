@@ -25,23 +25,23 @@
  *   recognises it.
  *
  * A retried call ends by its deadline and its signal: each attempt gets
- * what is left of the call's timeout, one timer holds the deadline over
- * all of them, a wait that would end past it is not started (the last
+ * what is left of the call's timeout, the deadline's signal holds it over
+ * all of them (call/deadline.ts), a wait that would end past it is not started (the last
  * failure is reported at once), and the caller's signal cuts a wait short. Nothing is shared between calls: the policy is read,
  * never written, and the state of the backoff lives in one call.
  */
 import type { DescMessage, DescMethodUnary, MessageInitShape, MessageShape } from "@bufbuild/protobuf";
 import type { A2AErrorCode } from "../errors/codes.js";
 import { toA2AError } from "../errors/classify.js";
-import { type A2AError, AbortedError, CallTimeoutError, InvalidParamsError } from "../errors/family.js";
+import { type A2AError, AbortedError, type CallTimeoutError, InvalidParamsError } from "../errors/family.js";
 import { shownValue } from "../call/option-checks.js";
 import type { Binding } from "../base/bindings.js";
-import { timeoutFor } from "../call/timeouts.js";
 import type { MethodTraits } from "../call/method-traits.js";
 import type { AttemptRules, ResendWrites } from "../call/attempt-rules.js";
 import type { A2ATransport } from "../call/transport.js";
+import type { CallDeadline } from "../call/deadline.js";
 import { followSignal } from "../base/abort.js";
-import { sleep, startTimer } from "../base/timers.js";
+import { sleep } from "../base/timers.js";
 
 /**
  * When and how a unary call is tried again (see the retries guide, docs/retries.md).
@@ -178,7 +178,7 @@ export function retryUnary<I extends DescMessage, O extends DescMessage>(
   traits: MethodTraits,
   rules: AttemptRules,
   signal: AbortSignal | undefined,
-  timeoutMs: number | undefined,
+  deadline: CallDeadline,
   headers: HeadersInit | undefined,
   request: MessageInitShape<I>,
 ): Promise<MessageShape<O>> {
@@ -187,7 +187,7 @@ export function retryUnary<I extends DescMessage, O extends DescMessage>(
     traits,
     rules,
     signal,
-    timeoutMs,
+    deadline,
     binding: () => transport.binding,
     attempt: async (left, cut) => (await transport.unary(method, cut, left, headers, request)).message,
   });
@@ -204,11 +204,10 @@ export interface RetriedCall<R> {
   /** The caller's signal: it ends the attempt under way, or the wait. */
   signal: AbortSignal | undefined;
   /**
-   * The whole call's timeout in milliseconds, attempts and waits included,
-   * as the call or the client gave it (call/timeouts.ts: undefined is the
-   * default, 0 none).
+   * The whole call's deadline, attempts and waits included (call/deadline.ts;
+   * a call that gave no timeout is held to the default).
    */
-  timeoutMs: number | undefined;
+  deadline: CallDeadline;
   /** The binding in use, for the errors raised here. */
   binding: () => Binding;
   /** Makes one attempt with `timeoutMs` left for it (0: no limit) and the call's `signal`, which the deadline also aborts. */
@@ -219,36 +218,32 @@ export interface RetriedCall<R> {
  * Runs `call` under `given`, checked first (checking is cheap beside a
  * call, and a check per call leaves nothing cached between callers).
  *
- * The deadline is held here too, by one timer for the whole call: an
- * attempt gets what is left as its own timeout, but one attempt may be
- * several requests (failover tries further interfaces within it) and a
- * transport may overrun its timeout, so what ends the call at its deadline
- * is this timer aborting the attempts' signal.
+ * An attempt gets what is left of the call's deadline as its own timeout,
+ * but one attempt may be several requests (failover tries further
+ * interfaces within it) and a transport may overrun its timeout, so what
+ * ends the call at its deadline is the deadline's timer aborting the
+ * attempts' signal.
  */
 export async function withRetries<R>(given: RetryPolicy, call: RetriedCall<R>): Promise<R> {
   const policy = checkRetryPolicy(given);
-  const timeoutMs = timeoutFor("unary", call.timeoutMs);
-  const deadline = timeoutMs === undefined ? undefined : performance.now() + timeoutMs;
-  const guard = timeoutMs === undefined ? undefined : followSignal(call.signal);
-  const signal = guard?.controller.signal ?? call.signal;
+  const deadline = call.deadline.fix();
+  const limitMs = deadline.limitMs;
   let made = 0;
   let expired: CallTimeoutError | undefined;
-  const timer =
-    guard &&
-    startTimer(() => {
-      expired = new CallTimeoutError(
-        `${call.method} did not succeed within its ${timeoutMs} ms timeout (${made} attempt${made === 1 ? "" : "s"})`,
-        {
-          binding: call.binding(),
-        },
-      );
-      guard.controller.abort(expired);
-    }, timeoutMs!);
+  const expire = () =>
+    (expired = deadline.error(
+      `${call.method} did not succeed within its ${limitMs} ms timeout (${made} attempt${made === 1 ? "" : "s"})`,
+      call.binding(),
+    ));
+  // The attempts' signal: the caller's, and the deadline's cut (a request may overrun its own timeout).
+  const guard = limitMs === undefined ? undefined : followSignal(call.signal);
+  if (guard) deadline.abortAt(guard.controller, expire);
+  const signal = guard?.controller.signal ?? call.signal;
   try {
     let previousMs = policy.initialDelayMs;
     for (;;) {
-      // At least 1: a timeout of 0 would mean no limit to the transport.
-      const left = deadline === undefined ? 0 : Math.max(1, Math.ceil(deadline - performance.now()));
+      // A call without a limit gives 0: none, to the transport too.
+      const left = limitMs === undefined ? 0 : deadline.timeoutMs()!;
       try {
         made++;
         return await call.attempt(left, signal);
@@ -263,7 +258,7 @@ export async function withRetries<R>(given: RetryPolicy, call: RetriedCall<R>): 
         if (call.rules.asksLongerThan(error.retryAfterMs, policy.maxDelayMs)) throw error;
         previousMs = Math.max(backoff(made, previousMs, policy), error.retryAfterMs ?? 0);
         // A wait that would outlast the deadline only delays the same failure.
-        if (deadline !== undefined && performance.now() + previousMs >= deadline) throw error;
+        if (deadline.leftMs() <= previousMs) throw error;
         await sleep(
           previousMs,
           signal,
@@ -275,7 +270,7 @@ export async function withRetries<R>(given: RetryPolicy, call: RetriedCall<R>): 
     // Cut by the deadline: that is the failure, unless the attempt named its own timeout.
     throw expired && (e as A2AError).code !== "CALL_TIMEOUT" ? expired : e;
   } finally {
-    clearTimeout(timer);
+    deadline.release();
     guard?.unlink();
   }
 }

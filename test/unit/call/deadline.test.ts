@@ -1,0 +1,96 @@
+/**
+ * A call's one deadline (src/call/deadline.ts): what is left of it, when it
+ * has passed, what a request is given, and its timer.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { CallDeadline } from "../../../src/call/deadline.js";
+import { DEFAULT_TIMEOUT_MS } from "../../../src/call/timeouts.js";
+import { CallTimeoutError, InvalidParamsError } from "../../../src/errors/family.js";
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance"] });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe("CallDeadline", () => {
+  it("starts with the first request's timeout and gives the next ones what is left, at least 1 ms", () => {
+    const deadline = CallDeadline.of("stream", 200);
+    vi.advanceTimersByTime(1_000);
+    // Not started yet: nothing has been used up.
+    expect(deadline.leftMs()).toBe(Infinity);
+    expect(deadline.timeoutMs()).toBe(200);
+    vi.advanceTimersByTime(150);
+    expect(deadline.timeoutMs()).toBe(50);
+    expect(deadline.passed()).toBe(false);
+    vi.advanceTimersByTime(60);
+    expect(deadline.passed()).toBe(true);
+    expect(deadline.timeoutMs()).toBe(1);
+  });
+
+  it("a call that gave no timeout leaves the request's to the transport, and holds to the default meanwhile", () => {
+    const deadline = CallDeadline.of("unary", undefined).start();
+    expect(deadline.limitMs).toBe(DEFAULT_TIMEOUT_MS);
+    expect(deadline.timeoutMs()).toBeUndefined();
+    vi.advanceTimersByTime(10_000);
+    expect(Math.round(deadline.leftMs())).toBe(DEFAULT_TIMEOUT_MS - 10_000);
+    // A step that makes several requests holds them all to the default.
+    expect(deadline.fix().timeoutMs()).toBe(DEFAULT_TIMEOUT_MS - 10_000);
+  });
+
+  it("0 and Infinity are no limit, passed on as given; a stream that gives none has none", () => {
+    for (const given of [0, Infinity]) {
+      const deadline = CallDeadline.of("unary", given).start();
+      expect(deadline.limitMs).toBeUndefined();
+      expect(deadline.timeoutMs()).toBe(given);
+      expect(deadline.fix().timeoutMs()).toBe(given);
+      expect(deadline.passed()).toBe(false);
+    }
+    const stream = CallDeadline.of("stream", undefined).start();
+    expect(stream.limitMs).toBeUndefined();
+    expect(stream.leftMs()).toBe(Infinity);
+  });
+
+  it("a timeout that is no number is InvalidParamsError naming timeoutMs", () => {
+    expect(() => CallDeadline.of("unary", Number.NaN)).toThrow(InvalidParamsError);
+    expect(() => CallDeadline.of("stream", "5" as unknown as number)).toThrow(/^timeoutMs must be a number of milliseconds/);
+  });
+
+  it("ends with a CallTimeoutError of kind deadline that names what timed out, with its cause", () => {
+    const cause = new Error("dropped");
+    const e = CallDeadline.of("unary", 100).error("GetTask did not succeed within its 100 ms timeout", "JSONRPC", cause);
+    expect(e).toBeInstanceOf(CallTimeoutError);
+    expect(e.kind).toBe("deadline");
+    expect(e.binding).toBe("JSONRPC");
+    expect(e.cause).toBe(cause);
+    expect(e.message).toBe("GetTask did not succeed within its 100 ms timeout");
+  });
+
+  it("its timer aborts a step's controller at the deadline, and is gone once released", () => {
+    const deadline = CallDeadline.of("unary", 100);
+    const cut = new AbortController();
+    deadline.abortAt(cut, () => new Error("late"));
+    vi.advanceTimersByTime(99);
+    expect(cut.signal.aborted).toBe(false);
+    vi.advanceTimersByTime(1);
+    expect((cut.signal.reason as Error).message).toBe("late");
+
+    const released = CallDeadline.of("unary", 100);
+    const kept = new AbortController();
+    released.abortAt(kept, () => new Error("late"));
+    released.release();
+    expect(vi.getTimerCount()).toBe(0);
+    vi.advanceTimersByTime(1_000);
+    expect(kept.signal.aborted).toBe(false);
+  });
+
+  it("makes no timer without a limit, nor for a controller already aborted", () => {
+    CallDeadline.of("unary", 0).abortAt(new AbortController(), () => new Error("never"));
+    const aborted = new AbortController();
+    aborted.abort("caller");
+    CallDeadline.of("unary", 100).abortAt(aborted, () => new Error("never"));
+    expect(vi.getTimerCount()).toBe(0);
+    expect(aborted.signal.reason).toBe("caller");
+  });
+});
