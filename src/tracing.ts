@@ -17,7 +17,8 @@ import type { Interceptor, StreamRequest, UnaryRequest } from "@connectrpc/conne
 import type { A2AError } from "./errors/family.js";
 import type { Binding } from "./base/bindings.js";
 import { taskIdOf } from "./protocol/events.js";
-import { streamStateKey, type StreamState, type StreamWatcher } from "./call/stream-state.js";
+import { callRecordKey, type CallRecord } from "./call/record.js";
+import type { StreamWatcher } from "./call/stream-state.js";
 import { sentUrlOf, targetOf } from "./call/target.js";
 import { watchCall, type CallWatcher } from "./call/watch.js";
 import { sendTraceContext } from "./observability.js";
@@ -137,9 +138,11 @@ export function tracingInterceptor(options: TracingOptions): Interceptor {
   const { tracer } = options;
   const messageEvents = options.messageEvents ?? true;
   /** The span of each resumable stream this interceptor follows, by the stream's state. */
-  const streams = new WeakMap<StreamState, CallSpan>();
+  const streams = new WeakMap<CallRecord, CallSpan>();
   return (next) => (req) => {
-    const followed = req.contextValues.get(streamStateKey);
+    // A resumable stream's record, which its calls share: only such a stream has watchers.
+    const record = req.contextValues.get(callRecordKey);
+    const followed = record?.watchers && record;
     const state = req.stream ? followed : undefined;
     const { binding, version } = targetOf(req, options.binding);
     let span = state && streams.get(state);
@@ -162,7 +165,7 @@ export function tracingInterceptor(options: TracingOptions): Interceptor {
         );
         if (state) {
           streams.set(state, span);
-          (state.watchers ??= []).push(span);
+          state.watchers!.push(span);
         }
       }
     } catch {

@@ -1,4 +1,6 @@
 /** Following and racing AbortSignals, and the error an abort reports. */
+import { startTimer } from "./timers.js";
+
 /**
  * An AbortController of our own that follows `outer`: it aborts when `outer`
  * does (with `outer`'s reason, or `reason()` when given), and can be aborted
@@ -55,4 +57,25 @@ export function abortError(reason?: unknown): Error {
   const e = new Error(reason === undefined ? "This operation was aborted" : String(reason));
   e.name = "AbortError";
   return e;
+}
+
+/**
+ * `work`, awaited until `signal` aborts (rejecting with `aborted()`) or
+ * `limitMs` passes (rejecting with `timedOut()`; undefined: no limit),
+ * whichever comes first; no timer or listener is left behind.
+ */
+export async function awaitWithin<T>(
+  work: Promise<T>,
+  signal: AbortSignal | undefined,
+  limitMs: number | undefined,
+  errors: { aborted: () => Error; timedOut: () => Error },
+): Promise<T> {
+  const { controller, unlink } = followSignal(signal, errors.aborted);
+  const timer = limitMs === undefined ? undefined : startTimer(() => controller.abort(errors.timedOut()), limitMs);
+  try {
+    return await unlessAborted(work, controller.signal);
+  } finally {
+    clearTimeout(timer);
+    unlink();
+  }
 }

@@ -14,35 +14,37 @@
  * goes straight to its transport has the runner's timer alone
  * (http/run-call.ts), which is given what is left here.
  */
-import { CallTimeoutError } from "../errors/family.js";
+import { AbortedError, CallTimeoutError } from "../errors/family.js";
 import type { Binding } from "../base/bindings.js";
+import { awaitWithin } from "../base/abort.js";
 import { startTimer } from "../base/timers.js";
 import { timeoutFor } from "./timeouts.js";
-
-/** Below this, nothing is left: a request would be given a timeout shorter than a timer's tick (and 0 means none). */
-const NOTHING_LEFT_MS = 1;
 
 export class CallDeadline {
   /** When the call's time runs out (performance.now()), once started; undefined while not started or without a limit. */
   private at: number | undefined;
-  /** The timer of `abortAt`, if a step asked for one. */
-  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  /** The limit in effect, as call/timeouts.ts chose it (undefined: none). */
+  readonly limitMs: number | undefined;
 
   /**
-   * `given`: the call's own timeout (undefined: the transport's decides);
-   * `limitMs`: the limit in effect, as call/timeouts.ts chose it (undefined:
-   * none): a unary call that gave none is held to the default meanwhile,
-   * over what it waits for before its request (code loaded on demand), and
-   * over all its attempts once a step that makes several `fix`es it.
+   * The deadline of a call of `kind` that gave `given` (undefined: the
+   * transport's decides). A unary call that gave none is held to the
+   * default meanwhile, over what it waits for before its request (code
+   * loaded on demand), and over all its attempts once a step that makes
+   * several `fix`es it. A value that is no number is no limit here: it is
+   * passed on as given (`timeoutMs()`), and the transport refuses it,
+   * naming it, when the request is made.
    */
   constructor(
+    kind: "unary" | "stream",
     private given: number | undefined,
-    readonly limitMs: number | undefined,
-  ) {}
-
-  /** The deadline of a call of `kind` that gave `timeoutMs` (checked: a NaN or a string would otherwise mean none). */
-  static of(kind: "unary" | "stream", timeoutMs: number | undefined): CallDeadline {
-    return new CallDeadline(timeoutMs, timeoutFor(kind, timeoutMs));
+  ) {
+    try {
+      this.limitMs = timeoutFor(kind, given);
+    } catch {
+      // No limit: the transport refuses it.
+    }
   }
 
   /**
@@ -69,38 +71,48 @@ export class CallDeadline {
 
   /** Whether nothing is left. */
   passed(): boolean {
-    return this.leftMs() < NOTHING_LEFT_MS;
+    // Below 1 ms nothing is left: a request would be given a timeout shorter than a timer's tick.
+    return this.leftMs() < 1;
   }
 
   /**
    * The timeout of the call's next request, starting the clock: what is
-   * left, in whole milliseconds and at least 1 (0 would mean none); a value
+   * left, in whole milliseconds and at least 1 (0 would mean none, and
+   * less is nothing left: `passed`); a value
    * that is no limit is passed on as given, and none given leaves it to the
    * transport (undefined).
    */
   timeoutMs(): number | undefined {
     // Started, the clock has an end exactly when there is a limit.
-    return this.given === undefined || this.start().at === undefined ? this.given : Math.max(NOTHING_LEFT_MS, Math.ceil(this.leftMs()));
+    return this.given === undefined || this.start().at === undefined ? this.given : Math.max(1, Math.ceil(this.leftMs()));
   }
 
-  /** The CallTimeoutError the call ends with, `message` naming what timed out and this deadline's limit. */
-  error(message: string, binding: Binding, cause?: unknown): CallTimeoutError {
-    return new CallTimeoutError(message, { binding, kind: "deadline", cause });
+  /**
+   * `work`, something the call waits for before its request reaches a
+   * transport's call runner (code loaded on demand, a request read from
+   * plain JSON), awaited within the call's `signal` (AbortedError, its
+   * reason as cause) and this deadline (CallTimeoutError naming `what`):
+   * a chunk whose fetch stalls (a browser's dynamic import has no timeout)
+   * must not hold the call past them, which the runner only holds once the
+   * request is made. What is left for the request is `timeoutMs()`'s to say.
+   */
+  waitFor<T>(work: Promise<T>, what: string, signal: AbortSignal | undefined, binding: Binding): Promise<T> {
+    const left = this.start().leftMs();
+    return awaitWithin(work, signal, left === Infinity ? undefined : left, {
+      aborted: () => new AbortedError("the call was aborted", { binding, cause: signal?.reason }),
+      timedOut: () => new CallTimeoutError(`${what} within the call's ${this.limitMs} ms timeout`, { binding, kind: "deadline" }),
+    });
   }
 
   /**
    * Aborts `controller` (the signal a step gives the requests of one call:
    * retries, which may outlast a request's own timeout) with `expire()`'s
    * error at the deadline: the deadline's one timer for such a call, made
-   * only when a step asks for it. `release()` clears it.
+   * only when a step asks for it, and returned for the step to clear once
+   * the call is over (none without a limit).
    */
-  abortAt(controller: AbortController, expire: () => Error): void {
+  abortAt(controller: AbortController, expire: () => Error): ReturnType<typeof setTimeout> | undefined {
     const left = this.start().leftMs();
-    if (left !== Infinity && !controller.signal.aborted) this.timer = startTimer(() => controller.abort(expire()), left);
-  }
-
-  /** The call is over: the timer of `abortAt` goes. */
-  release(): void {
-    clearTimeout(this.timer);
+    return left === Infinity || controller.signal.aborted ? undefined : startTimer(() => controller.abort(expire()), left);
   }
 }

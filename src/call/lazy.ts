@@ -5,8 +5,8 @@
  * apps that never use them do not download them.
  */
 import type { Binding } from "../base/bindings.js";
-import { beforeRequest } from "./before-request.js";
-import { CallDeadline } from "./deadline.js";
+import type { ContextValues } from "@connectrpc/connect";
+import { callRecordKey, valuesOf } from "./record.js";
 import type { A2ATransport } from "./transport.js";
 import { onDemand } from "../base/on-demand.js";
 
@@ -33,22 +33,27 @@ export function lazyTransport(binding: Binding, load: () => Promise<A2ATransport
   let ready: A2ATransport | undefined;
   // A failed load (a chunk that could not be fetched) is tried again on the next call.
   const transport = onDemand(async () => (ready = await load()));
-  /** The transport, and what is left of the call's timeout once its code has loaded (before-request.ts). */
-  async function loaded(kind: "unary" | "stream", signal: AbortSignal | undefined, timeoutMs: number | undefined) {
+  /**
+   * The transport, and the timeout its request gets: what the load left of
+   * the deadline of the call's record (call/record.ts), which `values` carry.
+   */
+  async function loaded(values: ContextValues, signal: AbortSignal | undefined, timeoutMs: number | undefined) {
     if (ready) return { t: ready, timeoutMs };
-    const deadline = CallDeadline.of(kind, timeoutMs);
-    const t = await beforeRequest(transport(), `the code of the ${binding} transport did not load`, { signal, deadline, binding });
-    return { t, timeoutMs: deadline.timeoutMs() };
+    const record = values.get(callRecordKey)!;
+    const t = await record.waitFor(transport(), `the code of the ${binding} transport did not load`, signal, binding);
+    return { t, timeoutMs: record.timeoutMs() };
   }
   return {
     binding,
     async unary(method, signal, timeoutMs, header, input, contextValues) {
-      const { t, timeoutMs: left } = await loaded("unary", signal, timeoutMs);
-      return t.unary(method, signal, left, header, input, contextValues);
+      const values = valuesOf("unary", timeoutMs, contextValues);
+      const { t, timeoutMs: left } = await loaded(values, signal, timeoutMs);
+      return t.unary(method, signal, left, header, input, values);
     },
     async stream(method, signal, timeoutMs, header, input, contextValues) {
-      const { t, timeoutMs: left } = await loaded("stream", signal, timeoutMs);
-      return t.stream(method, signal, left, header, input, contextValues);
+      const values = valuesOf("stream", timeoutMs, contextValues);
+      const { t, timeoutMs: left } = await loaded(values, signal, timeoutMs);
+      return t.stream(method, signal, left, header, input, values);
     },
   } satisfies A2ATransport;
 }

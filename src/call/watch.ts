@@ -14,7 +14,7 @@ import { toA2AError } from "../errors/classify.js";
 import type { A2AError } from "../errors/family.js";
 import type { Binding } from "../base/bindings.js";
 import { isInterrupted, isTerminal } from "../protocol/messages.js";
-import { streamEndKey } from "./stream-state.js";
+import { callRecordKey } from "./record.js";
 
 /** How a call ended: well, with an error, or canceled (the caller's signal, a stream closed before its end). */
 export type CallOutcome = "ok" | "error" | "aborted";
@@ -115,10 +115,10 @@ export async function watchCall<Res extends UnaryResponse | StreamResponse>(
   };
 }
 
-/** Why a stream that ended cleanly ended too soon, as its reader is told (`streamEndKey`), or undefined. */
+/** Why a stream that ended cleanly ended too soon, as its reader is told (the record's `endCheck`), or undefined. */
 function endedEarly(req: UnaryRequest | StreamRequest): unknown {
   try {
-    return req.contextValues.get(streamEndKey)?.();
+    return req.contextValues.get(callRecordKey)?.endCheck?.();
   } catch {
     return undefined;
   }

@@ -14,14 +14,12 @@ import {
   type Task,
   type TaskPushNotificationConfig,
 } from "../../gen/lf/a2a/v1/a2a_pb.js";
-import { createContextValues, type ContextValues } from "@connectrpc/connect";
 import { toA2AError } from "../errors/classify.js";
 import type { A2AError } from "../errors/family.js";
 import type { Binding } from "../base/bindings.js";
 import { LAST_EVENT_ID } from "../protocol/headers.js";
-import { streamEndKey, streamStateKey, type StreamState } from "../call/stream-state.js";
+import { CallRecord } from "../call/record.js";
 import { CallDeadline } from "../call/deadline.js";
-import { beforeRequest } from "../call/before-request.js";
 import { LazyStream, type StreamWatch } from "./lazy-stream.js";
 import { single } from "../base/iterables.js";
 import { onDemand } from "../base/on-demand.js";
@@ -34,7 +32,7 @@ import { withExtensions } from "../call/options.js";
 import { activatedExtensions, outgoingRequest, readRequest, type RequestInput } from "../call/request.js";
 import type { A2ATransport } from "../call/transport.js";
 import type { RetryPolicy } from "./retry.js";
-import { type MethodTraits, traitsOf } from "../call/method-traits.js";
+import { traitsOf } from "../call/method-traits.js";
 import { ATTEMPT_RULES } from "../call/attempt-rules.js";
 import { keepNames } from "../base/keep-names.js";
 
@@ -202,7 +200,7 @@ export class A2AClient implements ServiceOperations<M> {
       const sent = req.message as SentMessage | undefined;
       return this.resuming(
         undefined,
-        traitsOf(method),
+        method,
         options,
         options.resume ?? {},
         (state, signal, timeoutMs) => this.stream(method, req, { ...withSignal(options, signal), timeoutMs }, state),
@@ -281,7 +279,7 @@ export class A2AClient implements ServiceOperations<M> {
           getTask(options.signal, options.timeoutMs),
         );
       }
-      return this.resuming(id, traitsOf(method), options, options.resume ?? {}, (state, signal, timeoutMs) =>
+      return this.resuming(id, method, options, options.resume ?? {}, (state, signal, timeoutMs) =>
         refusedIfEnded(
           this.stream(method, req, { ...withSignal(options, signal), timeoutMs }, state),
           id,
@@ -360,11 +358,7 @@ export class A2AClient implements ServiceOperations<M> {
     if (!(req instanceof Promise)) return open(req);
     // Code to load first (the plain-JSON reader): within the call's signal and timeout.
     const ready = (signal: AbortSignal) =>
-      beforeRequest(req, "the stream's request was not ready to send", {
-        signal,
-        deadline: CallDeadline.of("stream", options.timeoutMs),
-        binding: this.binding,
-      });
+      new CallDeadline("stream", options.timeoutMs).waitFor(req, "the stream's request was not ready to send", signal, this.binding);
     return new LazyStream(async (signal) => open(await ready(signal)), this.failed, undefined, options.signal);
   }
 
@@ -385,46 +379,35 @@ export class A2AClient implements ServiceOperations<M> {
    */
   private readonly failed = (e: unknown): A2AError => toA2AError(e, this.binding);
 
-  /** A unary call; `contextValues` are those of a resumption's calls (its stream's state), which are not retried. */
+  /**
+   * A unary call, its record made here (call/record.ts), or `stream`'s: a
+   * read a resumption makes is a call of its stream, and is not retried.
+   */
   private async unary<I extends DescMessage, O extends DescMessage>(
     method: DescMethodUnary<I, O>,
     request: RequestInput<I>,
     options: CallOptions = {},
-    contextValues?: ContextValues,
+    stream?: CallRecord,
   ): Promise<MessageShape<O>> {
     try {
       const timeoutMs = options.timeoutMs ?? this.options.timeoutMs;
       const headers = this.headers(options);
+      const record = stream ?? new CallRecord("unary", timeoutMs);
       // Prepared once: a retried message is the same message, with the same id.
       const prepared = this.prepare(method, request, options);
       const policy = options.retry ?? this.options.retry;
       if (!policy && !(prepared instanceof Promise)) {
-        return (await this.transport.unary(method, options.signal, timeoutMs, headers, prepared, contextValues)).message;
+        return (await this.transport.unary(method, options.signal, timeoutMs, headers, prepared, record)).message;
       }
       // Code to load first (the plain-JSON reader, the retry loop): within the call's signal and deadline.
-      const deadline = CallDeadline.of("unary", timeoutMs);
-      const [req, retry] = await beforeRequest(
+      const [req, retry] = await record.waitFor(
         Promise.all([prepared, policy ? loadRetry() : undefined]),
         `${method.name} was not ready to send`,
-        {
-          signal: options.signal,
-          deadline,
-          binding: this.binding,
-        },
-      );
-      if (!policy || !retry)
-        return (await this.transport.unary(method, options.signal, deadline.timeoutMs(), headers, req, contextValues)).message;
-      return await retry.retryUnary(
-        policy,
-        this.transport,
-        method,
-        traitsOf(method),
-        ATTEMPT_RULES,
         options.signal,
-        deadline,
-        headers,
-        req,
+        this.binding,
       );
+      if (!policy || !retry) return (await this.transport.unary(method, options.signal, record.timeoutMs(), headers, req, record)).message;
+      return await retry.retryUnary(policy, this.transport, method, traitsOf(method), ATTEMPT_RULES, options.signal, record, headers, req);
     } catch (e) {
       throw this.failed(e);
     }
@@ -432,27 +415,25 @@ export class A2AClient implements ServiceOperations<M> {
 
   private resuming(
     taskId: string | undefined,
-    traits: MethodTraits,
+    method: DescMethod,
     options: StreamCallOptions,
     resume: ResumeOptions,
-    open: (state: StreamState, signal: AbortSignal | undefined, timeoutMs: number | undefined) => AsyncIterable<StreamResponse>,
+    open: (state: CallRecord, signal: AbortSignal | undefined, timeoutMs: number | undefined) => AsyncIterable<StreamResponse>,
     sent?: SentMessage,
   ): AsyncIterable<StreamResponse> {
-    // The call's timeoutMs bounds the whole stream, not each of its calls:
-    // each gets what is left of it (call/deadline.ts).
-    const timeoutOf = (state: StreamState | undefined): number | undefined => {
-      if (state === undefined) return options.timeoutMs;
-      state.deadline ??= CallDeadline.of("stream", options.timeoutMs);
-      return state.deadline.timeoutMs();
-    };
+    // One record for the whole stream: its calls share its position, and
+    // its timeoutMs bounds all of them, each getting what is left (call/deadline.ts).
+    const record = new CallRecord("stream", options.timeoutMs);
+    // Followed across its calls (tracing adds itself here).
+    record.watchers = [];
     // The calls a resumption makes go with the caller's headers and what is
     // left of its timeout, and with the resumption's own signal (the
     // caller's, and the reader's return), else the caller's. Reads are not
     // retried on their own: resumption has its own attempts and budget.
-    const reads = (signal: AbortSignal | undefined, state: StreamState | undefined): CallOptions => ({
+    const reads = (signal: AbortSignal | undefined): CallOptions => ({
       signal: signal ?? options.signal,
       headers: options.headers,
-      timeoutMs: timeoutOf(state),
+      timeoutMs: record.timeoutMs(),
       retry: false,
     });
     return resumableWith(
@@ -460,29 +441,29 @@ export class A2AClient implements ServiceOperations<M> {
         binding: () => this.binding,
         signal: options.signal,
         taskId,
-        open: (state, signal) => open(state, signal, timeoutOf(state)),
-        traits,
-        subscribe: (id, state, signal) => {
+        state: record,
+        open: (_, signal) => open(record, signal, record.timeoutMs()),
+        traits: traitsOf(method),
+        subscribe: (id, _, signal) => {
           // Servers that number their events can continue after the last one seen.
           const headers = new Headers(options.headers);
-          if (state.lastEventId !== undefined) headers.set(LAST_EVENT_ID, state.lastEventId);
+          if (record.lastEventId !== undefined) headers.set(LAST_EVENT_ID, record.lastEventId);
           const method = A2AService.method.subscribeToTask;
-          const call = { ...withSignal(options, signal), headers, timeoutMs: timeoutOf(state) };
-          return this.stream(method, this.rules(method, { id }, options), call, state);
+          const call = { ...withSignal(options, signal), headers, timeoutMs: record.timeoutMs() };
+          return this.stream(method, this.rules(method, { id }, options), call, record);
         },
-        getTask: (id, signal, state) => this.unary(A2AService.method.getTask, { id }, reads(signal, state), contextOf(state)),
+        getTask: (id, signal) => this.unary(A2AService.method.getTask, { id }, reads(signal), record),
         // Loaded on the first drop before a task id: most streams never need it.
         findSent:
           sent &&
-          (async (signal, state) => {
+          (async (signal) => {
             // Its code, loaded within the resumption's signal and what is left of the stream's timeout.
             const code = import("./find-sent.js");
-            const deadline = CallDeadline.of("unary", reads(signal, state).timeoutMs);
-            const call = { signal, deadline, binding: this.binding };
-            const { findSentTask } = await beforeRequest(code, "the lookup of the message sent did not load", call);
+            const lookup = new CallDeadline("unary", reads(signal).timeoutMs);
+            const { findSentTask } = await lookup.waitFor(code, "the lookup of the message sent did not load", signal, this.binding);
             return findSentTask(sent, {
-              listTasks: (req) => this.unary(A2AService.method.listTasks, req, reads(signal, state), contextOf(state)),
-              getTask: (req) => this.unary(A2AService.method.getTask, req, reads(signal, state), contextOf(state)),
+              listTasks: (req) => this.unary(A2AService.method.listTasks, req, reads(signal), record),
+              getTask: (req) => this.unary(A2AService.method.getTask, req, reads(signal), record),
             });
           }),
       },
@@ -496,42 +477,25 @@ export class A2AClient implements ServiceOperations<M> {
     method: DescMethodStreaming<I, O>,
     request: MessageInitShape<I>,
     options: CallOptions = {},
-    state?: StreamState,
+    state?: CallRecord,
     watch?: StreamWatch<MessageShape<O>>,
   ): AsyncIterable<MessageShape<O>> {
     // A reader that stops early returns this stream, and the return
     // reaches the transport's stream, which lets its connection go.
     // The stream's own signal, which follows the caller's (LazyStream).
     const open = async (signal: AbortSignal) => {
-      const res = await this.transport.stream(
-        method,
-        signal,
-        options.timeoutMs,
-        this.headers(options),
-        single(request),
-        contextOf(state, watch),
-      );
+      const headers = this.headers(options);
+      // A call of a resumable stream, or a stream of its own.
+      const record = state ?? new CallRecord("stream", options.timeoutMs);
+      // A stream that does not resume: logged and traced as failing when its reader is told it failed.
+      if (watch) record.endCheck = () => watch.ended();
+      const res = await this.transport.stream(method, signal, options.timeoutMs, headers, single(request), record);
       return res.message;
     };
     return new LazyStream(open, this.failed, watch, options.signal);
   }
 }
 keepNames({ A2AClient });
-
-/**
- * What a stream's call carries for those below and beside the client: the
- * resumption's state (also on the reads a resumption makes, so that tracing
- * links them to the stream), and the end check of a stream that does not
- * resume, so that its call is logged and traced as failing when its reader
- * is told it failed. Nothing for a stream that has neither.
- */
-function contextOf(state: StreamState | undefined, watch?: Pick<StreamWatch<unknown>, "ended">): ContextValues | undefined {
-  if (state === undefined && watch === undefined) return undefined;
-  const values = createContextValues();
-  if (state !== undefined) values.set(streamStateKey, state);
-  if (watch !== undefined) values.set(streamEndKey, () => watch.ended());
-  return values;
-}
 
 /** `options` with `signal` in place of the caller's, when one is given. */
 function withSignal<O extends CallOptions>(options: O, signal: AbortSignal | undefined): O {

@@ -33,7 +33,7 @@ import { grpcWebFactories, supportIn, transportFactories, type TransportFactorie
 import type { A2ATransport } from "../call/transport.js";
 import type { AuthCredentials } from "../auth/plan.js";
 import { checkDuration, checkTransportNumbers } from "../call/option-checks.js";
-import { awaitWithin } from "../call/before-request.js";
+import { awaitWithin } from "../base/abort.js";
 import { A2AClient } from "./client.js";
 import { FailoverTransport, type VersionFallback } from "./failover.js";
 import { bindingList, rankInterfaces, type SelectionRules } from "./select.js";

@@ -7,7 +7,7 @@
  * the deadline leaves the next interface only what is left.
  */
 import type { DescMethod, MessageInitShape } from "@bufbuild/protobuf";
-import type { Transport } from "@connectrpc/connect";
+import type { ContextValues, Transport } from "@connectrpc/connect";
 import { type A2AError, VersionNotSupportedError } from "../errors/family.js";
 import { isGatewayStatus } from "../errors/codes.js";
 import { toA2AError } from "../errors/classify.js";
@@ -16,7 +16,7 @@ import { compareVersions } from "../protocol/version.js";
 import { withTenant } from "../call/request.js";
 import { traitsOf } from "../call/method-traits.js";
 import { maySendAgain } from "../call/attempt-rules.js";
-import { CallDeadline } from "../call/deadline.js";
+import { callRecordKey, valuesOf } from "../call/record.js";
 import type { A2ATransport } from "../call/transport.js";
 import { single } from "../base/iterables.js";
 import { safeInterfaceUrl } from "../base/urls.js";
@@ -70,8 +70,8 @@ export class FailoverTransport implements A2ATransport {
 
   /** A unary call on the interface in use, moving on as the module comment says. */
   readonly unary: Transport["unary"] = (method, signal, timeoutMs, header, input, contextValues) =>
-    this.run(method, signal, timeoutMs, CallDeadline.of("unary", timeoutMs), (t, c, left) =>
-      t.unary(method, signal, left, header, withTenant(input, c.interface.tenant), contextValues),
+    this.run(method, signal, timeoutMs, "unary", contextValues, (t, c, left, values) =>
+      t.unary(method, signal, left, header, withTenant(input, c.interface.tenant), values),
     );
 
   /** A streaming call on the interface in use, moving on as the module comment says. */
@@ -80,8 +80,8 @@ export class FailoverTransport implements A2ATransport {
     let request: MessageInitShape<typeof method.input> | undefined;
     for await (const m of input) request = m;
     const req = request ?? ({} as NonNullable<typeof request>);
-    return this.run(method, signal, timeoutMs, CallDeadline.of("stream", timeoutMs), (t, c, left) =>
-      t.stream(method, signal, left, header, single(withTenant(req, c.interface.tenant)), contextValues),
+    return this.run(method, signal, timeoutMs, "stream", contextValues, (t, c, left, values) =>
+      t.stream(method, signal, left, header, single(withTenant(req, c.interface.tenant)), values),
     );
   };
 
@@ -96,7 +96,7 @@ export class FailoverTransport implements A2ATransport {
 
   /**
    * Runs `call` on the interface in use, then on the next ones as the module
-   * comment says. The call's deadline (call/deadline.ts) holds for all of
+   * comment says. The deadline of the call's record (call/record.ts) holds for all of
    * them: the first gets `timeoutMs` as the call gave it, each later one
    * what is left, and none is started once nothing is (the last failure
    * stands).
@@ -105,11 +105,14 @@ export class FailoverTransport implements A2ATransport {
     method: DescMethod,
     signal: AbortSignal | undefined,
     timeoutMs: number | undefined,
-    deadline: CallDeadline,
-    call: (t: A2ATransport, c: Candidate, timeoutMs: number | undefined) => Promise<R>,
+    kind: "unary" | "stream",
+    contextValues: ContextValues | undefined,
+    call: (t: A2ATransport, c: Candidate, timeoutMs: number | undefined, values: ContextValues) => Promise<R>,
   ): Promise<R> {
     const { candidates, maxAttempts } = this.settings;
-    deadline.start();
+    // The call's record (made here for a call that comes without one), which every attempt carries.
+    const values = valuesOf(kind, timeoutMs, contextValues);
+    const deadline = values.get(callRecordKey)!.start();
     const tried = new Set<number>();
     let i = this.index;
     let left = timeoutMs;
@@ -117,7 +120,7 @@ export class FailoverTransport implements A2ATransport {
       tried.add(i);
       const candidate = candidates[i]!;
       try {
-        const result = await call(this.transportOf(i), candidate, left);
+        const result = await call(this.transportOf(i), candidate, left, values);
         if (i !== this.index) this.index = i;
         return result;
       } catch (e) {

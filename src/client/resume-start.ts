@@ -37,7 +37,8 @@ export function resumableWith(io: ResumeIo, options: ResumeOptions, load: () => 
  * they say about the task; after the first drop, delegates to the loop.
  */
 class ResumableStream implements AsyncIterableIterator<StreamResponse> {
-  private readonly state: StreamState = {};
+  /** What the stream's calls share (call/stream-state.ts): its record's, from the client. */
+  private readonly state: StreamState;
   private it: AsyncIterator<StreamResponse> | undefined;
   /** The loop's iterator, after the first drop. */
   private rest: AsyncIterator<StreamResponse> | undefined;
@@ -54,6 +55,7 @@ class ResumableStream implements AsyncIterableIterator<StreamResponse> {
     private readonly load: () => Promise<CarryOn>,
   ) {
     this.taskId = io.taskId;
+    this.state = io.state ?? {};
   }
 
   [Symbol.asyncIterator](): this {

@@ -79,6 +79,8 @@ export interface ResumeIo {
    * throws are judged as GetTask's are. Its calls are the stream's too.
    */
   findSent?: ((signal?: AbortSignal, state?: StreamState) => Promise<SentLookup>) | undefined;
+  /** What the stream's calls share, its deadline and position among them (its record, call/record.ts); default: a state of the loop's own. */
+  state?: StreamState | undefined;
 }
 
 /**
@@ -128,7 +130,7 @@ async function* resumption(
   unlink: () => void,
   first?: FirstStream,
 ): AsyncGenerator<Step, void, Outcome | undefined> {
-  const state: StreamState = first?.state ?? {};
+  const state: StreamState = first?.state ?? io.state ?? {};
   let failure: A2AError | undefined;
   try {
     yield* steps(io, options, signal, state, first);
@@ -406,5 +408,9 @@ class OpenedWithTask implements AsyncIterator<StreamResponse> {
 function expiredStream(state: StreamState, last: A2AError, taskId: string | undefined, binding: Binding): CallTimeoutError | undefined {
   const deadline = state.deadline;
   if (!deadline?.passed()) return undefined;
-  return deadline.error(`${streamName(taskId)} did not end within its ${deadline.limitMs} ms timeout`, binding, last);
+  return new CallTimeoutError(`${streamName(taskId)} did not end within its ${deadline.limitMs} ms timeout`, {
+    binding,
+    kind: "deadline",
+    cause: last,
+  });
 }

@@ -33,13 +33,14 @@
 import type { DescMessage, DescMethodUnary, MessageInitShape, MessageShape } from "@bufbuild/protobuf";
 import type { A2AErrorCode } from "../errors/codes.js";
 import { toA2AError } from "../errors/classify.js";
-import { type A2AError, AbortedError, type CallTimeoutError, InvalidParamsError } from "../errors/family.js";
+import { type A2AError, AbortedError, CallTimeoutError, InvalidParamsError } from "../errors/family.js";
 import { shownValue } from "../call/option-checks.js";
 import type { Binding } from "../base/bindings.js";
 import type { MethodTraits } from "../call/method-traits.js";
 import type { AttemptRules, ResendWrites } from "../call/attempt-rules.js";
 import type { A2ATransport } from "../call/transport.js";
 import type { CallDeadline } from "../call/deadline.js";
+import type { CallRecord } from "../call/record.js";
 import { followSignal } from "../base/abort.js";
 import { sleep } from "../base/timers.js";
 
@@ -167,8 +168,8 @@ function backoff(n: number, previousMs: number, policy: CheckedRetryPolicy): num
 
 /**
  * A unary call of `transport` under `policy`: `request` (prepared once, so
- * every attempt sends the same message) with the call's signal, timeout
- * (as the call or the client gave it) and headers; `traits`: what `method`
+ * every attempt sends the same message) with the call's signal, record
+ * (call/record.ts: its deadline, which every attempt carries) and headers; `traits`: what `method`
  * does (call/method-traits.ts), `rules`: call/attempt-rules.ts's.
  */
 export function retryUnary<I extends DescMessage, O extends DescMessage>(
@@ -178,7 +179,7 @@ export function retryUnary<I extends DescMessage, O extends DescMessage>(
   traits: MethodTraits,
   rules: AttemptRules,
   signal: AbortSignal | undefined,
-  deadline: CallDeadline,
+  record: CallRecord,
   headers: HeadersInit | undefined,
   request: MessageInitShape<I>,
 ): Promise<MessageShape<O>> {
@@ -187,9 +188,9 @@ export function retryUnary<I extends DescMessage, O extends DescMessage>(
     traits,
     rules,
     signal,
-    deadline,
+    deadline: record,
     binding: () => transport.binding,
-    attempt: async (left, cut) => (await transport.unary(method, cut, left, headers, request)).message,
+    attempt: async (left, cut) => (await transport.unary(method, cut, left, headers, request, record)).message,
   });
 }
 
@@ -231,13 +232,13 @@ export async function withRetries<R>(given: RetryPolicy, call: RetriedCall<R>): 
   let made = 0;
   let expired: CallTimeoutError | undefined;
   const expire = () =>
-    (expired = deadline.error(
+    (expired = new CallTimeoutError(
       `${call.method} did not succeed within its ${limitMs} ms timeout (${made} attempt${made === 1 ? "" : "s"})`,
-      call.binding(),
+      { binding: call.binding() },
     ));
   // The attempts' signal: the caller's, and the deadline's cut (a request may overrun its own timeout).
   const guard = limitMs === undefined ? undefined : followSignal(call.signal);
-  if (guard) deadline.abortAt(guard.controller, expire);
+  const timer = guard && deadline.abortAt(guard.controller, expire);
   const signal = guard?.controller.signal ?? call.signal;
   try {
     let previousMs = policy.initialDelayMs;
@@ -270,7 +271,7 @@ export async function withRetries<R>(given: RetryPolicy, call: RetriedCall<R>): 
     // Cut by the deadline: that is the failure, unless the attempt named its own timeout.
     throw expired && (e as A2AError).code !== "CALL_TIMEOUT" ? expired : e;
   } finally {
-    deadline.release();
+    clearTimeout(timer);
     guard?.unlink();
   }
 }

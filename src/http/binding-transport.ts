@@ -13,7 +13,6 @@ import {
   type MessageInitShape,
   type MessageShape,
 } from "@bufbuild/protobuf";
-import { createContextValues } from "@connectrpc/connect";
 import type { UniversalClientFn, UniversalClientResponse } from "@connectrpc/connect/protocol";
 import { A2AError, type CallTimeoutError, InvalidParamsError, ProtocolError } from "../errors/family.js";
 import { toA2AError } from "../errors/classify.js";
@@ -35,7 +34,7 @@ import { CallSignal, runStreaming, runUnary } from "./run-call.js";
 import { takesCallAbort, type CallAbortRequest } from "./call-abort.js";
 import { decodeSseBatches, type SseEvent } from "./sse.js";
 import { describeJsonFault } from "./json-fault.js";
-import { streamStateKey, type StreamState } from "../call/stream-state.js";
+import { callRecordKey, type CallRecord, valuesOf } from "../call/record.js";
 import { failedField, messageFromJson, unreadableAt, type GeneratedJson } from "../protocol/proto-json.js";
 import { single } from "../base/iterables.js";
 import { isJsonContentType, mediaTypeOf } from "../base/media-type.js";
@@ -232,7 +231,7 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
     plan: HttpPlan,
     signal: AbortSignal,
     controller: AbortController,
-    state: StreamState | undefined,
+    state: CallRecord | undefined,
     f: ResponseFacts,
   ): AsyncIterable<MessageShape<O>> {
     let idle: CallTimeoutError | undefined;
@@ -275,7 +274,7 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
           requestMethod: first.plan.method,
           url: first.plan.url,
           header: first.header,
-          contextValues: contextValues ?? createContextValues(),
+          contextValues: valuesOf("unary", timeoutMs, contextValues),
           message: first.message,
         },
         next: async (req, call) => {
@@ -317,7 +316,7 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
           requestMethod: first.plan.method,
           url: first.plan.url,
           header: first.header,
-          contextValues: contextValues ?? createContextValues(),
+          contextValues: valuesOf("stream", timeoutMs, contextValues),
           message: single(first.message),
         },
         next: async (req) => {
@@ -337,7 +336,8 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
             const type = res.header.get("Content-Type");
             let out: AsyncIterable<MessageShape<typeof method.output>>;
             if (ok && mediaTypeOf(type) === "text/event-stream") {
-              const state = req.contextValues.get(streamStateKey);
+              // Where the stream's position is kept: its record (an interceptor may have given other values).
+              const state = req.contextValues.get(callRecordKey);
               // What the events keep for as long as the stream is open: not the
               // request body, nor (through a closure made here) the request.
               out = events(method, res, { ...plan, body: undefined }, req.signal, controller, state, f);

@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { CallDeadline } from "../../../src/call/deadline.js";
 import { DEFAULT_TIMEOUT_MS } from "../../../src/call/timeouts.js";
-import { CallTimeoutError, InvalidParamsError } from "../../../src/errors/family.js";
+import { CallTimeoutError } from "../../../src/errors/family.js";
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance"] });
@@ -16,7 +16,7 @@ afterEach(() => {
 
 describe("CallDeadline", () => {
   it("starts with the first request's timeout and gives the next ones what is left, at least 1 ms", () => {
-    const deadline = CallDeadline.of("stream", 200);
+    const deadline = new CallDeadline("stream", 200);
     vi.advanceTimersByTime(1_000);
     // Not started yet: nothing has been used up.
     expect(deadline.leftMs()).toBe(Infinity);
@@ -30,7 +30,7 @@ describe("CallDeadline", () => {
   });
 
   it("a call that gave no timeout leaves the request's to the transport, and holds to the default meanwhile", () => {
-    const deadline = CallDeadline.of("unary", undefined).start();
+    const deadline = new CallDeadline("unary", undefined).start();
     expect(deadline.limitMs).toBe(DEFAULT_TIMEOUT_MS);
     expect(deadline.timeoutMs()).toBeUndefined();
     vi.advanceTimersByTime(10_000);
@@ -41,34 +41,39 @@ describe("CallDeadline", () => {
 
   it("0 and Infinity are no limit, passed on as given; a stream that gives none has none", () => {
     for (const given of [0, Infinity]) {
-      const deadline = CallDeadline.of("unary", given).start();
+      const deadline = new CallDeadline("unary", given).start();
       expect(deadline.limitMs).toBeUndefined();
       expect(deadline.timeoutMs()).toBe(given);
       expect(deadline.fix().timeoutMs()).toBe(given);
       expect(deadline.passed()).toBe(false);
     }
-    const stream = CallDeadline.of("stream", undefined).start();
+    const stream = new CallDeadline("stream", undefined).start();
     expect(stream.limitMs).toBeUndefined();
     expect(stream.leftMs()).toBe(Infinity);
   });
 
-  it("a timeout that is no number is InvalidParamsError naming timeoutMs", () => {
-    expect(() => CallDeadline.of("unary", Number.NaN)).toThrow(InvalidParamsError);
-    expect(() => CallDeadline.of("stream", "5" as unknown as number)).toThrow(/^timeoutMs must be a number of milliseconds/);
+  it("a timeout that is no number is no limit here, and is passed on as given for the transport to refuse", () => {
+    for (const given of [Number.NaN, "5" as unknown as number]) {
+      const deadline = new CallDeadline("unary", given).start();
+      expect(deadline.limitMs).toBeUndefined();
+      expect(deadline.timeoutMs()).toBe(given);
+    }
   });
 
-  it("ends with a CallTimeoutError of kind deadline that names what timed out, with its cause", () => {
-    const cause = new Error("dropped");
-    const e = CallDeadline.of("unary", 100).error("GetTask did not succeed within its 100 ms timeout", "JSONRPC", cause);
+  it("a wait before the request ends at the deadline with a CallTimeoutError naming what was waited for and the limit", async () => {
+    const deadline = new CallDeadline("unary", 100);
+    const stalled = deadline.waitFor(new Promise(() => {}), "the code did not load", undefined, "JSONRPC");
+    vi.advanceTimersByTime(100);
+    const e = await stalled.catch((x: unknown) => x);
     expect(e).toBeInstanceOf(CallTimeoutError);
-    expect(e.kind).toBe("deadline");
-    expect(e.binding).toBe("JSONRPC");
-    expect(e.cause).toBe(cause);
-    expect(e.message).toBe("GetTask did not succeed within its 100 ms timeout");
+    expect((e as CallTimeoutError).kind).toBe("deadline");
+    expect((e as CallTimeoutError).binding).toBe("JSONRPC");
+    expect((e as Error).message).toBe("the code did not load within the call's 100 ms timeout");
+    expect(vi.getTimerCount()).toBe(0);
   });
 
-  it("its timer aborts a step's controller at the deadline, and is gone once released", () => {
-    const deadline = CallDeadline.of("unary", 100);
+  it("its timer aborts a step's controller at the deadline, and is gone once cleared", () => {
+    const deadline = new CallDeadline("unary", 100);
     const cut = new AbortController();
     deadline.abortAt(cut, () => new Error("late"));
     vi.advanceTimersByTime(99);
@@ -76,20 +81,19 @@ describe("CallDeadline", () => {
     vi.advanceTimersByTime(1);
     expect((cut.signal.reason as Error).message).toBe("late");
 
-    const released = CallDeadline.of("unary", 100);
+    const released = new CallDeadline("unary", 100);
     const kept = new AbortController();
-    released.abortAt(kept, () => new Error("late"));
-    released.release();
+    clearTimeout(released.abortAt(kept, () => new Error("late")));
     expect(vi.getTimerCount()).toBe(0);
     vi.advanceTimersByTime(1_000);
     expect(kept.signal.aborted).toBe(false);
   });
 
   it("makes no timer without a limit, nor for a controller already aborted", () => {
-    CallDeadline.of("unary", 0).abortAt(new AbortController(), () => new Error("never"));
+    new CallDeadline("unary", 0).abortAt(new AbortController(), () => new Error("never"));
     const aborted = new AbortController();
     aborted.abort("caller");
-    CallDeadline.of("unary", 100).abortAt(aborted, () => new Error("never"));
+    new CallDeadline("unary", 100).abortAt(aborted, () => new Error("never"));
     expect(vi.getTimerCount()).toBe(0);
     expect(aborted.signal.reason).toBe("caller");
   });
