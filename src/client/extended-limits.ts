@@ -6,32 +6,24 @@
  */
 import type { AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { AbortedError, CallTimeoutError } from "../errors/family.js";
-import { timeoutFor } from "../call/timeouts.js";
+import type { CallDeadline } from "../call/deadline.js";
 import { followSignal, unlessAborted } from "../base/abort.js";
-import { startTimer } from "../base/timers.js";
 import type { CallOptions } from "./client.js";
 
 /**
- * A call's own signal and timeout (none unless it gives one), counted from
- * `started`, as one signal that aborts with AbortedError (the caller's
+ * A call's own signal and `deadline` (its own timeoutMs, none unless it
+ * gives one), as one signal that aborts with AbortedError (the caller's
  * reason as its cause) or CallTimeoutError; `release` lets go of both.
  */
-export function callLimits(options: CallOptions, started: number): { signal: AbortSignal; bounded: boolean; release(): void } {
-  const limitMs = timeoutFor("stream", options.timeoutMs);
+export function callLimits(options: CallOptions, deadline: CallDeadline): { signal: AbortSignal; bounded: boolean; release(): void } {
   const { controller, unlink } = followSignal(
     options.signal,
     () => new AbortedError("fetching the extended Agent Card was aborted", { cause: options.signal?.reason }),
   );
-  const timer =
-    limitMs === undefined
-      ? undefined
-      : startTimer(
-          () =>
-            controller.abort(
-              new CallTimeoutError(`the extended Agent Card was not fetched and verified within ${limitMs} ms`, { kind: "deadline" }),
-            ),
-          Math.max(0, started + limitMs - performance.now()),
-        );
+  const timer = deadline.abortAt(
+    controller,
+    () => new CallTimeoutError(`the extended Agent Card was not fetched and verified within ${deadline.limitMs} ms`, { kind: "deadline" }),
+  );
   return {
     signal: controller.signal,
     bounded: options.signal !== undefined || timer !== undefined,
@@ -44,17 +36,17 @@ export function callLimits(options: CallOptions, started: number): { signal: Abo
 
 /**
  * `shared`, a load another call started, awaited within this call's own
- * signal and timeout, not the other's; when that call's end (its abort or
- * its timeout) ends it, this call loads for itself through `again`, with
- * what is left of its time.
+ * signal and `deadline` (its timeoutMs, started when it was made), not the
+ * other's; when that call's end (its abort or its timeout) ends it, this
+ * call loads for itself through `again`, with what is left of its time.
  */
 export async function joinLoad(
   shared: Promise<AgentCard>,
   options: CallOptions,
+  deadline: CallDeadline,
   again: (options: CallOptions) => Promise<AgentCard>,
 ): Promise<AgentCard> {
-  const started = performance.now();
-  const limits = callLimits(options, started);
+  const limits = callLimits(options, deadline);
   try {
     return await unlessAborted(shared, limits.signal);
   } catch (e) {
@@ -64,7 +56,5 @@ export async function joinLoad(
   } finally {
     limits.release();
   }
-  const limitMs = timeoutFor("stream", options.timeoutMs);
-  const left = limitMs === undefined ? options.timeoutMs : Math.max(1, Math.ceil(started + limitMs - performance.now()));
-  return again({ ...options, timeoutMs: left });
+  return again({ ...options, timeoutMs: deadline.timeoutMs() });
 }

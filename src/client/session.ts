@@ -6,7 +6,9 @@
 import type { AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { UnsupportedOperationError, type NoCompatibleInterfaceError } from "../errors/family.js";
 import { unlessAborted } from "../base/abort.js";
+import { CallDeadline } from "../call/deadline.js";
 import { headersFrom } from "../call/options.js";
+import { checkDuration } from "../call/option-checks.js";
 import { optionsKey } from "../base/options-key.js";
 import type { ResolvedAgentCard } from "../discovery/resolve.js";
 import { checkCardLocalUrls, type LocalUrlPolicy } from "../trust/local-urls.js";
@@ -165,11 +167,15 @@ export class AgentSession {
    * timeout (loaded on demand: calls rarely overlap).
    */
   private async joinExtended(shared: Promise<AgentCard>, options: CallOptions): Promise<AgentCard> {
-    return (await import("./extended-limits.js")).joinLoad(shared, options, (again) => this.extendedCard(again));
+    // The call's own deadline, started before the code loads (call/deadline.ts); a timeout that is no number is refused.
+    checkDuration(options.timeoutMs, "timeoutMs");
+    const deadline = new CallDeadline("stream", options.timeoutMs).start();
+    return (await import("./extended-limits.js")).joinLoad(shared, options, deadline, (again) => this.extendedCard(again));
   }
 
   private async loadExtended(options: CallOptions): Promise<AgentCard> {
-    const started = performance.now();
+    // The operation's one deadline, which its verification is held to: its own timeoutMs, none without.
+    const deadline = new CallDeadline("stream", options.timeoutMs).start();
     const message = await this.client.getExtendedAgentCard({}, options);
     // A public card that was signed and verified is not given up for one that
     // is not, whatever the policy: else stripping the extended card's
@@ -182,7 +188,7 @@ export class AgentSession {
       const { verifyExtendedCard, callLimits } = await import("./extended-card.js");
       // The call's timeout holds for its verification too, whose key sets
       // the agent names and may never answer.
-      const limits = callLimits(options, started);
+      const limits = callLimits(options, deadline);
       try {
         const verifying = verifyExtendedCard(message, receivedJsonOf(message), policy, {
           ...this.options.verification,

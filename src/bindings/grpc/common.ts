@@ -17,6 +17,7 @@ import { CallSignal } from "../../http/run-call.js";
 import { mergeHeaders, serviceHeaders, type TransportOptions } from "../../call/options.js";
 import { timeoutFor } from "../../call/timeouts.js";
 import type { A2ATransport } from "../../call/transport.js";
+import { valuesOf } from "../../call/record.js";
 import { answeredOverHttp } from "./http-answer.js";
 
 /**
@@ -59,13 +60,15 @@ export function a2aGrpcTransport(inner: Transport, options: TransportOptions, cu
   return {
     binding: "GRPC",
     async unary(method, signal, timeoutMs, header, input, contextValues) {
-      // Decided here; the transport below takes it as given.
+      // The limit of a call that left it to the transport is chosen here; the transport below takes it as given.
       const timeout = timeoutFor("unary", timeoutMs, options.timeoutMs);
       const headers = mergeHeaders(defaults, header);
+      // The call's record (call/record.ts), made here for a call that comes without one.
+      const values = valuesOf("unary", timeoutMs, contextValues);
       let res: UnaryResponse<typeof method.input, typeof method.output>;
       if (target.guarded) {
         try {
-          res = await inner.unary(method, signal, timeout, headers, input, contextValues);
+          res = await inner.unary(method, signal, timeout, headers, input, values);
         } catch (e) {
           // The binding's A2AErrors pass as they are; an interceptor's own ConnectError is read as a status.
           throw signal?.aborted ? e : callError(method, e);
@@ -75,7 +78,7 @@ export function a2aGrpcTransport(inner: Transport, options: TransportOptions, cu
         // Aborted before it starts: connect's runner would still run the interceptors.
         if (call.aborted) throw failure(method, call, call.reason);
         try {
-          res = await call.race(inner.unary(method, call.signal, timeout, headers, input, contextValues));
+          res = await call.race(inner.unary(method, call.signal, timeout, headers, input, values));
           call.release();
         } catch (e) {
           throw failure(method, call, e);
@@ -98,7 +101,8 @@ export function a2aGrpcTransport(inner: Transport, options: TransportOptions, cu
       const stopWaiting = idleBeforeResponse(idleMs, () => goneIdle("no response"));
       let res: StreamResponse<typeof method.input, typeof method.output>;
       try {
-        res = await call.race(inner.stream(method, call.signal, deadline, mergeHeaders(defaults, header), input, contextValues));
+        const values = valuesOf("stream", timeoutMs, contextValues);
+        res = await call.race(inner.stream(method, call.signal, deadline, mergeHeaders(defaults, header), input, values));
       } catch (e) {
         throw idle ?? failure(method, call, e);
       } finally {

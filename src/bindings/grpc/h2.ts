@@ -23,7 +23,6 @@ import { InvalidParamsError } from "../../errors/family.js";
 import { failedField } from "../../protocol/proto-json.js";
 import { runStreaming, runUnary } from "../../http/run-call.js";
 import { callRequest } from "../../http/call-request.js";
-import { timeoutFor } from "../../call/timeouts.js";
 import { SessionKeeper, nodeHttp2 } from "./h2-session.js";
 import type { GrpcTlsOptions } from "./url.js";
 import { mapRequests } from "../../base/iterables.js";
@@ -87,18 +86,24 @@ export function createH2GrpcTransport(options: H2GrpcTransportOptions): Transpor
     return stream;
   }
 
-  // The gRPC binding above (common.ts) has decided each call's deadline
-  // (call/timeouts.ts); here it is taken as given, as connect's transports
-  // take theirs: none when 0 or absent, which is the rule for a stream.
+  // The gRPC binding above (common.ts) gives each call what is left of its
+  // deadline, undefined for none (call/deadline.ts); here it is taken as given.
   return {
     unary(method, signal, timeoutMs, header, input, contextValues) {
-      const deadline = timeoutFor("stream", timeoutMs);
       return runUnary({
         binding: "GRPC",
         interceptors,
         signal,
-        timeoutMs: deadline,
-        req: callRequest(false, method, "POST", urlOf(method), requestHeader(header, deadline), contextValues, create(method.input, input)),
+        timeoutMs,
+        req: callRequest(
+          false,
+          method,
+          "POST",
+          urlOf(method),
+          requestHeader(header, timeoutMs),
+          contextValues,
+          create(method.input, input),
+        ),
         next: async (req) => {
           try {
             const body = encodeFrame(requestBytes(method, req.message));
@@ -122,18 +127,17 @@ export function createH2GrpcTransport(options: H2GrpcTransportOptions): Transpor
     },
 
     stream(method, signal, timeoutMs, header, input, contextValues) {
-      const deadline = timeoutFor("stream", timeoutMs);
       return runStreaming({
         binding: "GRPC",
         interceptors,
         signal,
-        timeoutMs: deadline,
+        timeoutMs,
         req: callRequest(
           true,
           method,
           "POST",
           urlOf(method),
-          requestHeader(header, deadline),
+          requestHeader(header, timeoutMs),
           contextValues,
           mapRequests(input, (m) => create(method.input, m)),
         ),

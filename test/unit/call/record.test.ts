@@ -10,7 +10,15 @@ import { createContextKey, createContextValues, type ContextValues, type Interce
 import type { UniversalClientFn } from "@connectrpc/connect/protocol";
 import { describe, expect, it } from "vitest";
 import { CallRecord, callRecordKey } from "../../../src/call/record.js";
-import { A2AClient, createJsonRpcTransport } from "../../../src/index.js";
+import {
+  A2AClient,
+  createGrpcWebTransport,
+  createJsonRpcTransport,
+  createJsonRpcTransportV03,
+  createRestTransport,
+  type A2ATransport,
+} from "../../../src/index.js";
+import { createGrpcTransport } from "../../../src/node.js";
 
 /** An agent that answers every JSON-RPC request with task t1. */
 const answering: UniversalClientFn = async (req) => {
@@ -81,4 +89,44 @@ describe("the call record", () => {
     expect(record.get(callRecordKey)).toBe(record);
     expect(record.deadline).toBe(record);
   });
+
+  /** A transport of every binding, whose interceptor notes the call's record and ends the call before any request. */
+  const BINDINGS: ReadonlyArray<[string, (interceptors: Interceptor[]) => A2ATransport]> = [
+    ["JSON-RPC", (interceptors) => createJsonRpcTransport({ baseUrl: "http://127.0.0.1:9/rpc", interceptors })],
+    ["HTTP+JSON", (interceptors) => createRestTransport({ baseUrl: "http://127.0.0.1:9/rest", interceptors })],
+    ["JSON-RPC 0.3", (interceptors) => createJsonRpcTransportV03({ baseUrl: "http://127.0.0.1:9/rpc03", interceptors })],
+    ["gRPC", (interceptors) => createGrpcTransport({ baseUrl: "http://127.0.0.1:9", interceptors })],
+    ["gRPC-web", (interceptors) => createGrpcWebTransport({ baseUrl: "http://127.0.0.1:9", interceptors })],
+  ];
+
+  it.each(BINDINGS)(
+    "%s: a unary call and a stream called directly each carry a record of their own, with the call's deadline",
+    async (_, make) => {
+      const records: unknown[] = [];
+      const stop: Interceptor = () => (req) => {
+        records.push(req.contextValues.get(callRecordKey));
+        throw new Error("stop before the request");
+      };
+      const transport = make([stop]);
+      await expect(transport.unary(A2AService.method.getTask, undefined, 250, undefined, { id: "t1" })).rejects.toThrow();
+      const events = await transport
+        .stream(
+          A2AService.method.subscribeToTask,
+          undefined,
+          400,
+          undefined,
+          (async function* () {
+            yield { id: "t1" };
+          })(),
+        )
+        .catch((e: unknown) => e);
+      expect(events).toBeInstanceOf(Error);
+      expect(records).toHaveLength(2);
+      const [unary, stream] = records as CallRecord[];
+      expect(unary).toBeInstanceOf(CallRecord);
+      expect(unary!.limitMs).toBe(250);
+      expect(stream).toBeInstanceOf(CallRecord);
+      expect(stream!.limitMs).toBe(400);
+    },
+  );
 });
