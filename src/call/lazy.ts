@@ -5,8 +5,7 @@
  * apps that never use them do not download them.
  */
 import type { Binding } from "../base/bindings.js";
-import type { ContextValues } from "@connectrpc/connect";
-import { callRecordKey, valuesOf } from "./record.js";
+import { type CallRecord, recordFor } from "./record.js";
 import type { A2ATransport } from "./transport.js";
 import { onDemand } from "../base/on-demand.js";
 
@@ -35,25 +34,24 @@ export function lazyTransport(binding: Binding, load: () => Promise<A2ATransport
   const transport = onDemand(async () => (ready = await load()));
   /**
    * The transport, and the timeout its request gets: what the load left of
-   * the deadline of the call's record (call/record.ts), which `values` carry.
+   * the deadline of the call's record (call/record.ts).
    */
-  async function loaded(values: ContextValues, signal: AbortSignal | undefined, timeoutMs: number | undefined) {
+  async function loaded(record: CallRecord, signal: AbortSignal | undefined, timeoutMs: number | undefined) {
     if (ready) return { t: ready, timeoutMs };
-    const record = values.get(callRecordKey)!;
     const t = await record.waitFor(transport(), `the code of the ${binding} transport did not load`, signal, binding);
     return { t, timeoutMs: record.timeoutMs() };
   }
   return {
     binding,
     async unary(method, signal, timeoutMs, header, input, contextValues) {
-      const values = valuesOf("unary", timeoutMs, contextValues);
-      const { t, timeoutMs: left } = await loaded(values, signal, timeoutMs);
-      return t.unary(method, signal, left, header, input, values);
+      const record = recordFor("unary", timeoutMs, contextValues);
+      const { t, timeoutMs: left } = await loaded(record, signal, timeoutMs);
+      return t.unary(method, signal, left, header, input, contextValues ?? record);
     },
     async stream(method, signal, timeoutMs, header, input, contextValues) {
-      const values = valuesOf("stream", timeoutMs, contextValues);
-      const { t, timeoutMs: left } = await loaded(values, signal, timeoutMs);
-      return t.stream(method, signal, left, header, input, values);
+      const record = recordFor("stream", timeoutMs, contextValues);
+      const { t, timeoutMs: left } = await loaded(record, signal, timeoutMs);
+      return t.stream(method, signal, left, header, input, contextValues ?? record);
     },
   } satisfies A2ATransport;
 }

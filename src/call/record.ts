@@ -68,15 +68,18 @@ export class CallRecord extends CallDeadline implements ContextValues, StreamSta
 }
 
 /**
- * The context values a call's requests carry, with the call's record in
- * them: `contextValues` as they are when they carry one (they are the
- * record when an A2AClient made it), else with one made from the call's
- * arguments (a transport called directly, not through an A2AClient), whose
- * deadline is the call's `timeoutMs` for a call of `kind`; no values: the
- * record alone. `values.get(callRecordKey)` is then the record.
+ * The record of a call that reaches a step with `contextValues`: the record
+ * they are (an A2AClient made it) or carry, else one made from the call's
+ * arguments (a transport called directly, not through an A2AClient) and put
+ * into the values given, whose deadline is the call's `timeoutMs` for a
+ * call of `kind`. The step passes `contextValues ?? record` on.
  */
-export function valuesOf(kind: "unary" | "stream", timeoutMs: number | undefined, contextValues: ContextValues | undefined): ContextValues {
-  if (contextValues?.get(callRecordKey)) return contextValues;
-  const record = new CallRecord(kind, timeoutMs);
-  return contextValues ? contextValues.set(callRecordKey, record) : record;
+export function recordFor(kind: "unary" | "stream", timeoutMs: number | undefined, contextValues: ContextValues | undefined): CallRecord {
+  if (contextValues instanceof CallRecord) return contextValues;
+  let record = contextValues?.get(callRecordKey);
+  if (!record) {
+    record = new CallRecord(kind, timeoutMs);
+    contextValues?.set(callRecordKey, record);
+  }
+  return record;
 }

@@ -16,7 +16,7 @@ import { compareVersions } from "../protocol/version.js";
 import { withTenant } from "../call/request.js";
 import { traitsOf } from "../call/method-traits.js";
 import { maySendAgain } from "../call/attempt-rules.js";
-import { callRecordKey, valuesOf } from "../call/record.js";
+import { recordFor } from "../call/record.js";
 import type { A2ATransport } from "../call/transport.js";
 import { single } from "../base/iterables.js";
 import { safeInterfaceUrl } from "../base/urls.js";
@@ -111,8 +111,8 @@ export class FailoverTransport implements A2ATransport {
   ): Promise<R> {
     const { candidates, maxAttempts } = this.settings;
     // The call's record (made here for a call that comes without one), which every attempt carries.
-    const values = valuesOf(kind, timeoutMs, contextValues);
-    const deadline = values.get(callRecordKey)!.start();
+    const deadline = recordFor(kind, timeoutMs, contextValues).start();
+    const values = contextValues ?? deadline;
     const tried = new Set<number>();
     let i = this.index;
     let left = timeoutMs;

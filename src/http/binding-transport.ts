@@ -34,7 +34,7 @@ import { CallSignal, runStreaming, runUnary } from "./run-call.js";
 import { takesCallAbort, type CallAbortRequest } from "./call-abort.js";
 import { decodeSseBatches, type SseEvent } from "./sse.js";
 import { describeJsonFault } from "./json-fault.js";
-import { callRecordKey, type CallRecord, valuesOf } from "../call/record.js";
+import { callRecordKey, type CallRecord, recordFor } from "../call/record.js";
 import { failedField, messageFromJson, unreadableAt, type GeneratedJson } from "../protocol/proto-json.js";
 import { single } from "../base/iterables.js";
 import { isJsonContentType, mediaTypeOf } from "../base/media-type.js";
@@ -262,6 +262,8 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
     binding,
     async unary(method, signal, timeoutMs, header, input, contextValues) {
       const first = prepare(method, input, header, false);
+      // The call's record (call/record.ts), made here for a call that comes without one.
+      const record = recordFor("unary", timeoutMs, contextValues);
       return runUnary({
         binding,
         interceptors: options.interceptors,
@@ -274,7 +276,7 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
           requestMethod: first.plan.method,
           url: first.plan.url,
           header: first.header,
-          contextValues: valuesOf("unary", timeoutMs, contextValues),
+          contextValues: contextValues ?? record,
           message: first.message,
         },
         next: async (req, call) => {
@@ -300,6 +302,7 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
       let only: MessageInitShape<typeof method.input> | undefined;
       for await (const m of input) only = m;
       const first = prepare(method, only, header, true);
+      const record = recordFor("stream", timeoutMs, contextValues);
       // The call's own controller, so that a stream gone idle can be cut.
       const controller = new AbortController();
       return runStreaming({
@@ -316,7 +319,7 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
           requestMethod: first.plan.method,
           url: first.plan.url,
           header: first.header,
-          contextValues: valuesOf("stream", timeoutMs, contextValues),
+          contextValues: contextValues ?? record,
           message: single(first.message),
         },
         next: async (req) => {

@@ -17,7 +17,7 @@ import { CallSignal } from "../../http/run-call.js";
 import { mergeHeaders, serviceHeaders, type TransportOptions } from "../../call/options.js";
 import { timeoutFor } from "../../call/timeouts.js";
 import type { A2ATransport } from "../../call/transport.js";
-import { valuesOf } from "../../call/record.js";
+import { recordFor } from "../../call/record.js";
 import { answeredOverHttp } from "./http-answer.js";
 
 /**
@@ -64,7 +64,8 @@ export function a2aGrpcTransport(inner: Transport, options: TransportOptions, cu
       const timeout = timeoutFor("unary", timeoutMs, options.timeoutMs);
       const headers = mergeHeaders(defaults, header);
       // The call's record (call/record.ts), made here for a call that comes without one.
-      const values = valuesOf("unary", timeoutMs, contextValues);
+      const record = recordFor("unary", timeoutMs, contextValues);
+      const values = contextValues ?? record;
       let res: UnaryResponse<typeof method.input, typeof method.output>;
       if (target.guarded) {
         try {
@@ -101,7 +102,8 @@ export function a2aGrpcTransport(inner: Transport, options: TransportOptions, cu
       const stopWaiting = idleBeforeResponse(idleMs, () => goneIdle("no response"));
       let res: StreamResponse<typeof method.input, typeof method.output>;
       try {
-        const values = valuesOf("stream", timeoutMs, contextValues);
+        const record = recordFor("stream", timeoutMs, contextValues);
+        const values = contextValues ?? record;
         res = await call.race(inner.stream(method, call.signal, deadline, mergeHeaders(defaults, header), input, values));
       } catch (e) {
         throw idle ?? failure(method, call, e);
