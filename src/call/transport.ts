@@ -12,7 +12,10 @@ import type { Binding } from "../base/bindings.js";
  * `Transport["unary"]` and `Transport["stream"]`). What applies to every
  * call is not a transport's business: the A2AClient and the failover runner
  * apply the A2A rules (call/request.ts), the call runner the deadline and
- * the signal (http/run-call.ts), and timeouts follow call/timeouts.ts.
+ * the signal (http/run-call.ts). A call's `contextValues` carry its record
+ * (call/record.ts), which is its one deadline (call/deadline.ts); its
+ * `timeoutMs` is what is left of that deadline, and a transport chooses a
+ * limit only for a call that left it to it (call/timeouts.ts).
  * @category Transports
  */
 export interface A2ATransport extends Transport {
