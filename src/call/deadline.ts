@@ -88,6 +88,16 @@ export class CallDeadline {
   }
 
   /**
+   * The limit a request's deadline error names, the request having been
+   * given `requestMs`: the call's whole limit once its clock runs (the
+   * request got what was left of it: "within 60 ms", not the 56 left after
+   * code loaded on demand), else the request's own.
+   */
+  namedLimitMs(requestMs: number | undefined): number | undefined {
+    return this.at !== undefined && this.given !== undefined ? this.limitMs : requestMs;
+  }
+
+  /**
    * `work`, something the call waits for before its request reaches a
    * transport's call runner (code loaded on demand, a request read from
    * plain JSON), awaited within the call's `signal` (AbortedError, its

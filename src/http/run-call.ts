@@ -34,7 +34,7 @@
  * masked before the caller sees it (sent-secrets.ts, loaded then): an
  * agent may echo any of them.
  */
-import type { Interceptor, StreamRequest, StreamResponse, UnaryRequest, UnaryResponse } from "@connectrpc/connect";
+import type { ContextValues, Interceptor, StreamRequest, StreamResponse, UnaryRequest, UnaryResponse } from "@connectrpc/connect";
 import type { DescMessage, DescMethod } from "@bufbuild/protobuf";
 import { A2AError, AbortedError, CallTimeoutError } from "../errors/family.js";
 import { clientFault } from "../errors/classify.js";
@@ -44,6 +44,7 @@ import { singleValue } from "../base/iterables.js";
 import { startTimer } from "../base/timers.js";
 import { safeUrl } from "../base/urls.js";
 import type { AbortLike } from "./call-abort.js";
+import { callRecordKey } from "../call/record.js";
 
 /**
  * The reason a request signal carries once its call is over: one for all
@@ -101,6 +102,8 @@ export class CallSignal implements AbortLike {
   private sentMethod: DescMethod | undefined;
   /** The request message, which may hand the agent credentials (a push config's). */
   private sentMessage: unknown;
+  /** The request's context values: its call's record, whose whole limit the deadline's error names. */
+  private sentValues: ContextValues | undefined;
 
   constructor(
     private readonly outer: AbortSignal | undefined,
@@ -227,6 +230,7 @@ export class CallSignal implements AbortLike {
     // stream (`single`); else the one the transport gave is kept.
     const message = req.stream ? singleValue(req.message as AsyncIterable<unknown>) : req.message;
     if (message !== undefined) this.sentMessage = message;
+    this.sentValues = req.contextValues;
   }
 
   /** A rejection with `e`, without the credentials of the request as sent. */
@@ -282,10 +286,15 @@ export class CallSignal implements AbortLike {
   // The caller's reason is the cause: the caller finds it on the error.
   private readonly onOuterAbort = (): void => this.abort(this.abortedError(this.outer!.reason ?? abortError()));
 
+  /** The limit the deadline's error names: the call's whole one (call/deadline.ts), of which this request may have had what was left. */
+  private limitNamed(): number | undefined {
+    return this.sentValues?.get(callRecordKey)?.namedLimitMs(this.timeoutMs) ?? this.timeoutMs;
+  }
+
   // The URL is made readable only here: parsing one for every call costs.
   private readonly expire = (): void =>
     this.abort(
-      new CallTimeoutError(`the call to ${safeUrl(this.url)} did not complete within ${this.timeoutMs} ms`, {
+      new CallTimeoutError(`the call to ${safeUrl(this.url)} did not complete within ${this.limitNamed()} ms`, {
         binding: this.binding,
         kind: "deadline",
       }),
@@ -330,6 +339,7 @@ interface SentRequest {
   requestMethod?: string | undefined;
   stream?: boolean | undefined;
   message?: unknown;
+  contextValues?: ContextValues | undefined;
 }
 
 /**

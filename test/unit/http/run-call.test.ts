@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { A2AService, GetTaskRequestSchema, TaskSchema, StreamResponseSchema } from "../../../gen/lf/a2a/v1/a2a_pb.js";
 import { AbortedError, CallTimeoutError, ProtocolError } from "../../../src/errors/family.js";
 import { runStreaming, runUnary } from "../../../src/http/run-call.js";
+import { CallRecord } from "../../../src/call/record.js";
 import { within } from "../../support/fake-server.js";
 import { unaryAnswer } from "../../support/unary-answer.js";
 
@@ -148,6 +149,33 @@ describe("runUnary", () => {
     const e = await failed;
     expect(e).toBeInstanceOf(CallTimeoutError);
     expect(e).toMatchObject({ kind: "deadline", binding: "HTTP+JSON" });
+  });
+
+  it("a request given what is left of its call's deadline names the call's whole limit when it runs out", async () => {
+    vi.useFakeTimers();
+    // The call's clock started 400 ms before its request (code loaded on demand, an attempt that failed).
+    const record = new CallRecord("unary", 1000).start();
+    await vi.advanceTimersByTimeAsync(400);
+    const left = record.timeoutMs();
+    expect(left).toBe(600);
+    const failed = runUnary({
+      binding: "HTTP+JSON",
+      interceptors: [],
+      signal: undefined,
+      timeoutMs: left,
+      req: { ...unaryReq(), contextValues: record },
+      next: async (req) => {
+        await aborted(req.signal);
+        throw new Error("aborted");
+      },
+    }).then(
+      () => undefined,
+      (x: unknown) => x,
+    );
+    await vi.advanceTimersByTimeAsync(600);
+    const e = await failed;
+    expect(e).toBeInstanceOf(CallTimeoutError);
+    expect((e as Error).message).toContain("within 1000 ms");
   });
 
   it("a call that succeeds clears its deadline and leaves no listener on the caller's signal", async () => {
