@@ -59,3 +59,17 @@ export function mapRequests<T, U>(source: AsyncIterable<T>, fn: (t: T) => U): As
   const only = singleValue(source);
   return only === undefined ? mapAsync(source, fn) : single(fn(only));
 }
+
+/**
+ * The one message of a request stream (A2A's streams are server-streaming):
+ * taken from a `single` without reading it, as every step a stream's
+ * request passes through would otherwise read it again; else the last one
+ * read.
+ */
+export async function onlyValue<T>(source: AsyncIterable<T>): Promise<T | undefined> {
+  const only = singleValue(source);
+  if (only !== undefined) return only;
+  let last: T | undefined;
+  for await (const v of source) last = v;
+  return last;
+}

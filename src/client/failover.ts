@@ -18,7 +18,7 @@ import { traitsOf } from "../call/method-traits.js";
 import { maySendAgain } from "../call/attempt-rules.js";
 import { recordFor } from "../call/record.js";
 import type { A2ATransport } from "../call/transport.js";
-import { single } from "../base/iterables.js";
+import { onlyValue, single } from "../base/iterables.js";
 import { safeInterfaceUrl } from "../base/urls.js";
 import type { Candidate } from "../base/bindings.js";
 
@@ -77,9 +77,7 @@ export class FailoverTransport implements A2ATransport {
   /** A streaming call on the interface in use, moving on as the module comment says. */
   readonly stream: Transport["stream"] = async (method, signal, timeoutMs, header, input, contextValues) => {
     // A2A streams are server-streaming: one request, which may be sent again.
-    let request: MessageInitShape<typeof method.input> | undefined;
-    for await (const m of input) request = m;
-    const req = request ?? ({} as NonNullable<typeof request>);
+    const req = (await onlyValue(input)) ?? ({} as MessageInitShape<typeof method.input>);
     return this.run(method, signal, timeoutMs, "stream", contextValues, (t, c, left, values) =>
       t.stream(method, signal, left, header, single(withTenant(req, c.interface.tenant)), values),
     );

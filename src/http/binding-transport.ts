@@ -36,7 +36,7 @@ import { decodeSseBatches, type SseEvent } from "./sse.js";
 import { describeJsonFault } from "./json-fault.js";
 import { callRecordKey, type CallRecord, recordFor } from "../call/record.js";
 import { failedField, messageFromJson, unreadableAt, type GeneratedJson } from "../protocol/proto-json.js";
-import { single } from "../base/iterables.js";
+import { onlyValue, single } from "../base/iterables.js";
 import { isJsonContentType, mediaTypeOf } from "../base/media-type.js";
 import { safeUrl } from "../base/urls.js";
 import { checkedResponse } from "../call/response-shape.js";
@@ -299,9 +299,7 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
 
     async stream(method, signal, timeoutMs, header, input, contextValues) {
       // A2A's streaming methods are server-streaming: exactly one request.
-      let only: MessageInitShape<typeof method.input> | undefined;
-      for await (const m of input) only = m;
-      const first = prepare(method, only, header, true);
+      const first = prepare(method, await onlyValue(input), header, true);
       const record = recordFor("stream", timeoutMs, contextValues);
       // The call's own controller, so that a stream gone idle can be cut.
       const controller = new AbortController();
@@ -323,8 +321,7 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
           message: single(first.message),
         },
         next: async (req) => {
-          let message: unknown = first.message;
-          for await (const m of req.message) message = m;
+          const message: unknown = (await onlyValue(req.message)) ?? first.message;
           // Silence before the events start (no response yet, or a plain
           // body that stops) is bounded by the idle timeout too.
           let silent: CallTimeoutError | undefined;

@@ -22,7 +22,7 @@ import type { ContextValues, Interceptor, StreamRequest, UnaryRequest } from "@c
 import { mergeHeaders } from "../call/options.js";
 import { runStreaming, runUnary } from "../http/run-call.js";
 import { callRequest } from "../http/call-request.js";
-import { mapAsync, mapRequests, single } from "../base/iterables.js";
+import { mapAsync, mapRequests, onlyValue, single } from "../base/iterables.js";
 import type { A2ATransport } from "../call/transport.js";
 import { checkedResponse } from "../call/response-shape.js";
 import { v03OperationFor } from "./translate.js";
@@ -126,8 +126,7 @@ export function adaptV03Transport(inner: A2ATransport, options: V03AdapterOption
         ),
         next: async (req) => {
           // A2A's streaming methods are server-streaming: one request.
-          let request: MessageShape<DescMessage> | undefined;
-          for await (const m of req.message) request = m as MessageShape<DescMessage>;
+          const request = (await onlyValue(req.message)) as MessageShape<DescMessage> | undefined;
           if (request === undefined) throw new TypeError(`${method.name}: no request message`);
           addV03ExtensionsHeader(req.header);
           noteUrl?.(req, target.url);

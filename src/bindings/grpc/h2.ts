@@ -25,7 +25,7 @@ import { runStreaming, runUnary } from "../../http/run-call.js";
 import { callRequest } from "../../http/call-request.js";
 import { SessionKeeper, nodeHttp2 } from "./h2-session.js";
 import type { GrpcTlsOptions } from "./url.js";
-import { mapRequests } from "../../base/iterables.js";
+import { mapRequests, onlyValue } from "../../base/iterables.js";
 import { parsedUrl } from "../../base/urls.js";
 import { encodeFrame, metadataOf } from "./wire.js";
 import { StreamReply, decode, readUnary } from "./reply.js";
@@ -145,8 +145,7 @@ export function createH2GrpcTransport(options: H2GrpcTransportOptions): Transpor
           const fail = (e: unknown) => failed(req.signal, method, e);
           try {
             // A2A's streaming methods are server-streaming: one request message.
-            let only: MessageShape<typeof method.input> | undefined;
-            for await (const m of req.message) only = m;
+            const only = await onlyValue(req.message);
             const body = encodeFrame(requestBytes(method, create(method.input, only)));
             const { reply, headers } = await unlessRefused(
               () => send(req.url, req.header, body, req.signal),
