@@ -32,7 +32,7 @@ import type { GrpcWebTransportOptions } from "../bindings/grpc/web.js";
 import { grpcWebFactories, supportIn, transportFactories, type TransportFactories, type TransportSettings } from "../bindings/registry.js";
 import type { A2ATransport } from "../call/transport.js";
 import type { AuthCredentials } from "../auth/plan.js";
-import { checkDuration, checkTransportNumbers } from "../call/option-checks.js";
+import { checkDuration, checkTransportNumbers, shownValue } from "../call/option-checks.js";
 import { awaitWithin } from "../base/abort.js";
 import { A2AClient } from "./client.js";
 import { FailoverTransport, type VersionFallback } from "./failover.js";
@@ -205,6 +205,10 @@ export function createConnect(defaultFactories: TransportFactories) {
     bindingList(options.preferredBindings, "preferredBindings");
     // Its own timeout too, which bounds what loads next: discovery checks it, but a card already resolved skips discovery.
     checkDuration(options.timeoutMs, "timeoutMs");
+    // 0 means "no limit for calls" here, so the rule discovery's own check would name ("above 0") is not this option's.
+    if (typeof options.timeoutMs === "number" && options.timeoutMs < 0) {
+      throw new InvalidParamsError(`timeoutMs must be 0 or more (0 or Infinity: no limit for calls), got ${shownValue(options.timeoutMs)}`);
+    }
     // Loaded only by apps that retry; a bad policy fails before any request.
     if (options.retry) (await loading(import("./retry.js"), "its retry policy", options)).checkRetryPolicy(options.retry);
     // So does a limit or timeout of the transports that could not work.

@@ -121,6 +121,13 @@ describe("a call's own timeoutMs", () => {
     }
     expect(srv.requests).toHaveLength(0);
   });
+
+  it("connect() refuses a negative timeoutMs before anything, saying that 0 means no limit for calls", async () => {
+    const e = await connect(srv.url, { timeoutMs: -1 }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(InvalidParamsError);
+    expect((e as Error).message).toBe("timeoutMs must be 0 or more (0 or Infinity: no limit for calls), got -1");
+    expect(srv.requests).toHaveLength(0);
+  });
 });
 
 describe("a duration longer than a timer can wait (2^31 ms and more) is not taken as 1 ms", () => {
