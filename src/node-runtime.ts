@@ -14,7 +14,7 @@ import { createGrpcTransport } from "./bindings/grpc/transport.js";
 import { createGrpcTransportV03 } from "./bindings/grpc/v0_3.js";
 import { restTransport, type RestTransportOptions } from "./bindings/http-json/transport.js";
 import { jsonRpcTransport, type JsonRpcTransportOptions } from "./bindings/jsonrpc/transport.js";
-import { forInterface, type TransportFactories } from "./bindings/registry.js";
+import { forInterface, httpFactories, type TransportFactories } from "./bindings/registry.js";
 import type { HttpTransportOptions } from "./call/options.js";
 import type { A2ATransport } from "./call/transport.js";
 import { createConnect } from "./client/connect.js";
@@ -35,10 +35,7 @@ export function onNodeHttp<O extends HttpTransportOptions>(options: O): O {
 }
 
 const nodeFactories: TransportFactories = {
-  "JSONRPC@1.0": (c, s) => createJsonRpcTransport(forInterface(c, s)),
-  "HTTP+JSON@1.0": (c, s) => createRestTransport(forInterface(c, s)),
-  "JSONRPC@0.3": (c, s) => createJsonRpcTransportV03(forInterface(c, s)),
-  "HTTP+JSON@0.3": (c, s) => createRestTransportV03(forInterface(c, s)),
+  ...httpFactories(onNodeHttp, GENERATED_JSON),
   "GRPC@1.0": (c, s) => createGrpcTransport(forInterface(c, s)),
   // The `a2a.v1` service of A2A 0.3.
   "GRPC@0.3": (c, s) => createGrpcTransportV03(forInterface(c, s)),

@@ -26,6 +26,7 @@ import type { A2ATransport } from "../call/transport.js";
 import { withTarget } from "../call/target.js";
 import type { Binding } from "../base/bindings.js";
 import type { Candidate } from "../base/bindings.js";
+import type { GeneratedJson } from "../protocol/proto-json.js";
 
 /** Transport options that apply to every interface a session may use. @category Transports */
 export type TransportSettings = Omit<HttpTransportOptions, "baseUrl" | "protocolVersion" | "extensions"> & {
@@ -51,18 +52,31 @@ export const forInterface = (c: Candidate, s: TransportSettings) => ({
 });
 
 /**
- * The browser-safe entry's table: JSON-RPC and HTTP+JSON over fetch. The
- * Node entry's is its own (src/node-runtime.ts). Not exported from the
- * entries (callers get a copy: `registeredTransports`).
+ * The JSON-RPC and HTTP+JSON lines of a table, 1.0 and 0.3, in one place for
+ * both entries: each transport is made with its interface's options as
+ * `adapt` gives them (the Node entry's: its keep-alive client as default),
+ * reading and writing ProtoJSON with `generated` code when given.
  */
-export const transportFactories: TransportFactories = {
-  "JSONRPC@1.0": (c, s) => jsonRpcTransport(forInterface(c, s)),
-  "HTTP+JSON@1.0": (c, s) => restTransport(forInterface(c, s)),
-  // Agents on A2A 0.3: the same 1.0 types, translated on the wire; the
-  // translation is loaded when such an agent is first called.
-  "JSONRPC@0.3": (c, s) => jsonRpcTransportV03(forInterface(c, s)),
-  "HTTP+JSON@0.3": (c, s) => restTransportV03(forInterface(c, s)),
-};
+export function httpFactories(
+  adapt: (options: HttpTransportOptions) => HttpTransportOptions = (options) => options,
+  generated?: GeneratedJson,
+): TransportFactories {
+  return {
+    "JSONRPC@1.0": (c, s) => jsonRpcTransport(adapt(forInterface(c, s)), generated),
+    "HTTP+JSON@1.0": (c, s) => restTransport(adapt(forInterface(c, s)), generated),
+    // Agents on A2A 0.3: the same 1.0 types, translated on the wire; the
+    // translation is loaded when such an agent is first called.
+    "JSONRPC@0.3": (c, s) => jsonRpcTransportV03(adapt(forInterface(c, s)), generated),
+    "HTTP+JSON@0.3": (c, s) => restTransportV03(adapt(forInterface(c, s)), generated),
+  };
+}
+
+/**
+ * The browser-safe entry's table: JSON-RPC and HTTP+JSON over fetch. The
+ * Node entry's adds to the same lines (src/node-runtime.ts). Not exported
+ * from the entries (callers get a copy: `registeredTransports`).
+ */
+export const transportFactories: TransportFactories = httpFactories();
 
 /**
  * A frozen copy of the factories `connect` builds with, to pass to
