@@ -17,6 +17,15 @@
  * request at once and destroys its socket; informational answers (100,
  * 103) are skipped, so the call's deadline bounds a server that sends only
  * those.
+ *
+ * A pooled connection may be closed by the server while idle just as a
+ * request is written to it: both sides' keep-alive timers run out together
+ * (Node servers say `Keep-Alive: timeout=5` and Node 20's agent keeps an
+ * idle socket exactly that long). A request that fails that way, on a
+ * reused connection, reset or closed before any byte of an answer, is sent
+ * again on another connection, as browsers do: the server had closed the
+ * connection without reading it. A new connection that fails is never sent
+ * again here; whether to retry that is the retry policy's question.
  */
 import type * as http from "node:http";
 import type * as https from "node:https";
@@ -65,10 +74,25 @@ export function createNodeHttpClient(options: NodeHttpClientOptions = {}): Unive
     req.header.forEach((value, key) => (headers[key] = value));
     if (body !== undefined) headers["content-length"] = String(body.byteLength);
     const secure = target.protocol === "https:";
-    const request = (secure ? https : http).request({ ...target, method: req.method, headers, agent: secure ? httpsAgent : httpAgent });
-    request.end(body);
-    return exchange(request, signal, req.url);
+    const options = { ...target, method: req.method, headers, agent: secure ? httpsAgent : httpAgent };
+    // Each failed pooled connection is destroyed, so this ends: at the
+    // latest on a new connection, whose failure is final.
+    for (;;) {
+      const request = (secure ? https : http).request(options);
+      request.end(body);
+      const answer = await exchange(request, signal, req.url);
+      if (answer !== CLOSED_WHILE_IDLE) return answer;
+    }
   });
+}
+
+/** What `exchange` gives for a reused connection the server had closed. */
+const CLOSED_WHILE_IDLE = Symbol("closed while idle");
+
+/** A reset or close, not an abort, of a pooled connection before any answer. */
+function closedWhileIdle(request: http.ClientRequest, e: Error, answered: boolean, signal: AbortLike | undefined): boolean {
+  const code = (e as NodeJS.ErrnoException).code;
+  return request.reusedSocket && !answered && !signal?.aborted && (code === "ECONNRESET" || code === "EPIPE");
 }
 
 /**
@@ -77,7 +101,11 @@ export function createNodeHttpClient(options: NodeHttpClientOptions = {}): Unive
  * response) hold the request and the signal only, not the call's request
  * object, headers and body: a thousand open streams would keep those too.
  */
-function exchange(request: http.ClientRequest, signal: AbortLike | undefined, url: string): Promise<UniversalClientResponse> {
+function exchange(
+  request: http.ClientRequest,
+  signal: AbortLike | undefined,
+  url: string,
+): Promise<UniversalClientResponse | typeof CLOSED_WHILE_IDLE> {
   return new Promise((resolve, reject) => {
     let response: http.IncomingMessage | undefined;
     // An abort after the whole body has arrived has nothing left to stop.
@@ -106,6 +134,7 @@ function exchange(request: http.ClientRequest, signal: AbortLike | undefined, ur
       // reaches the request only; the body would report a bare "aborted".
       // The reader hears what went wrong instead.
       if (response !== undefined && !response.destroyed) response.destroy(e);
+      if (closedWhileIdle(request, e, response !== undefined, signal)) return resolve(CLOSED_WHILE_IDLE);
       reject(signal?.aborted ? (signal.reason ?? e) : e);
     };
     request.on("error", fail);

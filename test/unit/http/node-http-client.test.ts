@@ -242,3 +242,79 @@ describe("responses that are not valid HTTP (node:http and fetch)", () => {
     });
   });
 });
+
+describe("a pooled connection the server closed while it was idle", () => {
+  /**
+   * A server that serves the first request of each connection and treats
+   * the next one on it as the server closing an idle connection while the
+   * request was under way: it closes (FIN) or resets (RST) the socket
+   * without an answer. `/rpc-begun` sends the headers first; `/rpc-fresh`
+   * drops the first request of a connection too.
+   */
+  async function closingServer(how: "close" | "reset") {
+    const seen: { connection: number; id: number; url: string }[] = [];
+    const served = new Map<unknown, number>();
+    let connections = 0;
+    const srv = createServer((req, res) => {
+      let body = "";
+      req.on("data", (c: Buffer) => (body += c.toString()));
+      req.on("end", () => {
+        if (!served.has(req.socket)) served.set(req.socket, ++connections);
+        const connection = served.get(req.socket)!;
+        const rpc = JSON.parse(body) as { id: number };
+        const nth = seen.filter((s) => s.connection === connection).length + 1;
+        seen.push({ connection, id: rpc.id, url: req.url! });
+        const drop = () => (how === "reset" ? req.socket.resetAndDestroy() : req.socket.destroy());
+        if (nth > 1 || req.url === "/rpc-fresh") {
+          if (req.url !== "/rpc-begun") return drop();
+          res.writeHead(200, { "Content-Type": "application/json" });
+          res.flushHeaders();
+          return setImmediate(drop);
+        }
+        res.writeHead(200, { "Content-Type": "application/json" });
+        res.end(JSON.stringify({ jsonrpc: "2.0", id: rpc.id, result: { task: TASK } }));
+      });
+    });
+    await new Promise<void>((r) => srv.listen(0, "127.0.0.1", r));
+    const url = `http://127.0.0.1:${(srv.address() as AddressInfo).port}`;
+    const close = async () => {
+      srv.closeAllConnections();
+      await new Promise((r) => srv.close(r));
+    };
+    return { url, seen, close };
+  }
+
+  it.each(["close", "reset"] as const)("sends the request again on a new connection (server does %s)", async (how) => {
+    const srv = await closingServer(how);
+    try {
+      const client = new A2AClient(createJsonRpcTransport({ baseUrl: `${srv.url}/rpc`, httpClient: createNodeHttpClient() }));
+      expect((await client.sendMessage({ message: userMessage("one") })).payload.case).toBe("task");
+      expect((await client.sendMessage({ message: userMessage("two") })).payload.case).toBe("task");
+      // The second request reached the closed connection, then a new one, once each.
+      expect(srv.seen.map((s) => s.connection)).toEqual([1, 1, 2]);
+      expect(srv.seen[2]!.id).toBe(srv.seen[1]!.id);
+    } finally {
+      await srv.close();
+    }
+  });
+
+  it("does not send again what failed on a new connection, or once the answer had begun", async () => {
+    const srv = await closingServer("close");
+    try {
+      // A reset send is not retried (it may have arrived): what the server sees is the client's own doing.
+      const fresh = new A2AClient(createJsonRpcTransport({ baseUrl: `${srv.url}/rpc-fresh`, httpClient: createNodeHttpClient() }));
+      const e = await fresh.sendMessage({ message: userMessage("one") }).catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(ConnectionError);
+      expect(srv.seen).toHaveLength(1);
+
+      srv.seen.length = 0;
+      const begun = new A2AClient(createJsonRpcTransport({ baseUrl: `${srv.url}/rpc-begun`, httpClient: createNodeHttpClient() }));
+      expect((await begun.sendMessage({ message: userMessage("one") })).payload.case).toBe("task");
+      await expect(begun.sendMessage({ message: userMessage("two") })).rejects.toBeInstanceOf(ConnectionError);
+      // Headers had come: the request was read, and is not sent again.
+      expect(srv.seen.filter((s) => s.url === "/rpc-begun")).toHaveLength(2);
+    } finally {
+      await srv.close();
+    }
+  });
+});
