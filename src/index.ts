@@ -144,9 +144,9 @@ export { waitForTask, MIN_POLL_MS, type WaitOptions, type TaskWaiter } from "./c
 // Connecting and sessions.
 export { connect, type ConnectOptions, type ConnectTarget } from "./client/connect.js";
 export type { TransportSettings } from "./bindings/registry.js";
-export type { VersionFallback } from "./client/failover.js";
+export type { VersionFallback } from "./call/failover.js";
 // Retries of unary calls, off unless `retry` is given (the loop loads on first use).
-export type { RetryPolicy } from "./client/retry.js";
+export type { RetryPolicy } from "./call/retry.js";
 export { BINDINGS, type Binding, type Candidate } from "./base/bindings.js";
 
 // Conversations and pagination.

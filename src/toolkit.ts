@@ -10,7 +10,7 @@
 export { createConnect } from "./client/connect.js";
 export { registeredTransports, type TransportFactories, type TransportFactory } from "./bindings/registry.js";
 export type { Selection } from "./client/session.js";
-export type { FailoverTransport } from "./client/failover.js";
+export type { FailoverTransport } from "./call/failover.js";
 export { lazyTransport } from "./call/lazy.js";
 export { toA2AError } from "./http/masked-a2a-error.js";
 export { parseCard, cardUrlCandidates, type ParsedAgentCard } from "./discovery/resolve.js";

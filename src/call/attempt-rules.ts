@@ -1,8 +1,8 @@
 /**
  * May a request that failed be sent again? One answer, from what the
  * failure says reached the agent and what the method does
- * (method-traits.ts), read by retries (client/retry.ts), failover
- * (client/failover.ts) and stream resumption (client/resume.ts) alike.
+ * (method-traits.ts), read by retries (retry.ts), failover
+ * (failover.ts) and stream resumption (client/resume.ts) alike.
  * Each of those decides for itself which failures are worth another
  * attempt at all (a retry policy's codes, an interface that is away, a
  * dropped stream); this says whether the request may go again, and what

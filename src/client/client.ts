@@ -31,13 +31,13 @@ import type { ResumeOptions } from "./resume-policy.js";
 import { withExtensions } from "../call/options.js";
 import { activatedExtensions, outgoingRequest, readRequest, type RequestInput } from "../call/request.js";
 import type { A2ATransport } from "../call/transport.js";
-import type { RetryPolicy } from "./retry.js";
+import type { RetryPolicy } from "../call/retry.js";
 import { traitsOf } from "../call/method-traits.js";
 import { ATTEMPT_RULES } from "../call/attempt-rules.js";
 import { keepNames } from "../base/keep-names.js";
 
 /** The retry loop, loaded when a call first runs under a policy. */
-const loadRetry = onDemand(() => import("./retry.js"));
+const loadRetry = onDemand(() => import("../call/retry.js"));
 
 /** The resumption loop, loaded when a stream first drops. */
 const loadResume = onDemand(async () => (await import("./resume.js")).carryOn);

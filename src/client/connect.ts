@@ -35,10 +35,10 @@ import type { AuthCredentials } from "../auth/plan.js";
 import { checkDuration, checkTransportNumbers, shownValue } from "../call/option-checks.js";
 import { awaitWithin } from "../base/abort.js";
 import { A2AClient } from "./client.js";
-import { FailoverTransport, type VersionFallback } from "./failover.js";
+import { FailoverTransport, type VersionFallback } from "../call/failover.js";
 import { bindingList, rankInterfaces, type SelectionRules } from "./select.js";
 import { AgentSession } from "./session.js";
-import type { RetryPolicy } from "./retry.js";
+import type { RetryPolicy } from "../call/retry.js";
 
 /**
  * Options of `connect()`: discovery and verification, interface choice, and transport settings.
@@ -210,7 +210,7 @@ export function createConnect(defaultFactories: TransportFactories) {
       throw new InvalidParamsError(`timeoutMs must be 0 or more (0 or Infinity: no limit for calls), got ${shownValue(options.timeoutMs)}`);
     }
     // Loaded only by apps that retry; a bad policy fails before any request.
-    if (options.retry) (await loading(import("./retry.js"), "its retry policy", options)).checkRetryPolicy(options.retry);
+    if (options.retry) (await loading(import("../call/retry.js"), "its retry policy", options)).checkRetryPolicy(options.retry);
     // So does a limit or timeout of the transports that could not work.
     if (options.transport) checkTransportNumbers(options.transport, "transport.");
 

@@ -17,7 +17,7 @@ import type { VerifyOptions, VerifyPolicy } from "../trust/options.js";
 import type { VerificationResult } from "../errors/verification-result.js";
 import type { A2AClient, CallOptions } from "./client.js";
 import { withCapabilityChecks } from "./capabilities.js";
-import type { FailoverTransport } from "./failover.js";
+import type { FailoverTransport } from "../call/failover.js";
 import type { Candidate } from "../base/bindings.js";
 import { keepNames } from "../base/keep-names.js";
 

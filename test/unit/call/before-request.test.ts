@@ -10,7 +10,7 @@ import { trackTimers } from "../../support/timers.js";
 
 afterEach(() => {
   vi.doUnmock("../../../src/client/find-sent.js");
-  vi.doUnmock("../../../src/client/retry.js");
+  vi.doUnmock("../../../src/call/retry.js");
   vi.doUnmock("../../../src/call/plain-input.js");
   vi.doUnmock("../../../src/auth/plan.js");
   vi.resetModules();
@@ -27,7 +27,7 @@ async function withStalled(module: string, asked: () => void = () => {}) {
 }
 
 describe.each([
-  ["the retry loop", "../../../src/client/retry.js"],
+  ["the retry loop", "../../../src/call/retry.js"],
   ["the plain-JSON request reader", "../../../src/call/plain-input.js"],
 ] as const)("%s never loads", (_name, module) => {
   it("a unary call ends by its timeoutMs with CallTimeoutError, and by its signal with AbortedError, leaving no timer", async () => {
@@ -144,7 +144,7 @@ describe("the lookup of a message sent before a drop never loads", () => {
 
 describe.each([
   ["its auth plan", "../../../src/auth/plan.js", { auth: { bearer: { token: "t" } } }],
-  ["its retry policy check", "../../../src/client/retry.js", { retry: { attempts: 2 } }],
+  ["its retry policy check", "../../../src/call/retry.js", { retry: { attempts: 2 } }],
 ] as const)("connect(): %s never loads", (_name, module, options) => {
   it("connect() ends by its timeoutMs with CallTimeoutError, and by its signal with AbortedError, leaving no timer", async () => {
     const a2a = await withStalled(module);

@@ -25,7 +25,7 @@ import {
 import { grpcBaseUrl } from "../../../src/bindings/grpc/url.js";
 import { checkPageSize } from "../../../src/client/paginate.js";
 import { checkOptions as checkResumeOptions } from "../../../src/client/resume-policy.js";
-import { checkRetryPolicy } from "../../../src/client/retry.js";
+import { checkRetryPolicy } from "../../../src/call/retry.js";
 import { waitForTask } from "../../../src/client/wait.js";
 import { createPushReceiver } from "../../../src/push/receiver.js";
 import { cardJson } from "../../support/cards.js";

@@ -9,7 +9,7 @@
 import { create, type DescMethodUnary } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
 import { A2AService, AgentInterfaceSchema, TaskSchema } from "../../../gen/lf/a2a/v1/a2a_pb.js";
-import { FailoverTransport } from "../../../src/client/failover.js";
+import { FailoverTransport } from "../../../src/call/failover.js";
 import type { A2ATransport } from "../../../src/call/transport.js";
 import { type A2AError, ConnectionError, ServerError } from "../../../src/errors/family.js";
 import type { Candidate } from "../../../src/base/bindings.js";

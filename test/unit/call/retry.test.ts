@@ -85,7 +85,7 @@ function client(failures: A2AError[], retry: RetryPolicy | undefined, options: O
 
 beforeAll(async () => {
   // Loaded on demand by the first retried call: loaded here, on the real clock.
-  await import("../../../src/client/retry.js");
+  await import("../../../src/call/retry.js");
 });
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date", "performance"] });

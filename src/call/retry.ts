@@ -3,7 +3,7 @@
  * which failures of which operations are tried again, the waits between
  * attempts, and the loop. The client loads this module the first time a
  * call runs under a policy; streams are not retried here (they resume:
- * resume.ts).
+ * client/resume.ts).
  *
  * The rule (call/attempt-rules.ts's `maySendAgain`, which failover and
  * stream resumption read too):
@@ -34,13 +34,13 @@ import type { DescMessage, DescMethodUnary, MessageInitShape, MessageShape } fro
 import type { A2AErrorCode } from "../errors/codes.js";
 import { toA2AError } from "../errors/classify.js";
 import { type A2AError, AbortedError, CallTimeoutError, InvalidParamsError } from "../errors/family.js";
-import { shownValue } from "../call/option-checks.js";
+import { shownValue } from "./option-checks.js";
 import type { Binding } from "../base/bindings.js";
-import type { MethodTraits } from "../call/method-traits.js";
-import type { AttemptRules, ResendWrites } from "../call/attempt-rules.js";
-import type { A2ATransport } from "../call/transport.js";
-import type { CallDeadline } from "../call/deadline.js";
-import type { CallRecord } from "../call/record.js";
+import type { MethodTraits } from "./method-traits.js";
+import type { AttemptRules, ResendWrites } from "./attempt-rules.js";
+import type { A2ATransport } from "./transport.js";
+import type { CallDeadline } from "./deadline.js";
+import type { CallRecord } from "./record.js";
 import { followSignal } from "../base/abort.js";
 import { sleep } from "../base/timers.js";
 
