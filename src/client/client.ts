@@ -442,9 +442,9 @@ export class A2AClient implements ServiceOperations<M> {
         signal: options.signal,
         taskId,
         state: record,
-        open: (_, signal) => open(record, signal, record.timeoutMs()),
+        open: (signal) => open(record, signal, record.timeoutMs()),
         traits: traitsOf(method),
-        subscribe: (id, _, signal) => {
+        subscribe: (id, signal) => {
           // Servers that number their events can continue after the last one seen.
           const headers = new Headers(options.headers);
           if (record.lastEventId !== undefined) headers.set(LAST_EVENT_ID, record.lastEventId);

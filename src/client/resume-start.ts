@@ -74,7 +74,7 @@ class ResumableStream implements AsyncIterableIterator<StreamResponse> {
     let it = this.it;
     if (it === undefined) {
       try {
-        it = this.it = this.io.open(this.state)[Symbol.asyncIterator]();
+        it = this.it = this.io.open()[Symbol.asyncIterator]();
       } catch (e) {
         return this.dropped({ error: e as A2AError, failed: true });
       }

@@ -47,7 +47,8 @@ import { failing } from "../base/iterables.js";
 import { sleep } from "../base/timers.js";
 
 /**
- * How to open the streams and read the task, with per-stream state. Its
+ * How to open the streams and read the task: every call it makes is one of
+ * the stream's, sharing its `state` (the client's closures carry it). Its
  * calls and streams fail with A2AErrors, as the client's do (client.ts
  * reports every failure so), which the loop judges as they are.
  */
@@ -59,16 +60,16 @@ export interface ResumeIo {
    * made after a drop are given the loop's `signal`, which follows the
    * caller's and also aborts when the reader stops reading.
    */
-  open(state: StreamState, signal?: AbortSignal): AsyncIterable<StreamResponse>;
+  open(signal?: AbortSignal): AsyncIterable<StreamResponse>;
   /** What the original call does (call/method-traits.ts), for whether it may be made again. */
   traits: MethodTraits;
   /** SubscribeToTask, to carry on after a drop. */
-  subscribe(taskId: string, state: StreamState, signal?: AbortSignal): AsyncIterable<StreamResponse>;
+  subscribe(taskId: string, signal?: AbortSignal): AsyncIterable<StreamResponse>;
   /**
    * GetTask, to learn after a drop whether the task has ended; a call of
-   * the stream (`state`), as those who follow the stream see it.
+   * the stream (it shares `state`), as those who follow the stream see it.
    */
-  getTask(taskId: string, signal?: AbortSignal, state?: StreamState): Promise<Task>;
+  getTask(taskId: string, signal?: AbortSignal): Promise<Task>;
   /** The caller's signal: once it fires, no more attempts are made. */
   signal: AbortSignal | undefined;
   /** The task id when known from the start (SubscribeToTask). */
@@ -78,7 +79,7 @@ export interface ResumeIo {
    * started a task, for a drop before the task id was seen. Errors it
    * throws are judged as GetTask's are. Its calls are the stream's too.
    */
-  findSent?: ((signal?: AbortSignal, state?: StreamState) => Promise<SentLookup>) | undefined;
+  findSent?: ((signal?: AbortSignal) => Promise<SentLookup>) | undefined;
   /** What the stream's calls share, its deadline and position among them (its record, call/record.ts); default: a state of the loop's own. */
   state?: StreamState | undefined;
 }
@@ -162,7 +163,7 @@ async function* steps(
   let giveUpAt = 0;
   let lastState: TaskState | undefined = first?.lastState;
   // The first stream, unless resume-start.ts passed it on and tells how it ended.
-  let stream = first ? undefined : io.open(state, signal);
+  let stream = first ? undefined : io.open(signal);
   let ended = first?.outcome;
   let fromResume = false;
   /** The current stream is a SubscribeToTask opened by a resumption. */
@@ -257,14 +258,14 @@ async function* steps(
     resubscribed = false;
     // The message cannot have reached the agent (call/attempt-rules.ts): it goes again, with the same messageId, unasked.
     if (taskId === undefined && drop !== lookupFailure && maySendAgain(drop, io.traits)) {
-      stream = io.open(state, signal);
+      stream = io.open(signal);
       continue;
     }
     if (taskId === undefined) {
       // Nothing was learned before the drop: did the message start a task?
       let lookup: SentLookup;
       try {
-        lookup = io.findSent ? await io.findSent(signal, state) : { found: undefined, conclusive: false };
+        lookup = io.findSent ? await io.findSent(signal) : { found: undefined, conclusive: false };
       } catch (e) {
         const err = droppedLookup(e, io.binding());
         // An agent that cannot be asked is one whose answer is unknown.
@@ -279,7 +280,7 @@ async function* steps(
       else if (lookup.conclusive || options.resendBeforeTask) {
         // The agent has no task for it (or the caller accepts a resend):
         // the same message, with the same messageId, again.
-        stream = io.open(state, signal);
+        stream = io.open(signal);
         continue;
       } else if (drop instanceof EndedEarly) {
         throw new StreamResumeError("the stream ended before naming a task, and the agent cannot tell whether the message started one", {
@@ -292,7 +293,7 @@ async function* steps(
     }
     let task: Task;
     try {
-      task = await io.getTask(taskId, signal, state);
+      task = await io.getTask(taskId, signal);
     } catch (e) {
       const err = droppedLookup(e, io.binding());
       if (err === undefined) throw e;
@@ -327,7 +328,7 @@ async function* steps(
     // what it sends and does not open with the task replays what followed.
     const after = state.lastEventId;
     const replays = () => after !== undefined && state.lastEventId !== after;
-    stream = openedWithTask(task, io.subscribe(taskId, state, signal), replays);
+    stream = openedWithTask(task, io.subscribe(taskId, signal), replays);
     resubscribed = true;
   }
 }

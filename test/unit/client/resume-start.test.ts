@@ -6,7 +6,7 @@
  */
 import { create } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
-import type { StreamWatcher } from "../../../src/call/stream-state.js";
+import type { StreamState, StreamWatcher } from "../../../src/call/stream-state.js";
 import { METHOD_TRAITS } from "../../../src/call/method-traits.js";
 import { carryOn, type ResumeIo } from "../../../src/client/resume.js";
 import { resumableWith, type CarryOn } from "../../../src/client/resume-start.js";
@@ -32,12 +32,15 @@ async function* events(list: StreamResponse[], then?: Error): AsyncGenerator<Str
 function ioOf(first: () => AsyncIterable<StreamResponse>, signal?: AbortSignal) {
   const ended: Array<unknown> = [];
   const watcher: StreamWatcher = { resuming: () => {}, ended: (e) => ended.push(e ?? "ok") };
+  // What the stream's calls share: the client gives its record here.
+  const state: StreamState = {};
   const io: ResumeIo = {
     traits: METHOD_TRAITS.sendStreamingMessage,
     binding: () => "JSONRPC",
     signal,
     taskId: undefined,
-    open: (state) => {
+    state,
+    open: () => {
       (state.watchers ??= []).push(watcher);
       return first();
     },
