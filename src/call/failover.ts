@@ -6,17 +6,16 @@
  * candidates tried, not each one: a gateway that answers 502 just before
  * the deadline leaves the next interface only what is left.
  */
-import type { DescMethod, MessageInitShape } from "@bufbuild/protobuf";
+import type { DescMessage, DescMethod, DescMethodStreaming, DescMethodUnary, MessageInitShape } from "@bufbuild/protobuf";
 import type { ContextValues, Transport } from "@connectrpc/connect";
 import { type A2AError, VersionNotSupportedError } from "../errors/family.js";
 import { isGatewayStatus } from "../errors/codes.js";
 import { toA2AError } from "../errors/classify.js";
 import type { Binding } from "../base/bindings.js";
 import { compareVersions } from "../protocol/version.js";
-import { withTenant } from "./request.js";
 import { traitsOf } from "./method-traits.js";
 import { maySendAgain } from "./attempt-rules.js";
-import { recordFor } from "./record.js";
+import { CallRecord, recordFor } from "./record.js";
 import type { A2ATransport } from "./transport.js";
 import { onlyValue, single } from "../base/iterables.js";
 import { safeInterfaceUrl } from "../base/urls.js";
@@ -68,20 +67,16 @@ export class FailoverTransport implements A2ATransport {
     return this.current.binding;
   }
 
+  // `run` answers what the transport of the interface answers: this method's response.
+
   /** A unary call on the interface in use, moving on as the module comment says. */
   readonly unary: Transport["unary"] = (method, signal, timeoutMs, header, input, contextValues) =>
-    this.run(method, signal, timeoutMs, "unary", contextValues, (t, c, left, values) =>
-      t.unary(method, signal, left, header, withTenant(input, c.interface.tenant), values),
-    );
+    this.run(method, signal, timeoutMs, header, input, contextValues, false) as never;
 
   /** A streaming call on the interface in use, moving on as the module comment says. */
-  readonly stream: Transport["stream"] = async (method, signal, timeoutMs, header, input, contextValues) => {
+  readonly stream: Transport["stream"] = async (method, signal, timeoutMs, header, input, contextValues) =>
     // A2A streams are server-streaming: one request, which may be sent again.
-    const req = (await onlyValue(input)) ?? ({} as MessageInitShape<typeof method.input>);
-    return this.run(method, signal, timeoutMs, "stream", contextValues, (t, c, left, values) =>
-      t.stream(method, signal, left, header, single(withTenant(req, c.interface.tenant)), values),
-    );
-  };
+    this.run(method, signal, timeoutMs, header, (await onlyValue(input)) ?? {}, contextValues, true) as never;
 
   private transportOf(i: number): A2ATransport {
     let t = this.transports.get(i);
@@ -93,23 +88,27 @@ export class FailoverTransport implements A2ATransport {
   }
 
   /**
-   * Runs `call` on the interface in use, then on the next ones as the module
-   * comment says. The deadline of the call's record (call/record.ts) holds for all of
+   * Makes the call (`stream`: a streaming one) of `input` on the interface
+   * in use, then on the next ones as the module comment says. The deadline of the call's record (call/record.ts) holds for all of
    * them: the first gets `timeoutMs` as the call gave it, each later one
    * what is left, and none is started once nothing is (the last failure
    * stands).
    */
-  private async run<R>(
+  private async run(
     method: DescMethod,
     signal: AbortSignal | undefined,
     timeoutMs: number | undefined,
-    kind: "unary" | "stream",
+    header: HeadersInit | undefined,
+    input: MessageInitShape<DescMessage>,
     contextValues: ContextValues | undefined,
-    call: (t: A2ATransport, c: Candidate, timeoutMs: number | undefined, values: ContextValues) => Promise<R>,
-  ): Promise<R> {
+    stream: boolean,
+  ): Promise<unknown> {
     const { candidates, maxAttempts } = this.settings;
-    // The call's record (made here for a call that comes without one), which every attempt carries.
-    const deadline = recordFor(kind, timeoutMs, contextValues).start();
+    // The call's record, which every attempt carries: the values an A2AClient
+    // passes are the record it prepared; a call that comes without one has one made.
+    const deadline = (
+      contextValues instanceof CallRecord ? contextValues : recordFor(stream ? "stream" : "unary", timeoutMs, contextValues)
+    ).start();
     const values = contextValues ?? deadline;
     const tried = new Set<number>();
     let i = this.index;
@@ -118,7 +117,12 @@ export class FailoverTransport implements A2ATransport {
       tried.add(i);
       const candidate = candidates[i]!;
       try {
-        const result = await call(this.transportOf(i), candidate, left, values);
+        // Spec 8.3.2: a request carries the tenant of the interface it goes to, whatever the caller put there.
+        const req = { ...input, tenant: candidate.interface.tenant };
+        const t = this.transportOf(i);
+        const result = await (stream
+          ? t.stream(method as DescMethodStreaming, signal, left, header, single(req), values)
+          : t.unary(method as DescMethodUnary, signal, left, header, req, values));
         if (i !== this.index) this.index = i;
         return result;
       } catch (e) {

@@ -4,10 +4,14 @@
  * transport called directly): the operation's one deadline (the record is
  * it, call/deadline.ts), and what a stream's calls learn (the last SSE
  * event id, the server's `retry:`) as fields rather than side channels.
- * What connect's Transport signature already hands every step (the method,
- * the prepared request, the signal, the headers with the extensions, the
- * request's tenant) is not copied here: a field no step reads would cost
- * every call.
+ * The prepare step (prepare.ts) fills in what the steps after it read:
+ * the method and its traits, the request as sent, the headers with the
+ * activated extensions, the caller's signal and the timeout the call gave.
+ * The tenant and the extensions are not kept apart: prepare puts them into
+ * the request and the headers, where every step below reads them, and a
+ * field no step reads would cost every call. A transport, given those as
+ * connect's Transport signature hands them, reads its arguments; a record
+ * it made itself has them undefined.
  *
  * It travels as the call's connect context values: it is the
  * `contextValues` of every request the operation makes (or is carried in
@@ -19,7 +23,9 @@
  * its record, and with it its deadline and position.
  */
 import { type ContextKey, type ContextValues, createContextKey } from "@connectrpc/connect";
+import type { DescMethod } from "@bufbuild/protobuf";
 import { CallDeadline } from "./deadline.js";
+import type { MethodTraits } from "./method-traits.js";
 import type { StreamState, StreamWatcher } from "./stream-state.js";
 
 /** The context key under which a request's context values give its call's record (the values themselves). */
@@ -27,6 +33,21 @@ export const callRecordKey = createContextKey<CallRecord | undefined>(undefined,
 
 /** One operation's record (see the module comment): its deadline, its stream's position, and its context values. */
 export class CallRecord extends CallDeadline implements ContextValues, StreamState {
+  // The call as prepared (prepare.ts). A resumable stream's record holds
+  // those of its latest call (its first, a resubscribe, a read), so a step
+  // reads them as its call starts, never later.
+  /** The method called. */
+  declare method: DescMethod | undefined;
+  /** What it does (method-traits.ts). */
+  declare traits: MethodTraits | undefined;
+  /** The request as sent, or the promise of it while plain input is read (request.ts's readRequest). */
+  declare request: unknown;
+  /** The call's headers, with the activated extensions. */
+  declare headers: HeadersInit | undefined;
+  /** The caller's signal. */
+  declare signal: AbortSignal | undefined;
+  /** The timeout the call gave (a unary call: its own, else the client's), which its first request is given; undefined: the transport's. */
+  declare givenMs: number | undefined;
   /** The `id:` of the last SSE event, sent back as `Last-Event-ID`; the transport writes it. */
   lastEventId: string | undefined;
   /** The server's `retry:` hint, in milliseconds; the transport writes it. */

@@ -2,18 +2,18 @@
  * What every call's request gets, whatever the binding: the tenant of spec
  * 8.3.2, the activated extensions on a message sent, and a message id on a
  * message sent, given once so that a message sent again (a failover, a
- * resumption's resend) is recognisable as the same one. The A2AClient
- * applies these once per operation; the failover runner applies the tenant
- * of each interface it tries with `withTenant`. Headers: options.ts.
+ * resumption's resend) is recognisable as the same one. The prepare step
+ * (prepare.ts) applies these once per operation; failover gives each
+ * request the tenant of the interface it goes to. Headers: options.ts.
  */
-import type { DescMessage, DescMethod, MessageInitShape, MessageJsonType } from "@bufbuild/protobuf";
+import type { DescMessage, MessageInitShape, MessageJsonType } from "@bufbuild/protobuf";
 import { fromJson, isMessage, ScalarType } from "@bufbuild/protobuf";
 import { base64Decode } from "@bufbuild/protobuf/wire";
 import { InvalidParamsError } from "../errors/family.js";
 import { isRecord } from "../base/is-record.js";
 import { onDemand } from "../base/on-demand.js";
 import { uuid } from "../base/uuid.js";
-import { traitsOf } from "./method-traits.js";
+import type { MethodTraits } from "./method-traits.js";
 
 /** The part of a request these rules look at. */
 interface RequestFields {
@@ -22,21 +22,21 @@ interface RequestFields {
 }
 
 /**
- * The request of a call of `method` as sent, from a request in the init
+ * The request of a call of a method with `traits` as sent, from a request in the init
  * shape (see `readRequest`): `tenant` (when given) in place of the
  * request's, `extensions` added to its message's, and a message id for a
  * message sent without one. The request itself when nothing changes;
  * otherwise one copy (and one of its message).
  */
 export function outgoingRequest<I extends DescMessage>(
-  method: DescMethod,
+  traits: MethodTraits,
   request: MessageInitShape<I>,
   tenant: string | undefined,
   extensions: readonly string[] | undefined,
 ): MessageInitShape<I> {
   const message = (request as RequestFields).message;
   const addExtensions = message && extensions?.length;
-  const addId = message && !message.messageId && traitsOf(method).sendsMessage;
+  const addId = message && !message.messageId && traits.sendsMessage;
   if (tenant === undefined && !addExtensions && !addId) return request;
   const out = { ...request } as RequestFields;
   if (tenant !== undefined) out.tenant = tenant;
@@ -150,20 +150,4 @@ function initShaped(schema: DescMessage, value: unknown): boolean {
       return false;
   }
   return true;
-}
-
-/**
- * `request` with exactly `tenant`: spec 8.3.2 has a request carry the
- * tenant of the interface it goes to, whatever the caller put there.
- */
-export function withTenant<T>(request: T, tenant: string): T {
-  return { ...request, tenant } as T;
-}
-
-/** A call's extensions on top of the client's, without a copy when either is empty. */
-export function activatedExtensions(
-  client: readonly string[] | undefined,
-  call: readonly string[] | undefined,
-): readonly string[] | undefined {
-  return call?.length ? (client?.length ? [...client, ...call] : call) : client;
 }

@@ -167,27 +167,24 @@ function backoff(n: number, previousMs: number, policy: CheckedRetryPolicy): num
 }
 
 /**
- * A unary call of `transport` under `policy`: `request` (prepared once, so
- * every attempt sends the same message) with the call's signal, record
- * (call/record.ts: its deadline, which every attempt carries) and headers; `traits`: what `method`
- * does (call/method-traits.ts), `rules`: call/attempt-rules.ts's.
+ * A unary call of `transport` under `policy`: the call prepared in `record`
+ * (prepare.ts: its method, what it does, its signal, its headers, and its
+ * deadline, which every attempt carries), with `request`, its request
+ * read; `rules`: attempt-rules.ts's.
  */
 export function retryUnary<I extends DescMessage, O extends DescMessage>(
   policy: RetryPolicy,
   transport: A2ATransport,
-  method: DescMethodUnary<I, O>,
-  traits: MethodTraits,
   rules: AttemptRules,
-  signal: AbortSignal | undefined,
-  record: CallRecord,
-  headers: HeadersInit | undefined,
+  record: CallRecord & { method: DescMethodUnary<I, O> },
   request: MessageInitShape<I>,
 ): Promise<MessageShape<O>> {
+  const { method, headers } = record;
   return withRetries(policy, {
     method: method.name,
-    traits,
+    traits: record.traits!,
     rules,
-    signal,
+    signal: record.signal,
     deadline: record,
     binding: () => transport.binding,
     attempt: async (left, cut) => (await transport.unary(method, cut, left, headers, request, record)).message,

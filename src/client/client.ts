@@ -3,7 +3,7 @@
  * transport, with plain request objects in, generated types out, and every
  * failure as an `A2AError`.
  */
-import type { DescMessage, DescMethod, DescMethodStreaming, DescMethodUnary, MessageInitShape, MessageShape } from "@bufbuild/protobuf";
+import type { DescMessage, DescMethodStreaming, DescMethodUnary, MessageInitShape, MessageShape } from "@bufbuild/protobuf";
 import {
   A2AService,
   type AgentCard,
@@ -11,6 +11,7 @@ import {
   type ListTasksResponse,
   type SendMessageResponse,
   type StreamResponse,
+  type StreamResponseSchema,
   type Task,
   type TaskPushNotificationConfig,
 } from "../../gen/lf/a2a/v1/a2a_pb.js";
@@ -18,21 +19,20 @@ import { toA2AError } from "../errors/classify.js";
 import type { A2AError } from "../errors/family.js";
 import type { Binding } from "../base/bindings.js";
 import { LAST_EVENT_ID } from "../protocol/headers.js";
-import { CallRecord } from "../call/record.js";
+import type { CallRecord } from "../call/record.js";
 import { CallDeadline } from "../call/deadline.js";
+import { type PreparedCall, prepareCall } from "../call/prepare.js";
 import { LazyStream, type StreamWatch } from "./lazy-stream.js";
-import { single } from "../base/iterables.js";
+import { failing, single } from "../base/iterables.js";
 import { onDemand } from "../base/on-demand.js";
 import type { SentMessage } from "./find-sent.js";
 import { EndWatch } from "./end-watch.js";
 import { refusedIfEnded } from "./ended-refusal.js";
 import { resumableWith } from "./resume-start.js";
 import type { ResumeOptions } from "./resume-policy.js";
-import { withExtensions } from "../call/options.js";
-import { activatedExtensions, outgoingRequest, readRequest, type RequestInput } from "../call/request.js";
+import type { RequestInput } from "../call/request.js";
 import type { A2ATransport } from "../call/transport.js";
 import type { RetryPolicy } from "../call/retry.js";
-import { traitsOf } from "../call/method-traits.js";
 import { ATTEMPT_RULES } from "../call/attempt-rules.js";
 import { keepNames } from "../base/keep-names.js";
 
@@ -192,20 +192,12 @@ export class A2AClient implements ServiceOperations<M> {
    * ```
    */
   sendStreamingMessage(request: Req<"sendStreamingMessage">, options: StreamCallOptions = {}): AsyncIterable<StreamResponse> {
-    const method = A2AService.method.sendStreamingMessage;
     // Prepared once: every attempt sends the same message, with the same id.
-    return this.streamOf(this.prepare(method, request, options), options, (req) => {
-      if (options.resume === false) return this.stream(method, req, options, undefined, new EndWatch(undefined, () => this.binding));
+    return this.streamOf(A2AService.method.sendStreamingMessage, request, options, (open, req, record, timeoutMs) => {
+      if (options.resume === false) return open(options.signal, timeoutMs, new EndWatch(undefined, () => this.binding));
       // A message there has its id now (prepare gives one).
       const sent = req.message as SentMessage | undefined;
-      return this.resuming(
-        undefined,
-        method,
-        options,
-        options.resume ?? {},
-        (state, signal, timeoutMs) => this.stream(method, req, { ...withSignal(options, signal), timeoutMs }, state),
-        sent,
-      );
+      return this.resuming(undefined, record, options, (signal) => open(signal ?? options.signal, record.timeoutMs()), sent);
     });
   }
 
@@ -264,28 +256,25 @@ export class A2AClient implements ServiceOperations<M> {
    * ```
    */
   subscribeToTask(request: Req<"subscribeToTask">, options: StreamCallOptions = {}): AsyncIterable<StreamResponse> {
-    const method = A2AService.method.subscribeToTask;
-    return this.streamOf(this.prepare(method, request, options), options, (req) => {
+    return this.streamOf(A2AService.method.subscribeToTask, request, options, (open, req, record, timeoutMs) => {
       const id = req.id;
-      if (!id) return this.stream(method, req, options);
+      if (!id) return open(options.signal, timeoutMs);
       // An agent that says "not found" of a task that has ended: GetTask tells (ended-refusal.ts),
       // within the stream's signal and what is left of its timeout.
       const getTask = (signal: AbortSignal | undefined, timeoutMs: number | undefined) => () =>
         this.unary(A2AService.method.getTask, { id }, { signal, headers: options.headers, timeoutMs, retry: false });
       if (options.resume === false) {
         return refusedIfEnded(
-          this.stream(method, req, options, undefined, new EndWatch(id, () => this.binding)),
+          open(options.signal, timeoutMs, new EndWatch(id, () => this.binding)),
           id,
           getTask(options.signal, options.timeoutMs),
         );
       }
-      return this.resuming(id, method, options, options.resume ?? {}, (state, signal, timeoutMs) =>
-        refusedIfEnded(
-          this.stream(method, req, { ...withSignal(options, signal), timeoutMs }, state),
-          id,
-          getTask(signal ?? options.signal, timeoutMs),
-        ),
-      );
+      return this.resuming(id, record, options, (given) => {
+        const signal = given ?? options.signal;
+        const left = record.timeoutMs();
+        return refusedIfEnded(open(signal, left), id, getTask(signal, left));
+      });
     });
   }
 
@@ -335,41 +324,33 @@ export class A2AClient implements ServiceOperations<M> {
   }
 
   /**
-   * The request as sent (call/request.ts): read into the init shape when
-   * it is plain JavaScript of another shape (then a promise: the reader
-   * loads on demand), with the client's tenant, the activated extensions
-   * on a message, a message id on a message sent.
+   * The stream `body` gives for the call prepared once (call/prepare.ts),
+   * given what opens a stream of it (with a signal and timeout of its
+   * own, as a resumption's calls have), its request once read, its record
+   * and the timeout its first request gets: the one the call gave, or what
+   * is left of it after the read.
    */
-  private prepare<I extends DescMessage>(
-    method: DescMethod & { readonly input: I },
+  private streamOf<I extends DescMessage>(
+    method: DescMethodStreaming<I, typeof StreamResponseSchema>,
     request: RequestInput<I>,
-    options: CallOptions,
-  ): MessageInitShape<I> | Promise<MessageInitShape<I>> {
-    const read = readRequest(method.input, request);
-    return read instanceof Promise ? read.then((r) => this.rules(method, r, options)) : this.rules(method, read, options);
-  }
-
-  /** The stream `open` gives for the prepared request, opened once it is read when it must be. */
-  private streamOf<R>(
-    req: R | Promise<R>,
     options: StreamCallOptions,
-    open: (req: R) => AsyncIterable<StreamResponse>,
+    body: (open: OpenStream, req: MessageInitShape<I>, record: CallRecord, timeoutMs: number | undefined) => AsyncIterable<StreamResponse>,
   ): AsyncIterable<StreamResponse> {
-    if (!(req instanceof Promise)) return open(req);
-    // Code to load first (the plain-JSON reader): within the call's signal and timeout.
-    const ready = (signal: AbortSignal) =>
-      new CallDeadline("stream", options.timeoutMs).waitFor(req, "the stream's request was not ready to send", signal, this.binding);
-    return new LazyStream(async (signal) => open(await ready(signal)), this.failed, undefined, options.signal);
-  }
-
-  /** The call rules on a request already in the init shape. */
-  private rules<I extends DescMessage>(method: DescMethod, request: MessageInitShape<I>, options: CallOptions): MessageInitShape<I> {
-    return outgoingRequest(method, request, this.options.tenant, activatedExtensions(this.options.extensions, options.extensions));
-  }
-
-  /** The call's headers with the activated extensions. */
-  private headers(options: CallOptions): HeadersInit | undefined {
-    return withExtensions(options.headers, activatedExtensions(this.options.extensions, options.extensions));
+    let record: PreparedCall<I>;
+    try {
+      record = prepareCall(method, request, options, this.options);
+    } catch (e) {
+      // A stream reports its failures to its reader.
+      return failing(this.failed(e));
+    }
+    // Taken now: a resumable stream's record holds those of its latest call.
+    const { request: prepared, headers } = record;
+    const take = (req: MessageInitShape<I>, timeoutMs: number | undefined) =>
+      body((signal, ms, watch) => this.stream(method, headers, record, req, signal, ms, watch), req, record, timeoutMs);
+    if (!(prepared instanceof Promise)) return take(prepared, record.givenMs);
+    // Code to load first (the plain-JSON reader): within the call's signal and deadline.
+    const ready = (signal: AbortSignal) => record.waitFor(prepared, "the stream's request was not ready to send", signal, this.binding);
+    return new LazyStream(async (signal) => take(await ready(signal), record.timeoutMs()), this.failed, undefined, options.signal);
   }
 
   /**
@@ -380,8 +361,9 @@ export class A2AClient implements ServiceOperations<M> {
   private readonly failed = (e: unknown): A2AError => toA2AError(e, this.binding);
 
   /**
-   * A unary call, its record made here (call/record.ts), or `stream`'s: a
-   * read a resumption makes is a call of its stream, and is not retried.
+   * A unary call, its record made by the prepare step (call/prepare.ts), or
+   * `stream`'s: a read a resumption makes is a call of its stream, and is
+   * not retried.
    */
   private async unary<I extends DescMessage, O extends DescMessage>(
     method: DescMethodUnary<I, O>,
@@ -390,40 +372,40 @@ export class A2AClient implements ServiceOperations<M> {
     stream?: CallRecord,
   ): Promise<MessageShape<O>> {
     try {
-      const timeoutMs = options.timeoutMs ?? this.options.timeoutMs;
-      const headers = this.headers(options);
-      const record = stream ?? new CallRecord("unary", timeoutMs);
       // Prepared once: a retried message is the same message, with the same id.
-      const prepared = this.prepare(method, request, options);
+      const record = prepareCall(method, request, options, this.options, stream);
+      const { request: prepared, signal, headers } = record;
       const policy = options.retry ?? this.options.retry;
       if (!policy && !(prepared instanceof Promise)) {
-        return (await this.transport.unary(method, options.signal, timeoutMs, headers, prepared, record)).message;
+        return (await this.transport.unary(method, signal, record.givenMs, headers, prepared, record)).message;
       }
       // Code to load first (the plain-JSON reader, the retry loop): within the call's signal and deadline.
       const [req, retry] = await record.waitFor(
         Promise.all([prepared, policy ? loadRetry() : undefined]),
         `${method.name} was not ready to send`,
-        options.signal,
+        signal,
         this.binding,
       );
-      if (!policy || !retry) return (await this.transport.unary(method, options.signal, record.timeoutMs(), headers, req, record)).message;
-      return await retry.retryUnary(policy, this.transport, method, traitsOf(method), ATTEMPT_RULES, options.signal, record, headers, req);
+      if (!policy || !retry) return (await this.transport.unary(method, signal, record.timeoutMs(), headers, req, record)).message;
+      return await retry.retryUnary(policy, this.transport, ATTEMPT_RULES, record, req);
     } catch (e) {
       throw this.failed(e);
     }
   }
 
+  /**
+   * The stream `open` gives (with the resumption's signal for the calls
+   * after a drop, else none: the caller's), resumed after drops. Its `record` is the whole stream's: its calls share its
+   * position, and its timeoutMs bounds all of them, each getting what is
+   * left (call/deadline.ts).
+   */
   private resuming(
     taskId: string | undefined,
-    method: DescMethod,
+    record: CallRecord,
     options: StreamCallOptions,
-    resume: ResumeOptions,
-    open: (state: CallRecord, signal: AbortSignal | undefined, timeoutMs: number | undefined) => AsyncIterable<StreamResponse>,
+    open: (signal: AbortSignal | undefined) => AsyncIterable<StreamResponse>,
     sent?: SentMessage,
   ): AsyncIterable<StreamResponse> {
-    // One record for the whole stream: its calls share its position, and
-    // its timeoutMs bounds all of them, each getting what is left (call/deadline.ts).
-    const record = new CallRecord("stream", options.timeoutMs);
     // Followed across its calls (tracing adds itself here).
     record.watchers = [];
     // The calls a resumption makes go with the caller's headers and what is
@@ -442,15 +424,23 @@ export class A2AClient implements ServiceOperations<M> {
         signal: options.signal,
         taskId,
         state: record,
-        open: (signal) => open(record, signal, record.timeoutMs()),
-        traits: traitsOf(method),
+        open,
+        traits: record.traits!,
         subscribe: (id, signal) => {
           // Servers that number their events can continue after the last one seen.
           const headers = new Headers(options.headers);
           if (record.lastEventId !== undefined) headers.set(LAST_EVENT_ID, record.lastEventId);
+          const call = { ...options, signal: signal ?? options.signal, headers, timeoutMs: record.timeoutMs() };
           const method = A2AService.method.subscribeToTask;
-          const call = { ...withSignal(options, signal), headers, timeoutMs: record.timeoutMs() };
-          return this.stream(method, this.rules(method, { id }, options), call, record);
+          const again = prepareCall(method, { id }, call, this.options, record);
+          return this.stream(
+            method,
+            again.headers,
+            record,
+            again.request as MessageInitShape<typeof method.input>,
+            again.signal,
+            again.givenMs,
+          );
         },
         getTask: (id, signal) => this.unary(A2AService.method.getTask, { id }, reads(signal), record),
         // Loaded on the first drop before a task id: most streams never need it.
@@ -467,37 +457,36 @@ export class A2AClient implements ServiceOperations<M> {
             });
           }),
       },
-      resume,
+      options.resume || {},
       loadResume,
     );
   }
 
-  /** Opens a stream of `request`, already prepared (see `prepare`). */
-  private stream<I extends DescMessage, O extends DescMessage>(
-    method: DescMethodStreaming<I, O>,
+  /** Opens a stream of `method`'s `request` and `headers` as prepared (call/prepare.ts), a call of `record`'s operation. */
+  private stream<I extends DescMessage>(
+    method: DescMethodStreaming<I, typeof StreamResponseSchema>,
+    headers: HeadersInit | undefined,
+    record: CallRecord,
     request: MessageInitShape<I>,
-    options: CallOptions = {},
-    state?: CallRecord,
-    watch?: StreamWatch<MessageShape<O>>,
-  ): AsyncIterable<MessageShape<O>> {
+    signal: AbortSignal | undefined,
+    timeoutMs: number | undefined,
+    watch?: StreamWatch<StreamResponse>,
+  ): AsyncIterable<StreamResponse> {
+    // A stream that does not resume: logged and traced as failing when its reader is told it failed.
+    if (watch) record.endCheck = () => watch.ended();
     // A reader that stops early returns this stream, and the return
     // reaches the transport's stream, which lets its connection go.
     // The stream's own signal, which follows the caller's (LazyStream).
-    const open = async (signal: AbortSignal) => {
-      const headers = this.headers(options);
-      // A call of a resumable stream, or a stream of its own.
-      const record = state ?? new CallRecord("stream", options.timeoutMs);
-      // A stream that does not resume: logged and traced as failing when its reader is told it failed.
-      if (watch) record.endCheck = () => watch.ended();
-      const res = await this.transport.stream(method, signal, options.timeoutMs, headers, single(request), record);
-      return res.message;
-    };
-    return new LazyStream(open, this.failed, watch, options.signal);
+    const open = async (own: AbortSignal) =>
+      (await this.transport.stream(method, own, timeoutMs, headers, single(request), record)).message;
+    return new LazyStream(open, this.failed, watch, signal);
   }
 }
 keepNames({ A2AClient });
 
-/** `options` with `signal` in place of the caller's, when one is given. */
-function withSignal<O extends CallOptions>(options: O, signal: AbortSignal | undefined): O {
-  return signal === undefined ? options : { ...options, signal };
-}
+/** Opens a stream of a prepared call, with the signal and timeout of this call of it. */
+type OpenStream = (
+  signal: AbortSignal | undefined,
+  timeoutMs: number | undefined,
+  watch?: StreamWatch<StreamResponse>,
+) => AsyncIterable<StreamResponse>;

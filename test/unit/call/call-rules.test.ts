@@ -12,6 +12,7 @@ import { A2AClient, type ServiceOperations } from "../../../src/client/client.js
 import type { A2ATransport } from "../../../src/call/transport.js";
 import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_TIMEOUT_MS, timeoutFor } from "../../../src/call/timeouts.js";
 import { outgoingRequest } from "../../../src/call/request.js";
+import { traitsOf } from "../../../src/call/method-traits.js";
 import { mergeHeaders, serviceHeaders, withExtensions } from "../../../src/call/options.js";
 import { compareVersions, majorMinor, parseVersion } from "../../../src/protocol/version.js";
 import { InvalidParamsError } from "../../../src/errors/family.js";
@@ -90,8 +91,8 @@ describe("the request as sent (call/request.ts)", () => {
 
   it("nothing to apply: the request and the headers go on as given, without a copy", () => {
     const request = { id: "t1" } as MessageInitShape<typeof A2AService.method.getTask.input>;
-    expect(outgoingRequest(A2AService.method.getTask, request, undefined, undefined)).toBe(request);
-    expect(outgoingRequest(A2AService.method.getTask, request, undefined, ["https://x/a"])).toBe(request);
+    expect(outgoingRequest(traitsOf(A2AService.method.getTask), request, undefined, undefined)).toBe(request);
+    expect(outgoingRequest(traitsOf(A2AService.method.getTask), request, undefined, ["https://x/a"])).toBe(request);
     const headers = { "x-a": "1" };
     expect(withExtensions(headers, undefined)).toBe(headers);
     expect(withExtensions(headers, [])).toBe(headers);
