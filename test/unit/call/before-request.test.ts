@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { settled } from "../../support/failure.js";
 import { startFakeServer, startSse } from "../../support/fake-server.js";
 import { trackTimers } from "../../support/timers.js";
+import type { A2ATransport } from "../../../src/call/transport.js";
 
 afterEach(() => {
   vi.doUnmock("../../../src/client/find-sent.js");
@@ -86,6 +87,41 @@ describe("the plain-JSON request reader never loads", () => {
       expect(await timers.live()).toEqual([]);
     } finally {
       timers.stop();
+    }
+  });
+});
+
+describe("the plain-JSON request reader loads slowly", () => {
+  it("a stream's wait for it is part of its one deadline: its request is given what is left of its timeoutMs", async () => {
+    let loaded!: () => void;
+    const gate = new Promise<void>((resolve) => (loaded = resolve));
+    vi.resetModules();
+    vi.doMock("../../../src/call/plain-input.js", async (importOriginal) => {
+      await gate;
+      return importOriginal();
+    });
+    const a2a = await import("../../../src/index.js");
+    vi.useFakeTimers({ toFake: ["performance"] });
+    try {
+      const given: Array<number | undefined> = [];
+      const transport: A2ATransport = {
+        binding: "JSONRPC",
+        unary: () => Promise.reject(new Error("no unary calls here")),
+        stream: (_method, _signal, timeoutMs) => {
+          given.push(timeoutMs);
+          return Promise.reject(new Error("the agent is away"));
+        },
+      };
+      const request = { message: { role: "ROLE_USER", messageId: "m1", parts: [{ text: "hi" }] } } as never;
+      const events = new a2a.A2AClient(transport).sendStreamingMessage(request, { timeoutMs: 1_000, resume: false });
+      const first = settled(events[Symbol.asyncIterator]().next());
+      // The reader takes 400 ms to load: the stream's deadline runs meanwhile.
+      await vi.advanceTimersByTimeAsync(400);
+      loaded();
+      expect(await first).toBeInstanceOf(a2a.A2AError);
+      expect(given).toEqual([600]);
+    } finally {
+      vi.useRealTimers();
     }
   });
 });
