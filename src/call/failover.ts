@@ -67,10 +67,9 @@ export class FailoverTransport implements A2ATransport {
     return this.current.binding;
   }
 
-  // `run` answers what the transport of the interface answers: this method's response.
-
   /** A unary call on the interface in use, moving on as the module comment says. */
   readonly unary: Transport["unary"] = (method, signal, timeoutMs, header, input, contextValues) =>
+    // What the interface's transport answers: this method's response.
     this.run(method, signal, timeoutMs, header, input, contextValues, false) as never;
 
   /** A streaming call on the interface in use, moving on as the module comment says. */
@@ -89,10 +88,10 @@ export class FailoverTransport implements A2ATransport {
 
   /**
    * Makes the call (`stream`: a streaming one) of `input` on the interface
-   * in use, then on the next ones as the module comment says. The deadline of the call's record (call/record.ts) holds for all of
-   * them: the first gets `timeoutMs` as the call gave it, each later one
-   * what is left, and none is started once nothing is (the last failure
-   * stands).
+   * in use, then on the next ones as the module comment says. The deadline
+   * of the call's record (record.ts) holds for all of them: the first gets
+   * `timeoutMs` as the call gave it, each later one what is left, and none
+   * is started once nothing is (the last failure stands).
    */
   private async run(
     method: DescMethod,
