@@ -14,7 +14,9 @@
 // with a dynamic import the first time it is used (card verification, the
 // 0.3 wire).
 //
-// `npm run size -- --inputs` also lists each app's largest inputs.
+// `npm run size -- --inputs` also lists each app's largest inputs;
+// `npm run size -- --where` says where core's bytes go: by package and by
+// folder of src/, its largest modules, and what its chunks cost as chunks.
 //
 // Exit codes: 0 within the budget, 1 core over the budget, 2 build error.
 
@@ -152,6 +154,8 @@ export interface SizeRow {
   total: Bytes;
   /** The largest inputs of the loaded chunks, in minified bytes. */
   largest: Array<{ path: string; bytes: number }>;
+  /** How many chunks load at start, and their gzip bytes had they been one file. */
+  startChunks: { count: number; gzipAsOne: number };
 }
 
 /** `a2a-connect` and its subpaths, resolved through package.json "exports" to the TypeScript sources. */
@@ -245,6 +249,7 @@ async function measureApp(app: App, dir: string, plugins: Plugin[]): Promise<Siz
   }
   const start = sum([...atStart].map(bytesOf));
   const onDemand = sum(lazy.map(bytesOf));
+  const joined = Buffer.concat([...atStart].map(bytesOf));
   return {
     id: app.id,
     label: app.label,
@@ -252,6 +257,7 @@ async function measureApp(app: App, dir: string, plugins: Plugin[]): Promise<Siz
     onDemand,
     total: { min: start.min + onDemand.min, gzip: start.gzip + onDemand.gzip },
     largest: [...inputs].sort((a, b) => b[1] - a[1]).map(([path, bytes]) => ({ path, bytes })),
+    startChunks: { count: atStart.size, gzipAsOne: gzipSync(joined, { level: 9 }).byteLength },
   };
 }
 
@@ -280,6 +286,50 @@ export function formatTable(rows: readonly SizeRow[]): string {
   return lines.join("\n");
 }
 
+/**
+ * What an input of a bundle belongs to: a package of node_modules by its
+ * name, the generated code (`gen/`), or our own code by its folder of src/
+ * (`src/` for the entry files).
+ */
+export function ownerOf(path: string): string {
+  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(path)?.[1];
+  if (pkg) return pkg;
+  if (path.startsWith("gen/")) return "gen/";
+  const folder = /^src\/([^/]+)\//.exec(path)?.[1];
+  if (folder) return `src/${folder}/`;
+  return path.startsWith("src/") ? "src/" : "the app";
+}
+
+/** A row's minified bytes by owner (see `ownerOf`), the largest first. */
+export function bytesByOwner(row: SizeRow): Array<{ owner: string; bytes: number }> {
+  const owners = new Map<string, number>();
+  for (const i of row.largest) if (i.bytes > 0) owners.set(ownerOf(i.path), (owners.get(ownerOf(i.path)) ?? 0) + i.bytes);
+  return [...owners].sort((a, b) => b[1] - a[1]).map(([owner, bytes]) => ({ owner, bytes }));
+}
+
+/** Where a row's bytes go, as markdown: its owners, its largest modules, and the cost of its chunks. */
+export function formatWhere(row: SizeRow, top = 25): string {
+  const total = row.largest.reduce((n, i) => n + i.bytes, 0);
+  const share = (n: number) => `${((100 * n) / total).toFixed(1)} %`;
+  const short = (path: string) => path.replace(/^.*node_modules\//, "");
+  const split = row.atStart.gzip - row.startChunks.gzipAsOne;
+  // What the chunks hold besides their inputs' code: the imports and exports that join them.
+  const glue = row.atStart.min + row.onDemand.min - total;
+  return [
+    `${row.id}: ${row.atStart.gzip} gzip bytes at start (${row.atStart.min} minified), in ${row.startChunks.count} chunks;`,
+    `as one file ${row.startChunks.gzipAsOne} gzip bytes: the split into chunks costs ${split}.`,
+    `The chunks' imports and exports of each other take ${glue} minified bytes, the modules the rest:`,
+    "",
+    "| owner | minified bytes | share |",
+    "| --- | ---: | ---: |",
+    ...bytesByOwner(row).map((o) => `| ${o.owner} | ${o.bytes} | ${share(o.bytes)} |`),
+    "",
+    "| module | minified bytes |",
+    "| --- | ---: |",
+    ...row.largest.slice(0, top).map((i) => `| ${short(i.path)} | ${i.bytes} |`),
+  ].join("\n");
+}
+
 async function main(): Promise<number> {
   let rows: SizeRow[];
   try {
@@ -296,6 +346,7 @@ async function main(): Promise<number> {
     }
   }
   const core = rows.find((r) => r.id === "core")!;
+  if (process.argv.includes("--where")) console.log(`\n${formatWhere(core)}`);
   console.log(`\ncore: ${kb(core.total.gzip)} gzip of a ${kb(CORE_BUDGET_GZIP)} budget`);
   if (core.total.gzip > CORE_BUDGET_GZIP) {
     console.error("size: core is over its budget");

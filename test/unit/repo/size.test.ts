@@ -3,7 +3,7 @@
  * (minified, browser, ESM with code splitting, each file gzipped).
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { CORE_BUDGET_GZIP, measureSizes, type SizeRow } from "../../../scripts/size.js";
+import { bytesByOwner, CORE_BUDGET_GZIP, formatWhere, measureSizes, ownerOf, type SizeRow } from "../../../scripts/size.js";
 
 let rows: Map<string, SizeRow>;
 beforeAll(async () => {
@@ -41,5 +41,30 @@ describe("bundle size", () => {
       expect(Math.abs(row.atStart.gzip - rows.get("core")!.atStart.gzip), id).toBeLessThan(256);
       expect(row.onDemand.gzip, id).toBeGreaterThan(5 * 1024);
     }
+  });
+});
+
+describe("where the bytes go (npm run size -- --where)", () => {
+  it("names each input's owner: a package by its name, the generated code, our folders, the app", () => {
+    expect(ownerOf("../main/node_modules/@bufbuild/protobuf/dist/esm/from-json.js")).toBe("@bufbuild/protobuf");
+    expect(ownerOf("node_modules/jose/dist/webapi/lib/key.js")).toBe("jose");
+    expect(ownerOf("gen/lf/a2a/v1/a2a_pb.ts")).toBe("gen/");
+    expect(ownerOf("src/errors/classify.ts")).toBe("src/errors/");
+    expect(ownerOf("src/index.ts")).toBe("src/");
+    expect(ownerOf("../../tmp/a2a-connect-size-x/core.js")).toBe("the app");
+  });
+
+  it("adds core's modules up by owner, protobuf-es first, and tells what its chunks cost", () => {
+    const core = rows.get("core")!;
+    const owners = bytesByOwner(core);
+    expect(owners[0]!.owner).toBe("@bufbuild/protobuf");
+    expect(owners.reduce((n, o) => n + o.bytes, 0)).toBe(core.largest.reduce((n, i) => n + i.bytes, 0));
+    expect(owners.map((o) => o.owner)).toEqual(expect.arrayContaining(["gen/", "@connectrpc/connect", "src/client/", "src/http/"]));
+    expect(core.startChunks.count).toBeGreaterThan(1);
+    expect(core.startChunks.gzipAsOne).toBeLessThan(core.atStart.gzip);
+    const where = formatWhere(core);
+    expect(where).toContain(`in ${core.startChunks.count} chunks`);
+    expect(where).toContain(`| @bufbuild/protobuf | ${owners[0]!.bytes} |`);
+    expect(where).toContain("| gen/lf/a2a/v1/a2a_pb.ts |");
   });
 });
