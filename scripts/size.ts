@@ -16,7 +16,9 @@
 //
 // `npm run size -- --inputs` also lists each app's largest inputs;
 // `npm run size -- --where` says where core's bytes go: by package and by
-// folder of src/, its largest modules, and what its chunks cost as chunks.
+// folder of src/, its largest modules, and what its chunks cost as chunks;
+// `npm run size -- --boundaries` what each module core loads on demand
+// costs its start (see `boundaryCosts`).
 //
 // Exit codes: 0 within the budget, 1 core over the budget, 2 build error.
 
@@ -154,6 +156,8 @@ export interface SizeRow {
   total: Bytes;
   /** The largest inputs of the loaded chunks, in minified bytes. */
   largest: Array<{ path: string; bytes: number }>;
+  /** The modules the app imports with `import()` (repository paths), whether or not the row counts them. */
+  loadedOnDemand: string[];
   /** How many chunks load at start, and their gzip bytes had they been one file. */
   startChunks: { count: number; gzipAsOne: number };
 }
@@ -257,6 +261,7 @@ async function measureApp(app: App, dir: string, plugins: Plugin[]): Promise<Siz
     onDemand,
     total: { min: start.min + onDemand.min, gzip: start.gzip + onDemand.gzip },
     largest: [...inputs].sort((a, b) => b[1] - a[1]).map(([path, bytes]) => ({ path, bytes })),
+    loadedOnDemand: outputs.filter(([f, o]) => o.entryPoint !== undefined && f !== main).map(([, o]) => o.entryPoint!),
     startChunks: { count: atStart.size, gzipAsOne: gzipSync(joined, { level: 9 }).byteLength },
   };
 }
@@ -269,6 +274,43 @@ export async function measureSizes(): Promise<SizeRow[]> {
     const rows: SizeRow[] = [];
     for (const app of APPS) rows.push(await measureApp(app, dir, plugins));
     return rows;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * What the modules that core loads on demand cost core at start, in gzip
+ * bytes: core built again with one `import()` left out of the bundle (each
+ * in turn, then all of them together), against core as it is. A module on
+ * demand that imports code the start has too takes that code out of the
+ * start's chunk into a chunk of its own (esbuild gives each module the
+ * chunk of the set of entries that reach it), and each chunk is gzipped on
+ * its own and joined to the others by imports: this is the price of those
+ * splits, not of the modules' own code, which is not at start.
+ */
+export async function boundaryCosts(): Promise<{ together: number; each: Array<{ module: string; bytes: number }> }> {
+  const app = APPS.find((a) => a.id === "core")!;
+  const dir = await mkdtemp(join(tmpdir(), "a2a-connect-size-"));
+  try {
+    const entries = await packageEntries();
+    const core = await measureApp(app, dir, [entries]);
+    const without = async (left: (path: string) => boolean) => {
+      const plugin: Plugin = {
+        name: "without-imports",
+        setup(b) {
+          b.onResolve({ filter: /./ }, (args) =>
+            args.kind === "dynamic-import" && left(join(args.resolveDir, args.path.replace(/\.js$/, ".ts")))
+              ? { path: args.path, external: true }
+              : undefined,
+          );
+        },
+      };
+      return core.atStart.gzip - (await measureApp(app, dir, [plugin, entries])).atStart.gzip;
+    };
+    const each: Array<{ module: string; bytes: number }> = [];
+    for (const module of core.loadedOnDemand) each.push({ module, bytes: await without((path) => path === join(repoRoot, module)) });
+    return { together: await without(() => true), each: each.sort((a, b) => b.bytes - a.bytes) };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -347,6 +389,12 @@ async function main(): Promise<number> {
   }
   const core = rows.find((r) => r.id === "core")!;
   if (process.argv.includes("--where")) console.log(`\n${formatWhere(core)}`);
+  if (process.argv.includes("--boundaries")) {
+    const costs = await boundaryCosts();
+    console.log("\n| loaded on demand by core | its cost at start (gzip bytes) |\n| --- | ---: |");
+    for (const c of costs.each) console.log(`| ${c.module} | ${c.bytes} |`);
+    console.log(`| all of them together | ${costs.together} |`);
+  }
   console.log(`\ncore: ${kb(core.total.gzip)} gzip of a ${kb(CORE_BUDGET_GZIP)} budget`);
   if (core.total.gzip > CORE_BUDGET_GZIP) {
     console.error("size: core is over its budget");

@@ -3,7 +3,7 @@
  * (minified, browser, ESM with code splitting, each file gzipped).
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { bytesByOwner, CORE_BUDGET_GZIP, formatWhere, measureSizes, ownerOf, type SizeRow } from "../../../scripts/size.js";
+import { boundaryCosts, bytesByOwner, CORE_BUDGET_GZIP, formatWhere, measureSizes, ownerOf, type SizeRow } from "../../../scripts/size.js";
 
 let rows: Map<string, SizeRow>;
 beforeAll(async () => {
@@ -67,4 +67,19 @@ describe("where the bytes go (npm run size -- --where)", () => {
     expect(where).toContain(`| @bufbuild/protobuf | ${owners[0]!.bytes} |`);
     expect(where).toContain("| gen/lf/a2a/v1/a2a_pb.ts |");
   });
+});
+
+describe("what each module loaded on demand costs the start (npm run size -- --boundaries)", () => {
+  it("lists every module core imports on demand, the 0.3 wire costing the most, none of them adding to the start", async () => {
+    const { each: costs, together } = await boundaryCosts();
+    const modules = costs.map((c) => c.module);
+    expect(modules).toEqual(expect.arrayContaining(["src/bindings/v0_3-transports.ts", "src/client/resume.ts", "src/trust/verify.ts"]));
+    expect([...modules].sort()).toEqual([...rows.get("core")!.loadedOnDemand].sort());
+    expect(costs[0]!.module).toBe("src/bindings/v0_3-transports.ts");
+    expect(costs[0]!.bytes).toBeGreaterThan(1024);
+    for (const c of costs) expect(c.bytes, c.module).toBeGreaterThanOrEqual(0);
+    // Together they cost more than the dearest alone: the splits of the start overlap.
+    expect(together).toBeGreaterThan(costs[0]!.bytes);
+    expect(together).toBeLessThan(rows.get("core")!.atStart.gzip - rows.get("proto-json")!.atStart.gzip);
+  }, 120_000);
 });
