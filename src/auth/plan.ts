@@ -10,6 +10,8 @@ import { isLoopbackUrl } from "../trust/loopback.js";
 import { areLoopbackAliases } from "../trust/loopback-names.js";
 import type { LocalUrlPolicy } from "../trust/local-urls.js";
 import { parsedUrl, safeUrl } from "../base/urls.js";
+import type { Binding } from "../base/bindings.js";
+import { grpcBaseUrl, type GrpcTlsOptions } from "../bindings/grpc/url.js";
 import { apiKeyInterceptor, basicInterceptor, bearerInterceptor, httpSchemeInterceptor, type TokenSource } from "./interceptors.js";
 import { clientCredentialsTokens, discoveredTokens, type ClientCredentialsOptions } from "./oauth.js";
 import { describeScheme, has, matchCredentials, tokenEndpointOf } from "./match.js";
@@ -148,6 +150,11 @@ export interface AuthPlan {
   grpcUnsupported: string | undefined;
   /** Why the credentials may not go to an interface at this http(s) URL (plain http elsewhere than loopback; another origin than `cardUrl`), if they may not. */
   refusedAt(url: string): string | undefined;
+  /**
+   * `refusedAt` of the URL a transport of `binding` calls for an interface at
+   * `url`: a gRPC `host:port` is https or http by its host and `tls`.
+   */
+  refusedAtInterface(binding: Binding, url: string, tls: boolean | GrpcTlsOptions | undefined): string | undefined;
 }
 
 /**
@@ -222,7 +229,9 @@ export function planAuth(card: AgentCard, auth: AuthCredentials, options: AuthPl
     (httpsOnly ? plainHttpRefusal(url, schemes) : undefined) ?? (home ? otherOriginRefusal(url, home, schemes) : undefined);
   // Outermost of the credentials: a call to such a URL fails before any is applied.
   if (httpsOnly || home) interceptors.unshift(refusing(refusedAt));
-  return { schemes, interceptors, grpcUnsupported, refusedAt };
+  const refusedAtInterface = (binding: Binding, url: string, tls: boolean | GrpcTlsOptions | undefined) =>
+    refusedAt(binding === "GRPC" ? grpcBaseUrl(url, tls) : url);
+  return { schemes, interceptors, grpcUnsupported, refusedAt, refusedAtInterface };
 }
 
 /**

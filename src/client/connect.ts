@@ -15,7 +15,6 @@ import {
 } from "../errors/family.js";
 import { isRecord } from "../base/is-record.js";
 import { parsedUrl, safeInterfaceUrl } from "../base/urls.js";
-import { grpcBaseUrl } from "../bindings/grpc/url.js";
 import type { Binding } from "../base/bindings.js";
 import {
   DEFAULT_TIMEOUT_MS as DEFAULT_DISCOVERY_TIMEOUT_MS,
@@ -246,8 +245,9 @@ export function createConnect(defaultFactories: TransportFactories) {
       const grpcUnsupported = plan.grpcUnsupported;
       if (grpcUnsupported) usable = (binding, version) => (binding === "GRPC" ? grpcUnsupported : supports(binding, version));
       const tls = settings.tls;
-      // Judged by the URL the transport will call: a gRPC `host:port` is https or http by its host and `tls`.
-      refuses = (binding, url) => plan.refusedAt(binding === "GRPC" ? grpcBaseUrl(url, tls) : url);
+      // Judged by the URL the transport will call (a gRPC `host:port` by its host and `tls`): the
+      // plan reads it, so that the start of an app that never authenticates has no gRPC code.
+      refuses = (binding, url) => plan.refusedAtInterface(binding, url, tls);
     }
 
     const { candidates, passedOver } = rankInterfaces(card.supportedInterfaces, {

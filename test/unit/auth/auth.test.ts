@@ -932,6 +932,21 @@ describe("a credential whose key names no scheme of the card", () => {
       // A card in hand came from no URL: the interfaces it names, as for a declared scheme.
       expect(planAuth(bare(), { bearer: { token: "t" } }).refusedAt("https://api.example.com/a2a")).toBeUndefined();
     });
+
+    it("planAuth: an interface is judged by the URL its transport calls, a gRPC host:port by its host and tls", () => {
+      const remote = planAuth(bare(), { bearer: { token: "t" } }, { cardUrl: "https://agent.example.com/.well-known/agent-card.json" });
+      expect(remote.refusedAtInterface("JSONRPC", "https://agent.example.com/a2a", undefined)).toBeUndefined();
+      expect(remote.refusedAtInterface("JSONRPC", "http://agent.example.com/a2a", true)).toMatch(
+        /plain http to a host other than this machine/,
+      );
+      // host:port is https unless on this machine; tls: false makes it plain http, and grpcs:// names TLS.
+      expect(remote.refusedAtInterface("GRPC", "agent.example.com", undefined)).toBeUndefined();
+      expect(remote.refusedAtInterface("GRPC", "agent.example.com", false)).toMatch(/plain http to a host other than this machine/);
+      expect(remote.refusedAtInterface("GRPC", "grpcs://agent.example.com", false)).toBeUndefined();
+      expect(remote.refusedAtInterface("GRPC", "api.example.com:443", true)).toMatch(/go only to the origin it came from/);
+      const local = planAuth(bare(), { bearer: { token: "t" } }, { cardUrl: "http://localhost:41241/.well-known/agent-card.json" });
+      expect(local.refusedAtInterface("GRPC", "127.0.0.1:41241", undefined)).toBeUndefined();
+    });
   });
 });
 

@@ -26,6 +26,15 @@ describe("bundle size", () => {
     ).toEqual([]);
   });
 
+  it("core carries no code of the gRPC bindings: a gRPC interface's URL is read by the auth plan, loaded on demand", () => {
+    expect(
+      rows
+        .get("core")!
+        .largest.map((i) => i.path)
+        .filter((p) => p.startsWith("src/bindings/grpc/")),
+    ).toEqual([]);
+  });
+
   it("the floor row is protobuf-es with the A2A descriptors alone: none of the client, and below core", () => {
     const floor = rows.get("floor")!;
     expect(floor.largest.filter((i) => /^src\//.test(i.path))).toEqual([]);
