@@ -13,4 +13,5 @@ export type { Selection } from "./client/session.js";
 export type { FailoverTransport } from "./call/failover.js";
 export { lazyTransport } from "./call/lazy.js";
 export { toA2AError } from "./http/masked-a2a-error.js";
-export { parseCard, cardUrlCandidates, type ParsedAgentCard } from "./discovery/resolve.js";
+export { cardUrlCandidates, type ParsedAgentCard } from "./discovery/resolve.js";
+export { parseCard } from "./discovery/parse-card.js";

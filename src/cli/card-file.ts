@@ -7,7 +7,8 @@
  * calls go to is the one whose key set must have signed it.
  */
 import { AgentCardNotFoundError, InvalidAgentCardError } from "../errors/family.js";
-import { parseCard, verifyCardInHand, type ResolvedAgentCard } from "../discovery/resolve.js";
+import { verifyCardInHand, type ResolvedAgentCard } from "../discovery/resolve.js";
+import { parseCard } from "../discovery/parse-card.js";
 import type { KeyStore, VerifyPolicy } from "../trust/options.js";
 import { readLocalFile } from "./local-file.js";
 

@@ -18,7 +18,7 @@ import { parsedUrl, safeInterfaceUrl } from "../base/urls.js";
 import type { Binding } from "../base/bindings.js";
 import {
   DEFAULT_TIMEOUT_MS as DEFAULT_DISCOVERY_TIMEOUT_MS,
-  parseCard,
+  readCard,
   resolveAgentCard,
   verifyCardInHand,
   type ResolveOptions,
@@ -337,7 +337,7 @@ async function resolveTarget(
   // Named by no part of its text, which may carry a credential.
   const url = options.cardUrl === undefined ? "" : (parsedUrl(String(options.cardUrl))?.href ?? "");
   if (options.cardUrl !== undefined && !/^https?:/.test(url)) throw new InvalidParamsError("cardUrl: not an absolute http(s) URL");
-  const { card, shape, json, warnings } = readCardInHand(given, url);
+  const { card, shape, json, warnings } = await readCardInHand(given, url, connectOptions);
   // Before the key sets it names are fetched, as for a fetched card; a card from no URL is the caller's own choice.
   checkCardLocalUrls(card, url, options.localUrls);
   // A card in hand is held to the same signature policy as a fetched one, within the same signal and timeout.
@@ -347,13 +347,14 @@ async function resolveTarget(
 
 /**
  * A card given to connect(), read as a fetched card is: its JSON by
- * parseCard (either version, required fields checked), a message as it is;
+ * readCard (either version, required fields checked; the reading of a 0.3
+ * card loads within connect()'s signal and timeout), a message as it is;
  * relative interface URLs resolved against `url` (the card's `cardUrl`, or
  * "" for none, which refuses them). A message is copied before they are,
  * as it is the caller's.
  */
-function readCardInHand(given: Record<string, unknown>, url: string) {
-  if (!isMessage(given, AgentCardSchema)) return parseCard(given, url);
+async function readCardInHand(given: Record<string, unknown>, url: string, options: ConnectOptions) {
+  if (!isMessage(given, AgentCardSchema)) return readCard(given, url, (load) => loading(load, "its reader of A2A 0.3 cards", options));
   // Messages are plain objects: a copy of the card and its interfaces leaves the caller's as they are.
   const card: AgentCard = url ? { ...given, supportedInterfaces: given.supportedInterfaces.map((i) => ({ ...i })) } : given;
   return { card, shape: "1.0" as const, json: undefined, warnings: resolveRelativeInterfaces(card, url, "the Agent Card given") };

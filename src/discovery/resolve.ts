@@ -25,7 +25,8 @@ import { startTimer } from "../base/timers.js";
 import { parsedUrl, safeUrl } from "../base/urls.js";
 import { checkDuration } from "../call/option-checks.js";
 import { MemoryCardStore, cardStoreKey, fresh, revalidated, revalidationHeaders, storable, storedCard, type StoredCard } from "./cache.js";
-import { cardV03ToV1, isV03Card } from "../v0_3/card.js";
+import { isV03Card } from "../v0_3/card-version.js";
+import { onDemand } from "../base/on-demand.js";
 import { checkDocumentFetch, checkRedirectChain, fetchJsonDocument } from "../trust/fetch-document.js";
 import { findDuplicateKey } from "../base/duplicate-keys.js";
 import { checkCardLocalUrls } from "../trust/local-urls.js";
@@ -285,7 +286,7 @@ async function resolveAt(url: string, headers: Headers, headerKey: string, optio
   const entry = storedCard(doc.headers, doc.text, doc.url);
   if (doc.redirects.length > 0) entry.redirects = doc.redirects;
   // Parse before storing: an invalid card is never cached.
-  parsedOf(entry);
+  await parsedOf(entry);
   if (store && storable(headers, entry)) await store.set(key, entry);
   return finish(entry, "miss", options);
 }
@@ -330,10 +331,10 @@ let verifiedBefore = false;
 // hit costs a lookup, not a parse.
 const parsed = new WeakMap<StoredCard, ParsedCard>();
 
-function parsedOf(entry: StoredCard): ParsedCard {
+async function parsedOf(entry: StoredCard): Promise<ParsedCard> {
   let p = parsed.get(entry);
   if (!p) {
-    const c = parseCard(entry.body, entry.url);
+    const c = await readCard(entry.body, entry.url);
     p = { ...c, signed: c.shape === "0.3" ? carriesSignatures(c.json) : c.card.signatures.length > 0 };
     parsed.set(entry, p);
   }
@@ -346,7 +347,7 @@ function reuseParsed(from: StoredCard, to: StoredCard): void {
 }
 
 async function finish(entry: StoredCard, cache: ResolvedAgentCard["cache"], options: Exchange): Promise<ResolvedAgentCard> {
-  const p = parsedOf(entry);
+  const p = await parsedOf(entry);
   // Before the key sets it names are fetched, and whether it came from the cache or not.
   checkCardLocalUrls(p.card, entry.url, options.localUrls);
   const policy = options.verify ?? "if-present";
@@ -415,28 +416,28 @@ export async function verifyWithPolicy(
 }
 
 /**
- * Parses and validates a card, given as JSON text or as the value
- * `JSON.parse` made of it (either shape, 1.0 or 0.3); throws
- * InvalidAgentCardError naming what is wrong. `json` is the document as
- * received (frozen; a copy of a value given), which signatures are
- * verified over; `card` is parsed from it. `url` names the card in errors:
- * a URL by its origin and path, a local name (a file's path) as it is, ""
- * for a card in hand. Interface URLs relative to the card's (`/a2a`) are
- * resolved against an http(s) `url`, each with a warning; with any other
- * `url` they are an InvalidAgentCardError (problem "relative-url").
- * @example
- * ```ts
- * import { cardUrlCandidates, parseCard } from "a2a-connect/toolkit";
- *
- * const [url = ""] = cardUrlCandidates("https://agent.example.com");
- * const { card, json } = parseCard(await (await fetch(url)).text(), url);
- * console.log(card.name, card.supportedInterfaces.length, Object.keys(json));
- * // A card already parsed, e.g. from a file: "" names it "the Agent Card given" in errors.
- * const given = parseCard(JSON.parse('{"name":"local"}') as Record<string, unknown>, "");
- * ```
- * @category For tool authors
+ * `parseCard` (parse-card.ts), reading a 0.3 card with code loaded on demand (v0_3/card.ts):
+ * how discovery and `connect()` read cards, so that an app whose agents serve
+ * 1.0 cards never loads it. The load is awaited through `held`, which holds
+ * it to the caller's deadline and signal; discovery races its whole exchange
+ * against them instead.
  */
-export function parseCard(document: string | Readonly<Record<string, unknown>>, url: string): ParsedAgentCard {
+export async function readCard(
+  document: string | Readonly<Record<string, unknown>>,
+  url: string,
+  held: <T>(load: Promise<T>) => Promise<T> = (load) => load,
+): Promise<ParsedAgentCard> {
+  const { json, named } = cardJson(document, url);
+  return cardFrom(json, isV03Card(json) ? (await held(loadV03Card())).cardV03ToV1 : undefined, url, named);
+}
+
+const loadV03Card = onDemand(() => import("../v0_3/card.js"));
+
+/** A card document as a JSON object, and how errors name it; InvalidAgentCardError for what is not one. */
+export function cardJson(
+  document: string | Readonly<Record<string, unknown>>,
+  url: string,
+): { json: Record<string, unknown>; named: string } {
   // A URL is named by origin and path (its query may hold a key); a local name, such as a file's path, as it is.
   const named = !url ? "the Agent Card given" : `the Agent Card at ${parsedUrl(url) ? safeUrl(url) : url}`;
   let text: string;
@@ -461,8 +462,18 @@ export function parseCard(document: string | Readonly<Record<string, unknown>>, 
   if (!isRecord(json) || Array.isArray(json)) {
     throw new InvalidAgentCardError(`${named} is not a JSON object`, { problem: "not-an-object" });
   }
-  const shape = isV03Card(json) ? "0.3" : "1.0";
-  const v1 = shape === "0.3" ? cardV03ToV1(json) : json;
+  return { json, named };
+}
+
+/** The card of a document's JSON object, read in the 1.0 shape (`toV1`: a 0.3 card's conversion to it). */
+export function cardFrom(
+  json: Record<string, unknown>,
+  toV1: ((json: Record<string, unknown>) => Record<string, unknown>) | undefined,
+  url: string,
+  named: string,
+): ParsedAgentCard {
+  const shape = toV1 ? "0.3" : "1.0";
+  const v1 = toV1 ? toV1(json) : json;
   const missing = missingRequired(AgentCardSchema, v1);
   const needed = missing.filter((path) => !DESCRIPTIVE_CARD_FIELDS.has(path.replace(/\[\d+\]/g, "[]")));
   if (needed.length > 0) {

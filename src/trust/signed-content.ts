@@ -20,7 +20,7 @@ import * as base64url from "jose/base64url";
 import { AgentCardSchema, type AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { findDuplicateKey } from "../base/duplicate-keys.js";
 import { carriesSignatures } from "./signed.js";
-import { isV03Card } from "../v0_3/card.js";
+import { isV03Card } from "../v0_3/card-version.js";
 import { canonicalCardBytes, canonicalText, normalisedCardJson, withUnknownMembers } from "./canonical.js";
 import type { ReceivedAgentCard } from "./options.js";
 import { clip, errorMessage } from "./rejection.js";

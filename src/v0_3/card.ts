@@ -1,15 +1,11 @@
 /**
  * Agent Cards of protocol 0.3 in the 1.0 shape, so that callers see one card
  * type (see ../shared spec "what's new in v1": card structure changes).
+ * Which cards are 0.3 cards is card-version.ts's.
  */
 import { isRecord } from "../base/is-record.js";
 
 type Json = Record<string, unknown>;
-
-/** A 0.3 card names its endpoint at the top level and has no supportedInterfaces. */
-export function isV03Card(json: Json): boolean {
-  return !("supportedInterfaces" in json) && (typeof json.url === "string" || typeof json.protocolVersion === "string");
-}
 
 /** Rewrites a 0.3 card's JSON into the 1.0 JSON shape; unknown fields are left for the parser to drop. */
 export function cardV03ToV1(json: Json): Json {

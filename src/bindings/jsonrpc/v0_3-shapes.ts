@@ -19,7 +19,8 @@
  * unknown fields are ignored and unknown enum values read as UNSPECIFIED, so
  * a peer a little off the schema still parses.
  */
-import { cardV03ToV1, isV03Card } from "../../v0_3/card.js";
+import { cardV03ToV1 } from "../../v0_3/card.js";
+import { isV03Card } from "../../v0_3/card-version.js";
 import { blockingV03, historyLengthToV03 } from "../../v0_3/messages.js";
 import type { V03MethodTable } from "../../v0_3/methods.js";
 import { schemeFromV03, schemesToV03 } from "../../v0_3/push-config.js";

@@ -289,6 +289,14 @@ describe("0.3 cards", () => {
     expect(card.securityRequirements[1]!.schemes.oauth!.list).toEqual(["read"]);
     expect(Object.keys(card.skills[0]!.securityRequirements[0]!.schemes)).toEqual(["key"]);
   });
+
+  it("given to connect() as their JSON are read as fetched ones, the 0.3 reading held to connect()'s signal", async () => {
+    const session = await connect(JSON.parse(JSON.stringify(cardJsonV03())));
+    expect(session.card.supportedInterfaces.map((i) => [i.protocolBinding, i.protocolVersion])[0]).toEqual(["JSONRPC", "0.3.0"]);
+    expect(session.interface?.version).toBe("0.3");
+    const aborted = connect(JSON.parse(JSON.stringify(cardJsonV03())), { signal: AbortSignal.abort(new Error("gone")) });
+    await expect(aborted).rejects.toBeInstanceOf(AbortedError);
+  });
 });
 
 describe("interface URLs relative to the card's", () => {

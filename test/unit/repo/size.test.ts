@@ -35,6 +35,13 @@ describe("bundle size", () => {
     ).toEqual([]);
   });
 
+  it("core reads 0.3 cards with code loaded on demand: the start only tells them apart", () => {
+    const inputs = rows.get("core")!.largest.map((i) => i.path);
+    expect(inputs).toContain("src/v0_3/card-version.ts");
+    expect(inputs).not.toContain("src/v0_3/card.ts");
+    expect(rows.get("core")!.loadedOnDemand).toContain("src/v0_3/card.ts");
+  });
+
   it("the floor row is protobuf-es with the A2A descriptors alone: none of the client, and below core", () => {
     const floor = rows.get("floor")!;
     expect(floor.largest.filter((i) => /^src\//.test(i.path))).toEqual([]);
