@@ -16,7 +16,8 @@
 //
 // `npm run size -- --inputs` also lists each app's largest inputs;
 // `npm run size -- --where` says where core's bytes go: by package and by
-// folder of src/, its largest modules, and what its chunks cost as chunks;
+// folder of src/, its largest modules, what its chunks cost as chunks, and
+// which modules on demand load each chunk at start too;
 // `npm run size -- --boundaries` what each module core loads on demand
 // costs its start (see `boundaryCosts`).
 //
@@ -144,6 +145,15 @@ export interface Bytes {
   gzip: number;
 }
 
+/** A chunk the app loads at start: why it is a chunk of its own is which modules on demand load it too. */
+export interface StartChunk {
+  gzip: number;
+  /** Its inputs, the largest first. */
+  inputs: string[];
+  /** The modules loaded on demand (repository paths) whose chunks import it; none for the app's entry chunk. */
+  alsoLoadedBy: string[];
+}
+
 export interface SizeRow {
   id: string;
   label: string;
@@ -157,7 +167,7 @@ export interface SizeRow {
   /** The modules the app imports with `import()` (repository paths), whether or not the row counts them. */
   loadedOnDemand: string[];
   /** How many chunks load at start, and their gzip bytes had they been one file. */
-  startChunks: { count: number; gzipAsOne: number };
+  startChunks: { count: number; gzipAsOne: number; each: StartChunk[] };
 }
 
 /** `a2a-connect` and its subpaths, resolved through package.json "exports" to the TypeScript sources. */
@@ -252,6 +262,15 @@ async function measureApp(app: App, dir: string, plugins: Plugin[]): Promise<Siz
   const start = sum([...atStart].map(bytesOf));
   const onDemand = sum(lazy.map(bytesOf));
   const joined = Buffer.concat([...atStart].map(bytesOf));
+  const onDemandEntries = outputs.filter(([f, o]) => o.entryPoint !== undefined && f !== main);
+  const reach = onDemandEntries.map(([f, o]) => ({ module: o.entryPoint!, chunks: staticClosure(meta, [f]) }));
+  const each: StartChunk[] = [...atStart].map((f) => ({
+    gzip: gzipSync(bytesOf(f), { level: 9 }).byteLength,
+    inputs: Object.entries(meta.outputs[f]!.inputs)
+      .sort((a, b) => b[1].bytesInOutput - a[1].bytesInOutput)
+      .map(([path]) => path),
+    alsoLoadedBy: reach.filter((r) => r.chunks.has(f)).map((r) => r.module),
+  }));
   return {
     id: app.id,
     label: app.label,
@@ -259,8 +278,8 @@ async function measureApp(app: App, dir: string, plugins: Plugin[]): Promise<Siz
     onDemand,
     total: { min: start.min + onDemand.min, gzip: start.gzip + onDemand.gzip },
     largest: [...inputs].sort((a, b) => b[1] - a[1]).map(([path, bytes]) => ({ path, bytes })),
-    loadedOnDemand: outputs.filter(([f, o]) => o.entryPoint !== undefined && f !== main).map(([, o]) => o.entryPoint!),
-    startChunks: { count: atStart.size, gzipAsOne: gzipSync(joined, { level: 9 }).byteLength },
+    loadedOnDemand: onDemandEntries.map(([, o]) => o.entryPoint!),
+    startChunks: { count: atStart.size, gzipAsOne: gzipSync(joined, { level: 9 }).byteLength, each: each.sort((a, b) => b.gzip - a.gzip) },
   };
 }
 
@@ -367,6 +386,14 @@ export function formatWhere(row: SizeRow, top = 25): string {
     "| module | minified bytes |",
     "| --- | ---: |",
     ...row.largest.slice(0, top).map((i) => `| ${short(i.path)} | ${i.bytes} |`),
+    "",
+    "| chunk at start: its largest inputs | gzip bytes | loaded on demand by, too |",
+    "| --- | ---: | --- |",
+    ...row.startChunks.each.map((c) => {
+      const shown = c.inputs.slice(0, 3).map(short).join(", ") + (c.inputs.length > 3 ? ` and ${c.inputs.length - 3} more` : "");
+      const by = c.alsoLoadedBy.length === 0 ? "-" : c.alsoLoadedBy.map((m) => m.replace(/^.*\//, "")).join(", ");
+      return `| ${shown} | ${c.gzip} | ${by} |`;
+    }),
   ].join("\n");
 }
 

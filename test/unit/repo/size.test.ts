@@ -82,6 +82,15 @@ describe("where the bytes go (npm run size -- --where)", () => {
     expect(where).toContain(`in ${core.startChunks.count} chunks`);
     expect(where).toContain(`| @bufbuild/protobuf | ${owners[0]!.bytes} |`);
     expect(where).toContain("| gen/lf/a2a/v1/a2a_pb.ts |");
+    // Each chunk at start, and what else loads it: the app's own chunk alone is loaded by nothing on demand.
+    const chunks = core.startChunks.each;
+    expect(chunks).toHaveLength(core.startChunks.count);
+    expect(chunks.reduce((n, c) => n + c.gzip, 0)).toBe(core.atStart.gzip);
+    expect(chunks.filter((c) => c.alsoLoadedBy.length === 0)).toHaveLength(1);
+    expect(chunks.find((c) => c.inputs.includes("src/http/binding-transport.ts"))!.alsoLoadedBy).toContain(
+      "src/bindings/v0_3-transports.ts",
+    );
+    expect(where).toContain("| chunk at start: its largest inputs | gzip bytes | loaded on demand by, too |");
   });
 });
 
