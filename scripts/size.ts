@@ -35,7 +35,7 @@ export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
 /**
  * The core row may not exceed this many gzipped bytes: a regression guard,
- * just above core as last measured (71,730 bytes; docs/size.md says where
+ * just above core as last measured (71,749 bytes; docs/size.md says where
  * they go). It follows core: when a change shrinks core, set it again just
  * above the new figure, so that growth shows up in review rather than
  * accumulating. The "floor" row (protobuf-es with the A2A descriptors, about
