@@ -88,6 +88,22 @@ export class CallDeadline {
   }
 
   /**
+   * The timeout one request of this call is held to, as the call runner
+   * takes it (undefined: none), the step above having given it `timeoutMs`
+   * (connect's per-request timeout): the call's own limit, chosen and
+   * checked when the deadline was made, as it is; none, the transport's
+   * own limit `transportMs` (none for a stream); any other value (what is
+   * left of the call's limit, one a caller chose) by the timeout
+   * convention, which refuses one that is no duration (call/timeouts.ts).
+   * Never 0 or less: what is left is at least 1 ms.
+   */
+  requestMs(timeoutMs: number | undefined, transportMs?: number): number | undefined {
+    if (timeoutMs === undefined) return transportMs;
+    // A limit is never 0: a limit of the call's own is given as it is.
+    return timeoutMs === this.given && this.limitMs ? this.limitMs : timeoutFor("unary", timeoutMs);
+  }
+
+  /**
    * The limit a request's deadline error names, the request having been
    * given `requestMs`: the call's whole limit once its clock runs (the
    * request got what was left of it: "within 60 ms", not the 56 left after

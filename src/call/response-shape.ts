@@ -22,7 +22,7 @@
  *
  * Per response (per stream event) this is a few field reads at each level
  * and no allocation unless something is missing; the plan of each message
- * type is worked out once.
+ * type is worked out once, and looked up once per check.
  */
 import { ScalarType, type DescField, type DescMessage, type DescMethod, type DescOneof } from "@bufbuild/protobuf";
 import { requiredFields } from "../protocol/required.js";
@@ -72,9 +72,8 @@ export interface Missing {
 
 const join = (prefix: string, m: Missing): Missing => ({ ...m, path: `${prefix}.${m.path}` });
 
-/** The REQUIRED field missing from `message` (of type `desc`) or from what it requires, if any. */
-function missingRequired(desc: DescMessage, message: object): Missing | undefined {
-  const plan = planOf(desc);
+/** The REQUIRED field missing from `message` (whose type's plan is `plan`) or from what it requires, if any. */
+function missingRequired(plan: Plan, message: object): Missing | undefined {
   const m = message as Record<string, unknown>;
   // Indexed loops: this runs for every event of every stream.
   const present = plan.present;
@@ -90,11 +89,11 @@ function missingRequired(desc: DescMessage, message: object): Missing | undefine
     if (f.fieldKind === "list") {
       const list = v as object[];
       for (let i = 0; i < list.length; i++) {
-        const p = missingRequired(f.message!, list[i]!);
+        const p = missingRequired(planOf(f.message!), list[i]!);
         if (p !== undefined) return join(`${f.jsonName}[${i}]`, p);
       }
     } else if (v !== undefined) {
-      const p = missingRequired(f.message!, v as object);
+      const p = missingRequired(planOf(f.message!), v as object);
       if (p !== undefined) return join(f.jsonName, p);
     }
   }
@@ -104,18 +103,19 @@ function missingRequired(desc: DescMessage, message: object): Missing | undefine
 /** What `response` (of type `desc`) lacks: its payload, or a REQUIRED field. */
 export function missingFromResponse(desc: DescMessage, response: object): Missing | undefined {
   const m = response as Record<string, unknown>;
-  const oneofs = planOf(desc).oneofs;
+  const plan = planOf(desc);
+  const oneofs = plan.oneofs;
   for (let i = 0; i < oneofs.length; i++) {
     const { oneof, members } = oneofs[i]!;
     const chosen = m[oneof.localName] as { case: string | undefined; value: unknown };
     if (chosen.case === undefined) return { path: "", oneof };
     const field = members.get(chosen.case);
     if (field?.message !== undefined) {
-      const p = missingRequired(field.message, chosen.value as object);
+      const p = missingRequired(planOf(field.message), chosen.value as object);
       if (p !== undefined) return join(field.jsonName, p);
     }
   }
-  return missingRequired(desc, response);
+  return missingRequired(plan, response);
 }
 
 /** `the REQUIRED field "task.id"`, or `one of task, message ("payload")`. */

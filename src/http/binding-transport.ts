@@ -65,6 +65,8 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
   const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const maxEventBytes = options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES;
   const idleMs = timeoutFor("idle", undefined, options.idleTimeoutMs);
+  // A unary request given no timeout is held to the transport's.
+  const unaryMs = timeoutFor("unary", undefined, options.timeoutMs);
   const binding = codec.binding;
   const readers = generated?.readers;
 
@@ -109,7 +111,8 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
     const overridden = req.url !== first.plan.url;
     // What interceptors added to the query (an API key) goes along to the other verb's URL.
     const urlOf = (p: HttpPlan) => (!overridden ? p.url : p === plan ? req.url : withAddedQuery(p.url, first.plan.url, req.url));
-    let url = urlOf(plan);
+    // Set by each exchange: the URL the failure names.
+    let url = req.url;
     const exchange = (p: HttpPlan) => {
       url = urlOf(p);
       if (p.body !== undefined) req.header.set("Content-Type", codec.contentType);
@@ -146,11 +149,13 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
   function facts(method: DescMethod, res: UniversalClientResponse, url: string): ResponseFacts {
     // Plain values, read at once: an object literal with getters (to read the
     // headers only for errors) made every call about a fifth slower in V8.
+    const retryAfter = res.header.get("Retry-After");
     return {
       binding,
       httpStatus: res.status,
       challenge: res.header.get("WWW-Authenticate") ?? undefined,
-      retryAfterMs: parseRetryAfter(res.header.get("Retry-After")),
+      // Parsed only when there is one: most answers have none.
+      retryAfterMs: retryAfter ? parseRetryAfter(retryAfter) : undefined,
       url,
       method: method.name,
     };
@@ -262,13 +267,13 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
     binding,
     async unary(method, signal, timeoutMs, header, input, contextValues) {
       const first = prepare(method, input, header, false);
-      // The call's record (call/record.ts), made here for a call that comes without one.
+      // The call's record (call/record.ts): the A2AClient's values, or made here for a call that comes without one.
       const record = recordFor("unary", timeoutMs, contextValues);
       return runUnary({
         binding,
         interceptors: options.interceptors,
         signal,
-        timeoutMs: timeoutFor("unary", timeoutMs, options.timeoutMs),
+        timeoutMs: record.requestMs(timeoutMs, unaryMs),
         req: {
           stream: false,
           service: method.parent,

@@ -62,6 +62,7 @@ interface CallOptions<Req> {
   binding: Binding;
   interceptors: Interceptor[] | undefined;
   signal: AbortSignal | undefined;
+  /** The request's timeout, as its call's deadline gave it (call/deadline.ts's `requestMs`). */
   timeoutMs: number | undefined;
   /**
    * The controller of the request's signal, when the transport has to end
@@ -102,11 +103,16 @@ export class CallSignal implements AbortLike {
   private sentMethod: DescMethod | undefined;
   /** The request message, which may hand the agent credentials (a push config's). */
   private sentMessage: unknown;
-  /** The request's context values: its call's record, whose whole limit the deadline's error names. */
-  private sentValues: ContextValues | undefined;
 
   constructor(
     private readonly outer: AbortSignal | undefined,
+    /**
+     * The request's context values: its call's record (call/record.ts),
+     * whose deadline gave the request its timeout and names the limit of
+     * the deadline's error.
+     */
+    private readonly values: ContextValues | undefined,
+    /** The request's timeout, as that deadline gave it (`requestMs`): never 0 or less. */
     private readonly timeoutMs: number | undefined,
     /** The request URL, named by the deadline's error. */
     private readonly url: string,
@@ -123,10 +129,8 @@ export class CallSignal implements AbortLike {
     }
     if (outer?.aborted) this.onOuterAbort();
     else outer?.addEventListener("abort", this.onOuterAbort);
-    if (timeoutMs !== undefined && !this.aborted) {
-      if (timeoutMs <= 0) this.expire();
-      else this.timer = startTimer(this.expire, timeoutMs);
-    }
+    // Made even for a call aborted already: it fails at once, which clears it.
+    if (timeoutMs !== undefined) this.timer = startTimer(this.expire, timeoutMs);
   }
 
   /** The call's AbortSignal, made when first asked for. */
@@ -230,7 +234,6 @@ export class CallSignal implements AbortLike {
     // stream (`single`); else the one the transport gave is kept.
     const message = req.stream ? singleValue(req.message as AsyncIterable<unknown>) : req.message;
     if (message !== undefined) this.sentMessage = message;
-    this.sentValues = req.contextValues;
   }
 
   /** A rejection with `e`, without the credentials of the request as sent. */
@@ -286,18 +289,17 @@ export class CallSignal implements AbortLike {
   // The caller's reason is the cause: the caller finds it on the error.
   private readonly onOuterAbort = (): void => this.abort(this.abortedError(this.outer!.reason ?? abortError()));
 
-  /** The limit the deadline's error names: the call's whole one (call/deadline.ts), of which this request may have had what was left. */
-  private limitNamed(): number | undefined {
-    return this.sentValues?.get(callRecordKey)?.namedLimitMs(this.timeoutMs) ?? this.timeoutMs;
-  }
-
+  // The limit is the deadline's to name (the call's whole one, when this request had what was left of it).
   // The URL is made readable only here: parsing one for every call costs.
   private readonly expire = (): void =>
     this.abort(
-      new CallTimeoutError(`the call to ${safeUrl(this.url)} did not complete within ${this.limitNamed()} ms`, {
-        binding: this.binding,
-        kind: "deadline",
-      }),
+      new CallTimeoutError(
+        `the call to ${safeUrl(this.url)} did not complete within ${this.values?.get(callRecordKey)?.namedLimitMs(this.timeoutMs) ?? this.timeoutMs} ms`,
+        {
+          binding: this.binding,
+          kind: "deadline",
+        },
+      ),
     );
 }
 
@@ -339,7 +341,6 @@ interface SentRequest {
   requestMethod?: string | undefined;
   stream?: boolean | undefined;
   message?: unknown;
-  contextValues?: ContextValues | undefined;
 }
 
 /**
@@ -372,9 +373,9 @@ function started<R, T>(next: (req: R) => Promise<T>, req: R): Promise<T> {
   }
 }
 
-function applyInterceptors<T>(next: T, interceptors: Interceptor[] | undefined): T {
+function applyInterceptors<T>(next: T, interceptors: Interceptor[]): T {
   // The first interceptor is the outermost, as in connect.
-  return (interceptors ?? []).reduceRight((n, i) => i(n as never) as T, next);
+  return interceptors.reduceRight((n, i) => i(n as never) as T, next);
 }
 
 /**
@@ -386,7 +387,7 @@ function applyInterceptors<T>(next: T, interceptors: Interceptor[] | undefined):
 export function runUnary<I extends DescMessage, O extends DescMessage>(
   opt: CallOptions<UnaryRequest<I, O>> & { next: (req: UnaryRequest<I, O>, call: CallSignal) => Promise<UnaryResponse<I, O>> },
 ): Promise<UnaryResponse<I, O>> {
-  const call = new CallSignal(opt.signal, opt.timeoutMs, opt.req.url, opt.binding);
+  const call = new CallSignal(opt.signal, opt.req.contextValues, opt.timeoutMs, opt.req.url, opt.binding);
   if (call.aborted) return call.rejectClean(call.fail(call.reason));
   const req = withLazySignal({ ...opt.req }, call) as UnaryRequest<I, O>;
   call.sent(req);
@@ -411,7 +412,7 @@ export function runUnary<I extends DescMessage, O extends DescMessage>(
 export function runStreaming<I extends DescMessage, O extends DescMessage>(
   opt: CallOptions<StreamRequest<I, O>> & { next: (req: StreamRequest<I, O>) => Promise<StreamResponse<I, O>> },
 ): Promise<StreamResponse<I, O>> {
-  const call = new CallSignal(opt.signal, opt.timeoutMs, opt.req.url, opt.binding, opt.controller);
+  const call = new CallSignal(opt.signal, opt.req.contextValues, opt.timeoutMs, opt.req.url, opt.binding, opt.controller);
   if (call.aborted) return call.rejectClean(call.fail(call.reason));
   const req = { ...opt.req, signal: call.signal } as StreamRequest<I, O>;
   call.sent(req);

@@ -46,6 +46,8 @@ export interface GrpcCallTarget {
 export function a2aGrpcTransport(inner: Transport, options: TransportOptions, cut: CutConnection, target: GrpcCallTarget): A2ATransport {
   const defaults = serviceHeaders(options);
   const idleMs = timeoutFor("idle", undefined, options.idleTimeoutMs);
+  // A unary request given no timeout is held to the transport's.
+  const unaryMs = timeoutFor("unary", undefined, options.timeoutMs);
   // What a deadline's error names: the method's URL, gRPC's /<service>/<method> under the base.
   const base = target.url.replace(/\/+$/, "");
   const urlOf = (method: DescMethod) => `${base}/${method.parent.typeName}/${method.name}`;
@@ -60,11 +62,11 @@ export function a2aGrpcTransport(inner: Transport, options: TransportOptions, cu
   return {
     binding: "GRPC",
     async unary(method, signal, timeoutMs, header, input, contextValues) {
-      // The limit of a call that left it to the transport is chosen here; the transport below takes it as given.
-      const timeout = timeoutFor("unary", timeoutMs, options.timeoutMs);
-      const headers = mergeHeaders(defaults, header);
-      // The call's record (call/record.ts), made here for a call that comes without one.
+      // The call's record (call/record.ts): the A2AClient's values, or made here for a call that comes without one.
       const record = recordFor("unary", timeoutMs, contextValues);
+      // The limit of a call that left it to the transport is chosen here; the transport below takes it as given.
+      const timeout = record.requestMs(timeoutMs, unaryMs);
+      const headers = mergeHeaders(defaults, header);
       const values = contextValues ?? record;
       let res: UnaryResponse<typeof method.input, typeof method.output>;
       if (target.guarded) {
@@ -75,7 +77,7 @@ export function a2aGrpcTransport(inner: Transport, options: TransportOptions, cu
           throw signal?.aborted ? e : callError(method, e);
         }
       } else {
-        const call = new CallSignal(signal, timeout, urlOf(method), "GRPC");
+        const call = new CallSignal(signal, undefined, timeout, urlOf(method), "GRPC");
         // Aborted before it starts: connect's runner would still run the interceptors.
         if (call.aborted) throw failure(method, call, call.reason);
         try {
@@ -92,7 +94,7 @@ export function a2aGrpcTransport(inner: Transport, options: TransportOptions, cu
       // Our own controller under the caller's, so an idle stream can be cut.
       const controller = new AbortController();
       const deadline = timeoutFor("stream", timeoutMs);
-      const call = new CallSignal(signal, deadline, urlOf(method), "GRPC", controller);
+      const call = new CallSignal(signal, undefined, deadline, urlOf(method), "GRPC", controller);
       // Aborted before it starts: nothing is run, no interceptor nor request.
       if (call.aborted) throw failure(method, call, call.reason);
       let idle: CallTimeoutError | undefined;

@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { CallDeadline } from "../../../src/call/deadline.js";
 import { DEFAULT_TIMEOUT_MS } from "../../../src/call/timeouts.js";
-import { CallTimeoutError } from "../../../src/errors/family.js";
+import { CallTimeoutError, InvalidParamsError } from "../../../src/errors/family.js";
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance"] });
@@ -57,6 +57,29 @@ describe("CallDeadline", () => {
       const deadline = new CallDeadline("unary", given).start();
       expect(deadline.limitMs).toBeUndefined();
       expect(deadline.timeoutMs()).toBe(given);
+    }
+  });
+
+  it("gives a request the call's own limit, what is left of it, or the transport's for none; 0 and Infinity as none", () => {
+    const deadline = new CallDeadline("unary", 300);
+    expect(deadline.requestMs(300, 5_000)).toBe(300);
+    vi.advanceTimersByTime(100);
+    expect(deadline.requestMs(deadline.timeoutMs(), 5_000)).toBe(300);
+    vi.advanceTimersByTime(100);
+    expect(deadline.requestMs(deadline.timeoutMs(), 5_000)).toBe(200);
+    // A read of a stream without a limit gets the transport's, a request's own, then none.
+    const stream = new CallDeadline("stream", undefined).start();
+    expect(stream.requestMs(stream.timeoutMs(), 5_000)).toBe(5_000);
+    expect(stream.requestMs(undefined, undefined)).toBeUndefined();
+    for (const none of [0, Infinity]) expect(new CallDeadline("stream", none).requestMs(none, undefined)).toBeUndefined();
+    expect(new CallDeadline("unary", 0).requestMs(0, 5_000)).toBeUndefined();
+  });
+
+  it("refuses a request's timeout that is no duration, naming timeoutMs", () => {
+    for (const given of [Number.NaN, "5" as unknown as number]) {
+      const deadline = new CallDeadline("unary", given);
+      expect(() => deadline.requestMs(given, 5_000)).toThrow(InvalidParamsError);
+      expect(() => deadline.requestMs(given, 5_000)).toThrow(/timeoutMs/);
     }
   });
 

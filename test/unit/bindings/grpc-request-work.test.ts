@@ -1,0 +1,70 @@
+/**
+ * The gRPC binding's per-request step (bindings/grpc/common.ts) takes the
+ * call's record once, as the A2AClient made it, and the timeout its
+ * deadline chose; the protocol below is given that timeout.
+ */
+import { create } from "@bufbuild/protobuf";
+import type { Transport } from "@connectrpc/connect";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { SendMessageResponseSchema, StreamResponseSchema, TaskSchema, TaskState } from "../../../gen/lf/a2a/v1/a2a_pb.js";
+import { A2AClient } from "../../../src/client/client.js";
+import { a2aGrpcTransport } from "../../../src/bindings/grpc/common.js";
+import { userMessage } from "../../../src/protocol/messages.js";
+import { recordFor } from "../../../src/call/record.js";
+import { timeoutFor } from "../../../src/call/timeouts.js";
+
+vi.mock("../../../src/call/record.js", async (importOriginal) => {
+  const real = await importOriginal<typeof import("../../../src/call/record.js")>();
+  return { ...real, recordFor: vi.fn(real.recordFor) };
+});
+vi.mock("../../../src/call/timeouts.js", async (importOriginal) => {
+  const real = await importOriginal<typeof import("../../../src/call/timeouts.js")>();
+  return { ...real, timeoutFor: vi.fn(real.timeoutFor) };
+});
+
+const task = () => create(TaskSchema, { id: "t1", contextId: "c1", status: { state: TaskState.COMPLETED } });
+
+/** A protocol below the binding that answers at once, noting the timeout each call was given. */
+function inner(given: (number | undefined)[]): Transport {
+  return {
+    async unary(method, _signal, timeoutMs) {
+      given.push(timeoutMs);
+      const message = create(SendMessageResponseSchema, { payload: { case: "task", value: task() } });
+      return { stream: false, service: method.parent, method, header: new Headers(), trailer: new Headers(), message } as never;
+    },
+    async stream(method, _signal, timeoutMs) {
+      given.push(timeoutMs);
+      const message = (async function* () {
+        yield create(StreamResponseSchema, { payload: { case: "task", value: task() } });
+      })();
+      return { stream: true, service: method.parent, method, header: new Headers(), trailer: new Headers(), message } as never;
+    },
+  };
+}
+
+afterEach(() => {
+  vi.mocked(recordFor).mockClear();
+  vi.mocked(timeoutFor).mockClear();
+});
+
+describe("the gRPC binding's request step", () => {
+  it("takes the record once and its timeout once", async () => {
+    const given: (number | undefined)[] = [];
+    const transport = a2aGrpcTransport(inner(given), { baseUrl: "http://127.0.0.1:9", timeoutMs: 7_000 }, () => undefined, {
+      url: "http://127.0.0.1:9",
+      guarded: true,
+    });
+    const client = new A2AClient(transport);
+    for (const timeoutMs of [undefined, 5_000]) {
+      vi.mocked(recordFor).mockClear();
+      vi.mocked(timeoutFor).mockClear();
+      await client.sendMessage({ message: userMessage("hi") }, { timeoutMs });
+      // Once per request: the client's record, as it comes.
+      expect(recordFor).toHaveBeenCalledTimes(1);
+      // One for the call's record, none at the request.
+      expect(timeoutFor).toHaveBeenCalledTimes(1);
+    }
+    // A unary call that gave none has the transport's.
+    expect(given).toEqual([7_000, 5_000]);
+  });
+});
