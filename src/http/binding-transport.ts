@@ -313,8 +313,8 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
         interceptors: options.interceptors,
         signal,
         controller,
-        // The idle timeout guards against a silent server instead of a deadline.
-        timeoutMs: timeoutFor("stream", timeoutMs),
+        // The stream's deadline, if its call gave one: the idle timeout guards against a silent server instead.
+        timeoutMs: record.requestMs(timeoutMs),
         req: {
           stream: true,
           service: method.parent,

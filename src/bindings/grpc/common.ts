@@ -93,7 +93,9 @@ export function a2aGrpcTransport(inner: Transport, options: TransportOptions, cu
     async stream(method, signal, timeoutMs, header, input, contextValues) {
       // Our own controller under the caller's, so an idle stream can be cut.
       const controller = new AbortController();
-      const deadline = timeoutFor("stream", timeoutMs);
+      const record = recordFor("stream", timeoutMs, contextValues);
+      // The stream's deadline, if its call gave one: the idle timeout guards against a silent server instead.
+      const deadline = record.requestMs(timeoutMs);
       const call = new CallSignal(signal, undefined, deadline, urlOf(method), "GRPC", controller);
       // Aborted before it starts: nothing is run, no interceptor nor request.
       if (call.aborted) throw failure(method, call, call.reason);
@@ -104,9 +106,7 @@ export function a2aGrpcTransport(inner: Transport, options: TransportOptions, cu
       const stopWaiting = idleBeforeResponse(idleMs, () => goneIdle("no response"));
       let res: StreamResponse<typeof method.input, typeof method.output>;
       try {
-        const record = recordFor("stream", timeoutMs, contextValues);
-        const values = contextValues ?? record;
-        res = await call.race(inner.stream(method, call.signal, deadline, mergeHeaders(defaults, header), input, values));
+        res = await call.race(inner.stream(method, call.signal, deadline, mergeHeaders(defaults, header), input, contextValues ?? record));
       } catch (e) {
         throw idle ?? failure(method, call, e);
       } finally {

@@ -1,7 +1,8 @@
 /**
  * The gRPC binding's per-request step (bindings/grpc/common.ts) takes the
  * call's record once, as the A2AClient made it, and the timeout its
- * deadline chose; the protocol below is given that timeout.
+ * deadline chose, for calls and streams alike; the protocol below is given
+ * that timeout.
  */
 import { create } from "@bufbuild/protobuf";
 import type { Transport } from "@connectrpc/connect";
@@ -48,7 +49,7 @@ afterEach(() => {
 });
 
 describe("the gRPC binding's request step", () => {
-  it("takes the record once and its timeout once", async () => {
+  it("takes the record once and its timeout once, for calls and streams", async () => {
     const given: (number | undefined)[] = [];
     const transport = a2aGrpcTransport(inner(given), { baseUrl: "http://127.0.0.1:9", timeoutMs: 7_000 }, () => undefined, {
       url: "http://127.0.0.1:9",
@@ -59,12 +60,15 @@ describe("the gRPC binding's request step", () => {
       vi.mocked(recordFor).mockClear();
       vi.mocked(timeoutFor).mockClear();
       await client.sendMessage({ message: userMessage("hi") }, { timeoutMs });
+      for await (const _ of client.sendStreamingMessage({ message: userMessage("hi") }, { timeoutMs, resume: false })) {
+        // read to the end
+      }
       // Once per request: the client's record, as it comes.
-      expect(recordFor).toHaveBeenCalledTimes(1);
-      // One for the call's record, none at the request.
-      expect(timeoutFor).toHaveBeenCalledTimes(1);
+      expect(recordFor).toHaveBeenCalledTimes(2);
+      // One for each call's record, none at the request.
+      expect(timeoutFor).toHaveBeenCalledTimes(2);
     }
-    // A unary call that gave none has the transport's.
-    expect(given).toEqual([7_000, 5_000]);
+    // A unary call that gave none has the transport's; a stream that gave none has none.
+    expect(given).toEqual([7_000, undefined, 5_000, 5_000]);
   });
 });

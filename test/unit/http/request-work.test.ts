@@ -2,7 +2,8 @@
  * The per-request step of the HTTP bindings (http/binding-transport.ts and
  * its runner) does no work that a step above it already did: it takes the
  * call's record once, as the A2AClient made it, reads the timeout its
- * deadline chose, and parses a Retry-After only when the answer has one.
+ * deadline chose (a stream's too: the kind is the record's), and parses a
+ * Retry-After only when the answer has one.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { UniversalClientFn } from "@connectrpc/connect/protocol";
@@ -49,6 +50,24 @@ function answering(binding: "JSONRPC" | "HTTP+JSON", status = 200, headers: Reco
   };
 }
 
+/** An HTTP client answering every request with an event stream of one completed task. */
+function streaming(binding: "JSONRPC" | "HTTP+JSON"): UniversalClientFn {
+  return async (req) => {
+    let text = "";
+    for await (const chunk of req.body ?? []) text += new TextDecoder().decode(chunk);
+    const id = binding === "JSONRPC" ? (JSON.parse(text) as { id: unknown }).id : undefined;
+    const result = binding === "JSONRPC" ? { jsonrpc: "2.0", id, result: { task: TASK } } : { task: TASK };
+    return {
+      status: 200,
+      header: new Headers({ "Content-Type": "text/event-stream" }),
+      trailer: new Headers(),
+      body: (async function* () {
+        yield new TextEncoder().encode(`data: ${JSON.stringify(result)}\n\n`);
+      })(),
+    };
+  };
+}
+
 function clientOf(binding: "JSONRPC" | "HTTP+JSON", httpClient: UniversalClientFn): A2AClient {
   const options = { baseUrl: "http://127.0.0.1:9/a2a", httpClient };
   return new A2AClient(binding === "JSONRPC" ? createJsonRpcTransport(options) : createRestTransport(options));
@@ -72,6 +91,21 @@ describe.each(["JSONRPC", "HTTP+JSON"] as const)("one request's work, once (%s)"
       expect(recordFor).toHaveBeenCalledTimes(1);
       // Chosen where the record was made; the request reads it from there.
       expect(timeoutFor).toHaveBeenCalledTimes(1);
+    }
+  });
+
+  it("gives a stream the deadline of its record, its limit chosen once", async () => {
+    const client = clientOf(binding, streaming(binding));
+    for (const resume of [false, undefined] as const) {
+      for (const timeoutMs of [undefined, 5_000]) {
+        vi.mocked(recordFor).mockClear();
+        vi.mocked(timeoutFor).mockClear();
+        const events = [];
+        for await (const e of client.sendStreamingMessage({ message: userMessage("hi") }, { timeoutMs, resume })) events.push(e);
+        expect(events).toHaveLength(1);
+        expect(recordFor).toHaveBeenCalledTimes(1);
+        expect(timeoutFor).toHaveBeenCalledTimes(1);
+      }
     }
   });
 
