@@ -12,7 +12,8 @@
  *
  * Its timer is made only when a step asks for it (`abortAt`): a call that
  * goes straight to its transport has the runner's timer alone
- * (http/run-call.ts), which is given what is left here.
+ * (http/run-call.ts), for what `requestMs` gives its request, and the
+ * runner's deadline error names the limit `namedLimitMs` says.
  */
 import { AbortedError, CallTimeoutError } from "../errors/family.js";
 import type { Binding } from "../base/bindings.js";
@@ -105,9 +106,9 @@ export class CallDeadline {
 
   /**
    * The limit a request's deadline error names, the request having been
-   * given `requestMs`: the call's whole limit once its clock runs (the
-   * request got what was left of it: "within 60 ms", not the 56 left after
-   * code loaded on demand), else the request's own.
+   * given `requestMs` (by `requestMs`): the call's whole limit once its
+   * clock runs (the request got what was left of it: "within 60 ms", not
+   * the 56 left after code loaded on demand), else the request's own.
    */
   namedLimitMs(requestMs: number | undefined): number | undefined {
     return this.at !== undefined && this.given !== undefined ? this.limitMs : requestMs;

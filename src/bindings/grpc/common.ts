@@ -77,7 +77,7 @@ export function a2aGrpcTransport(inner: Transport, options: TransportOptions, cu
           throw signal?.aborted ? e : callError(method, e);
         }
       } else {
-        const call = new CallSignal(signal, undefined, timeout, urlOf(method), "GRPC");
+        const call = new CallSignal(signal, values, timeout, urlOf(method), "GRPC");
         // Aborted before it starts: connect's runner would still run the interceptors.
         if (call.aborted) throw failure(method, call, call.reason);
         try {
@@ -96,7 +96,7 @@ export function a2aGrpcTransport(inner: Transport, options: TransportOptions, cu
       const record = recordFor("stream", timeoutMs, contextValues);
       // The stream's deadline, if its call gave one: the idle timeout guards against a silent server instead.
       const deadline = record.requestMs(timeoutMs);
-      const call = new CallSignal(signal, undefined, deadline, urlOf(method), "GRPC", controller);
+      const call = new CallSignal(signal, contextValues ?? record, deadline, urlOf(method), "GRPC", controller);
       // Aborted before it starts: nothing is run, no interceptor nor request.
       if (call.aborted) throw failure(method, call, call.reason);
       let idle: CallTimeoutError | undefined;
