@@ -34,6 +34,7 @@ import type { Duplex } from "node:stream";
 import { ProtocolError } from "../errors/family.js";
 import { abortError } from "../base/abort.js";
 import { concatBytes } from "../base/bytes.js";
+import { singleValue } from "../base/iterables.js";
 import { safeUrl } from "../base/urls.js";
 import { takingCallAbort, type AbortLike, type CallAbortRequest } from "./call-abort.js";
 
@@ -65,7 +66,8 @@ export function createNodeHttpClient(options: NodeHttpClientOptions = {}): Unive
 
   const targets = new TargetCache();
   return takingCallAbort(async (req: CallAbortRequest): Promise<UniversalClientResponse> => {
-    const body = req.body === undefined ? undefined : await concatBytes(req.body);
+    // A body in one chunk (the bindings' JSON) is sent as it is, without reading it as a stream.
+    const body = req.body === undefined ? undefined : (singleValue(req.body) ?? (await concatBytes(req.body)));
     // The bindings give the call itself to watch where they can (call-abort.ts).
     const signal: AbortLike | undefined = req.callAbort ?? req.signal;
     if (signal?.aborted) throw signal.reason;

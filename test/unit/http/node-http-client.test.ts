@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import { createServer as createNetServer, type AddressInfo, type Socket } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Interceptor } from "@connectrpc/connect";
 import {
   A2AClient,
@@ -13,6 +13,7 @@ import {
   createRestTransport,
   userMessage,
 } from "../../../src/node.js";
+import { single } from "../../../src/base/iterables.js";
 
 const TASK = { id: "t-1", contextId: "c-1", status: { state: "TASK_STATE_WORKING" } };
 const update = (i: number) => ({
@@ -70,6 +71,17 @@ describe("createNodeHttpClient", () => {
       expect(res.payload.case).toBe("task");
     }
     expect(sockets.size).toBe(1);
+  });
+
+  it("sends a body given as one chunk as it is, without reading it as a stream", async () => {
+    const bytes = new TextEncoder().encode(JSON.stringify({ jsonrpc: "2.0", id: 7, method: "GetTask", params: { id: "t-1" } }));
+    const body = single(bytes);
+    const read = vi.spyOn(body as { [Symbol.asyncIterator](): AsyncIterator<Uint8Array> }, Symbol.asyncIterator);
+    const res = await createNodeHttpClient()({ url: `${base}/rpc`, method: "POST", header: new Headers(), body });
+    let text = "";
+    for await (const chunk of res.body) text += new TextDecoder().decode(chunk);
+    expect(JSON.parse(text)).toMatchObject({ id: 7, result: { task: TASK } });
+    expect(read).not.toHaveBeenCalled();
   });
 
   it("releases the connection when the reader stops early, and aborts with AbortedError", async () => {
