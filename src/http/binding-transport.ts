@@ -39,7 +39,7 @@ import { failedField, messageFromJson, unreadableAt, type GeneratedJson } from "
 import { onlyValue, single } from "../base/iterables.js";
 import { isJsonContentType, mediaTypeOf } from "../base/media-type.js";
 import { safeUrl } from "../base/urls.js";
-import { checkedResponse } from "../call/response-shape.js";
+import { checkedResponse } from "../protocol/response-shape.js";
 import { keepReceivedJson, keepsReceivedJson } from "./received-json.js";
 import type { A2ATransport } from "../call/transport.js";
 import { discard, isProblemType, looksLikeJson, readText, readTextWithin, tryParse } from "./body.js";

@@ -11,7 +11,7 @@
 import { clone, toBinary, type JsonValue } from "@bufbuild/protobuf";
 import { StreamResponseSchema, TaskSchema, type StreamResponse, type Task } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
-import { missingFromResponse } from "../call/response-shape.js";
+import { missingFromResponse } from "../protocol/response-shape.js";
 import { TaskTracker } from "../client/tracker.js";
 import { InvalidParamsError } from "../errors/family.js";
 import { shownValue } from "../call/option-checks.js";

@@ -24,7 +24,7 @@ import { runStreaming, runUnary } from "../http/run-call.js";
 import { callRequest } from "../http/call-request.js";
 import { mapAsync, mapRequests, onlyValue, single } from "../base/iterables.js";
 import type { A2ATransport } from "../call/transport.js";
-import { checkedResponse } from "../call/response-shape.js";
+import { checkedResponse } from "../protocol/response-shape.js";
 import { v03OperationFor } from "./translate.js";
 import { keepReceivedJson, receivedJsonOf } from "../http/received-json.js";
 import { addV03ExtensionsHeader } from "../protocol/headers.js";

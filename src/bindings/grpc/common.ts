@@ -12,7 +12,7 @@ import { ErrorInfoSchema, RetryInfoSchema } from "../../../gen/google/rpc/error_
 import { A2AError, type CallTimeoutError, ConnectionError } from "../../errors/family.js";
 import { clientFault, fromConnectError, toA2AError } from "../../errors/classify.js";
 import { cutIdle, idleBeforeResponse, withIdleTimeout } from "../../http/idle.js";
-import { checkedResponse } from "../../call/response-shape.js";
+import { checkedResponse } from "../../protocol/response-shape.js";
 import { CallSignal } from "../../http/run-call.js";
 import { mergeHeaders, serviceHeaders, type TransportOptions } from "../../call/options.js";
 import { timeoutFor } from "../../call/timeouts.js";

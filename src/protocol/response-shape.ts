@@ -25,7 +25,7 @@
  * type is worked out once, and looked up once per check.
  */
 import { ScalarType, type DescField, type DescMessage, type DescMethod, type DescOneof } from "@bufbuild/protobuf";
-import { requiredFields } from "../protocol/required.js";
+import { requiredFields } from "./required.js";
 import { ProtocolError, type A2AErrorInit } from "../errors/family.js";
 
 // REQUIRED strings whose empty value the protocol gives a meaning.
