@@ -35,13 +35,13 @@ export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
 /**
  * The core row may not exceed this many gzipped bytes: a regression guard,
- * just above core as last measured (71,749 bytes; docs/size.md says where
+ * just above core as last measured (69,112 bytes; docs/size.md says where
  * they go). It follows core: when a change shrinks core, set it again just
  * above the new figure, so that growth shows up in review rather than
  * accumulating. The "floor" row (protobuf-es with the A2A descriptors, about
  * 22 KB) is what no change to the client can remove.
  */
-export const CORE_BUDGET_GZIP = 71_800;
+export const CORE_BUDGET_GZIP = 69_200;
 
 function sdkVersion(): string {
   const pkg = JSON.parse(readFileSync(join(repoRoot, "node_modules/@a2a-js/sdk/package.json"), "utf8")) as { version: string };

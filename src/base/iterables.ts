@@ -41,8 +41,8 @@ export function single<T>(value: T): AsyncIterable<T> {
 }
 
 /** A stream that fails with `error` when first read, having sent nothing. */
-export async function* failing(error: Error): AsyncGenerator<never> {
-  throw error;
+export async function* failing(error: Error | Promise<Error>): AsyncGenerator<never> {
+  throw await error;
 }
 
 /** `source` with `fn` applied to each value. */

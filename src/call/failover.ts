@@ -10,7 +10,7 @@ import type { DescMessage, DescMethod, DescMethodStreaming, DescMethodUnary, Mes
 import type { ContextValues, Transport } from "@connectrpc/connect";
 import { type A2AError, VersionNotSupportedError } from "../errors/family.js";
 import { isGatewayStatus } from "../errors/codes.js";
-import { toA2AError } from "../errors/classify.js";
+import { classified, foundA2AError } from "../errors/classification.js";
 import type { Binding } from "../base/bindings.js";
 import { compareVersions } from "../protocol/version.js";
 import { traitsOf } from "./method-traits.js";
@@ -127,8 +127,11 @@ export class FailoverTransport implements A2ATransport {
       } catch (e) {
         // Whether to move on depends on what the failure is: it is named
         // here, against the interface that failed (the client passes an
-        // A2AError on as it is).
-        const error = toA2AError(e, candidate.binding);
+        // A2AError on as it is); anything else once the classification has
+        // loaded, within the call's signal and deadline.
+        const error =
+          foundA2AError(e) ??
+          (await deadline.waitFor(classified(e, candidate.binding), "the failure was not classified", signal, candidate.binding));
         // Nothing left: no other attempt starts; else the next one gets what is.
         const next =
           signal?.aborted || tried.size >= maxAttempts || deadline.passed() ? undefined : this.nextCandidate(i, error, method, tried);

@@ -15,7 +15,7 @@ import {
   type Task,
   type TaskPushNotificationConfig,
 } from "../../gen/lf/a2a/v1/a2a_pb.js";
-import { toA2AError } from "../errors/classify.js";
+import { classified, foundA2AError } from "../errors/classification.js";
 import type { A2AError } from "../errors/family.js";
 import type { Binding } from "../base/bindings.js";
 import { LAST_EVENT_ID } from "../protocol/headers.js";
@@ -350,15 +350,27 @@ export class A2AClient implements ServiceOperations<M> {
     if (!(prepared instanceof Promise)) return take(prepared, record.givenMs);
     // Code to load first (the plain-JSON reader): within the call's signal and deadline.
     const ready = (signal: AbortSignal) => record.waitFor(prepared, "the stream's request was not ready to send", signal, this.binding);
-    return new LazyStream(async (signal) => take(await ready(signal), record.timeoutMs()), this.failed, undefined, options.signal);
+    return new LazyStream(
+      async (signal) => take(await ready(signal), record.timeoutMs()),
+      (e) => this.failed(e, record),
+      undefined,
+      options.signal,
+    );
   }
 
   /**
    * Where every failure leaves the client, the one place it becomes an
    * A2AError: transports raise the A2AErrors they can name better (with the
-   * URL, the server's reason) and pass the rest on as they are.
+   * URL, the server's reason) and pass the rest on as they are, which the
+   * classification (loaded then) names, within the call's signal and deadline
+   * where the call has them.
    */
-  private readonly failed = (e: unknown): A2AError => toA2AError(e, this.binding);
+  private readonly failed = (e: unknown, record?: CallRecord): A2AError | Promise<A2AError> => {
+    const found = foundA2AError(e);
+    if (found) return found;
+    const named = classified(e, this.binding);
+    return record ? record.waitFor(named, "the call's failure was not classified", record.signal, this.binding) : named;
+  };
 
   /**
    * A unary call, its record made by the prepare step (call/prepare.ts), or
@@ -371,9 +383,12 @@ export class A2AClient implements ServiceOperations<M> {
     options: CallOptions = {},
     stream?: CallRecord,
   ): Promise<MessageShape<O>> {
+    // The failure's classification waits within the call's signal and deadline, once the call has them.
+    let bounds: CallRecord | undefined;
     try {
       // Prepared once: a retried message is the same message, with the same id.
       const record = prepareCall(method, request, options, this.options, stream);
+      bounds = record;
       const { request: prepared, signal, headers } = record;
       const policy = options.retry ?? this.options.retry;
       if (!policy && !(prepared instanceof Promise)) {
@@ -389,7 +404,7 @@ export class A2AClient implements ServiceOperations<M> {
       if (!policy || !retry) return (await this.transport.unary(method, signal, record.timeoutMs(), headers, req, record)).message;
       return await retry.retryUnary(policy, this.transport, ATTEMPT_RULES, record, req);
     } catch (e) {
-      throw this.failed(e);
+      throw await this.failed(e, bounds);
     }
   }
 
@@ -479,7 +494,7 @@ export class A2AClient implements ServiceOperations<M> {
     // The stream's own signal, which follows the caller's (LazyStream).
     const open = async (own: AbortSignal) =>
       (await this.transport.stream(method, own, timeoutMs, headers, single(request), record)).message;
-    return new LazyStream(open, this.failed, watch, signal);
+    return new LazyStream(open, (e) => this.failed(e, record), watch, signal);
   }
 }
 keepNames({ A2AClient });

@@ -41,6 +41,7 @@ export class LazyStream<T> implements AsyncIterableIterator<T> {
 
   constructor(
     private readonly open: (signal: AbortSignal) => Promise<AsyncIterable<T>>,
+    /** What the reader is told of a failure (at once, or once it is classified). */
     private readonly reported: (e: unknown) => unknown,
     private readonly watch?: StreamWatch<T>,
     private readonly outer?: AbortSignal,
@@ -114,7 +115,7 @@ export class LazyStream<T> implements AsyncIterableIterator<T> {
     return this.opening;
   }
 
-  private readonly passOn = (r: IteratorResult<T>): IteratorResult<T> => {
+  private readonly passOn = (r: IteratorResult<T>): IteratorResult<T> | Promise<never> => {
     this.reading = false;
     this.turns.answered();
     if (this.returned) return DONE;
@@ -122,18 +123,23 @@ export class LazyStream<T> implements AsyncIterableIterator<T> {
       this.over = true;
       this.own?.unlink();
       const early = this.watch?.ended();
-      if (early !== undefined) throw this.reported(early);
+      if (early !== undefined) return this.report(early);
     } else this.watch?.seen(r.value);
     return r;
   };
 
-  private readonly failOn = (e: unknown): IteratorResult<T> => {
+  private readonly failOn = (e: unknown): IteratorResult<T> | Promise<never> => {
     this.reading = false;
     this.turns.answered();
     // A read the reader left pending when it returned: it ends, whatever closing the stream made of it.
     if (this.returned) return DONE;
     this.over = true;
     this.own?.unlink();
-    throw this.reported(e);
+    return this.report(e);
   };
+
+  /** A rejection with what the reader is told of `e`. */
+  private async report(e: unknown): Promise<never> {
+    throw await this.reported(e);
+  }
 }

@@ -7,8 +7,6 @@
 import { A2AError, InvalidParamsError, type CallTimeoutError } from "../errors/family.js";
 import { shownValue } from "../call/option-checks.js";
 import { asksToRetryLater } from "../errors/codes.js";
-import { toA2AError } from "../errors/classify.js";
-import type { Binding } from "../base/bindings.js";
 import type { StreamState, StreamWatcher } from "../call/stream-state.js";
 
 /** How a stream resumes after a drop. @category Streams and tracking */
@@ -76,17 +74,6 @@ export function checkOptions(options: ResumeOptions): void {
       );
     }
   }
-}
-
-/**
- * The error of a lookup (GetTask, or the search for a task the message
- * started) as an A2AError when it is a drop (`isDrop`: worth another
- * attempt), undefined when the agent answered; an abort is thrown.
- */
-export function droppedLookup(e: unknown, binding: Binding): A2AError | undefined {
-  const err = toA2AError(e, binding);
-  if (err.code === "ABORTED") throw err;
-  return isDrop(err, true) ? err : undefined;
 }
 
 /**

@@ -38,11 +38,12 @@ import type { Binding } from "../base/bindings.js";
 import type { StreamState } from "../call/stream-state.js";
 import type { SentLookup } from "./find-sent.js";
 import { Resumption, type Outcome, type Step } from "./resume-pump.js";
-import { checkOptions, DEFAULTS, delay, droppedLookup, EndedEarly, isDrop, tell, type ResumeOptions } from "./resume-policy.js";
+import { checkOptions, DEFAULTS, delay, EndedEarly, isDrop, tell, type ResumeOptions } from "./resume-policy.js";
 import { asksLongerThan, maySendAgain } from "../call/attempt-rules.js";
 import type { MethodTraits } from "../call/method-traits.js";
 import { isAbout, resumeSnapshots, settledTask, settles, snapshotOf, stateOf, taskIdOf } from "./task-events.js";
 import { followSignal } from "../base/abort.js";
+import { toA2AError } from "../errors/classify.js";
 import { failing } from "../base/iterables.js";
 import { sleep } from "../base/timers.js";
 
@@ -414,4 +415,15 @@ function expiredStream(state: StreamState, last: A2AError, taskId: string | unde
     kind: "deadline",
     cause: last,
   });
+}
+
+/**
+ * The error of a lookup (GetTask, or the search for a task the message
+ * started) as an A2AError when it is a drop (`isDrop`: worth another
+ * attempt), undefined when the agent answered; an abort is thrown.
+ */
+function droppedLookup(e: unknown, binding: Binding): A2AError | undefined {
+  const err = toA2AError(e, binding);
+  if (err.code === "ABORTED") throw err;
+  return isDrop(err, true) ? err : undefined;
 }

@@ -14,8 +14,8 @@
  */
 import type { JsonValue } from "@bufbuild/protobuf";
 import { AgentCardSchema, type AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
-import { AbortedError, AgentCardNotFoundError, CallTimeoutError, InvalidAgentCardError } from "../errors/family.js";
-import { errorFromServer } from "../errors/classify.js";
+import { A2AError, AbortedError, AgentCardNotFoundError, CallTimeoutError, InvalidAgentCardError } from "../errors/family.js";
+import { classification } from "../errors/classification.js";
 import { parseRetryAfter } from "../errors/retry-after.js";
 import { rejectWithoutSent } from "../http/run-call.js";
 import { headersFrom } from "../call/options.js";
@@ -273,14 +273,20 @@ async function resolveAt(url: string, headers: Headers, headerKey: string, optio
   if (doc.status !== 200) {
     // Classified as a call's answer of that status is: a 401 is an
     // AuthenticationError with its challenge, a 429 or 503 a transient
-    // ServerError with its Retry-After, whatever was asked for.
-    throw errorFromServer({
+    // ServerError with its Retry-After, whatever was asked for. The
+    // classification loads then (the search is raced against its signal).
+    const facts = {
       message: `fetching the Agent Card at ${safeUrl(url)} failed with HTTP ${doc.status}`,
       httpStatus: doc.status,
       challenge: doc.headers.get("WWW-Authenticate") ?? undefined,
       retryAfterMs: parseRetryAfter(doc.headers.get("Retry-After")),
       url,
-    });
+    };
+    throw await classification().then(
+      (m) => m.errorFromServer(facts),
+      (loadError: unknown) =>
+        new A2AError(`${facts.message}; the code that classifies it did not load`, { httpStatus: doc.status, cause: loadError }),
+    );
   }
 
   const entry = storedCard(doc.headers, doc.text, doc.url);

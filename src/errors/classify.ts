@@ -8,7 +8,6 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { ErrorInfo } from "../../gen/google/rpc/error_details_pb.js";
 import type { Binding } from "../base/bindings.js";
-import { retryDelayFromDetails } from "./retry-after.js";
 import { isRecord } from "../base/is-record.js";
 import { hostPort, parsedUrl, safeUrl } from "../base/urls.js";
 import {
@@ -118,6 +117,22 @@ const PRECONDITION_OF_METHOD: ReadonlyMap<string, ErrorClass> = new Map<string, 
 ]);
 
 const ERROR_INFO_TYPE = "type.googleapis.com/google.rpc.ErrorInfo";
+const RETRY_INFO_TYPE = "type.googleapis.com/google.rpc.RetryInfo";
+
+/**
+ * The `retryDelay` of a `google.rpc.RetryInfo` among an error's JSON
+ * details (a ProtoJSON duration such as "1.5s"), in milliseconds: how
+ * gRPC-style servers say when to try again, where HTTP says Retry-After.
+ */
+function retryDelayFromDetails(details: readonly unknown[]): number | undefined {
+  for (const d of details) {
+    if (!isRecord(d) || d["@type"] !== RETRY_INFO_TYPE) continue;
+    const delay = d.retryDelay;
+    const m = typeof delay === "string" ? /^(\d{1,12})(\.\d{1,9})?s$/.exec(delay) : null;
+    if (m) return Number(m[1]) * 1000 + Math.round(Number(`0${m[2] ?? ""}`) * 1000);
+  }
+  return undefined;
+}
 
 /** The ErrorInfo reason among JSON error details, if one is there. */
 export function reasonFromDetails(details: readonly unknown[]): string | undefined {

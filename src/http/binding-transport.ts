@@ -15,7 +15,6 @@ import {
 } from "@bufbuild/protobuf";
 import type { UniversalClientFn, UniversalClientResponse } from "@connectrpc/connect/protocol";
 import { A2AError, type CallTimeoutError, InvalidParamsError, ProtocolError } from "../errors/family.js";
-import { toA2AError } from "../errors/classify.js";
 import { isRecord } from "../base/is-record.js";
 import { parseRetryAfter } from "../errors/retry-after.js";
 import { createFetchHttpClient } from "./fetch-client.js";
@@ -33,7 +32,9 @@ import { timeoutFor } from "../call/timeouts.js";
 import { CallSignal, runStreaming, runUnary } from "./run-call.js";
 import { takesCallAbort, type CallAbortRequest } from "./call-abort.js";
 import { decodeSseBatches, type SseEvent } from "./sse.js";
-import { describeJsonFault } from "./json-fault.js";
+import { readFailure, UnreadError } from "./failure-reading.js";
+import { foundA2AError } from "../errors/classification.js";
+import { unlessAborted } from "../base/abort.js";
 import { callRecordKey, type CallRecord, recordFor } from "../call/record.js";
 import { failedField, messageFromJson, unreadableAt, type GeneratedJson } from "../protocol/proto-json.js";
 import { onlyValue, single } from "../base/iterables.js";
@@ -44,7 +45,6 @@ import { keepReceivedJson, keepsReceivedJson } from "./received-json.js";
 import type { A2ATransport } from "../call/transport.js";
 import { discard, isProblemType, looksLikeJson, readText, readTextWithin, tryParse } from "./body.js";
 import { DecodedEvents } from "./decoded-events.js";
-import { genericHttpError } from "./error-bodies.js";
 
 const encoder = new TextEncoder();
 
@@ -142,7 +142,7 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
     } catch (e) {
       // Aborted: the abort's error (the call runner's, run-call.ts), whatever the HTTP client made of it.
       if (abort.aborted) throw abort.reason;
-      throw toA2AError(e, binding, url);
+      throw await readFailure(e, binding, url);
     }
   }
 
@@ -167,9 +167,9 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
     // status and headers still make the error (a 503 is retried after its
     // Retry-After, a 401 carries its challenge), not a ProtocolError.
     const text = await readTextWithin(res.body, maxResponseBytes, binding, f.url);
-    if (text === undefined) return genericHttpError(undefined, f, maxResponseBytes);
+    if (text === undefined) return readFailure(new UnreadError((m) => m.genericHttpError(undefined, f, maxResponseBytes)), binding, f.url);
     const json = isJsonContentType(res.header.get("Content-Type")) || looksLikeJson(text) ? tryParse(text) : undefined;
-    return codec.error(json, f);
+    return readFailure(new UnreadError((m) => codec.error(json, f, m)), binding, f.url);
   }
 
   /** Reads a whole JSON body, handing its text to `onText`; for unsuccessful statuses throws the error it describes. */
@@ -197,8 +197,12 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
     // response's shape check then finds incomplete for anything but Empty.
     if (text.trim() === "") return {};
     const json = tryParse(text);
-    if (json === undefined)
-      throw new ProtocolError(`the response body from ${safeUrl(f.url)} is not valid JSON: ${describeJsonFault(text)}`, where);
+    if (json === undefined) {
+      const unread = new UnreadError(
+        (m) => new ProtocolError(`the response body from ${safeUrl(f.url)} is not valid JSON: ${m.describeJsonFault(text)}`, where),
+      );
+      throw await readFailure(unread, binding, f.url);
+    }
     onText?.(text);
     return json;
   }
@@ -248,19 +252,23 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
       // A JSON text sequence's record separator (U+001E, RFC 7464) before the JSON, as some servers send it, means nothing more.
       const data = e.data.charCodeAt(0) === 0x1e ? e.data.slice(1) : e.data;
       const json = tryParse(data);
-      if (e.event === "error") throw codec.error(json, f);
+      if (e.event === "error") throw new UnreadError((m) => codec.error(json, f, m));
       if (json === undefined) {
-        throw new ProtocolError(`a stream event from ${safeUrl(f.url)} is not valid JSON: ${describeJsonFault(data)}`, {
-          binding,
-          httpStatus: res.status,
-        });
+        throw new UnreadError(
+          (m) =>
+            new ProtocolError(`a stream event from ${safeUrl(f.url)} is not valid JSON: ${m.describeJsonFault(data)}`, {
+              binding,
+              httpStatus: res.status,
+            }),
+        );
       }
       return parse(method, codec.result(json, plan, f), res.status);
     };
     const onRetry = state && ((ms: number) => void (state.retryMs = ms));
     const onId = state && ((id: string) => void (state.lastEventId = id || undefined));
     const batches = decodeSseBatches(body, { maxEventBytes, binding, url: f.url, onRetry, onId });
-    return new DecodedEvents(batches, decode, (e) => idle ?? toA2AError(e, binding, f.url));
+    // The code that reads a failure loads then, within the call's signal (its deadline's too).
+    return new DecodedEvents(batches, decode, (e) => idle ?? foundA2AError(e) ?? unlessAborted(readFailure(e, binding, f.url), signal));
   }
 
   return {
@@ -289,7 +297,13 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
           const f = facts(method, res, url);
           let text: string | undefined;
           const json = await readJson(res, f, keepsReceivedJson(method) ? (t) => (text = t) : undefined);
-          const result = codec.result(json, plan, f);
+          let result: unknown;
+          try {
+            result = codec.result(json, plan, f);
+          } catch (e) {
+            // The error the answer carries, read within the runner's race (its deadline and signal).
+            throw e instanceof UnreadError ? await readFailure(e, binding, url) : e;
+          }
           const message = parse(method, result, res.status);
           // A card's signatures cover the JSON as sent, which parsing does not keep whole.
           if (text !== undefined && isRecord(result) && !Array.isArray(result)) {
@@ -362,7 +376,7 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
             }
             return { stream: true, service: method.parent, method, header: res.header, trailer: res.trailer, message: out };
           } catch (e) {
-            throw silent ?? e;
+            throw silent ?? (e instanceof UnreadError ? await readFailure(e, binding, req.url) : e);
           } finally {
             stopWaiting();
           }

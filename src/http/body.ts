@@ -4,7 +4,7 @@
  * client) is reported as.
  */
 import { ProtocolError } from "../errors/family.js";
-import { toA2AError } from "../errors/classify.js";
+import { readFailure } from "./failure-reading.js";
 import type { Binding } from "../base/bindings.js";
 import { concatBytes } from "../base/bytes.js";
 import { mediaTypeOf } from "../base/media-type.js";
@@ -26,7 +26,7 @@ export async function readText(body: AsyncIterable<Uint8Array>, maxBytes: number
   } catch (e) {
     // A connection lost in the middle of the body is a ConnectionError, as
     // one lost before the response is.
-    throw toA2AError(e, binding, url);
+    throw await readFailure(e, binding, url);
   }
 }
 
@@ -47,7 +47,7 @@ export async function readTextWithin(
     return utf8.decode(await concatBytes(body, maxBytes, () => OVER_LIMIT));
   } catch (e) {
     if (e === OVER_LIMIT) return undefined;
-    throw toA2AError(e, binding, url);
+    throw await readFailure(e, binding, url);
   }
 }
 

@@ -8,6 +8,7 @@ import type { DescMessage, DescMethod, JsonValue, MessageShape } from "@bufbuild
 import type { UniversalClientResponse } from "@connectrpc/connect/protocol";
 import type { A2AError } from "../errors/family.js";
 import type { Binding } from "../base/bindings.js";
+import type { ErrorReading } from "./failure-reading.js";
 
 /** One HTTP exchange as a binding lays it out. */
 export interface HttpPlan {
@@ -58,10 +59,10 @@ export interface BindingCodec {
   readonly accept: string;
   /** The HTTP exchange for a call of `method` with `message`. */
   plan(method: DescMethod, message: MessageShape<DescMessage>): HttpPlan;
-  /** The result JSON of a successful response body; throws the error it carries. */
+  /** The result JSON of a successful response body; throws the error it carries (an `UnreadError`, failure-reading.ts). */
   result(json: unknown, plan: HttpPlan, facts: ResponseFacts): unknown;
-  /** The error an unsuccessful response or an `event: error` frame describes. */
-  error(json: unknown, facts: ResponseFacts): A2AError;
+  /** The error an unsuccessful response or an `event: error` frame describes, read with the code that reads errors. */
+  error(json: unknown, facts: ResponseFacts, reading: ErrorReading): A2AError;
   /**
    * For a call whose HTTP verb servers disagree on: what was learned and
    * the other verb; undefined for every other call. A codec with it has

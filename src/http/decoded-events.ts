@@ -21,7 +21,7 @@ export class DecodedEvents<T> implements AsyncIterableIterator<T> {
   constructor(
     private readonly batches: AsyncIterator<SseEvent[]>,
     private readonly decode: (e: SseEvent) => T,
-    /** What to report for an error met while reading or decoding. */
+    /** What to report for an error met while reading or decoding (at once, or once it is read: a promise). */
     private readonly reported: (e: unknown) => unknown,
   ) {}
 
@@ -35,7 +35,7 @@ export class DecodedEvents<T> implements AsyncIterableIterator<T> {
       try {
         return Promise.resolve(this.take());
       } catch (e) {
-        return Promise.reject(this.failed(e));
+        return this.failed(e);
       }
     }
     return this.batches.next().then(this.refill, this.readFailed);
@@ -50,7 +50,7 @@ export class DecodedEvents<T> implements AsyncIterableIterator<T> {
     return { done: true, value: undefined };
   }
 
-  private readonly refill = (r: IteratorResult<SseEvent[]>): IteratorResult<T> => {
+  private readonly refill = (r: IteratorResult<SseEvent[]>): IteratorResult<T> | Promise<never> => {
     if (r.done) {
       this.over = true;
       return { done: true, value: undefined };
@@ -60,7 +60,7 @@ export class DecodedEvents<T> implements AsyncIterableIterator<T> {
     try {
       return this.take();
     } catch (e) {
-      throw this.failed(e);
+      return this.failed(e);
     }
   };
 
@@ -74,16 +74,21 @@ export class DecodedEvents<T> implements AsyncIterableIterator<T> {
   }
 
   /** A message could not be decoded: the stream ends, and its body is closed. */
-  private failed(e: unknown): unknown {
+  private failed(e: unknown): Promise<never> {
     this.over = true;
     this.batch = [];
     this.batches.return?.().catch(() => {});
-    return this.reported(e);
+    return rejected(this.reported(e));
   }
 
   /** Reading failed: the stream ends; the batches have closed the body themselves. */
-  private readonly readFailed = (e: unknown): never => {
+  private readonly readFailed = (e: unknown): Promise<never> => {
     this.over = true;
-    throw this.reported(e);
+    return rejected(this.reported(e));
   };
+}
+
+/** A rejection with `error`, or with what it settles to when it is a promise. */
+async function rejected(error: unknown): Promise<never> {
+  throw await error;
 }

@@ -37,7 +37,7 @@
 import type { ContextValues, Interceptor, StreamRequest, StreamResponse, UnaryRequest, UnaryResponse } from "@connectrpc/connect";
 import type { DescMessage, DescMethod } from "@bufbuild/protobuf";
 import { A2AError, AbortedError, CallTimeoutError } from "../errors/family.js";
-import { clientFault } from "../errors/classify.js";
+import { classification, unclassified } from "../errors/classification.js";
 import type { Binding } from "../base/bindings.js";
 import { abortError } from "../base/abort.js";
 import { singleValue } from "../base/iterables.js";
@@ -198,14 +198,29 @@ export class CallSignal implements AbortLike {
    * The call failed with `reason`: the error to report, already applied to
    * the signal. Once the call is aborted, what aborted it is what the caller
    * hears about, not the error the abort caused in the HTTP client. An
-   * A2AError, which the binding named, is reported as it is; anything else
-   * came from above the wire (an interceptor, see `clientFault`).
+   * A2AError, which the binding named, is reported as it is, at once;
+   * anything else came from above the wire (an interceptor, see
+   * classify.ts's `clientFault`), named once the classification has loaded,
+   * within the call's deadline and signal (a load that fails is named so).
    */
-  fail(reason: unknown): unknown {
-    const e = this.abortedWith ? this.abortedError(this.abortedWith.reason) : clientFault(reason);
+  fail(reason: unknown): Promise<unknown> {
+    if (this.abortedWith || reason === undefined || reason instanceof A2AError) return Promise.resolve(this.failWith(reason));
+    return this.race(classification()).then(
+      (m) => this.failWith(m.clientFault(reason)),
+      (loadError: unknown) => this.failWith(unclassified(reason, loadError, this.binding)),
+    );
+  }
+
+  /**
+   * The call failed with `e`, already named (code that has the classification
+   * loaded, as gRPC's, names it itself): what aborted it once aborted, else
+   * `e`, applied to its signal.
+   */
+  failWith(e: unknown): unknown {
+    const reported = this.abortedWith ? this.abortedError(this.abortedWith.reason) : e;
     this.release();
-    this.end(e);
-    return e;
+    this.end(reported);
+    return reported;
   }
 
   /** What the call reports once aborted with `reason`: an A2AError as it is (the deadline's, a stream gone idle), else AbortedError. */
@@ -388,7 +403,7 @@ export function runUnary<I extends DescMessage, O extends DescMessage>(
   opt: CallOptions<UnaryRequest<I, O>> & { next: (req: UnaryRequest<I, O>, call: CallSignal) => Promise<UnaryResponse<I, O>> },
 ): Promise<UnaryResponse<I, O>> {
   const call = new CallSignal(opt.signal, opt.req.contextValues, opt.timeoutMs, opt.req.url, opt.binding);
-  if (call.aborted) return call.rejectClean(call.fail(call.reason));
+  if (call.aborted) return call.fail(call.reason).then((e) => call.rejectClean(e));
   const req = withLazySignal({ ...opt.req }, call) as UnaryRequest<I, O>;
   call.sent(req);
   const send = (r: UnaryRequest<I, O>) => opt.next(r, call);
@@ -399,7 +414,7 @@ export function runUnary<I extends DescMessage, O extends DescMessage>(
       call.release();
       return res;
     },
-    (e: unknown) => call.rejectClean(call.fail(e)),
+    (e: unknown) => call.fail(e).then((failure) => call.rejectClean(failure)),
   );
 }
 
@@ -413,13 +428,13 @@ export function runStreaming<I extends DescMessage, O extends DescMessage>(
   opt: CallOptions<StreamRequest<I, O>> & { next: (req: StreamRequest<I, O>) => Promise<StreamResponse<I, O>> },
 ): Promise<StreamResponse<I, O>> {
   const call = new CallSignal(opt.signal, opt.req.contextValues, opt.timeoutMs, opt.req.url, opt.binding, opt.controller);
-  if (call.aborted) return call.rejectClean(call.fail(call.reason));
+  if (call.aborted) return call.fail(call.reason).then((e) => call.rejectClean(e));
   const req = { ...opt.req, signal: call.signal } as StreamRequest<I, O>;
   call.sent(req);
   const next = opt.interceptors?.length ? applyInterceptors(call.sending(opt.next), opt.interceptors) : opt.next;
   return call.race(started(next, req)).then(
     (res) => ({ ...res, message: ending(res.message, call) }),
-    (e: unknown) => call.rejectClean(call.fail(e)),
+    (e: unknown) => call.fail(e).then((failure) => call.rejectClean(failure)),
   );
 }
 
@@ -469,7 +484,7 @@ class Ending<T> implements AsyncIterableIterator<T> {
   private readonly failOn = (e: unknown): Promise<never> => {
     if (this.over) return this.call.rejectClean(e);
     this.over = true;
-    return this.call.rejectClean(this.call.fail(e));
+    return this.call.fail(e).then((failure) => this.call.rejectClean(failure));
   };
 }
 

@@ -4,7 +4,7 @@
  * the caller's policy, and credentials never sent to another origin.
  */
 import { AbortedError, CallTimeoutError, InvalidAgentCardError, RedirectRefusedError } from "../errors/family.js";
-import { toA2AError } from "../errors/classify.js";
+import { classified } from "../errors/classification.js";
 import { redirectTarget } from "../http/redirect-target.js";
 import { checkHttpUrl, checkLimit } from "../call/option-checks.js";
 import { checkLocalRedirect, type LocalUrlPolicy } from "./local-urls.js";
@@ -126,7 +126,8 @@ export async function fetchJsonDocument(url: string, options: DocumentFetchOptio
     if (controller.signal.aborted) throw controller.signal.reason;
     // fetch reports network failures as TypeErrors, named by the URL of the
     // hop that failed; what our own checks throw is already the error to report.
-    throw e instanceof TypeError ? toA2AError(e, undefined, redirects.at(-1) ?? url) : e;
+    // The classification loads then, within the exchange's deadline and signal.
+    throw e instanceof TypeError ? await unlessAborted(classified(e, undefined, redirects.at(-1) ?? url), signal) : e;
   } finally {
     clearTimeout(timer);
     unlink();

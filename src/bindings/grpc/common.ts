@@ -55,8 +55,8 @@ export function a2aGrpcTransport(inner: Transport, options: TransportOptions, cu
   /** The error of a call of `method` that failed with `e`, once `call` is over. */
   const failure = (method: DescMethod, call: CallSignal, e: unknown): unknown => {
     // Aborted (by the caller or the deadline): reported from the signal, as the runner does.
-    if (call.signal.aborted) return call.fail(e);
-    call.fail(e);
+    if (call.signal.aborted) return call.failWith(e);
+    call.failWith(clientFault(e));
     return callError(method, e);
   };
   return {

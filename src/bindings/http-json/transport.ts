@@ -5,11 +5,10 @@
  */
 import type { DescMessage, DescMethod, JsonObject, MessageShape } from "@bufbuild/protobuf";
 import { messageToJson, type GeneratedJson } from "../../protocol/proto-json.js";
-import { errorFromServer } from "../../errors/classify.js";
 import { isRecord } from "../../base/is-record.js";
 import type { A2AError } from "../../errors/family.js";
 import { createHttpBindingTransport } from "../../http/binding-transport.js";
-import { genericHttpError, isJsonRpcCode, jsonRpcError, rpcStatusError } from "../../http/error-bodies.js";
+import { UnreadError, type ErrorReading } from "../../http/failure-reading.js";
 import type { BindingCodec, HttpPlan, ResponseFacts, VerbChoice } from "../../http/codec.js";
 import type { HttpTransportOptions } from "../../call/options.js";
 import { expandPath, routesOf, type MethodRoutes, type Verb } from "./routes.js";
@@ -138,7 +137,7 @@ function restCodec(
     verbFallback: () => import("./verb-fallback.js"),
     result(json: unknown, _plan: HttpPlan, facts: ResponseFacts): unknown {
       // Some servers put an error object into a stream frame.
-      if (isRecord(json) && isRecord(json.error) && Object.keys(json).length === 1) throw restError(json, facts);
+      if (isRecord(json) && isRecord(json.error) && Object.keys(json).length === 1) throw new UnreadError((m) => restError(json, facts, m));
       return json;
     },
     error: restError,
@@ -167,16 +166,16 @@ function toQuery(json: JsonObject): string {
  * document, or a 0.3 server's bare `{code, message, data?}` with a JSON-RPC
  * error code, or anything else a proxy may have sent.
  */
-function restError(json: unknown, facts: ResponseFacts): A2AError {
-  if (isRecord(json) && isRecord(json.error)) return rpcStatusError(json.error, facts);
-  if (isRecord(json) && isJsonRpcCode(json.code)) return jsonRpcError(json, facts);
+function restError(json: unknown, facts: ResponseFacts, m: ErrorReading): A2AError {
+  if (isRecord(json) && isRecord(json.error)) return m.rpcStatusError(json.error, facts);
+  if (isRecord(json) && m.isJsonRpcCode(json.code)) return m.jsonRpcError(json, facts);
   if (isRecord(json) && (typeof json.type === "string" || typeof json.title === "string")) {
-    return errorFromServer({
+    return m.errorFromServer({
       ...facts,
       message: String(json.detail ?? json.title ?? ""),
       problemType: typeof json.type === "string" ? json.type : undefined,
       details: Array.isArray(json.details) ? json.details : [],
     });
   }
-  return genericHttpError(json, facts);
+  return m.genericHttpError(json, facts);
 }

@@ -8,7 +8,7 @@ import { messageToJson, type GeneratedJson } from "../../protocol/proto-json.js"
 import { ProtocolError, type A2AError } from "../../errors/family.js";
 import { isRecord } from "../../base/is-record.js";
 import { createHttpBindingTransport } from "../../http/binding-transport.js";
-import { genericHttpError, isJsonRpcCode, jsonRpcError, rpcStatusError } from "../../http/error-bodies.js";
+import { UnreadError, type ErrorReading } from "../../http/failure-reading.js";
 import type { BindingCodec, HttpPlan, ResponseFacts } from "../../http/codec.js";
 import type { HttpTransportOptions } from "../../call/options.js";
 import { checkHttpBaseUrl, checkTransportOptions } from "../../call/option-checks.js";
@@ -78,10 +78,10 @@ export function jsonRpcCodec(
 export interface JsonRpcEnvelope {
   /** A POST of a request object; `params` is left out when undefined. */
   request(method: string, params: JsonValue | undefined): HttpPlan;
-  /** The `result` of a response object; throws the error it carries. */
+  /** The `result` of a response object; throws the error it carries (an `UnreadError`). */
   result(json: unknown, plan: HttpPlan, facts: ResponseFacts): unknown;
-  /** The error an error response or an `event: error` frame describes. */
-  error(json: unknown, facts: ResponseFacts): A2AError;
+  /** The error an error response or an `event: error` frame describes, read with the code that reads errors. */
+  error(json: unknown, facts: ResponseFacts, reading: ErrorReading): A2AError;
 }
 
 /** The JSON-RPC envelope for requests POSTed to `url`, with ids numbered from 1. */
@@ -108,13 +108,19 @@ export function jsonRpcEnvelope(url: string): JsonRpcEnvelope {
         const mismatch = `the JSON-RPC response id ${describeValue(json.id)} does not match the request id ${plan.id}`;
         if (!isError) throw new ProtocolError(mismatch, facts);
         // Still refused (it may answer another request), but what the server said is kept: an error answers with the request's id, or null.
-        const cause = envelopeError(json.error, facts);
-        throw new ProtocolError(`${mismatch}; the server breaks JSON-RPC 2.0 section 5, and its error (${cause.code}) is the cause`, {
-          ...facts,
-          cause,
+        const error = json.error;
+        throw new UnreadError((m) => {
+          const cause = envelopeError(error, facts, m);
+          return new ProtocolError(`${mismatch}; the server breaks JSON-RPC 2.0 section 5, and its error (${cause.code}) is the cause`, {
+            ...facts,
+            cause,
+          });
         });
       }
-      if (isError) throw envelopeError(json.error, facts);
+      if (isError) {
+        const error = json.error;
+        throw new UnreadError((m) => envelopeError(error, facts, m));
+      }
       if (!("result" in json)) {
         // JSON-RPC 2.0 section 5 requires `result` on success; where the
         // method's result is empty anyway, its absence is unambiguous.
@@ -123,18 +129,18 @@ export function jsonRpcEnvelope(url: string): JsonRpcEnvelope {
       }
       return json.result;
     },
-    error(json: unknown, facts: ResponseFacts): A2AError {
+    error(json: unknown, facts: ResponseFacts, m: ErrorReading): A2AError {
       if (isRecord(json) && isRecord(json.error)) {
         // Outside a JSON-RPC response, an `error` whose code is no JSON-RPC
         // code is a google.rpc.Status, as gateways send: its code is an HTTP status.
-        return json.jsonrpc === "2.0" || isJsonRpcCode(json.error.code)
-          ? envelopeError(json.error, facts)
-          : rpcStatusError(json.error, facts);
+        return json.jsonrpc === "2.0" || m.isJsonRpcCode(json.error.code)
+          ? envelopeError(json.error, facts, m)
+          : m.rpcStatusError(json.error, facts);
       }
       // An `event: error` frame may carry the bare error object; a proxy's
       // `{"code": 404, "message": ...}` is not one.
-      if (isRecord(json) && isJsonRpcCode(json.code)) return envelopeError(json, facts);
-      return genericHttpError(json, facts);
+      if (isRecord(json) && m.isJsonRpcCode(json.code)) return envelopeError(json, facts, m);
+      return m.genericHttpError(json, facts);
     },
   };
 }
@@ -142,9 +148,9 @@ export function jsonRpcEnvelope(url: string): JsonRpcEnvelope {
 const EMPTY = "google.protobuf.Empty";
 
 /** A response's `error`: a JSON-RPC error object, or a ProtocolError when it is none. */
-function envelopeError(error: unknown, facts: ResponseFacts): A2AError {
+function envelopeError(error: unknown, facts: ResponseFacts, m: ErrorReading): A2AError {
   if (!isRecord(error)) return new ProtocolError("malformed JSON-RPC error object", facts);
-  return jsonRpcError(error, facts);
+  return m.jsonRpcError(error, facts);
 }
 
 /** A JSON value as a message shows it: `absent`, `"1.0"`, `7`. */

@@ -42,6 +42,16 @@ describe("bundle size", () => {
     expect(rows.get("core")!.loadedOnDemand).toContain("src/v0_3/card.ts");
   });
 
+  it("core classifies failures with code loaded when a call first fails: the start only passes A2AErrors on", () => {
+    const inputs = rows.get("core")!.largest.map((i) => i.path);
+    expect(inputs).toContain("src/errors/classification.ts");
+    expect(inputs).toContain("src/http/failure-reading.ts");
+    for (const module of ["src/errors/classify.ts", "src/http/error-bodies.ts", "src/http/json-fault.ts"]) {
+      expect(inputs, module).not.toContain(module);
+    }
+    expect(rows.get("core")!.loadedOnDemand).toEqual(expect.arrayContaining(["src/errors/classify.ts", "src/http/error-reading.ts"]));
+  });
+
   it("the floor row is protobuf-es with the A2A descriptors alone: none of the client, and below core", () => {
     const floor = rows.get("floor")!;
     expect(floor.largest.filter((i) => /^src\//.test(i.path))).toEqual([]);
