@@ -104,15 +104,20 @@ describe("where the bytes go (npm run size -- --where)", () => {
   });
 });
 
+/** Bytes of gzip output that the order of a chunk's modules alone can move. */
+const GZIP_ORDER_NOISE = 128;
+
 describe("what each module loaded on demand costs the start (npm run size -- --boundaries)", () => {
-  it("lists every module core imports on demand, the 0.3 wire costing the most, none of them adding to the start", async () => {
+  it("lists every module core imports on demand, the 0.3 wire costing the most, each costing the start 0 bytes or more, within gzip's noise", async () => {
     const { each: costs, together } = await boundaryCosts();
     const modules = costs.map((c) => c.module);
     expect(modules).toEqual(expect.arrayContaining(["src/bindings/v0_3-transports.ts", "src/client/resume.ts", "src/trust/verify.ts"]));
     expect([...modules].sort()).toEqual([...rows.get("core")!.loadedOnDemand].sort());
     expect(costs[0]!.module).toBe("src/bindings/v0_3-transports.ts");
     expect(costs[0]!.bytes).toBeGreaterThan(1024);
-    for (const c of costs) expect(c.bytes, c.module).toBeGreaterThanOrEqual(0);
+    // A boundary that costs nothing may come out a little below 0: leaving one import() out moves
+    // modules within the largest chunk, and gzip finds other matches (up to about 90 bytes measured).
+    for (const c of costs) expect(c.bytes, c.module).toBeGreaterThan(-GZIP_ORDER_NOISE);
     // Together they cost more than the dearest alone: the splits of the start overlap.
     expect(together).toBeGreaterThan(costs[0]!.bytes);
     expect(together).toBeLessThan(rows.get("core")!.atStart.gzip - rows.get("proto-json")!.atStart.gzip);
