@@ -2,6 +2,9 @@
  * Async iterables as calls use them: a request stream of one message that
  * a runner can read without iterating, and small stream adapters.
  */
+/** The end of a stream: one object for every iterator's `done`, none made per stream. */
+export const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
+
 /** Where `single` keeps its value, for `singleValue`. */
 const SINGLE_VALUE = Symbol("single value");
 
@@ -26,18 +29,34 @@ export function single<T>(value: T): AsyncIterable<T> {
       let given = false;
       return {
         next(): Promise<IteratorResult<T>> {
-          if (given) return Promise.resolve({ done: true, value: undefined });
+          if (given) return Promise.resolve(DONE);
           given = true;
           return Promise.resolve({ done: false, value });
         },
         return(): Promise<IteratorResult<T>> {
           given = true;
-          return Promise.resolve({ done: true, value: undefined });
+          return Promise.resolve(DONE);
         },
       };
     },
   };
   return source;
+}
+
+/**
+ * A stream iterator that may hand over a value it already holds (the rest
+ * of a batch of events one chunk completed) without waiting a turn of the
+ * microtask queue. The iterators a stream's event passes through each ask
+ * the one below them first, so such an event reaches the reader in the one
+ * turn its own `await` takes, not one per layer.
+ */
+export interface MayHold<T> extends AsyncIterator<T> {
+  /**
+   * The next value, taken now, when one is held and nothing else waits
+   * before it (a read under way, the stream's end, a failure); undefined
+   * otherwise, and then `next` is what reads on.
+   */
+  takeHeld?(): IteratorYieldResult<T> | undefined;
 }
 
 /** A stream that fails with `error` when first read, having sent nothing. */

@@ -5,6 +5,7 @@
  * the stream's first event, is checked with GetTask: a task found in a final
  * state is reported as every other agent reports it.
  */
+import { DONE } from "../base/iterables.js";
 import { TaskState, type StreamResponse, type Task } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { TaskNotFoundError, UnsupportedOperationError } from "../errors/family.js";
 import { isTerminal } from "../protocol/messages.js";
@@ -45,7 +46,7 @@ class RefusedIfEnded implements AsyncIterableIterator<StreamResponse> {
   }
 
   return(): Promise<IteratorResult<StreamResponse>> {
-    return this.it?.return?.() ?? Promise.resolve({ done: true, value: undefined });
+    return this.it?.return?.() ?? Promise.resolve(DONE);
   }
 
   private async refusal(e: unknown): Promise<never> {

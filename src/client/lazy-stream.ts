@@ -1,5 +1,7 @@
 import { AbortedError } from "../errors/family.js";
 import { followSignal } from "../base/abort.js";
+import { DONE, type MayHold } from "../base/iterables.js";
+import { nextOf } from "./next-of.js";
 import { InTurn } from "./in-turn.js";
 import { letGoSettled } from "./settled-end.js";
 
@@ -10,8 +12,6 @@ export interface StreamWatch<T> {
   /** Whether the values seen so far are all the stream has to say (its task ended, or waits on the caller). */
   complete?(): boolean;
 }
-
-const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
 
 /**
  * A stream that is opened by its reader's first `next`, as a generator's
@@ -27,7 +27,7 @@ const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
  * ends.
  */
 export class LazyStream<T> implements AsyncIterableIterator<T> {
-  private inner: AsyncIterator<T> | undefined;
+  private inner: MayHold<T> | undefined;
   private opening: Promise<AsyncIterator<T>> | undefined;
   private over = false;
   /** The reader returned: what is still pending ends quietly. */
@@ -63,8 +63,21 @@ export class LazyStream<T> implements AsyncIterableIterator<T> {
     // with keep-alive comments would hold the reader for ever).
     if (this.watch?.complete?.()) return this.letGo();
     this.reading = true;
-    const read = this.inner === undefined ? this.start().then((it) => it.next()) : this.inner.next();
-    return read.then(this.passOn, this.failOn);
+    if (this.inner) return nextOf(this.inner, this.passOn, this.failOn);
+    return this.start()
+      .then((it) => it.next())
+      .then(this.passOn, this.failOn);
+  }
+
+  /**
+   * An event the open stream holds, handed over now (base/iterables.ts's
+   * MayHold), when no read is under way. Asked by the streams that wrap
+   * this one (resume-start.ts, resume-pump.ts), which read it one read at
+   * a time, so no read waits its turn meanwhile; a stream with a watch is
+   * read by its reader directly, and hands nothing over here.
+   */
+  takeHeld(): IteratorYieldResult<T> | undefined {
+    return this.watch || this.over || this.reading || !this.inner ? undefined : this.inner.takeHeld?.();
   }
 
   /** Stops reading; the stream, open or still opening, is closed. */

@@ -7,6 +7,7 @@
  * would otherwise loop for ever. A reader that returns while a page is on
  * its way ends its request at once.
  */
+import { DONE } from "../base/iterables.js";
 import type {
   ListTaskPushNotificationConfigsRequestSchema,
   ListTaskPushNotificationConfigsResponse,
@@ -118,8 +119,6 @@ async function* pages<R extends { pageSize?: number | undefined; pageToken?: str
     seen.add(key);
   }
 }
-
-const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
 
 /**
  * The listing `make` gives, run with a signal of its own that follows the

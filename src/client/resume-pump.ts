@@ -7,6 +7,8 @@
 import type { StreamResponse } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import type { A2AError } from "../errors/family.js";
 import { letGoSettled } from "./settled-end.js";
+import { DONE } from "../base/iterables.js";
+import { nextOf } from "./next-of.js";
 
 /** What the resumption logic asks of the iterator that drives it: pass one event on, or a stream's events. */
 export type Step = { event: StreamResponse; pipe?: undefined } | { pipe: Pipe };
@@ -23,8 +25,6 @@ export interface Pipe {
  * with an A2AError (the client reports every failure of its calls as one).
  */
 export type Outcome = { settled: true } | { settled?: undefined; error?: A2AError; failed: boolean };
-
-const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
 
 /**
  * Passes a healthy stream's events straight on, one promise per event, and
@@ -49,7 +49,7 @@ export class Resumption implements AsyncIterableIterator<StreamResponse> {
   next(): Promise<IteratorResult<StreamResponse>> {
     const pipe = this.pipe;
     // The common case, kept to one promise: a healthy stream's next event.
-    if (pipe !== undefined && !this.settled && !this.done) return pipe.it.next().then(this.passOn, this.pipeFailed);
+    if (pipe !== undefined && !this.settled && !this.done) return nextOf(pipe.it, this.passOn, this.pipeFailed);
     return this.advance(undefined);
   }
 

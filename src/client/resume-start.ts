@@ -13,12 +13,12 @@ import { checkOptions, isDrop, tell, type ResumeOptions } from "./resume-policy.
 import { isAbout, settles, stateOf, taskIdOf } from "./task-events.js";
 import { unlessAborted } from "../base/abort.js";
 import { InTurn } from "./in-turn.js";
+import { DONE } from "../base/iterables.js";
+import { nextOf } from "./next-of.js";
 import { letGoSettled } from "./settled-end.js";
 
 /** The loop (resume.ts's `carryOn`). */
 export type CarryOn = typeof carryOn;
-
-const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
 
 /**
  * The events of `io.open`, carried on across drops by the loop that `load`
@@ -79,7 +79,7 @@ class ResumableStream implements AsyncIterableIterator<StreamResponse> {
         return this.dropped({ error: e as A2AError, failed: true });
       }
     }
-    return it.next().then(this.passOn, this.failed);
+    return nextOf(it, this.passOn, this.failed);
   }
 
   /** Stops reading: the stream in use is closed, and its watchers told. */

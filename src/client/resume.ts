@@ -44,7 +44,7 @@ import type { MethodTraits } from "../call/method-traits.js";
 import { isAbout, resumeSnapshots, settledTask, settles, snapshotOf, stateOf, taskIdOf } from "./task-events.js";
 import { followSignal } from "../base/abort.js";
 import { toA2AError } from "../errors/classify.js";
-import { failing } from "../base/iterables.js";
+import { DONE, failing } from "../base/iterables.js";
 import { sleep } from "../base/timers.js";
 
 /**
@@ -349,8 +349,6 @@ function changedSince(before: Task, now: Task): boolean {
 
 /** The stream, as errors name it. */
 const streamName = (taskId: string | undefined) => `the stream${taskId ? ` of task ${taskId}` : ""}`;
-
-const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
 
 /** A stream that ends at once: the next turn of the loop waits, then asks GetTask again. */
 const NO_EVENTS: AsyncIterable<StreamResponse> = { [Symbol.asyncIterator]: () => ({ next: () => Promise.resolve(DONE) }) };

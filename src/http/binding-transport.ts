@@ -31,7 +31,7 @@ import {
 import { timeoutFor } from "../call/timeouts.js";
 import { CallSignal, runStreaming, runUnary } from "./run-call.js";
 import { takesCallAbort, type CallAbortRequest } from "./call-abort.js";
-import { decodeSseBatches, type SseEvent } from "./sse.js";
+import { sseDecoder, type SseEvent } from "./sse.js";
 import { readFailure, UnreadError } from "./failure-reading.js";
 import { foundA2AError } from "../errors/classification.js";
 import { unlessAborted } from "../base/abort.js";
@@ -266,9 +266,14 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
     };
     const onRetry = state && ((ms: number) => void (state.retryMs = ms));
     const onId = state && ((id: string) => void (state.lastEventId = id || undefined));
-    const batches = decodeSseBatches(body, { maxEventBytes, binding, url: f.url, onRetry, onId });
+    const sse = sseDecoder({ maxEventBytes, binding, url: f.url, onRetry, onId });
     // The code that reads a failure loads then, within the call's signal (its deadline's too).
-    return new DecodedEvents(batches, decode, (e) => idle ?? foundA2AError(e) ?? unlessAborted(readFailure(e, binding, f.url), signal));
+    return new DecodedEvents(
+      body[Symbol.asyncIterator](),
+      sse,
+      decode,
+      (e) => idle ?? foundA2AError(e) ?? unlessAborted(readFailure(e, binding, f.url), signal),
+    );
   }
 
   return {

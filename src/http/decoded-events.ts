@@ -2,24 +2,28 @@
  * The messages of an SSE stream, decoded one by one as the reader asks
  * for them: the per-event path of the HTTP bindings' streams.
  */
-import type { SseEvent } from "./sse.js";
-
-/** What a decoded event is replaced with in its batch. */
-const DECODED: SseEvent = { event: undefined, data: "", id: undefined };
+import { DONE } from "../base/iterables.js";
+import type { SseDecoder, SseEvent } from "./sse.js";
 
 /**
  * The messages of an event stream, each decoded when the reader asks for it.
  * An iterator rather than an async generator: events come in batches (what
  * one chunk held), and all but the first of a batch are handed over without
- * the extra turns a generator takes per message.
+ * the extra turns a generator takes per message. The body is read here,
+ * each chunk decoded to its events at once: a chunk is not referenced once
+ * read, so a slow stream waiting for its next one keeps none alive.
  */
 export class DecodedEvents<T> implements AsyncIterableIterator<T> {
-  private batch: SseEvent[] = [];
+  /** The events of the last chunk read; each is let go (undefined) once decoded. */
+  private batch: (SseEvent | undefined)[] = [];
   private at = 0;
   private over = false;
 
   constructor(
-    private readonly batches: AsyncIterator<SseEvent[]>,
+    /** The stream's body, through its idle watch (idle.ts), whose `return` never fails. */
+    private readonly body: AsyncIterator<Uint8Array>,
+    private readonly sse: SseDecoder,
+    /** Decodes one event; on one it fails for, it may be called twice (see `takeHeld`), so it must have no other effect. */
     private readonly decode: (e: SseEvent) => T,
     /** What to report for an error met while reading or decoding (at once, or once it is read: a promise). */
     private readonly reported: (e: unknown) => unknown,
@@ -30,62 +34,74 @@ export class DecodedEvents<T> implements AsyncIterableIterator<T> {
   }
 
   next(): Promise<IteratorResult<T>> {
-    if (this.over) return Promise.resolve({ done: true, value: undefined });
-    if (this.at < this.batch.length) {
-      try {
-        return Promise.resolve(this.take());
-      } catch (e) {
-        return this.failed(e);
-      }
+    if (this.over) return Promise.resolve(DONE);
+    try {
+      if (this.at < this.batch.length) return Promise.resolve(this.take());
+      // An event over the limit fails the stream before it reads on.
+      this.sse.check();
+    } catch (e) {
+      return this.failed(e);
     }
-    return this.batches.next().then(this.refill, this.readFailed);
+    return this.body.next().then(this.refill, this.readFailed);
   }
 
+  /**
+   * The next message of the batch in hand, decoded now (base/iterables.ts's
+   * MayHold). One that cannot be decoded is left where it is, for `next`
+   * to fail with as it always has: a failure takes the ordinary path, its
+   * turns and its reporting, through every layer above.
+   */
+  takeHeld(): IteratorYieldResult<T> | undefined {
+    if (this.over || this.at >= this.batch.length) return undefined;
+    try {
+      return this.take();
+    } catch {
+      // Decoding has no other effect (see `decode`): `next` decodes it again.
+      this.at--;
+      return undefined;
+    }
+  }
+
+  /** Stops reading: the body is closed. */
   async return(): Promise<IteratorResult<T>> {
     if (!this.over) {
       this.over = true;
       this.batch = [];
-      await this.batches.return?.();
+      await this.body.return?.();
     }
-    return { done: true, value: undefined };
+    return DONE;
   }
 
-  private readonly refill = (r: IteratorResult<SseEvent[]>): IteratorResult<T> | Promise<never> => {
+  /** The events of a chunk read; none (often) reads on. An event cut off by the stream's end is never delivered. */
+  private readonly refill = (r: IteratorResult<Uint8Array>): IteratorResult<T> | Promise<IteratorResult<T>> => {
     if (r.done) {
       this.over = true;
-      return { done: true, value: undefined };
+      return DONE;
     }
-    this.batch = r.value;
+    this.batch = this.sse.absorb(r.value);
     this.at = 0;
-    try {
-      return this.take();
-    } catch (e) {
-      return this.failed(e);
-    }
+    return this.next();
   };
 
-  private take(): IteratorResult<T> {
+  private take(): IteratorYieldResult<T> {
     const i = this.at++;
     const value = this.decode(this.batch[i]!);
     // The reader has the message; the event's text (a slice of the whole
     // chunk it came in) need not wait here with it.
-    this.batch[i] = DECODED;
+    this.batch[i] = undefined;
     return { done: false, value };
   }
 
-  /** A message could not be decoded: the stream ends, and its body is closed. */
+  /** Reading or decoding failed: the stream ends, and its body is closed. */
   private failed(e: unknown): Promise<never> {
     this.over = true;
     this.batch = [];
-    this.batches.return?.().catch(() => {});
+    // Not waited for (see `body`).
+    void this.body.return?.();
     return rejected(this.reported(e));
   }
 
-  /** Reading failed: the stream ends; the batches have closed the body themselves. */
-  private readonly readFailed = (e: unknown): Promise<never> => {
-    this.over = true;
-    return rejected(this.reported(e));
-  };
+  private readonly readFailed = (e: unknown): Promise<never> => this.failed(e);
 }
 
 /** A rejection with `error`, or with what it settles to when it is a promise. */

@@ -11,6 +11,7 @@
  * HTTP client that ignores its signal, cannot hold the stream open. So it
  * wraps every stream's body, with or without an idle timeout.
  */
+import { DONE } from "../base/iterables.js";
 import { startTimer } from "../base/timers.js";
 import { safeUrl } from "../base/urls.js";
 import { CallTimeoutError } from "../errors/family.js";
@@ -100,7 +101,7 @@ class IdleWatch<T> implements AsyncIterator<T> {
     } catch {
       // A body that cannot close has nothing more to give.
     }
-    return Promise.resolve({ done: true, value: undefined });
+    return Promise.resolve(DONE);
   }
 
   private readonly read = (resolve: (r: IteratorResult<T>) => void, reject: (e: unknown) => void): void => {

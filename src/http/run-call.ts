@@ -40,7 +40,7 @@ import { A2AError, AbortedError, CallTimeoutError } from "../errors/family.js";
 import { classification, unclassified } from "../errors/classification.js";
 import type { Binding } from "../base/bindings.js";
 import { abortError } from "../base/abort.js";
-import { singleValue } from "../base/iterables.js";
+import { DONE, type MayHold, singleValue } from "../base/iterables.js";
 import { startTimer } from "../base/timers.js";
 import { safeUrl } from "../base/urls.js";
 import type { AbortLike } from "./call-abort.js";
@@ -448,7 +448,7 @@ class Ending<T> implements AsyncIterableIterator<T> {
   private over = false;
 
   constructor(
-    private readonly inner: AsyncIterator<T>,
+    private readonly inner: MayHold<T>,
     private readonly call: CallSignal,
   ) {}
 
@@ -457,8 +457,13 @@ class Ending<T> implements AsyncIterableIterator<T> {
   }
 
   next(): Promise<IteratorResult<T>> {
-    if (this.over) return Promise.resolve({ done: true, value: undefined });
+    if (this.over) return Promise.resolve(DONE);
     return this.inner.next().then(this.passOn, this.failOn);
+  }
+
+  /** A message the stream below holds, handed over now (base/iterables.ts): never its end, which `next` reads. */
+  takeHeld(): IteratorYieldResult<T> | undefined {
+    return this.over ? undefined : this.inner.takeHeld?.();
   }
 
   async return(): Promise<IteratorResult<T>> {
@@ -470,7 +475,7 @@ class Ending<T> implements AsyncIterableIterator<T> {
       this.call.finish();
       await this.inner.return?.();
     }
-    return { done: true, value: undefined };
+    return DONE;
   }
 
   private readonly passOn = (r: IteratorResult<T>): IteratorResult<T> => {

@@ -3,7 +3,7 @@
  * HTML specification's event stream interpretation describes it.
  *
  * Chunks may split anywhere, also inside a CRLF pair or a multi-byte UTF-8
- * character: Utf8Chunks and the carried-over partial line take care of that.
+ * character: utf8Chunks and the carried-over partial line take care of that.
  * Each event is capped in size so that a hostile or broken server cannot
  * make the client buffer without bound, and the cap is judged on lines, not
  * on chunks, so the same bytes pass or fail however they are split: an event
@@ -14,7 +14,7 @@
 import { ProtocolError } from "../errors/family.js";
 import type { Binding } from "../base/bindings.js";
 import { safeUrl } from "../base/urls.js";
-import { Utf8Chunks } from "./utf8-chunks.js";
+import { utf8Chunks } from "./utf8-chunks.js";
 
 /** Room for a field's name beside its value in one line: `event: ` is the longest the protocol uses. */
 const FIELD_NAME_ROOM = 16;
@@ -54,20 +54,40 @@ export interface SseOptions {
  * Throws `ProtocolError` for an event over `maxEventBytes`.
  */
 export async function* decodeSse(body: AsyncIterable<Uint8Array>, options: SseOptions): AsyncGenerator<SseEvent> {
-  for await (const batch of decodeSseBatches(body, options)) yield* batch;
+  const decoder = sseDecoder(options);
+  for await (const chunk of body) {
+    yield* decoder.absorb(chunk);
+    decoder.check();
+  }
 }
 
 /**
- * The events of a stream, in batches: all the events each chunk completes.
- * The hot path of every stream, so lines are found with `indexOf` rather
- * than a regular expression, and the consumer pays one await per chunk
- * rather than one per event.
+ * Decodes a stream's chunks as they come, each to the events it completes
+ * (`decoded-events.ts` reads a stream's body through one). An event cut off
+ * by the end of the stream is never delivered, as the SSE specification
+ * says: only complete events are.
  */
-export async function* decodeSseBatches(body: AsyncIterable<Uint8Array>, options: SseOptions): AsyncGenerator<SseEvent[]> {
+export interface SseDecoder {
+  /** The events `chunk` completes (none, often). */
+  absorb(chunk: Uint8Array): SseEvent[];
+  /**
+   * Throws the `ProtocolError` of an event or line over the limit, once one
+   * was met: called before reading on, so the events before it are
+   * delivered first.
+   */
+  check(): void;
+}
+
+/**
+ * The decoder of one stream. The hot path of every stream, so lines are
+ * found with `indexOf` rather than a regular expression, and events come
+ * in batches, all those of a chunk at once.
+ */
+export function sseDecoder(options: SseOptions): SseDecoder {
   const maxEvent = options.maxEventBytes;
   // A line holds a field's value and its name ("data: ", "event: ").
   const maxLine = maxEvent + FIELD_NAME_ROOM;
-  const decoder = new Utf8Chunks();
+  const utf8 = utf8Chunks();
   // The text after the last line end: an incomplete line, and the pieces it was joined from since it was last flattened.
   let rest = "";
   let restPieces = 0;
@@ -142,9 +162,8 @@ export async function* decodeSseBatches(body: AsyncIterable<Uint8Array>, options
     field(whole, 0, whole.length);
   };
 
-  /** The events `chunk` completes (none, often). */
   const absorb = (chunk: Uint8Array): SseEvent[] => {
-    const text = decoder.decode(chunk);
+    const text = utf8(chunk);
     if (text === "") return ready;
     let start = crAtEnd && text.charCodeAt(0) === 0x0a ? 1 : 0;
     crAtEnd = false;
@@ -186,35 +205,14 @@ export async function* decodeSseBatches(body: AsyncIterable<Uint8Array>, options
     return batch;
   };
 
-  // The next batch, read in a function of its own so that the chunk and its
-  // text are not referenced from this generator while it waits at `yield`:
-  // a slow stream waits there most of its life, and a thousand of them
-  // would each keep their last chunk alive.
-  const it = body[Symbol.asyncIterator]();
-  const nextBatch = async (): Promise<SseEvent[] | undefined> => {
-    for (;;) {
-      // Checked before reading on, so the events before an oversized one
-      // are delivered first.
-      if (tooLarge) {
-        const from = options.url === undefined ? "" : ` from ${safeUrl(options.url)}`;
-        throw new ProtocolError(`stream event or line${from} larger than ${maxEvent} characters (maxEventBytes)`, {
-          binding: options.binding,
-        });
-      }
-      const r = await it.next();
-      if (r.done) return undefined;
-      const batch = absorb(r.value);
-      if (batch.length > 0) return batch;
-    }
+  return {
+    absorb,
+    check() {
+      if (!tooLarge) return;
+      const from = options.url === undefined ? "" : ` from ${safeUrl(options.url)}`;
+      throw new ProtocolError(`stream event or line${from} larger than ${maxEvent} characters (maxEventBytes)`, {
+        binding: options.binding,
+      });
+    },
   };
-  let finished = false;
-  try {
-    for (let batch = await nextBatch(); batch !== undefined; batch = await nextBatch()) yield batch;
-    finished = true;
-  } finally {
-    // A reader that stops early, or an error, closes the body.
-    if (!finished) await it.return?.();
-  }
-  // An event cut off by the end of the stream is dropped, as the SSE
-  // specification says: only complete events are delivered.
 }

@@ -6,33 +6,33 @@
  * whole text does: about a fifth of the client CPU of a stream event. Here
  * every chunk is decoded whole, except the bytes at its end of a character
  * that the chunk cuts short, which wait for the next chunk. Decoding the
- * text in such pieces gives what decoding it in one piece does.
+ * text in such pieces gives what decoding it in one piece does. Returns
+ * the decoder of one stream: the text of each chunk, in order.
  */
-export class Utf8Chunks {
-  private readonly decoder = new TextDecoder("utf-8", { ignoreBOM: true });
-  /** The start of a character that the last chunk cut short. */
-  private held: Uint8Array | undefined;
-  private started = false;
-
-  /** The text of `chunk`, with the bytes held from the chunk before it. */
-  decode(chunk: Uint8Array): string {
+export function utf8Chunks(): (chunk: Uint8Array) => string {
+  const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+  // The start of a character that the last chunk cut short.
+  let held: Uint8Array | undefined;
+  let started = false;
+  // The text of a chunk, with the bytes held from the chunk before it.
+  return (chunk) => {
     let bytes = chunk;
-    if (this.held !== undefined) {
-      bytes = new Uint8Array(this.held.length + chunk.length);
-      bytes.set(this.held);
-      bytes.set(chunk, this.held.length);
-      this.held = undefined;
+    if (held !== undefined) {
+      bytes = new Uint8Array(held.length + chunk.length);
+      bytes.set(held);
+      bytes.set(chunk, held.length);
+      held = undefined;
     }
     const cut = cutCharacterBytes(bytes);
     if (cut > 0) {
-      this.held = bytes.slice(bytes.length - cut);
+      held = bytes.slice(bytes.length - cut);
       bytes = bytes.subarray(0, bytes.length - cut);
     }
-    const text = this.decoder.decode(bytes);
-    if (this.started || text === "") return text;
-    this.started = true;
+    const text = decoder.decode(bytes);
+    if (started || text === "") return text;
+    started = true;
     return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  }
+  };
 }
 
 /**

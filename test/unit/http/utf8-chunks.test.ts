@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Utf8Chunks } from "../../../src/http/utf8-chunks.js";
+import { utf8Chunks } from "../../../src/http/utf8-chunks.js";
 
 /** What a streaming TextDecoder makes of `bytes` cut at `cuts`. */
 function streamed(bytes: Uint8Array, cuts: number[]): string {
@@ -14,11 +14,11 @@ function streamed(bytes: Uint8Array, cuts: number[]): string {
 }
 
 function chunked(bytes: Uint8Array, cuts: number[]): string {
-  const d = new Utf8Chunks();
+  const decode = utf8Chunks();
   let text = "";
   let from = 0;
   for (const at of [...cuts, bytes.length]) {
-    text += d.decode(bytes.subarray(from, at));
+    text += decode(bytes.subarray(from, at));
     from = at;
   }
   return text;
@@ -26,7 +26,7 @@ function chunked(bytes: Uint8Array, cuts: number[]): string {
 
 const TEXT = 'a é ✓ 𝄞 data: {"text":"日本語 😀"}\n\n';
 
-describe("Utf8Chunks", () => {
+describe("utf8Chunks", () => {
   it("decodes a text cut at any one byte, or at every byte, as one piece", () => {
     const bytes = new TextEncoder().encode(TEXT);
     for (let at = 0; at <= bytes.length; at++) expect(chunked(bytes, [at])).toBe(TEXT);
