@@ -250,9 +250,12 @@ async function* steps(
       // The last attempt is made as the budget runs out, not skipped; a wait
       // past the stream's timeout ends with it.
       const hinted = delay(attempts, options, Math.max(state.retryMs ?? 0, drop.retryAfterMs ?? 0));
-      const wait = Math.min(hinted, giveUpAt - now, state.deadline?.leftMs() ?? Infinity);
+      const left = state.deadline?.leftMs() ?? Infinity;
+      const wait = Math.min(hinted, giveUpAt - now, left);
       await sleep(wait, signal, () => new AbortedError("the stream was aborted", { binding: io.binding(), cause: signal.reason }));
-      const late = expiredStream(state, drop, taskId, io.binding());
+      // A wait that lasted what was left has reached the deadline, whatever the clock says
+      // now: a timer may fire a few ms before it (Node counts from the event loop's cached time).
+      const late = expiredStream(state, drop, taskId, io.binding(), wait === left);
       if (late) throw late;
     }
     fromResume = true;
@@ -405,9 +408,15 @@ class OpenedWithTask implements AsyncIterator<StreamResponse> {
  * held over every resumption) has passed, else undefined; `last` (its
  * cause) is the drop or failed request that used up the rest.
  */
-function expiredStream(state: StreamState, last: A2AError, taskId: string | undefined, binding: Binding): CallTimeoutError | undefined {
+function expiredStream(
+  state: StreamState,
+  last: A2AError,
+  taskId: string | undefined,
+  binding: Binding,
+  reached = false,
+): CallTimeoutError | undefined {
   const deadline = state.deadline;
-  if (!deadline?.passed()) return undefined;
+  if (!deadline || !(reached || deadline.passed())) return undefined;
   return new CallTimeoutError(`${streamName(taskId)} did not end within its ${deadline.limitMs} ms timeout`, {
     binding,
     kind: "deadline",

@@ -1429,6 +1429,31 @@ describe.each(HTTP_BINDINGS)("a stream's own timeoutMs bounds the whole stream, 
     }
   });
 
+  it("a backoff the timeout cuts ends the stream even when its timer fires before the deadline's clock has run out", async () => {
+    // Node starts a timer from the event loop's cached time, which a busy loop leaves behind: the
+    // wait then ends a few ms early by performance.now(). Here every wait the client makes of
+    // more than 20 ms ends 10 ms early.
+    const real = globalThis.setTimeout;
+    const early = vi
+      .spyOn(globalThis, "setTimeout")
+      .mockImplementation(((fn: () => void, ms?: number, ...rest: unknown[]) =>
+        real(fn, ms !== undefined && ms > 20 ? ms - 10 : ms, ...rest)) as typeof setTimeout);
+    try {
+      serve(binding, { subscribe: (_c, r) => r.stream([snapshotEvent("WORKING")], { then: "end" }) });
+      await timedOut(
+        drain(
+          clientOf(binding).subscribeToTask(
+            { id: "t1" },
+            { timeoutMs: TIMEOUT_MS, resume: { backoff: { initialMs: 60_000, maxMs: 60_000 }, maxElapsedMs: 120_000 } },
+          ),
+        ),
+      );
+      expect(kinds()).toEqual(["subscribe"]);
+    } finally {
+      early.mockRestore();
+    }
+  });
+
   it("a GetTask that never answers gets only what is left, and its connection is closed", async () => {
     const timers = trackTimers(SRC);
     try {
