@@ -43,6 +43,13 @@ export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
  */
 export const CORE_BUDGET_GZIP = 69_200;
 
+/**
+ * The gRPC-web row's guard at start (76,507 bytes as last measured), set
+ * the same way: its failures are named with code loaded when a call first
+ * fails, and a static import of that code would bring about 5 KB back.
+ */
+export const GRPC_WEB_BUDGET_GZIP = 76_600;
+
 function sdkVersion(): string {
   const pkg = JSON.parse(readFileSync(join(repoRoot, "node_modules/@a2a-js/sdk/package.json"), "utf8")) as { version: string };
   return pkg.version;
@@ -423,6 +430,11 @@ async function main(): Promise<number> {
   console.log(`\ncore: ${kb(core.total.gzip)} gzip of a ${kb(CORE_BUDGET_GZIP)} budget`);
   if (core.total.gzip > CORE_BUDGET_GZIP) {
     console.error("size: core is over its budget");
+    return 1;
+  }
+  const grpcWeb = rows.find((r) => r.id === "grpc-web")!;
+  if (grpcWeb.atStart.gzip > GRPC_WEB_BUDGET_GZIP) {
+    console.error(`size: gRPC-web's start (${grpcWeb.atStart.gzip} gzip bytes) is over its budget of ${GRPC_WEB_BUDGET_GZIP}`);
     return 1;
   }
   return 0;

@@ -3,14 +3,14 @@
  * carries it (HTTP/2 gRPC in Node, transport.ts; gRPC-web over fetch,
  * web.ts): A2A-Version, extensions and default headers on
  * every call, the unary timeout and its default, the idle timeout of
- * streams, cut connections reported as `ConnectionError`, and error statuses
- * classified by their `google.rpc.ErrorInfo` reason.
+ * streams, and the errors of its calls named as the binding names them
+ * (failures.ts, loaded when a call first fails).
  */
 import type { DescMethod } from "@bufbuild/protobuf";
-import { ConnectError, type StreamResponse, type Transport, type UnaryResponse } from "@connectrpc/connect";
-import { ErrorInfoSchema, RetryInfoSchema } from "../../../gen/google/rpc/error_details_pb.js";
-import { A2AError, type CallTimeoutError, ConnectionError } from "../../errors/family.js";
-import { clientFault, fromConnectError, toA2AError } from "../../errors/classify.js";
+import type { StreamResponse, Transport, UnaryResponse } from "@connectrpc/connect";
+import { onDemand } from "../../base/on-demand.js";
+import type { A2AError, CallTimeoutError } from "../../errors/family.js";
+import { unclassified } from "../../errors/classification.js";
 import { cutIdle, idleBeforeResponse, withIdleTimeout } from "../../http/idle.js";
 import { checkedResponse } from "../../protocol/response-shape.js";
 import { CallSignal } from "../../http/run-call.js";
@@ -18,7 +18,26 @@ import { mergeHeaders, serviceHeaders, type TransportOptions } from "../../call/
 import { timeoutFor } from "../../call/timeouts.js";
 import type { A2ATransport } from "../../call/transport.js";
 import { recordFor } from "../../call/record.js";
-import { answeredOverHttp } from "./http-answer.js";
+
+/** How the binding names a call's failure (failures.ts). */
+export type GrpcFailures = typeof import("./failures.js");
+
+/**
+ * How the binding names a call's failure, loaded when a call first fails
+ * (a failed load is tried again next time). Whoever waits for it bounds the
+ * wait by the call's deadline and signal: the binding races it with the
+ * call (`CallSignal.race`), and what waits below, within the call, is raced
+ * with it too.
+ */
+export const grpcFailures = onDemand(() => import("./failures.js"));
+
+/**
+ * `name(m)` with the naming loaded; should it fail to load (a chunk the
+ * browser could not fetch), an A2AError saying so, `e` as its cause.
+ */
+export function namedFailure(e: unknown, name: (m: GrpcFailures) => unknown): Promise<unknown> {
+  return grpcFailures().then(name, (loadError: unknown) => unclassified(e, loadError, "GRPC"));
+}
 
 /**
  * The error for a call to `url` whose connection was cut below gRPC
@@ -51,13 +70,25 @@ export function a2aGrpcTransport(inner: Transport, options: TransportOptions, cu
   // What a deadline's error names: the method's URL, gRPC's /<service>/<method> under the base.
   const base = target.url.replace(/\/+$/, "");
   const urlOf = (method: DescMethod) => `${base}/${method.parent.typeName}/${method.name}`;
-  const callError = (method: DescMethod, e: unknown): unknown => grpcCallError(method, e, cut, target.url);
-  /** The error of a call of `method` that failed with `e`, once `call` is over. */
-  const failure = (method: DescMethod, call: CallSignal, e: unknown): unknown => {
+  /** The binding's name for the error `e` of a call of `method`, once the naming has loaded. */
+  const callError = (method: DescMethod, e: unknown): Promise<unknown> =>
+    namedFailure(e, (m) => m.grpcCallError(method, e, cut, target.url));
+  /**
+   * The error of a call of `method` that failed with `e`, once `call` is
+   * over. Naming it waits for its code to load within the call's deadline
+   * and signal: an abort meanwhile is reported as any other.
+   */
+  const failure = async (method: DescMethod, call: CallSignal, e: unknown): Promise<unknown> => {
     // Aborted (by the caller or the deadline): reported from the signal, as the runner does.
     if (call.signal.aborted) return call.failWith(e);
-    call.failWith(clientFault(e));
-    return callError(method, e);
+    let m: GrpcFailures;
+    try {
+      m = await call.race(grpcFailures());
+    } catch (lost: unknown) {
+      return call.failWith(call.aborted ? lost : unclassified(e, lost, "GRPC"));
+    }
+    call.failWith(m.clientFault(e));
+    return m.grpcCallError(method, e, cut, target.url);
   };
   return {
     binding: "GRPC",
@@ -74,17 +105,17 @@ export function a2aGrpcTransport(inner: Transport, options: TransportOptions, cu
           res = await inner.unary(method, signal, timeout, headers, input, values);
         } catch (e) {
           // The binding's A2AErrors pass as they are; an interceptor's own ConnectError is read as a status.
-          throw signal?.aborted ? e : callError(method, e);
+          throw signal?.aborted ? e : await callError(method, e);
         }
       } else {
         const call = new CallSignal(signal, values, timeout, urlOf(method), "GRPC");
         // Aborted before it starts: connect's runner would still run the interceptors.
-        if (call.aborted) throw failure(method, call, call.reason);
+        if (call.aborted) throw await failure(method, call, call.reason);
         try {
           res = await call.race(inner.unary(method, call.signal, timeout, headers, input, values));
           call.release();
         } catch (e) {
-          throw failure(method, call, e);
+          throw await failure(method, call, e);
         }
       }
       checkedResponse(method, res.message, GRPC_FACTS);
@@ -98,7 +129,7 @@ export function a2aGrpcTransport(inner: Transport, options: TransportOptions, cu
       const deadline = record.requestMs(timeoutMs);
       const call = new CallSignal(signal, contextValues ?? record, deadline, urlOf(method), "GRPC", controller);
       // Aborted before it starts: nothing is run, no interceptor nor request.
-      if (call.aborted) throw failure(method, call, call.reason);
+      if (call.aborted) throw await failure(method, call, call.reason);
       let idle: CallTimeoutError | undefined;
       const goneIdle = (silence: string) => void (idle = cutIdle(controller, silence, target.url, idleMs, "GRPC"));
       // Silence counts from the moment the request is sent, not from the
@@ -108,7 +139,7 @@ export function a2aGrpcTransport(inner: Transport, options: TransportOptions, cu
       try {
         res = await call.race(inner.stream(method, call.signal, deadline, mergeHeaders(defaults, header), input, contextValues ?? record));
       } catch (e) {
-        throw idle ?? failure(method, call, e);
+        throw idle ?? (await failure(method, call, e));
       } finally {
         stopWaiting();
       }
@@ -116,16 +147,6 @@ export function a2aGrpcTransport(inner: Transport, options: TransportOptions, cu
       return { ...res, message: streamErrors(method, message, call, () => idle, failure) };
     },
   } satisfies A2ATransport;
-}
-
-/**
- * What a gRPC call of `method` to `url` failed with, as the binding names
- * it: an answer over HTTP, a cut connection, or the server's status. The
- * transports apply it where a call's error is first met, below the
- * interceptors, so that they see the A2AError the caller gets.
- */
-export function grpcCallError(method: DescMethod, e: unknown, cut: CutConnection, url: string): unknown {
-  return answeredOverHttp(e) ?? cut(e, url) ?? statusError(method, e);
 }
 
 /**
@@ -141,7 +162,7 @@ async function* streamErrors<T extends object>(
   source: AsyncIterable<T>,
   call: CallSignal,
   idle: () => CallTimeoutError | undefined,
-  failure: (method: DescMethod, call: CallSignal, e: unknown) => unknown,
+  failure: (method: DescMethod, call: CallSignal, e: unknown) => Promise<unknown>,
 ): AsyncGenerator<T> {
   let failed = false;
   try {
@@ -149,46 +170,9 @@ async function* streamErrors<T extends object>(
   } catch (e) {
     // A message of the wrong shape fails the call too, which cancels the stream.
     failed = true;
-    const f = failure(method, call, e);
+    const f = await failure(method, call, e);
     throw idle() ?? f;
   } finally {
     if (!failed) call.finish();
   }
-}
-
-/**
- * The ConnectionError that `cause`, what a protocol found below gRPC (a
- * socket error, fetch's TypeError) on a call to `url`, is, or undefined
- * when it is something else. The gRPC binding's one conversion: it keeps
- * the kind of a connection never made (refused, dns), which failover
- * relies on, and names the host and port.
- */
-export function connectionFailure(cause: unknown, url: string): ConnectionError | undefined {
-  const failure = toA2AError(cause, "GRPC", url);
-  return failure instanceof ConnectionError ? failure : undefined;
-}
-
-/**
- * An error status of a call of `method`, classified by the ErrorInfo among
- * its details (or, without one, by the status and the method). What the
- * call named itself before any status (an interceptor's AuthenticationError,
- * a request it cannot write), and that connect wrapped, is that error.
- */
-function statusError(method: DescMethod, e: unknown): unknown {
-  // Thrown before connect's runner made it a ConnectError (an interceptor that throws at once).
-  if (!(e instanceof ConnectError)) return clientFault(e);
-  if (!e.metadata.has("grpc-status")) {
-    if (e.cause instanceof A2AError) return e.cause;
-    // What connect wrapped before any status: a fault in the client (an interceptor's TypeError), not the server's.
-    const fault = clientFault(e.cause);
-    if (fault instanceof A2AError) return fault;
-  }
-  return fromConnectError(e, "GRPC", e.findDetails(ErrorInfoSchema)[0], retryDelayOf(e), method.name);
-}
-
-/** The `google.rpc.RetryInfo` delay among a status's details, in milliseconds. */
-function retryDelayOf(e: ConnectError): number | undefined {
-  const delay = e.findDetails(RetryInfoSchema)[0]?.retryDelay;
-  if (!delay || delay.seconds < 0n || delay.nanos < 0) return undefined;
-  return Number(delay.seconds) * 1000 + Math.round(delay.nanos / 1e6);
 }

@@ -11,16 +11,20 @@
  */
 import { ConnectError } from "@connectrpc/connect";
 import { A2AError } from "../../errors/family.js";
-import { parseRetryAfter } from "../../errors/retry-after.js";
 import { statusOnlyError } from "../../http/error-bodies.js";
 
-/** The error of a gRPC call to `url` answered with HTTP `status` (not 2xx) and these headers. */
-export function httpAnswerError(status: number, header: Headers, url: string): A2AError {
+/**
+ * The error of a gRPC call to `url` answered with HTTP `status` (not 2xx),
+ * these headers and their `Retry-After` (errors/retry-after.ts's
+ * `parseRetryAfter`, read by the caller: gRPC-web loads this when a call
+ * first fails, and the start holds the parser already).
+ */
+export function httpAnswerError(status: number, header: Headers, url: string, retryAfterMs: number | undefined): A2AError {
   return statusOnlyError(`HTTP ${status} without a gRPC status`, {
     binding: "GRPC",
     httpStatus: status,
     challenge: header.get("www-authenticate") ?? undefined,
-    retryAfterMs: parseRetryAfter(header.get("retry-after")),
+    retryAfterMs,
     url,
   });
 }

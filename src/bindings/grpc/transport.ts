@@ -7,7 +7,8 @@
  */
 import { Code, ConnectError } from "@connectrpc/connect";
 import { ConnectionError } from "../../errors/family.js";
-import { a2aGrpcTransport, connectionFailure, grpcCallError } from "./common.js";
+import { a2aGrpcTransport } from "./common.js";
+import { connectionFailure, grpcCallError } from "./failures.js";
 import { grpcBaseUrl, type GrpcTlsOptions } from "./url.js";
 import { checkGrpcBaseUrl, checkTlsOption, checkTransportOptions } from "../../call/option-checks.js";
 import { hostPort } from "../../base/urls.js";

@@ -8,9 +8,9 @@
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
 import { createGrpcWebTransport as createConnectGrpcWebTransport } from "@connectrpc/connect-web";
 import { A2AError, ConnectionError, InvalidParamsError, ProtocolError, RedirectRefusedError } from "../../errors/family.js";
-import { a2aGrpcTransport, connectionFailure, grpcCallError } from "./common.js";
+import { a2aGrpcTransport, namedFailure } from "./common.js";
 import { grpcBaseUrl, type GrpcTlsOptions } from "./url.js";
-import { httpAnswerError } from "./http-answer.js";
+import { parseRetryAfter } from "../../errors/retry-after.js";
 import { readableStatusFields } from "./status-fields.js";
 import { checkGrpcBaseUrl, checkTlsOption, checkTransportOptions } from "../../call/option-checks.js";
 import { isRedirectStatus, redirectTarget } from "../../http/redirect-target.js";
@@ -88,14 +88,13 @@ const withoutSentCredentials: Interceptor = (next) => async (req) => {
   let message: unknown = req.stream ? undefined : req.message;
   const sent = req.stream ? { ...req, message: noting(req.message, (m) => (message = m)) } : req;
   // No method: gRPC puts none of the request's fields in the query, so every query value is masked.
-  const clean = (e: unknown) =>
-    rejectWithoutSent(
-      grpcCallError(req.method, req.signal.aborted ? req.signal.reason : e, cutConnection, req.url),
-      req.header,
-      req.url,
-      undefined,
-      message,
-    );
+  // Named with code loaded when a call first fails: the binding races the
+  // call with its deadline and signal (common.ts), which bounds the wait.
+  const clean = async (e: unknown) => {
+    const failed = req.signal.aborted ? req.signal.reason : e;
+    const named = await namedFailure(failed, (m) => m.grpcCallError(req.method, failed, cutConnection, req.url));
+    return rejectWithoutSent(named, req.header, req.url, undefined, message);
+  };
   const res = await next(sent).catch(clean);
   if (!res.stream) return res;
   return { ...res, message: cleanFailures(res.message, clean) };
@@ -143,7 +142,7 @@ function refusingRedirects(fetchFn: typeof fetch, readMaxBytes: number): typeof 
     } catch (e) {
       // fetch's network failures are TypeErrors, told apart here, where fetch
       // is called, from what an interceptor throws (cutConnection).
-      throw (e instanceof TypeError && connectionFailure(e, url)) || e;
+      throw e instanceof TypeError ? await namedFailure(e, (m) => m.connectionFailure(e, url) || e) : e;
     }
     const redirect = res.type === "opaqueredirect" || isRedirectStatus(res.status);
     // A status in the headers is the server's answer, whatever the HTTP status or content type (as over HTTP/2).
@@ -161,7 +160,10 @@ function refusingRedirects(fetchFn: typeof fetch, readMaxBytes: number): typeof 
       return withFrameLimit(res, readMaxBytes, url);
     }
     await res.body?.cancel().catch(() => {});
-    if (!redirect) throw httpAnswerError(res.status, res.headers, url);
+    if (!redirect) {
+      const retryAfterMs = parseRetryAfter(res.headers.get("retry-after"));
+      throw await namedFailure(undefined, (m) => m.httpAnswerError(res.status, res.headers, url, retryAfterMs));
+    }
     const from = new URL(url);
     const location = res.headers.get("Location");
     const to = location === null ? "a location the browser does not reveal" : redirectTarget(location, from).origin;
@@ -287,7 +289,7 @@ function networkFailuresNamed(body: ReadableStream<Uint8Array>, url: string): Re
         if (r.done) controller.close();
         else controller.enqueue(r.value);
       } catch (e) {
-        controller.error((e instanceof TypeError && connectionFailure(e, url)) || e);
+        controller.error(e instanceof TypeError ? await namedFailure(e, (m) => m.connectionFailure(e, url) || e) : e);
       }
     },
     cancel(reason) {

@@ -10,6 +10,7 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import type { IncomingHttpHeaders, IncomingHttpStatusHeader } from "node:http2";
 import { StatusSchema } from "../../../gen/google/rpc/status_pb.js";
 import { httpAnswerError } from "./http-answer.js";
+import { parseRetryAfter } from "../../errors/retry-after.js";
 import { decodeGrpcMessage } from "./status-fields.js";
 import { safeUrl } from "../../base/urls.js";
 
@@ -143,7 +144,13 @@ export function responseError(headers: IncomingHttpHeaders & IncomingHttpStatusH
     // gRPC reads a non-200 answer by its HTTP status alone (PROTOCOL-HTTP2.md), whatever status it names.
     const metadata = metadataOf(headers);
     metadata.delete("grpc-status");
-    return new ConnectError(`HTTP ${status}`, codeFromHttpStatus(status), metadata, undefined, httpAnswerError(status, metadata, url));
+    return new ConnectError(
+      `HTTP ${status}`,
+      codeFromHttpStatus(status),
+      metadata,
+      undefined,
+      httpAnswerError(status, metadata, url, parseRetryAfter(metadata.get("retry-after"))),
+    );
   }
   // A status in the headers is the server's answer, whatever the content type.
   if (headers["grpc-status"] !== undefined) return statusError(headers);

@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { TaskNotFoundError } from "../../../src/errors/family.js";
 import type { ResponseFacts } from "../../../src/http/codec.js";
 import { httpAnswerError } from "../../../src/bindings/grpc/http-answer.js";
+import { parseRetryAfter } from "../../../src/errors/retry-after.js";
 import { genericHttpError, isJsonRpcCode, jsonRpcError, statusOnlyError } from "../../../src/http/error-bodies.js";
 
 const facts = (binding: ResponseFacts["binding"]): ResponseFacts => ({
@@ -51,7 +52,7 @@ describe("an HTTP status without an A2A error", () => {
       [404, {}],
     ] as const) {
       const headers = new Headers(header);
-      const grpc = httpAnswerError(status, headers, url);
+      const grpc = httpAnswerError(status, headers, url, parseRetryAfter(headers.get("retry-after")));
       const http = genericHttpError(undefined, {
         ...facts("JSONRPC"),
         httpStatus: status,

@@ -3,7 +3,16 @@
  * (minified, browser, ESM with code splitting, each file gzipped).
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { boundaryCosts, bytesByOwner, CORE_BUDGET_GZIP, formatWhere, measureSizes, ownerOf, type SizeRow } from "../../../scripts/size.js";
+import {
+  boundaryCosts,
+  bytesByOwner,
+  CORE_BUDGET_GZIP,
+  formatWhere,
+  GRPC_WEB_BUDGET_GZIP,
+  measureSizes,
+  ownerOf,
+  type SizeRow,
+} from "../../../scripts/size.js";
 
 let rows: Map<string, SizeRow>;
 beforeAll(async () => {
@@ -50,6 +59,22 @@ describe("bundle size", () => {
       expect(inputs, module).not.toContain(module);
     }
     expect(rows.get("core")!.loadedOnDemand).toEqual(expect.arrayContaining(["src/errors/classify.ts", "src/http/error-reading.ts"]));
+  });
+
+  it("gRPC-web names its failures with code loaded when a call first fails: its start carries no classification", () => {
+    const grpcWeb = rows.get("grpc-web")!;
+    const inputs = grpcWeb.largest.map((i) => i.path);
+    expect(inputs).toContain("src/bindings/grpc/common.ts");
+    for (const module of [
+      "src/bindings/grpc/failures.ts",
+      "src/errors/classify.ts",
+      "src/http/error-bodies.ts",
+      "gen/google/rpc/error_details_pb.ts",
+    ]) {
+      expect(inputs, module).not.toContain(module);
+    }
+    expect(grpcWeb.loadedOnDemand).toContain("src/bindings/grpc/failures.ts");
+    expect(grpcWeb.atStart.gzip, `gRPC-web is ${grpcWeb.atStart.gzip} bytes gzip at start`).toBeLessThanOrEqual(GRPC_WEB_BUDGET_GZIP);
   });
 
   it("the floor row is protobuf-es with the A2A descriptors alone: none of the client, and below core", () => {
