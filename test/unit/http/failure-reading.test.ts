@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { UniversalClientFn } from "@connectrpc/connect/protocol";
 import { settled } from "../../support/failure.js";
 import { trackTimers } from "../../support/timers.js";
+import { errorSurfaces } from "../../support/surfaces.js";
 
 const READING = "../../../src/http/error-reading.js";
 const CLASSIFY = "../../../src/errors/classify.js";
@@ -169,6 +170,30 @@ describe("the classification fails to load", () => {
     expect(e).toBeInstanceOf(a2a.A2AError);
     expect((e as Error).message).toMatch(/^the call failed, and the code that classifies its failure did not load \(.+\)$/);
     expect((e as Error).cause).toBe(thrown);
+  });
+
+  it("a network failure quoting the request's credentials ends the call without them on any surface", async () => {
+    const a2a = await withUnloadable(CLASSIFY, new TypeError("Failed to fetch dynamically imported module: classify.js"));
+    const TOKEN = "tok-3f9a7c21";
+    const PASSWORD = "pw-81b2e4";
+    // As fetch does: the failure quotes the URL whole, user info and all; here the token as well.
+    const failing: UniversalClientFn = async (req) => {
+      throw new TypeError(`fetch failed: ${req.url} (${req.header.get("authorization")})`, { cause: new Error(`connect to ${req.url}`) });
+    };
+    const agent = new a2a.A2AClient(
+      a2a.createJsonRpcTransport({
+        baseUrl: `http://ann:${PASSWORD}@127.0.0.1:9/a2a`,
+        httpClient: failing,
+        headers: { Authorization: `Bearer ${TOKEN}` },
+      }),
+    );
+    const e = await settled(agent.sendMessage(REQUEST));
+    expect(e).toBeInstanceOf(a2a.A2AError);
+    expect((e as Error).message).toMatch(/did not load/);
+    for (const surface of errorSurfaces(e)) {
+      expect(surface).not.toContain(TOKEN);
+      expect(surface).not.toContain(PASSWORD);
+    }
   });
 
   it("never loading, an interceptor's own error still ends the call by its timeoutMs", async () => {
