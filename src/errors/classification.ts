@@ -6,6 +6,7 @@
  */
 import { onDemand } from "../base/on-demand.js";
 import type { Binding } from "../base/bindings.js";
+import { isRecord } from "../base/is-record.js";
 import { A2AError } from "./family.js";
 
 /** The classification, loaded on its first use (a failed load is tried again next time). */
@@ -13,7 +14,7 @@ export const classification = onDemand(() => import("./classify.js"));
 
 /** The A2AError `e` is, or wraps as a `cause` (connect wraps what a transport throws); else undefined. */
 export function foundA2AError(e: unknown): A2AError | undefined {
-  for (let cur = e, depth = 0; typeof cur === "object" && cur !== null && depth < 8; cur = (cur as { cause?: unknown }).cause, depth++) {
+  for (let cur = e, depth = 0; isRecord(cur) && depth < 8; cur = cur.cause, depth++) {
     if (cur instanceof A2AError) return cur;
   }
   return undefined;

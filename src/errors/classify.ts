@@ -37,6 +37,7 @@ import {
   type ConnectionFailure,
 } from "./family.js";
 import { isGatewayStatus, type A2AErrorCode } from "./codes.js";
+import { foundA2AError } from "./classification.js";
 
 // --- Classification ------------------------------------------------------------
 
@@ -292,9 +293,8 @@ function parserFailure(e: unknown): string | undefined {
  * (http/masked-a2a-error.ts) every URL they name.
  */
 export function toA2AError(e: unknown, binding?: Binding, url?: string): A2AError {
-  for (let cur = e, depth = 0; isRecord(cur) && depth < 8; cur = cur.cause, depth++) {
-    if (cur instanceof A2AError) return cur;
-  }
+  const found = foundA2AError(e);
+  if (found) return found;
   if (e instanceof ConnectError) return fromConnectError(e, binding);
   if (isRecord(e) && (e.name === "AbortError" || e.name === "TimeoutError")) {
     return e.name === "TimeoutError"
