@@ -59,6 +59,14 @@ export interface MayHold<T> extends AsyncIterator<T> {
   takeHeld?(): IteratorYieldResult<T> | undefined;
 }
 
+/**
+ * A rejection with `error`, or with what it settles to when it is a
+ * promise (an error named once the code that names it has loaded).
+ */
+export async function rejectedWith(error: unknown): Promise<never> {
+  throw await error;
+}
+
 /** A stream that fails with `error` when first read, having sent nothing. */
 export async function* failing(error: Error | Promise<Error>): AsyncGenerator<never> {
   throw await error;

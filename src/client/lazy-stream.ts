@@ -1,6 +1,6 @@
 import { AbortedError } from "../errors/family.js";
 import { followSignal } from "../base/abort.js";
-import { DONE, type MayHold } from "../base/iterables.js";
+import { DONE, type MayHold, rejectedWith } from "../base/iterables.js";
 import { nextOf } from "./next-of.js";
 import { InTurn } from "./in-turn.js";
 import { letGoSettled } from "./settled-end.js";
@@ -136,7 +136,7 @@ export class LazyStream<T> implements AsyncIterableIterator<T> {
       this.over = true;
       this.own?.unlink();
       const early = this.watch?.ended();
-      if (early !== undefined) return this.report(early);
+      if (early !== undefined) return rejectedWith(this.reported(early));
     } else this.watch?.seen(r.value);
     return r;
   };
@@ -148,11 +148,6 @@ export class LazyStream<T> implements AsyncIterableIterator<T> {
     if (this.returned) return DONE;
     this.over = true;
     this.own?.unlink();
-    return this.report(e);
+    return rejectedWith(this.reported(e));
   };
-
-  /** A rejection with what the reader is told of `e`. */
-  private async report(e: unknown): Promise<never> {
-    throw await this.reported(e);
-  }
 }

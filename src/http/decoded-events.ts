@@ -2,7 +2,7 @@
  * The messages of an SSE stream, decoded one by one as the reader asks
  * for them: the per-event path of the HTTP bindings' streams.
  */
-import { DONE } from "../base/iterables.js";
+import { DONE, rejectedWith } from "../base/iterables.js";
 import type { SseDecoder, SseEvent } from "./sse.js";
 
 /**
@@ -98,13 +98,8 @@ export class DecodedEvents<T> implements AsyncIterableIterator<T> {
     this.batch = [];
     // Not waited for (see `body`).
     void this.body.return?.();
-    return rejected(this.reported(e));
+    return rejectedWith(this.reported(e));
   }
 
   private readonly readFailed = (e: unknown): Promise<never> => this.failed(e);
-}
-
-/** A rejection with `error`, or with what it settles to when it is a promise. */
-async function rejected(error: unknown): Promise<never> {
-  throw await error;
 }
