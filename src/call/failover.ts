@@ -15,7 +15,7 @@ import type { Binding } from "../base/bindings.js";
 import { compareVersions } from "../protocol/version.js";
 import { traitsOf } from "./method-traits.js";
 import { maySendAgain } from "./attempt-rules.js";
-import { CallRecord, recordFor } from "./record.js";
+import { recordFor } from "./record.js";
 import type { A2ATransport } from "./transport.js";
 import { onlyValue, single } from "../base/iterables.js";
 import { safeInterfaceUrl } from "../base/urls.js";
@@ -105,9 +105,7 @@ export class FailoverTransport implements A2ATransport {
     const { candidates, maxAttempts } = this.settings;
     // The call's record, which every attempt carries: the values an A2AClient
     // passes are the record it prepared; a call that comes without one has one made.
-    const deadline = (
-      contextValues instanceof CallRecord ? contextValues : recordFor(stream ? "stream" : "unary", timeoutMs, contextValues)
-    ).start();
+    const deadline = recordFor(stream ? "stream" : "unary", timeoutMs, contextValues).start();
     const values = contextValues ?? deadline;
     const tried = new Set<number>();
     let i = this.index;

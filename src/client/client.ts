@@ -464,7 +464,7 @@ export class A2AClient implements ServiceOperations<M> {
           (async (signal) => {
             // Its code, loaded within the resumption's signal and what is left of the stream's timeout.
             const code = import("./find-sent.js");
-            const lookup = new CallDeadline("unary", reads(signal).timeoutMs);
+            const lookup = new CallDeadline("unary", record.timeoutMs());
             const { findSentTask } = await lookup.waitFor(code, "the lookup of the message sent did not load", signal, this.binding);
             return findSentTask(sent, {
               listTasks: (req) => this.unary(A2AService.method.listTasks, req, reads(signal), record),
