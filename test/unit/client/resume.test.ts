@@ -1410,19 +1410,24 @@ describe.each(HTTP_BINDINGS)("a stream's own timeoutMs bounds the whole stream, 
     }
   });
 
+  /** A stream that drops at once and would wait a minute to resume: it ends by its timeout, with no request after the first. */
+  async function endsByTimeoutDuringBackoff(): Promise<void> {
+    serve(binding, { subscribe: (_c, r) => r.stream([snapshotEvent("WORKING")], { then: "end" }) });
+    await timedOut(
+      drain(
+        clientOf(binding).subscribeToTask(
+          { id: "t1" },
+          { timeoutMs: TIMEOUT_MS, resume: { backoff: { initialMs: 60_000, maxMs: 60_000 }, maxElapsedMs: 120_000 } },
+        ),
+      ),
+    );
+    expect(kinds()).toEqual(["subscribe"]);
+  }
+
   it("a backoff longer than what is left ends with the timeout, and sends nothing after it", async () => {
     const timers = trackTimers(SRC);
     try {
-      serve(binding, { subscribe: (_c, r) => r.stream([snapshotEvent("WORKING")], { then: "end" }) });
-      await timedOut(
-        drain(
-          clientOf(binding).subscribeToTask(
-            { id: "t1" },
-            { timeoutMs: TIMEOUT_MS, resume: { backoff: { initialMs: 60_000, maxMs: 60_000 }, maxElapsedMs: 120_000 } },
-          ),
-        ),
-      );
-      expect(kinds()).toEqual(["subscribe"]);
+      await endsByTimeoutDuringBackoff();
       expect(await timers.live()).toEqual([]);
     } finally {
       timers.stop();
@@ -1439,16 +1444,7 @@ describe.each(HTTP_BINDINGS)("a stream's own timeoutMs bounds the whole stream, 
       .mockImplementation(((fn: () => void, ms?: number, ...rest: unknown[]) =>
         real(fn, ms !== undefined && ms > 20 ? ms - 10 : ms, ...rest)) as typeof setTimeout);
     try {
-      serve(binding, { subscribe: (_c, r) => r.stream([snapshotEvent("WORKING")], { then: "end" }) });
-      await timedOut(
-        drain(
-          clientOf(binding).subscribeToTask(
-            { id: "t1" },
-            { timeoutMs: TIMEOUT_MS, resume: { backoff: { initialMs: 60_000, maxMs: 60_000 }, maxElapsedMs: 120_000 } },
-          ),
-        ),
-      );
-      expect(kinds()).toEqual(["subscribe"]);
+      await endsByTimeoutDuringBackoff();
     } finally {
       early.mockRestore();
     }

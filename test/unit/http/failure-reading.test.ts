@@ -151,21 +151,29 @@ describe("the code that reads a failed answer fails to load", () => {
   });
 });
 
+/** What a browser's import of the classification's chunk fails with when it cannot be fetched. */
+const CLASSIFY_NOT_FETCHED = () => new TypeError("Failed to fetch dynamically imported module: classify.js");
+
+/** A client of `a2a` over JSON-RPC whose one interceptor throws `thrown`: a failure the classification must name. */
+function withThrowingInterceptor(a2a: Awaited<ReturnType<typeof client>>, thrown: Error): Client {
+  return new a2a.A2AClient(
+    a2a.createJsonRpcTransport({
+      baseUrl: "http://127.0.0.1:9/a2a",
+      httpClient: answeringWithError,
+      interceptors: [
+        () => () => {
+          throw thrown;
+        },
+      ],
+    }),
+  );
+}
+
 describe("the classification fails to load", () => {
   it("an interceptor's own error ends the call as an A2AError that says so, the interceptor's error as its cause", async () => {
-    const a2a = await withUnloadable(CLASSIFY, new TypeError("Failed to fetch dynamically imported module: classify.js"));
+    const a2a = await withUnloadable(CLASSIFY, CLASSIFY_NOT_FETCHED());
     const thrown = new Error("the interceptor broke");
-    const agent = new a2a.A2AClient(
-      a2a.createJsonRpcTransport({
-        baseUrl: "http://127.0.0.1:9/a2a",
-        httpClient: answeringWithError,
-        interceptors: [
-          () => () => {
-            throw thrown;
-          },
-        ],
-      }),
-    );
+    const agent = withThrowingInterceptor(a2a, thrown);
     const e = await settled(agent.sendMessage(REQUEST));
     expect(e).toBeInstanceOf(a2a.A2AError);
     expect((e as Error).message).toMatch(/^the call failed, and the code that classifies its failure did not load \(.+\)$/);
@@ -173,7 +181,7 @@ describe("the classification fails to load", () => {
   });
 
   it("a network failure quoting the request's credentials ends the call without them on any surface", async () => {
-    const a2a = await withUnloadable(CLASSIFY, new TypeError("Failed to fetch dynamically imported module: classify.js"));
+    const a2a = await withUnloadable(CLASSIFY, CLASSIFY_NOT_FETCHED());
     const TOKEN = "tok-3f9a7c21";
     const PASSWORD = "pw-81b2e4";
     // As fetch does: the failure quotes the URL whole, user info and all; here the token as well.
@@ -198,17 +206,7 @@ describe("the classification fails to load", () => {
 
   it("never loading, an interceptor's own error still ends the call by its timeoutMs", async () => {
     const a2a = await withStalled(CLASSIFY);
-    const agent = new a2a.A2AClient(
-      a2a.createJsonRpcTransport({
-        baseUrl: "http://127.0.0.1:9/a2a",
-        httpClient: answeringWithError,
-        interceptors: [
-          () => () => {
-            throw new Error("the interceptor broke");
-          },
-        ],
-      }),
-    );
+    const agent = withThrowingInterceptor(a2a, new Error("the interceptor broke"));
     const e = await settled(agent.sendMessage(REQUEST, { timeoutMs: 50 }));
     expect(e).toBeInstanceOf(a2a.CallTimeoutError);
     expect(e).toMatchObject({ kind: "deadline" });
