@@ -6,9 +6,7 @@
  */
 import type { StreamResponse } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import type { A2AError } from "../errors/family.js";
-import { letGoSettled } from "./settled-end.js";
-import { DONE } from "../base/iterables.js";
-import { nextOf } from "./next-of.js";
+import type { LoopKit } from "./resume-start.js";
 
 /** What the resumption logic asks of the iterator that drives it: pass one event on, or a stream's events. */
 export type Step = { event: StreamResponse; pipe?: undefined } | { pipe: Pipe };
@@ -40,6 +38,8 @@ export class Resumption implements AsyncIterableIterator<StreamResponse> {
     private readonly logic: AsyncGenerator<Step, void, Outcome | undefined>,
     /** Ends what the logic waits for (a backoff, a lookup), so that a reader's `return` is not held by it. */
     private readonly stop: () => void,
+    /** The start's code it uses (resume-start.ts). */
+    private readonly kit: Pick<LoopKit, "letGoSettled" | "nextOf" | "DONE">,
   ) {}
 
   [Symbol.asyncIterator](): this {
@@ -49,7 +49,7 @@ export class Resumption implements AsyncIterableIterator<StreamResponse> {
   next(): Promise<IteratorResult<StreamResponse>> {
     const pipe = this.pipe;
     // The common case, kept to one promise: a healthy stream's next event.
-    if (pipe !== undefined && !this.settled && !this.done) return nextOf(pipe.it, this.passOn, this.pipeFailed);
+    if (pipe !== undefined && !this.settled && !this.done) return this.kit.nextOf(pipe.it, this.passOn, this.pipeFailed);
     return this.advance(undefined);
   }
 
@@ -72,11 +72,11 @@ export class Resumption implements AsyncIterableIterator<StreamResponse> {
 
   /** Runs the resumption logic: once a stream has ended or failed, or has settled the task. */
   private async advance(outcome: Outcome | undefined): Promise<IteratorResult<StreamResponse>> {
-    if (this.done) return DONE;
+    if (this.done) return this.kit.DONE;
     const pipe = this.pipe;
     if (pipe !== undefined && this.settled) {
       this.pipe = undefined;
-      await letGoSettled(pipe.it);
+      await this.kit.letGoSettled(pipe.it);
       outcome = { settled: true };
     }
     let step: IteratorResult<Step, void>;
@@ -86,14 +86,14 @@ export class Resumption implements AsyncIterableIterator<StreamResponse> {
       // The reader returned meanwhile (which stopped the logic): the read it left pending just ends.
       const returned = this.done;
       this.done = true;
-      if (returned) return DONE;
+      if (returned) return this.kit.DONE;
       throw e;
     }
     if (step.done || this.done) {
       // Returned meanwhile: a stream the logic opened for nobody is let go.
       if (!step.done) await step.value.pipe?.it.return?.();
       this.done = true;
-      return DONE;
+      return this.kit.DONE;
     }
     if (!step.value.pipe) return { done: false, value: step.value.event };
     this.pipe = step.value.pipe;
@@ -109,6 +109,6 @@ export class Resumption implements AsyncIterableIterator<StreamResponse> {
     this.pipe = undefined;
     await pipe?.it.return?.();
     await this.logic.return(undefined);
-    return DONE;
+    return this.kit.DONE;
   }
 }

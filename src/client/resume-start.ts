@@ -9,16 +9,48 @@ import { type A2AError, AbortedError, StreamResumeError } from "../errors/family
 import type { StreamState } from "../call/stream-state.js";
 import type { carryOn, ResumeIo } from "./resume.js";
 import type { Outcome } from "./resume-pump.js";
-import { checkOptions, isDrop, tell, type ResumeOptions } from "./resume-policy.js";
-import { isAbout, settles, stateOf, taskIdOf } from "./task-events.js";
+import { checkOptions, DEFAULTS, delay, EndedEarly, isDrop, tell, type ResumeOptions } from "./resume-policy.js";
+import { isAbout, resumeSnapshots, settledTask, settles, snapshotOf, stateOf, taskIdOf } from "./task-events.js";
+import { ATTEMPT_RULES } from "../call/attempt-rules.js";
 import { unlessAborted } from "../base/abort.js";
 import { InTurn } from "./in-turn.js";
-import { DONE } from "../base/iterables.js";
+import { DONE, failing } from "../base/iterables.js";
 import { nextOf } from "./next-of.js";
 import { letGoSettled } from "./settled-end.js";
 
 /** The loop (resume.ts's `carryOn`). */
 export type CarryOn = typeof carryOn;
+
+/**
+ * The code of the start that the loop (resume.ts, loaded on demand) uses,
+ * handed to it rather than imported, as the retry loop is handed the
+ * attempt rules: modules that the loop imported too would leave the
+ * start's chunk for a chunk shared with it, which every app loads at
+ * start (docs/size.md, "Where the bytes go").
+ */
+export const LOOP_KIT = {
+  ...ATTEMPT_RULES,
+  checkOptions,
+  DEFAULTS,
+  delay,
+  EndedEarly,
+  isDrop,
+  tell,
+  isAbout,
+  resumeSnapshots,
+  settledTask,
+  settles,
+  snapshotOf,
+  stateOf,
+  taskIdOf,
+  letGoSettled,
+  nextOf,
+  DONE,
+  failing,
+} as const;
+
+/** The type of `LOOP_KIT`. */
+export type LoopKit = typeof LOOP_KIT;
 
 /**
  * The events of `io.open`, carried on across drops by the loop that `load`
@@ -148,7 +180,7 @@ class ResumableStream implements AsyncIterableIterator<StreamResponse> {
       );
     }
     if (this.over) return DONE;
-    this.rest = carryOn(io, this.options, { state: this.state, taskId: this.taskId, lastState: this.lastState, outcome });
+    this.rest = carryOn(io, this.options, { state: this.state, taskId: this.taskId, lastState: this.lastState, outcome }, LOOP_KIT);
     return this.rest.next();
   }
 

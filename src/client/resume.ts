@@ -22,6 +22,8 @@
  * the first drop. What the loop applies lives beside it: the options, drops
  * and backoff in resume-policy.ts, what events say about their task in
  * task-events.ts, and the iterator that passes events on in resume-pump.ts.
+ * Those modules are at start too, so the loop is handed their code
+ * (resume-start.ts's `LOOP_KIT`) and imports only their types.
  */
 import type { StreamResponse, Task, TaskState } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import {
@@ -38,13 +40,11 @@ import type { Binding } from "../base/bindings.js";
 import type { StreamState } from "../call/stream-state.js";
 import type { SentLookup } from "./find-sent.js";
 import { Resumption, type Outcome, type Step } from "./resume-pump.js";
-import { checkOptions, DEFAULTS, delay, EndedEarly, isDrop, tell, type ResumeOptions } from "./resume-policy.js";
-import { asksLongerThan, maySendAgain } from "../call/attempt-rules.js";
+import type { ResumeOptions } from "./resume-policy.js";
 import type { MethodTraits } from "../call/method-traits.js";
-import { isAbout, resumeSnapshots, settledTask, settles, snapshotOf, stateOf, taskIdOf } from "./task-events.js";
+import type { LoopKit } from "./resume-start.js";
 import { followSignal } from "../base/abort.js";
 import { toA2AError } from "../errors/classify.js";
-import { DONE, failing } from "../base/iterables.js";
 import { sleep } from "../base/timers.js";
 
 /**
@@ -88,11 +88,12 @@ export interface ResumeIo {
 /**
  * The events of `io.open`, carried on across drops by GetTask and
  * SubscribeToTask as described at the top of this file: one stream, its
- * own iterator (see resume-start.ts).
+ * own iterator (see resume-start.ts). `kit` is the code of the start the
+ * loop uses (resume-start.ts's `LOOP_KIT`).
  */
-export function resumable(io: ResumeIo, options: ResumeOptions): AsyncIterable<StreamResponse> {
-  checkOptions(options);
-  return loop(io, options);
+export function resumable(io: ResumeIo, options: ResumeOptions, kit: LoopKit): AsyncIterable<StreamResponse> {
+  kit.checkOptions(options);
+  return loop(io, options, kit);
 }
 
 /** Where the first stream left off: what the loop carries on from. */
@@ -107,9 +108,9 @@ export interface FirstStream {
   outcome: Outcome;
 }
 
-/** The rest of a stream whose first stream resume-start.ts passed on, from the way it ended. */
-export function carryOn(io: ResumeIo, options: ResumeOptions, first: FirstStream): AsyncIterator<StreamResponse> {
-  return loop(io, options, first);
+/** The rest of a stream whose first stream resume-start.ts passed on, from the way it ended; `kit` as for `resumable`. */
+export function carryOn(io: ResumeIo, options: ResumeOptions, first: FirstStream, kit: LoopKit): AsyncIterator<StreamResponse> {
+  return loop(io, options, kit, first);
 }
 
 /**
@@ -118,16 +119,17 @@ export function carryOn(io: ResumeIo, options: ResumeOptions, first: FirstStream
  * a lookup under way then ends at once, rather than running on for a
  * reader that has gone (and `return` waiting for it).
  */
-function loop(io: ResumeIo, options: ResumeOptions, first?: FirstStream): Resumption {
+function loop(io: ResumeIo, options: ResumeOptions, kit: LoopKit, first?: FirstStream): Resumption {
   const { controller, unlink } = followSignal(io.signal);
   const stop = () => controller.abort(new AbortedError("the reader stopped reading the stream", { binding: io.binding() }));
-  return new Resumption(resumption(io, options, controller.signal, unlink, first), stop);
+  return new Resumption(resumption(io, options, kit, controller.signal, unlink, first), stop, kit);
 }
 
 /** The steps of the loop below, telling the stream's watchers (call/stream-state.ts) when it is over. */
 async function* resumption(
   io: ResumeIo,
   options: ResumeOptions,
+  kit: LoopKit,
   signal: AbortSignal,
   unlink: () => void,
   first?: FirstStream,
@@ -135,7 +137,7 @@ async function* resumption(
   const state: StreamState = first?.state ?? io.state ?? {};
   let failure: A2AError | undefined;
   try {
-    yield* steps(io, options, signal, state, first);
+    yield* steps(io, options, kit, signal, state, first);
   } catch (e) {
     // Closed by its reader: ended as asked, and nobody waits for an error.
     if (signal.aborted && !io.signal?.aborted) return;
@@ -143,17 +145,36 @@ async function* resumption(
     throw e;
   } finally {
     unlink();
-    tell(state, (w) => w.ended(failure));
+    kit.tell(state, (w) => w.ended(failure));
   }
 }
 
 async function* steps(
   io: ResumeIo,
   options: ResumeOptions,
+  kit: LoopKit,
   signal: AbortSignal,
   state: StreamState,
   first?: FirstStream,
 ): AsyncGenerator<Step, void, Outcome | undefined> {
+  const {
+    DEFAULTS,
+    delay,
+    EndedEarly,
+    isDrop,
+    tell,
+    isAbout,
+    resumeSnapshots,
+    settledTask,
+    settles,
+    snapshotOf,
+    stateOf,
+    taskIdOf,
+    DONE,
+    failing,
+  } = kit;
+  /** A stream that ends at once: the next turn of the loop waits, then asks GetTask again. */
+  const NO_EVENTS: AsyncIterable<StreamResponse> = { [Symbol.asyncIterator]: () => ({ next: () => Promise.resolve(DONE) }) };
   const maxAttempts = options.maxAttempts ?? Infinity;
   const maxElapsedMs = options.maxElapsedMs ?? DEFAULTS.maxElapsedMs;
   const maxMs = options.backoff?.maxMs ?? DEFAULTS.maxMs;
@@ -224,7 +245,7 @@ async function* steps(
     if (fromResume && !firstEvent && drop instanceof CallTimeoutError && drop.kind === "idle") attempts = 0;
     // A server that asks for more patience than backoff.maxMs allows (its
     // Retry-After, or the stream's SSE retry:) is not called early: its error ends the stream.
-    if (!refused && (asksLongerThan(drop.retryAfterMs, maxMs) || asksLongerThan(state.retryMs, maxMs))) {
+    if (!refused && (kit.asksLongerThan(drop.retryAfterMs, maxMs) || kit.asksLongerThan(state.retryMs, maxMs))) {
       if (!(drop instanceof EndedEarly)) throw drop;
       throw new StreamResumeError(
         `${streamName(taskId)} ended, and the server asked to reconnect after retry: ${state.retryMs} ms, longer than backoff.maxMs (${maxMs} ms)`,
@@ -261,7 +282,7 @@ async function* steps(
     fromResume = true;
     resubscribed = false;
     // The message cannot have reached the agent (call/attempt-rules.ts): it goes again, with the same messageId, unasked.
-    if (taskId === undefined && drop !== lookupFailure && maySendAgain(drop, io.traits)) {
+    if (taskId === undefined && drop !== lookupFailure && kit.maySendAgain(drop, io.traits)) {
       stream = io.open(signal);
       continue;
     }
@@ -271,7 +292,7 @@ async function* steps(
       try {
         lookup = io.findSent ? await io.findSent(signal) : { found: undefined, conclusive: false };
       } catch (e) {
-        const err = droppedLookup(e, io.binding());
+        const err = droppedLookup(e, io.binding(), isDrop);
         // An agent that cannot be asked is one whose answer is unknown.
         if (err === undefined) lookup = { found: undefined, conclusive: false };
         else {
@@ -299,7 +320,7 @@ async function* steps(
     try {
       task = await io.getTask(taskId, signal);
     } catch (e) {
-      const err = droppedLookup(e, io.binding());
+      const err = droppedLookup(e, io.binding(), isDrop);
       if (err === undefined) throw e;
       // Could not reach the agent yet: count it as an attempt and wait again.
       lookupFailure = err;
@@ -332,7 +353,7 @@ async function* steps(
     // what it sends and does not open with the task replays what followed.
     const after = state.lastEventId;
     const replays = () => after !== undefined && state.lastEventId !== after;
-    stream = openedWithTask(task, io.subscribe(taskId, signal), replays);
+    stream = openedWithTask(task, io.subscribe(taskId, signal), replays, kit);
     resubscribed = true;
   }
 }
@@ -353,9 +374,6 @@ function changedSince(before: Task, now: Task): boolean {
 /** The stream, as errors name it. */
 const streamName = (taskId: string | undefined) => `the stream${taskId ? ` of task ${taskId}` : ""}`;
 
-/** A stream that ends at once: the next turn of the loop waits, then asks GetTask again. */
-const NO_EVENTS: AsyncIterable<StreamResponse> = { [Symbol.asyncIterator]: () => ({ next: () => Promise.resolve(DONE) }) };
-
 /**
  * A resubscribe's events, opened by the task as GetTask found it when the
  * agent does not open the stream with the task itself (1.0 says it must;
@@ -366,8 +384,13 @@ const NO_EVENTS: AsyncIterable<StreamResponse> = { [Symbol.asyncIterator]: () =>
  * task GetTask found, which may hold some of it, would have its chunks
  * applied twice.
  */
-function openedWithTask(task: Task, events: AsyncIterable<StreamResponse>, replays: () => boolean): AsyncIterable<StreamResponse> {
-  return { [Symbol.asyncIterator]: () => new OpenedWithTask(task, events[Symbol.asyncIterator](), replays) };
+function openedWithTask(
+  task: Task,
+  events: AsyncIterable<StreamResponse>,
+  replays: () => boolean,
+  kit: LoopKit,
+): AsyncIterable<StreamResponse> {
+  return { [Symbol.asyncIterator]: () => new OpenedWithTask(task, events[Symbol.asyncIterator](), replays, kit) };
 }
 
 class OpenedWithTask implements AsyncIterator<StreamResponse> {
@@ -379,6 +402,7 @@ class OpenedWithTask implements AsyncIterator<StreamResponse> {
     private readonly task: Task,
     private readonly it: AsyncIterator<StreamResponse>,
     private readonly replays: () => boolean,
+    private readonly kit: Pick<LoopKit, "snapshotOf" | "DONE">,
   ) {}
 
   next(): Promise<IteratorResult<StreamResponse>> {
@@ -392,14 +416,14 @@ class OpenedWithTask implements AsyncIterator<StreamResponse> {
     return this.it.next().then((r) => {
       if (r.done || (r.value.payload.case === "task" && r.value.payload.value.id === this.task.id) || this.replays()) return r;
       this.held = r.value;
-      return { done: false, value: snapshotOf(this.task) };
+      return { done: false, value: this.kit.snapshotOf(this.task) };
     });
   }
 
   async return(): Promise<IteratorResult<StreamResponse>> {
     this.held = undefined;
     await this.it.return?.();
-    return DONE;
+    return this.kit.DONE;
   }
 }
 
@@ -429,7 +453,7 @@ function expiredStream(
  * started) as an A2AError when it is a drop (`isDrop`: worth another
  * attempt), undefined when the agent answered; an abort is thrown.
  */
-function droppedLookup(e: unknown, binding: Binding): A2AError | undefined {
+function droppedLookup(e: unknown, binding: Binding, isDrop: LoopKit["isDrop"]): A2AError | undefined {
   const err = toA2AError(e, binding);
   if (err.code === "ABORTED") throw err;
   return isDrop(err, true) ? err : undefined;

@@ -7,6 +7,7 @@ import { create } from "@bufbuild/protobuf";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { METHOD_TRAITS } from "../../../src/call/method-traits.js";
 import { resumable, type ResumeIo } from "../../../src/client/resume.js";
+import { LOOP_KIT } from "../../../src/client/resume-start.js";
 import {
   ConnectionError,
   InvalidParamsError,
@@ -56,7 +57,7 @@ async function run(io: ResumeIo, options: ResumeOptions = {}) {
   let error: unknown;
   const done = (async () => {
     try {
-      for await (const e of resumable(io, options)) items.push(e);
+      for await (const e of resumable(io, options, LOOP_KIT)) items.push(e);
     } catch (e) {
       error = e;
     }
@@ -160,8 +161,8 @@ describe("resumption budget (defaults)", () => {
       { backoff: { maxMs: Infinity } },
       { backoff: { multiplier: 0.5 } },
     ]) {
-      expect(() => resumable(io, bad)).toThrow(InvalidParamsError);
+      expect(() => resumable(io, bad, LOOP_KIT)).toThrow(InvalidParamsError);
     }
-    expect(() => resumable(io, { maxElapsedMs: -1 })).toThrow(/resume\.maxElapsedMs/);
+    expect(() => resumable(io, { maxElapsedMs: -1 }, LOOP_KIT)).toThrow(/resume\.maxElapsedMs/);
   });
 });

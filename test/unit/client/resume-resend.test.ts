@@ -9,6 +9,7 @@ import { create } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
 import { METHOD_TRAITS } from "../../../src/call/method-traits.js";
 import { resumable, type ResumeIo } from "../../../src/client/resume.js";
+import { LOOP_KIT } from "../../../src/client/resume-start.js";
 import {
   ConnectionError,
   ServerError,
@@ -49,7 +50,7 @@ async function sendFailingFirst(failure: A2AError) {
     },
   };
   const events: StreamResponse[] = [];
-  for await (const e of resumable(io, { backoff: { initialMs: 1, maxMs: 1 } })) events.push(e);
+  for await (const e of resumable(io, { backoff: { initialMs: 1, maxMs: 1 } }, LOOP_KIT)) events.push(e);
   return { calls, events };
 }
 

@@ -61,6 +61,19 @@ describe("bundle size", () => {
     expect(rows.get("core")!.loadedOnDemand).toEqual(expect.arrayContaining(["src/errors/classify.ts", "src/http/error-reading.ts"]));
   });
 
+  it("the resumption loop, loaded on demand, is handed the start's code: its modules stay in the start's own chunk", () => {
+    const own = rows.get("core")!.startChunks.each.find((c) => c.alsoLoadedBy.length === 0)!;
+    for (const module of [
+      "src/client/resume-policy.ts",
+      "src/client/task-events.ts",
+      "src/client/next-of.ts",
+      "src/client/settled-end.ts",
+      "src/call/attempt-rules.ts",
+    ]) {
+      expect(own.inputs, module).toContain(module);
+    }
+  });
+
   it("gRPC-web names its failures with code loaded when a call first fails: its start carries no classification", () => {
     const grpcWeb = rows.get("grpc-web")!;
     const inputs = grpcWeb.largest.map((i) => i.path);
