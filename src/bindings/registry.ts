@@ -20,6 +20,7 @@ import { restTransport } from "./http-json/transport.js";
 import type { GrpcWebTransportOptions } from "./grpc/web.js";
 import type { GrpcTlsOptions } from "./grpc/url.js";
 import { jsonRpcTransportV03, restTransportV03 } from "./v0_3-lazy.js";
+import { V03_KIT } from "./v0_3-kit.js";
 import { lazyTransport } from "../call/lazy.js";
 import type { HttpTransportOptions } from "../call/options.js";
 import type { A2ATransport } from "../call/transport.js";
@@ -96,7 +97,7 @@ export function grpcWebFactories(create: (options: GrpcWebTransportOptions) => A
     "GRPC@1.0": (c, s) => create(forInterface(c, s)),
     // The 0.3 translation is loaded when such an agent is first called.
     "GRPC@0.3": (c, s) =>
-      lazyTransport("GRPC", async () => (await import("./v0_3-transports.js")).grpcTransportV03(create, forInterface(c, s))),
+      lazyTransport("GRPC", async () => (await import("./v0_3-transports.js")).grpcTransportV03(V03_KIT, create, forInterface(c, s))),
   };
 }
 

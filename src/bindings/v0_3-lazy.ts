@@ -9,6 +9,7 @@ import { lazyTransport } from "../call/lazy.js";
 import { checkHttpBaseUrl, checkTransportOptions } from "../call/option-checks.js";
 import type { A2ATransport } from "../call/transport.js";
 import type { GeneratedJson } from "../protocol/proto-json.js";
+import { V03_KIT } from "./v0_3-kit.js";
 
 /**
  * A transport for 1.0 calls to an agent that speaks A2A 0.3 over JSON-RPC.
@@ -24,7 +25,9 @@ export function createJsonRpcTransportV03(options: HttpTransportOptions): A2ATra
 /** The JSON-RPC 0.3 transport, with the `generated` ProtoJSON code where given (the Node entry's). */
 export function jsonRpcTransportV03(options: HttpTransportOptions, generated?: GeneratedJson): A2ATransport {
   check(options);
-  return lazyTransport("JSONRPC", async () => (await import("./v0_3-transports.js")).createJsonRpcTransportV03(options, generated));
+  return lazyTransport("JSONRPC", async () =>
+    (await import("./v0_3-transports.js")).createJsonRpcTransportV03(V03_KIT, options, generated),
+  );
 }
 
 /**
@@ -42,7 +45,7 @@ export function createRestTransportV03(options: HttpTransportOptions): A2ATransp
 /** The HTTP+JSON 0.3 transport, with the `generated` ProtoJSON code where given (the Node entry's). */
 export function restTransportV03(options: HttpTransportOptions, generated?: GeneratedJson): A2ATransport {
   check(options);
-  return lazyTransport("HTTP+JSON", async () => (await import("./v0_3-transports.js")).createRestTransportV03(options, generated));
+  return lazyTransport("HTTP+JSON", async () => (await import("./v0_3-transports.js")).createRestTransportV03(V03_KIT, options, generated));
 }
 
 function check(options: HttpTransportOptions): void {

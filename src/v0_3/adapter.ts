@@ -19,17 +19,10 @@ import {
   type MessageShape,
 } from "@bufbuild/protobuf";
 import type { ContextValues, Interceptor, StreamRequest, UnaryRequest } from "@connectrpc/connect";
-import { mergeHeaders } from "../call/options.js";
-import { runStreaming, runUnary } from "../http/run-call.js";
-import { callRequest } from "../http/call-request.js";
-import { mapAsync, mapRequests, onlyValue, single } from "../base/iterables.js";
 import type { A2ATransport } from "../call/transport.js";
-import { checkedResponse } from "../protocol/response-shape.js";
 import { v03OperationFor } from "./translate.js";
-import { keepReceivedJson, receivedJsonOf } from "../http/received-json.js";
-import { addV03ExtensionsHeader } from "../protocol/headers.js";
 import { UnsupportedOperationError } from "../errors/family.js";
-import { noteUrlFromAbove } from "../call/target.js";
+import type { V03RunnerKit } from "./runner-kit.js";
 
 /** How the 1.0 side of a 0.3 transport looks to interceptors. */
 export interface V03AdapterOptions {
@@ -49,8 +42,13 @@ export interface V03AdapterOptions {
   };
 }
 
-/** `inner` speaks the 0.3 service; the result accepts calls for the 1.0 service. */
-export function adaptV03Transport(inner: A2ATransport, options: V03AdapterOptions): A2ATransport {
+/**
+ * `inner` speaks the 0.3 service; the result accepts calls for the 1.0
+ * service. `kit` is the code of the start it runs on (runner-kit.ts).
+ */
+export function adaptV03Transport(kit: V03RunnerKit, inner: A2ATransport, options: V03AdapterOptions): A2ATransport {
+  const { mergeHeaders, runStreaming, runUnary, callRequest, mapAsync, mapRequests, onlyValue, single } = kit;
+  const { checkedResponse, keepReceivedJson, receivedJsonOf, addV03ExtensionsHeader, noteUrlFromAbove } = kit;
   const binding = inner.binding;
 
   /**

@@ -11,6 +11,7 @@ import { startLocalAgent, type LocalAgent } from "../../demo/agent.js";
 import { A2AClient, InvalidParamsError, TaskNotFoundError, userMessage, type Task } from "../../src/index.js";
 import { createRestTransport } from "../../src/node.js";
 import { createRestTransportV03 } from "../../src/bindings/http-json/v0_3.js";
+import { V03_KIT } from "../../src/bindings/v0_3-kit.js";
 import { GENERATED_JSON, onNodeHttp } from "../../src/node-runtime.js";
 import { clientFor } from "../support/bindings.js";
 import { PEERS, agentsOfPeers } from "../support/peers.js";
@@ -86,7 +87,7 @@ describe("HTTP+JSON path values over A2A 0.3", () => {
   afterAll(() => agent?.close());
 
   it.each(["", ".."])("GetTask of id %j: the resource name tasks/<id> is refused before anything is sent", async (id) => {
-    const client = new A2AClient(createRestTransportV03(onNodeHttp({ baseUrl: agent.restUrl }), GENERATED_JSON));
+    const client = new A2AClient(createRestTransportV03(V03_KIT, onNodeHttp({ baseUrl: agent.restUrl }), GENERATED_JSON));
     const e = await failure(client.getTask({ id }));
     expect(e).toBeInstanceOf(InvalidParamsError);
     expect((e as Error).message).toMatch(/^name \("tasks\/\.?\.?"\) would make a path segment/);

@@ -27,6 +27,7 @@ import {
 import type { TransportOptions } from "../../src/call/options.js";
 import { createGrpcTransportV03 } from "../../src/bindings/grpc/v0_3.js";
 import { createRestTransportV03 } from "../../src/bindings/http-json/v0_3.js";
+import { V03_KIT } from "../../src/bindings/v0_3-kit.js";
 import { GENERATED_JSON, onNodeHttp } from "../../src/node-runtime.js";
 import { BINDINGS, collect, transportFor } from "../support/bindings.js";
 import { agentsOfPeers, peerCases } from "../support/peers.js";
@@ -43,7 +44,7 @@ const V03_BINDINGS: readonly V03Binding[] = ["GRPC", "HTTP+JSON"];
 function v03Transport(binding: V03Binding, a: LocalAgent, options: Omit<TransportOptions, "baseUrl"> = {}): A2ATransport {
   return binding === "GRPC"
     ? createGrpcTransportV03({ baseUrl: a.grpcAddress, ...options })
-    : createRestTransportV03(onNodeHttp({ baseUrl: a.restUrl, ...options }), GENERATED_JSON);
+    : createRestTransportV03(V03_KIT, onNodeHttp({ baseUrl: a.restUrl, ...options }), GENERATED_JSON);
 }
 
 function taskOf(res: { payload: { case: string | undefined; value?: unknown } }): Task {

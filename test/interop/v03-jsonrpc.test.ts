@@ -22,6 +22,7 @@ import {
   type Task,
 } from "../../src/index.js";
 import { createJsonRpcTransportV03 } from "../../src/bindings/jsonrpc/v0_3.js";
+import { V03_KIT } from "../../src/bindings/v0_3-kit.js";
 import { GENERATED_JSON } from "../../src/node-runtime.js";
 import { collect } from "../support/bindings.js";
 import { PEERS, agentsOfPeers } from "../support/peers.js";
@@ -64,7 +65,7 @@ async function holdTask(): Promise<Task> {
 describe.each(PEERS)("A2A 0.3 over JSON-RPC, 1.0 types ($label)", (sdk) => {
   beforeAll(() => {
     agent = agentOf(sdk);
-    client = new A2AClient(createJsonRpcTransportV03({ baseUrl: agent.jsonRpcUrl, httpClient: recording() }, GENERATED_JSON));
+    client = new A2AClient(createJsonRpcTransportV03(V03_KIT, { baseUrl: agent.jsonRpcUrl, httpClient: recording() }, GENERATED_JSON));
   });
 
   it("SendMessage returns the completed task, announcing A2A-Version 0.3", async () => {

@@ -6,6 +6,7 @@
 import type { A2ATransport } from "../../call/transport.js";
 import { createGrpcTransport, type GrpcTransportOptions } from "./transport.js";
 import { grpcTransportV03 } from "./v0_3-adapter.js";
+import { V03_KIT } from "../v0_3-kit.js";
 
 /**
  * A transport for 1.0 calls to an agent that speaks A2A 0.3 over gRPC.
@@ -15,5 +16,5 @@ import { grpcTransportV03 } from "./v0_3-adapter.js";
  * @category Transports
  */
 export function createGrpcTransportV03(options: GrpcTransportOptions): A2ATransport {
-  return grpcTransportV03(createGrpcTransport, options);
+  return grpcTransportV03(V03_KIT, createGrpcTransport, options);
 }

@@ -8,14 +8,12 @@ import { create, type DescMethod, type JsonObject, type JsonValue } from "@bufbu
 import * as V03 from "../../../gen/a2a/v1/a2a_pb.js";
 import { HttpRuleSchema } from "../../../gen/google/api/http_pb.js";
 import type { HttpTransportOptions } from "../../call/options.js";
-import { serviceHeaders } from "../../call/options.js";
-import { createRestTransportWithRoutes } from "./transport.js";
 import type { GeneratedJson } from "../../protocol/proto-json.js";
-import { routesFromRule, routesOf, type MethodRoutes } from "./routes.js";
+import type { MethodRoutes } from "./routes.js";
 import type { A2ATransport } from "../../call/transport.js";
 import { adaptV03Transport } from "../../v0_3/adapter.js";
-import { noteSentUrl, urlAbove } from "../../call/target.js";
 import type { Interceptor } from "@connectrpc/connect";
+import type { V03Kit } from "../v0_3-kit.js";
 import { isRecord } from "../../base/is-record.js";
 
 /**
@@ -24,21 +22,23 @@ import { isRecord } from "../../base/is-record.js";
  * `protocolVersion` defaults to "0.3" (sent as `A2A-Version`). Operations
  * 0.3 lacks (ListTasks) fail with `UnsupportedOperationError` without a
  * request. Interceptors see the 1.0 messages. With the `generated` code
- * where given, as the 1.0 one (it has none for the 0.3 messages).
+ * where given, as the 1.0 one (it has none for the 0.3 messages). `kit` is
+ * the code of the start it is built on (bindings/v0_3-kit.ts).
  */
-export function createRestTransportV03(options: HttpTransportOptions, generated?: GeneratedJson): A2ATransport {
+export function createRestTransportV03(kit: V03Kit, options: HttpTransportOptions, generated?: GeneratedJson): A2ATransport {
   const settings: HttpTransportOptions = { ...options, protocolVersion: options.protocolVersion ?? "0.3" };
   // GET first for SubscribeToTask: the 0.3 proto's verb, what 0.3 clients
   // send, and all some 0.3 servers route; POST is tried once where it fails.
   // The route is chosen below the caller's interceptors: a URL they change (a key in the query) is
   // applied to it, and the URL it went to is noted for them (call/target.ts), when there are any.
-  const below = options.interceptors?.length ? [routeUrlFromAbove(options.baseUrl), noteSentUrl] : undefined;
-  const inner = createRestTransportWithRoutes({ ...settings, interceptors: below }, routesV03, "GET", generated);
+  const below = options.interceptors?.length ? [routeUrlFromAbove(kit, options.baseUrl), kit.noteSentUrl] : undefined;
+  const routes = (method: DescMethod) => routesV03(kit, method);
+  const inner = kit.createRestTransportWithRoutes({ ...settings, interceptors: below }, routes, "GET", generated);
   const base = options.baseUrl.replace(/\/+$/, "");
-  return adaptV03Transport(inner, {
+  return adaptV03Transport(kit, inner, {
     interceptors: options.interceptors,
-    defaults: serviceHeaders(settings),
-    describe: (method) => ({ url: base, requestMethod: routesV03(method).plain.verb }),
+    defaults: kit.serviceHeaders(settings),
+    describe: (method) => ({ url: base, requestMethod: routes(method).plain.verb }),
   });
 }
 
@@ -54,11 +54,11 @@ const CREATE_PUSH_CONFIG_RULE = create(HttpRuleSchema, {
 
 let createPushConfigRoutes: MethodRoutes | undefined;
 
-function routesV03(method: DescMethod): MethodRoutes {
+function routesV03(kit: V03Kit, method: DescMethod): MethodRoutes {
   const create = V03.A2AService.method.createTaskPushNotificationConfig;
-  if (method !== create) return routesOf(method);
+  if (method !== create) return kit.routesOf(method);
   if (createPushConfigRoutes === undefined) {
-    const { plain, tenant } = routesFromRule(create, CREATE_PUSH_CONFIG_RULE);
+    const { plain, tenant } = kit.routesFromRule(create, CREATE_PUSH_CONFIG_RULE);
     createPushConfigRoutes = {
       plain: { ...plain, writeBody: bothConfigBodies },
       tenant: tenant && { ...tenant, writeBody: bothConfigBodies },
@@ -87,9 +87,9 @@ function bothConfigBodies(request: JsonObject): JsonValue {
  * follows the new base's, and the new base's query comes before the
  * route's own.
  */
-function routeUrlFromAbove(base: string): Interceptor {
+function routeUrlFromAbove(kit: V03Kit, base: string): Interceptor {
   return (next) => (req) => {
-    const above = urlAbove(req);
+    const above = kit.urlAbove(req);
     if (above === undefined) return next(req);
     // Parsed here, not when the transport is made: its own checks name a base URL that is no URL.
     const described = new URL(base);

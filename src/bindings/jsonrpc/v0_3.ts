@@ -6,19 +6,15 @@
  * ./v0_3-shapes.ts, over the one 0.3 translation of meaning in ../../v0_3/.
  */
 import type { JsonValue } from "@bufbuild/protobuf";
-import { messageToJson, type GeneratedJson } from "../../protocol/proto-json.js";
+import type { GeneratedJson } from "../../protocol/proto-json.js";
 import type { UniversalClientFn } from "@connectrpc/connect/protocol";
 import { UnsupportedOperationError } from "../../errors/family.js";
-import { createFetchHttpClient } from "../../http/fetch-client.js";
-import { createHttpBindingTransport } from "../../http/binding-transport.js";
 import type { BindingCodec } from "../../http/codec.js";
-import { jsonRpcCodec } from "./transport.js";
 import type { HttpTransportOptions } from "../../call/options.js";
-import { checkHttpBaseUrl, checkTransportOptions } from "../../call/option-checks.js";
 import type { A2ATransport } from "../../call/transport.js";
 import { v03Row } from "../../v0_3/methods.js";
 import { V03_CALLS, historyLengthOf, withHistoryCap, type JsonRpcV03Call } from "./v0_3-shapes.js";
-import { addV03ExtensionsHeader } from "../../protocol/headers.js";
+import type { V03Kit } from "../v0_3-kit.js";
 
 /** The protocol version this transport announces unless told otherwise. */
 export const V03_PROTOCOL_VERSION = "0.3";
@@ -28,30 +24,31 @@ export const V03_PROTOCOL_VERSION = "0.3";
  * `A2A-Version: 0.3` (override with `protocolVersion`). Operations 0.3 does
  * not have (ListTasks) fail with `UnsupportedOperationError` before any
  * request is sent. With the `generated` ProtoJSON readers and writers where
- * given, as the 1.0 one.
+ * given, as the 1.0 one. `kit` is the code of the start it is built on
+ * (bindings/v0_3-kit.ts).
  */
-export function createJsonRpcTransportV03(options: HttpTransportOptions, generated?: GeneratedJson): A2ATransport {
-  checkTransportOptions(options, checkHttpBaseUrl);
-  return createHttpBindingTransport(
+export function createJsonRpcTransportV03(kit: V03Kit, options: HttpTransportOptions, generated?: GeneratedJson): A2ATransport {
+  kit.checkTransportOptions(options, kit.checkHttpBaseUrl);
+  return kit.createHttpBindingTransport(
     {
       ...options,
       protocolVersion: options.protocolVersion ?? V03_PROTOCOL_VERSION,
-      httpClient: withV03ExtensionsHeader(options.httpClient ?? createFetchHttpClient()),
+      httpClient: withV03ExtensionsHeader(kit, options.httpClient ?? kit.createFetchHttpClient()),
     },
-    jsonRpcCodecV03(options.baseUrl, generated?.writers),
+    jsonRpcCodecV03(kit, options.baseUrl, generated?.writers),
     generated,
   );
 }
 
-function jsonRpcCodecV03(url: string, writers: GeneratedJson["writers"] | undefined): BindingCodec {
-  const codec = jsonRpcCodec(url, (envelope, method, message) => {
+function jsonRpcCodecV03(kit: V03Kit, url: string, writers: GeneratedJson["writers"] | undefined): BindingCodec {
+  const codec = kit.jsonRpcCodec(url, (envelope, method, message) => {
     const call = v03Row<JsonRpcV03Call>(V03_CALLS, method);
     if (call === undefined) {
       throw new UnsupportedOperationError(`the agent speaks A2A 0.3, which has no ${method.name} operation`, {
         binding: "JSONRPC",
       });
     }
-    const request = messageToJson(method.input, message, writers) as Record<string, unknown>;
+    const request = kit.messageToJson(method.input, message, writers) as Record<string, unknown>;
     const params = call.params(request);
     return { ...envelope.request(call.method, params as JsonValue | undefined), historyLength: historyLengthOf(request) };
   });
@@ -73,9 +70,9 @@ function jsonRpcCodecV03(url: string, writers: GeneratedJson["writers"] | undefi
  * 0.3 agents read activated extensions from `X-A2A-Extensions`; 1.0 renamed
  * it `A2A-Extensions`. Requests carry both.
  */
-function withV03ExtensionsHeader(next: UniversalClientFn): UniversalClientFn {
+function withV03ExtensionsHeader(kit: V03Kit, next: UniversalClientFn): UniversalClientFn {
   return (req) => {
-    addV03ExtensionsHeader(req.header);
+    kit.addV03ExtensionsHeader(req.header);
     return next(req);
   };
 }

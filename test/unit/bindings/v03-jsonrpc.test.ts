@@ -33,6 +33,7 @@ import {
   type Task,
 } from "../../../src/index.js";
 import { createJsonRpcTransportV03 } from "../../../src/bindings/jsonrpc/v0_3.js";
+import { V03_KIT } from "../../../src/bindings/v0_3-kit.js";
 import { GENERATED_JSON, onNodeHttp } from "../../../src/node-runtime.js";
 import { timestampV1 } from "../../../src/bindings/jsonrpc/v0_3-shapes.js";
 import { collect } from "../../support/bindings.js";
@@ -46,7 +47,7 @@ beforeEach(async () => {
 afterEach(() => srv.close());
 
 function client(options: Partial<HttpTransportOptions> = {}): A2AClient {
-  return new A2AClient(createJsonRpcTransportV03(onNodeHttp({ baseUrl: srv.url, ...options }), GENERATED_JSON));
+  return new A2AClient(createJsonRpcTransportV03(V03_KIT, onNodeHttp({ baseUrl: srv.url, ...options }), GENERATED_JSON));
 }
 
 interface RpcRequest {

@@ -17,6 +17,7 @@ import {
   userMessage,
 } from "../../../src/index.js";
 import { createRestTransportV03 } from "../../../src/bindings/http-json/v0_3.js";
+import { V03_KIT } from "../../../src/bindings/v0_3-kit.js";
 import { GENERATED_JSON, onNodeHttp } from "../../../src/node-runtime.js";
 import { collect } from "../../support/bindings.js";
 import { sendJson, sseFrame, startFakeServer, startSse, type FakeServer } from "../../support/fake-server.js";
@@ -25,7 +26,7 @@ let srv: FakeServer;
 let client: A2AClient;
 beforeEach(async () => {
   srv = await startFakeServer();
-  client = new A2AClient(createRestTransportV03(onNodeHttp({ baseUrl: `${srv.url}/a2a/` }), GENERATED_JSON));
+  client = new A2AClient(createRestTransportV03(V03_KIT, onNodeHttp({ baseUrl: `${srv.url}/a2a/` }), GENERATED_JSON));
 });
 afterEach(() => srv.close());
 
@@ -133,7 +134,7 @@ describe("HTTP+JSON over 0.3: requests", () => {
 
   it("activated extensions go as A2A-Extensions and as 0.3's X-A2A-Extensions, unary and stream", async () => {
     const withExtensions = new A2AClient(
-      createRestTransportV03(onNodeHttp({ baseUrl: `${srv.url}/a2a/`, extensions: ["urn:ext:a"] }), GENERATED_JSON),
+      createRestTransportV03(V03_KIT, onNodeHttp({ baseUrl: `${srv.url}/a2a/`, extensions: ["urn:ext:a"] }), GENERATED_JSON),
     );
     answer(200, TASK);
     await withExtensions.getTask({ id: "t 1" }, { extensions: ["urn:ext:b"] });

@@ -1,0 +1,33 @@
+/**
+ * The code of the start that the 0.3 adapter (adapter.ts, part of the 0.3
+ * wire that loads on demand) runs calls with: the call runner, the request
+ * interceptors see, the checks of a response's shape. Its loaders hand it
+ * over (bindings/v0_3-kit.ts says why) rather than the adapter importing it.
+ */
+import { mergeHeaders } from "../call/options.js";
+import { noteUrlFromAbove } from "../call/target.js";
+import { runStreaming, runUnary } from "../http/run-call.js";
+import { callRequest } from "../http/call-request.js";
+import { keepReceivedJson, receivedJsonOf } from "../http/received-json.js";
+import { checkedResponse } from "../protocol/response-shape.js";
+import { addV03ExtensionsHeader } from "../protocol/headers.js";
+import { mapAsync, mapRequests, onlyValue, single } from "../base/iterables.js";
+
+export const V03_RUNNER_KIT = {
+  mergeHeaders,
+  noteUrlFromAbove,
+  runStreaming,
+  runUnary,
+  callRequest,
+  keepReceivedJson,
+  receivedJsonOf,
+  checkedResponse,
+  addV03ExtensionsHeader,
+  mapAsync,
+  mapRequests,
+  onlyValue,
+  single,
+} as const;
+
+/** The type of `V03_RUNNER_KIT`. */
+export type V03RunnerKit = typeof V03_RUNNER_KIT;
