@@ -96,7 +96,7 @@ export function adaptV03Transport(kit: V03RunnerKit, inner: A2ATransport, option
             req.contextValues,
           );
           const translate = (m: MessageShape<DescMessage>) =>
-            checkedResponse(method, op.response(m, request) as MessageShape<typeof method.output>, { binding });
+            checkedResponse(method, op.response(m, request, kit) as MessageShape<typeof method.output>, { binding });
           const message = translate(res.message);
           // The JSON a 0.3 card was read from stays with the 1.0 card, read again the same way.
           const received = receivedJsonOf(res.message);
@@ -137,7 +137,7 @@ export function adaptV03Transport(kit: V03RunnerKit, inner: A2ATransport, option
             req.contextValues,
           );
           const message = mapAsync(res.message, (e) =>
-            checkedResponse(method, op.response(e, request) as MessageShape<typeof method.output>, { binding }),
+            checkedResponse(method, op.response(e, request, kit) as MessageShape<typeof method.output>, { binding }),
           );
           return { stream: true, service: method.parent, method, header: res.header, trailer: res.trailer, message };
         },

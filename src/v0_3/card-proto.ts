@@ -13,12 +13,15 @@
 import { create, toJson, type JsonObject } from "@bufbuild/protobuf";
 import * as V03 from "../../gen/a2a/v1/a2a_pb.js";
 import * as V1 from "../../gen/lf/a2a/v1/a2a_pb.js";
-import { messageFromJson } from "../protocol/proto-json.js";
 import { isRecord } from "../base/is-record.js";
 import { cardV03ToV1 } from "./card.js";
+import type { V03RunnerKit } from "./runner-kit.js";
 
-/** A 0.3 Agent Card (from GetExtendedAgentCard) as a 1.0 card. */
-export function agentCardFromV03(c: V03.AgentCard): V1.AgentCard {
+/**
+ * A 0.3 Agent Card (from GetExtendedAgentCard) as a 1.0 card, read with
+ * the start's `messageFromJson` (runner-kit.ts), as every card is.
+ */
+export function agentCardFromV03(c: V03.AgentCard, kit: Pick<V03RunnerKit, "messageFromJson">): V1.AgentCard {
   const json = toJson(V03.AgentCardSchema, c) as JsonObject;
   if (Array.isArray(json.security)) json.security = json.security.map(requirementJson);
   if (Array.isArray(json.skills)) {
@@ -26,7 +29,7 @@ export function agentCardFromV03(c: V03.AgentCard): V1.AgentCard {
       if (isRecord(skill) && Array.isArray(skill.security)) skill.security = skill.security.map(requirementJson);
     }
   }
-  const card = messageFromJson(V1.AgentCardSchema, cardV03ToV1(json) as JsonObject);
+  const card = kit.messageFromJson(V1.AgentCardSchema, cardV03ToV1(json) as JsonObject);
   // The 0.3 proto's capability flags have no presence: unset is false.
   const caps = (card.capabilities ??= create(V1.AgentCapabilitiesSchema));
   caps.streaming ??= false;

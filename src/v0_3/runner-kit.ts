@@ -1,7 +1,8 @@
 /**
  * The code of the start that the 0.3 adapter (adapter.ts, part of the 0.3
  * wire that loads on demand) runs calls with: the call runner, the request
- * interceptors see, the checks of a response's shape. Its loaders hand it
+ * interceptors see, the checks of a response's shape, the reading of a
+ * message's ProtoJSON (a 0.3 card's, as 1.0's). Its loaders hand it
  * over (bindings/v0_3-kit.ts says why) rather than the adapter importing it.
  */
 import { mergeHeaders } from "../call/options.js";
@@ -10,6 +11,7 @@ import { runStreaming, runUnary } from "../http/run-call.js";
 import { callRequest } from "../http/call-request.js";
 import { keepReceivedJson, receivedJsonOf } from "../http/received-json.js";
 import { checkedResponse } from "../protocol/response-shape.js";
+import { messageFromJson } from "../protocol/proto-json.js";
 import { addV03ExtensionsHeader } from "../protocol/headers.js";
 import { mapAsync, mapRequests, onlyValue, single } from "../base/iterables.js";
 
@@ -22,6 +24,7 @@ export const V03_RUNNER_KIT = {
   keepReceivedJson,
   receivedJsonOf,
   checkedResponse,
+  messageFromJson,
   addV03ExtensionsHeader,
   mapAsync,
   mapRequests,

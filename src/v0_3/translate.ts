@@ -33,6 +33,7 @@ import type * as V1 from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { UnsupportedOperationError } from "../errors/family.js";
 import type { Binding } from "../base/bindings.js";
 import { agentCardFromV03 } from "./card-proto.js";
+import type { V03RunnerKit } from "./runner-kit.js";
 import {
   blockingV03,
   historyLengthToV03,
@@ -70,8 +71,11 @@ export type V03Operation =
       readonly method: DescMethod;
       /** The 1.0 request as the 0.3 method's request. */
       request(request: MessageShape<DescMessage>): MessageShape<DescMessage>;
-      /** A 0.3 response (or stream event) as the 1.0 method's; `request` is the 1.0 request. */
-      response(response: MessageShape<DescMessage>, request: MessageShape<DescMessage>): MessageShape<DescMessage>;
+      /**
+       * A 0.3 response (or stream event) as the 1.0 method's; `request` is
+       * the 1.0 request, `kit` the code of the start the adapter is handed.
+       */
+      response(response: MessageShape<DescMessage>, request: MessageShape<DescMessage>, kit: V03RunnerKit): MessageShape<DescMessage>;
     }
   | {
       /** 0.3 has no counterpart for the method. */
@@ -104,13 +108,13 @@ function via<K extends keyof M1, L extends keyof M03>(
   _v1: K,
   v03: L,
   request: (request: In1<K>) => In03<L>,
-  response: (response: Out03<L>, request: In1<K>) => Out1<K>,
+  response: (response: Out03<L>, request: In1<K>, kit: V03RunnerKit) => Out1<K>,
 ): Row<K> {
   return {
     supported: true,
     method: V03.A2AService.method[v03],
     request: request as unknown as (r: MessageShape<DescMessage>) => MessageShape<DescMessage>,
-    response: response as unknown as (r: MessageShape<DescMessage>, q: MessageShape<DescMessage>) => MessageShape<DescMessage>,
+    response: response as unknown as Carried["response"],
   };
 }
 
@@ -144,7 +148,12 @@ const CARRIED = {
     listPushConfigsRequestToV03,
     (r, q) => listPushConfigsFromV03(r, q.taskId),
   ),
-  getExtendedAgentCard: via("getExtendedAgentCard", "getAgentCard", () => create(V03.GetAgentCardRequestSchema), agentCardFromV03),
+  getExtendedAgentCard: via(
+    "getExtendedAgentCard",
+    "getAgentCard",
+    () => create(V03.GetAgentCardRequestSchema),
+    (r, _q, kit) => agentCardFromV03(r, kit),
+  ),
   deleteTaskPushNotificationConfig: via(
     "deleteTaskPushNotificationConfig",
     "deleteTaskPushNotificationConfig",

@@ -20,6 +20,7 @@ import * as V03 from "../../../gen/a2a/v1/a2a_pb.js";
 import * as V1 from "../../../gen/lf/a2a/v1/a2a_pb.js";
 import { UnsupportedOperationError } from "../../../src/errors/family.js";
 import { agentCardFromV03 } from "../../../src/v0_3/card-proto.js";
+import { V03_RUNNER_KIT } from "../../../src/v0_3/runner-kit.js";
 import {
   messageFromV03,
   messageToV03,
@@ -51,7 +52,7 @@ function requestJson(method: keyof typeof M, init: Record<string, unknown>): Jso
 function responseJson(method: keyof typeof M, v03: JsonValue, request: Record<string, unknown> = {}): JsonValue {
   const op = v03OperationFor(M[method]);
   const res = fromJson(op.method.output, v03);
-  const out = op.response(res, create(M[method].input, request as never) as MessageShape<DescMessage>);
+  const out = op.response(res, create(M[method].input, request as never) as MessageShape<DescMessage>, V03_RUNNER_KIT);
   expect(out.$typeName).toBe(M[method].output.typeName);
   return toJson(M[method].output as DescMessage, out);
 }
@@ -673,13 +674,13 @@ describe("AgentCard, 0.3 -> 1.0", () => {
   });
 
   it("fills in defaults for a sparse card: JSONRPC, version 0.3, capabilities present", () => {
-    const card = agentCardFromV03(fromJson(V03.AgentCardSchema, { name: "n", url: "https://a.example" }));
+    const card = agentCardFromV03(fromJson(V03.AgentCardSchema, { name: "n", url: "https://a.example" }), V03_RUNNER_KIT);
     expect(toJson(V1.AgentCardSchema, card)).toEqual({
       name: "n",
       supportedInterfaces: [{ url: "https://a.example", protocolBinding: "JSONRPC", protocolVersion: "0.3" }],
       capabilities: { streaming: false, pushNotifications: false, extendedAgentCard: false },
     });
     expect(card.documentationUrl).toBeUndefined();
-    expect(agentCardFromV03(create(V03.AgentCardSchema)).supportedInterfaces).toEqual([]);
+    expect(agentCardFromV03(create(V03.AgentCardSchema), V03_RUNNER_KIT).supportedInterfaces).toEqual([]);
   });
 });
