@@ -20,7 +20,7 @@
  * a peer a little off the schema still parses.
  */
 import { cardV03ToV1 } from "../../v0_3/card.js";
-import { isV03Card } from "../../v0_3/card-version.js";
+import type { V03Kit } from "../v0_3-kit.js";
 import { blockingV03, historyLengthToV03 } from "../../v0_3/messages.js";
 import type { V03MethodTable } from "../../v0_3/methods.js";
 import { schemeFromV03, schemesToV03 } from "../../v0_3/push-config.js";
@@ -36,8 +36,8 @@ export interface JsonRpcV03Call {
   readonly method: string;
   /** The call's 0.3 `params`, from the ProtoJSON of its 1.0 request; undefined for none. */
   params(request: Json): Json | undefined;
-  /** The ProtoJSON of the 1.0 response (or stream event), from the 0.3 `result`. */
-  result(result: unknown): unknown;
+  /** The ProtoJSON of the 1.0 response (or stream event), from the 0.3 `result`; `kit` as the transport's (bindings/v0_3-kit.ts). */
+  result(result: unknown, kit: Pick<V03Kit, "isV03Card">): unknown;
 }
 
 /**
@@ -92,9 +92,9 @@ export const V03_CALLS = {
     method: "agent/getAuthenticatedExtendedCard",
     // The 0.3 request has no params at all.
     params: () => undefined,
-    result: (r) => {
+    result: (r, kit) => {
       const card = expectRecord(r, "an agent card");
-      return isV03Card(card) ? cardV03ToV1(card) : card;
+      return kit.isV03Card(card) ? cardV03ToV1(card) : card;
     },
   },
 } satisfies V03MethodTable<JsonRpcV03Call>;

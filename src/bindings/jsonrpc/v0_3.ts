@@ -61,7 +61,7 @@ function jsonRpcCodecV03(kit: V03Kit, url: string, writers: GeneratedJson["write
     toProtoJson: (method, json) => {
       // plan() refused every method without a row before a request was made.
       const call = v03Row<JsonRpcV03Call>(V03_CALLS, method);
-      return call ? call.result(json) : json;
+      return call ? call.result(json, kit) : json;
     },
   };
 }
