@@ -7,16 +7,31 @@
 import type { AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { AbortedError, CallTimeoutError } from "../errors/family.js";
 import type { CallDeadline } from "../call/deadline.js";
-import { followSignal, unlessAborted } from "../base/abort.js";
+import type { followSignal, unlessAborted } from "../base/abort.js";
 import type { CallOptions } from "./client.js";
+
+/**
+ * The start's signal code this module uses, handed to it by session.ts
+ * rather than imported: base/abort.ts, imported by this module too, would
+ * be reached by a set of chunks no other module is, and bundlers would give
+ * it a chunk of its own that every app loads at start (docs/size.md).
+ */
+export interface LimitsKit {
+  followSignal: typeof followSignal;
+  unlessAborted: typeof unlessAborted;
+}
 
 /**
  * A call's own signal and `deadline` (its own timeoutMs, none unless it
  * gives one), as one signal that aborts with AbortedError (the caller's
  * reason as its cause) or CallTimeoutError; `release` lets go of both.
  */
-export function callLimits(options: CallOptions, deadline: CallDeadline): { signal: AbortSignal; bounded: boolean; release(): void } {
-  const { controller, unlink } = followSignal(
+export function callLimits(
+  options: CallOptions,
+  deadline: CallDeadline,
+  kit: LimitsKit,
+): { signal: AbortSignal; bounded: boolean; release(): void } {
+  const { controller, unlink } = kit.followSignal(
     options.signal,
     () => new AbortedError("fetching the extended Agent Card was aborted", { cause: options.signal?.reason }),
   );
@@ -45,10 +60,11 @@ export async function joinLoad(
   options: CallOptions,
   deadline: CallDeadline,
   again: (options: CallOptions) => Promise<AgentCard>,
+  kit: LimitsKit,
 ): Promise<AgentCard> {
-  const limits = callLimits(options, deadline);
+  const limits = callLimits(options, deadline, kit);
   try {
-    return await unlessAborted(shared, limits.signal);
+    return await kit.unlessAborted(shared, limits.signal);
   } catch (e) {
     if (limits.signal.aborted) throw limits.signal.reason;
     // Another call's abort or timeout is not this call's answer.

@@ -12,7 +12,8 @@ import type { Outcome } from "./resume-pump.js";
 import { checkOptions, DEFAULTS, delay, EndedEarly, isDrop, tell, type ResumeOptions } from "./resume-policy.js";
 import { isAbout, resumeSnapshots, settledTask, settles, snapshotOf, stateOf, taskIdOf } from "./task-events.js";
 import { ATTEMPT_RULES } from "../call/attempt-rules.js";
-import { unlessAborted } from "../base/abort.js";
+import { followSignal, unlessAborted } from "../base/abort.js";
+import { sleep } from "../base/timers.js";
 import { InTurn } from "./in-turn.js";
 import { DONE, failing } from "../base/iterables.js";
 import { nextOf } from "./next-of.js";
@@ -47,6 +48,8 @@ export const LOOP_KIT = {
   nextOf,
   DONE,
   failing,
+  followSignal,
+  sleep,
 } as const;
 
 /** The type of `LOOP_KIT`. */

@@ -43,9 +43,7 @@ import { Resumption, type Outcome, type Step } from "./resume-pump.js";
 import type { ResumeOptions } from "./resume-policy.js";
 import type { MethodTraits } from "../call/method-traits.js";
 import type { LoopKit } from "./resume-start.js";
-import { followSignal } from "../base/abort.js";
 import { toA2AError } from "../errors/classify.js";
-import { sleep } from "../base/timers.js";
 
 /**
  * How to open the streams and read the task: every call it makes is one of
@@ -120,7 +118,7 @@ export function carryOn(io: ResumeIo, options: ResumeOptions, first: FirstStream
  * reader that has gone (and `return` waiting for it).
  */
 function loop(io: ResumeIo, options: ResumeOptions, kit: LoopKit, first?: FirstStream): Resumption {
-  const { controller, unlink } = followSignal(io.signal);
+  const { controller, unlink } = kit.followSignal(io.signal);
   const stop = () => controller.abort(new AbortedError("the reader stopped reading the stream", { binding: io.binding() }));
   return new Resumption(resumption(io, options, kit, controller.signal, unlink, first), stop, kit);
 }
@@ -273,7 +271,7 @@ async function* steps(
       const hinted = delay(attempts, options, Math.max(state.retryMs ?? 0, drop.retryAfterMs ?? 0));
       const left = state.deadline?.leftMs() ?? Infinity;
       const wait = Math.min(hinted, giveUpAt - now, left);
-      await sleep(wait, signal, () => new AbortedError("the stream was aborted", { binding: io.binding(), cause: signal.reason }));
+      await kit.sleep(wait, signal, () => new AbortedError("the stream was aborted", { binding: io.binding(), cause: signal.reason }));
       // A wait that lasted what was left has reached the deadline, whatever the clock says
       // now: a timer may fire a few ms before it (Node counts from the event loop's cached time).
       const late = expiredStream(state, drop, taskId, io.binding(), wait === left);

@@ -5,7 +5,7 @@
  */
 import type { AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { UnsupportedOperationError, type NoCompatibleInterfaceError } from "../errors/family.js";
-import { unlessAborted } from "../base/abort.js";
+import { followSignal, unlessAborted } from "../base/abort.js";
 import { CallDeadline } from "../call/deadline.js";
 import { headersFrom } from "../call/options.js";
 import { checkDuration } from "../call/option-checks.js";
@@ -20,6 +20,10 @@ import { withCapabilityChecks } from "./capabilities.js";
 import type { FailoverTransport } from "../call/failover.js";
 import type { Candidate } from "../base/bindings.js";
 import { keepNames } from "../base/keep-names.js";
+import type { LimitsKit } from "./extended-limits.js";
+
+/** What the extended card's limits (extended-limits.ts, loaded on demand) are handed of the start's code. */
+const LIMITS_KIT: LimitsKit = { followSignal, unlessAborted };
 
 /** How an `AgentSession` treats the extended card, and how its interface was chosen. @category Connect and call */
 export interface SessionOptions {
@@ -170,7 +174,7 @@ export class AgentSession {
     // The call's own deadline, started before the code loads (call/deadline.ts); a timeout that is no number is refused.
     checkDuration(options.timeoutMs, "timeoutMs");
     const deadline = new CallDeadline("stream", options.timeoutMs).start();
-    return (await import("./extended-limits.js")).joinLoad(shared, options, deadline, (again) => this.extendedCard(again));
+    return (await import("./extended-limits.js")).joinLoad(shared, options, deadline, (again) => this.extendedCard(again), LIMITS_KIT);
   }
 
   private async loadExtended(options: CallOptions): Promise<AgentCard> {
@@ -188,7 +192,7 @@ export class AgentSession {
       const { verifyExtendedCard, callLimits } = await import("./extended-card.js");
       // The call's timeout holds for its verification too, whose key sets
       // the agent names and may never answer.
-      const limits = callLimits(options, deadline);
+      const limits = callLimits(options, deadline, LIMITS_KIT);
       try {
         const verifying = verifyExtendedCard(message, receivedJsonOf(message), policy, {
           ...this.options.verification,
