@@ -5,7 +5,17 @@
 import type { UniversalClientFn, UniversalClientRequest, UniversalClientResponse } from "@connectrpc/connect/protocol";
 import { RedirectRefusedError } from "../errors/family.js";
 import type { Binding } from "../base/bindings.js";
-import { isRedirectStatus, redirectTarget } from "./redirect-target.js";
+import type { isRedirectStatus, redirectTarget } from "./redirect-target.js";
+
+/**
+ * The start's reading of a redirect, handed over by redirects.ts rather than
+ * imported: imported here too, redirect-target.ts would be a chunk of its
+ * own that every app loads at start (docs/size.md).
+ */
+export interface RedirectKit {
+  isRedirectStatus: typeof isRedirectStatus;
+  redirectTarget: typeof redirectTarget;
+}
 
 /** Same-origin redirects followed for one call, at most. */
 const MAX_REDIRECTS = 5;
@@ -20,6 +30,7 @@ export async function follow(
   req: UniversalClientRequest,
   res: UniversalClientResponse,
   binding: Binding,
+  { isRedirectStatus, redirectTarget }: RedirectKit,
 ): Promise<UniversalClientResponse> {
   const first = new URL(req.url);
   let current = first;

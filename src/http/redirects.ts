@@ -20,7 +20,7 @@
  */
 import type { UniversalClientFn } from "@connectrpc/connect/protocol";
 import type { Binding } from "../base/bindings.js";
-import { isRedirectStatus } from "./redirect-target.js";
+import { isRedirectStatus, redirectTarget } from "./redirect-target.js";
 
 /** `client` with the redirect rule of A2A calls (see the module comment) applied to its answers. */
 export function withRedirectRule(client: UniversalClientFn, binding: Binding): UniversalClientFn {
@@ -29,6 +29,6 @@ export function withRedirectRule(client: UniversalClientFn, binding: Binding): U
     if (!isRedirectStatus(res.status)) return res;
     // Loaded when first needed: agents rarely redirect.
     const { follow } = await import("./redirect-follow.js");
-    return follow(client, req, res, binding);
+    return follow(client, req, res, binding, { isRedirectStatus, redirectTarget });
   };
 }
