@@ -30,6 +30,7 @@ export const ENTRIES: Readonly<Record<string, string>> = {
   "a2a-connect/node": "src/node.ts",
   "a2a-connect/trust": "src/trust.ts",
   "a2a-connect/toolkit": "src/toolkit.ts",
+  "a2a-connect/testing": "src/testing.ts",
 };
 
 /** The code of one `@example`, and where it is. */

@@ -1,6 +1,6 @@
 /**
  * The browser-safe entries stay browser-safe: everything reachable from
- * src/index.ts, src/trust.ts and src/toolkit.ts (dynamic imports included) is bundled for
+ * src/index.ts, src/trust.ts, src/toolkit.ts and src/testing.ts (dynamic imports included) is bundled for
  * the browser, as an app's bundler splits it (the entry and every chunk it
  * loads on demand), and no chunk may import a Node built-in nor use one of
  * Node's globals (`Buffer`, `process`, `require`, ...), our code or a
@@ -104,7 +104,7 @@ function enclosingStatement(node: ts.Node): ts.Node {
   return n;
 }
 
-describe.each(["src/index.ts", "src/trust.ts", "src/toolkit.ts"])("%s", (entry) => {
+describe.each(["src/index.ts", "src/trust.ts", "src/toolkit.ts", "src/testing.ts"])("%s", (entry) => {
   it("imports no Node built-in, directly or through a dependency", async () => {
     const { metafile } = await bundle(entry, true);
     expect(nodeImports(metafile)).toEqual([]);

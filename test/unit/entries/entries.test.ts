@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import * as root from "../../../src/index.js";
 import * as node from "../../../src/node.js";
 import * as toolkit from "../../../src/toolkit.js";
+import * as testing from "../../../src/testing.js";
 import { repoRoot } from "../../../scripts/size.js";
 
 describe("each entry's connect", () => {
@@ -149,5 +150,9 @@ describe("curated exports", () => {
       "registeredTransports",
       "toA2AError",
     ]);
+  });
+
+  it("the testing entry has the test agent, its steps and what it names", () => {
+    expect(Object.keys(testing).sort()).toEqual(["MASK", "TEST_ERROR_KINDS", "createTestAgent", "steps"]);
   });
 });

@@ -18,7 +18,7 @@ const entries: Record<string, Record<string, unknown>> = {};
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "a2a-minified-"));
-  for (const name of ["index", "trust", "toolkit", "node"]) {
+  for (const name of ["index", "trust", "toolkit", "node", "testing"]) {
     const out = await build({
       entryPoints: [new URL(`../../../src/${name}.ts`, import.meta.url).pathname],
       bundle: true,
@@ -47,7 +47,7 @@ function classesOf(entry: Record<string, unknown>): Array<[string, Class]> {
   );
 }
 
-describe.each(["index", "trust", "toolkit", "node"])("a minified bundle of the %s entry", (name) => {
+describe.each(["index", "trust", "toolkit", "node", "testing"])("a minified bundle of the %s entry", (name) => {
   it("has every public class under its own name; errors print and serialise it", () => {
     const classes = classesOf(entries[name]!);
     const wrong: string[] = [];

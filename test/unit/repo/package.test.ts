@@ -15,7 +15,7 @@ import { repoRoot } from "../../../scripts/size.js";
 import { startLocalAgent } from "../../../demo/agent.js";
 import { appBesideRepoDependencies, nodeIn, packPackage, run } from "../../support/packed.js";
 
-const ENTRIES = ["a2a-connect", "a2a-connect/trust", "a2a-connect/node", "a2a-connect/toolkit"];
+const ENTRIES = ["a2a-connect", "a2a-connect/trust", "a2a-connect/node", "a2a-connect/toolkit", "a2a-connect/testing"];
 
 let scratch: string;
 let packed: string[]; // the tarball's file list, as npm reports it
@@ -37,9 +37,9 @@ const node = (args: string[]) => nodeIn(app, args);
 describe("the packed package", () => {
   it("require() loads every entry (Node >= 20.19 requires ESM), the Node entry with a connect of its own", async () => {
     const script = `
-      const [root, trust, node, toolkit] = ${JSON.stringify(ENTRIES)}.map((e) => require(e));
-      console.log(JSON.stringify([typeof root.connect, typeof trust.verifyAgentCard, typeof node.connect, node.connect === root.connect, typeof toolkit.createConnect]));`;
-    expect(JSON.parse(await node(["-e", script]))).toEqual(["function", "function", "function", false, "function"]);
+      const [root, trust, node, toolkit, testing] = ${JSON.stringify(ENTRIES)}.map((e) => require(e));
+      console.log(JSON.stringify([typeof root.connect, typeof trust.verifyAgentCard, typeof node.connect, node.connect === root.connect, typeof toolkit.createConnect, typeof testing.createTestAgent]));`;
+    expect(JSON.parse(await node(["-e", script]))).toEqual(["function", "function", "function", false, "function", "function"]);
   });
 
   it("import loads every entry, the same modules require() gets", async () => {
@@ -49,7 +49,7 @@ describe("the packed package", () => {
       const same = [];
       for (const e of ${JSON.stringify(ENTRIES)}) same.push((await import(e)).connect === require(e).connect);
       console.log(JSON.stringify(same));`;
-    expect(JSON.parse(await node(["--input-type=module", "-e", script]))).toEqual([true, true, true, true]);
+    expect(JSON.parse(await node(["--input-type=module", "-e", script]))).toEqual([true, true, true, true, true]);
   });
 
   it("ships the license, the changelog and the readme", () => {

@@ -1,0 +1,145 @@
+/**
+ * `createTestAgent`: a scriptable A2A 1.0 agent for tests, with a real task
+ * store, run in memory (an `httpClient` and a `fetch` that call its handler
+ * directly, in any runtime) or on a loopback server (`listen()`), the two
+ * sharing one handler. The script for each message is the next of the
+ * queued ones, else what `script` gives (a script, or a function of the
+ * message), else a task that completes at once; a message to a task that
+ * paused for input runs the steps its script had left.
+ */
+import type { UniversalClientFn } from "@connectrpc/connect/protocol";
+import { AgentCardSchema, type AgentCard, type AgentCardJson, type Message, type Task } from "../../gen/lf/a2a/v1/a2a_pb.js";
+import { messageFromJson } from "../protocol/proto-json.js";
+import type { HttpTransportOptions } from "../call/options.js";
+import type { A2ATransport } from "../call/transport.js";
+import { createJsonRpcTransport } from "../bindings/jsonrpc/transport.js";
+import { createRestTransport } from "../bindings/http-json/transport.js";
+import { cardJson, INTERFACE_PATHS, type TestBinding } from "./card.js";
+import { createHandler } from "./handler.js";
+import { listenLoopback, type LoopbackServer } from "./loopback.js";
+import { memoryFetch, memoryHttpClient } from "./memory.js";
+import type { AgentState } from "./operations.js";
+import type { ReceivedRequest } from "./request-log.js";
+import type { Script } from "./steps.js";
+import { snapshot, TaskStore } from "./store.js";
+
+/** Chooses the script for a message; `task` is the task it continues, if any. @category Testing */
+export type ScriptChoice = (message: Message, task: Task | undefined) => Script;
+
+/** Options of `createTestAgent`. @category Testing */
+export interface TestAgentOptions {
+  /** The script for every message (or a function choosing one per message) once the queue (`scripts`) is empty. Default: a task that completes at once. */
+  script?: Script | ScriptChoice | undefined;
+  /** Scripts for the next messages, one each, in order (`enqueue` adds more). */
+  scripts?: readonly Script[] | undefined;
+  /** The card's interfaces, in order. Default `["JSONRPC", "HTTP+JSON"]`. */
+  bindings?: readonly TestBinding[] | undefined;
+  /** Members laid over the card's (name, skills, securitySchemes, ...). */
+  card?: Partial<AgentCardJson> | undefined;
+  /** An extended card (members laid over the public card's): the card then says it has one, and GetExtendedAgentCard returns it. */
+  extendedCard?: Partial<AgentCardJson> | undefined;
+  /** The origin the agent answers on in memory. Default `http://localhost`. */
+  url?: string | undefined;
+}
+
+/** A scriptable A2A agent for tests. @category Testing */
+export interface TestAgent {
+  /** The agent's origin in memory (its card is at `/.well-known/agent-card.json`); a loopback server has its own `url`. */
+  readonly url: string;
+  /** An HTTP client that calls the agent in memory: the `httpClient` of a transport, or of `connect()`'s `transport` option. */
+  readonly httpClient: UniversalClientFn;
+  /** A `fetch` that calls the agent in memory: `connect()`'s `fetch` option, for the card. */
+  readonly fetch: typeof fetch;
+  /** Every request the agent received, in order, credentials masked. */
+  readonly requests: readonly ReceivedRequest[];
+  /** `connect()` options that reach the agent in memory: `connect(agent.url, { ...agent.connectOptions() })`. */
+  connectOptions(): { fetch: typeof fetch; transport: { httpClient: UniversalClientFn } };
+  /** A transport to the agent in memory, for `new A2AClient(...)`. */
+  transport(binding?: TestBinding, options?: Omit<HttpTransportOptions, "baseUrl" | "httpClient">): A2ATransport;
+  /** Queues scripts for the next messages. */
+  enqueue(...scripts: Script[]): void;
+  /** A task as the agent holds it now. */
+  task(id: string): Task | undefined;
+  /** Every task, the most recently updated first. */
+  tasks(): Task[];
+  /** Starts a loopback server on 127.0.0.1 (Node). */
+  listen(): Promise<LoopbackServer>;
+  /** Ends the tasks' scripts and every loopback server. */
+  close(): Promise<void>;
+}
+
+/**
+ * A scriptable A2A agent for tests.
+ * @example
+ * ```ts
+ * import { connect, textOf, userMessage } from "a2a-connect";
+ * import { createTestAgent, steps } from "a2a-connect/testing";
+ *
+ * const agent = createTestAgent({ script: [steps.working(), steps.artifact("42"), steps.complete()] });
+ * const { client } = await connect(agent.url, agent.connectOptions());
+ * const answer = await client.sendMessage({ message: userMessage("6 x 7?") });
+ * console.log(textOf(answer)); // "42"
+ * await agent.close();
+ * ```
+ * @category Testing
+ */
+export function createTestAgent(options: TestAgentOptions = {}): TestAgent {
+  const bindings = options.bindings ?? ["JSONRPC", "HTTP+JSON"];
+  const url = (options.url ?? "http://localhost").replace(/\/+$/, "");
+  const queue: Script[] = [...(options.scripts ?? [])];
+  const closing = new AbortController();
+  const store = new TaskStore();
+  const log: ReceivedRequest[] = [];
+  const servers = new Set<LoopbackServer>();
+  const extendedCard: AgentCard | undefined =
+    options.extendedCard === undefined
+      ? undefined
+      : messageFromJson(AgentCardSchema, { ...cardJson(url, bindings, options.card, true), ...options.extendedCard });
+  const chosen = options.script;
+  const state: AgentState = {
+    store,
+    extendedCard,
+    closing: closing.signal,
+    scriptFor(message, task) {
+      const next = queue.shift();
+      if (next) return next;
+      if (typeof chosen === "function") return chosen(message, task);
+      return chosen ?? [];
+    },
+  };
+  const handle = createHandler({
+    agent: state,
+    bindings,
+    log,
+    card: (origin) => cardJson(origin, bindings, options.card, extendedCard !== undefined),
+  });
+  const httpClient = memoryHttpClient(handle);
+  const fetch = memoryFetch(handle);
+  return {
+    url,
+    httpClient,
+    fetch,
+    requests: log,
+    connectOptions: () => ({ fetch, transport: { httpClient } }),
+    transport(binding = bindings[0] ?? "JSONRPC", transportOptions = {}) {
+      const settings = { ...transportOptions, baseUrl: url + INTERFACE_PATHS[binding], httpClient };
+      return binding === "JSONRPC" ? createJsonRpcTransport(settings) : createRestTransport(settings);
+    },
+    enqueue: (...scripts) => void queue.push(...scripts),
+    task: (id) => {
+      const record = store.get(id);
+      return record && snapshot(record);
+    },
+    tasks: () => store.newestFirst().map((r) => snapshot(r)),
+    async listen() {
+      const server = await listenLoopback(handle, closing.signal);
+      servers.add(server);
+      return server;
+    },
+    async close() {
+      closing.abort();
+      store.close();
+      await Promise.all([...servers].map((s) => s.close()));
+    },
+  };
+}

@@ -1,0 +1,46 @@
+/**
+ * The test agent's Agent Card: a valid 1.0 card whose interfaces are on
+ * the origin it is served from (the loopback server's, or the in-memory
+ * URL), JSON-RPC and HTTP+JSON in the order asked, with the test's own
+ * members laid over it.
+ */
+import type { AgentCardJson } from "../../gen/lf/a2a/v1/a2a_pb.js";
+
+/** The bindings the test agent serves. @category Testing */
+export type TestBinding = "JSONRPC" | "HTTP+JSON";
+
+/** Where each binding is served, under the agent's origin. */
+export const INTERFACE_PATHS: Readonly<Record<TestBinding, string>> = { JSONRPC: "/jsonrpc", "HTTP+JSON": "/rest" };
+
+/** Where the card is served. */
+export const CARD_PATH = "/.well-known/agent-card.json";
+
+/** The card served at `origin`, with `overrides` laid over its members; `extended`: it says it has an extended card. */
+export function cardJson(
+  origin: string,
+  bindings: readonly TestBinding[],
+  overrides: Partial<AgentCardJson> | undefined,
+  extended: boolean,
+): AgentCardJson {
+  return {
+    name: "Test Agent",
+    description: "A scripted A2A agent for tests (a2a-connect/testing)",
+    version: "1.0.0",
+    supportedInterfaces: bindings.map((b) => ({ url: origin + INTERFACE_PATHS[b], protocolBinding: b, protocolVersion: "1.0" })),
+    capabilities: { streaming: true, extendedAgentCard: extended },
+    defaultInputModes: ["text/plain"],
+    defaultOutputModes: ["text/plain"],
+    skills: [{ id: "scripted", name: "Scripted", description: "Answers as its script says", tags: ["test"] }],
+    ...overrides,
+  };
+}
+
+/** The header and query parameter names the card's API key schemes put credentials under (lower case). */
+export function apiKeyNames(card: AgentCardJson): Set<string> {
+  const names = new Set<string>();
+  for (const scheme of Object.values(card.securitySchemes ?? {})) {
+    const name = scheme.apiKeySecurityScheme?.name;
+    if (name) names.add(name.toLowerCase());
+  }
+  return names;
+}

@@ -1,0 +1,75 @@
+/**
+ * The request handler both ways of running the test agent share: the card
+ * at its well-known path, JSON-RPC and HTTP+JSON under their interface
+ * paths, and every request noted in the log of what the agent saw before
+ * it is answered (a request that hangs is in the log too).
+ */
+import type { AgentCardJson } from "../../gen/lf/a2a/v1/a2a_pb.js";
+import { A2A_VERSION } from "../protocol/headers.js";
+import { apiKeyNames, CARD_PATH, INTERFACE_PATHS, type TestBinding } from "./card.js";
+import { bodyOf, type AgentHandler, type AgentResponse } from "./exchange.js";
+import { answerHttpJson } from "./http-json.js";
+import { answerJsonRpc } from "./jsonrpc.js";
+import type { AgentState } from "./operations.js";
+import { maskedHeaders, maskedPath, type ReceivedRequest } from "./request-log.js";
+import type { SurfaceCall } from "./surface.js";
+
+/** What the handler serves. */
+export interface HandlerParts {
+  readonly agent: AgentState;
+  readonly bindings: readonly TestBinding[];
+  /** The card as served at an origin. */
+  card(origin: string): AgentCardJson;
+  /** Where received requests are noted. */
+  readonly log: ReceivedRequest[];
+}
+
+const text = (status: number, body: string): AgentResponse => ({
+  status,
+  headers: new Headers({ "content-type": "text/plain" }),
+  body: bodyOf(new TextEncoder().encode(body)),
+});
+
+export function createHandler(parts: HandlerParts): AgentHandler {
+  return async (request) => {
+    const card = parts.card(request.url.origin);
+    const named = apiKeyNames(card);
+    const entry: { -readonly [K in keyof ReceivedRequest]: ReceivedRequest[K] } = {
+      binding: undefined,
+      method: "",
+      version: request.headers.get(A2A_VERSION) ?? request.url.searchParams.get("A2A-Version") ?? undefined,
+      httpMethod: request.method,
+      path: maskedPath(request.url, named),
+      headers: maskedHeaders(request.headers, named),
+      request: undefined,
+    };
+    parts.log.push(entry);
+    const path = request.url.pathname;
+    if (path === CARD_PATH) {
+      entry.method = "AgentCard";
+      if (request.method !== "GET") return text(405, "GET only");
+      return {
+        status: 200,
+        headers: new Headers({ "content-type": "application/json" }),
+        body: bodyOf(new TextEncoder().encode(JSON.stringify(card))),
+      };
+    }
+    for (const binding of parts.bindings) {
+      const base = INTERFACE_PATHS[binding];
+      const under = binding === "JSONRPC" ? path === base : path.startsWith(`${base}/`);
+      if (!under) continue;
+      const call: SurfaceCall = {
+        agent: parts.agent,
+        request,
+        path: path.slice(base.length),
+        note(b, method, json) {
+          entry.binding = b;
+          entry.method = method;
+          entry.request = json;
+        },
+      };
+      return binding === "JSONRPC" ? answerJsonRpc(call) : answerHttpJson(call);
+    }
+    return text(404, `the test agent serves nothing at ${path}`);
+  };
+}

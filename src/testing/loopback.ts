@@ -1,0 +1,133 @@
+/**
+ * The test agent on a loopback `node:http` server (127.0.0.1, a free port),
+ * so that `connect(url)` runs over real sockets: discovery, the bindings'
+ * HTTP clients, resets. `node:http` is taken with
+ * `process.getBuiltinModule` when a server is started, as the Node HTTP
+ * client does (http/node-client.ts), and only the few members used are
+ * typed here: the entry stays browser-safe (its in-memory part runs
+ * anywhere; a browser that calls `listen()` is told it cannot). A cut
+ * connection destroys the socket; `close()` ends every connection and
+ * every call waiting on the agent, so a test leaves no handle behind.
+ */
+import { ConnectionCut, type AgentHandler } from "./exchange.js";
+
+/** A loopback server running the test agent. @category Testing */
+export interface LoopbackServer {
+  /** `http://127.0.0.1:PORT`: the card is at `/.well-known/agent-card.json`. */
+  readonly url: string;
+  /** Stops the server and ends its connections. */
+  close(): Promise<void>;
+}
+
+// The members of node:http this file uses (typed here: the browser typecheck has no Node types).
+interface Socket {
+  destroy(): void;
+}
+interface IncomingMessage extends AsyncIterable<Uint8Array> {
+  method?: string;
+  url?: string;
+  headers: Record<string, string | string[] | undefined>;
+  socket: Socket;
+}
+interface ServerResponse {
+  writeHead(status: number, headers: Record<string, string>): void;
+  flushHeaders(): void;
+  write(chunk: Uint8Array): boolean;
+  end(): void;
+  destroy(): void;
+  once(event: "close", listener: () => void): void;
+  readonly writableFinished: boolean;
+}
+interface Server {
+  listen(port: number, host: string, callback: () => void): void;
+  once(event: "error", listener: (e: Error) => void): void;
+  address(): { port: number } | string | null;
+  close(callback: () => void): void;
+  closeAllConnections(): void;
+}
+interface NodeHttp {
+  createServer(handler: (req: IncomingMessage, res: ServerResponse) => void): Server;
+}
+
+/** What the loopback server looks for in the global scope. */
+type Scope = { process?: { getBuiltinModule?: (id: string) => unknown } };
+
+function nodeHttp(): NodeHttp {
+  // A feature test: a browser has no `process`, and a bundler that met the bare global would reach for a polyfill.
+  const runtime = typeof (globalThis as Scope).process === "object" ? (globalThis as Scope).process : undefined;
+  const http = runtime?.getBuiltinModule?.("node:http") as NodeHttp | undefined;
+  if (!http) throw new Error("the test agent's loopback server needs Node (node:http); use its in-memory httpClient elsewhere");
+  return http;
+}
+
+/** The request's headers as `Headers`. */
+function headersOf(raw: IncomingMessage["headers"]): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(raw)) {
+    for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, v);
+  }
+  return headers;
+}
+
+async function readBody(req: IncomingMessage): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    chunks.push(chunk);
+    size += chunk.byteLength;
+  }
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
+}
+
+/** Starts a loopback server for `handle`; `closing` ends the calls that wait on the agent when it closes. */
+export async function listenLoopback(handle: AgentHandler, closing: AbortSignal): Promise<LoopbackServer> {
+  const http = nodeHttp();
+  const calls = new Set<AbortController>();
+  const server = http.createServer((req, res) => {
+    const gone = new AbortController();
+    calls.add(gone);
+    // The caller went away (or the agent closed): what waits on it ends.
+    res.once("close", () => {
+      calls.delete(gone);
+      if (!res.writableFinished) gone.abort(new Error("the caller went away"));
+    });
+    serve(req, res, gone.signal).catch(() => res.destroy());
+  });
+  async function serve(req: IncomingMessage, res: ServerResponse, signal: AbortSignal): Promise<void> {
+    const body = await readBody(req);
+    const url = new URL(req.url ?? "/", origin);
+    try {
+      const answer = await handle({ method: req.method ?? "GET", url, headers: headersOf(req.headers), body, signal });
+      const headers: Record<string, string> = {};
+      answer.headers.forEach((value, name) => (headers[name] = value));
+      res.writeHead(answer.status, headers);
+      res.flushHeaders();
+      for await (const chunk of answer.body) res.write(chunk);
+      res.end();
+    } catch (e) {
+      if (e instanceof ConnectionCut) req.socket.destroy();
+      else res.destroy();
+    }
+  }
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", resolve);
+  });
+  const address = server.address();
+  const origin = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+  let closed: Promise<void> | undefined;
+  const close = () =>
+    (closed ??= new Promise<void>((resolve) => {
+      for (const call of calls) call.abort(new Error("the test agent closed"));
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }));
+  closing.addEventListener("abort", () => void close(), { once: true });
+  return { url: origin, close };
+}

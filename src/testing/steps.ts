@@ -1,0 +1,211 @@
+/**
+ * The steps of a test agent's script, and the functions that make them.
+ * A script is what the agent does for one incoming message, in order: its
+ * answers (a message, a task's states and artifacts) and its faults (a wait,
+ * silence, a cut connection, an HTTP status, an error, bytes that are not
+ * A2A). Steps are plain data, so a script can be written once and reused; a
+ * step wrapped in `once` acts on its first run only, which is how a test
+ * makes a retry or a resumption succeed.
+ */
+import { TaskState, type Part } from "../../gen/lf/a2a/v1/a2a_pb.js";
+import { text } from "../protocol/messages.js";
+import type { TestErrorKind } from "./errors.js";
+
+/** Content of a message or an artifact: text, parts, or a mix. @category Testing */
+export type StepContent = string | Part | ReadonlyArray<string | Part>;
+
+/** A direct message reply: no task is made. @category Testing */
+export interface ReplyStep {
+  readonly kind: "reply";
+  readonly parts: readonly Part[];
+}
+
+/** The task moves to `state`, with an agent message when `parts` is not empty. @category Testing */
+export interface StatusStep {
+  readonly kind: "status";
+  readonly state: TaskState;
+  readonly parts: readonly Part[];
+}
+
+/** Options of an artifact step. @category Testing */
+export interface ArtifactOptions {
+  /** Default "artifact-1". Chunks of one artifact share it. */
+  artifactId?: string;
+  /** The artifact's name. */
+  name?: string;
+  /** Append these parts to the artifact with this id, rather than replacing it. */
+  append?: boolean;
+  /** This is the artifact's last chunk. */
+  lastChunk?: boolean;
+}
+
+/** An artifact, or a chunk of one. @category Testing */
+export interface ArtifactStep {
+  readonly kind: "artifact";
+  readonly parts: readonly Part[];
+  readonly options: Readonly<ArtifactOptions>;
+}
+
+/** The task stays WORKING until a CancelTask cancels it (or the agent closes). @category Testing */
+export interface UntilCancelledStep {
+  readonly kind: "untilCancelled";
+}
+
+/** Waits `ms` before the next step. @category Testing */
+export interface WaitStep {
+  readonly kind: "wait";
+  readonly ms: number;
+}
+
+/** Never answers this call again: only the caller's deadline or signal ends it. @category Testing */
+export interface HangStep {
+  readonly kind: "hang";
+}
+
+/**
+ * Cuts the connection: before the response when none has started, else in
+ * the middle of the stream. The task goes on with the steps that follow,
+ * so a client that resumes finds them.
+ * @category Testing
+ */
+export interface DropStep {
+  readonly kind: "drop";
+}
+
+/** Answers with an HTTP status, headers and body of the test's choosing (a 503 with Retry-After, a 401 with a challenge). @category Testing */
+export interface HttpStatusStep {
+  readonly kind: "httpStatus";
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+}
+
+/** Answers with an A2A error, in the shape of the binding the call came on; inside a stream, as an error event. @category Testing */
+export interface ErrorStep {
+  readonly kind: "error";
+  readonly error: TestErrorKind;
+  readonly message: string;
+}
+
+/** Sends these bytes as they are: as the body (status 200 unless given), or into a stream that has started. @category Testing */
+export interface RawStep {
+  readonly kind: "raw";
+  readonly body: Uint8Array;
+  readonly status: number;
+  readonly contentType: string;
+}
+
+/** An answer, or a stream event, whose JSON is cut short. @category Testing */
+export interface MalformedStep {
+  readonly kind: "malformed";
+}
+
+/** A step that acts on its first run only; later runs of the script pass over it. @category Testing */
+export interface OnceStep {
+  readonly kind: "once";
+  readonly step: Step;
+  /** Whether it has run. */
+  readonly used: boolean;
+}
+
+/** One step of a script. @category Testing */
+export type Step =
+  | ReplyStep
+  | StatusStep
+  | ArtifactStep
+  | UntilCancelledStep
+  | WaitStep
+  | HangStep
+  | DropStep
+  | HttpStatusStep
+  | ErrorStep
+  | RawStep
+  | MalformedStep
+  | OnceStep;
+
+/** What the agent does for one message: its steps, in order. @category Testing */
+export type Script = readonly Step[];
+
+/** Parts from text, parts, or a mix. */
+export function partsOf(content: StepContent | undefined): Part[] {
+  if (content === undefined) return [];
+  const list = typeof content === "string" || !Array.isArray(content) ? [content as string | Part] : content;
+  return list.map((p) => (typeof p === "string" ? text(p) : p));
+}
+
+const status =
+  (state: TaskState) =>
+  (message?: StepContent): StatusStep => ({ kind: "status", state, parts: partsOf(message) });
+
+/**
+ * The steps a script is made of.
+ * @example
+ * ```ts
+ * import { createTestAgent, steps } from "a2a-connect/testing";
+ *
+ * const agent = createTestAgent({
+ *   script: [steps.working("on it"), steps.artifact("part one"), steps.artifact(" and two", { append: true, lastChunk: true }), steps.complete()],
+ * });
+ * ```
+ * @category Testing
+ */
+export const steps = {
+  /** A direct message reply, without a task. */
+  reply: (content: StepContent): ReplyStep => ({ kind: "reply", parts: partsOf(content) }),
+  /** The task moves to any state, with an optional agent message. */
+  status: (state: TaskState, message?: StepContent): StatusStep => ({ kind: "status", state, parts: partsOf(message) }),
+  /** The task is SUBMITTED. */
+  submitted: status(TaskState.SUBMITTED),
+  /** The task is WORKING. */
+  working: status(TaskState.WORKING),
+  /** The task is COMPLETED: the script's end. */
+  complete: status(TaskState.COMPLETED),
+  /** The task FAILED: the script's end. */
+  fail: status(TaskState.FAILED),
+  /** The task is REJECTED: the script's end. */
+  reject: status(TaskState.REJECTED),
+  /** The task asks for input: the script pauses, and the next message to the task runs the steps that follow. */
+  inputRequired: status(TaskState.INPUT_REQUIRED),
+  /** The task asks for authentication: the script pauses, and the next message to the task runs the steps that follow. */
+  authRequired: status(TaskState.AUTH_REQUIRED),
+  /** An artifact, or a chunk of one (`append`, `lastChunk`). */
+  artifact: (content: StepContent, options: ArtifactOptions = {}): ArtifactStep => ({ kind: "artifact", parts: partsOf(content), options }),
+  /** The task stays WORKING until it is cancelled. */
+  untilCancelled: (): UntilCancelledStep => ({ kind: "untilCancelled" }),
+  /** A pause of `ms` milliseconds. */
+  wait: (ms: number): WaitStep => ({ kind: "wait", ms }),
+  /** No answer, ever: the call's deadline must end it. */
+  hang: (): HangStep => ({ kind: "hang" }),
+  /** The connection is cut (before the response, or mid-stream). */
+  drop: (): DropStep => ({ kind: "drop" }),
+  /** An HTTP status with headers, e.g. `steps.httpStatus(503, { "Retry-After": "1" })`. */
+  httpStatus: (code: number, headers: Record<string, string> = {}, body = ""): HttpStatusStep => ({
+    kind: "httpStatus",
+    status: code,
+    headers,
+    body,
+  }),
+  /** An A2A error, e.g. `steps.error("TASK_NOT_FOUND")`. */
+  error: (error: TestErrorKind, message = `${error} (test agent)`): ErrorStep => ({ kind: "error", error, message }),
+  /** Bytes as they are, e.g. `steps.raw("<html>busy</html>", { contentType: "text/html" })`. */
+  raw: (body: string | Uint8Array, options: { status?: number; contentType?: string } = {}): RawStep => ({
+    kind: "raw",
+    body: typeof body === "string" ? new TextEncoder().encode(body) : body,
+    status: options.status ?? 200,
+    contentType: options.contentType ?? "application/json",
+  }),
+  /** JSON cut short, as an answer or as a stream event. */
+  malformed: (): MalformedStep => ({ kind: "malformed" }),
+  /** `step` on the script's first run only, e.g. `steps.once(steps.drop())`. */
+  once: (step: Step): OnceStep => ({ kind: "once", step, used: false }),
+} as const;
+
+/** The step a script runs for `s`: itself, or for a `once` step its inner step the first time and undefined after. */
+export function stepToRun(s: Step): Exclude<Step, OnceStep> | undefined {
+  while (s.kind === "once") {
+    if (s.used) return undefined;
+    (s as { used: boolean }).used = true;
+    s = s.step;
+  }
+  return s;
+}
