@@ -32,7 +32,7 @@ interface IncomingMessage extends AsyncIterable<Uint8Array> {
 interface ServerResponse {
   writeHead(status: number, headers: Record<string, string>): void;
   flushHeaders(): void;
-  write(chunk: Uint8Array): boolean;
+  write(chunk: Uint8Array, callback: (e?: Error | null) => void): boolean;
   end(): void;
   destroy(): void;
   once(event: "close", listener: () => void): void;
@@ -108,7 +108,9 @@ export async function listenLoopback(handle: AgentHandler, closing: AbortSignal)
       answer.headers.forEach((value, name) => (headers[name] = value));
       res.writeHead(answer.status, headers);
       res.flushHeaders();
-      for await (const chunk of answer.body) res.write(chunk);
+      // Each chunk is handed to the socket before the next step runs: a drop that follows cuts after it, not before.
+      for await (const chunk of answer.body)
+        await new Promise<void>((resolve, reject) => res.write(chunk, (e) => (e ? reject(e) : resolve())));
       res.end();
     } catch (e) {
       if (e instanceof ConnectionCut) req.socket.destroy();
