@@ -100,7 +100,7 @@ export function runTurn(store: TaskStore, message: Message, script: Script, exis
         case "status": {
           const task = taskOf();
           store.setStatus(task, step.state, step.parts);
-          if (isInterrupted(step.state)) task.pending = script.slice(i + 1);
+          if (isInterrupted(step.state) && i + 1 < script.length) task.pending = script.slice(i + 1);
           if (isInterrupted(step.state) || isTerminal(step.state)) return;
           break;
         }

@@ -1,0 +1,41 @@
+/**
+ * The loopback server: the card names its interfaces on the server's own
+ * origin, and closing the agent ends a call that waits on it and the
+ * server's connections, leaving nothing to hold the process.
+ */
+import { afterEach, expect, it } from "vitest";
+import { A2AError, connect, userMessage } from "../../../src/index.js";
+import { createTestAgent, steps, type TestAgent } from "../../../src/testing.js";
+
+let agent: TestAgent;
+afterEach(() => agent?.close());
+
+it("serves the card with its JSON-RPC and HTTP+JSON interfaces on its own origin, in the order asked", async () => {
+  agent = createTestAgent({ bindings: ["HTTP+JSON", "JSONRPC"] });
+  const server = await agent.listen();
+  expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+  const session = await connect(server.url);
+  expect(session.publicCard.supportedInterfaces.map((i) => [i.protocolBinding, i.url])).toEqual([
+    ["HTTP+JSON", `${server.url}/rest`],
+    ["JSONRPC", `${server.url}/jsonrpc`],
+  ]);
+});
+
+it("close() ends a stream that waits on the agent and the server's connections", async () => {
+  agent = createTestAgent({ script: [steps.working(), steps.untilCancelled()] });
+  const server = await agent.listen();
+  const { client } = await connect(server.url, { bindings: ["JSONRPC"] });
+  const events: string[] = [];
+  const reading = (async () => {
+    for await (const e of client.sendStreamingMessage({ message: userMessage("forever") }, { resume: false })) {
+      events.push(e.payload.case ?? "");
+      if (events.length === 2) void agent.close();
+    }
+  })().catch((e: unknown) => e);
+  const ended = await reading;
+  expect(events.slice(0, 2)).toEqual(["task", "statusUpdate"]);
+  // The task's run was ended with the agent: its stream ends, cut or closed, but ends.
+  if (ended !== undefined) expect(ended).toBeInstanceOf(A2AError);
+  await server.close();
+  await expect(connect(server.url, { timeoutMs: 2_000 })).rejects.toBeInstanceOf(A2AError);
+});
