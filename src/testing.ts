@@ -11,7 +11,7 @@
  *
  * @module a2a-connect/testing
  */
-export { createTestAgent, type TestAgent, type TestAgentOptions, type ScriptChoice } from "./testing/agent.js";
+export { createTestAgent, type TestAgent, type TestAgentOptions, type ScriptChoice, type InMemoryConnectOptions } from "./testing/agent.js";
 export {
   steps,
   type Step,

@@ -42,6 +42,14 @@ export interface TestAgentOptions {
   url?: string | undefined;
 }
 
+/** The `connect()` options that reach a test agent in memory. @category Testing */
+export interface InMemoryConnectOptions {
+  /** The agent's `fetch`, for the card. */
+  fetch: typeof fetch;
+  /** The agent's `httpClient`, for the transports. */
+  transport: Pick<HttpTransportOptions, "httpClient">;
+}
+
 /** A scriptable A2A agent for tests. @category Testing */
 export interface TestAgent {
   /** The agent's origin in memory (its card is at `/.well-known/agent-card.json`); a loopback server has its own `url`. */
@@ -53,7 +61,7 @@ export interface TestAgent {
   /** Every request the agent received, in order, credentials masked. */
   readonly requests: readonly ReceivedRequest[];
   /** `connect()` options that reach the agent in memory: `connect(agent.url, { ...agent.connectOptions() })`. */
-  connectOptions(): { fetch: typeof fetch; transport: { httpClient: UniversalClientFn } };
+  connectOptions(): InMemoryConnectOptions;
   /** A transport to the agent in memory, for `new A2AClient(...)`. */
   transport(binding?: TestBinding, options?: Omit<HttpTransportOptions, "baseUrl" | "httpClient">): A2ATransport;
   /** Queues scripts for the next messages. */

@@ -52,7 +52,7 @@ const WIRE: Readonly<Record<TestErrorKind, ErrorWire>> = {
   INTERNAL_ERROR: { jsonRpc: -32603, httpStatus: 500, grpcStatus: "INTERNAL" },
 };
 
-/** Every kind, in the table's order. */
+/** Every error kind the test agent answers with, in the specification's table order. @category Testing */
 export const TEST_ERROR_KINDS = Object.keys(WIRE) as readonly TestErrorKind[];
 
 /** An error the agent answers a call with: thrown by its operations, written by the binding the call came on. */

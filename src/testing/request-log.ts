@@ -28,7 +28,7 @@ export interface ReceivedRequest {
   readonly request: JsonValue | undefined;
 }
 
-/** What a masked value shows. */
+/** What a masked credential shows in `agent.requests`. @category Testing */
 export const MASK = "***";
 
 const CREDENTIAL_NAME = /authorization|cookie|key|token|secret|passw|session|auth|credential/i;

@@ -16,14 +16,19 @@ export type StepContent = string | Part | ReadonlyArray<string | Part>;
 
 /** A direct message reply: no task is made. @category Testing */
 export interface ReplyStep {
+  /** What the step is. */
   readonly kind: "reply";
+  /** The reply's parts. */
   readonly parts: readonly Part[];
 }
 
 /** The task moves to `state`, with an agent message when `parts` is not empty. @category Testing */
 export interface StatusStep {
+  /** What the step is. */
   readonly kind: "status";
+  /** The task's new state. */
   readonly state: TaskState;
+  /** The parts of the agent's status message; none, no message. */
   readonly parts: readonly Part[];
 }
 
@@ -41,24 +46,31 @@ export interface ArtifactOptions {
 
 /** An artifact, or a chunk of one. @category Testing */
 export interface ArtifactStep {
+  /** What the step is. */
   readonly kind: "artifact";
+  /** The artifact's parts, or the chunk's. */
   readonly parts: readonly Part[];
+  /** Its id and name, and whether it is appended or the last chunk. */
   readonly options: Readonly<ArtifactOptions>;
 }
 
 /** The task stays WORKING until a CancelTask cancels it (or the agent closes). @category Testing */
 export interface UntilCancelledStep {
+  /** What the step is. */
   readonly kind: "untilCancelled";
 }
 
 /** Waits `ms` before the next step. @category Testing */
 export interface WaitStep {
+  /** What the step is. */
   readonly kind: "wait";
+  /** How long, in milliseconds. */
   readonly ms: number;
 }
 
 /** Never answers this call again: only the caller's deadline or signal ends it. @category Testing */
 export interface HangStep {
+  /** What the step is. */
   readonly kind: "hang";
 }
 
@@ -69,40 +81,55 @@ export interface HangStep {
  * @category Testing
  */
 export interface DropStep {
+  /** What the step is. */
   readonly kind: "drop";
 }
 
 /** Answers with an HTTP status, headers and body of the test's choosing (a 503 with Retry-After, a 401 with a challenge). @category Testing */
 export interface HttpStatusStep {
+  /** What the step is. */
   readonly kind: "httpStatus";
+  /** The HTTP status. */
   readonly status: number;
+  /** The answer's headers (`Retry-After`, `WWW-Authenticate`, ...). */
   readonly headers: Readonly<Record<string, string>>;
+  /** The answer's body; empty by default. */
   readonly body: string;
 }
 
 /** Answers with an A2A error, in the shape of the binding the call came on; inside a stream, as an error event. @category Testing */
 export interface ErrorStep {
+  /** What the step is. */
   readonly kind: "error";
+  /** The error, by the code the client reports it with. */
   readonly error: TestErrorKind;
+  /** The error's message. */
   readonly message: string;
 }
 
 /** Sends these bytes as they are: as the body (status 200 unless given), or into a stream that has started. @category Testing */
 export interface RawStep {
+  /** What the step is. */
   readonly kind: "raw";
+  /** The bytes. */
   readonly body: Uint8Array;
+  /** The HTTP status, where the bytes are the answer. */
   readonly status: number;
+  /** The `Content-Type`, where the bytes are the answer. */
   readonly contentType: string;
 }
 
 /** An answer, or a stream event, whose JSON is cut short. @category Testing */
 export interface MalformedStep {
+  /** What the step is. */
   readonly kind: "malformed";
 }
 
 /** A step that acts on its first run only; later runs of the script pass over it. @category Testing */
 export interface OnceStep {
+  /** What the step is. */
   readonly kind: "once";
+  /** The step it runs the first time. */
   readonly step: Step;
   /** Whether it has run. */
   readonly used: boolean;
