@@ -10,7 +10,6 @@
  */
 import { ScalarType, toJson, type DescField, type DescMethod, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
 import { A2AService, StreamResponseSchema } from "../../gen/lf/a2a/v1/a2a_pb.js";
-import { LAST_EVENT_ID } from "../protocol/headers.js";
 import { messageFromJson } from "../protocol/proto-json.js";
 import { isRecord } from "../base/is-record.js";
 import { routesOf, type Route } from "../bindings/http-json/routes.js";
@@ -18,7 +17,7 @@ import { writeReply, type BindingWriter } from "./answer.js";
 import { AgentAnswerError, httpJsonError, type TestErrorKind } from "./errors.js";
 import type { AgentResponse } from "./exchange.js";
 import { OPERATIONS } from "./operations.js";
-import { bodyJson, type SurfaceCall } from "./surface.js";
+import { bodyJson, callContext, type SurfaceCall } from "./surface.js";
 
 const WRITER: BindingWriter = {
   result: (schema, message) => toJson(schema, message),
@@ -112,7 +111,7 @@ export async function answerHttpJson(call: SurfaceCall): Promise<AgentResponse> 
   call.note("HTTP+JSON", found.method.name, toJson(found.method.input, message));
   try {
     const operation = OPERATIONS[found.method.name]!;
-    const reply = await operation(agent, message, { lastEventId: request.headers.get(LAST_EVENT_ID) ?? undefined });
+    const reply = await operation(agent, message, callContext(request));
     return await writeReply(reply, WRITER, request.signal);
   } catch (e) {
     if (e instanceof AgentAnswerError) return refuse(e.kind, e.message);

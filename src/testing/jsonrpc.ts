@@ -7,14 +7,13 @@
  */
 import { toJson, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
 import { A2AService, StreamResponseSchema } from "../../gen/lf/a2a/v1/a2a_pb.js";
-import { LAST_EVENT_ID } from "../protocol/headers.js";
 import { messageFromJson } from "../protocol/proto-json.js";
 import { isRecord } from "../base/is-record.js";
 import { writeReply, type BindingWriter } from "./answer.js";
 import { AgentAnswerError, jsonRpcErrorObject, type TestErrorKind } from "./errors.js";
 import type { AgentResponse } from "./exchange.js";
 import { OPERATIONS } from "./operations.js";
-import { bodyJson, type SurfaceCall } from "./surface.js";
+import { bodyJson, callContext, type SurfaceCall } from "./surface.js";
 
 type Id = string | number | null;
 
@@ -60,7 +59,7 @@ export async function answerJsonRpc(call: SurfaceCall): Promise<AgentResponse> {
   }
   call.note("JSONRPC", name, toJson(method.input, message));
   try {
-    const reply = await operation(agent, message, { lastEventId: request.headers.get(LAST_EVENT_ID) ?? undefined });
+    const reply = await operation(agent, message, callContext(request));
     return await writeReply(reply, writerFor(id), request.signal);
   } catch (e) {
     if (e instanceof AgentAnswerError) return refuse(id, e.kind, e.message);

@@ -9,7 +9,7 @@
  */
 import type { UniversalClientFn, UniversalClientRequest, UniversalClientResponse } from "@connectrpc/connect/protocol";
 import { concatBytes } from "../base/bytes.js";
-import { ConnectionCut, type AgentHandler, type AgentRequest, type AgentResponse } from "./exchange.js";
+import { ConnectionCut, untilAborted, type AgentHandler, type AgentRequest, type AgentResponse } from "./exchange.js";
 
 /** What a cut connection fails with, as `fetch` and node:http report it (the client sees a reset). */
 function cutError(e: ConnectionCut): TypeError {
@@ -20,15 +20,32 @@ function cutError(e: ConnectionCut): TypeError {
 /** `e` as the caller sees it. */
 const seen = (e: unknown) => (e instanceof ConnectionCut ? cutError(e) : e);
 
-/** The body of an answer, as the caller reads it: a cut connection fails it, a caller that stops reading ends it. */
-async function* bodyAsRead(body: AsyncIterable<Uint8Array>, stop: AbortController): AsyncGenerator<Uint8Array> {
-  try {
-    for await (const chunk of body) yield chunk;
-  } catch (e) {
-    throw seen(e);
-  } finally {
-    stop.abort();
-  }
+/**
+ * The body of an answer, as the caller reads it: a cut connection fails
+ * it, the caller's signal fails a read that waits (as `fetch` does, whatever
+ * the agent is doing), and a caller that stops reading ends the exchange.
+ */
+function bodyAsRead(body: AsyncIterable<Uint8Array>, stop: AbortController, aborted: Promise<never>): AsyncIterable<Uint8Array> {
+  const it = body[Symbol.asyncIterator]();
+  const iterator: AsyncIterator<Uint8Array> = {
+    async next() {
+      try {
+        const next = await Promise.race([it.next(), aborted]);
+        if (next.done) stop.abort();
+        return next;
+      } catch (e) {
+        stop.abort();
+        throw seen(e);
+      }
+    },
+    async return() {
+      stop.abort();
+      // Not waited for: the body may be waiting on the agent, which the abort above ends.
+      void it.return?.();
+      return { done: true, value: undefined };
+    },
+  };
+  return { [Symbol.asyncIterator]: () => iterator };
 }
 
 /** One exchange with the agent: the request, and its answer whose body stops the exchange when it ends or is left. */
@@ -47,10 +64,14 @@ async function exchange(
   signal?.addEventListener("abort", onAbort, { once: true });
   stop.signal.addEventListener("abort", () => signal?.removeEventListener("abort", onAbort), { once: true });
   const bytes = body === undefined ? new Uint8Array() : body instanceof Uint8Array ? body : await concatBytes(body);
+  // What a wait on the agent is raced against; the exchange's own end aborts it too, which nobody need hear.
+  const aborted = untilAborted(stop.signal);
+  aborted.catch(() => {});
   const request: AgentRequest = { method, url: new URL(url), headers: new Headers(headers), body: bytes, signal: stop.signal };
   try {
-    const response = await handle(request);
-    return { response, body: bodyAsRead(response.body, stop) };
+    // Raced against the signal: the handler may wait on a script's step that knows nothing of the caller.
+    const response = await Promise.race([handle(request), aborted]);
+    return { response, body: bodyAsRead(response.body, stop, aborted) };
   } catch (e) {
     stop.abort();
     throw seen(e);

@@ -42,6 +42,16 @@ export type Reply =
 export interface CallContext {
   /** The `Last-Event-ID` of a resumed stream. */
   lastEventId: string | undefined;
+  /** Aborted when the caller goes away: the call stops listening to its task (the task goes on). */
+  signal: AbortSignal;
+}
+
+/** Closes `channel` when `signal` aborts, so that a call waiting on it ends; returns what undoes that. */
+function closedOnAbort(channel: Pick<Channel<unknown>, "close">, signal: AbortSignal): () => void {
+  const close = () => channel.close();
+  if (signal.aborted) close();
+  else signal.addEventListener("abort", close, { once: true });
+  return () => signal.removeEventListener("abort", close);
 }
 
 /** What the operations need from the agent. */
@@ -81,9 +91,10 @@ function startTurn(agent: AgentState, message: Message | undefined): Turn {
   return runTurn(agent.store, message, script, record, agent.closing);
 }
 
-async function sendMessage(agent: AgentState, request: ProtoMessage): Promise<Reply> {
+async function sendMessage(agent: AgentState, request: ProtoMessage, context: CallContext): Promise<Reply> {
   const { message, configuration } = request as SendMessageRequest;
   const turn = startTurn(agent, message);
+  const unlink = closedOnAbort(turn.happenings, context.signal);
   try {
     for (let next = await turn.happenings.next(); !next.done; next = await turn.happenings.next()) {
       const h = next.value;
@@ -93,15 +104,17 @@ async function sendMessage(agent: AgentState, request: ProtoMessage): Promise<Re
       if (h.kind === "answer" || configuration?.returnImmediately) break;
     }
   } finally {
+    unlink();
     turn.happenings.close();
   }
   const task = snapshot(turn.record()!, configuration?.historyLength);
   return result(SendMessageResponseSchema, create(SendMessageResponseSchema, { payload: { case: "task", value: task } }));
 }
 
-async function sendStreamingMessage(agent: AgentState, request: ProtoMessage): Promise<Reply> {
+async function sendStreamingMessage(agent: AgentState, request: ProtoMessage, context: CallContext): Promise<Reply> {
   const turn = startTurn(agent, (request as SendMessageRequest).message);
   async function* frames(): AsyncGenerator<Frame> {
+    const unlink = closedOnAbort(turn.happenings, context.signal);
     try {
       for (let next = await turn.happenings.next(); !next.done; next = await turn.happenings.next()) {
         const h = next.value;
@@ -115,6 +128,7 @@ async function sendStreamingMessage(agent: AgentState, request: ProtoMessage): P
         if (h.kind === "event" && endsStream(stateOf(h.logged.event))) return;
       }
     } finally {
+      unlink();
       turn.happenings.close();
     }
   }
@@ -182,6 +196,7 @@ async function subscribeToTask(agent: AgentState, request: ProtoMessage, context
     const live = new Channel<LoggedEvent>();
     const listen = (e: LoggedEvent) => live.push(e);
     record.listeners.add(listen);
+    const unlink = closedOnAbort(live, context.signal);
     try {
       for (const logged of first) {
         yield { kind: "event", logged };
@@ -192,6 +207,7 @@ async function subscribeToTask(agent: AgentState, request: ProtoMessage, context
         if (endsStream(stateOf(next.value.event))) return;
       }
     } finally {
+      unlink();
       record.listeners.delete(listen);
       live.close();
     }

@@ -5,7 +5,8 @@
  */
 import type { JsonValue } from "@bufbuild/protobuf";
 import type { AgentRequest } from "./exchange.js";
-import type { AgentState } from "./operations.js";
+import { LAST_EVENT_ID } from "../protocol/headers.js";
+import type { AgentState, CallContext } from "./operations.js";
 import type { ReceivedRequest } from "./request-log.js";
 
 /** A surface's view of one request. */
@@ -16,6 +17,11 @@ export interface SurfaceCall {
   readonly path: string;
   /** Notes the operation called and its request message, as the specification's JSON. */
   note(binding: ReceivedRequest["binding"], method: string, request: JsonValue | undefined): void;
+}
+
+/** What an operation is given of the request besides its message. */
+export function callContext(request: AgentRequest): CallContext {
+  return { lastEventId: request.headers.get(LAST_EVENT_ID) ?? undefined, signal: request.signal };
 }
 
 /** The request body as JSON; undefined when it is empty, or not JSON. */

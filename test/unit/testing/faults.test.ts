@@ -50,6 +50,35 @@ describe.each(CASES)("in %s, on %s", (way, binding) => {
     expect(agent.requests.filter((r) => r.method === "SendMessage")).toHaveLength(1);
   });
 
+  it("a wait longer than the call's deadline ends with the deadline, not the wait", async () => {
+    agent = createTestAgent({ script: [steps.wait(10_000), steps.complete()] });
+    const { client } = await sessionWith(agent, way, binding);
+    const started = performance.now();
+    await expect(client.sendMessage({ message: userMessage("slow") }, { timeoutMs: 50 })).rejects.toBeInstanceOf(CallTimeoutError);
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+
+  it("a hang in the middle of a stream is ended by the stream's idle timeout", async () => {
+    agent = createTestAgent({ script: [steps.working(), steps.hang()] });
+    const { client } = await sessionWith(agent, way, binding, { transport: { idleTimeoutMs: 60 } });
+    const seen: string[] = [];
+    const failure = await (async () => {
+      for await (const e of client.sendStreamingMessage({ message: userMessage("then nothing") }, { resume: false }))
+        seen.push(e.payload.case ?? "");
+    })().catch((e: unknown) => e);
+    expect(seen).toEqual(["task", "statusUpdate"]);
+    expect(failure).toBeInstanceOf(CallTimeoutError);
+    expect((failure as CallTimeoutError).kind).toBe("idle");
+  });
+
+  it("raw bytes inside a stream go in as they are: an SSE comment passes unseen", async () => {
+    agent = createTestAgent({ script: [steps.working(), steps.raw(": keep-alive\n\n"), steps.complete()] });
+    const { client } = await sessionWith(agent, way, binding);
+    const seen: string[] = [];
+    for await (const e of client.sendStreamingMessage({ message: userMessage("go") })) seen.push(e.payload.case ?? "");
+    expect(seen).toEqual(["task", "statusUpdate", "statusUpdate"]);
+  });
+
   it("a drop before the answer is a reset connection; the task it started goes on", async () => {
     agent = createTestAgent({ script: [steps.working(), steps.drop(), steps.complete()] });
     const { client } = await sessionWith(agent, way, binding);
