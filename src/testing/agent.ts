@@ -108,6 +108,7 @@ export function createTestAgent(options: TestAgentOptions = {}): TestAgent {
     store,
     extendedCard,
     closing: closing.signal,
+    onceRan: new WeakSet(),
     scriptFor(message, task) {
       const next = queue.shift();
       if (next) return next;

@@ -25,9 +25,9 @@ import {
 import { isTerminal } from "../protocol/messages.js";
 import { Channel } from "./channel.js";
 import { AgentAnswerError } from "./errors.js";
-import { runTurn, type Fault, type Turn } from "./run.js";
+import { runTurn, type Fault, type RunContext, type Turn } from "./run.js";
 import type { Script } from "./steps.js";
-import { endsStream, snapshot, stateOf, type LoggedEvent, type TaskRecord, type TaskStore } from "./store.js";
+import { endsStream, snapshot, stateOf, type LoggedEvent, type TaskRecord } from "./store.js";
 
 /** What one event of a stream is: a logged event (with its SSE id), a direct reply, or a fault. */
 export type Frame = { kind: "event"; logged: LoggedEvent } | { kind: "fault"; fault: Fault };
@@ -55,14 +55,11 @@ function closedOnAbort(channel: Pick<Channel<unknown>, "close">, signal: AbortSi
 }
 
 /** What the operations need from the agent. */
-export interface AgentState {
-  readonly store: TaskStore;
+export interface AgentState extends RunContext {
   /** The script for a message; `task` is the task it continues, if any. */
   scriptFor(message: Message, task: Task | undefined): Script;
   /** The extended card, when the agent has one. */
   extendedCard: AgentCard | undefined;
-  /** Aborted when the agent closes. */
-  readonly closing: AbortSignal;
 }
 
 /** An operation of the agent, by its proto method name. */
@@ -82,13 +79,13 @@ function found(agent: AgentState, id: string): TaskRecord {
 /** Starts the run for a message: on the task it continues (its steps left, else a new script), or on a task of its own. */
 function startTurn(agent: AgentState, message: Message | undefined): Turn {
   if (!message) throw new AgentAnswerError("INVALID_PARAMS", "the request has no message");
-  if (!message.taskId) return runTurn(agent.store, message, agent.scriptFor(message, undefined), undefined, agent.closing);
+  if (!message.taskId) return runTurn(agent, message, agent.scriptFor(message, undefined), undefined);
   const record = found(agent, message.taskId);
   const state = record.task.status?.state ?? TaskState.UNSPECIFIED;
   if (isTerminal(state)) throw new AgentAnswerError("UNSUPPORTED_OPERATION", `task ${message.taskId} has ended and takes no more messages`);
   const script = record.pending ?? agent.scriptFor(message, snapshot(record));
   record.pending = undefined;
-  return runTurn(agent.store, message, script, record, agent.closing);
+  return runTurn(agent, message, script, record);
 }
 
 async function sendMessage(agent: AgentState, request: ProtoMessage, context: CallContext): Promise<Reply> {

@@ -20,6 +20,7 @@ import {
   type HangStep,
   type HttpStatusStep,
   type MalformedStep,
+  type OnceStep,
   type RawStep,
   type Script,
 } from "./steps.js";
@@ -48,12 +49,21 @@ export interface Turn {
 /** Faults after which the run has nothing more to say to the call. */
 const FINAL_FAULTS: ReadonlySet<Fault["kind"]> = new Set(["hang", "httpStatus", "error"]);
 
+/** What a run needs of its agent. */
+export interface RunContext {
+  readonly store: TaskStore;
+  /** Aborted when the agent closes: the run's waits end. */
+  readonly closing: AbortSignal;
+  /** The `once` steps that have run. */
+  readonly onceRan: WeakSet<OnceStep>;
+}
+
 /**
  * Starts running `script` for `message`, on `existing` (a task the message
- * continues) or on a task of its own. `closing` ends the run's waits when
- * the agent closes.
+ * continues) or on a task of its own.
  */
-export function runTurn(store: TaskStore, message: Message, script: Script, existing: TaskRecord | undefined, closing: AbortSignal): Turn {
+export function runTurn(agent: RunContext, message: Message, script: Script, existing: TaskRecord | undefined): Turn {
+  const { store, closing, onceRan } = agent;
   const happenings = new Channel<Happening>();
   const listen = (logged: LoggedEvent) => happenings.push({ kind: "event", logged });
   let record = existing;
@@ -79,7 +89,7 @@ export function runTurn(store: TaskStore, message: Message, script: Script, exis
   async function run(): Promise<void> {
     for (let i = 0; i < script.length; i++) {
       if (stopped().aborted) return;
-      const step = stepToRun(script[i]!);
+      const step = stepToRun(script[i]!, onceRan);
       if (step === undefined) continue;
       switch (step.kind) {
         case "wait":

@@ -3,8 +3,9 @@
  * A script is what the agent does for one incoming message, in order: its
  * answers (a message, a task's states and artifacts) and its faults (a wait,
  * silence, a cut connection, an HTTP status, an error, bytes that are not
- * A2A). Steps are plain data, so a script can be written once and reused; a
- * step wrapped in `once` acts on its first run only, which is how a test
+ * A2A). Steps are plain data, so a script can be written once and reused,
+ * by several agents too; a step wrapped in `once` acts on its first run by
+ * each agent only (the agent keeps which have run), which is how a test
  * makes a retry or a resumption succeed.
  */
 import { TaskState, type Part } from "../../gen/lf/a2a/v1/a2a_pb.js";
@@ -125,14 +126,12 @@ export interface MalformedStep {
   readonly kind: "malformed";
 }
 
-/** A step that acts on its first run only; later runs of the script pass over it. @category Testing */
+/** A step that acts on its first run by an agent only; later runs of the script pass over it. @category Testing */
 export interface OnceStep {
   /** What the step is. */
   readonly kind: "once";
   /** The step it runs the first time. */
   readonly step: Step;
-  /** Whether it has run. */
-  readonly used: boolean;
 }
 
 /** One step of a script. @category Testing */
@@ -224,14 +223,18 @@ export const steps = {
   /** JSON cut short, as an answer or as a stream event. */
   malformed: (): MalformedStep => ({ kind: "malformed" }),
   /** `step` on the script's first run only, e.g. `steps.once(steps.drop())`. */
-  once: (step: Step): OnceStep => ({ kind: "once", step, used: false }),
+  once: (step: Step): OnceStep => ({ kind: "once", step }),
 } as const;
 
-/** The step a script runs for `s`: itself, or for a `once` step its inner step the first time and undefined after. */
-export function stepToRun(s: Step): Exclude<Step, OnceStep> | undefined {
+/**
+ * The step a script runs for `s`: itself, or for a `once` step its inner
+ * step the first time and undefined after, `ran` holding the `once` steps
+ * that have run (the agent's).
+ */
+export function stepToRun(s: Step, ran: WeakSet<OnceStep>): Exclude<Step, OnceStep> | undefined {
   while (s.kind === "once") {
-    if (s.used) return undefined;
-    (s as { used: boolean }).used = true;
+    if (ran.has(s)) return undefined;
+    ran.add(s);
     s = s.step;
   }
   return s;

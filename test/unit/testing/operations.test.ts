@@ -112,6 +112,18 @@ describe("the script of each message", () => {
     expect(answers).toEqual(["first", "second", "echo: c"]);
   });
 
+  it("may be shared by agents: a once step runs once for each", async () => {
+    const shared = [steps.once(steps.reply("first time")), steps.reply("again")];
+    const answers: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const each = createTestAgent({ script: shared });
+      const client = new A2AClient(each.transport());
+      for (const text of ["a", "b"]) answers.push(textOf(await client.sendMessage({ message: userMessage(text) })));
+      await each.close();
+    }
+    expect(answers).toEqual(["first time", "again", "first time", "again"]);
+  });
+
   it("is told the task a message continues, when its script had no steps left", async () => {
     const told: Array<TaskState | undefined> = [];
     agent = createTestAgent({
