@@ -104,7 +104,10 @@ async function sendMessage(agent: AgentState, request: ProtoMessage, context: Ca
     unlink();
     turn.happenings.close();
   }
-  const task = snapshot(turn.record()!, configuration?.historyLength);
+  const record = turn.record();
+  // No task and no reply: the run was cut short (the caller went away, or the agent closed).
+  if (!record) throw new AgentAnswerError("INTERNAL_ERROR", "the test agent stopped before it answered");
+  const task = snapshot(record, configuration?.historyLength);
   return result(SendMessageResponseSchema, create(SendMessageResponseSchema, { payload: { case: "task", value: task } }));
 }
 

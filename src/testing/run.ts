@@ -69,8 +69,8 @@ export function runTurn(agent: RunContext, message: Message, script: Script, exi
   let record = existing;
   if (record) {
     store.addUserMessage(record, message);
-    // The answer it waited for sets the task working again (a client stops reading a stream at a task that waits on it).
-    store.setStatus(record, TaskState.WORKING, []);
+    // The answer it waited for sets a waiting task working again (a client stops reading a stream at a task that waits on it).
+    if (isInterrupted(record.task.status?.state ?? TaskState.UNSPECIFIED)) store.setStatus(record, TaskState.WORKING, []);
     // A stream for a message to a task opens with the task as it stands.
     const task = create(StreamResponseSchema, { payload: { case: "task", value: snapshot(record) } });
     happenings.push({ kind: "event", logged: { id: record.log.length, event: task } });
