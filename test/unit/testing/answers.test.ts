@@ -117,6 +117,17 @@ describe.each(CASES)("in %s, on %s", (way, binding) => {
     );
   });
 
+  it("returnImmediately answers with the task as it starts; its script goes on (submitted, any status)", async () => {
+    agent = createTestAgent({
+      script: [steps.submitted("queued"), steps.wait(5), steps.status(TaskState.WORKING, "started"), steps.complete()],
+    });
+    const { client } = await sessionWith(agent, way, binding);
+    const started = taskOf(await client.sendMessage({ message: userMessage("later"), configuration: { returnImmediately: true } }));
+    expect(started.status?.state).toBe(TaskState.SUBMITTED);
+    await expect.poll(async () => (await client.getTask({ id: started.id })).status?.state).toBe(TaskState.COMPLETED);
+    expect((await client.getTask({ id: started.id })).history.map((m) => textOf(m))).toEqual(["later", "queued", "started"]);
+  });
+
   it.each([
     ["fail", TaskState.FAILED],
     ["reject", TaskState.REJECTED],
