@@ -17,7 +17,7 @@ import { chmodSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { build, type BuildOptions, type BuildResult } from "esbuild";
+import { build, type BuildOptions, type BuildResult, type Plugin } from "esbuild";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -38,11 +38,50 @@ function entrySources(root = repoRoot): string[] {
   return targets.map(sourceOf);
 }
 
-/** esbuild's options for the package's JavaScript, written under `outdir` (dist/src). */
+/**
+ * Entries built apart from the others, each into a file of its own, with
+ * the modules listed taken from the root entry at run time. Built with the
+ * others, the testing entry would share only some of what their chunks
+ * hold, each such chunk would split in two, and every other entry would
+ * load more files at start (the Node entry 30 rather than 26, the root
+ * entry 22 rather than 18). What it takes from the root entry are the
+ * modules whose values an app shares with it (the generated descriptors
+ * and messages, the transports, whose errors must be the app's own
+ * classes): every name it imports from them must be one the root entry
+ * exports, which importing the packed entry checks
+ * (test/unit/repo/package.test.ts). The rest (small helpers, the HTTP+JSON
+ * routes) it carries.
+ */
+const APART: Readonly<Record<string, readonly string[]>> = {
+  "src/testing.ts": [
+    "gen/lf/a2a/v1/a2a_pb.ts",
+    "src/protocol/messages.ts",
+    "src/bindings/jsonrpc/transport.ts",
+    "src/bindings/http-json/transport.ts",
+  ],
+};
+
+/** Imports of `modules` (repository paths) become imports of the package's root entry, by its name. */
+function fromRootEntry(root: string, modules: readonly string[]): Plugin {
+  const taken = new Set(modules.map((m) => join(root, m)));
+  const name = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { name: string }).name;
+  return {
+    name: "from-root-entry",
+    setup(b) {
+      b.onResolve({ filter: /^\./ }, (args) =>
+        taken.has(resolve(args.resolveDir, args.path.replace(/\.js$/, ".ts"))) ? { path: name, external: true } : undefined,
+      );
+    },
+  };
+}
+
+/** esbuild's options for the package's JavaScript but the entries built apart, written under `outdir` (dist/src). */
 function packageBuildOptions(root: string, outdir: string): BuildOptions {
   return {
     absWorkingDir: root,
-    entryPoints: entrySources(root).map((s) => join(root, s)),
+    entryPoints: entrySources(root)
+      .filter((s) => !(s in APART))
+      .map((s) => join(root, s)),
     outbase: join(root, "src"),
     outdir,
     // Shared and on-demand code beside the entries.
@@ -80,8 +119,13 @@ async function main(): Promise<void> {
   rmSync(dist, { recursive: true, force: true });
   const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
   execFileSync(process.execPath, [tsc, "-p", join(repoRoot, "tsconfig.build.json"), "--emitDeclarationOnly"], { stdio: "inherit" });
-  const result = await build(packageBuildOptions(repoRoot, join(dist, "src")));
-  const dangling = danglingImports(result, repoRoot);
+  const options = packageBuildOptions(repoRoot, join(dist, "src"));
+  const results = [await build(options)];
+  for (const [entry, taken] of Object.entries(APART)) {
+    const apart = { ...options, entryPoints: [join(repoRoot, entry)], splitting: false, plugins: [fromRootEntry(repoRoot, taken)] };
+    results.push(await build(apart));
+  }
+  const dangling = results.flatMap((result) => danglingImports(result, repoRoot));
   if (dangling.length > 0) throw new Error(`build: imports of files it did not write:\n${dangling.join("\n")}`);
   // The CLI runs as a command: esbuild keeps its #! line; npm makes bins executable, a checkout needs it too.
   for (const file of Object.values(readPackage(repoRoot).bin)) chmodSync(join(repoRoot, file), 0o755);
