@@ -52,6 +52,19 @@ describe("the packed package", () => {
     expect(JSON.parse(await node(["--input-type=module", "-e", script]))).toEqual([true, true, true, true, true]);
   });
 
+  it("the testing entry, built apart, shares the root entry's classes: its transport's errors are the app's", async () => {
+    const script = `
+      import { A2AClient, TaskNotFoundError, userMessage, textOf } from "a2a-connect";
+      import { createTestAgent, steps } from "a2a-connect/testing";
+      const agent = createTestAgent({ script: [steps.reply("hi")] });
+      const client = new A2AClient(agent.transport("HTTP+JSON"));
+      const reply = textOf(await client.sendMessage({ message: userMessage("x") }));
+      const missing = await client.getTask({ id: "none" }).catch((e) => e);
+      await agent.close();
+      console.log(JSON.stringify([reply, missing instanceof TaskNotFoundError]));`;
+    expect(JSON.parse(await node(["--input-type=module", "-e", script]))).toEqual(["hi", true]);
+  });
+
   it("ships the license, the changelog and the readme", () => {
     expect(packed).toEqual(expect.arrayContaining(["LICENSE", "CHANGELOG.md", "README.md", "package.json"]));
     expect(readFileSync(join(app, "node_modules/a2a-connect/LICENSE"), "utf8")).toMatch(/Apache License\s+Version 2\.0/);
