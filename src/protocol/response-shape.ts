@@ -12,6 +12,9 @@
  * page). Optional parts (a task's history and artifacts, a push config's
  * authentication, a part's content) are the reader's to judge: newer
  * revisions and 0.3 peers fill them in ways this revision does not know.
+ * A card (GetExtendedAgentCard's) may lack the REQUIRED fields that only
+ * describe the agent, as discovery reads a public card
+ * (DESCRIPTIVE_CARD_FIELDS): the extended card replaces that card.
  *
  * Presence is judged on the parsed message, the same on every binding (gRPC
  * cannot tell an empty string from an absent one): a REQUIRED string must
@@ -25,7 +28,7 @@
  * type is worked out once, and looked up once per check.
  */
 import { ScalarType, type DescField, type DescMessage, type DescMethod, type DescOneof } from "@bufbuild/protobuf";
-import { requiredFields } from "./required.js";
+import { DESCRIPTIVE_CARD_FIELDS, requiredFields } from "./required.js";
 import { ProtocolError, type A2AErrorInit } from "../errors/family.js";
 
 // REQUIRED strings whose empty value the protocol gives a meaning.
@@ -48,7 +51,10 @@ const plans = new WeakMap<DescMessage, Plan>();
 function planOf(desc: DescMessage): Plan {
   let plan = plans.get(desc);
   if (plan) return plan;
-  const required = requiredFields(desc);
+  // A card (GetExtendedAgentCard's) is held to what discovery holds a
+  // card to: the fields that only describe the agent may be missing.
+  const card = desc.typeName === "lf.a2a.v1.AgentCard";
+  const required = requiredFields(desc).filter((f) => !card || !DESCRIPTIVE_CARD_FIELDS.has(f.jsonName));
   plan = {
     present: required.filter(
       (f) =>

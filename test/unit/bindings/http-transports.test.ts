@@ -755,7 +755,7 @@ describe.each(HTTP_BINDINGS)("answers of the wrong shape (%s)", (binding) => {
     srv.handle(answer(binding, { taskId: "t1", id: "p1" }));
     await protocolError(clientOf(binding).getTaskPushNotificationConfig({ taskId: "t1", id: "p1" }), /"url"/);
     srv.handle(answer(binding, { name: "agent" }));
-    await protocolError(clientOf(binding).getExtendedAgentCard(), /GetExtendedAgentCard/, /"description"/);
+    await protocolError(clientOf(binding).getExtendedAgentCard(), /GetExtendedAgentCard/, /"capabilities"/);
   });
 
   it("a list or message field of the wrong JSON type names its path: a null part, parts that are a string", async () => {
