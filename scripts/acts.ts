@@ -17,6 +17,10 @@ const run = await runActs(loadSource());
 const text = conformancePage(run);
 for (const t of run.tests)
   process.stderr.write(`${t.result.padEnd(5)} ${t.id} ${t.name}\n${t.failures.map((f) => `      ${f}\n`).join("")}`);
+for (const c of run.corrected.applied)
+  process.stderr.write(`corrected ${c.test} ${c.step} ${c.path}: ${JSON.stringify(c.says)} -> ${JSON.stringify(c.becomes)}\n`);
+for (const { correction: c, found } of run.corrected.stale)
+  process.stderr.write(`STALE correction ${c.test} ${c.step} ${c.path}: the file has ${found}\n`);
 if (process.argv.includes("--check")) {
   let committed = "";
   try {
