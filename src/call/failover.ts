@@ -67,56 +67,38 @@ export class FailoverTransport implements A2ATransport {
     return this.current.binding;
   }
 
-  /** A unary call on the interface in use, moving on as the module comment says. */
-  readonly unary: Transport["unary"] = (method, signal, timeoutMs, header, input, contextValues) =>
-    // What the interface's transport answers: this method's response.
-    this.run(method, signal, timeoutMs, header, input, contextValues, false) as never;
-
-  /** A streaming call on the interface in use, moving on as the module comment says. */
-  readonly stream: Transport["stream"] = async (method, signal, timeoutMs, header, input, contextValues) =>
-    // A2A streams are server-streaming: one request, which may be sent again.
-    this.run(method, signal, timeoutMs, header, (await onlyValue(input)) ?? {}, contextValues, true) as never;
-
-  private transportOf(i: number): A2ATransport {
-    let t = this.transports.get(i);
-    if (!t) {
-      t = this.settings.create(this.settings.candidates[i]!);
-      this.transports.set(i, t);
-    }
-    return t;
-  }
-
   /**
-   * Makes the call (`stream`: a streaming one) of `input` on the interface
-   * in use, then on the next ones as the module comment says. The deadline
-   * of the call's record (record.ts) holds for all of them: the first gets
-   * `timeoutMs` as the call gave it, each later one what is left, and none
-   * is started once nothing is (the last failure stands).
+   * Makes the call of `input` on the interface in use, then on the next
+   * ones as the module comment says (a streaming call: `stream`). The
+   * deadline of the call's record (record.ts) holds for all of them: the
+   * first gets `timeoutMs` as the call gave it, each later one what is left,
+   * and none is started once nothing is (the last failure stands).
    */
-  private async run(
+  private readonly run = async (
     method: DescMethod,
     signal: AbortSignal | undefined,
     timeoutMs: number | undefined,
     header: HeadersInit | undefined,
     input: MessageInitShape<DescMessage>,
     contextValues: ContextValues | undefined,
-    stream: boolean,
-  ): Promise<unknown> {
+  ): Promise<unknown> => {
     const { candidates, maxAttempts } = this.settings;
+    const stream = method.methodKind !== "unary";
     // The call's record, which every attempt carries: the values an A2AClient
     // passes are the record it prepared; a call that comes without one has one made.
     const deadline = recordFor(stream ? "stream" : "unary", timeoutMs, contextValues).start();
     const values = contextValues ?? deadline;
-    const tried = new Set<number>();
+    // The candidates tried, noted once one has failed: most calls succeed at the first.
+    let tried: Set<number> | undefined;
     let i = this.index;
     let left = timeoutMs;
     for (;;) {
-      tried.add(i);
       const candidate = candidates[i]!;
       try {
         // Spec 8.3.2: a request carries the tenant of the interface it goes to, whatever the caller put there.
-        const req = { ...input, tenant: candidate.interface.tenant };
-        const t = this.transportOf(i);
+        const tenant = candidate.interface.tenant;
+        const req = input.tenant === tenant ? input : { ...input, tenant };
+        const t = this.transports.get(i) ?? this.made(i);
         const result = await (stream
           ? t.stream(method as DescMethodStreaming, signal, left, header, single(req), values)
           : t.unary(method as DescMethodUnary, signal, left, header, req, values));
@@ -130,6 +112,7 @@ export class FailoverTransport implements A2ATransport {
         const error =
           foundA2AError(e) ??
           (await deadline.waitFor(classified(e, candidate.binding), "the failure was not classified", signal, candidate.binding));
+        (tried ??= new Set()).add(i);
         // Nothing left: no other attempt starts; else the next one gets what is.
         const next =
           signal?.aborted || tried.size >= maxAttempts || deadline.passed() ? undefined : this.nextCandidate(i, error, method, tried);
@@ -143,6 +126,21 @@ export class FailoverTransport implements A2ATransport {
         i = next;
       }
     }
+  };
+
+  /** A unary call on the interface in use, moving on as the module comment says (`run`). */
+  readonly unary: Transport["unary"] = this.run as never;
+
+  /** A streaming call on the interface in use, moving on as the module comment says. */
+  readonly stream: Transport["stream"] = async (method, signal, timeoutMs, header, input, contextValues) =>
+    // A2A streams are server-streaming: one request, which may be sent again.
+    this.run(method, signal, timeoutMs, header, (await onlyValue(input)) ?? {}, contextValues) as never;
+
+  /** The transport of candidate `i`, made the first time it is tried. */
+  private made(i: number): A2ATransport {
+    const t = this.settings.create(this.settings.candidates[i]!);
+    this.transports.set(i, t);
+    return t;
   }
 
   /**

@@ -57,15 +57,14 @@ export function prepareCall<I extends DescMessage, M extends DescMethod & { read
 ): PreparedCall<I, M> {
   const unary = method.methodKind === "unary";
   const givenMs = unary ? (call.timeoutMs ?? client.timeoutMs) : call.timeoutMs;
+  // The call's extensions on top of the client's, without a copy when either
+  // is empty, activated in its headers too. Checked before the request is
+  // read: a header that cannot be sent ends the call before any reading.
+  let extensions = client.extensions;
+  let headers = call.headers;
+  if (call.extensions?.length) extensions = extensions?.length ? [...extensions, ...call.extensions] : call.extensions;
+  if (extensions?.length) headers = withExtensions(headers, extensions);
   const traits = traitsOf(method);
-  // The call's extensions on top of the client's, without a copy when either is empty.
-  const extensions = call.extensions?.length
-    ? client.extensions?.length
-      ? [...client.extensions, ...call.extensions]
-      : call.extensions
-    : client.extensions;
-  // Checked before the request is read: a header that cannot be sent ends the call before any reading.
-  const headers = withExtensions(call.headers, extensions);
   const record = (stream ?? new CallRecord(unary ? "unary" : "stream", givenMs)) as PreparedCall<I, M>;
   const read = readRequest(method.input, request);
   record.method = method;

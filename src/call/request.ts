@@ -103,11 +103,17 @@ const plainInput = onDemand(async () =>
 );
 
 /**
- * `request` in the init shape of the generated types: itself when its
- * fields already are (a message made by `create()` or `userMessage`, an id,
- * a number: what typed code passes), checked without a walk; otherwise read
- * by plain-input.ts from plain JavaScript of either shape, the generated
- * types' or the spec's JSON (`{ text }` parts, `"ROLE_USER"`).
+ * `request` in the init shape of the generated types: itself when every
+ * field set is of that shape at a glance (a message made by `create()` or
+ * `userMessage`, an id, a number: what typed code passes), checked without
+ * a walk; otherwise read by plain-input.ts from plain JavaScript of either
+ * shape, the generated types' or the spec's JSON (`{ text }` parts,
+ * `"ROLE_USER"`).
+ *
+ * At a glance: strings, int32s (whole numbers in range: NaN, 1.5 or 2^40 go
+ * to the reader, which names them), booleans, enums as numbers, messages
+ * made. Whichever type a request was written as, what passes has been seen
+ * field by field in the init shape.
  *
  * @throws InvalidParamsError (the promise rejects) naming the field of a request of neither shape.
  */
@@ -115,28 +121,10 @@ export function readRequest<I extends DescMessage>(
   schema: I,
   request: RequestInput<I>,
 ): MessageInitShape<I> | Promise<MessageInitShape<I>> {
-  // Whichever type it was written as, initShaped has seen each of its fields in the init shape.
-  if (initShaped(schema, request)) return request as MessageInitShape<I>;
-  return plainInput().then((read) => read(schema, request) as MessageInitShape<I>);
-}
-
-// What `typeof` gives for a value in the init shape, by scalar type, for the scalars checked at a glance.
-const TYPES: Partial<Record<ScalarType, string>> = {
-  [ScalarType.STRING]: "string",
-  [ScalarType.INT32]: "number",
-  [ScalarType.BOOL]: "boolean",
-};
-
-/**
- * Whether every field set in `value` is of the init shape at a glance:
- * strings, int32s (whole numbers in range: NaN, 1.5 or 2^40 go to the
- * reader, which names them), booleans, enums as numbers, messages made.
- */
-function initShaped(schema: DescMessage, value: unknown): boolean {
-  if (isMessage(value, schema)) return true;
-  if (!isRecord(value) || Object.getPrototypeOf(value) !== Object.prototype) return false;
-  for (const key in value) {
-    const v = value[key];
+  if (isMessage(request, schema)) return request as MessageInitShape<I>;
+  if (!isRecord(request) || Object.getPrototypeOf(request) !== Object.prototype) return readPlain(schema, request);
+  for (const key in request) {
+    const v = request[key];
     const f = schema.field[key];
     if (
       v !== undefined &&
@@ -147,7 +135,19 @@ function initShaped(schema: DescMessage, value: unknown): boolean {
           : typeof v !== (f.fieldKind === "enum" ? "number" : f.fieldKind === "scalar" ? TYPES[f.scalar] : undefined) ||
             (f.fieldKind === "scalar" && f.scalar === ScalarType.INT32 && ((v as number) | 0) !== v)))
     )
-      return false;
+      return readPlain(schema, request);
   }
-  return true;
+  return request as MessageInitShape<I>;
 }
+
+/** `request`, of neither shape at a glance, read by plain-input.ts (loaded then). */
+function readPlain<I extends DescMessage>(schema: I, request: RequestInput<I>): Promise<MessageInitShape<I>> {
+  return plainInput().then((read) => read(schema, request) as MessageInitShape<I>);
+}
+
+// What `typeof` gives for a value in the init shape, by scalar type, for the scalars checked at a glance.
+const TYPES: Partial<Record<ScalarType, string>> = {
+  [ScalarType.STRING]: "string",
+  [ScalarType.INT32]: "number",
+  [ScalarType.BOOL]: "boolean",
+};

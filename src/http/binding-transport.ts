@@ -4,15 +4,7 @@
  * and abort handling apply, with each binding reduced to a small codec that
  * says how a call looks on the wire.
  */
-import {
-  create,
-  type DescMessage,
-  type DescMethod,
-  type DescMethodStreaming,
-  type JsonValue,
-  type MessageInitShape,
-  type MessageShape,
-} from "@bufbuild/protobuf";
+import { create, type DescMessage, type DescMethod, type DescMethodStreaming, type JsonValue, type MessageShape } from "@bufbuild/protobuf";
 import type { UniversalClientFn, UniversalClientResponse } from "@connectrpc/connect/protocol";
 import { A2AError, type CallTimeoutError, InvalidParamsError, ProtocolError } from "../errors/family.js";
 import { isRecord } from "../base/is-record.js";
@@ -35,7 +27,7 @@ import { sseDecoder, type SseEvent } from "./sse.js";
 import { readFailure, UnreadError } from "./failure-reading.js";
 import { foundA2AError } from "../errors/classification.js";
 import { unlessAborted } from "../base/abort.js";
-import { callRecordKey, type CallRecord, recordFor } from "../call/record.js";
+import { callRecordKey, CallRecord, recordFor } from "../call/record.js";
 import { failedField, messageFromJson, unreadableAt, type GeneratedJson } from "../protocol/proto-json.js";
 import { onlyValue, single } from "../base/iterables.js";
 import { isJsonContentType, mediaTypeOf } from "../base/media-type.js";
@@ -70,18 +62,11 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
   const binding = codec.binding;
   const readers = generated?.readers;
 
-  function prepare<I extends DescMessage>(
-    method: DescMethod & { readonly input: I },
-    input: MessageInitShape<I> | undefined,
-    header: HeadersInit | undefined,
-    stream: boolean,
-  ) {
-    const message = create(method.input, input);
-    const plan = planned(method, message);
-    const h = mergeHeaders(defaults, header);
-    h.set("Accept", stream ? "text/event-stream" : codec.accept);
-    return { message, plan, header: h };
-  }
+  // The headers a unary request starts from, its Accept set: copied as they
+  // are for a call that gives none of its own (most calls), else the call's
+  // are merged over the transport's and the Accept set again (the
+  // transport's, whatever the call's say), as a stream's are.
+  const unaryHeaders = withAccept(new Headers(defaults), codec.accept);
 
   /**
    * The call's HTTP request. What the request's values cannot be written as
@@ -101,20 +86,20 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
   /** Sends the (possibly interceptor-modified) request; never leaks a raw network error. */
   async function send(
     method: DescMethod,
-    first: { message: unknown; plan: HttpPlan },
+    firstMessage: unknown,
+    firstPlan: HttpPlan,
     req: { url: string; header: Headers; message: unknown },
     abort: AbortSignal | CallSignal,
   ): Promise<{ res: UniversalClientResponse; plan: HttpPlan; url: string }> {
     // Interceptors may replace the message (e.g. to set a tenant): plan again then.
     const message = req.message as MessageShape<DescMessage>;
-    const plan = message === first.message ? first.plan : planned(method, message);
-    const overridden = req.url !== first.plan.url;
+    const plan = message === firstMessage ? firstPlan : planned(method, message);
+    const overridden = req.url !== firstPlan.url;
     // What interceptors added to the query (an API key) goes along to the other verb's URL.
-    const urlOf = (p: HttpPlan) => (!overridden ? p.url : p === plan ? req.url : withAddedQuery(p.url, first.plan.url, req.url));
     // Set by each exchange: the URL the failure names.
     let url = req.url;
     const exchange = (p: HttpPlan) => {
-      url = urlOf(p);
+      url = !overridden ? p.url : p === plan ? req.url : withAddedQuery(p.url, firstPlan.url, req.url);
       if (p.body !== undefined) req.header.set("Content-Type", codec.contentType);
       // A retry with the other verb has no body where the first had one.
       else if (p !== plan) req.header.delete("Content-Type");
@@ -127,7 +112,8 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
     };
     try {
       const res = await exchange(plan);
-      const choice = codec.verbChoice?.(method, message, plan);
+      // Only a stream's verb may be disputed (codec.ts): a unary call goes by its route's.
+      const choice = method.methodKind === "unary" ? undefined : codec.verbChoice?.(method, message, plan);
       if (!choice) return { res, plan, url };
       if (res.status >= 200 && res.status < 300) {
         if (!choice.learned) choice.remember(plan.method);
@@ -279,26 +265,31 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
   return {
     binding,
     async unary(method, signal, timeoutMs, header, input, contextValues) {
-      const first = prepare(method, input, header, false);
-      // The call's record (call/record.ts): the A2AClient's values, or made here for a call that comes without one.
-      const record = recordFor("unary", timeoutMs, contextValues);
-      return runUnary({
+      const firstMessage = create(method.input, input);
+      const firstPlan = planned(method, firstMessage);
+      // The call's record (call/record.ts): the values an A2AClient or the failover runner pass are
+      // it; a call that comes without one has one made (recordFor).
+      const record = contextValues instanceof CallRecord ? contextValues : recordFor("unary", timeoutMs, contextValues);
+      // Awaited: an async function that returns a promise takes two turns more.
+      return await runUnary({
         binding,
         interceptors: options.interceptors,
         signal,
-        timeoutMs: record.requestMs(timeoutMs, unaryMs),
+        // A request given no timeout is held to the transport's.
+        timeoutMs: timeoutMs === undefined ? unaryMs : record.requestMs(timeoutMs),
+        lean,
         req: {
           stream: false,
           service: method.parent,
           method,
-          requestMethod: first.plan.method,
-          url: first.plan.url,
-          header: first.header,
+          requestMethod: firstPlan.method,
+          url: firstPlan.url,
+          header: header === undefined ? new Headers(unaryHeaders) : withAccept(mergeHeaders(defaults, header), codec.accept),
           contextValues: contextValues ?? record,
-          message: first.message,
+          message: firstMessage,
         },
-        next: async (req, call) => {
-          const { res, plan, url } = await send(method, first, req, call.abortFor(req, lean));
+        next: async (req, abort) => {
+          const { res, plan, url } = await send(method, firstMessage, firstPlan, req, abort);
           const f = facts(method, res, url);
           let text: string | undefined;
           const json = await readJson(res, f, keepsReceivedJson(method) ? (t) => (text = t) : undefined);
@@ -323,7 +314,8 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
 
     async stream(method, signal, timeoutMs, header, input, contextValues) {
       // A2A's streaming methods are server-streaming: exactly one request.
-      const first = prepare(method, await onlyValue(input), header, true);
+      const firstMessage = create(method.input, await onlyValue(input));
+      const firstPlan = planned(method, firstMessage);
       const record = recordFor("stream", timeoutMs, contextValues);
       // The call's own controller, so that a stream gone idle can be cut.
       const controller = new AbortController();
@@ -338,14 +330,14 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
           stream: true,
           service: method.parent,
           method,
-          requestMethod: first.plan.method,
-          url: first.plan.url,
-          header: first.header,
+          requestMethod: firstPlan.method,
+          url: firstPlan.url,
+          header: withAccept(mergeHeaders(defaults, header), "text/event-stream"),
           contextValues: contextValues ?? record,
-          message: single(first.message),
+          message: single(firstMessage),
         },
         next: async (req) => {
-          const message: unknown = (await onlyValue(req.message)) ?? first.message;
+          const message: unknown = (await onlyValue(req.message)) ?? firstMessage;
           // Silence before the events start (no response yet, or a plain
           // body that stops) is bounded by the idle timeout too.
           let silent: CallTimeoutError | undefined;
@@ -354,7 +346,13 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
             () => void (silent = cutIdle(controller, "no response", req.url, idleMs, binding)),
           );
           try {
-            const { res, plan, url } = await send(method, first, { url: req.url, header: req.header, message }, req.signal);
+            const { res, plan, url } = await send(
+              method,
+              firstMessage,
+              firstPlan,
+              { url: req.url, header: req.header, message },
+              req.signal,
+            );
             const f = facts(method, res, url);
             const ok = res.status >= 200 && res.status < 300;
             const type = res.header.get("Content-Type");
@@ -389,6 +387,12 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
       });
     },
   } satisfies A2ATransport;
+}
+
+/** `h` with its Accept set to `accept`; returns `h`. */
+function withAccept(h: Headers, accept: string): Headers {
+  h.set("Accept", accept);
+  return h;
 }
 
 /** `url` with the query parameters that `modified` has and `original` has not. */

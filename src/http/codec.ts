@@ -64,8 +64,9 @@ export interface BindingCodec {
   /** The error an unsuccessful response or an `event: error` frame describes, read with the code that reads errors. */
   error(json: unknown, facts: ResponseFacts, reading: ErrorReading): A2AError;
   /**
-   * For a call whose HTTP verb servers disagree on: what was learned and
-   * the other verb; undefined for every other call. A codec with it has
+   * For a streaming call whose HTTP verb servers disagree on: what was
+   * learned and the other verb; undefined for every other call. Not asked
+   * for a unary call, which goes by its route's verb. A codec with it has
    * `verbFallback` too.
    */
   verbChoice?(method: DescMethod, message: MessageShape<DescMessage>, plan: HttpPlan): VerbChoice | undefined;

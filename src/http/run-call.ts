@@ -70,6 +70,15 @@ interface CallOptions<Req> {
    */
   controller?: AbortController | undefined;
   req: Omit<Req, "signal">;
+  /**
+   * Set when the transport's `next` takes what its HTTP client is to watch
+   * as its second argument rather than reading `req.signal`: whether that
+   * client takes the call itself (an AbortLike, call-abort.ts) rather than
+   * a signal. A call without interceptors then gives its request no signal,
+   * and makes one only for a client that needs it. Undefined: `next` reads
+   * `req.signal`.
+   */
+  lean?: boolean | undefined;
 }
 
 /**
@@ -77,32 +86,32 @@ interface CallOptions<Req> {
  * a stream holds its call for as long as it is open. The gRPC binding's
  * transport uses it too, for calls that do not run through this runner.
  *
- * The AbortSignal is made only when someone asks for it (an interceptor, an
- * HTTP client of another's, a stream): in Node making one and listening to
- * it cost about a tenth of the CPU of a unary call on a keep-alive
- * connection. The call's own HTTP client listens to the call instead.
+ * The AbortSignal is made only for a call that needs one (interceptors,
+ * which see it on the request; an HTTP client of another's; a stream): in
+ * Node making one and listening to it cost about a tenth of the CPU of a
+ * unary call on a keep-alive connection. The call's own HTTP client listens
+ * to the call instead.
  */
 export class CallSignal implements AbortLike {
   private controller: AbortController | undefined;
-  private abortedWith: { reason: unknown } | undefined;
+  // Whether and why the call was aborted (AbortLike): fields rather than
+  // getters, which the runner and the HTTP client read on every call; set once
+  // the call is aborted, by `end` or the transport's own controller.
+  aborted = false;
+  reason: unknown = undefined;
   /** Who listens to the call itself instead of its signal (the node:http client). */
   private listeners: (() => void)[] | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
-  /** The runner's request whose `signal` is made when read (`withLazySignal`), until an interceptor sets another. */
-  lazyRequest: object | undefined;
-  /** Fails what `race` waits for. */
-  private lose: ((reason: unknown) => void) | undefined;
-  /** The headers and URL of the request as sent (after the interceptors): what a failure masks. */
-  private sentHeader: Headers | undefined;
-  private sentUrl: string | undefined;
+  /** Fails what `race` (or the unary runner) waits for. */
+  lose: ((reason: unknown) => void) | undefined;
   /**
-   * Whose request fields the URL's query carries: those of an HTTP+JSON GET,
-   * which are not credentials. Undefined for a request with a body (every
-   * other call), whose query holds none of them.
+   * The request as sent (after the interceptors; before, the runner's own):
+   * its headers, URL and message are what a failure masks (`rejectClean`),
+   * read only then.
    */
-  private sentMethod: DescMethod | undefined;
-  /** The request message, which may hand the agent credentials (a push config's). */
-  private sentMessage: unknown;
+  sentRequest: SentRequest | undefined;
+  /** The runner's own request, whose message is masked where the one sent carries none that can be read. */
+  ownRequest: SentRequest | undefined;
 
   constructor(
     private readonly outer: AbortSignal | undefined,
@@ -124,8 +133,10 @@ export class CallSignal implements AbortLike {
     // Aborts of the runner's own go through `abort`; the transport's need a listener.
     if (controller) {
       this.controller = controller;
-      if (controller.signal.aborted) this.abortedWith = { reason: controller.signal.reason };
-      else controller.signal.addEventListener("abort", this.onControllerAbort, { once: true });
+      if (controller.signal.aborted) {
+        this.aborted = true;
+        this.reason = controller.signal.reason;
+      } else controller.signal.addEventListener("abort", this.onControllerAbort, { once: true });
     }
     if (outer?.aborted) this.onOuterAbort();
     else outer?.addEventListener("abort", this.onOuterAbort);
@@ -137,22 +148,14 @@ export class CallSignal implements AbortLike {
   get signal(): AbortSignal {
     if (this.controller === undefined) {
       this.controller = new AbortController();
-      if (this.abortedWith) this.controller.abort(this.abortedWith.reason);
+      if (this.aborted) this.controller.abort(this.reason);
     }
     return this.controller.signal;
   }
 
-  get aborted(): boolean {
-    return this.abortedWith !== undefined;
-  }
-
-  get reason(): unknown {
-    return this.abortedWith?.reason;
-  }
-
   /** Listens to the call's abort without making its signal (AbortLike). Called at most once. */
   addEventListener(_type: "abort", listener: () => void): void {
-    if (this.abortedWith) return;
+    if (this.aborted) return;
     (this.listeners ??= []).push(listener);
   }
 
@@ -163,17 +166,13 @@ export class CallSignal implements AbortLike {
 
   /**
    * What an HTTP client is to watch for the request `req` of this call: the
-   * call itself when `req` carries the call's own signal, which spares
-   * making it (`lean`: a client that takes an AbortLike, call-abort.ts),
-   * else the request's signal.
+   * call itself when `req` still carries the call's own signal and the
+   * client takes an AbortLike (`lean`, call-abort.ts), which spares it a
+   * listener on the signal; else the request's signal.
    */
   abortFor(req: { signal: AbortSignal }, lean: boolean): AbortSignal | CallSignal {
-    if (!lean) return req.signal;
-    // The runner's own request, its signal neither asked for nor replaced:
-    // reading it would make it.
-    if (req === this.lazyRequest) return this;
     const signal = req.signal;
-    return signal === this.controller?.signal ? this : signal;
+    return lean && signal === this.controller?.signal ? this : signal;
   }
 
   /**
@@ -183,10 +182,10 @@ export class CallSignal implements AbortLike {
    * caller's and the deadline's, fail the race directly.
    */
   race<T>(work: Promise<T>): Promise<T> {
-    if (this.abortedWith) {
+    if (this.aborted) {
       // Settled later or never, `work` is nobody's unhandled rejection.
       work.catch(ignore);
-      return Promise.reject(this.abortedWith.reason);
+      return Promise.reject(this.reason);
     }
     return new Promise<T>((resolve, reject) => {
       this.lose = reject;
@@ -204,7 +203,7 @@ export class CallSignal implements AbortLike {
    * within the call's deadline and signal (a load that fails is named so).
    */
   fail(reason: unknown): Promise<unknown> {
-    if (this.abortedWith || reason === undefined || reason instanceof A2AError) return Promise.resolve(this.failWith(reason));
+    if (this.aborted || reason === undefined || reason instanceof A2AError) return Promise.resolve(this.failWith(reason));
     return this.race(classification()).then(
       (m) => this.failWith(m.clientFault(reason)),
       (loadError: unknown) => this.failWith(unclassified(reason, loadError, this.binding)),
@@ -217,7 +216,7 @@ export class CallSignal implements AbortLike {
    * `e`, applied to its signal.
    */
   failWith(e: unknown): unknown {
-    const reported = this.abortedWith ? this.abortedError(this.abortedWith.reason) : e;
+    const reported = this.aborted ? this.abortedError(this.reason) : e;
     this.release();
     this.end(reported);
     return reported;
@@ -235,27 +234,28 @@ export class CallSignal implements AbortLike {
    */
   sending<R extends SentRequest, T>(next: (req: R) => T): (req: R) => T {
     return (req) => {
-      this.sent(req);
+      this.sentRequest = req;
       return next(req);
     };
-  }
-
-  /** Notes the request as sent (see `sending`). */
-  sent(req: SentRequest): void {
-    this.sentHeader = req.header;
-    this.sentUrl = req.url;
-    this.sentMethod = req.requestMethod === "GET" ? req.method : undefined;
-    // A stream's one message, when it can be read without reading the
-    // stream (`single`); else the one the transport gave is kept.
-    const message = req.stream ? singleValue(req.message as AsyncIterable<unknown>) : req.message;
-    if (message !== undefined) this.sentMessage = message;
   }
 
   /** A rejection with `e`, without the credentials of the request as sent. */
   rejectClean(e: unknown): Promise<never> {
     // Masking works in place: the shared reason of finished calls is not touched.
     if (e !== undefined && e === finished) return Promise.reject(e);
-    return rejectWithoutSent(e, this.sentHeader, this.sentUrl, this.sentMethod, this.sentMessage);
+    const req = this.sentRequest;
+    // Whose request fields the URL's query carries: those of an HTTP+JSON
+    // GET, which are not credentials; a request with a body (every other
+    // call) holds none of them there.
+    return req
+      ? rejectWithoutSent(
+          e,
+          req.header,
+          req.url,
+          req.requestMethod === "GET" ? req.method : undefined,
+          messageOf(req) ?? messageOf(this.ownRequest),
+        )
+      : Promise.reject(e);
   }
 
   /** The call is over; releases the timer and the caller's signal, and aborts the request signal. */
@@ -273,8 +273,9 @@ export class CallSignal implements AbortLike {
 
   /** Aborts the call with `reason` (once): its signal, if made, and who listens to the call. */
   private end(reason: unknown): void {
-    if (this.abortedWith) return;
-    this.abortedWith = { reason };
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = reason;
     this.controller?.abort(reason);
     this.notify();
   }
@@ -290,12 +291,13 @@ export class CallSignal implements AbortLike {
     this.lost();
   }
 
-  private readonly lost = (): void => this.lose?.(this.abortedWith?.reason);
+  private readonly lost = (): void => this.lose?.(this.reason);
 
   /** The transport aborted its own controller (a stream gone idle). */
   private readonly onControllerAbort = (): void => {
-    if (!this.abortedWith) {
-      this.abortedWith = { reason: this.controller!.signal.reason };
+    if (!this.aborted) {
+      this.aborted = true;
+      this.reason = this.controller!.signal.reason;
       this.notify();
     }
     this.lost();
@@ -318,34 +320,6 @@ export class CallSignal implements AbortLike {
     );
 }
 
-/** Where a request with a lazily made signal keeps its call. */
-const CALL = Symbol("call");
-
-/**
- * The `signal` of the runner's own requests: the call's, made when first
- * read (a spread copy reads it, and gets the signal as a plain value). One
- * accessor pair for every request, so they all share one shape.
- */
-const LAZY_SIGNAL: PropertyDescriptor = {
-  get(this: { [CALL]: CallSignal }): AbortSignal {
-    return this[CALL].signal;
-  },
-  // An interceptor may set another signal on the request it was given.
-  set(this: { [CALL]: CallSignal }, signal: AbortSignal) {
-    this[CALL].lazyRequest = undefined;
-    Object.defineProperty(this, "signal", { value: signal, writable: true, enumerable: true, configurable: true });
-  },
-  enumerable: true,
-  configurable: true,
-};
-
-/** `req` with the lazily made signal of `call`. */
-function withLazySignal<R extends object>(req: R, call: CallSignal): R & { signal: AbortSignal } {
-  (req as { [CALL]?: CallSignal })[CALL] = call;
-  call.lazyRequest = req;
-  return Object.defineProperty(req, "signal", LAZY_SIGNAL) as R & { signal: AbortSignal };
-}
-
 function ignore(): void {}
 
 /** What the runner notes of a request as it is sent. */
@@ -356,6 +330,15 @@ interface SentRequest {
   requestMethod?: string | undefined;
   stream?: boolean | undefined;
   message?: unknown;
+}
+
+/**
+ * The message of `req`, which may hand the agent credentials (a push
+ * config's): a stream's one message when it can be read without reading the
+ * stream (`single`), else none.
+ */
+function messageOf(req: SentRequest | undefined): unknown {
+  return req?.stream ? singleValue(req.message as AsyncIterable<unknown>) : req?.message;
 }
 
 /**
@@ -400,22 +383,43 @@ function applyInterceptors<T>(next: T, interceptors: Interceptor[]): T {
  * dispatching an abort nobody needs costs as much as the rest of the call.
  */
 export function runUnary<I extends DescMessage, O extends DescMessage>(
-  opt: CallOptions<UnaryRequest<I, O>> & { next: (req: UnaryRequest<I, O>, call: CallSignal) => Promise<UnaryResponse<I, O>> },
+  opt: CallOptions<UnaryRequest<I, O>> & {
+    next: (req: UnaryRequest<I, O>, abort: AbortSignal | CallSignal) => Promise<UnaryResponse<I, O>>;
+  },
 ): Promise<UnaryResponse<I, O>> {
   const call = new CallSignal(opt.signal, opt.req.contextValues, opt.timeoutMs, opt.req.url, opt.binding);
   if (call.aborted) return call.fail(call.reason).then((e) => call.rejectClean(e));
-  const req = withLazySignal({ ...opt.req }, call) as UnaryRequest<I, O>;
-  call.sent(req);
-  const send = (r: UnaryRequest<I, O>) => opt.next(r, call);
-  // Without interceptors the request above is the one sent: no wrapper then.
-  const next = opt.interceptors?.length ? applyInterceptors(call.sending(send), opt.interceptors) : send;
-  return call.race(started(next, req)).then(
-    (res) => {
+  const lean = opt.lean === true;
+  // Straight to a transport that is handed what to watch when no interceptor
+  // sees the request: it goes without a signal, and the call makes one only
+  // for a client that needs it. `next` is async: it cannot throw.
+  const direct = opt.lean !== undefined && !opt.interceptors?.length;
+  const req = (direct ? opt.req : { ...opt.req, signal: call.signal }) as UnaryRequest<I, O>;
+  call.sentRequest = call.ownRequest = req;
+  const work = direct ? opt.next(req, lean ? call : call.signal) : intercepted(opt, req, call, lean);
+  // Settles with the response, or fails as soon as the call is aborted (now,
+  // by an interceptor), whatever `work` still waits for: `race`'s rule,
+  // without its extra turn.
+  return new Promise<UnaryResponse<I, O>>((resolve, reject) => {
+    if (call.aborted) reject(call.reason);
+    call.lose = reject;
+    work.then((res) => {
       call.release();
-      return res;
-    },
-    (e: unknown) => call.fail(e).then((failure) => call.rejectClean(failure)),
-  );
+      resolve(res);
+    }, reject);
+  }).catch((e: unknown) => call.fail(e).then((failure) => call.rejectClean(failure)));
+}
+
+/** `opt.next(req)` through the interceptors, if any: the request as the runner gives it to them, with the call's signal. */
+function intercepted<I extends DescMessage, O extends DescMessage>(
+  opt: Parameters<typeof runUnary<I, O>>[0],
+  req: UnaryRequest<I, O>,
+  call: CallSignal,
+  lean: boolean,
+): Promise<UnaryResponse<I, O>> {
+  const send = (r: UnaryRequest<I, O>) => opt.next(r, call.abortFor(r, lean));
+  // Without interceptors the request is the one sent: no wrapper then.
+  return started(opt.interceptors?.length ? applyInterceptors(call.sending(send), opt.interceptors) : send, req);
 }
 
 /**
@@ -430,7 +434,7 @@ export function runStreaming<I extends DescMessage, O extends DescMessage>(
   const call = new CallSignal(opt.signal, opt.req.contextValues, opt.timeoutMs, opt.req.url, opt.binding, opt.controller);
   if (call.aborted) return call.fail(call.reason).then((e) => call.rejectClean(e));
   const req = { ...opt.req, signal: call.signal } as StreamRequest<I, O>;
-  call.sent(req);
+  call.sentRequest = call.ownRequest = req;
   const next = opt.interceptors?.length ? applyInterceptors(call.sending(opt.next), opt.interceptors) : opt.next;
   return call.race(started(next, req)).then(
     (res) => ({ ...res, message: ending(res.message, call) }),

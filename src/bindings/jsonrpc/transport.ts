@@ -3,7 +3,7 @@
  * request object to the interface URL; the two streaming methods answer
  * with SSE whose events carry JSON-RPC response objects.
  */
-import type { DescMessage, DescMethod, JsonObject, JsonValue, MessageShape } from "@bufbuild/protobuf";
+import type { DescMethod, JsonObject, JsonValue } from "@bufbuild/protobuf";
 import { messageToJson, type GeneratedJson } from "../../protocol/proto-json.js";
 import { ProtocolError, type A2AError } from "../../errors/family.js";
 import { isRecord } from "../../base/is-record.js";
@@ -40,8 +40,9 @@ export function jsonRpcTransport(options: JsonRpcTransportOptions, generated?: G
   return createHttpBindingTransport(
     options,
     // PascalCase method names, the same as the proto's (spec 9.1).
-    jsonRpcCodec(options.baseUrl, (envelope, method, message) =>
-      envelope.request(method.name, messageToJson(method.input, message, writers)),
+    jsonRpcCodec(
+      options.baseUrl,
+      (envelope) => (method, message) => envelope.request(method, messageToJson(method.input, message, writers)),
     ),
     generated,
   );
@@ -50,21 +51,15 @@ export function jsonRpcTransport(options: JsonRpcTransportOptions, generated?: G
 /**
  * The codec of a JSON-RPC transport POSTing to `url`: the 1.0 binding and
  * the 0.3 one share the envelope and differ in how a call becomes a request
- * (`plan`, given the envelope).
+ * (the `plan` made with the envelope).
  */
-export function jsonRpcCodec(
-  url: string,
-  plan: (envelope: JsonRpcEnvelope, method: DescMethod, message: MessageShape<DescMessage>) => HttpPlan,
-): BindingCodec {
+export function jsonRpcCodec(url: string, planWith: (envelope: JsonRpcEnvelope) => BindingCodec["plan"]): BindingCodec {
   const envelope = jsonRpcEnvelope(url);
   return {
     binding: "JSONRPC",
     contentType: "application/json",
     accept: "application/json",
-    plan: (method, message) => {
-      const planned = plan(envelope, method, message);
-      return method.output.typeName === EMPTY ? { ...planned, emptyResult: true } : planned;
-    },
+    plan: planWith(envelope),
     result: envelope.result,
     error: envelope.error,
   };
@@ -76,8 +71,12 @@ export function jsonRpcCodec(
  * to `A2AError`s.
  */
 export interface JsonRpcEnvelope {
-  /** A POST of a request object; `params` is left out when undefined. */
-  request(method: string, params: JsonValue | undefined): HttpPlan;
+  /**
+   * A POST of a request object calling `method`, by `name` on the wire
+   * (default: its own, PascalCase as the proto's); `params` is left out when
+   * undefined.
+   */
+  request(method: DescMethod, params: JsonValue | undefined, name?: string): HttpPlan;
   /** The `result` of a response object; throws the error it carries (an `UnreadError`). */
   result(json: unknown, plan: HttpPlan, facts: ResponseFacts): unknown;
   /** The error an error response or an `event: error` frame describes, read with the code that reads errors. */
@@ -88,11 +87,11 @@ export interface JsonRpcEnvelope {
 export function jsonRpcEnvelope(url: string): JsonRpcEnvelope {
   let nextId = 1;
   return {
-    request(method: string, params: JsonValue | undefined): HttpPlan {
+    request(method: DescMethod, params: JsonValue | undefined, name = method.name): HttpPlan {
       const id = nextId++;
-      const body: JsonObject = { jsonrpc: "2.0", id, method };
+      const body: JsonObject = { jsonrpc: "2.0", id, method: name };
       if (params !== undefined) body.params = params;
-      return { url, method: "POST", body, id };
+      return { url, method: "POST", body, id, emptyResult: method.output.typeName === EMPTY };
     },
     result(json: unknown, plan: HttpPlan, facts: ResponseFacts): unknown {
       if (!isRecord(json) || Array.isArray(json)) throw new ProtocolError("the response is not a JSON-RPC response object", facts);

@@ -41,7 +41,7 @@ export function createJsonRpcTransportV03(kit: V03Kit, options: HttpTransportOpt
 }
 
 function jsonRpcCodecV03(kit: V03Kit, url: string, writers: GeneratedJson["writers"] | undefined): BindingCodec {
-  const codec = kit.jsonRpcCodec(url, (envelope, method, message) => {
+  const codec = kit.jsonRpcCodec(url, (envelope) => (method, message) => {
     const call = v03Row<JsonRpcV03Call>(V03_CALLS, method);
     if (call === undefined) {
       throw new UnsupportedOperationError(`the agent speaks A2A 0.3, which has no ${method.name} operation`, {
@@ -50,7 +50,7 @@ function jsonRpcCodecV03(kit: V03Kit, url: string, writers: GeneratedJson["write
     }
     const request = kit.messageToJson(method.input, message, writers) as Record<string, unknown>;
     const params = call.params(request);
-    return { ...envelope.request(call.method, params as JsonValue | undefined), historyLength: historyLengthOf(request) };
+    return { ...envelope.request(method, params as JsonValue | undefined, call.method), historyLength: historyLengthOf(request) };
   });
   return {
     ...codec,
