@@ -14,6 +14,9 @@
 // The guides (README.md, CONTRIBUTING.md, docs/*.md) are checked the same
 // way: each fenced ts or js block is a module of its own, so each must say
 // what it imports and declare what it uses, as a reader who pastes it needs.
+// A guide's block may be marked as a fragment, by the comment
+// `<!-- fragment -->` on the line before its fence: it is compiled like the
+// others, and the tests that run a guide's blocks (docs/testing.md's) leave it out.
 //
 // Exit codes: 0 every example compiles, 1 one does not (or none was found).
 
@@ -44,11 +47,14 @@ export interface Example {
   code: string;
   /** A guide's ```js block: compiled as JavaScript, which has no types to check. */
   js?: boolean;
+  /** A guide's block marked `<!-- fragment -->` on the line before it: compiled, never run. */
+  fragment?: boolean;
 }
 
 const FENCE = /^\s*(`{3,}|~{3,})\s*([\w-]*)/;
 const CODE_LANGUAGES = new Set(["", "ts", "typescript", "js", "javascript"]);
 const BLOCK_TAG = /^\s*@\w+/;
+const FRAGMENT = /^\s*<!--\s*fragment\s*-->\s*$/;
 
 /** The examples of the doc comments in one file's text. */
 export function examplesIn(file: string, text: string): Example[] {
@@ -142,21 +148,32 @@ function codeOf(lines: readonly string[], line: number, file: string, symbol: st
 export function examplesInMarkdown(file: string, text: string): Example[] {
   const examples: Example[] = [];
   let heading = "(top)";
-  let open: { fence: string; language: string; compiled: boolean; start: number; code: string[] } | undefined;
+  let open: { fence: string; language: string; compiled: boolean; fragment: boolean; start: number; code: string[] } | undefined;
+  let previous = "";
   for (const [i, line] of text.split(/\r?\n/).entries()) {
     const [, fence = "", language = ""] = FENCE.exec(line) ?? [];
     if (!open) {
-      if (fence)
-        open = { fence, language, compiled: CODE_LANGUAGES.has(language.toLowerCase()) && language !== "", start: i + 2, code: [] };
-      else heading = /^#{1,6} (.+)$/.exec(line)?.[1] ?? heading;
+      if (fence) {
+        const compiled = CODE_LANGUAGES.has(language.toLowerCase()) && language !== "";
+        open = { fence, language, compiled, fragment: FRAGMENT.test(previous), start: i + 2, code: [] };
+      } else heading = /^#{1,6} (.+)$/.exec(line)?.[1] ?? heading;
     } else if (fence.startsWith(open.fence) && !language) {
       // A fence without a language is shown, not compiled: in a guide it is output or a file tree.
       if (open.compiled) {
         const js = /^(js|javascript)$/i.test(open.language);
-        examples.push({ file, line: open.start, symbol: heading, code: open.code.join("\n"), ...(js ? { js } : {}) });
+        const { fragment } = open;
+        examples.push({
+          file,
+          line: open.start,
+          symbol: heading,
+          code: open.code.join("\n"),
+          ...(js ? { js } : {}),
+          ...(fragment ? { fragment } : {}),
+        });
       }
       open = undefined;
     } else open.code.push(line);
+    previous = line;
   }
   return examples;
 }

@@ -205,6 +205,17 @@ describe("examplesInMarkdown", () => {
     );
   });
 
+  it("marks a block as a fragment when the line before its fence says so, and no other", () => {
+    const marked = GUIDE.replace("\n\n```js", "\n<!-- fragment -->\n```js");
+    const examples = examplesInMarkdown("docs/retries.md", marked);
+    expect(examples.map(({ line, fragment }) => ({ line, fragment }))).toEqual([
+      { line: 6, fragment: undefined },
+      { line: 21, fragment: true },
+    ]);
+    // A blank line between the comment and the fence: the comment is prose's, not the block's.
+    expect(examplesInMarkdown("docs/retries.md", GUIDE.replace("\n\n```js", "\n<!-- fragment -->\n\n```js"))[1]?.fragment).toBeUndefined();
+  });
+
   it("reports a block that does not compile at its line in the guide, under its heading", async () => {
     const problems = await checkExamples(examplesInMarkdown("docs/retries.md", GUIDE));
     expect(problems).toEqual([expect.stringMatching(/^docs\/retries\.md:7:\d+ \(example under "Retries"\): error TS\d+: .*atempts/)]);
