@@ -30,12 +30,13 @@ import { unlessAborted } from "../base/abort.js";
 import { callRecordKey, CallRecord, recordFor } from "../call/record.js";
 import { failedField, messageFromJson, unreadableAt, type GeneratedJson } from "../protocol/proto-json.js";
 import { onlyValue, single } from "../base/iterables.js";
+import { concatBytes } from "../base/bytes.js";
 import { isJsonContentType, mediaTypeOf } from "../base/media-type.js";
 import { safeUrl } from "../base/urls.js";
 import { checkedResponse } from "../protocol/response-shape.js";
 import { keepReceivedJson, keepsReceivedJson } from "./received-json.js";
 import type { A2ATransport } from "../call/transport.js";
-import { discard, isProblemType, looksLikeJson, readText, readTextWithin, tryParse } from "./body.js";
+import { discard, looksLikeJson, readTextWithin, tryParse, utf8 } from "./body.js";
 import { DecodedEvents } from "./decoded-events.js";
 
 const encoder = new TextEncoder();
@@ -158,10 +159,22 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
     return readFailure(new UnreadError((m) => codec.error(json, f, m)), binding, f.url);
   }
 
-  /** Reads a whole JSON body, handing its text to `onText`; for unsuccessful statuses throws the error it describes. */
+  /**
+   * Reads a whole JSON body (failing with ProtocolError past the limit),
+   * handing its text to `onText`; for unsuccessful statuses throws the error
+   * it describes.
+   */
   async function readJson(res: UniversalClientResponse, f: ResponseFacts, onText?: (text: string) => void): Promise<unknown> {
     if (res.status < 200 || res.status >= 300) throw await rejection(res, f);
-    const text = await readText(res.body, maxResponseBytes, binding, f.url);
+    let text: string;
+    try {
+      const tooLarge = () => new ProtocolError(`response body from ${safeUrl(f.url)} larger than ${maxResponseBytes} bytes`, { binding });
+      text = utf8.decode(await concatBytes(res.body, maxResponseBytes, tooLarge));
+    } catch (e) {
+      // A connection lost in the middle of the body is a ConnectionError, as
+      // one lost before the response is.
+      throw await readFailure(e, binding, f.url);
+    }
     const type = res.header.get("Content-Type");
     const where = { binding, httpStatus: res.status };
     if (type !== null && !isJsonContentType(type)) {
@@ -173,7 +186,7 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
       throw new ProtocolError(`expected a JSON response from ${safeUrl(f.url)}, got content type "${type}"`, where);
     }
     // An RFC 9457 problem document describes a failure, whatever the status says.
-    if (type !== null && isProblemType(type)) {
+    if (type !== null && mediaTypeOf(type) === "application/problem+json") {
       throw new ProtocolError(
         `HTTP ${res.status} from ${safeUrl(f.url)} with a problem document (${type.split(";")[0]}) as its result`,
         where,
@@ -182,8 +195,10 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
     // No body (a 204, or an empty 200) parses as the defaults, which the
     // response's shape check then finds incomplete for anything but Empty.
     if (text.trim() === "") return {};
-    const json = tryParse(text);
-    if (json === undefined) {
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
       const unread = new UnreadError(
         (m) => new ProtocolError(`the response body from ${safeUrl(f.url)} is not valid JSON: ${m.describeJsonFault(text)}`, where),
       );
@@ -193,8 +208,21 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
     return json;
   }
 
-  function parse<O extends DescMessage>(method: DescMethod & { readonly output: O }, result: unknown, httpStatus: number): MessageShape<O> {
+  /**
+   * The message a successful answer's JSON (a body, or a stream event's
+   * data) carries: its result, as the codec finds it (throwing the error the
+   * answer carries instead, an `UnreadError`), read and checked against the
+   * method's output.
+   */
+  function parse<O extends DescMessage>(
+    method: DescMethod & { readonly output: O },
+    answer: unknown,
+    plan: HttpPlan,
+    f: ResponseFacts,
+  ): MessageShape<O> {
+    const result = codec.result(answer, plan, f);
     const schema = method.output;
+    const httpStatus = f.httpStatus;
     // A 1.0 result never has a `kind`; every 0.3 task, message and event
     // has one. Read as 1.0, such an answer would pass with its states,
     // roles and files lost: an agent whose card claims 1.0 but speaks 0.3.
@@ -248,7 +276,7 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
             }),
         );
       }
-      return parse(method, codec.result(json, plan, f), res.status);
+      return parse(method, json, plan, f);
     };
     const onRetry = state && ((ms: number) => void (state.retryMs = ms));
     const onId = state && ((id: string) => void (state.lastEventId = id || undefined));
@@ -293,19 +321,19 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
           const f = facts(method, res, url);
           let text: string | undefined;
           const json = await readJson(res, f, keepsReceivedJson(method) ? (t) => (text = t) : undefined);
-          let result: unknown;
+          let message: MessageShape<typeof method.output>;
           try {
-            result = codec.result(json, plan, f);
+            message = parse(method, json, plan, f);
           } catch (e) {
             // The error the answer carries, read within the runner's race (its deadline and signal).
             throw e instanceof UnreadError ? await readFailure(e, binding, url) : e;
           }
-          const message = parse(method, result, res.status);
           // A card's signatures cover the JSON as sent, which parsing does not keep whole.
-          if (text !== undefined && isRecord(result) && !Array.isArray(result)) {
-            // The status, not the response: what the entry holds is the JSON and its text.
-            const status = res.status;
-            keepReceivedJson(message, { json: result, text, reparse: () => parse(method, result, status) });
+          if (text !== undefined) {
+            // The answer's result, found again (as `parse` found it): cards only.
+            const result = codec.result(json, plan, f);
+            if (isRecord(result) && !Array.isArray(result))
+              keepReceivedJson(message, { json: result, text, reparse: () => parse(method, json, plan, f) });
           }
           return { stream: false, service: method.parent, method, header: res.header, trailer: res.trailer, message };
         },
@@ -367,7 +395,7 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
               // A plain JSON body where a stream was expected: an error, or
               // (leniently) a single result.
               const json = await readJson(res, f);
-              out = single(parse(method, codec.result(json, plan, f), res.status));
+              out = single(parse(method, json, plan, f));
             } else {
               await discard(res.body);
               // Records an event stream would hold, under another type (text/plain), are not read as one.

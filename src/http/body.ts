@@ -1,33 +1,19 @@
 /**
- * Reading the body of an HTTP binding's response: whole (bounded), or
- * given up; and what a failure below the binding (the network, the HTTP
- * client) is reported as.
+ * Reading the body of an HTTP binding's response where it is not a result
+ * (binding-transport.ts's `readJson` reads those): an error answer's, whole
+ * or given up past the limit; one nobody reads, closed; and what a failure
+ * below the binding (the network, the HTTP client) is reported as.
  */
-import { ProtocolError } from "../errors/family.js";
 import { readFailure } from "./failure-reading.js";
 import type { Binding } from "../base/bindings.js";
 import { concatBytes } from "../base/bytes.js";
-import { mediaTypeOf } from "../base/media-type.js";
-import { safeUrl } from "../base/urls.js";
 
-// Whole bodies are decoded in one go, so one decoder serves every call.
-const utf8 = new TextDecoder();
+/** The decoder of whole bodies: decoded in one go, so one serves every call. */
+export const utf8 = new TextDecoder();
 
 /** Closes a body nobody reads. */
 export async function discard(body: AsyncIterable<Uint8Array>): Promise<void> {
   await body[Symbol.asyncIterator]().return?.();
-}
-
-/** A whole body as text, failing with ProtocolError past `maxBytes`. */
-export async function readText(body: AsyncIterable<Uint8Array>, maxBytes: number, binding: Binding, url: string): Promise<string> {
-  try {
-    const tooLarge = () => new ProtocolError(`response body from ${safeUrl(url)} larger than ${maxBytes} bytes`, { binding });
-    return utf8.decode(await concatBytes(body, maxBytes, tooLarge));
-  } catch (e) {
-    // A connection lost in the middle of the body is a ConnectionError, as
-    // one lost before the response is.
-    throw await readFailure(e, binding, url);
-  }
 }
 
 const OVER_LIMIT = new RangeError("over the limit");
@@ -49,11 +35,6 @@ export async function readTextWithin(
     if (e === OVER_LIMIT) return undefined;
     throw await readFailure(e, binding, url);
   }
-}
-
-/** `application/problem+json`, with or without parameters. */
-export function isProblemType(type: string): boolean {
-  return mediaTypeOf(type) === "application/problem+json";
 }
 
 /** Whether a body of no JSON content type still looks like a JSON document. */

@@ -15,22 +15,44 @@ import { concatBytes } from "../base/bytes.js";
 import { singleValue } from "../base/iterables.js";
 import { withoutUserInfo } from "./url-credentials.js";
 
+let emptyTrailer: Headers | undefined;
+
 /**
- * An HTTP client for connect transports on `fetch` (the global one, or the
- * one given), sending each request body as one buffer.
+ * The trailer of every response of this package's clients (fetch exposes
+ * none, and the node:http client reads none): one empty Headers
+ * that nobody can change, as the Fetch standard's immutable headers (those
+ * of `Response.error()`), so sharing it lets no call touch another's, and no
+ * response pays for a Headers object of its own.
+ */
+export function noTrailer(): Headers {
+  emptyTrailer ??= Response.error().headers;
+  return emptyTrailer;
+}
+
+/**
+ * An HTTP client for connect transports on `fetch` (the one given, or the
+ * global one as it is at each call), sending each request body as one buffer.
  * @category Transports
  */
-export function createFetchHttpClient(fetchFn: typeof fetch = (input, init) => globalThis.fetch(input, init)): UniversalClientFn {
+export function createFetchHttpClient(fetchFn?: typeof fetch): UniversalClientFn {
   return async (req): Promise<UniversalClientResponse> => {
     const { url, header } = withoutUserInfo(req.url, req.header);
-    const res = await fetchFn(url, {
+    // The bindings' body of one chunk is sent as it is: reading it would cost
+    // an await and its turns. fetch takes no view of a SharedArrayBuffer.
+    const only = req.body === undefined ? undefined : singleValue(req.body);
+    const body =
+      req.body === undefined || only?.buffer instanceof ArrayBuffer
+        ? (only as Uint8Array<ArrayBuffer> | undefined)
+        : await concatBytes(req.body);
+    const init: RequestInit = {
       method: req.method,
       headers: header,
-      body: req.body === undefined ? undefined : (oneChunk(req.body) ?? (await concatBytes(req.body))),
+      body,
       signal: req.signal,
       redirect: "manual",
       credentials: "same-origin",
-    });
+    };
+    const res = await (fetchFn ? fetchFn(url, init) : globalThis.fetch(url, init));
     if (res.type === "opaqueredirect") {
       // Browsers hide where a manual redirect leads; following it blind
       // could send the credentials anywhere.
@@ -40,29 +62,6 @@ export function createFetchHttpClient(fetchFn: typeof fetch = (input, init) => g
     }
     return { status: res.status, header: res.headers, body: readerIterable(res.body), trailer: noTrailer() };
   };
-}
-
-/**
- * The bindings' request body of one chunk, as it is: sent without reading
- * it, which would cost an await and its turns. Undefined for another body.
- */
-function oneChunk(body: AsyncIterable<Uint8Array>): Uint8Array<ArrayBuffer> | undefined {
-  const only = singleValue(body);
-  // fetch takes no view of a SharedArrayBuffer.
-  return only?.buffer instanceof ArrayBuffer ? (only as Uint8Array<ArrayBuffer>) : undefined;
-}
-
-let emptyTrailer: Headers | undefined;
-
-/**
- * The trailer of every fetch response (fetch exposes none): one empty
- * Headers that nobody can change, as the Fetch standard's immutable headers
- * (those of `Response.error()`), so sharing it lets no call touch another's,
- * and no response pays for a Headers object of its own.
- */
-function noTrailer(): Headers {
-  emptyTrailer ??= Response.error().headers;
-  return emptyTrailer;
 }
 
 /**

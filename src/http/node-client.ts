@@ -8,7 +8,8 @@
  * its headers in one go (connect-node's client sends the headers first and
  * the body after, two writes per call, which on loopback costs more CPU than
  * the rest of the call). The response body is a Node stream read as an async
- * iterable; a reader that stops early destroys it, which frees the socket.
+ * iterable; a reader that stops early destroys it, which frees the socket. The response's headers are node:http's
+ * own, read in place, and copied into the `Headers` only when changed or listed.
  * Errors are the ones `node:http` raises (ECONNREFUSED, ECONNRESET, ...); an
  * abort rejects with the signal's reason, as `fetch` does. Redirects are not
  * followed: a 3xx is returned as it is, and the bindings apply their
@@ -37,6 +38,7 @@ import { concatBytes } from "../base/bytes.js";
 import { singleValue } from "../base/iterables.js";
 import { safeUrl } from "../base/urls.js";
 import { takingCallAbort, type AbortLike, type CallAbortRequest } from "./call-abort.js";
+import { noTrailer } from "./fetch-client.js";
 
 /** Options of `createNodeHttpClient`. @category Transports */
 export interface NodeHttpClientOptions {
@@ -47,6 +49,8 @@ export interface NodeHttpClientOptions {
 }
 
 let sharedHttp: http.Agent | undefined;
+/** The class of responses' headers (`incomingHeadersClass`), made with the first client. */
+let IncomingHeaders: ReturnType<typeof incomingHeadersClass> | undefined;
 let sharedHttps: https.Agent | undefined;
 
 /**
@@ -64,6 +68,7 @@ export function createNodeHttpClient(options: NodeHttpClientOptions = {}): Unive
   const httpAgent = options.httpAgent ?? (sharedHttp ??= new http.Agent({ keepAlive: true, scheduling: "lifo" }));
   const httpsAgent = options.httpsAgent ?? (sharedHttps ??= new https.Agent({ keepAlive: true, scheduling: "lifo" }));
 
+  IncomingHeaders ??= incomingHeadersClass();
   const targets = new TargetCache();
   return takingCallAbort(async (req: CallAbortRequest): Promise<UniversalClientResponse> => {
     // A body in one chunk (the bindings' JSON) is sent as it is, without reading it as a stream.
@@ -117,16 +122,17 @@ function exchange(
     const unlink = () => signal?.removeEventListener("abort", onAbort);
     request.once("response", (res: http.IncomingMessage) => {
       response = res;
-      res.once("end", unlink);
+      // After its end too: a response closes once read (or given up).
       res.once("close", unlink);
       // An error after the body was read or given up (an abort that
       // comes late) has nobody to go to; the reader sees one before.
       res.on("error", ignore);
       resolve({
         status: res.statusCode ?? 0,
-        header: webHeaders(res.headers),
+        // Made by the client that sent the request.
+        header: new IncomingHeaders!(res.headers),
         body: res as AsyncIterable<Uint8Array>,
-        trailer: new Headers(),
+        trailer: noTrailer(),
       });
     });
     signal?.addEventListener("abort", onAbort, { once: true });
@@ -190,12 +196,101 @@ function parseTarget(url: string): Target {
   return { protocol: u.protocol, hostname, port: u.port, path: u.pathname + u.search, ...(auth === undefined ? {} : { auth }) };
 }
 
-function webHeaders(incoming: http.IncomingHttpHeaders): Headers {
-  const h = new Headers();
-  for (const key in incoming) {
-    const value = incoming[key];
-    if (typeof value === "string") h.append(key, value);
-    else if (Array.isArray(value)) for (const v of value) h.append(key, v);
-  }
-  return h;
+const INSPECT = Symbol.for("nodejs.util.inspect.custom");
+
+/**
+ * A response's headers: node:http's parsed ones, read in place by `get` and
+ * `has` (what a call does with them), and copied into the `Headers` only
+ * when they are changed or listed. Copying them all made a Headers entry
+ * per header for every call, where a call reads three or four. node:http
+ * has joined repeated values with ", " (set-cookie's stay a list), as
+ * `Headers.get` does. Made with the first client (`IncomingHeaders`):
+ * extending Headers on import would load undici, which no import does.
+ */
+function incomingHeadersClass() {
+  return class IncomingHeaders extends Headers {
+    /** node:http's headers, until copied in. */
+    #incoming: http.IncomingHttpHeaders | undefined;
+
+    constructor(incoming: http.IncomingHttpHeaders) {
+      super();
+      this.#incoming = incoming;
+    }
+
+    override get(name: string): string | null {
+      const incoming = this.#incoming;
+      if (incoming === undefined) return super.get(name);
+      const value = incoming[name.toLowerCase()];
+      return value === undefined ? null : typeof value === "string" ? value : value.join(", ");
+    }
+
+    override has(name: string): boolean {
+      const incoming = this.#incoming;
+      return incoming === undefined ? super.has(name) : incoming[name.toLowerCase()] !== undefined;
+    }
+
+    override set(name: string, value: string): void {
+      this.#copy();
+      super.set(name, value);
+    }
+
+    override append(name: string, value: string): void {
+      this.#copy();
+      super.append(name, value);
+    }
+
+    override delete(name: string): void {
+      this.#copy();
+      super.delete(name);
+    }
+
+    override getSetCookie(): string[] {
+      this.#copy();
+      return super.getSetCookie();
+    }
+
+    override forEach(callback: (value: string, key: string, parent: Headers) => void, thisArg?: unknown): void {
+      this.#copy();
+      super.forEach(callback, thisArg);
+    }
+
+    override entries(): HeadersIterator<[string, string]> {
+      this.#copy();
+      return super.entries();
+    }
+
+    override keys(): HeadersIterator<string> {
+      this.#copy();
+      return super.keys();
+    }
+
+    override values(): HeadersIterator<string> {
+      this.#copy();
+      return super.values();
+    }
+
+    override [Symbol.iterator](): HeadersIterator<[string, string]> {
+      this.#copy();
+      return super[Symbol.iterator]();
+    }
+
+    /** What Node's `util.inspect` (console.log) shows: the headers, copied in first. */
+    [INSPECT](...args: unknown[]): unknown {
+      this.#copy();
+      const shown = (Headers.prototype as unknown as Record<symbol, ((...a: unknown[]) => unknown) | undefined>)[INSPECT];
+      return shown === undefined ? Object.fromEntries(super.entries()) : shown.apply(this, args);
+    }
+
+    /** Copies node:http's headers in (once), for every use but `get` and `has`. */
+    #copy(): void {
+      const incoming = this.#incoming;
+      if (incoming === undefined) return;
+      this.#incoming = undefined;
+      for (const key in incoming) {
+        const value = incoming[key];
+        if (typeof value === "string") super.append(key, value);
+        else if (Array.isArray(value)) for (const v of value) super.append(key, v);
+      }
+    }
+  };
 }

@@ -45,16 +45,13 @@ export interface GeneratedJson {
 
 /**
  * The message of type `schema` that `json` (a value from `JSON.parse`)
- * describes, read by `readers[schema.typeName]` where there is one; throws
- * as `fromJson` does.
+ * describes, read by `readers[schema.typeName]` where there is one, else by
+ * `fromJson`; where that refuses, read again without the timestamps that
+ * name no time zone (see below). Throws as `fromJson` does.
  */
 export function messageFromJson<S extends DescMessage>(schema: S, json: JsonValue, readers?: GeneratedJson["readers"]): MessageShape<S> {
-  const read = readers?.[schema.typeName];
-  return (read?.(json) as MessageShape<S> | undefined) ?? readLeniently(schema, json);
-}
-
-/** `fromJson`, and where it refuses, again without the timestamps that name no time zone (see below). */
-function readLeniently<S extends DescMessage>(schema: S, json: JsonValue): MessageShape<S> {
+  const read = readers?.[schema.typeName]?.(json) as MessageShape<S> | undefined;
+  if (read !== undefined) return read;
   try {
     return fromJson(schema, json, READ_OPTIONS);
   } catch (e) {
@@ -138,7 +135,7 @@ export function unreadableAt(schema: DescMessage, json: unknown, path = ""): str
 
 function reads(schema: DescMessage, json: Record<string, unknown>): boolean {
   try {
-    readLeniently(schema, json as JsonValue);
+    messageFromJson(schema, json as JsonValue);
     return true;
   } catch {
     return false;

@@ -23,9 +23,10 @@
  * tasks, a total of 0), and an enum value from a newer revision reads as
  * the zero value in JSON, so those are not checked.
  *
- * Per response (per stream event) this is a few field reads at each level
- * and no allocation unless something is missing; the plan of each message
- * type is worked out once, and looked up once per check.
+ * Per response (per stream event) this is a few field reads per message
+ * reached, in one loop whatever the depth, with a small stack of the
+ * messages still to check; the plan of each message type, with those of
+ * the messages it reaches, is worked out once.
  */
 import { ScalarType, type DescField, type DescMessage, type DescMethod, type DescOneof } from "@bufbuild/protobuf";
 import { DESCRIPTIVE_CARD_FIELDS, requiredFields } from "./required.js";
@@ -37,34 +38,38 @@ const EMPTY_ALLOWED: ReadonlySet<string> = new Set([
   "lf.a2a.v1.ListTasksResponse.next_page_token",
 ]);
 
+/** What to check of a message of one type. */
 interface Plan {
   /** REQUIRED strings and messages: their zero value means absent. */
   readonly present: readonly DescField[];
-  /** REQUIRED fields holding messages (one, or a list), checked in turn. */
-  readonly nested: readonly DescField[];
-  /** The message's oneofs, each with its members by case name (read when it is a response). */
-  readonly oneofs: ReadonlyArray<{ readonly oneof: DescOneof; readonly members: ReadonlyMap<string, DescField> }>;
+  /** REQUIRED fields holding messages (one, or a list), checked in turn with the plan of their type. */
+  readonly nested: ReadonlyArray<{ readonly field: DescField; readonly plan: Plan }>;
 }
 
 const plans = new WeakMap<DescMessage, Plan>();
 
+/** The plan of `desc`, made (with those it reaches) when not made yet. */
 function planOf(desc: DescMessage): Plan {
-  let plan = plans.get(desc);
-  if (plan) return plan;
+  const known = plans.get(desc);
+  if (known) return known;
   // A card (GetExtendedAgentCard's) is held to what discovery holds a
   // card to: the fields that only describe the agent may be missing.
   const card = desc.typeName === "lf.a2a.v1.AgentCard";
   const required = requiredFields(desc).filter((f) => !card || !DESCRIPTIVE_CARD_FIELDS.has(f.jsonName));
-  plan = {
+  const nested: { field: DescField; plan: Plan }[] = [];
+  const plan: Plan = {
     present: required.filter(
       (f) =>
         !EMPTY_ALLOWED.has(`${desc.typeName}.${f.name}`) &&
         (f.fieldKind === "message" || (f.fieldKind === "scalar" && f.scalar === ScalarType.STRING)),
     ),
-    nested: required.filter((f) => f.message !== undefined && f.fieldKind !== "map"),
-    oneofs: desc.oneofs.map((oneof) => ({ oneof, members: new Map(oneof.fields.map((f) => [f.localName, f])) })),
+    nested,
   };
+  // Kept before the nested plans are made: a type may reach itself.
   plans.set(desc, plan);
+  for (const field of required) {
+    if (field.message !== undefined && field.fieldKind !== "map") nested.push({ field, plan: planOf(field.message) });
+  }
   return plan;
 }
 
@@ -76,52 +81,51 @@ export interface Missing {
   oneof?: DescOneof | undefined;
 }
 
-const join = (prefix: string, m: Missing): Missing => ({ ...m, path: `${prefix}.${m.path}` });
+/** A message still to check, with its plan and its JSON path from the response (`task.status.`, `tasks[2].`). */
+type Visit = [plan: Plan, message: Record<string, unknown>, at: string];
 
-/** The REQUIRED field missing from `message` (whose type's plan is `plan`) or from what it requires, if any. */
-function missingRequired(plan: Plan, message: object): Missing | undefined {
-  const m = message as Record<string, unknown>;
-  // Indexed loops: this runs for every event of every stream.
-  const present = plan.present;
-  for (let i = 0; i < present.length; i++) {
-    const f = present[i]!;
-    const v = m[f.localName];
-    if (v === undefined || v === "") return { path: f.jsonName };
-  }
-  const nested = plan.nested;
-  for (let n = 0; n < nested.length; n++) {
-    const f = nested[n]!;
-    const v = m[f.localName];
-    if (f.fieldKind === "list") {
-      const list = v as object[];
-      for (let i = 0; i < list.length; i++) {
-        const p = missingRequired(planOf(f.message!), list[i]!);
-        if (p !== undefined) return join(`${f.jsonName}[${i}]`, p);
+/**
+ * What `response` (of type `desc`) lacks: its payload, or else a REQUIRED
+ * field, the first found depth first, the payload's before the response's own.
+ */
+export function missingFromResponse(desc: DescMessage, response: object): Missing | undefined {
+  const m = response as Record<string, unknown>;
+  // A stack: the messages reached are checked in a loop, not by recursion,
+  // each before what it holds, and those in their fields' order.
+  // Plans are made once: looked up here, not asked for.
+  const pending: Visit[] = [[plans.get(desc) ?? planOf(desc), m, ""]];
+  for (const oneof of desc.oneofs) {
+    const chosen = m[oneof.localName] as { case: string | undefined; value: unknown };
+    if (chosen.case === undefined) return { path: "", oneof };
+    for (const f of oneof.fields) {
+      if (f.localName === chosen.case && f.message) {
+        pending.push([plans.get(f.message) ?? planOf(f.message), chosen.value as Record<string, unknown>, `${f.jsonName}.`]);
       }
-    } else if (v !== undefined) {
-      const p = missingRequired(planOf(f.message!), v as object);
-      if (p !== undefined) return join(f.jsonName, p);
+    }
+  }
+  // Indexed loops: this runs for every event of every stream.
+  for (let visit = pending.pop(); visit !== undefined; visit = pending.pop()) {
+    const [plan, message, at] = visit;
+    const present = plan.present;
+    for (let i = 0; i < present.length; i++) {
+      const f = present[i]!;
+      const v = message[f.localName];
+      if (v === undefined || v === "") return { path: at + f.jsonName };
+    }
+    // Pushed last to first, so that they are checked first to last.
+    const nested = plan.nested;
+    for (let n = nested.length - 1; n >= 0; n--) {
+      const { field, plan } = nested[n]!;
+      const v = message[field.localName];
+      if (field.fieldKind === "list") {
+        const list = v as Record<string, unknown>[];
+        for (let i = list.length - 1; i >= 0; i--) pending.push([plan, list[i]!, `${at}${field.jsonName}[${i}].`]);
+      } else if (v !== undefined) {
+        pending.push([plan, v as Record<string, unknown>, `${at}${field.jsonName}.`]);
+      }
     }
   }
   return undefined;
-}
-
-/** What `response` (of type `desc`) lacks: its payload, or a REQUIRED field. */
-export function missingFromResponse(desc: DescMessage, response: object): Missing | undefined {
-  const m = response as Record<string, unknown>;
-  const plan = planOf(desc);
-  const oneofs = plan.oneofs;
-  for (let i = 0; i < oneofs.length; i++) {
-    const { oneof, members } = oneofs[i]!;
-    const chosen = m[oneof.localName] as { case: string | undefined; value: unknown };
-    if (chosen.case === undefined) return { path: "", oneof };
-    const field = members.get(chosen.case);
-    if (field?.message !== undefined) {
-      const p = missingRequired(planOf(field.message), chosen.value as object);
-      if (p !== undefined) return join(field.jsonName, p);
-    }
-  }
-  return missingRequired(plan, response);
 }
 
 /** `the REQUIRED field "task.id"`, or `one of task, message ("payload")`. */

@@ -67,6 +67,42 @@ describe("createFetchHttpClient", () => {
   });
 });
 
+describe("a whole response body over fetch", () => {
+  it("fails iff it has more bytes than the limit, however its chunks split it (property)", async () => {
+    const { default: fc } = await import("fast-check");
+    const { concatBytes } = await import("../../../src/base/bytes.js");
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: 300 }),
+        fc.integer({ min: 1, max: 400 }),
+        fc.array(fc.nat(), { maxLength: 12 }),
+        async (size, max, offsets) => {
+          const bytes = encoder.encode("é".repeat(size));
+          const points = [...new Set(offsets.map((o) => o % (bytes.length + 1)))].sort((a, b) => a - b);
+          const stream = new ReadableStream<Uint8Array>({
+            start(controller) {
+              let at = 0;
+              for (const p of [...points, bytes.length]) {
+                controller.enqueue(bytes.slice(at, p));
+                at = p;
+              }
+              controller.close();
+            },
+          });
+          const client = createFetchHttpClient((async () => new Response(stream)) as typeof fetch);
+          const res = await client(request(undefined));
+          const got = await concatBytes(res.body, max, () => new RangeError("too large")).then(
+            (b) => b,
+            (e: unknown) => e,
+          );
+          expect(got).toEqual(bytes.length > max ? new RangeError("too large") : bytes);
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+});
+
 describe("a base URL with user info", () => {
   // The global fetch, as in a browser: it refuses a URL that carries credentials.
   let agent: FakeServer;

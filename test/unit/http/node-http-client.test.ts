@@ -1,4 +1,5 @@
 import { createServer, type Server } from "node:http";
+import { inspect } from "node:util";
 import { createServer as createNetServer, type AddressInfo, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Interceptor } from "@connectrpc/connect";
@@ -135,6 +136,94 @@ describe("createNodeHttpClient", () => {
     } finally {
       echo.closeAllConnections();
       await new Promise((r) => echo.close(r));
+    }
+  });
+});
+
+describe("a response's headers and whole body (node:http)", () => {
+  it("reads the headers as a Headers does, listing and changing them too", async () => {
+    const srv = createServer((_req, res) => {
+      res.setHeader("Set-Cookie", ["a=1", "b=2"]);
+      res.setHeader("X-Answer", "42");
+      res.end("{}");
+    });
+    await new Promise<void>((r) => srv.listen(0, "127.0.0.1", r));
+    try {
+      const url = `http://127.0.0.1:${(srv.address() as AddressInfo).port}/`;
+      const res = await createNodeHttpClient()({ url, method: "GET", header: new Headers(), body: undefined, signal: undefined });
+      const h = res.header;
+      expect(h).toBeInstanceOf(Headers);
+      // As console.log shows them.
+      expect(inspect(h)).toContain("'x-answer': '42'");
+      expect([h.get("x-ANSWER"), h.has("X-Answer"), h.get("Set-Cookie"), h.get("x-none"), h.has("x-none")]).toEqual([
+        "42",
+        true,
+        "a=1, b=2",
+        null,
+        false,
+      ]);
+      expect(h.getSetCookie()).toEqual(["a=1", "b=2"]);
+      expect([...h.keys()]).toEqual(expect.arrayContaining(["x-answer", "set-cookie", "content-length"]));
+      expect(Object.fromEntries(new Headers(h))["x-answer"]).toBe("42");
+      h.set("X-Answer", "43");
+      h.delete("set-cookie");
+      expect([h.get("x-answer"), h.has("set-cookie")]).toEqual(["43", false]);
+      await res.body[Symbol.asyncIterator]().return?.();
+    } finally {
+      srv.closeAllConnections();
+      await new Promise((r) => srv.close(r));
+    }
+  });
+
+  it("fails iff the body has more bytes than maxResponseBytes, however its chunks split it (property)", async () => {
+    const { default: fc } = await import("fast-check");
+    // Answers each request with the body in the chunks (chunked encoding) that the next `splits` says.
+    let splits: number[] = [];
+    let body = "";
+    // The client's pool keeps the connection of the last answer read whole:
+    // closed here, or closing the server would wait for it.
+    const open = new Set<Socket>();
+    const srv = createNetServer((socket) => {
+      open.add(socket);
+      socket.on("close", () => open.delete(socket));
+      socket.on("data", () => {
+        const bytes = Buffer.from(body);
+        const points = [...new Set(splits.map((p) => p % (bytes.length + 1)))].sort((a, b) => a - b);
+        let out = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n";
+        let at = 0;
+        for (const p of [...points, bytes.length]) {
+          if (p > at) out += `${(p - at).toString(16)}\r\n${bytes.subarray(at, p).toString("latin1")}\r\n`;
+          at = p;
+        }
+        socket.write(Buffer.from(`${out}0\r\n\r\n`, "latin1"));
+      });
+      socket.on("error", () => {});
+    });
+    await new Promise<void>((r) => srv.listen(0, "127.0.0.1", r));
+    const url = `http://127.0.0.1:${(srv.address() as AddressInfo).port}/rpc`;
+    const httpClient = createNodeHttpClient();
+    try {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.integer({ min: 0, max: 300 }),
+          fc.integer({ min: 60, max: 400 }),
+          fc.array(fc.nat(), { maxLength: 12 }),
+          async (pad, max, offsets) => {
+            splits = offsets;
+            body = JSON.stringify({ jsonrpc: "2.0", id: 1, result: { task: { ...TASK, metadata: { pad: "é".repeat(pad) } } } });
+            const client = new A2AClient(createJsonRpcTransport({ baseUrl: url, httpClient, maxResponseBytes: max }));
+            const got = await client.sendMessage({ message: userMessage("hi") }).then(
+              () => "ok",
+              (e: unknown) => (e instanceof ProtocolError && /larger than/.test(e.message) ? "too large" : String(e)),
+            );
+            expect(got).toBe(Buffer.byteLength(body) > max ? "too large" : "ok");
+          },
+        ),
+        { numRuns: 60 },
+      );
+    } finally {
+      for (const socket of open) socket.destroy();
+      await new Promise((r) => srv.close(r));
     }
   });
 });
