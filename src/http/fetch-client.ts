@@ -11,7 +11,7 @@
  */
 import type { UniversalClientFn, UniversalClientResponse } from "@connectrpc/connect/protocol";
 import { RedirectRefusedError } from "../errors/family.js";
-import { concatBytes } from "../base/bytes.js";
+import { ByteSink, concatBytes, GATHER, type Gathering } from "../base/bytes.js";
 import { singleValue } from "../base/iterables.js";
 import { withoutUserInfo } from "./url-credentials.js";
 
@@ -67,9 +67,10 @@ export function createFetchHttpClient(fetchFn?: typeof fetch): UniversalClientFn
 /**
  * Reads a body with `getReader()` (some browsers cannot iterate a
  * ReadableStream) and cancels it when the consumer stops early, so the
- * connection is released.
+ * connection is released. Read whole (`concatBytes`), it is read in one
+ * loop over the reader, without the iterator protocol's objects and turns.
  */
-export function readerIterable(body: ReadableStream<Uint8Array> | null): AsyncIterable<Uint8Array> {
+export function readerIterable(body: ReadableStream<Uint8Array> | null): AsyncIterable<Uint8Array> & Gathering {
   return {
     [Symbol.asyncIterator]() {
       const reader = body?.getReader();
@@ -84,6 +85,18 @@ export function readerIterable(body: ReadableStream<Uint8Array> | null): AsyncIt
           return { done: true, value: undefined };
         },
       };
+    },
+    async [GATHER](maxBytes: number, tooLarge: () => Error) {
+      const sink = new ByteSink(maxBytes);
+      const reader = body?.getReader();
+      for (let r = await reader?.read(); r !== undefined && !r.done; r = await reader!.read()) {
+        if (!sink.add(r.value)) {
+          // Read no further, and release the connection.
+          await reader!.cancel().catch(() => {});
+          throw tooLarge();
+        }
+      }
+      return sink.bytes();
     },
   };
 }

@@ -8,7 +8,9 @@
  * its headers in one go (connect-node's client sends the headers first and
  * the body after, two writes per call, which on loopback costs more CPU than
  * the rest of the call). The response body is a Node stream read as an async
- * iterable; a reader that stops early destroys it, which frees the socket. The response's headers are node:http's
+ * iterable, or gathered whole (`concatBytes`) from its 'data' events; a
+ * reader that stops early, or a body past the limit it is read under,
+ * destroys it, which frees the socket. The response's headers are node:http's
  * own, read in place, and copied into the `Headers` only when changed or listed.
  * Errors are the ones `node:http` raises (ECONNREFUSED, ECONNRESET, ...); an
  * abort rejects with the signal's reason, as `fetch` does. Redirects are not
@@ -34,7 +36,7 @@ import type { UniversalClientFn, UniversalClientResponse } from "@connectrpc/con
 import type { Duplex } from "node:stream";
 import { ProtocolError } from "../errors/family.js";
 import { abortError } from "../base/abort.js";
-import { concatBytes } from "../base/bytes.js";
+import { ByteSink, concatBytes, GATHER, type Gathering } from "../base/bytes.js";
 import { singleValue } from "../base/iterables.js";
 import { safeUrl } from "../base/urls.js";
 import { takingCallAbort, type AbortLike, type CallAbortRequest } from "./call-abort.js";
@@ -131,7 +133,7 @@ function exchange(
         status: res.statusCode ?? 0,
         // Made by the client that sent the request.
         header: new IncomingHeaders!(res.headers),
-        body: res as AsyncIterable<Uint8Array>,
+        body: new IncomingBody(res),
         trailer: noTrailer(),
       });
     });
@@ -158,6 +160,48 @@ function exchange(
 }
 
 function ignore(): void {}
+
+/**
+ * A response's body: the IncomingMessage, read as a stream (its async
+ * iterator), or gathered whole from its 'data' events, without an iterator's
+ * objects and turns per chunk (a unary call's, `concatBytes`).
+ */
+class IncomingBody implements AsyncIterable<Uint8Array>, Gathering {
+  constructor(private readonly res: http.IncomingMessage) {}
+
+  [Symbol.asyncIterator](): AsyncIterator<Uint8Array> {
+    return this.res[Symbol.asyncIterator]();
+  }
+
+  [GATHER](maxBytes: number, tooLarge: () => Error): Promise<Uint8Array<ArrayBuffer>> {
+    const res = this.res;
+    return new Promise((resolve, reject) => {
+      // Failed already (the request's failure destroys it, exchange's `fail`): its events have gone.
+      if (res.destroyed) return reject(res.errored ?? prematureClose());
+      const sink = new ByteSink(maxBytes);
+      const onData = (chunk: Buffer) => {
+        if (sink.add(chunk)) return;
+        // Read no further: destroying it frees the socket (it is not reused).
+        res.off("data", onData);
+        res.destroy();
+        reject(tooLarge());
+      };
+      res.on("data", onData);
+      // A response closes after its end, or when something cut it (a
+      // reset's "aborted", a parser's error, an abort: rejected with that,
+      // as its iterator would throw it), or once given up.
+      res.once("close", () => {
+        if (res.readableEnded) resolve(sink.bytes());
+        else reject(res.errored ?? prematureClose());
+      });
+    });
+  }
+}
+
+/** What a stream's iterator throws for a stream closed before its end without an error (Node's ERR_STREAM_PREMATURE_CLOSE). */
+function prematureClose(): Error {
+  return Object.assign(new Error("Premature close"), { code: "ERR_STREAM_PREMATURE_CLOSE" });
+}
 
 /** Where a request goes, as `http.request` takes it. */
 interface Target {
