@@ -30,6 +30,8 @@ export interface Route {
   verb: Verb;
   /** Literal pieces and field references, in order. */
   segments: ReadonlyArray<string | PathVariable>;
+  /** The whole path, when it binds no field: the same for every call. */
+  path?: string | undefined;
   /** Fields the path binds; they are left out of the body and query. */
   pathFields: readonly DescField[];
   /** "*" (every remaining field), a field name, or "" (no body). */
@@ -48,6 +50,11 @@ export interface MethodRoutes {
   plain: Route;
   /** The route with `/{tenant}` in front, when the method has one. */
   tenant: Route | undefined;
+  /**
+   * A server-streaming method routed as GET (SubscribeToTask): servers
+   * disagree on its verb, which a transport learns per interface.
+   */
+  streamsOnGet: boolean;
 }
 
 const cache = new WeakMap<DescMethod, MethodRoutes>();
@@ -71,7 +78,11 @@ export function routesFromRule(method: DescMethod, rule: HttpRule): MethodRoutes
   const all = [rule, ...rule.additionalBindings].map((r) => compileRule(method, r));
   const plain = all.find((r) => !r.pathFields.some(isTenant));
   if (!plain) throw new Error(`${method.parent.typeName}.${method.name} has no google.api.http route`);
-  return { plain, tenant: all.find((r) => r.pathFields.some(isTenant)) };
+  return {
+    plain,
+    tenant: all.find((r) => r.pathFields.some(isTenant)),
+    streamsOnGet: method.methodKind === "server_streaming" && plain.verb === "GET",
+  };
 }
 
 function isTenant(f: DescField): boolean {
@@ -97,7 +108,13 @@ function compileRule(method: DescMethod, rule: HttpRule): Route {
     last = m.index + m[0].length;
   }
   segments.push(path.slice(last));
-  return { verb: verb.toUpperCase() as Verb, segments: segments.filter((s) => s !== ""), pathFields, body: rule.body };
+  return {
+    verb: verb.toUpperCase() as Verb,
+    segments: segments.filter((s) => s !== ""),
+    path: pathFields.length ? undefined : path,
+    pathFields,
+    body: rule.body,
+  };
 }
 
 /**
@@ -113,31 +130,34 @@ function compileRule(method: DescMethod, rule: HttpRule): Route {
  */
 export function expandPath(route: Route, message: Readonly<Record<string, unknown>>): string {
   let path = "";
-  route.segments.forEach((s, i) => {
+  const { segments } = route;
+  for (let i = 0; i < segments.length; i++) {
+    const s = segments[i]!;
     if (typeof s === "string") {
       path += s;
-      return;
+      continue;
     }
     const value = String(message[s.field.localName] ?? "");
     if (value === "") throw unsendable(s.field, "is empty");
     const parts = s.multiSegment ? value.split("/") : [value];
     // Whether the value's first and last parts are whole segments of the path, not parts of one (`{id}:cancel`).
-    const next = route.segments[i + 1];
+    const next = segments[i + 1];
     const opens = path === "" || path.endsWith("/");
     const closes = next === undefined || (typeof next === "string" && next.startsWith("/"));
-    parts.forEach((part, k) => {
+    for (let k = 0; k < parts.length; k++) {
+      const part = parts[k]!;
       const whole = (k > 0 || opens) && (k < parts.length - 1 || closes);
       if (whole && (part === "" || part === "." || part === "..")) {
         throw unsendable(s.field, `(${JSON.stringify(value.slice(0, 100))}) would make a path segment ${JSON.stringify(part)}`);
       }
-    });
+    }
     try {
       path += parts.map(encodeURIComponent).join("/");
     } catch {
       // encodeURIComponent's URIError names neither the field nor the cause.
       throw new InvalidParamsError(`the request's ${s.field.jsonName} is not well-formed Unicode (it holds a lone surrogate)`);
     }
-  });
+  }
   return path;
 }
 

@@ -80,16 +80,16 @@ function restCodec(
   // route tenants to different servers), so only a first call, or one after
   // the server changed, costs a second request (verb-fallback.ts).
   const learned = new Map<string, Verb>();
-  const disputed = (method: DescMethod) => method.methodKind === "server_streaming" && routesOf(method).plain.verb === "GET";
   const keyOf = (method: DescMethod, message: MessageShape<DescMessage>) =>
     `${method.name} ${String((message as unknown as Record<string, unknown>).tenant ?? "")}`;
 
-  function planWith(method: DescMethod, message: MessageShape<DescMessage>, verbOverride: Verb | undefined): HttpPlan {
+  /** The request of a call, sent with `verbOverride` where given (the other verb of a disputed method). */
+  function plan(method: DescMethod, message: MessageShape<DescMessage>, verbOverride?: Verb): HttpPlan {
     const fields = message as unknown as Record<string, unknown>;
     const routes = routesOf(method);
     const route = fields.tenant && routes.tenant ? routes.tenant : routes.plain;
-    const verb = verbOverride ?? route.verb;
-    const path = expandPath(route, fields);
+    const verb = verbOverride ?? (routes.streamsOnGet ? (learned.get(keyOf(method, message)) ?? subscribeVerb) : route.verb);
+    const path = route.path ?? expandPath(route, fields);
     const json = messageToJson(method.input, message, writers) as JsonObject;
     const written = verb === "POST" && route.writeBody ? route.writeBody({ ...json }) : undefined;
     // A body that is the whole request ("*") keeps the ids the path binds,
@@ -113,16 +113,13 @@ function restCodec(
     binding: "HTTP+JSON",
     contentType: "application/json",
     accept: "application/a2a+json, application/json",
-    plan(method: DescMethod, message: MessageShape<DescMessage>): HttpPlan {
-      if (!disputed(method)) return planWith(method, message, undefined);
-      return planWith(method, message, learned.get(keyOf(method, message)) ?? subscribeVerb);
-    },
-    verbChoice(method, message, plan): VerbChoice | undefined {
-      if (!disputed(method)) return undefined;
+    plan,
+    verbChoice(method, message, httpPlan): VerbChoice | undefined {
+      if (!routesOf(method).streamsOnGet) return undefined;
       const key = keyOf(method, message);
       return {
-        learned: learned.get(key) === plan.method,
-        other: () => planWith(method, message, plan.method === "POST" ? "GET" : "POST"),
+        learned: learned.get(key) === httpPlan.method,
+        other: () => plan(method, message, httpPlan.method === "POST" ? "GET" : "POST"),
         remember(verb) {
           learned.delete(key);
           if (learned.size >= MAX_LEARNED_VERBS) learned.delete(learned.keys().next().value!);

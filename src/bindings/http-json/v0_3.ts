@@ -58,8 +58,9 @@ function routesV03(kit: V03Kit, method: DescMethod): MethodRoutes {
   const create = V03.A2AService.method.createTaskPushNotificationConfig;
   if (method !== create) return kit.routesOf(method);
   if (createPushConfigRoutes === undefined) {
-    const { plain, tenant } = kit.routesFromRule(create, CREATE_PUSH_CONFIG_RULE);
+    const { plain, tenant, ...routes } = kit.routesFromRule(create, CREATE_PUSH_CONFIG_RULE);
     createPushConfigRoutes = {
+      ...routes,
       plain: { ...plain, writeBody: bothConfigBodies },
       tenant: tenant && { ...tenant, writeBody: bothConfigBodies },
     };
