@@ -70,10 +70,6 @@ function restCodec(
   // under its path, and its query goes in front of the route's own.
   const [root, baseQuery = ""] = baseUrl.replace(/#.*$/, "").split(/\?(.*)/s, 2);
   const base = root!.replace(/\/+$/, "");
-  const urlOf = (path: string, query: string) => {
-    const q = baseQuery && query ? `${baseQuery}&${query}` : baseQuery || query;
-    return base + path + (q ? `?${q}` : "");
-  };
   // The proto routes SubscribeToTask as GET; the specification's table and
   // the official clients say POST, and servers route one or the other or
   // both. The verb that worked is kept per method and tenant (a gateway may
@@ -98,15 +94,16 @@ function restCodec(
     // from there). The tenant is the path's alone.
     const wholeBody = verb === "POST" && route.verb === "POST" && route.body === "*";
     for (const f of route.pathFields) if (!wholeBody || f.name === "tenant") delete json[f.jsonName];
-    if (verb !== "POST") {
-      const query = toQuery(json);
-      return { url: urlOf(path, query), method: verb };
-    }
+    // A GET or DELETE sends the remaining fields as its query (a POST, in its body).
+    const query = verb === "POST" ? "" : toQuery(json);
+    const q = baseQuery && query ? `${baseQuery}&${query}` : baseQuery || query;
+    const url = base + path + (q ? `?${q}` : "");
+    if (verb !== "POST") return { url, method: verb };
     // A GET route sent as POST carries its query fields in the body.
     const body =
       written ??
       (route.body === "*" || route.verb !== "POST" ? json : route.body ? (json[jsonNameOf(method, route.body)] ?? {}) : undefined);
-    return { url: urlOf(path, ""), method: verb, body };
+    return { url, method: verb, body };
   }
 
   const codec: BindingCodec = {
