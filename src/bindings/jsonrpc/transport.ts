@@ -3,7 +3,7 @@
  * request object to the interface URL; the two streaming methods answer
  * with SSE whose events carry JSON-RPC response objects.
  */
-import type { DescMethod, JsonObject, JsonValue } from "@bufbuild/protobuf";
+import type { DescMessage, DescMethod, JsonObject, JsonValue, MessageShape } from "@bufbuild/protobuf";
 import { messageToJson, type GeneratedJson } from "../../protocol/proto-json.js";
 import { ProtocolError, type A2AError } from "../../errors/family.js";
 import { isRecord } from "../../base/is-record.js";
@@ -36,14 +36,10 @@ export function createJsonRpcTransport(options: JsonRpcTransportOptions): A2ATra
 /** The JSON-RPC 1.0 transport, with the `generated` ProtoJSON readers and writers where given (the Node entry's). */
 export function jsonRpcTransport(options: JsonRpcTransportOptions, generated?: GeneratedJson): A2ATransport {
   checkTransportOptions(options, checkHttpBaseUrl);
-  const writers = generated?.writers;
+  // A call is the envelope's request as it is: the message's ProtoJSON as params.
   return createHttpBindingTransport(
     options,
-    // PascalCase method names, the same as the proto's (spec 9.1).
-    jsonRpcCodec(
-      options.baseUrl,
-      (envelope) => (method, message) => envelope.request(method, messageToJson(method.input, message, writers)),
-    ),
+    jsonRpcCodec(options.baseUrl, (envelope) => envelope.request, generated?.writers),
     generated,
   );
 }
@@ -51,10 +47,15 @@ export function jsonRpcTransport(options: JsonRpcTransportOptions, generated?: G
 /**
  * The codec of a JSON-RPC transport POSTing to `url`: the 1.0 binding and
  * the 0.3 one share the envelope and differ in how a call becomes a request
- * (the `plan` made with the envelope).
+ * (the `plan` made with the envelope). The envelope writes a message's
+ * params with the `writers` where given.
  */
-export function jsonRpcCodec(url: string, planWith: (envelope: JsonRpcEnvelope) => BindingCodec["plan"]): BindingCodec {
-  const envelope = jsonRpcEnvelope(url);
+export function jsonRpcCodec(
+  url: string,
+  planWith: (envelope: JsonRpcEnvelope) => BindingCodec["plan"],
+  writers?: GeneratedJson["writers"],
+): BindingCodec {
+  const envelope = jsonRpcEnvelope(url, writers);
   return {
     binding: "JSONRPC",
     contentType: "application/json",
@@ -72,24 +73,26 @@ export function jsonRpcCodec(url: string, planWith: (envelope: JsonRpcEnvelope) 
  */
 export interface JsonRpcEnvelope {
   /**
-   * A POST of a request object calling `method`, by `name` on the wire
-   * (default: its own, PascalCase as the proto's); `params` is left out when
-   * undefined.
+   * A POST of a request object calling `method` with `message`: its params
+   * are the message's ProtoJSON and its name the method's own, PascalCase as
+   * the proto's (spec 9.1), unless `as` gives both, as another version
+   * names and writes the call (`params` is left out when undefined).
    */
-  request(method: DescMethod, params: JsonValue | undefined, name?: string): HttpPlan;
+  request(method: DescMethod, message: MessageShape<DescMessage>, as?: { params: JsonValue | undefined; name: string }): HttpPlan;
   /** The `result` of a response object; throws the error it carries (an `UnreadError`). */
   result(json: unknown, plan: HttpPlan, facts: ResponseFacts): unknown;
   /** The error an error response or an `event: error` frame describes, read with the code that reads errors. */
   error(json: unknown, facts: ResponseFacts, reading: ErrorReading): A2AError;
 }
 
-/** The JSON-RPC envelope for requests POSTed to `url`, with ids numbered from 1. */
-export function jsonRpcEnvelope(url: string): JsonRpcEnvelope {
+/** The JSON-RPC envelope for requests POSTed to `url`, with ids numbered from 1 and params written with `writers` where given. */
+export function jsonRpcEnvelope(url: string, writers?: GeneratedJson["writers"]): JsonRpcEnvelope {
   let nextId = 1;
   return {
-    request(method: DescMethod, params: JsonValue | undefined, name = method.name): HttpPlan {
+    request(method, message, as): HttpPlan {
       const id = nextId++;
-      const body: JsonObject = { jsonrpc: "2.0", id, method: name };
+      const params = as ? as.params : messageToJson(method.input, message, writers);
+      const body: JsonObject = { jsonrpc: "2.0", id, method: as ? as.name : method.name };
       if (params !== undefined) body.params = params;
       return { url, method: "POST", body, id, emptyResult: method.output.typeName === EMPTY };
     },

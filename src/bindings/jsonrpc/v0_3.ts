@@ -50,7 +50,10 @@ function jsonRpcCodecV03(kit: V03Kit, url: string, writers: GeneratedJson["write
     }
     const request = kit.messageToJson(method.input, message, writers) as Record<string, unknown>;
     const params = call.params(request);
-    return { ...envelope.request(method, params as JsonValue | undefined, call.method), historyLength: historyLengthOf(request) };
+    return {
+      ...envelope.request(method, message, { params: params as JsonValue | undefined, name: call.method }),
+      historyLength: historyLengthOf(request),
+    };
   });
   return {
     ...codec,
