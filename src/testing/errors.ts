@@ -9,23 +9,7 @@
  * client will report it.
  */
 import type { JsonObject } from "@bufbuild/protobuf";
-
-/** An error the test agent can answer with, by its `google.rpc.ErrorInfo` reason. @category Testing */
-export type TestErrorKind =
-  | "TASK_NOT_FOUND"
-  | "TASK_NOT_CANCELABLE"
-  | "PUSH_NOTIFICATION_NOT_SUPPORTED"
-  | "UNSUPPORTED_OPERATION"
-  | "CONTENT_TYPE_NOT_SUPPORTED"
-  | "INVALID_AGENT_RESPONSE"
-  | "EXTENDED_AGENT_CARD_NOT_CONFIGURED"
-  | "EXTENSION_SUPPORT_REQUIRED"
-  | "VERSION_NOT_SUPPORTED"
-  | "PARSE_ERROR"
-  | "INVALID_REQUEST"
-  | "METHOD_NOT_FOUND"
-  | "INVALID_PARAMS"
-  | "INTERNAL_ERROR";
+import type { A2AErrorCode } from "../errors/codes.js";
 
 /** How one error is written on each binding. */
 interface ErrorWire {
@@ -35,7 +19,8 @@ interface ErrorWire {
   grpcStatus: string;
 }
 
-const WIRE: Readonly<Record<TestErrorKind, ErrorWire>> = {
+// Keyed by the client's own error codes, which the compiler holds each key to.
+const WIRE = {
   TASK_NOT_FOUND: { jsonRpc: -32001, httpStatus: 404, grpcStatus: "NOT_FOUND" },
   TASK_NOT_CANCELABLE: { jsonRpc: -32002, httpStatus: 400, grpcStatus: "FAILED_PRECONDITION" },
   PUSH_NOTIFICATION_NOT_SUPPORTED: { jsonRpc: -32003, httpStatus: 400, grpcStatus: "FAILED_PRECONDITION" },
@@ -50,7 +35,14 @@ const WIRE: Readonly<Record<TestErrorKind, ErrorWire>> = {
   METHOD_NOT_FOUND: { jsonRpc: -32601, httpStatus: 404, grpcStatus: "UNIMPLEMENTED" },
   INVALID_PARAMS: { jsonRpc: -32602, httpStatus: 400, grpcStatus: "INVALID_ARGUMENT" },
   INTERNAL_ERROR: { jsonRpc: -32603, httpStatus: 500, grpcStatus: "INTERNAL" },
-};
+} as const satisfies { readonly [K in A2AErrorCode]?: ErrorWire };
+
+/**
+ * An error the test agent can answer with, by its `google.rpc.ErrorInfo`
+ * reason: the client's error code for it (`TASK_NOT_FOUND`).
+ * @category Testing
+ */
+export type TestErrorKind = keyof typeof WIRE;
 
 /** Every error kind the test agent answers with, in the specification's table order. @category Testing */
 export const TEST_ERROR_KINDS = Object.keys(WIRE) as readonly TestErrorKind[];
