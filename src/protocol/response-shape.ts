@@ -23,12 +23,14 @@
  * tasks, a total of 0), and an enum value from a newer revision reads as
  * the zero value in JSON, so those are not checked.
  *
- * Per response (per stream event) this is a few field reads per message
- * reached, in one loop whatever the depth, with a small stack of the
- * messages still to check; the plan of each message type, with those of
- * the messages it reaches, is worked out once.
+ * Per response (per stream event) this is one loop over a flat list of the
+ * fields to look at, worked out once per response type: the REQUIRED fields
+ * of the messages reached through singular REQUIRED fields are on the list
+ * with the names that lead to them, so nothing is allocated unless something
+ * is missing (the path is then built). Only a list of messages with fields
+ * of their own to check (a page's tasks) calls the loop again, per element.
  */
-import { ScalarType, type DescField, type DescMessage, type DescMethod, type DescOneof } from "@bufbuild/protobuf";
+import { ScalarType, type DescMessage, type DescMethod, type DescOneof } from "@bufbuild/protobuf";
 import { DESCRIPTIVE_CARD_FIELDS, requiredFields } from "./required.js";
 import { ProtocolError, type A2AErrorInit } from "../errors/family.js";
 
@@ -38,38 +40,85 @@ const EMPTY_ALLOWED: ReadonlySet<string> = new Set([
   "lf.a2a.v1.ListTasksResponse.next_page_token",
 ]);
 
-/** What to check of a message of one type. */
+type Fields = Record<string, unknown>;
+
+/** One value to look at: absent when `undefined` or `""`. */
+interface Check {
+  /** The oneof case the check belongs to (a payload's field): skipped when another is chosen. */
+  readonly when?: { readonly oneof: string; readonly case: string };
+  /** Local names leading from the plan's message to the value's holder (REQUIRED messages, so all set). */
+  readonly via: readonly string[];
+  readonly localName: string;
+  /** JSON path of the value from the plan's message ("" for a payload). */
+  readonly path: string;
+  /** The payload's oneof, when the value is its chosen case. */
+  readonly oneof?: DescOneof;
+  /** For a message (or each of a list of them) whose type's plan is not on this list: that plan. */
+  readonly inner?: { readonly plan: Plan; readonly list: boolean };
+}
+
+/** What to check of a message of one type, in the order a reader would: each message's fields before what they hold. */
 interface Plan {
-  /** REQUIRED strings and messages: their zero value means absent. */
-  readonly present: readonly DescField[];
-  /** REQUIRED fields holding messages (one, or a list), checked in turn with the plan of their type. */
-  readonly nested: ReadonlyArray<{ readonly field: DescField; readonly plan: Plan }>;
+  readonly checks: Check[];
 }
 
 const plans = new WeakMap<DescMessage, Plan>();
+/** Response types: their plan begins with their payload's. */
+const responsePlans = new WeakMap<DescMessage, Plan>();
+/** Plans being made: a type reached again while its plan is made is checked through its plan. */
+const making = new Set<DescMessage>();
 
 /** The plan of `desc`, made (with those it reaches) when not made yet. */
 function planOf(desc: DescMessage): Plan {
   const known = plans.get(desc);
   if (known) return known;
+  const plan: Plan = { checks: [] };
+  plans.set(desc, plan);
+  making.add(desc);
   // A card (GetExtendedAgentCard's) is held to what discovery holds a
   // card to: the fields that only describe the agent may be missing.
   const card = desc.typeName === "lf.a2a.v1.AgentCard";
   const required = requiredFields(desc).filter((f) => !card || !DESCRIPTIVE_CARD_FIELDS.has(f.jsonName));
-  const nested: { field: DescField; plan: Plan }[] = [];
-  const plan: Plan = {
-    present: required.filter(
-      (f) =>
-        !EMPTY_ALLOWED.has(`${desc.typeName}.${f.name}`) &&
-        (f.fieldKind === "message" || (f.fieldKind === "scalar" && f.scalar === ScalarType.STRING)),
-    ),
-    nested,
-  };
-  // Kept before the nested plans are made: a type may reach itself.
-  plans.set(desc, plan);
-  for (const field of required) {
-    if (field.message !== undefined && field.fieldKind !== "map") nested.push({ field, plan: planOf(field.message) });
+  for (const f of required) {
+    const absentIsZero = f.fieldKind === "message" || (f.fieldKind === "scalar" && f.scalar === ScalarType.STRING);
+    if (absentIsZero && !EMPTY_ALLOWED.has(`${desc.typeName}.${f.name}`)) {
+      plan.checks.push({ via: [], localName: f.localName, path: f.jsonName });
+    }
   }
+  for (const f of required) {
+    if (f.message === undefined || f.fieldKind === "map") continue;
+    const reached = making.has(f.message);
+    const inner = planOf(f.message);
+    if (!reached && inner.checks.length === 0) continue;
+    if (f.fieldKind === "list" || reached) {
+      plan.checks.push({ via: [], localName: f.localName, path: f.jsonName, inner: { plan: inner, list: f.fieldKind === "list" } });
+    } else {
+      for (const c of inner.checks) plan.checks.push({ ...c, via: [f.localName, ...c.via], path: `${f.jsonName}.${c.path}` });
+    }
+  }
+  making.delete(desc);
+  return plan;
+}
+
+/**
+ * The plan of a response type: each oneof set, then the chosen payload's
+ * fields (the payload's before the response's own), then its own.
+ */
+function responsePlanOf(desc: DescMessage): Plan {
+  const known = responsePlans.get(desc);
+  if (known) return known;
+  const checks: Check[] = desc.oneofs.map((oneof) => ({ via: [oneof.localName], localName: "case", path: "", oneof }));
+  for (const oneof of desc.oneofs) {
+    for (const f of oneof.fields) {
+      if (f.message === undefined) continue;
+      const when = { oneof: oneof.localName, case: f.localName };
+      for (const c of planOf(f.message).checks) {
+        checks.push({ ...c, when, via: [oneof.localName, "value", ...c.via], path: `${f.jsonName}.${c.path}` });
+      }
+    }
+  }
+  const plan: Plan = { checks: [...checks, ...planOf(desc).checks] };
+  responsePlans.set(desc, plan);
   return plan;
 }
 
@@ -81,51 +130,38 @@ export interface Missing {
   oneof?: DescOneof | undefined;
 }
 
-/** A message still to check, with its plan and its JSON path from the response (`task.status.`, `tasks[2].`). */
-type Visit = [plan: Plan, message: Record<string, unknown>, at: string];
+/** The first value `plan` finds absent in `message`. */
+function missingIn(plan: Plan, message: Fields): Missing | undefined {
+  // Indexed loops and no allocation: this runs for every event of every stream.
+  const checks = plan.checks;
+  for (let i = 0; i < checks.length; i++) {
+    const c = checks[i]!;
+    if (c.when !== undefined && (message[c.when.oneof] as { case: unknown }).case !== c.when.case) continue;
+    let holder = message;
+    for (let d = 0; d < c.via.length; d++) holder = holder[c.via[d]!] as Fields;
+    const v = holder[c.localName];
+    if (c.inner === undefined) {
+      if (v === undefined || v === "") return { path: c.path, oneof: c.oneof };
+    } else if (c.inner.list) {
+      const list = v as Fields[];
+      for (let k = 0; k < list.length; k++) {
+        const m = missingIn(c.inner.plan, list[k]!);
+        if (m !== undefined) return { path: `${c.path}[${k}].${m.path}` };
+      }
+    } else if (v !== undefined) {
+      const m = missingIn(c.inner.plan, v as Fields);
+      if (m !== undefined) return { path: `${c.path}.${m.path}` };
+    }
+  }
+  return undefined;
+}
 
 /**
  * What `response` (of type `desc`) lacks: its payload, or else a REQUIRED
  * field, the first found depth first, the payload's before the response's own.
  */
 export function missingFromResponse(desc: DescMessage, response: object): Missing | undefined {
-  const m = response as Record<string, unknown>;
-  // A stack: the messages reached are checked in a loop, not by recursion,
-  // each before what it holds, and those in their fields' order.
-  // Plans are made once: looked up here, not asked for.
-  const pending: Visit[] = [[plans.get(desc) ?? planOf(desc), m, ""]];
-  for (const oneof of desc.oneofs) {
-    const chosen = m[oneof.localName] as { case: string | undefined; value: unknown };
-    if (chosen.case === undefined) return { path: "", oneof };
-    for (const f of oneof.fields) {
-      if (f.localName === chosen.case && f.message) {
-        pending.push([plans.get(f.message) ?? planOf(f.message), chosen.value as Record<string, unknown>, `${f.jsonName}.`]);
-      }
-    }
-  }
-  // Indexed loops: this runs for every event of every stream.
-  for (let visit = pending.pop(); visit !== undefined; visit = pending.pop()) {
-    const [plan, message, at] = visit;
-    const present = plan.present;
-    for (let i = 0; i < present.length; i++) {
-      const f = present[i]!;
-      const v = message[f.localName];
-      if (v === undefined || v === "") return { path: at + f.jsonName };
-    }
-    // Pushed last to first, so that they are checked first to last.
-    const nested = plan.nested;
-    for (let n = nested.length - 1; n >= 0; n--) {
-      const { field, plan } = nested[n]!;
-      const v = message[field.localName];
-      if (field.fieldKind === "list") {
-        const list = v as Record<string, unknown>[];
-        for (let i = list.length - 1; i >= 0; i--) pending.push([plan, list[i]!, `${at}${field.jsonName}[${i}].`]);
-      } else if (v !== undefined) {
-        pending.push([plan, v as Record<string, unknown>, `${at}${field.jsonName}.`]);
-      }
-    }
-  }
-  return undefined;
+  return missingIn(responsePlans.get(desc) ?? responsePlanOf(desc), response as Fields);
 }
 
 /** `the REQUIRED field "task.id"`, or `one of task, message ("payload")`. */
@@ -139,7 +175,7 @@ function describe(m: Missing): string {
  * whole response of `method`; returns it otherwise.
  */
 export function checkedResponse<T extends object>(method: DescMethod, message: T, init: A2AErrorInit): T {
-  const missing = missingFromResponse(method.output, message);
+  const missing = missingIn(responsePlans.get(method.output) ?? responsePlanOf(method.output), message as Fields);
   if (missing !== undefined) {
     const status = init.httpStatus === undefined ? "" : ` (HTTP ${init.httpStatus})`;
     throw new ProtocolError(`the ${method.name} response${status} lacks ${describe(missing)}`, init);
