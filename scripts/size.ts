@@ -41,14 +41,14 @@ export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
  * accumulating. The "floor" row (protobuf-es with the A2A descriptors, about
  * 22 KB) is what no change to the client can remove.
  */
-export const CORE_BUDGET_GZIP = 67_350;
+export const CORE_BUDGET_GZIP = 67_480;
 
 /**
  * The gRPC-web row's guard at start (74,626 bytes as last measured), set
  * the same way: its failures are named with code loaded when a call first
  * fails, and a static import of that code would bring about 5 KB back.
  */
-export const GRPC_WEB_BUDGET_GZIP = 74_730;
+export const GRPC_WEB_BUDGET_GZIP = 74_880;
 
 function sdkVersion(): string {
   const pkg = JSON.parse(readFileSync(join(repoRoot, "node_modules/@a2a-js/sdk/package.json"), "utf8")) as { version: string };
@@ -427,7 +427,7 @@ async function main(): Promise<number> {
     for (const c of costs.each) console.log(`| ${c.module} | ${c.bytes} |`);
     console.log(`| all of them together | ${costs.together} |`);
   }
-  console.log(`\ncore: ${kb(core.total.gzip)} gzip of a ${kb(CORE_BUDGET_GZIP)} budget`);
+  console.log(`\ncore: ${kb(core.total.gzip)} gzip (${core.total.gzip} bytes) of a ${kb(CORE_BUDGET_GZIP)} budget (${CORE_BUDGET_GZIP})`);
   if (core.total.gzip > CORE_BUDGET_GZIP) {
     console.error("size: core is over its budget");
     return 1;

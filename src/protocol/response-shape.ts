@@ -44,80 +44,74 @@ type Fields = Record<string, unknown>;
 
 /** One value to look at: absent when `undefined` or `""`. */
 interface Check {
-  /** The oneof case the check belongs to (a payload's field): skipped when another is chosen. */
-  readonly when?: { readonly oneof: string; readonly case: string };
-  /** Local names leading from the plan's message to the value's holder (REQUIRED messages, so all set). */
+  /** Local names leading from the plan's message to the value's holder (REQUIRED messages: all set). */
   readonly via: readonly string[];
-  readonly localName: string;
+  readonly name: string;
   /** JSON path of the value from the plan's message ("" for a payload). */
   readonly path: string;
-  /** The payload's oneof, when the value is its chosen case. */
+  /** A payload's value: the case of the oneof named by `via[0]` it is looked at under. */
+  readonly when?: string;
+  /** The payload's oneof, when the value is the case chosen. */
   readonly oneof?: DescOneof;
-  /** For a message (or each of a list of them) whose type's plan is not on this list: that plan. */
-  readonly inner?: { readonly plan: Plan; readonly list: boolean };
+  /** The plan each message of a list is held to (or a message's, of a type reached again), where not on this one. */
+  readonly inner?: Plan;
+  readonly list?: boolean;
 }
 
-/** What to check of a message of one type, in the order a reader would: each message's fields before what they hold. */
-interface Plan {
-  readonly checks: Check[];
-}
+/** What to check of a message of one type, in order: each message's values before what they hold. */
+type Plan = Check[];
 
 const plans = new WeakMap<DescMessage, Plan>();
 /** Response types: their plan begins with their payload's. */
 const responsePlans = new WeakMap<DescMessage, Plan>();
-/** Plans being made: a type reached again while its plan is made is checked through its plan. */
-const making = new Set<DescMessage>();
+/** Plans being made: a type reached again while its plan is made is held to it as a plan of its own. */
+const making = new Set<Plan>();
 
 /** The plan of `desc`, made (with those it reaches) when not made yet. */
 function planOf(desc: DescMessage): Plan {
-  const known = plans.get(desc);
-  if (known) return known;
-  const plan: Plan = { checks: [] };
-  plans.set(desc, plan);
-  making.add(desc);
+  let plan = plans.get(desc);
+  if (plan) return plan;
+  plans.set(desc, (plan = []));
+  making.add(plan);
   // A card (GetExtendedAgentCard's) is held to what discovery holds a
   // card to: the fields that only describe the agent may be missing.
   const card = desc.typeName === "lf.a2a.v1.AgentCard";
   const required = requiredFields(desc).filter((f) => !card || !DESCRIPTIVE_CARD_FIELDS.has(f.jsonName));
   for (const f of required) {
     const absentIsZero = f.fieldKind === "message" || (f.fieldKind === "scalar" && f.scalar === ScalarType.STRING);
-    if (absentIsZero && !EMPTY_ALLOWED.has(`${desc.typeName}.${f.name}`)) {
-      plan.checks.push({ via: [], localName: f.localName, path: f.jsonName });
-    }
+    if (absentIsZero && !EMPTY_ALLOWED.has(`${desc.typeName}.${f.name}`)) plan.push({ via: [], name: f.localName, path: f.jsonName });
   }
   for (const f of required) {
     if (f.message === undefined || f.fieldKind === "map") continue;
-    const reached = making.has(f.message);
     const inner = planOf(f.message);
-    if (!reached && inner.checks.length === 0) continue;
-    if (f.fieldKind === "list" || reached) {
-      plan.checks.push({ via: [], localName: f.localName, path: f.jsonName, inner: { plan: inner, list: f.fieldKind === "list" } });
+    const again = making.has(inner);
+    const list = f.fieldKind === "list";
+    if (list || again) {
+      if (again || inner.length > 0) plan.push({ via: [], name: f.localName, path: f.jsonName, inner, list });
     } else {
-      for (const c of inner.checks) plan.checks.push({ ...c, via: [f.localName, ...c.via], path: `${f.jsonName}.${c.path}` });
+      for (const c of inner) plan.push({ ...c, via: [f.localName, ...c.via], path: `${f.jsonName}.${c.path}` });
     }
   }
-  making.delete(desc);
+  making.delete(plan);
   return plan;
 }
 
 /**
  * The plan of a response type: each oneof set, then the chosen payload's
- * fields (the payload's before the response's own), then its own.
+ * values (the payload's before the response's own), then its own.
  */
 function responsePlanOf(desc: DescMessage): Plan {
-  const known = responsePlans.get(desc);
-  if (known) return known;
-  const checks: Check[] = desc.oneofs.map((oneof) => ({ via: [oneof.localName], localName: "case", path: "", oneof }));
+  let plan = responsePlans.get(desc);
+  if (plan) return plan;
+  plan = desc.oneofs.map((oneof) => ({ via: [oneof.localName], name: "case", path: "", oneof }));
   for (const oneof of desc.oneofs) {
     for (const f of oneof.fields) {
-      if (f.message === undefined) continue;
-      const when = { oneof: oneof.localName, case: f.localName };
-      for (const c of planOf(f.message).checks) {
-        checks.push({ ...c, when, via: [oneof.localName, "value", ...c.via], path: `${f.jsonName}.${c.path}` });
+      for (const c of f.message ? planOf(f.message) : []) {
+        plan.push({ ...c, when: f.localName, via: [oneof.localName, "value", ...c.via], path: `${f.jsonName}.${c.path}` });
       }
     }
   }
-  const plan: Plan = { checks: [...checks, ...planOf(desc).checks] };
+  plan.push(...planOf(desc));
   responsePlans.set(desc, plan);
   return plan;
 }
@@ -133,24 +127,21 @@ export interface Missing {
 /** The first value `plan` finds absent in `message`. */
 function missingIn(plan: Plan, message: Fields): Missing | undefined {
   // Indexed loops and no allocation: this runs for every event of every stream.
-  const checks = plan.checks;
-  for (let i = 0; i < checks.length; i++) {
-    const c = checks[i]!;
-    if (c.when !== undefined && (message[c.when.oneof] as { case: unknown }).case !== c.when.case) continue;
+  for (let i = 0; i < plan.length; i++) {
+    const c = plan[i]!;
+    const via = c.via;
+    if (c.when !== undefined && (message[via[0]!] as { case: unknown }).case !== c.when) continue;
     let holder = message;
-    for (let d = 0; d < c.via.length; d++) holder = holder[c.via[d]!] as Fields;
-    const v = holder[c.localName];
+    for (let d = 0; d < via.length; d++) holder = holder[via[d]!] as Fields;
+    const v = holder[c.name];
     if (c.inner === undefined) {
       if (v === undefined || v === "") return { path: c.path, oneof: c.oneof };
-    } else if (c.inner.list) {
-      const list = v as Fields[];
-      for (let k = 0; k < list.length; k++) {
-        const m = missingIn(c.inner.plan, list[k]!);
-        if (m !== undefined) return { path: `${c.path}[${k}].${m.path}` };
-      }
     } else if (v !== undefined) {
-      const m = missingIn(c.inner.plan, v as Fields);
-      if (m !== undefined) return { path: `${c.path}.${m.path}` };
+      const list = (c.list ? v : [v]) as Fields[];
+      for (let k = 0; k < list.length; k++) {
+        const m = missingIn(c.inner, list[k]!);
+        if (m !== undefined) return { path: `${c.path}${c.list ? `[${k}]` : ""}.${m.path}` };
+      }
     }
   }
   return undefined;
