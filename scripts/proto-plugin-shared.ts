@@ -2,6 +2,7 @@
 // (protoc-gen-json-readers.ts and protoc-gen-json-writers.ts): what a field
 // holds, which types are well-known, and how generated names stay unique.
 
+import { BinaryReader, WireType } from "@bufbuild/protobuf/wire";
 import type { Schema } from "@bufbuild/protoplugin";
 
 // protoplugin hands over the descriptors of its own copy of @bufbuild/protobuf:
@@ -39,6 +40,30 @@ export const ENUM_VALUE_JSON_NAME_EXTENSION = 998;
 
 export function isWellKnown(message: DescMessage): boolean {
   return message.typeName.startsWith("google.protobuf.");
+}
+
+// The extension number of (google.api.field_behavior), a repeated enum, and its REQUIRED value.
+const FIELD_BEHAVIOR_EXTENSION = 1052;
+const FIELD_BEHAVIOR_REQUIRED = 2;
+
+/**
+ * Whether the proto marks `field` REQUIRED (google.api.field_behavior),
+ * read from the raw option: generation cannot import the generated
+ * field_behavior extension it is about to write.
+ */
+export function isRequiredField(field: DescField): boolean {
+  for (const unknown of field.proto.options?.$unknown ?? []) {
+    if (unknown.no !== FIELD_BEHAVIOR_EXTENSION) continue;
+    const reader = new BinaryReader(unknown.data);
+    if (unknown.wireType === WireType.Varint) {
+      if (reader.int32() === FIELD_BEHAVIOR_REQUIRED) return true;
+      continue;
+    }
+    // Packed: one length-delimited run of varints.
+    const packed = new BinaryReader(reader.bytes());
+    while (packed.pos < packed.len) if (packed.int32() === FIELD_BEHAVIOR_REQUIRED) return true;
+  }
+  return false;
 }
 
 /** An enum value with a custom JSON name is read by another name: fromJson decides. */

@@ -15,6 +15,14 @@
 // timestamps with offsets, and so on. On undefined the caller calls fromJson,
 // so every edge case, and every error, stays protobuf-es's.
 //
+// A reader also gives up where a value the proto marks REQUIRED
+// (google.api.field_behavior) is absent: a string empty, a message unset, in
+// any message it reads; and a root's oneof unset. What it returns is then a
+// whole response, which the client's check of REQUIRED fields
+// (src/protocol/response-shape.ts) would pass, so the client skips that
+// check; on undefined the check runs on fromJson's message and names what
+// is missing.
+//
 // Options (buf.gen.yaml `opt`), besides protoplugin's target and
 // import_extension:
 //   roots=<full message name>   one entry per root message. buf joins `opt`
@@ -40,6 +48,7 @@ import {
   EDITION_PROTO2,
   EDITION_PROTO3,
   enumHasCustomJsonNames,
+  isRequiredField,
   isWellKnown,
   literalKey,
   lowerFirst,
@@ -735,6 +744,8 @@ class ReaderFile {
       if (member.kind === "oneof") {
         const variable = scope.claim(member.localName);
         body.push(...this.oneofReader(message, member, variable, scope));
+        // A response's payload: one of its members must be set (the caller's check names the oneof).
+        if (this.roots.includes(message)) body.push([`  if (${variable} === undefined) return undefined;`]);
         literal.push([`    ${literalKey(member.localName)}: ${variable} ?? { case: undefined },`]);
         continue;
       }
@@ -751,6 +762,8 @@ class ReaderFile {
       const jsonVariable = scope.claim(`${field.localName}Json`);
       const isLateField = isLate(field);
       body.push(...this.fieldReader(field, variable, jsonVariable, isLateField, countLateKeys));
+      const absent = requiredAbsence(field, variable);
+      if (absent !== undefined) body.push([`  if (${absent}) return undefined; // REQUIRED`]);
       if (isLateField) {
         late.push([`  if (${variable} !== undefined) ${property("message", field.localName)} = ${variable};`]);
       } else {
@@ -1027,6 +1040,22 @@ class ReaderFile {
       printHelper(this.f, helper);
     }
   }
+}
+
+/**
+ * How a REQUIRED field read into `variable` is found absent, where the
+ * caller's check of a response would find it so: a string empty, a message
+ * not set (lists, maps, numbers, booleans and enums cannot be told from
+ * their zero values, which are legal). The reader then gives up, and the
+ * caller's check names the field. Every message read is held to this,
+ * reached through a REQUIRED field or not: a message the reader returns is
+ * one the check passes.
+ */
+function requiredAbsence(field: DescField, variable: string): string | undefined {
+  if (field.oneof !== undefined || !isRequiredField(field)) return undefined;
+  if (field.fieldKind === "message") return `${variable} === undefined`;
+  if (field.fieldKind === "scalar" && field.scalar === SCALAR.STRING) return `${variable} === ""`;
+  return undefined;
 }
 
 /** Message and oneof fields are absent from a new message, and so are fields with explicit presence. */

@@ -28,12 +28,12 @@ import { readFailure, UnreadError } from "./failure-reading.js";
 import { foundA2AError } from "../errors/classification.js";
 import { unlessAborted } from "../base/abort.js";
 import { callRecordKey, CallRecord, recordFor } from "../call/record.js";
-import { failedField, messageFromJson, unreadableAt, type GeneratedJson } from "../protocol/proto-json.js";
+import { failedField, unreadableAt, type GeneratedJson } from "../protocol/proto-json.js";
 import { onlyValue, single } from "../base/iterables.js";
 import { concatBytes } from "../base/bytes.js";
 import { isJsonContentType, mediaTypeOf } from "../base/media-type.js";
 import { safeUrl } from "../base/urls.js";
-import { checkedResponse } from "../protocol/response-shape.js";
+import { responseFromJson } from "../protocol/response-shape.js";
 import { keepReceivedJson, keepsReceivedJson } from "./received-json.js";
 import type { A2ATransport } from "../call/transport.js";
 import { discard, looksLikeJson, readTextWithin, tryParse, utf8 } from "./body.js";
@@ -234,7 +234,7 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
       const json = codec.toProtoJson ? codec.toProtoJson(method, result) : result;
       // google.protobuf.Empty results may come as null.
       if (json === null && schema.typeName === "google.protobuf.Empty") return create(schema);
-      return checkedResponse(method, messageFromJson(schema, json as JsonValue, readers), { binding, httpStatus });
+      return responseFromJson(method, json as JsonValue, readers, { binding, httpStatus });
     } catch (e) {
       if (e instanceof A2AError) throw e;
       // Where the ProtoJSON the server sent went wrong (a codec's own reading names its paths itself).

@@ -45,13 +45,11 @@ export interface GeneratedJson {
 
 /**
  * The message of type `schema` that `json` (a value from `JSON.parse`)
- * describes, read by `readers[schema.typeName]` where there is one, else by
- * `fromJson`; where that refuses, read again without the timestamps that
- * name no time zone (see below). Throws as `fromJson` does.
+ * describes, read by `fromJson`; where that refuses, read again without the
+ * timestamps that name no time zone (see below). Throws as `fromJson` does.
+ * (A response the generated readers read is read by `responseFromJson`.)
  */
-export function messageFromJson<S extends DescMessage>(schema: S, json: JsonValue, readers?: GeneratedJson["readers"]): MessageShape<S> {
-  const read = readers?.[schema.typeName]?.(json) as MessageShape<S> | undefined;
-  if (read !== undefined) return read;
+export function messageFromJson<S extends DescMessage>(schema: S, json: JsonValue): MessageShape<S> {
   try {
     return fromJson(schema, json, READ_OPTIONS);
   } catch (e) {

@@ -30,7 +30,8 @@
  * is missing (the path is then built). Only a list of messages with fields
  * of their own to check (a page's tasks) calls the loop again, per element.
  */
-import { ScalarType, type DescMessage, type DescMethod, type DescOneof } from "@bufbuild/protobuf";
+import { ScalarType, type DescMessage, type DescMethod, type DescOneof, type JsonValue, type MessageShape } from "@bufbuild/protobuf";
+import { messageFromJson, type GeneratedJson } from "./proto-json.js";
 import { DESCRIPTIVE_CARD_FIELDS, requiredFields } from "./required.js";
 import { ProtocolError, type A2AErrorInit } from "../errors/family.js";
 
@@ -162,14 +163,40 @@ function describe(m: Missing): string {
 }
 
 /**
+ * The whole response of `method` that `json` describes: read by the
+ * method's generated reader where there is one, which gives up on any
+ * REQUIRED value absent (protoc-gen-json-readers), so that what it returns
+ * needs no check; else read by ProtoJSON and checked (`checkedResponse`).
+ * Skipping the check where the reader read saves about a tenth of the CPU
+ * of a stream event.
+ */
+export function responseFromJson<O extends DescMessage>(
+  method: DescMethod & { readonly output: O },
+  json: JsonValue,
+  readers: GeneratedJson["readers"] | undefined,
+  init: A2AErrorInit,
+): MessageShape<O> {
+  const read = readers?.[method.output.typeName]?.(json) as MessageShape<O> | undefined;
+  if (read !== undefined) return read;
+  const message = messageFromJson(method.output, json);
+  // As checkedResponse, without a call more on the path of every response a reader did not read.
+  const missing = missingIn(responsePlans.get(method.output) ?? responsePlanOf(method.output), message as Fields);
+  if (missing !== undefined) throw incomplete(method, missing, init);
+  return message;
+}
+
+/**
  * Throws a `ProtocolError` naming what is missing when `message` is not a
  * whole response of `method`; returns it otherwise.
  */
 export function checkedResponse<T extends object>(method: DescMethod, message: T, init: A2AErrorInit): T {
   const missing = missingIn(responsePlans.get(method.output) ?? responsePlanOf(method.output), message as Fields);
-  if (missing !== undefined) {
-    const status = init.httpStatus === undefined ? "" : ` (HTTP ${init.httpStatus})`;
-    throw new ProtocolError(`the ${method.name} response${status} lacks ${describe(missing)}`, init);
-  }
+  if (missing !== undefined) throw incomplete(method, missing, init);
   return message;
+}
+
+/** The error for a response of `method` that lacks what `missing` names. */
+function incomplete(method: DescMethod, missing: Missing, init: A2AErrorInit): ProtocolError {
+  const status = init.httpStatus === undefined ? "" : ` (HTTP ${init.httpStatus})`;
+  return new ProtocolError(`the ${method.name} response${status} lacks ${describe(missing)}`, init);
 }

@@ -25,7 +25,9 @@ import {
   type AgentCard,
   type StreamResponse,
 } from "../../../src/index.js";
-import { checkedResponse } from "../../../src/protocol/response-shape.js";
+import { fromJson } from "@bufbuild/protobuf";
+import { jsonReaders } from "../../../gen/lf/a2a/v1/a2a_json_readers.js";
+import { checkedResponse, responseFromJson } from "../../../src/protocol/response-shape.js";
 
 const method = A2AService.method.getExtendedAgentCard;
 
@@ -121,5 +123,60 @@ describe("a response's REQUIRED fields, through its payload and what that holds"
     expect(() => checkedResponse(list, page, {})).toThrow(`lacks the REQUIRED field "tasks[2].id"`);
     page.tasks[2]!.id = "c";
     expect(checkedResponse(list, page, {})).toBe(page);
+  });
+});
+
+describe("responseFromJson: a response read by its generated reader needs no check", () => {
+  const getTask = A2AService.method.getTask;
+  const TASK_JSON = { id: "t-1", contextId: "c-1", status: { state: "TASK_STATE_WORKING" } };
+
+  it("takes the message of the reader it is given, unchecked", () => {
+    const made = create(TaskSchema, {});
+    expect(responseFromJson(getTask, TASK_JSON, { "lf.a2a.v1.Task": () => made }, {})).toBe(made);
+  });
+
+  it("reads with fromJson, unknown fields ignored, and checks, what a reader gives up on or what has no reader", () => {
+    const json = { ...TASK_JSON, addedInAFutureVersion: true };
+    expect(responseFromJson(getTask, json, { "lf.a2a.v1.Task": () => undefined }, {})).toEqual(fromJson(TaskSchema, TASK_JSON));
+    expect(responseFromJson(getTask, json, {}, {}).status?.state).toBe(TaskState.WORKING);
+    expect(responseFromJson(getTask, json, undefined, {}).status?.state).toBe(TaskState.WORKING);
+    expect(() => responseFromJson(getTask, { status: TASK_JSON.status }, {}, {})).toThrow(`lacks the REQUIRED field "id"`);
+  });
+
+  it("with the generated readers: their result where they read, fromJson's result and errors elsewhere", () => {
+    expect(responseFromJson(getTask, TASK_JSON, jsonReaders, {})).toEqual(fromJson(TaskSchema, TASK_JSON));
+    // An enum as a number: the readers give up, fromJson accepts it.
+    expect(responseFromJson(getTask, { ...TASK_JSON, status: { state: 3 } }, jsonReaders, {}).status?.state).toBe(TaskState.COMPLETED);
+    expect(() => responseFromJson(getTask, { id: 42 }, jsonReaders, {})).toThrow(/cannot decode/);
+  });
+
+  it("with the generated readers: a REQUIRED value absent is named as without them", () => {
+    const stream = A2AService.method.sendStreamingMessage;
+    for (const readers of [jsonReaders, undefined]) {
+      expect(() => responseFromJson(getTask, { contextId: "c", status: TASK_JSON.status }, readers, {})).toThrow(
+        `lacks the REQUIRED field "id"`,
+      );
+      expect(() => responseFromJson(stream, { statusUpdate: { taskId: "t", contextId: "c" } }, readers, {})).toThrow(
+        `lacks the REQUIRED field "statusUpdate.status"`,
+      );
+      expect(() => responseFromJson(stream, {}, readers, {})).toThrow(/lacks its payload/);
+    }
+  });
+
+  it("with the generated readers: a newer server's Agent Card and push config, unknown fields and all, read as fromJson reads them", () => {
+    const card = {
+      name: "Agent",
+      supportedInterfaces: [{ url: "https://agent.example.com/a2a", protocolBinding: "JSONRPC", protocolVersion: "1.0", addedLater: 1 }],
+      capabilities: { streaming: true },
+      addedInAFutureVersion: { nested: true },
+    };
+    const extended = A2AService.method.getExtendedAgentCard;
+    expect(responseFromJson(extended, card, jsonReaders, {})).toEqual(fromJson(AgentCardSchema, card, { ignoreUnknownFields: true }));
+    expect(responseFromJson(extended, card, jsonReaders, {}).supportedInterfaces[0]?.url).toBe("https://agent.example.com/a2a");
+    const config = { taskId: "t-1", url: "https://client.example.com/hook", addedLater: "x" };
+    expect(responseFromJson(A2AService.method.getTaskPushNotificationConfig, config, jsonReaders, {}).url).toBe(
+      "https://client.example.com/hook",
+    );
+    expect(() => responseFromJson(extended, { name: 42 }, jsonReaders, {})).toThrow(/cannot decode/);
   });
 });

@@ -3,7 +3,8 @@
  * fromJson(schema, json, { ignoreUnknownFields: true }): for any JSON, a
  * reader either gives up (undefined) or returns what fromJson returns, with
  * the same own keys in the same order at every level. On realistic A2A 1.0
- * documents it must not give up.
+ * documents it must not give up; where a REQUIRED value is absent it must
+ * (the response check, which names the value, then reads what fromJson read).
  */
 import { fromJson, type DescMessage, type JsonValue, type Message } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
@@ -239,33 +240,30 @@ const roots: readonly Root[] = [
       { message: userMessage },
       { task: fullTask },
       { task: { id: "task-2", contextId: "ctx-2", status: { state: "TASK_STATE_SUBMITTED" } } },
-      {},
     ],
   },
   {
     schema: SendMessageResponseSchema,
     reader: readSendMessageResponse,
-    documents: [{ task: fullTask }, { message: agentMessage }, { task: { id: "task-3", status: { state: "TASK_STATE_WORKING" } } }, {}],
+    documents: [{ task: fullTask }, { message: agentMessage }, { task: { id: "task-3", status: { state: "TASK_STATE_WORKING" } } }],
   },
   {
     schema: TaskSchema,
     reader: readTask,
-    documents: [fullTask, { id: "task-4", contextId: "ctx-4", status: workingStatus, history: [userMessage] }, {}],
+    documents: [fullTask, { id: "task-4", contextId: "ctx-4", status: workingStatus, history: [userMessage] }],
   },
   {
     schema: ListTasksResponseSchema,
     reader: readListTasksResponse,
     documents: [
       { tasks: [fullTask, { id: "task-5", status: { state: "TASK_STATE_CANCELED" } }], nextPageToken: "p2", pageSize: 2, totalSize: 7 },
-      { tasks: [], nextPageToken: "", pageSize: 50, totalSize: 0 },
-      { tasks: [fullTask], pageSize: 2147483647, totalSize: -2147483648 },
-      {},
+      { tasks: [fullTask], nextPageToken: "p3", pageSize: 2147483647, totalSize: -2147483648 },
     ],
   },
   {
     schema: TaskPushNotificationConfigSchema,
     reader: readTaskPushNotificationConfig,
-    documents: [pushConfig, { taskId: "task-1", url: "https://client.example.com/hook" }, {}],
+    documents: [pushConfig, { taskId: "task-1", url: "https://client.example.com/hook" }],
   },
   {
     schema: ListTaskPushNotificationConfigsResponseSchema,
@@ -275,7 +273,7 @@ const roots: readonly Root[] = [
   {
     schema: AgentCardSchema,
     reader: readAgentCard,
-    documents: [agentCard, { name: "Minimal", supportedInterfaces: [{ url: "https://a.example.com", protocolBinding: "JSONRPC" }] }, {}],
+    documents: [agentCard],
   },
 ];
 
@@ -292,6 +290,32 @@ describe("generated JSON readers on A2A 1.0 documents", () => {
       }
     });
   }
+
+  it("give up where a REQUIRED value is absent or empty, which fromJson reads and the response check then names", () => {
+    const whole = { taskId: "t", contextId: "c", status: { state: "TASK_STATE_WORKING" } };
+    const cases: [Root, unknown][] = [
+      [roots[0]!, {}],
+      [roots[0]!, { statusUpdate: { ...whole, taskId: "" } }],
+      [roots[0]!, { statusUpdate: { contextId: "c", status: whole.status } }],
+      [roots[0]!, { statusUpdate: { taskId: "t", contextId: "c" } }],
+      [roots[0]!, { artifactUpdate: { taskId: "t", contextId: "c", artifact: { parts: [] } } }],
+      [roots[0]!, { message: { role: "ROLE_AGENT", parts: [] } }],
+      [roots[1]!, {}],
+      [roots[1]!, { task: { status: whole.status } }],
+      [roots[2]!, {}],
+      // A message reached through a field that is not REQUIRED is held to its REQUIRED values too.
+      [roots[2]!, { id: "t", status: whole.status, history: [{ role: "ROLE_USER", parts: [] }] }],
+      // The last page's token is empty: read by fromJson (the check allows it).
+      [roots[3]!, { tasks: [], nextPageToken: "", pageSize: 50, totalSize: 0 }],
+      [roots[3]!, { tasks: [{ id: "t" }], nextPageToken: "p" }],
+      [roots[4]!, {}],
+      [roots[6]!, { name: "Minimal", supportedInterfaces: [{ url: "https://a.example.com", protocolBinding: "JSONRPC" }] }],
+    ];
+    for (const [root, document] of cases) {
+      const json = parse(JSON.stringify(document));
+      expect(checkContract(root.schema, root.reader, json, JSON.stringify(document)), JSON.stringify(document)).toBe("gave up");
+    }
+  });
 
   it("finds each reader by type name", () => {
     for (const root of roots) expect(jsonReaders[root.schema.typeName]).toBe(root.reader);
@@ -544,9 +568,9 @@ const edgeCases: Record<string, Case[]> = {
     artifactUpdateWith((_, part) => Object.assign(part, { text: undefined, data: JSON.parse(`{"b":1,"2":2,"a":3}`) as unknown })),
   ],
   "numbers in Struct and Value": [
-    stream(`{"statusUpdate":{"metadata":{"big":1e400,"small":-1e400,"zero":-0,"tiny":5e-324}}}`),
-    stream(`{"artifactUpdate":{"artifact":{"parts":[{"data":1e400}]}}}`),
-    stream(`{"artifactUpdate":{"artifact":{"parts":[{"data":-0}]}}}`),
+    stream(`{"statusUpdate":{"taskId":"t","contextId":"c","status":{},"metadata":{"big":1e400,"small":-1e400,"zero":-0,"tiny":5e-324}}}`),
+    stream(`{"artifactUpdate":{"taskId":"t","contextId":"c","artifact":{"artifactId":"a","parts":[{"data":1e400}]}}}`),
+    stream(`{"artifactUpdate":{"taskId":"t","contextId":"c","artifact":{"artifactId":"a","parts":[{"data":-0}]}}}`),
   ],
   "documents fromJson rejects": [
     statusUpdateWith((event) => {
@@ -584,8 +608,8 @@ describe("generated JSON readers on edge cases", () => {
       ...edgeCases["null inside Struct and Value content"]!,
       ...edgeCases["Struct keys that look like indexes"]!,
       ...edgeCases["numbers in Struct and Value"]!,
-      list(`{"pageSize":2147483647,"totalSize":-2147483648}`),
-      list(`{"pageSize":-0,"totalSize":1e2}`),
+      list(`{"nextPageToken":"p","pageSize":2147483647,"totalSize":-2147483648}`),
+      list(`{"nextPageToken":"p","pageSize":-0,"totalSize":1e2}`),
       timestamped("2000-02-29T00:00:00Z"),
       timestamped("0001-01-01T00:00:00Z"),
       timestamped("0099-12-31T23:59:59Z"),
@@ -596,7 +620,9 @@ describe("generated JSON readers on edge cases", () => {
       statusUpdateWith((event) => (event.taskId = "\uDBFF\uDFFF")),
       statusUpdateWith((event) => (event.metadata = { note: "\uD800" })),
       statusUpdateWith((event) => (event.metadata = { constructor: 1, toString: "x", valueOf: [] })),
-      stream(`{"statusUpdate":{"status":{"state":"TASK_STATE_WORKING","message":{"messageId":"m"},"timestamp":"2026-01-01T00:00:00Z"}}}`),
+      stream(
+        `{"statusUpdate":{"taskId":"t","contextId":"c","status":{"state":"TASK_STATE_WORKING","message":{"messageId":"m"},"timestamp":"2026-01-01T00:00:00Z"}}}`,
+      ),
     ];
     for (const edgeCase of fine) expect(check(edgeCase, "fine"), edgeCase.text).toBe("matched");
   });
@@ -621,10 +647,10 @@ describe("generated JSON readers on edge cases", () => {
     };
     for (let levels = 90; levels <= 100; levels++) {
       const documents = [
-        { statusUpdate: { taskId: "t", metadata: { deep: nested(levels, 1) } } },
-        { statusUpdate: { taskId: "t", metadata: { deep: nested(levels, {}) } } },
-        { artifactUpdate: { artifact: { parts: [{ data: nested(levels, "x") }] } } },
-        { message: { parts: [{ metadata: { deep: nested(levels, []) } }] } },
+        { statusUpdate: { taskId: "t", contextId: "c", status: {}, metadata: { deep: nested(levels, 1) } } },
+        { statusUpdate: { taskId: "t", contextId: "c", status: {}, metadata: { deep: nested(levels, {}) } } },
+        { artifactUpdate: { taskId: "t", contextId: "c", artifact: { artifactId: "a", parts: [{ data: nested(levels, "x") }] } } },
+        { message: { messageId: "m", parts: [{ metadata: { deep: nested(levels, []) } }] } },
       ];
       for (const document of documents) {
         const json = parse(JSON.stringify(document));

@@ -259,6 +259,7 @@ function readTaskAtDepth(json: unknown, depth: number): Task | undefined {
     id = idJson;
     keys++;
   }
+  if (id === "") return undefined; // REQUIRED
 
   const contextIdJson = json.contextId;
   let contextId: string = "";
@@ -277,6 +278,7 @@ function readTaskAtDepth(json: unknown, depth: number): Task | undefined {
     keys++;
     lateKeys++;
   }
+  if (status === undefined) return undefined; // REQUIRED
 
   const artifactsJson = json.artifacts;
   const artifacts: Artifact[] = [];
@@ -458,6 +460,7 @@ function readMessageAtDepth(json: unknown, depth: number): Message$1 | undefined
     messageId = messageIdJson;
     keys++;
   }
+  if (messageId === "") return undefined; // REQUIRED
 
   const contextIdJson = json.contextId;
   let contextId: string = "";
@@ -557,6 +560,7 @@ function readArtifactAtDepth(json: unknown, depth: number): Artifact | undefined
     artifactId = artifactIdJson;
     keys++;
   }
+  if (artifactId === "") return undefined; // REQUIRED
 
   const nameJson = json.name;
   let name: string = "";
@@ -634,6 +638,7 @@ function readTaskStatusUpdateEventAtDepth(json: unknown, depth: number): TaskSta
     taskId = taskIdJson;
     keys++;
   }
+  if (taskId === "") return undefined; // REQUIRED
 
   const contextIdJson = json.contextId;
   let contextId: string = "";
@@ -642,6 +647,7 @@ function readTaskStatusUpdateEventAtDepth(json: unknown, depth: number): TaskSta
     contextId = contextIdJson;
     keys++;
   }
+  if (contextId === "") return undefined; // REQUIRED
 
   const statusJson = json.status;
   let status: TaskStatus | undefined;
@@ -652,6 +658,7 @@ function readTaskStatusUpdateEventAtDepth(json: unknown, depth: number): TaskSta
     keys++;
     lateKeys++;
   }
+  if (status === undefined) return undefined; // REQUIRED
 
   const metadataJson = json.metadata;
   let metadata: JsonObject | undefined;
@@ -688,6 +695,7 @@ function readTaskArtifactUpdateEventAtDepth(json: unknown, depth: number): TaskA
     taskId = taskIdJson;
     keys++;
   }
+  if (taskId === "") return undefined; // REQUIRED
 
   const contextIdJson = json.contextId;
   let contextId: string = "";
@@ -696,6 +704,7 @@ function readTaskArtifactUpdateEventAtDepth(json: unknown, depth: number): TaskA
     contextId = contextIdJson;
     keys++;
   }
+  if (contextId === "") return undefined; // REQUIRED
 
   const artifactJson = json.artifact;
   let artifact: Artifact | undefined;
@@ -706,6 +715,7 @@ function readTaskArtifactUpdateEventAtDepth(json: unknown, depth: number): TaskA
     keys++;
     lateKeys++;
   }
+  if (artifact === undefined) return undefined; // REQUIRED
 
   const appendJson = json.append;
   let append: boolean = false;
@@ -759,6 +769,7 @@ function readAuthenticationInfoAtDepth(json: unknown, depth: number): Authentica
     scheme = schemeJson;
     keys++;
   }
+  if (scheme === "") return undefined; // REQUIRED
 
   const credentialsJson = json.credentials;
   let credentials: string = "";
@@ -788,6 +799,7 @@ function readAgentInterfaceAtDepth(json: unknown, depth: number): AgentInterface
     url = urlJson;
     keys++;
   }
+  if (url === "") return undefined; // REQUIRED
 
   const protocolBindingJson = json.protocolBinding;
   let protocolBinding: string = "";
@@ -796,6 +808,7 @@ function readAgentInterfaceAtDepth(json: unknown, depth: number): AgentInterface
     protocolBinding = protocolBindingJson;
     keys++;
   }
+  if (protocolBinding === "") return undefined; // REQUIRED
 
   const tenantJson = json.tenant;
   let tenant: string = "";
@@ -812,6 +825,7 @@ function readAgentInterfaceAtDepth(json: unknown, depth: number): AgentInterface
     protocolVersion = protocolVersionJson;
     keys++;
   }
+  if (protocolVersion === "") return undefined; // REQUIRED
 
   if (keys !== countKeys(json)) return undefined;
   return {
@@ -836,6 +850,7 @@ function readAgentCardAtDepth(json: unknown, depth: number): AgentCard | undefin
     name = nameJson;
     keys++;
   }
+  if (name === "") return undefined; // REQUIRED
 
   const descriptionJson = json.description;
   let description: string = "";
@@ -844,6 +859,7 @@ function readAgentCardAtDepth(json: unknown, depth: number): AgentCard | undefin
     description = descriptionJson;
     keys++;
   }
+  if (description === "") return undefined; // REQUIRED
 
   const supportedInterfacesJson = json.supportedInterfaces;
   const supportedInterfaces: AgentInterface[] = [];
@@ -875,6 +891,7 @@ function readAgentCardAtDepth(json: unknown, depth: number): AgentCard | undefin
     version = versionJson;
     keys++;
   }
+  if (version === "") return undefined; // REQUIRED
 
   const documentationUrlJson = json.documentationUrl;
   let documentationUrl: string | undefined;
@@ -894,6 +911,7 @@ function readAgentCardAtDepth(json: unknown, depth: number): AgentCard | undefin
     keys++;
     lateKeys++;
   }
+  if (capabilities === undefined) return undefined; // REQUIRED
 
   const securitySchemesJson = json.securitySchemes;
   const securitySchemes: { [key: string]: SecurityScheme } = {};
@@ -1016,6 +1034,7 @@ function readAgentProviderAtDepth(json: unknown, depth: number): AgentProvider |
     url = urlJson;
     keys++;
   }
+  if (url === "") return undefined; // REQUIRED
 
   const organizationJson = json.organization;
   let organization: string = "";
@@ -1024,6 +1043,7 @@ function readAgentProviderAtDepth(json: unknown, depth: number): AgentProvider |
     organization = organizationJson;
     keys++;
   }
+  if (organization === "") return undefined; // REQUIRED
 
   if (keys !== countKeys(json)) return undefined;
   return {
@@ -1152,6 +1172,7 @@ function readAgentSkillAtDepth(json: unknown, depth: number): AgentSkill | undef
     id = idJson;
     keys++;
   }
+  if (id === "") return undefined; // REQUIRED
 
   const nameJson = json.name;
   let name: string = "";
@@ -1160,6 +1181,7 @@ function readAgentSkillAtDepth(json: unknown, depth: number): AgentSkill | undef
     name = nameJson;
     keys++;
   }
+  if (name === "") return undefined; // REQUIRED
 
   const descriptionJson = json.description;
   let description: string = "";
@@ -1168,6 +1190,7 @@ function readAgentSkillAtDepth(json: unknown, depth: number): AgentSkill | undef
     description = descriptionJson;
     keys++;
   }
+  if (description === "") return undefined; // REQUIRED
 
   const tagsJson = json.tags;
   const tags: string[] = [];
@@ -1256,6 +1279,7 @@ function readAgentCardSignatureAtDepth(json: unknown, depth: number): AgentCardS
     protected_ = protectedJson;
     keys++;
   }
+  if (protected_ === "") return undefined; // REQUIRED
 
   const signatureJson = json.signature;
   let signature: string = "";
@@ -1264,6 +1288,7 @@ function readAgentCardSignatureAtDepth(json: unknown, depth: number): AgentCardS
     signature = signatureJson;
     keys++;
   }
+  if (signature === "") return undefined; // REQUIRED
 
   const headerJson = json.header;
   let header: JsonObject | undefined;
@@ -1320,6 +1345,7 @@ function readTaskPushNotificationConfigAtDepth(json: unknown, depth: number): Ta
     url = urlJson;
     keys++;
   }
+  if (url === "") return undefined; // REQUIRED
 
   const tokenJson = json.token;
   let token: string = "";
@@ -1484,6 +1510,7 @@ function readAPIKeySecuritySchemeAtDepth(json: unknown, depth: number): APIKeySe
     location = locationJson;
     keys++;
   }
+  if (location === "") return undefined; // REQUIRED
 
   const nameJson = json.name;
   let name: string = "";
@@ -1492,6 +1519,7 @@ function readAPIKeySecuritySchemeAtDepth(json: unknown, depth: number): APIKeySe
     name = nameJson;
     keys++;
   }
+  if (name === "") return undefined; // REQUIRED
 
   if (keys !== countKeys(json)) return undefined;
   return {
@@ -1522,6 +1550,7 @@ function readHTTPAuthSecuritySchemeAtDepth(json: unknown, depth: number): HTTPAu
     scheme = schemeJson;
     keys++;
   }
+  if (scheme === "") return undefined; // REQUIRED
 
   const bearerFormatJson = json.bearerFormat;
   let bearerFormat: string = "";
@@ -1561,6 +1590,7 @@ function readOAuth2SecuritySchemeAtDepth(json: unknown, depth: number): OAuth2Se
     flows = value;
     keys++;
   }
+  if (flows === undefined) return undefined; // REQUIRED
 
   const oauth2MetadataUrlJson = json.oauth2MetadataUrl;
   let oauth2MetadataUrl: string = "";
@@ -1600,6 +1630,7 @@ function readOpenIdConnectSecuritySchemeAtDepth(json: unknown, depth: number): O
     openIdConnectUrl = openIdConnectUrlJson;
     keys++;
   }
+  if (openIdConnectUrl === "") return undefined; // REQUIRED
 
   if (keys !== countKeys(json)) return undefined;
   return {
@@ -1703,6 +1734,7 @@ function readAuthorizationCodeOAuthFlowAtDepth(json: unknown, depth: number): Au
     authorizationUrl = authorizationUrlJson;
     keys++;
   }
+  if (authorizationUrl === "") return undefined; // REQUIRED
 
   const tokenUrlJson = json.tokenUrl;
   let tokenUrl: string = "";
@@ -1711,6 +1743,7 @@ function readAuthorizationCodeOAuthFlowAtDepth(json: unknown, depth: number): Au
     tokenUrl = tokenUrlJson;
     keys++;
   }
+  if (tokenUrl === "") return undefined; // REQUIRED
 
   const refreshUrlJson = json.refreshUrl;
   let refreshUrl: string = "";
@@ -1765,6 +1798,7 @@ function readClientCredentialsOAuthFlowAtDepth(json: unknown, depth: number): Cl
     tokenUrl = tokenUrlJson;
     keys++;
   }
+  if (tokenUrl === "") return undefined; // REQUIRED
 
   const refreshUrlJson = json.refreshUrl;
   let refreshUrl: string = "";
@@ -1897,6 +1931,7 @@ function readDeviceCodeOAuthFlowAtDepth(json: unknown, depth: number): DeviceCod
     deviceAuthorizationUrl = deviceAuthorizationUrlJson;
     keys++;
   }
+  if (deviceAuthorizationUrl === "") return undefined; // REQUIRED
 
   const tokenUrlJson = json.tokenUrl;
   let tokenUrl: string = "";
@@ -1905,6 +1940,7 @@ function readDeviceCodeOAuthFlowAtDepth(json: unknown, depth: number): DeviceCod
     tokenUrl = tokenUrlJson;
     keys++;
   }
+  if (tokenUrl === "") return undefined; // REQUIRED
 
   const refreshUrlJson = json.refreshUrl;
   let refreshUrl: string = "";
@@ -1963,6 +1999,7 @@ function readListTasksResponseAtDepth(json: unknown, depth: number): ListTasksRe
     nextPageToken = nextPageTokenJson;
     keys++;
   }
+  if (nextPageToken === "") return undefined; // REQUIRED
 
   const pageSizeJson = json.pageSize;
   let pageSize: number = 0;
@@ -2014,6 +2051,7 @@ function readSendMessageResponseAtDepth(json: unknown, depth: number): SendMessa
     payload = { case: "message", value };
     keys++;
   }
+  if (payload === undefined) return undefined;
 
   if (keys !== countKeys(json)) return undefined;
   return {
@@ -2066,6 +2104,7 @@ function readStreamResponseAtDepth(json: unknown, depth: number): StreamResponse
     payload = { case: "artifactUpdate", value };
     keys++;
   }
+  if (payload === undefined) return undefined;
 
   if (keys !== countKeys(json)) return undefined;
   return {
