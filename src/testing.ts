@@ -35,3 +35,5 @@ export { TEST_ERROR_KINDS, type TestErrorKind } from "./testing/errors.js";
 export type { TestBinding } from "./testing/card.js";
 export type { LoopbackServer } from "./testing/loopback.js";
 export { MASK, type ReceivedRequest } from "./testing/request-log.js";
+export type { TestPushOptions, PushDelivery } from "./testing/push.js";
+export type { TestCardSigning } from "./testing/sign.js";

@@ -8,6 +8,7 @@
  * paused for input runs the steps its script had left.
  */
 import type { UniversalClientFn } from "@connectrpc/connect/protocol";
+import type { JWK } from "jose";
 import { AgentCardSchema, type AgentCard, type AgentCardJson, type Message, type Task } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { messageFromJson } from "../protocol/proto-json.js";
 import type { HttpTransportOptions } from "../call/options.js";
@@ -19,7 +20,9 @@ import { createHandler } from "./handler.js";
 import { listenLoopback, type LoopbackServer } from "./loopback.js";
 import { memoryFetch, memoryHttpClient } from "./memory.js";
 import type { AgentState } from "./operations.js";
+import { PushNotifier, type PushDelivery, type TestPushOptions } from "./push.js";
 import type { ReceivedRequest } from "./request-log.js";
+import { CardSigner, type TestCardSigning } from "./sign.js";
 import type { Script } from "./steps.js";
 import { snapshot, TaskStore } from "./store.js";
 
@@ -40,6 +43,19 @@ export interface TestAgentOptions {
   extendedCard?: Partial<AgentCardJson> | undefined;
   /** The origin the agent answers on in memory. Default `http://localhost`. */
   url?: string | undefined;
+  /**
+   * Takes push notification configs and delivers each task's events to them
+   * (`true`, or how to deliver); the card then declares
+   * `capabilities.pushNotifications`. Default: no push (the config
+   * operations answer PUSH_NOTIFICATION_NOT_SUPPORTED).
+   */
+  push?: boolean | TestPushOptions | undefined;
+  /**
+   * Signs the card it serves with a key pair made with the agent (ES256),
+   * the key set served beside it (`true`, or how to sign): `cardKeys()`
+   * gives the public key set to pin.
+   */
+  signCard?: boolean | TestCardSigning | undefined;
 }
 
 /** The `connect()` options that reach a test agent in memory. @category Testing */
@@ -60,6 +76,12 @@ export interface TestAgent {
   readonly fetch: typeof fetch;
   /** Every request the agent received, in order, credentials masked. */
   readonly requests: readonly ReceivedRequest[];
+  /** Every push delivery attempt the agent made, in order, credentials masked (`push`). */
+  readonly deliveries: readonly PushDelivery[];
+  /** Resolves once every push delivery queued so far has been made, answered or failed. */
+  delivered(): Promise<void>;
+  /** The public key set that verifies the card it serves (`signCard`): `verification: { keys: await agent.cardKeys() }` pins it. */
+  cardKeys(): Promise<{ keys: JWK[] }>;
   /** `connect()` options that reach the agent in memory: `connect(agent.url, { ...agent.connectOptions() })`. */
   connectOptions(): InMemoryConnectOptions;
   /** A transport to the agent in memory, for `new A2AClient(...)`. */
@@ -96,7 +118,9 @@ export function createTestAgent(options: TestAgentOptions = {}): TestAgent {
   const url = (options.url ?? "http://localhost").replace(/\/+$/, "");
   const queue: Script[] = [...(options.scripts ?? [])];
   const closing = new AbortController();
-  const store = new TaskStore();
+  const push = options.push ? new PushNotifier(options.push === true ? {} : options.push, closing.signal) : undefined;
+  const signer = options.signCard ? new CardSigner(options.signCard === true ? {} : options.signCard) : undefined;
+  const store = new TaskStore(push);
   const log: ReceivedRequest[] = [];
   const servers = new Set<LoopbackServer>();
   const extendedCard: AgentCard | undefined =
@@ -107,6 +131,7 @@ export function createTestAgent(options: TestAgentOptions = {}): TestAgent {
   const state: AgentState = {
     store,
     extendedCard,
+    push,
     closing: closing.signal,
     onceRan: new WeakSet(),
     scriptFor(message, task) {
@@ -120,7 +145,8 @@ export function createTestAgent(options: TestAgentOptions = {}): TestAgent {
     agent: state,
     bindings,
     log,
-    card: (origin) => cardJson(origin, bindings, options.card, extendedCard !== undefined),
+    card: (origin) => withPush(cardJson(origin, bindings, options.card, extendedCard !== undefined), push !== undefined),
+    signer,
   });
   const httpClient = memoryHttpClient(handle);
   const fetch = memoryFetch(handle);
@@ -129,6 +155,12 @@ export function createTestAgent(options: TestAgentOptions = {}): TestAgent {
     httpClient,
     fetch,
     requests: log,
+    deliveries: push?.deliveries ?? [],
+    delivered: async () => push?.settled(),
+    async cardKeys() {
+      if (!signer) throw new TypeError("cardKeys: this test agent does not sign its card (signCard)");
+      return signer.keySet();
+    },
     connectOptions: () => ({ fetch, transport: { httpClient } }),
     transport(binding = bindings[0] ?? "JSONRPC", transportOptions = {}) {
       const settings = { ...transportOptions, baseUrl: url + INTERFACE_PATHS[binding], httpClient };
@@ -148,7 +180,13 @@ export function createTestAgent(options: TestAgentOptions = {}): TestAgent {
     async close() {
       closing.abort();
       store.close();
-      await Promise.all([...servers].map((s) => s.close()));
+      await Promise.all([push?.settled(), ...[...servers].map((s) => s.close())]);
     },
   };
+}
+
+/** The card, declaring push notifications when the agent takes them (unless the test's own capabilities say otherwise). */
+function withPush(card: AgentCardJson, push: boolean): AgentCardJson {
+  if (!push) return card;
+  return { ...card, capabilities: { ...card.capabilities, pushNotifications: card.capabilities?.pushNotifications ?? true } };
 }

@@ -11,7 +11,8 @@ import { bodyOf, type AgentHandler, type AgentResponse } from "./exchange.js";
 import { answerHttpJson } from "./http-json.js";
 import { answerJsonRpc } from "./jsonrpc.js";
 import type { AgentState } from "./operations.js";
-import { maskedHeaders, maskedPath, type ReceivedRequest } from "./request-log.js";
+import { maskedHeaders, maskedPath, maskedRequest, type ReceivedRequest } from "./request-log.js";
+import { KEYS_PATH, type CardSigner } from "./sign.js";
 import type { SurfaceCall } from "./surface.js";
 
 /** What the handler serves. */
@@ -22,7 +23,15 @@ export interface HandlerParts {
   card(origin: string): AgentCardJson;
   /** Where received requests are noted. */
   readonly log: ReceivedRequest[];
+  /** The card as served at an origin when the agent signs it; and the key set that verifies it, served at KEYS_PATH. */
+  readonly signer?: CardSigner | undefined;
 }
+
+const json = (value: unknown): AgentResponse => ({
+  status: 200,
+  headers: new Headers({ "content-type": "application/json" }),
+  body: bodyOf(new TextEncoder().encode(JSON.stringify(value))),
+});
 
 const text = (status: number, body: string): AgentResponse => ({
   status,
@@ -48,11 +57,12 @@ export function createHandler(parts: HandlerParts): AgentHandler {
     if (path === CARD_PATH) {
       entry.method = "AgentCard";
       if (request.method !== "GET") return text(405, "GET only");
-      return {
-        status: 200,
-        headers: new Headers({ "content-type": "application/json" }),
-        body: bodyOf(new TextEncoder().encode(JSON.stringify(card))),
-      };
+      return json(parts.signer ? await parts.signer.served(request.url.origin, card) : card);
+    }
+    if (path === KEYS_PATH && parts.signer) {
+      entry.method = "KeySet";
+      if (request.method !== "GET") return text(405, "GET only");
+      return json(await parts.signer.keySet());
     }
     for (const binding of parts.bindings) {
       const base = INTERFACE_PATHS[binding];
@@ -65,7 +75,7 @@ export function createHandler(parts: HandlerParts): AgentHandler {
         note(b, method, json) {
           entry.binding = b;
           entry.method = method;
-          entry.request = json;
+          entry.request = maskedRequest(method, json);
         },
       };
       return binding === "JSONRPC" ? answerJsonRpc(call) : answerHttpJson(call);

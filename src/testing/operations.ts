@@ -21,10 +21,13 @@ import {
   type SendMessageRequest,
   type SubscribeToTaskRequest,
   type Task,
+  type TaskPushNotificationConfig,
 } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { isTerminal } from "../protocol/messages.js";
 import { Channel } from "./channel.js";
 import { AgentAnswerError } from "./errors.js";
+import type { PushNotifier } from "./push.js";
+import { notifierOf, PUSH_OPERATIONS, refuseUnlessValid } from "./push-operations.js";
 import { runTurn, type Fault, type RunContext, type Turn } from "./run.js";
 import type { Script } from "./steps.js";
 import { endsStream, snapshot, stateOf, type LoggedEvent, type TaskRecord } from "./store.js";
@@ -60,6 +63,8 @@ export interface AgentState extends RunContext {
   scriptFor(message: Message, task: Task | undefined): Script;
   /** The extended card, when the agent has one. */
   extendedCard: AgentCard | undefined;
+  /** The push configs and deliveries, when the agent was made with push. */
+  push: PushNotifier | undefined;
 }
 
 /** An operation of the agent, by its proto method name. */
@@ -76,13 +81,22 @@ function found(agent: AgentState, id: string): TaskRecord {
   return record;
 }
 
-/** Starts the run for a message: on the task it continues (its steps left, else a new script), or on a task of its own. */
-function startTurn(agent: AgentState, message: Message | undefined): Turn {
+/**
+ * Starts the run for a message: on the task it continues (its steps left, else a new script), or on a task of its own;
+ * `push`, the config sent with the message, is registered for that task before the run logs anything.
+ */
+function startTurn(agent: AgentState, message: Message | undefined, push?: TaskPushNotificationConfig): Turn {
   if (!message) throw new AgentAnswerError("INVALID_PARAMS", "the request has no message");
-  if (!message.taskId) return runTurn(agent, message, agent.scriptFor(message, undefined), undefined);
+  const notifier = push && notifierOf(agent);
+  if (push) refuseUnlessValid(push);
+  if (!message.taskId) {
+    if (push) notifier?.registerForNewTask(message, push);
+    return runTurn(agent, message, agent.scriptFor(message, undefined), undefined);
+  }
   const record = found(agent, message.taskId);
   const state = record.task.status?.state ?? TaskState.UNSPECIFIED;
   if (isTerminal(state)) throw new AgentAnswerError("UNSUPPORTED_OPERATION", `task ${message.taskId} has ended and takes no more messages`);
+  if (push) notifier?.register(record.task.id, push);
   const script = record.pending ?? agent.scriptFor(message, snapshot(record));
   record.pending = undefined;
   return runTurn(agent, message, script, record);
@@ -90,7 +104,7 @@ function startTurn(agent: AgentState, message: Message | undefined): Turn {
 
 async function sendMessage(agent: AgentState, request: ProtoMessage, context: CallContext): Promise<Reply> {
   const { message, configuration } = request as SendMessageRequest;
-  const turn = startTurn(agent, message);
+  const turn = startTurn(agent, message, configuration?.taskPushNotificationConfig);
   const unlink = closedOnAbort(turn.happenings, context.signal);
   try {
     for (let next = await turn.happenings.next(); !next.done; next = await turn.happenings.next()) {
@@ -112,7 +126,8 @@ async function sendMessage(agent: AgentState, request: ProtoMessage, context: Ca
 }
 
 async function sendStreamingMessage(agent: AgentState, request: ProtoMessage, context: CallContext): Promise<Reply> {
-  const turn = startTurn(agent, (request as SendMessageRequest).message);
+  const { message, configuration } = request as SendMessageRequest;
+  const turn = startTurn(agent, message, configuration?.taskPushNotificationConfig);
   async function* frames(): AsyncGenerator<Frame> {
     const unlink = closedOnAbort(turn.happenings, context.signal);
     try {
@@ -220,10 +235,6 @@ async function getExtendedAgentCard(agent: AgentState): Promise<Reply> {
   return result(AgentCardSchema, agent.extendedCard);
 }
 
-async function noPush(): Promise<Reply> {
-  throw new AgentAnswerError("PUSH_NOTIFICATION_NOT_SUPPORTED", "the test agent takes no push configs");
-}
-
 /** The operations by proto method name. */
 export const OPERATIONS: Readonly<Record<string, Operation>> = {
   SendMessage: sendMessage,
@@ -233,8 +244,5 @@ export const OPERATIONS: Readonly<Record<string, Operation>> = {
   CancelTask: cancelTask,
   SubscribeToTask: subscribeToTask,
   GetExtendedAgentCard: getExtendedAgentCard,
-  CreateTaskPushNotificationConfig: noPush,
-  GetTaskPushNotificationConfig: noPush,
-  ListTaskPushNotificationConfigs: noPush,
-  DeleteTaskPushNotificationConfig: noPush,
+  ...PUSH_OPERATIONS,
 };

@@ -5,16 +5,17 @@
  * secret, password, session or auth in its name) or named by an API key
  * scheme of the card, and a query parameter named so; its value is shown
  * as `***`, after the scheme word of an `Authorization` (`Bearer ***`), so
- * a test can assert that one was sent, and how, without a log of secrets.
+ * a test can assert that one was sent, and how, without a log of secrets;
+ * so are the token and credentials of a push notification config.
  */
-import type { JsonValue } from "@bufbuild/protobuf";
+import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
 import type { Binding } from "../base/bindings.js";
 
 /** One request the test agent received. @category Testing */
 export interface ReceivedRequest {
   /** The binding it came on; undefined for the card and for a request that named no A2A operation. */
   readonly binding: Extract<Binding, "JSONRPC" | "HTTP+JSON"> | undefined;
-  /** The operation by its proto name (`SendMessage`), `AgentCard` for the card, or `""` when it named none. */
+  /** The operation by its proto name (`SendMessage`), `AgentCard` for the card, `KeySet` for the key set of a signed card, or `""` when it named none. */
   readonly method: string;
   /** The `A2A-Version` it announced (header, else query parameter). */
   readonly version: string | undefined;
@@ -61,4 +62,30 @@ export function maskedPath(url: URL, named: ReadonlySet<string>): string {
   }
   const q = query.toString();
   return url.pathname + (q ? `?${q}` : "");
+}
+
+/**
+ * The request message as logged: the secrets of a push notification config
+ * (its `token`, its authentication's `credentials`) masked, in the config
+ * CreateTaskPushNotificationConfig sends and in the one a message carries.
+ */
+export function maskedRequest(method: string, json: JsonValue | undefined): JsonValue | undefined {
+  if (!isObject(json)) return json;
+  if (method === "CreateTaskPushNotificationConfig") return maskedPushConfig(json);
+  const configuration = json.configuration;
+  if ((method === "SendMessage" || method === "SendStreamingMessage") && isObject(configuration)) {
+    const config = configuration.taskPushNotificationConfig;
+    if (isObject(config)) return { ...json, configuration: { ...configuration, taskPushNotificationConfig: maskedPushConfig(config) } };
+  }
+  return json;
+}
+
+const isObject = (v: JsonValue | undefined): v is JsonObject => typeof v === "object" && v !== null && !Array.isArray(v);
+
+function maskedPushConfig(config: JsonObject): JsonObject {
+  const masked: JsonObject = { ...config };
+  if (typeof masked.token === "string") masked.token = MASK;
+  const auth = masked.authentication;
+  if (isObject(auth) && typeof auth.credentials === "string") masked.authentication = { ...auth, credentials: MASK };
+  return masked;
 }

@@ -45,9 +45,22 @@ export interface TaskRecord {
   updated: number;
 }
 
+/** Hears each task the store makes, before its first event, and each event it logs (push deliveries). */
+export interface StoreObserver {
+  /** `record` was made for `message`; its first event is not logged yet. */
+  created(record: TaskRecord, message: Message): void;
+  /** `logged` was added to the record's log. */
+  logged(record: TaskRecord, logged: LoggedEvent): void;
+}
+
 export class TaskStore {
   readonly #tasks = new Map<string, TaskRecord>();
   #clock = 0;
+  readonly #observer: StoreObserver | undefined;
+
+  constructor(observer?: StoreObserver) {
+    this.#observer = observer;
+  }
 
   get(id: string): TaskRecord | undefined {
     return this.#tasks.get(id);
@@ -77,6 +90,7 @@ export class TaskStore {
       updated: 0,
     };
     this.#tasks.set(id, record);
+    this.#observer?.created(record, message);
     this.#log(record, create(StreamResponseSchema, { payload: { case: "task", value: clone(TaskSchema, task) } }));
     return record;
   }
@@ -125,6 +139,7 @@ export class TaskStore {
     this.#touch(record);
     const logged = { id: record.log.length + 1, event };
     record.log.push(logged);
+    this.#observer?.logged(record, logged);
     for (const listen of [...record.listeners]) listen(logged);
   }
 

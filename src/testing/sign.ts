@@ -1,0 +1,93 @@
+/**
+ * The test agent's signed card (specification section 8.4): a P-256 key
+ * pair made when the agent is made (Web Crypto), and the card served at
+ * each origin signed with it as the client verifies one: a detached JWS
+ * over the card's RFC 8785 form without `signatures`, protected header
+ * `{alg: "ES256", typ: "JOSE", kid, jku}`, the `jku` naming the agent's own
+ * key set, served beside the card. A test trusts the key by pinning the
+ * public key set (`agent.cardKeys()`) or by letting the client fetch the
+ * `jku` (a card on loopback may name an http key set on loopback).
+ */
+import { toJson, type JsonObject } from "@bufbuild/protobuf";
+import type { JWK } from "jose";
+import { AgentCardSchema, type AgentCardJson } from "../../gen/lf/a2a/v1/a2a_pb.js";
+import { messageFromJson } from "../protocol/proto-json.js";
+import { signAgentCard } from "../trust/sign.js";
+
+/** How a test agent signs its card (`signCard`). @category Testing */
+export interface TestCardSigning {
+  /** The key id, in the signature's header and in the key set. Default `"test-agent-key"`. */
+  kid?: string | undefined;
+  /**
+   * Whether the signature's protected header names the agent's key set by
+   * `jku` (`/.well-known/jwks.json` on the origin the card is served
+   * from), which the client fetches when no keys are pinned. Default true.
+   */
+  jku?: boolean | undefined;
+  /**
+   * Serves the card changed after it was signed (its `description`), so
+   * that its signature no longer verifies: how a client treats a tampered
+   * card. Default false.
+   */
+  tampered?: boolean | undefined;
+}
+
+/** Where the agent serves the key set that verifies its card. */
+export const KEYS_PATH = "/.well-known/jwks.json";
+
+const DEFAULT_KID = "test-agent-key";
+const ALG = "ES256";
+
+interface KeyPair {
+  readonly privateKey: CryptoKey;
+  readonly publicJwk: JWK;
+}
+
+/** Signs the cards an agent serves, one signature per origin, with a key pair made at once. */
+export class CardSigner {
+  readonly #kid: string;
+  readonly #jku: boolean;
+  readonly #tampered: boolean;
+  readonly #keys: Promise<KeyPair>;
+  /** Signed cards by origin: the card served at an origin names interfaces (and a key set) there. */
+  readonly #cards = new Map<string, Promise<AgentCardJson>>();
+
+  constructor(options: TestCardSigning) {
+    this.#kid = options.kid ?? DEFAULT_KID;
+    this.#jku = options.jku ?? true;
+    this.#tampered = options.tampered ?? false;
+    this.#keys = generateKeyPair(this.#kid);
+    // Reported by whoever awaits it first: the card's request or `cardKeys()`.
+    this.#keys.catch(() => {});
+  }
+
+  /** The public key set that verifies the served cards: `verification: { keys }` pins it. */
+  async keySet(): Promise<{ keys: JWK[] }> {
+    const { publicJwk } = await this.#keys;
+    return { keys: [{ ...publicJwk }] };
+  }
+
+  /** `card`, the card served at `origin`, with its signature (made once per origin). */
+  served(origin: string, card: AgentCardJson): Promise<AgentCardJson> {
+    let signed = this.#cards.get(origin);
+    if (!signed) {
+      signed = this.#sign(origin, card);
+      this.#cards.set(origin, signed);
+    }
+    return signed;
+  }
+
+  async #sign(origin: string, card: AgentCardJson): Promise<AgentCardJson> {
+    const { privateKey } = await this.#keys;
+    const options = { kid: this.#kid, alg: ALG, ...(this.#jku ? { jku: origin + KEYS_PATH } : {}) };
+    const signed = await signAgentCard(messageFromJson(AgentCardSchema, card as JsonObject), privateKey, options);
+    const json = toJson(AgentCardSchema, signed) as AgentCardJson;
+    return this.#tampered ? { ...json, description: `${json.description ?? ""} (changed after signing)` } : json;
+  }
+}
+
+async function generateKeyPair(kid: string): Promise<KeyPair> {
+  const { privateKey, publicKey } = await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, false, ["sign", "verify"]);
+  const { kty, crv, x, y } = (await crypto.subtle.exportKey("jwk", publicKey)) as JWK;
+  return { privateKey, publicJwk: { kty, crv, x, y, kid, alg: ALG, use: "sig" } };
+}
