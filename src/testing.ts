@@ -36,4 +36,4 @@ export type { TestBinding } from "./testing/card.js";
 export type { LoopbackServer } from "./testing/loopback.js";
 export { MASK, type ReceivedRequest } from "./testing/request-log.js";
 export type { TestPushOptions, PushDelivery } from "./testing/push.js";
-export type { TestCardSigning } from "./testing/sign.js";
+export type { TestCardSigning, CardKeySet } from "./testing/sign.js";

@@ -8,7 +8,6 @@
  * paused for input runs the steps its script had left.
  */
 import type { UniversalClientFn } from "@connectrpc/connect/protocol";
-import type { JWK } from "jose";
 import { AgentCardSchema, type AgentCard, type AgentCardJson, type Message, type Task } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { messageFromJson } from "../protocol/proto-json.js";
 import type { HttpTransportOptions } from "../call/options.js";
@@ -22,7 +21,7 @@ import { memoryFetch, memoryHttpClient } from "./memory.js";
 import type { AgentState } from "./operations.js";
 import { PushNotifier, type PushDelivery, type TestPushOptions } from "./push.js";
 import type { ReceivedRequest } from "./request-log.js";
-import { CardSigner, type TestCardSigning } from "./sign.js";
+import { CardSigner, type CardKeySet, type TestCardSigning } from "./sign.js";
 import type { Script } from "./steps.js";
 import { snapshot, TaskStore } from "./store.js";
 
@@ -81,7 +80,7 @@ export interface TestAgent {
   /** Resolves once every push delivery queued so far has been made, answered or failed. */
   delivered(): Promise<void>;
   /** The public key set that verifies the card it serves (`signCard`): `verification: { keys: await agent.cardKeys() }` pins it. */
-  cardKeys(): Promise<{ keys: JWK[] }>;
+  cardKeys(): Promise<CardKeySet>;
   /** `connect()` options that reach the agent in memory: `connect(agent.url, { ...agent.connectOptions() })`. */
   connectOptions(): InMemoryConnectOptions;
   /** A transport to the agent in memory, for `new A2AClient(...)`. */

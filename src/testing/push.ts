@@ -10,11 +10,12 @@
  * its events, so a receiver sees them as a stream would have shown them;
  * each attempt is noted, credentials masked, in the agent's deliveries.
  */
-import { clone, toJson, type JsonValue } from "@bufbuild/protobuf";
+import { clone, toJson } from "@bufbuild/protobuf";
 import {
   StreamResponseSchema,
   TaskPushNotificationConfigSchema,
   type Message,
+  type StreamResponseJson,
   type TaskPushNotificationConfig,
 } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { awaitWithin } from "../base/abort.js";
@@ -52,7 +53,7 @@ export interface PushDelivery {
   /** The headers sent, by lower-case name, credentials masked (`X-A2A-Notification-Token: ***`, `Authorization: Bearer ***`). */
   readonly headers: Readonly<Record<string, string>>;
   /** What was delivered: the `StreamResponse` as the specification's JSON. */
-  readonly event: JsonValue;
+  readonly event: StreamResponseJson;
   /** Which attempt this was, from 1. */
   readonly attempt: number;
   /** The receiver's HTTP status; undefined when no answer came. */
@@ -152,7 +153,7 @@ export class PushNotifier implements StoreObserver {
       configId: config.id,
       url: url.origin + maskedPath(url, new Set()),
       headers: maskedHeaders(headers, new Set()),
-      event: JSON.parse(body) as JsonValue,
+      event: JSON.parse(body) as StreamResponseJson,
     };
     for (let attempt = 1; attempt <= this.#attempts && !this.#closing.aborted; attempt++) {
       const { status, error } = await this.#attempt(url, headers, body);

@@ -32,6 +32,12 @@ export interface TestCardSigning {
   tampered?: boolean | undefined;
 }
 
+/** The public key set that verifies a test agent's signed card, a JWKS: what `verification: { keys }` takes. @category Testing */
+export interface CardKeySet {
+  /** The agent's one public key, with its `kid` and `alg`. */
+  keys: JWK[];
+}
+
 /** Where the agent serves the key set that verifies its card. */
 export const KEYS_PATH = "/.well-known/jwks.json";
 
@@ -62,7 +68,7 @@ export class CardSigner {
   }
 
   /** The public key set that verifies the served cards: `verification: { keys }` pins it. */
-  async keySet(): Promise<{ keys: JWK[] }> {
+  async keySet(): Promise<CardKeySet> {
     const { publicJwk } = await this.#keys;
     return { keys: [{ ...publicJwk }] };
   }
