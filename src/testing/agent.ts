@@ -50,9 +50,9 @@ export interface TestAgentOptions {
    */
   push?: boolean | TestPushOptions | undefined;
   /**
-   * Signs the card it serves with a key pair made with the agent (ES256),
-   * the key set served beside it (`true`, or how to sign): `cardKeys()`
-   * gives the public key set to pin.
+   * Signs the card it serves, and its extended card, with a key pair made
+   * with the agent (ES256), the key set served beside the card (`true`, or
+   * how to sign): `cardKeys()` gives the public key set to pin.
    */
   signCard?: boolean | TestCardSigning | undefined;
 }
@@ -131,6 +131,7 @@ export function createTestAgent(options: TestAgentOptions = {}): TestAgent {
     store,
     extendedCard,
     push,
+    signer,
     closing: closing.signal,
     onceRan: new WeakSet(),
     scriptFor(message, task) {

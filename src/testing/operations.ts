@@ -27,6 +27,7 @@ import { isTerminal } from "../protocol/messages.js";
 import { Channel } from "./channel.js";
 import { AgentAnswerError } from "./errors.js";
 import type { PushNotifier } from "./push.js";
+import type { CardSigner } from "./sign.js";
 import { notifierOf, PUSH_OPERATIONS, refuseUnlessValid } from "./push-operations.js";
 import { runTurn, type Fault, type RunContext, type Turn } from "./run.js";
 import type { Script } from "./steps.js";
@@ -47,6 +48,8 @@ export interface CallContext {
   lastEventId: string | undefined;
   /** Aborted when the caller goes away: the call stops listening to its task (the task goes on). */
   signal: AbortSignal;
+  /** The origin the call came to (the loopback server's, or the in-memory URL): a signed extended card names its key set there. */
+  origin?: string | undefined;
 }
 
 /** Closes `channel` when `signal` aborts, so that a call waiting on it ends; returns what undoes that. */
@@ -65,6 +68,8 @@ export interface AgentState extends RunContext {
   extendedCard: AgentCard | undefined;
   /** The push configs and deliveries, when the agent was made with push. */
   push: PushNotifier | undefined;
+  /** Signs the extended card as served at an origin, when the agent signs its cards. */
+  signer?: Pick<CardSigner, "extendedAt"> | undefined;
 }
 
 /** An operation of the agent, by its proto method name. */
@@ -230,9 +235,11 @@ async function subscribeToTask(agent: AgentState, request: ProtoMessage, context
   return { kind: "stream", frames: frames() };
 }
 
-async function getExtendedAgentCard(agent: AgentState): Promise<Reply> {
-  if (!agent.extendedCard) throw new AgentAnswerError("EXTENDED_AGENT_CARD_NOT_CONFIGURED", "this agent has no extended card");
-  return result(AgentCardSchema, agent.extendedCard);
+async function getExtendedAgentCard(agent: AgentState, _request: ProtoMessage, context: CallContext): Promise<Reply> {
+  const { extendedCard: card, signer } = agent;
+  if (!card) throw new AgentAnswerError("EXTENDED_AGENT_CARD_NOT_CONFIGURED", "this agent has no extended card");
+  const { origin } = context;
+  return result(AgentCardSchema, signer && origin !== undefined ? await signer.extendedAt(origin, card) : card);
 }
 
 /** The operations by proto method name. */

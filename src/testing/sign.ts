@@ -1,7 +1,8 @@
 /**
  * The test agent's signed card (specification section 8.4): a P-256 key
  * pair made when the agent is made (Web Crypto), and the card served at
- * each origin signed with it as the client verifies one: a detached JWS
+ * each origin, and the extended card GetExtendedAgentCard answers there,
+ * signed with it as the client verifies one: a detached JWS
  * over the card's RFC 8785 form without `signatures`, protected header
  * `{alg: "ES256", typ: "JOSE", kid, jku}`, the `jku` naming the agent's own
  * key set, served beside the card. A test trusts the key by pinning the
@@ -10,7 +11,7 @@
  */
 import { toJson, type JsonObject } from "@bufbuild/protobuf";
 import type { JWK } from "jose";
-import { AgentCardSchema, type AgentCardJson } from "../../gen/lf/a2a/v1/a2a_pb.js";
+import { AgentCardSchema, type AgentCard, type AgentCardJson } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { messageFromJson } from "../protocol/proto-json.js";
 import { signAgentCard } from "../trust/sign.js";
 
@@ -25,9 +26,9 @@ export interface TestCardSigning {
    */
   jku?: boolean | undefined;
   /**
-   * Serves the card changed after it was signed (its `description`), so
-   * that its signature no longer verifies: how a client treats a tampered
-   * card. Default false.
+   * Serves the cards (the public one, and the extended one) changed after
+   * they were signed (their `description`), so that their signatures no
+   * longer verify: how a client treats a tampered card. Default false.
    */
   tampered?: boolean | undefined;
 }
@@ -49,14 +50,14 @@ interface KeyPair {
   readonly publicJwk: JWK;
 }
 
-/** Signs the cards an agent serves, one signature per origin, with a key pair made at once. */
+/** Signs the cards an agent serves, the public and the extended one, once per origin, with a key pair made at once. */
 export class CardSigner {
   readonly #kid: string;
   readonly #jku: boolean;
   readonly #tampered: boolean;
   readonly #keys: Promise<KeyPair>;
-  /** Signed cards by origin: the card served at an origin names interfaces (and a key set) there. */
-  readonly #cards = new Map<string, Promise<AgentCardJson>>();
+  /** Signed cards by which and origin: the card served at an origin names its interfaces (and key set) there. */
+  readonly #signed = new Map<string, Promise<AgentCard>>();
 
   constructor(options: TestCardSigning) {
     this.#kid = options.kid ?? DEFAULT_KID;
@@ -73,22 +74,32 @@ export class CardSigner {
     return { keys: [{ ...publicJwk }] };
   }
 
-  /** `card`, the card served at `origin`, with its signature (made once per origin). */
-  served(origin: string, card: AgentCardJson): Promise<AgentCardJson> {
-    let signed = this.#cards.get(origin);
+  /** `card`, the public card as served at `origin`, with its signature. */
+  async served(origin: string, card: AgentCardJson): Promise<AgentCardJson> {
+    const signed = await this.#signedOnce(`card ${origin}`, origin, () => messageFromJson(AgentCardSchema, card as JsonObject));
+    return toJson(AgentCardSchema, signed) as AgentCardJson;
+  }
+
+  /** `card`, the extended card as served at `origin`, with its signature. */
+  extendedAt(origin: string, card: AgentCard): Promise<AgentCard> {
+    return this.#signedOnce(`extended ${origin}`, origin, () => card);
+  }
+
+  #signedOnce(key: string, origin: string, card: () => AgentCard): Promise<AgentCard> {
+    let signed = this.#signed.get(key);
     if (!signed) {
-      signed = this.#sign(origin, card);
-      this.#cards.set(origin, signed);
+      signed = this.#sign(origin, card());
+      this.#signed.set(key, signed);
     }
     return signed;
   }
 
-  async #sign(origin: string, card: AgentCardJson): Promise<AgentCardJson> {
+  async #sign(origin: string, card: AgentCard): Promise<AgentCard> {
     const { privateKey } = await this.#keys;
     const options = { kid: this.#kid, alg: ALG, ...(this.#jku ? { jku: origin + KEYS_PATH } : {}) };
-    const signed = await signAgentCard(messageFromJson(AgentCardSchema, card as JsonObject), privateKey, options);
-    const json = toJson(AgentCardSchema, signed) as AgentCardJson;
-    return this.#tampered ? { ...json, description: `${json.description ?? ""} (changed after signing)` } : json;
+    const signed = await signAgentCard(card, privateKey, options);
+    if (this.#tampered) signed.description = `${signed.description} (changed after signing)`;
+    return signed;
   }
 }
 

@@ -21,7 +21,7 @@ export interface SurfaceCall {
 
 /** What an operation is given of the request besides its message. */
 export function callContext(request: AgentRequest): CallContext {
-  return { lastEventId: request.headers.get(LAST_EVENT_ID) ?? undefined, signal: request.signal };
+  return { lastEventId: request.headers.get(LAST_EVENT_ID) ?? undefined, signal: request.signal, origin: request.url.origin };
 }
 
 /** The request body as JSON; undefined when it is empty, or not JSON. */

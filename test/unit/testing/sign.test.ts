@@ -44,6 +44,13 @@ describe.each(["loopback", "memory"] as const)("%s", (way) => {
     expect(agent.requests.map((r) => r.method)).not.toContain("KeySet");
   });
 
+  it("signs its extended card too, which a session whose public card verified requires", async () => {
+    const agent = made({ signCard: true, extendedCard: { description: "for callers we know" } });
+    const session = await connectTo(agent, way, { verify: "required" });
+    expect((await session.extendedCard()).description).toBe("for callers we know");
+    expect(session.extendedCardVerification).toMatchObject({ verified: true, kid: "test-agent-key", keySource: "jku" });
+  });
+
   it("a card changed after signing fails with AgentCardVerificationError", async () => {
     const agent = made({ signCard: { tampered: true } });
     const failure = await connectTo(agent, way, { verify: "required" }).catch((e: unknown) => e);
