@@ -69,7 +69,7 @@ export interface AgentState extends RunContext {
   /** The push configs and deliveries, when the agent was made with push. */
   push: PushNotifier | undefined;
   /** Signs the extended card as served at an origin, when the agent signs its cards. */
-  signer?: Pick<CardSigner, "extendedAt"> | undefined;
+  signer: Pick<CardSigner, "extendedAt"> | undefined;
 }
 
 /** An operation of the agent, by its proto method name. */
@@ -88,20 +88,21 @@ function found(agent: AgentState, id: string): TaskRecord {
 
 /**
  * Starts the run for a message: on the task it continues (its steps left, else a new script), or on a task of its own;
- * `push`, the config sent with the message, is registered for that task before the run logs anything.
+ * `config`, the push config sent with the message, is registered for that task before the run logs anything.
  */
-function startTurn(agent: AgentState, message: Message | undefined, push?: TaskPushNotificationConfig): Turn {
+function startTurn(agent: AgentState, message: Message | undefined, config?: TaskPushNotificationConfig): Turn {
   if (!message) throw new AgentAnswerError("INVALID_PARAMS", "the request has no message");
-  const notifier = push && notifierOf(agent);
-  if (push) refuseUnlessValid(push);
+  // An agent without push refuses a config here as it refuses the config operations, before anything runs.
+  const notifier = config && notifierOf(agent);
+  if (config) refuseUnlessValid(config);
   if (!message.taskId) {
-    if (push) notifier?.registerForNewTask(message, push);
+    if (notifier && config) notifier.registerForNewTask(message, config);
     return runTurn(agent, message, agent.scriptFor(message, undefined), undefined);
   }
   const record = found(agent, message.taskId);
   const state = record.task.status?.state ?? TaskState.UNSPECIFIED;
   if (isTerminal(state)) throw new AgentAnswerError("UNSUPPORTED_OPERATION", `task ${message.taskId} has ended and takes no more messages`);
-  if (push) notifier?.register(record.task.id, push);
+  if (notifier && config) notifier.register(record.task.id, config);
   const script = record.pending ?? agent.scriptFor(message, snapshot(record));
   record.pending = undefined;
   return runTurn(agent, message, script, record);

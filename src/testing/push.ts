@@ -165,8 +165,8 @@ export class PushNotifier implements StoreObserver {
   /** One POST, within the attempt's time and the agent's life; its answer's body is let go. */
   async #attempt(url: URL, headers: Headers, body: string): Promise<{ status: number | undefined; error: string | undefined }> {
     const stop = new AbortController();
-    const request = new Request(url, { method: "POST", headers, body, signal: stop.signal });
     try {
+      const request = new Request(url, { method: "POST", headers, body, signal: stop.signal });
       const response = await awaitWithin(this.#send(request), this.#closing, this.#timeoutMs, {
         aborted: () => new Error("the agent closed"),
         timedOut: () => new Error(`no answer within ${this.#timeoutMs} ms`),
@@ -182,7 +182,7 @@ export class PushNotifier implements StoreObserver {
   }
 }
 
-/** A config as a test gives it: the URL must be an absolute http(s) URL. */
+/** What is wrong with a config, if anything: its URL must be an absolute http(s) URL without user info. */
 export function checkedConfig(config: TaskPushNotificationConfig | undefined): string | undefined {
   if (!config) return "the request has no push notification config";
   let url: URL;
@@ -192,6 +192,8 @@ export function checkedConfig(config: TaskPushNotificationConfig | undefined): s
     return "the push notification config's url is not an absolute URL";
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") return "the push notification config's url is not http or https";
+  // A Request refuses such a URL, quoting it, credentials and all.
+  if (url.username || url.password) return "the push notification config's url carries user info: give credentials in its authentication";
   return undefined;
 }
 

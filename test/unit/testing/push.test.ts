@@ -200,7 +200,7 @@ describe("push deliveries", () => {
     expect(agent.deliveries).toEqual([]);
   });
 
-  it("need a task the agent holds and an http(s) URL", async () => {
+  it("need a task the agent holds and an http(s) URL without user info", async () => {
     agent = createTestAgent({ push: true });
     const client = new A2AClient(agent.transport());
     await expect(client.createTaskPushNotificationConfig({ taskId: "no-such-task", url: HOOK })).rejects.toBeInstanceOf(TaskNotFoundError);
@@ -208,6 +208,11 @@ describe("push deliveries", () => {
     await expect(client.createTaskPushNotificationConfig({ taskId: id, url: "ftp://hooks.example/a2a" })).rejects.toBeInstanceOf(
       InvalidParamsError,
     );
+    const withUser = await client
+      .createTaskPushNotificationConfig({ taskId: id, url: "https://me:pw@hooks.example/a2a" })
+      .catch((e: unknown) => e);
+    expect(withUser).toBeInstanceOf(InvalidParamsError);
+    expect(String((withUser as Error).message)).not.toContain("pw");
     await expect(client.listTaskPushNotificationConfigs({ taskId: "no-such-task" })).rejects.toBeInstanceOf(TaskNotFoundError);
   });
 });
