@@ -24,6 +24,7 @@ import type { ReceivedRequest } from "./request-log.js";
 import { CardSigner, type CardKeySet, type TestCardSigning } from "./sign.js";
 import type { Script } from "./steps.js";
 import { snapshot, TaskStore } from "./store.js";
+import type { TestVersion } from "./v0_3-card.js";
 
 /** Chooses the script for a message; `task` is the task it continues, if any. @category Testing */
 export type ScriptChoice = (message: Message, task: Task | undefined) => Script;
@@ -36,6 +37,12 @@ export interface TestAgentOptions {
   scripts?: readonly Script[] | undefined;
   /** The card's interfaces, in order. Default `["JSONRPC", "HTTP+JSON"]`. */
   bindings?: readonly TestBinding[] | undefined;
+  /**
+   * The protocol versions it speaks, each on every binding, the card listing them in this order.
+   * Default `["1.0"]`; `["0.3"]` is an agent on A2A 0.3 (its card, methods, shapes and error codes),
+   * `["1.0", "0.3"]` one that serves both, as the official SDKs' servers can.
+   */
+  versions?: readonly TestVersion[] | undefined;
   /** Members laid over the card's (name, skills, securitySchemes, ...). */
   card?: Partial<AgentCardJson> | undefined;
   /** An extended card (members laid over the public card's): the card then says it has one, and GetExtendedAgentCard returns it. */
@@ -83,7 +90,7 @@ export interface TestAgent {
   cardKeys(): Promise<CardKeySet>;
   /** `connect()` options that reach the agent in memory: `connect(agent.url, { ...agent.connectOptions() })`. */
   connectOptions(): InMemoryConnectOptions;
-  /** A transport to the agent in memory, for `new A2AClient(...)`. */
+  /** A transport to the agent's 1.0 interface in memory, for `new A2AClient(...)` (an agent on 0.3 alone is reached with `connect()`). */
   transport(binding?: TestBinding, options?: Omit<HttpTransportOptions, "baseUrl" | "httpClient">): A2ATransport;
   /** Queues scripts for the next messages. */
   enqueue(...scripts: Script[]): void;
@@ -114,6 +121,7 @@ export interface TestAgent {
  */
 export function createTestAgent(options: TestAgentOptions = {}): TestAgent {
   const bindings = options.bindings ?? ["JSONRPC", "HTTP+JSON"];
+  const versions = options.versions ?? ["1.0"];
   const url = (options.url ?? "http://localhost").replace(/\/+$/, "");
   const queue: Script[] = [...(options.scripts ?? [])];
   const closing = new AbortController();
@@ -125,7 +133,7 @@ export function createTestAgent(options: TestAgentOptions = {}): TestAgent {
   const extendedCard: AgentCard | undefined =
     options.extendedCard === undefined
       ? undefined
-      : messageFromJson(AgentCardSchema, { ...cardJson(url, bindings, options.card, true), ...options.extendedCard });
+      : messageFromJson(AgentCardSchema, { ...cardJson(url, bindings, options.card, true, versions), ...options.extendedCard });
   const chosen = options.script;
   const state: AgentState = {
     store,
@@ -144,8 +152,9 @@ export function createTestAgent(options: TestAgentOptions = {}): TestAgent {
   const handle = createHandler({
     agent: state,
     bindings,
+    versions,
     log,
-    card: (origin) => withPush(cardJson(origin, bindings, options.card, extendedCard !== undefined), push !== undefined),
+    card: (origin) => withPush(cardJson(origin, bindings, options.card, extendedCard !== undefined, versions), push !== undefined),
     signer,
   });
   const httpClient = memoryHttpClient(handle);

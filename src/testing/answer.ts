@@ -22,6 +22,8 @@ export interface BindingWriter {
   error(kind: TestErrorKind, message: string): { status: number; body: JsonValue };
   event(event: StreamResponse): JsonValue;
   errorEvent(kind: TestErrorKind, message: string): JsonValue;
+  /** The SSE `event` name of an error event, where the binding names one (0.3's HTTP+JSON: `error`). */
+  readonly errorEventName?: string;
 }
 
 const encoder = new TextEncoder();
@@ -36,8 +38,8 @@ function json(status: number, body: JsonValue, headers: HeadersInit = {}): Agent
 }
 
 /** One SSE event; JSON has no line breaks, so one `data:` line holds it. */
-function sseEvent(data: string, id?: number): Uint8Array {
-  return encoder.encode(`${id ? `id: ${id}\n` : ""}data: ${data}\n\n`);
+function sseEvent(data: string, id?: number, event?: string): Uint8Array {
+  return encoder.encode(`${event ? `event: ${event}\n` : ""}${id ? `id: ${id}\n` : ""}data: ${data}\n\n`);
 }
 
 /** The answer of a fault where no stream has started. */
@@ -97,7 +99,7 @@ async function* streamBody(
         case "httpStatus":
           return;
         case "error":
-          yield sseEvent(JSON.stringify(writer.errorEvent(fault.error, fault.message)));
+          yield sseEvent(JSON.stringify(writer.errorEvent(fault.error, fault.message)), undefined, writer.errorEventName);
           return;
         case "raw":
           yield fault.body;

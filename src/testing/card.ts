@@ -5,6 +5,7 @@
  * members laid over it.
  */
 import type { AgentCardJson } from "../../gen/lf/a2a/v1/a2a_pb.js";
+import { INTERFACE_PATHS_V03, type TestVersion } from "./v0_3-card.js";
 
 /** The bindings the test agent serves. @category Testing */
 export type TestBinding = "JSONRPC" | "HTTP+JSON";
@@ -15,18 +16,25 @@ export const INTERFACE_PATHS: Readonly<Record<TestBinding, string>> = { JSONRPC:
 /** Where the card is served. */
 export const CARD_PATH = "/.well-known/agent-card.json";
 
-/** The card served at `origin`, with `overrides` laid over its members; `extended`: it says it has an extended card. */
+/**
+ * The card served at `origin`, with `overrides` laid over its members; `extended`: it says it has an extended card.
+ * Its interfaces are each binding at each version of `versions`, in that order.
+ */
 export function cardJson(
   origin: string,
   bindings: readonly TestBinding[],
   overrides: Partial<AgentCardJson> | undefined,
   extended: boolean,
+  versions: readonly TestVersion[] = ["1.0"],
 ): AgentCardJson {
+  const paths = (v: TestVersion) => (v === "0.3" ? INTERFACE_PATHS_V03 : INTERFACE_PATHS);
   return {
     name: "Test Agent",
     description: "A scripted A2A agent for tests (a2a-connect/testing)",
     version: "1.0.0",
-    supportedInterfaces: bindings.map((b) => ({ url: origin + INTERFACE_PATHS[b], protocolBinding: b, protocolVersion: "1.0" })),
+    supportedInterfaces: versions.flatMap((v) =>
+      bindings.map((b) => ({ url: origin + paths(v)[b], protocolBinding: b, protocolVersion: v })),
+    ),
     capabilities: { streaming: true, extendedAgentCard: extended },
     defaultInputModes: ["text/plain"],
     defaultOutputModes: ["text/plain"],

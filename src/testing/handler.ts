@@ -1,8 +1,9 @@
 /**
  * The request handler both ways of running the test agent share: the card
  * at its well-known path, JSON-RPC and HTTP+JSON under their interface
- * paths, and every request noted in the log of what the agent saw before
- * it is answered (a request that hangs is in the log too).
+ * paths (the 0.3 wire's under its own, v0_3-card.ts), and every request
+ * noted in the log of what the agent saw before it is answered (a request
+ * that hangs is in the log too).
  */
 import type { AgentCardJson } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { A2A_VERSION } from "../protocol/headers.js";
@@ -14,6 +15,9 @@ import type { AgentState } from "./operations.js";
 import { maskedHeaders, maskedPath, maskedRequest, type ReceivedRequest } from "./request-log.js";
 import { KEYS_PATH, type CardSigner } from "./sign.js";
 import type { SurfaceCall } from "./surface.js";
+import { INTERFACE_PATHS_V03, servedCard, type TestVersion } from "./v0_3-card.js";
+import { answerHttpJsonV03 } from "./v0_3-http-json.js";
+import { answerJsonRpcV03 } from "./v0_3-jsonrpc.js";
 
 /** What the handler serves. */
 export interface HandlerParts {
@@ -25,6 +29,8 @@ export interface HandlerParts {
   readonly log: ReceivedRequest[];
   /** The card as served at an origin when the agent signs it; and the key set that verifies it, served at KEYS_PATH. */
   readonly signer?: CardSigner | undefined;
+  /** The versions served, each on every binding. Default `["1.0"]`. */
+  readonly versions?: readonly TestVersion[] | undefined;
 }
 
 const json = (value: unknown): AgentResponse => ({
@@ -33,6 +39,17 @@ const json = (value: unknown): AgentResponse => ({
   body: bodyOf(new TextEncoder().encode(JSON.stringify(value))),
 });
 
+/** Each version's surface of each binding. */
+const SURFACES: Readonly<
+  Record<
+    TestVersion,
+    { paths: Readonly<Record<TestBinding, string>>; answer: Record<TestBinding, (call: SurfaceCall) => Promise<AgentResponse>> }
+  >
+> = {
+  "1.0": { paths: INTERFACE_PATHS, answer: { JSONRPC: answerJsonRpc, "HTTP+JSON": answerHttpJson } },
+  "0.3": { paths: INTERFACE_PATHS_V03, answer: { JSONRPC: answerJsonRpcV03, "HTTP+JSON": answerHttpJsonV03 } },
+};
+
 const text = (status: number, body: string): AgentResponse => ({
   status,
   headers: new Headers({ "content-type": "text/plain" }),
@@ -40,6 +57,7 @@ const text = (status: number, body: string): AgentResponse => ({
 });
 
 export function createHandler(parts: HandlerParts): AgentHandler {
+  const versions = parts.versions ?? ["1.0"];
   return async (request) => {
     const card = parts.card(request.url.origin);
     const named = apiKeyNames(card);
@@ -57,29 +75,32 @@ export function createHandler(parts: HandlerParts): AgentHandler {
     if (path === CARD_PATH) {
       entry.method = "AgentCard";
       if (request.method !== "GET") return text(405, "GET only");
-      return json(parts.signer ? await parts.signer.served(request.url.origin, card) : card);
+      const served = servedCard(card, versions);
+      return json(parts.signer ? await parts.signer.served(request.url.origin, served) : served);
     }
     if (path === KEYS_PATH && parts.signer) {
       entry.method = "KeySet";
       if (request.method !== "GET") return text(405, "GET only");
       return json(await parts.signer.keySet());
     }
-    for (const binding of parts.bindings) {
-      const base = INTERFACE_PATHS[binding];
-      const under = binding === "JSONRPC" ? path === base : path.startsWith(`${base}/`);
-      if (!under) continue;
-      const call: SurfaceCall = {
-        agent: parts.agent,
-        request,
-        path: path.slice(base.length),
-        note(b, method, json) {
-          entry.binding = b;
-          entry.method = method;
-          entry.request = maskedRequest(method, json);
-        },
-      };
-      return binding === "JSONRPC" ? answerJsonRpc(call) : answerHttpJson(call);
-    }
+    for (const version of versions)
+      for (const binding of parts.bindings) {
+        const surface = SURFACES[version];
+        const base = surface.paths[binding];
+        const under = binding === "JSONRPC" ? path === base : path.startsWith(`${base}/`);
+        if (!under) continue;
+        const call: SurfaceCall = {
+          agent: parts.agent,
+          request,
+          path: path.slice(base.length),
+          note(b, method, json) {
+            entry.binding = b;
+            entry.method = method;
+            entry.request = maskedRequest(method, json);
+          },
+        };
+        return surface.answer[binding](call);
+      }
     return text(404, `the test agent serves nothing at ${path}`);
   };
 }
