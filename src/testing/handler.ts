@@ -58,6 +58,9 @@ const text = (status: number, body: string): AgentResponse => ({
 
 export function createHandler(parts: HandlerParts): AgentHandler {
   const versions = parts.versions ?? ["1.0"];
+  const surfaces = versions.flatMap((v) =>
+    parts.bindings.map((binding) => ({ binding, base: SURFACES[v].paths[binding], answer: SURFACES[v].answer[binding] })),
+  );
   return async (request) => {
     const card = parts.card(request.url.origin);
     const named = apiKeyNames(card);
@@ -83,24 +86,21 @@ export function createHandler(parts: HandlerParts): AgentHandler {
       if (request.method !== "GET") return text(405, "GET only");
       return json(await parts.signer.keySet());
     }
-    for (const version of versions)
-      for (const binding of parts.bindings) {
-        const surface = SURFACES[version];
-        const base = surface.paths[binding];
-        const under = binding === "JSONRPC" ? path === base : path.startsWith(`${base}/`);
-        if (!under) continue;
-        const call: SurfaceCall = {
-          agent: parts.agent,
-          request,
-          path: path.slice(base.length),
-          note(b, method, json) {
-            entry.binding = b;
-            entry.method = method;
-            entry.request = maskedRequest(method, json);
-          },
-        };
-        return surface.answer[binding](call);
-      }
+    for (const { binding, base, answer } of surfaces) {
+      const under = binding === "JSONRPC" ? path === base : path.startsWith(`${base}/`);
+      if (!under) continue;
+      const call: SurfaceCall = {
+        agent: parts.agent,
+        request,
+        path: path.slice(base.length),
+        note(b, method, json) {
+          entry.binding = b;
+          entry.method = method;
+          entry.request = maskedRequest(method, json);
+        },
+      };
+      return answer(call);
+    }
     return text(404, `the test agent serves nothing at ${path}`);
   };
 }

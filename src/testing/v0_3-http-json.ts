@@ -9,7 +9,7 @@
  * route says `task/` for `tasks/` (bindings/http-json/v0_3.ts); subscribe
  * is routed on GET, as the proto says, and on POST, as the table says.
  */
-import { create, toJson, type JsonValue, type Message as ProtoMessage } from "@bufbuild/protobuf";
+import { create, toJson, type DescMessage, type JsonValue, type MessageShape } from "@bufbuild/protobuf";
 import { A2AService } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import * as V1 from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { writeReply, type BindingWriter } from "./answer.js";
@@ -33,7 +33,7 @@ interface Route {
   readonly verbs: readonly string[];
   readonly pattern: RegExp;
   readonly operation: string;
-  request(ids: readonly string[], request: AgentRequest, body: JsonValue): ProtoMessage;
+  request(ids: readonly string[], request: AgentRequest, body: JsonValue): MessageShape<DescMessage>;
 }
 
 const TASK = "/v1/tasks/([^/:]+)";
@@ -94,14 +94,14 @@ export async function answerHttpJsonV03(call: SurfaceCall): Promise<AgentRespons
     call.note("HTTP+JSON", method.name, undefined);
     return refuse("PARSE_ERROR", "the body is not JSON");
   }
-  let message: ProtoMessage;
+  let message: MessageShape<DescMessage>;
   try {
     message = found.request(ids, request, (parsed.json ?? {}) as JsonValue);
   } catch (e) {
     call.note("HTTP+JSON", method.name, undefined);
     return refuse("INVALID_PARAMS", `not a 0.3 ${method.name} request: ${e instanceof Error ? e.message : String(e)}`);
   }
-  call.note("HTTP+JSON", method.name, toJson(method.input, message as never));
+  call.note("HTTP+JSON", method.name, toJson(method.input, message));
   try {
     const reply = await OPERATIONS[method.name]!(agent, message, callContext(request));
     return await writeReply(reply, WRITER, request.signal);

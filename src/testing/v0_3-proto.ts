@@ -7,15 +7,7 @@
  * conversions are used in whichever direction the agent needs them; tasks
  * and events, which only an agent writes, are written here.
  */
-import {
-  create,
-  fromJson,
-  toJson,
-  type DescMessage,
-  type JsonObject,
-  type JsonValue,
-  type Message as ProtoMessage,
-} from "@bufbuild/protobuf";
+import { create, fromJson, toJson, type DescMessage, type JsonObject, type JsonValue, type MessageShape } from "@bufbuild/protobuf";
 import * as V03 from "../../gen/a2a/v1/a2a_pb.js";
 import * as V1 from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { isRecord } from "../base/is-record.js";
@@ -80,8 +72,7 @@ function statusV03(s: V1.TaskStatus | undefined): V03.TaskStatus | undefined {
   });
 }
 
-function artifactV03(a: V1.Artifact | undefined): V03.Artifact | undefined {
-  if (!a) return undefined;
+function artifactV03(a: V1.Artifact): V03.Artifact {
   return create(V03.ArtifactSchema, {
     artifactId: a.artifactId,
     name: a.name,
@@ -97,7 +88,7 @@ function taskV03(t: V1.Task): V03.Task {
     id: t.id,
     contextId: t.contextId,
     status: statusV03(t.status),
-    artifacts: t.artifacts.map((a) => artifactV03(a)!),
+    artifacts: t.artifacts.map(artifactV03),
     history: t.history.map(messageToV03),
     metadata: t.metadata,
   });
@@ -107,38 +98,32 @@ function pushConfigV03(c: V1.TaskPushNotificationConfig): V03.TaskPushNotificati
   return create(V03.TaskPushNotificationConfigSchema, { name: pushConfigName(c.taskId, c.id), pushNotificationConfig: pushConfigToV03(c) });
 }
 
-/** The ProtoJSON of a 0.3 message. */
-const json = <D extends DescMessage>(schema: D, message: ProtoMessage) => toJson(schema, message as never) as JsonValue;
-
 /** The result of an operation as the 0.3 proto's JSON. */
-export function resultV03(schema: DescMessage, message: ProtoMessage): JsonValue {
+export function resultV03(schema: DescMessage, message: MessageShape<DescMessage>): JsonValue {
   switch (schema.typeName) {
     case V1.SendMessageResponseSchema.typeName: {
       const p = (message as V1.SendMessageResponse).payload;
-      const payload =
+      const payload: V03.SendMessageResponse["payload"] =
         p.case === "task"
-          ? { case: "task" as const, value: taskV03(p.value) }
+          ? { case: "task", value: taskV03(p.value) }
           : p.case === "message"
-            ? { case: "msg" as const, value: messageToV03(p.value) }
-            : undefined;
-      return json(V03.SendMessageResponseSchema, create(V03.SendMessageResponseSchema, { payload }));
+            ? { case: "msg", value: messageToV03(p.value) }
+            : { case: undefined };
+      return toJson(V03.SendMessageResponseSchema, create(V03.SendMessageResponseSchema, { payload }));
     }
     case V1.TaskSchema.typeName:
-      return json(V03.TaskSchema, taskV03(message as V1.Task));
+      return toJson(V03.TaskSchema, taskV03(message as V1.Task));
     case V1.TaskPushNotificationConfigSchema.typeName:
-      return json(V03.TaskPushNotificationConfigSchema, pushConfigV03(message as V1.TaskPushNotificationConfig));
+      return toJson(V03.TaskPushNotificationConfigSchema, pushConfigV03(message as V1.TaskPushNotificationConfig));
     case V1.ListTaskPushNotificationConfigsResponseSchema.typeName: {
-      const r = message as V1.ListTaskPushNotificationConfigsResponse;
-      const list = create(V03.ListTaskPushNotificationConfigResponseSchema, {
-        configs: r.configs.map(pushConfigV03),
-        nextPageToken: r.nextPageToken,
-      });
-      return json(V03.ListTaskPushNotificationConfigResponseSchema, list);
+      const { configs, nextPageToken } = message as V1.ListTaskPushNotificationConfigsResponse;
+      const list = create(V03.ListTaskPushNotificationConfigResponseSchema, { configs: configs.map(pushConfigV03), nextPageToken });
+      return toJson(V03.ListTaskPushNotificationConfigResponseSchema, list);
     }
     case V1.AgentCardSchema.typeName: {
       // Through the 0.3 proto: what it has no field for is left out.
-      const card = cardJsonV03(toJson(V1.AgentCardSchema, message as V1.AgentCard) as V1.AgentCardJson, "proto");
-      return json(V03.AgentCardSchema, fromJson(V03.AgentCardSchema, card as JsonObject, LENIENT));
+      const card = cardJsonV03(toJson(V1.AgentCardSchema, message as V1.AgentCard), "proto");
+      return toJson(V03.AgentCardSchema, fromJson(V03.AgentCardSchema, card as JsonObject, LENIENT));
     }
     default:
       // DeleteTaskPushNotificationConfig's Empty.
@@ -164,12 +149,12 @@ export function eventV03(event: V1.StreamResponse): JsonValue {
     const value = create(V03.TaskArtifactUpdateEventSchema, {
       taskId,
       contextId,
-      artifact: artifactV03(artifact),
+      artifact: artifact && artifactV03(artifact),
       append,
       lastChunk,
       metadata,
     });
     payload = { case: "artifactUpdate", value };
   }
-  return json(V03.StreamResponseSchema, create(V03.StreamResponseSchema, { payload }));
+  return toJson(V03.StreamResponseSchema, create(V03.StreamResponseSchema, { payload }));
 }
