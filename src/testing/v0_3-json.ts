@@ -5,9 +5,9 @@
  * stream events written in 0.3's JSON (`kind` discriminators, lowercase
  * states, files nested in `file`, `final` on the last status update).
  * The shapes of messages, parts and push configs are the client's JSON-RPC
- * 0.3 ones (bindings/jsonrpc/v0_3-shapes.ts):
- * a message or a part is written and read the same way whichever side
- * sends it. Tasks and events, which only an agent writes, are written here.
+ * 0.3 ones (bindings/jsonrpc/v0_3-shapes.ts): a message or a part is
+ * written and read the same way whichever side sends it. Tasks and events,
+ * which only an agent writes, are written here.
  */
 import { toJson, type DescMessage, type JsonValue, type Message as ProtoMessage } from "@bufbuild/protobuf";
 import {

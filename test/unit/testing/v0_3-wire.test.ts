@@ -186,6 +186,21 @@ describe("HTTP+JSON 0.3", () => {
     expect(((await got.json()) as { history: unknown[] }).history).toHaveLength(1);
   });
 
+  it("serves tasks:subscribe on GET, as the 0.3 proto routes it, and on POST, as 0.3's table does", async () => {
+    agent = createTestAgent({ versions: ["0.3"], script: [steps.untilCancelled()] });
+    const { task } = (await (await post("/v0.3/rest/v1/message:send", { message: MESSAGE_PROTO })).json()) as { task: { id: string } };
+    const path = `/v0.3/rest/v1/tasks/${task.id}:subscribe`;
+    // Each answer starts with the task as it stands: the cancel comes after both have it.
+    const subscribed = await Promise.all([agent.fetch(`${agent.url}${path}`), post(path, {})]);
+    await agent.fetch(`${agent.url}/v0.3/rest/v1/tasks/${task.id}:cancel`, { method: "POST" });
+    for (const res of subscribed) {
+      expect((await events(res)).map((e) => (e.data.statusUpdate as Json | undefined)?.final ?? Object.keys(e.data)[0])).toEqual([
+        "task",
+        true,
+      ]);
+    }
+  });
+
   it("answers errors as `{code, message}` under the error's HTTP status, and in a stream as an `event: error`", async () => {
     agent = createTestAgent({ versions: ["0.3"], script: [steps.working(), steps.error("TASK_NOT_FOUND", "gone")] });
     const missing = await agent.fetch(`${agent.url}/v0.3/rest/v1/tasks/nope`);
