@@ -72,22 +72,29 @@ function failedInStream(e: unknown): unknown[] {
   return [name, code, ...rest];
 }
 
+/** How long a call waits on a step that never answers (a hang): long enough that nothing else runs into it on a busy machine. */
+const PATIENCE_MS = 500;
+
 /** The outcome of `script` on an agent of `version`: one unary call, then one stream. */
 async function outcome(version: TestVersion, script: Script, way: Way, binding: TestBinding): Promise<unknown[]> {
   const agent = createTestAgent({ versions: [version], script });
   agents.push(agent);
-  const { client } = await sessionWith(agent, way, binding, { retry: { attempts: 1 }, maxAttempts: 1, transport: { idleTimeoutMs: 100 } });
+  const { client } = await sessionWith(agent, way, binding, {
+    retry: { attempts: 1 },
+    maxAttempts: 1,
+    transport: { idleTimeoutMs: PATIENCE_MS },
+  });
   return [await unary(client), await streamed(client)];
 }
 
 async function unary(client: A2AClient): Promise<unknown> {
-  return client.sendMessage({ message: userMessage("go") }, { timeoutMs: 100 }).then(seen, failed);
+  return client.sendMessage({ message: userMessage("go") }, { timeoutMs: PATIENCE_MS }).then(seen, failed);
 }
 
 async function streamed(client: A2AClient): Promise<unknown> {
   const events: unknown[] = [];
   try {
-    for await (const e of client.sendStreamingMessage({ message: userMessage("go") }, { resume: false, timeoutMs: 500 }))
+    for await (const e of client.sendStreamingMessage({ message: userMessage("go") }, { resume: false, timeoutMs: 2 * PATIENCE_MS }))
       events.push(seen(e));
     return events;
   } catch (e) {
