@@ -5,8 +5,8 @@
  * operations answer with SSE whose events are response objects too, an
  * error included.
  */
-import { toJson, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
-import { A2AService, StreamResponseSchema } from "../../gen/lf/a2a/v1/a2a_pb.js";
+import { toJson, type DescMessage, type DescMethod, type JsonObject, type JsonValue, type Message as ProtoMessage } from "@bufbuild/protobuf";
+import { A2AService, StreamResponseSchema, type StreamResponse } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { messageFromJson } from "../protocol/proto-json.js";
 import { isRecord } from "../base/is-record.js";
 import { writeReply, type BindingWriter } from "./answer.js";
@@ -17,22 +17,55 @@ import { bodyJson, callContext, type SurfaceCall } from "./surface.js";
 
 type Id = string | number | null;
 
-function writerFor(id: Id): BindingWriter {
-  const error = (kind: TestErrorKind, message: string): JsonObject => ({ jsonrpc: "2.0", id, error: jsonRpcErrorObject(kind, message) });
+/**
+ * What a version of the protocol makes of the JSON-RPC surface: how a
+ * method name and its params read as an operation's request, and how
+ * results, events and errors are written. The envelope, its checks and the
+ * answering are the same for every version.
+ */
+export interface JsonRpcDialect {
+  /** The protocol version ("1.0", "0.3"): an INVALID_PARAMS message names a 0.3 request by its method. */
+  readonly version: string;
+  /** The operation a method name calls, and its params as the 1.0 request's JSON; undefined for an unknown method. */
+  method(name: string): { readonly method: DescMethod; readonly params: (params: JsonValue | undefined) => JsonValue } | undefined;
+  errorObject(kind: TestErrorKind, message: string): JsonObject;
+  result(schema: DescMessage, message: ProtoMessage): JsonValue;
+  event(event: StreamResponse): JsonValue;
+}
+
+/** A2A 1.0: methods by their proto names, results and events as ProtoJSON. */
+const V1_DIALECT: JsonRpcDialect = {
+  version: "1.0",
+  method(name) {
+    const method = A2AService.methods.find((m) => m.name === name);
+    return method && OPERATIONS[name] ? { method, params: (params) => params ?? {} } : undefined;
+  },
+  errorObject: jsonRpcErrorObject,
+  result: (schema, message) => toJson(schema, message),
+  event: (event) => toJson(StreamResponseSchema, event),
+};
+
+function writerFor(id: Id, dialect: JsonRpcDialect): BindingWriter {
+  const error = (kind: TestErrorKind, message: string): JsonObject => ({ jsonrpc: "2.0", id, error: dialect.errorObject(kind, message) });
   return {
-    result: (schema, message) => ({ jsonrpc: "2.0", id, result: toJson(schema, message) }),
+    result: (schema, message) => ({ jsonrpc: "2.0", id, result: dialect.result(schema, message) }),
     // JSON-RPC answers errors with HTTP 200: the error is in the response object.
     error: (kind, message) => ({ status: 200, body: error(kind, message) }),
-    event: (event) => ({ jsonrpc: "2.0", id, result: toJson(StreamResponseSchema, event) }),
+    event: (event) => ({ jsonrpc: "2.0", id, result: dialect.event(event) }),
     errorEvent: error,
   };
 }
 
-/** Answers one JSON-RPC request. */
-export async function answerJsonRpc(call: SurfaceCall): Promise<AgentResponse> {
+/** Answers one JSON-RPC request of A2A 1.0. */
+export function answerJsonRpc(call: SurfaceCall): Promise<AgentResponse> {
+  return answerJsonRpcIn(call, V1_DIALECT);
+}
+
+/** Answers one JSON-RPC request in `dialect`. */
+export async function answerJsonRpcIn(call: SurfaceCall, dialect: JsonRpcDialect): Promise<AgentResponse> {
   const { request, agent } = call;
   const refuse = (id: Id, kind: TestErrorKind, message: string) =>
-    writeReply({ kind: "fault", fault: { kind: "error", error: kind, message } }, writerFor(id), request.signal);
+    writeReply({ kind: "fault", fault: { kind: "error", error: kind, message } }, writerFor(id, dialect), request.signal);
   if (request.method !== "POST") return { status: 405, headers: new Headers({ allow: "POST" }), body: (async function* () {})() };
   const parsed = bodyJson(request.body);
   if (!parsed || !isRecord(parsed.json)) {
@@ -42,25 +75,26 @@ export async function answerJsonRpc(call: SurfaceCall): Promise<AgentResponse> {
   const envelope = parsed.json;
   const id: Id = typeof envelope.id === "string" || typeof envelope.id === "number" ? envelope.id : null;
   const name = typeof envelope.method === "string" ? envelope.method : "";
-  const method = A2AService.methods.find((m) => m.name === name);
-  const operation = OPERATIONS[name];
-  if (envelope.jsonrpc !== "2.0" || !method || !operation) {
-    call.note("JSONRPC", name, undefined);
+  const found = dialect.method(name);
+  if (envelope.jsonrpc !== "2.0" || !found) {
+    call.note("JSONRPC", found?.method.name ?? name, undefined);
     return envelope.jsonrpc !== "2.0"
       ? refuse(id, "INVALID_REQUEST", 'jsonrpc must be "2.0"')
       : refuse(id, "METHOD_NOT_FOUND", `no method ${name}`);
   }
+  const { method } = found;
   let message;
   try {
-    message = messageFromJson(method.input, (envelope.params ?? {}) as JsonValue);
+    message = messageFromJson(method.input, found.params(envelope.params as JsonValue | undefined));
   } catch (e) {
-    call.note("JSONRPC", name, undefined);
-    return refuse(id, "INVALID_PARAMS", `params are not a ${method.input.typeName}: ${e instanceof Error ? e.message : String(e)}`);
+    call.note("JSONRPC", method.name, undefined);
+    const what = dialect.version === "1.0" ? `a ${method.input.typeName}` : `a ${dialect.version} ${name} request`;
+    return refuse(id, "INVALID_PARAMS", `params are not ${what}: ${e instanceof Error ? e.message : String(e)}`);
   }
-  call.note("JSONRPC", name, toJson(method.input, message));
+  call.note("JSONRPC", method.name, toJson(method.input, message));
   try {
-    const reply = await operation(agent, message, callContext(request));
-    return await writeReply(reply, writerFor(id), request.signal);
+    const reply = await OPERATIONS[method.name]!(agent, message, callContext(request));
+    return await writeReply(reply, writerFor(id, dialect), request.signal);
   } catch (e) {
     if (e instanceof AgentAnswerError) return refuse(id, e.kind, e.message);
     throw e;
