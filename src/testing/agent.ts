@@ -14,8 +14,10 @@ import type { HttpTransportOptions } from "../call/options.js";
 import type { A2ATransport } from "../call/transport.js";
 import { createJsonRpcTransport } from "../bindings/jsonrpc/transport.js";
 import { createRestTransport } from "../bindings/http-json/transport.js";
+import { createGrpcWebTransport, type GrpcWebTransportOptions } from "../bindings/grpc/web.js";
 import { cardJson, INTERFACE_PATHS, type TestBinding } from "./card.js";
-import { createHandler } from "./handler.js";
+import { createGrpcHandler } from "./grpc-handler.js";
+import { createHandler, type HandlerParts } from "./handler.js";
 import { listenLoopback, type LoopbackServer } from "./loopback.js";
 import { memoryFetch, memoryHttpClient } from "./memory.js";
 import type { AgentState } from "./operations.js";
@@ -35,7 +37,11 @@ export interface TestAgentOptions {
   script?: Script | ScriptChoice | undefined;
   /** Scripts for the next messages, one each, in order (`enqueue` adds more). */
   scripts?: readonly Script[] | undefined;
-  /** The card's interfaces, in order. Default `["JSONRPC", "HTTP+JSON"]`. */
+  /**
+   * The card's interfaces, in order. Default `["JSONRPC", "HTTP+JSON"]`.
+   * `"GRPC"` adds gRPC: over HTTP/2 on the loopback server (at its origin,
+   * the port of its other interfaces), and as gRPC-web there and in memory.
+   */
   bindings?: readonly TestBinding[] | undefined;
   /**
    * The protocol versions it speaks, each on every binding, the card listing them in this order.
@@ -70,6 +76,8 @@ export interface InMemoryConnectOptions {
   fetch: typeof fetch;
   /** The agent's `httpClient`, for the transports. */
   transport: Pick<HttpTransportOptions, "httpClient">;
+  /** With a `GRPC` interface: gRPC-web over the agent's `fetch`, for the card's GRPC interface. */
+  grpcWeb?: ((options: GrpcWebTransportOptions) => A2ATransport) | undefined;
 }
 
 /** A scriptable A2A agent for tests. @category Testing */
@@ -90,7 +98,7 @@ export interface TestAgent {
   cardKeys(): Promise<CardKeySet>;
   /** `connect()` options that reach the agent in memory: `connect(agent.url, { ...agent.connectOptions() })`. */
   connectOptions(): InMemoryConnectOptions;
-  /** A transport to the agent's 1.0 interface in memory, for `new A2AClient(...)` (an agent on 0.3 alone is reached with `connect()`). */
+  /** A transport to the agent's 1.0 interface in memory, for `new A2AClient(...)` (an agent on 0.3 alone is reached with `connect()`); `"GRPC"`: gRPC-web. */
   transport(binding?: TestBinding, options?: Omit<HttpTransportOptions, "baseUrl" | "httpClient">): A2ATransport;
   /** Queues scripts for the next messages. */
   enqueue(...scripts: Script[]): void;
@@ -149,16 +157,19 @@ export function createTestAgent(options: TestAgentOptions = {}): TestAgent {
       return chosen ?? [];
     },
   };
-  const handle = createHandler({
+  const parts: HandlerParts = {
     agent: state,
     bindings,
     versions,
     log,
     card: (origin) => withPush(cardJson(origin, bindings, options.card, extendedCard !== undefined, versions), push !== undefined),
     signer,
-  });
+  };
+  const handle = createHandler(parts);
+  const grpc = bindings.includes("GRPC") ? createGrpcHandler(parts) : undefined;
   const httpClient = memoryHttpClient(handle);
   const fetch = memoryFetch(handle);
+  const grpcWeb = (o: GrpcWebTransportOptions) => createGrpcWebTransport({ ...o, fetch });
   return {
     url,
     httpClient,
@@ -170,9 +181,10 @@ export function createTestAgent(options: TestAgentOptions = {}): TestAgent {
       if (!signer) throw new TypeError("cardKeys: this test agent does not sign its card (signCard)");
       return signer.keySet();
     },
-    connectOptions: () => ({ fetch, transport: { httpClient } }),
+    connectOptions: () => ({ fetch, transport: { httpClient }, ...(grpc && { grpcWeb }) }),
     transport(binding = bindings[0] ?? "JSONRPC", transportOptions = {}) {
       const settings = { ...transportOptions, baseUrl: url + INTERFACE_PATHS[binding], httpClient };
+      if (binding === "GRPC") return grpcWeb(settings);
       return binding === "JSONRPC" ? createJsonRpcTransport(settings) : createRestTransport(settings);
     },
     enqueue: (...scripts) => void queue.push(...scripts),
@@ -182,7 +194,7 @@ export function createTestAgent(options: TestAgentOptions = {}): TestAgent {
     },
     tasks: () => store.newestFirst().map((r) => snapshot(r)),
     async listen() {
-      const server = await listenLoopback(handle, closing.signal);
+      const server = await listenLoopback(handle, closing.signal, grpc);
       servers.add(server);
       return server;
     },

@@ -68,6 +68,11 @@ export function jsonRpcErrorObject(kind: TestErrorKind, message: string): JsonOb
   return { code: WIRE[kind].jsonRpc, message, data: [errorInfo(kind)] };
 }
 
+/** The gRPC status of an error, by its name in the specification's table (`NOT_FOUND`). */
+export function grpcStatusName(kind: TestErrorKind): (typeof WIRE)[TestErrorKind]["grpcStatus"] {
+  return WIRE[kind].grpcStatus;
+}
+
 /** The HTTP status and `{"error": google.rpc.Status}` body of an error on HTTP+JSON (section 11.6). */
 export function httpJsonError(kind: TestErrorKind, message: string): { status: number; body: JsonObject } {
   const { httpStatus, grpcStatus } = WIRE[kind];

@@ -1,18 +1,20 @@
 /**
  * The request handler both ways of running the test agent share: the card
  * at its well-known path, JSON-RPC and HTTP+JSON under their interface
- * paths (the 0.3 wire's under its own, v0_3-card.ts), and every request
- * noted in the log of what the agent saw before it is answered (a request
- * that hangs is in the log too).
+ * paths (the 0.3 wire's under its own, v0_3-card.ts), gRPC-web calls
+ * (grpc-web.ts), and every request noted in the log of what the agent saw
+ * before it is answered (a request that hangs is in the log too).
  */
 import type { AgentCardJson } from "../../gen/lf/a2a/v1/a2a_pb.js";
-import { A2A_VERSION } from "../protocol/headers.js";
-import { apiKeyNames, CARD_PATH, INTERFACE_PATHS, type TestBinding } from "./card.js";
+import { CARD_PATH, INTERFACE_PATHS, type TestBinding } from "./card.js";
 import { bodyOf, type AgentHandler, type AgentResponse } from "./exchange.js";
+import { createGrpcHandler } from "./grpc-handler.js";
+import { grpcWebResponse, isGrpcWeb } from "./grpc-web.js";
 import { answerHttpJson } from "./http-json.js";
 import { answerJsonRpc } from "./jsonrpc.js";
 import type { AgentState } from "./operations.js";
-import { maskedHeaders, maskedPath, maskedRequest, type ReceivedRequest } from "./request-log.js";
+import { noteReceived } from "./received.js";
+import { maskedRequest, type ReceivedRequest } from "./request-log.js";
 import { KEYS_PATH, type CardSigner } from "./sign.js";
 import type { SurfaceCall } from "./surface.js";
 import { INTERFACE_PATHS_V03, servedCard, type TestVersion } from "./v0_3-card.js";
@@ -43,7 +45,10 @@ const json = (value: unknown): AgentResponse => ({
 const SURFACES: Readonly<
   Record<
     TestVersion,
-    { paths: Readonly<Record<TestBinding, string>>; answer: Record<TestBinding, (call: SurfaceCall) => Promise<AgentResponse>> }
+    {
+      paths: Readonly<Record<Exclude<TestBinding, "GRPC">, string>>;
+      answer: Record<Exclude<TestBinding, "GRPC">, (call: SurfaceCall) => Promise<AgentResponse>>;
+    }
   >
 > = {
   "1.0": { paths: INTERFACE_PATHS, answer: { JSONRPC: answerJsonRpc, "HTTP+JSON": answerHttpJson } },
@@ -59,21 +64,16 @@ const text = (status: number, body: string): AgentResponse => ({
 export function createHandler(parts: HandlerParts): AgentHandler {
   const versions = parts.versions ?? ["1.0"];
   const surfaces = versions.flatMap((v) =>
-    parts.bindings.map((binding) => ({ binding, base: SURFACES[v].paths[binding], answer: SURFACES[v].answer[binding] })),
+    parts.bindings.flatMap((binding) =>
+      binding === "GRPC" ? [] : [{ binding, base: SURFACES[v].paths[binding], answer: SURFACES[v].answer[binding] }],
+    ),
   );
+  // gRPC over HTTP/1.1 is gRPC-web, at the service's paths on the agent's origin.
+  const grpcWeb = parts.bindings.includes("GRPC") ? createGrpcHandler(parts) : undefined;
   return async (request) => {
+    if (grpcWeb && isGrpcWeb(request.headers)) return grpcWebResponse(await grpcWeb(request));
     const card = parts.card(request.url.origin);
-    const named = apiKeyNames(card);
-    const entry: { -readonly [K in keyof ReceivedRequest]: ReceivedRequest[K] } = {
-      binding: undefined,
-      method: "",
-      version: request.headers.get(A2A_VERSION) ?? request.url.searchParams.get("A2A-Version") ?? undefined,
-      httpMethod: request.method,
-      path: maskedPath(request.url, named),
-      headers: maskedHeaders(request.headers, named),
-      request: undefined,
-    };
-    parts.log.push(entry);
+    const entry = noteReceived(parts.log, card, request);
     const path = request.url.pathname;
     if (path === CARD_PATH) {
       entry.method = "AgentCard";

@@ -5,7 +5,14 @@
  * operations answer with SSE whose events are response objects too, an
  * error included.
  */
-import { toJson, type DescMessage, type DescMethod, type JsonObject, type JsonValue, type Message as ProtoMessage } from "@bufbuild/protobuf";
+import {
+  toJson,
+  type DescMessage,
+  type DescMethod,
+  type JsonObject,
+  type JsonValue,
+  type Message as ProtoMessage,
+} from "@bufbuild/protobuf";
 import { A2AService, StreamResponseSchema, type StreamResponse } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { messageFromJson } from "../protocol/proto-json.js";
 import { isRecord } from "../base/is-record.js";

@@ -10,6 +10,8 @@
  * every call waiting on the agent, so a test leaves no handle behind.
  */
 import { ConnectionCut, type AgentHandler } from "./exchange.js";
+import type { GrpcHandler } from "./grpc-handler.js";
+import { sharedPort } from "./grpc-h2.js";
 
 /** A loopback server running the test agent. @category Testing */
 export interface LoopbackServer {
@@ -39,6 +41,7 @@ interface ServerResponse {
   readonly writableFinished: boolean;
 }
 interface Server {
+  emit(event: "connection", socket: unknown): boolean;
   listen(port: number, host: string, callback: () => void): void;
   once(event: "error", listener: (e: Error) => void): void;
   address(): { port: number } | string | null;
@@ -85,8 +88,12 @@ async function readBody(req: IncomingMessage): Promise<Uint8Array> {
   return out;
 }
 
-/** Starts a loopback server for `handle`; `closing` ends the calls that wait on the agent when it closes. */
-export async function listenLoopback(handle: AgentHandler, closing: AbortSignal): Promise<LoopbackServer> {
+/**
+ * Starts a loopback server for `handle`; `closing` ends the calls that wait
+ * on the agent when it closes. With `grpc`, the same port serves gRPC over
+ * HTTP/2 too (grpc-h2.ts).
+ */
+export async function listenLoopback(handle: AgentHandler, closing: AbortSignal, grpc?: GrpcHandler): Promise<LoopbackServer> {
   const http = nodeHttp();
   const calls = new Set<AbortController>();
   const server = http.createServer((req, res) => {
@@ -117,18 +124,21 @@ export async function listenLoopback(handle: AgentHandler, closing: AbortSignal)
       else res.destroy();
     }
   }
+  const port: Pick<Server, "listen" | "once" | "address" | "close" | "closeAllConnections"> = grpc
+    ? sharedPort(server, grpc, () => origin, calls)
+    : server;
   await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", resolve);
+    port.once("error", reject);
+    port.listen(0, "127.0.0.1", resolve);
   });
-  const address = server.address();
+  const address = port.address();
   const origin = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
   let closed: Promise<void> | undefined;
   const close = () =>
     (closed ??= new Promise<void>((resolve) => {
       for (const call of calls) call.abort(new Error("the test agent closed"));
-      server.closeAllConnections();
-      server.close(() => resolve());
+      port.closeAllConnections();
+      port.close(() => resolve());
     }));
   closing.addEventListener("abort", () => void close(), { once: true });
   return { url: origin, close };

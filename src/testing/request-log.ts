@@ -14,7 +14,7 @@ import type { Binding } from "../base/bindings.js";
 /** One request the test agent received. @category Testing */
 export interface ReceivedRequest {
   /** The binding it came on; undefined for the card and for a request that named no A2A operation. */
-  readonly binding: Extract<Binding, "JSONRPC" | "HTTP+JSON"> | undefined;
+  readonly binding: Binding | undefined;
   /** The operation by its proto name (`SendMessage`), `AgentCard` for the card, `KeySet` for the key set of a signed card, or `""` when it named none. */
   readonly method: string;
   /** The `A2A-Version` it announced (header, else query parameter). */

@@ -24,7 +24,10 @@ export type TestVersion = "1.0" | "0.3";
 const V03_PROTOCOL_VERSION = "0.3.0";
 
 /** Where each binding is served on the 0.3 wire, under the agent's origin: beside the 1.0 ones, so one agent serves both. */
-export const INTERFACE_PATHS_V03: Readonly<Record<TestBinding, string>> = { JSONRPC: "/v0.3/jsonrpc", "HTTP+JSON": "/v0.3/rest" };
+export const INTERFACE_PATHS_V03: Readonly<Record<Exclude<TestBinding, "GRPC">, string>> = {
+  JSONRPC: "/v0.3/jsonrpc",
+  "HTTP+JSON": "/v0.3/rest",
+};
 
 /** Whether an interface of the 1.0 card is one of the 0.3 wire. */
 const isV03 = (i: { protocolVersion?: string }) => i.protocolVersion?.startsWith("0.3") === true;

@@ -1,5 +1,5 @@
 /**
- * The test agent's answers, on both bindings, in memory and on loopback,
+ * The test agent's answers, on every binding, in memory and on loopback,
  * driven through the client's own `connect()`: a direct reply, a task that
  * completes with artifacts, streamed status and artifact chunks, input- and
  * auth-required turns that continue on the next message, a task that runs
@@ -7,8 +7,8 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { TaskState, textOf, userMessage, UnsupportedOperationError, type StreamResponse, type Task } from "../../../src/index.js";
-import { createTestAgent, steps, type TestAgent } from "../../../src/testing.js";
-import { CASES, sessionWith } from "./ways.js";
+import { steps, type TestAgent } from "../../../src/testing.js";
+import { agentOnAll, CASES, sessionWith } from "./ways.js";
 
 let agent: TestAgent;
 afterEach(() => agent?.close());
@@ -26,7 +26,7 @@ async function collect(events: AsyncIterable<StreamResponse>): Promise<StreamRes
 
 describe.each(CASES)("in %s, on %s", (way, binding) => {
   it("a direct reply is a message, and makes no task", async () => {
-    agent = createTestAgent({ script: [steps.reply("hello there")] });
+    agent = agentOnAll({ script: [steps.reply("hello there")] });
     const { client } = await sessionWith(agent, way, binding);
     const answer = await client.sendMessage({ message: userMessage("hi", { contextId: "ctx-1" }) });
     expect(answer.payload.case).toBe("message");
@@ -36,7 +36,7 @@ describe.each(CASES)("in %s, on %s", (way, binding) => {
   });
 
   it("a task goes through its states and completes with its artifacts, in the store with the message and context", async () => {
-    agent = createTestAgent({ script: [steps.working("on it"), steps.artifact("forty-two", { name: "answer" }), steps.complete("done")] });
+    agent = agentOnAll({ script: [steps.working("on it"), steps.artifact("forty-two", { name: "answer" }), steps.complete("done")] });
     const { client } = await sessionWith(agent, way, binding);
     const task = taskOf(await client.sendMessage({ message: userMessage("6 x 7?", { contextId: "ctx-7" }) }));
     expect(task.status?.state).toBe(TaskState.COMPLETED);
@@ -49,7 +49,7 @@ describe.each(CASES)("in %s, on %s", (way, binding) => {
   });
 
   it("a stream carries the task, its status updates and artifact chunks (append, last chunk), then closes", async () => {
-    agent = createTestAgent({
+    agent = agentOnAll({
       script: [
         steps.working(),
         steps.artifact("part one", { artifactId: "doc" }),
@@ -72,7 +72,7 @@ describe.each(CASES)("in %s, on %s", (way, binding) => {
   });
 
   it("an input-required turn pauses the script; the next message to the task runs the rest", async () => {
-    agent = createTestAgent({
+    agent = agentOnAll({
       script: [steps.working(), steps.inputRequired("which city?"), steps.artifact("sunny in Lyon"), steps.complete()],
     });
     const { client } = await sessionWith(agent, way, binding);
@@ -87,7 +87,7 @@ describe.each(CASES)("in %s, on %s", (way, binding) => {
   });
 
   it("an auth-required turn ends the stream; the next message's stream opens with the task and goes on", async () => {
-    agent = createTestAgent({ script: [steps.authRequired("sign in first"), steps.working(), steps.complete("signed in")] });
+    agent = agentOnAll({ script: [steps.authRequired("sign in first"), steps.working(), steps.complete("signed in")] });
     const { client } = await sessionWith(agent, way, binding);
     const first = await collect(client.sendStreamingMessage({ message: userMessage("my files") }));
     const last = first.at(-1)!;
@@ -99,7 +99,7 @@ describe.each(CASES)("in %s, on %s", (way, binding) => {
   });
 
   it("a task that runs until cancelled: SendMessage answers it WORKING, CancelTask ends it, its open stream ends CANCELED", async () => {
-    agent = createTestAgent({ script: [steps.untilCancelled()] });
+    agent = agentOnAll({ script: [steps.untilCancelled()] });
     const { client } = await sessionWith(agent, way, binding);
     const running = taskOf(await client.sendMessage({ message: userMessage("watch") }));
     expect(running.status?.state).toBe(TaskState.WORKING);
@@ -118,7 +118,7 @@ describe.each(CASES)("in %s, on %s", (way, binding) => {
   });
 
   it("returnImmediately answers with the task as it starts; its script goes on (submitted, any status)", async () => {
-    agent = createTestAgent({
+    agent = agentOnAll({
       script: [steps.submitted("queued"), steps.wait(5), steps.status(TaskState.WORKING, "started"), steps.complete()],
     });
     const { client } = await sessionWith(agent, way, binding);
@@ -132,7 +132,7 @@ describe.each(CASES)("in %s, on %s", (way, binding) => {
     ["fail", TaskState.FAILED],
     ["reject", TaskState.REJECTED],
   ] as const)("%s ends the task in its state, with the agent's message", async (kind, state) => {
-    agent = createTestAgent({ script: [steps[kind]("cannot do that")] });
+    agent = agentOnAll({ script: [steps[kind]("cannot do that")] });
     const { client } = await sessionWith(agent, way, binding);
     const task = taskOf(await client.sendMessage({ message: userMessage("impossible") }));
     expect(task.status?.state).toBe(state);

@@ -1,6 +1,6 @@
 /**
- * The test agent's task store through the other operations, on both
- * bindings, in memory and on loopback: GetTask, ListTasks and its pages,
+ * The test agent's task store through the other operations, on every
+ * binding, in memory and on loopback: GetTask, ListTasks and its pages,
  * CancelTask, SubscribeToTask from the task as it stands, the extended
  * card, the refusals an agent answers with, and how scripts are chosen.
  */
@@ -18,7 +18,7 @@ import {
   type Task,
 } from "../../../src/index.js";
 import { createTestAgent, steps, type TestAgent } from "../../../src/testing.js";
-import { CASES, sessionWith } from "./ways.js";
+import { agentOnAll, CASES, sessionWith } from "./ways.js";
 
 let agent: TestAgent;
 afterEach(() => agent?.close());
@@ -27,7 +27,7 @@ const taskOf = (r: { payload: { case: string | undefined; value?: unknown } }): 
 
 describe.each(CASES)("in %s, on %s", (way, binding) => {
   it("ListTasks pages through every task, newest first, with pageSize and pageToken; a context filters them", async () => {
-    agent = createTestAgent({ script: [steps.artifact("result"), steps.complete()] });
+    agent = agentOnAll({ script: [steps.artifact("result"), steps.complete()] });
     const { client } = await sessionWith(agent, way, binding);
     const sent: string[] = [];
     for (let i = 0; i < 5; i++)
@@ -52,7 +52,7 @@ describe.each(CASES)("in %s, on %s", (way, binding) => {
   });
 
   it("GetTask cuts the history to historyLength; an unknown task is TaskNotFoundError", async () => {
-    agent = createTestAgent({ script: [steps.working("thinking"), steps.complete("done")] });
+    agent = agentOnAll({ script: [steps.working("thinking"), steps.complete("done")] });
     const { client } = await sessionWith(agent, way, binding);
     const { id } = taskOf(await client.sendMessage({ message: userMessage("question") }));
     expect((await client.getTask({ id })).history.map((m) => textOf(m))).toEqual(["question", "thinking", "done"]);
@@ -61,7 +61,7 @@ describe.each(CASES)("in %s, on %s", (way, binding) => {
   });
 
   it("an ended task refuses to be cancelled, and takes no more messages", async () => {
-    agent = createTestAgent();
+    agent = agentOnAll();
     const { client } = await sessionWith(agent, way, binding);
     const done = taskOf(await client.sendMessage({ message: userMessage("quick") }));
     expect(done.status?.state).toBe(TaskState.COMPLETED);
@@ -71,7 +71,7 @@ describe.each(CASES)("in %s, on %s", (way, binding) => {
   });
 
   it("SubscribeToTask without Last-Event-ID opens with the task as it stands, then its events", async () => {
-    agent = createTestAgent({ script: [steps.artifact("so far"), steps.untilCancelled()] });
+    agent = agentOnAll({ script: [steps.artifact("so far"), steps.untilCancelled()] });
     const { client } = await sessionWith(agent, way, binding);
     const { id } = taskOf(await client.sendMessage({ message: userMessage("long job") }));
     const seen: StreamResponse[] = [];
@@ -84,7 +84,7 @@ describe.each(CASES)("in %s, on %s", (way, binding) => {
   });
 
   it("the extended card is served when the agent has one", async () => {
-    agent = createTestAgent({ extendedCard: { name: "Test Agent (extended)" } });
+    agent = agentOnAll({ extendedCard: { name: "Test Agent (extended)" } });
     const session = await sessionWith(agent, way, binding);
     expect(session.publicCard.capabilities?.extendedAgentCard).toBe(true);
     expect((await session.extendedCard()).name).toBe("Test Agent (extended)");
@@ -92,7 +92,7 @@ describe.each(CASES)("in %s, on %s", (way, binding) => {
   });
 
   it("without one, GetExtendedAgentCard is refused with the agent's error", async () => {
-    agent = createTestAgent();
+    agent = agentOnAll();
     const { client } = await sessionWith(agent, way, binding);
     const refused = await client.getExtendedAgentCard().catch((e: unknown) => e);
     expect((refused as A2AError).code).toBe("EXTENDED_AGENT_CARD_NOT_CONFIGURED");

@@ -2,12 +2,12 @@
  * What the test agent saw: every request with its binding, version,
  * operation and request message as the specification's JSON, and the
  * credentials it carried masked (an Authorization keeps its scheme), on
- * both bindings, in memory and on loopback.
+ * every binding (gRPC's metadata too), in memory and on loopback.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { userMessage } from "../../../src/index.js";
 import { createTestAgent, MASK, type TestAgent } from "../../../src/testing.js";
-import { CASES, sessionWith } from "./ways.js";
+import { agentOnAll, CASES, sessionWith } from "./ways.js";
 
 let agent: TestAgent;
 afterEach(() => agent?.close());
@@ -17,7 +17,7 @@ const KEY = "pass-8c1d-secret";
 
 describe.each(CASES)("in %s, on %s", (way, binding) => {
   it("notes each request's binding, version, operation and message, with the credentials masked", async () => {
-    agent = createTestAgent({
+    agent = agentOnAll({
       card: {
         securitySchemes: {
           bearer: { httpAuthSecurityScheme: { scheme: "Bearer" } },
