@@ -58,6 +58,7 @@ const APART: Readonly<Record<string, readonly string[]>> = {
     "src/protocol/messages.ts",
     "src/bindings/jsonrpc/transport.ts",
     "src/bindings/http-json/transport.ts",
+    "src/bindings/grpc/web.ts",
   ],
 };
 

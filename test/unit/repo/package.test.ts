@@ -65,6 +65,17 @@ describe("the packed package", () => {
     expect(JSON.parse(await node(["--input-type=module", "-e", script]))).toEqual(["hi", true]);
   });
 
+  it("the testing entry's gRPC-web transport is the root entry's too: its errors are the app's", async () => {
+    const script = `
+      import { A2AClient, TaskNotFoundError } from "a2a-connect";
+      import { createTestAgent } from "a2a-connect/testing";
+      const agent = createTestAgent({ bindings: ["GRPC"] });
+      const missing = await new A2AClient(agent.transport("GRPC")).getTask({ id: "none" }).catch((e) => e);
+      await agent.close();
+      console.log(JSON.stringify(missing instanceof TaskNotFoundError));`;
+    expect(JSON.parse(await node(["--input-type=module", "-e", script]))).toBe(true);
+  });
+
   it("ships the license, the changelog and the readme", () => {
     expect(packed).toEqual(expect.arrayContaining(["LICENSE", "CHANGELOG.md", "README.md", "package.json"]));
     expect(readFileSync(join(app, "node_modules/a2a-connect/LICENSE"), "utf8")).toMatch(/Apache License\s+Version 2\.0/);
