@@ -6,7 +6,8 @@
  * connections, HTTP statuses, A2A errors, bytes that are not A2A). The
  * agent keeps a real task store (GetTask, ListTasks, CancelTask,
  * SubscribeToTask with `Last-Event-ID`), records what it received, and runs
- * in memory in any runtime or on a loopback server in Node. Not part of the
+ * in memory in any runtime or on a loopback server in Node, on JSON-RPC,
+ * HTTP+JSON and gRPC (HTTP/2 on loopback, gRPC-web). Not part of the
  * browser core: nothing else in the package imports it.
  *
  * @module a2a-connect/testing

@@ -78,7 +78,8 @@ export interface HangStep {
 /**
  * Cuts the connection: before the response when none has started, else in
  * the middle of the stream. The task goes on with the steps that follow,
- * so a client that resumes finds them.
+ * so a client that resumes finds them. On gRPC over HTTP/2 the call's
+ * stream is reset (RST_STREAM), the connection's other calls left be.
  * @category Testing
  */
 export interface DropStep {
@@ -86,7 +87,15 @@ export interface DropStep {
   readonly kind: "drop";
 }
 
-/** Answers with an HTTP status, headers and body of the test's choosing (a 503 with Retry-After, a 401 with a challenge). @category Testing */
+/**
+ * Answers with an HTTP status, headers and body of the test's choosing (a
+ * 503 with Retry-After, a 401 with a challenge). On gRPC too it is the
+ * answer's HTTP status (`:status`) and headers, without a gRPC status, as
+ * a proxy in front of a gRPC server answers; inside a gRPC stream, where no
+ * HTTP status can be sent, the call fails with the status INTERNAL saying
+ * so (the other bindings end the stream there).
+ * @category Testing
+ */
 export interface HttpStatusStep {
   /** What the step is. */
   readonly kind: "httpStatus";
@@ -98,7 +107,13 @@ export interface HttpStatusStep {
   readonly body: string;
 }
 
-/** Answers with an A2A error, in the shape of the binding the call came on; inside a stream, as an error event. @category Testing */
+/**
+ * Answers with an A2A error, in the shape of the binding the call came on;
+ * inside a stream, as an error event. On gRPC: the specification's gRPC
+ * status code, with a `google.rpc.Status` holding the ErrorInfo in
+ * `grpc-status-details-bin` (in the trailers after a stream's messages).
+ * @category Testing
+ */
 export interface ErrorStep {
   /** What the step is. */
   readonly kind: "error";
@@ -108,7 +123,13 @@ export interface ErrorStep {
   readonly message: string;
 }
 
-/** Sends these bytes as they are: as the body (status 200 unless given), or into a stream that has started. @category Testing */
+/**
+ * Sends these bytes as they are: as the body (status 200 unless given), or
+ * into a stream that has started. On gRPC the body is not gRPC (no frames,
+ * no status: what a proxy's page is); in a stream the bytes go between its
+ * message frames, unframed.
+ * @category Testing
+ */
 export interface RawStep {
   /** What the step is. */
   readonly kind: "raw";
@@ -120,7 +141,7 @@ export interface RawStep {
   readonly contentType: string;
 }
 
-/** An answer, or a stream event, whose JSON is cut short. @category Testing */
+/** An answer, or a stream event, whose JSON is cut short; on gRPC, a message frame whose bytes are not the message. @category Testing */
 export interface MalformedStep {
   /** What the step is. */
   readonly kind: "malformed";
