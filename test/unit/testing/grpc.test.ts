@@ -20,7 +20,7 @@ import {
   SendMessageResponseSchema,
   StreamResponseSchema,
 } from "../../../gen/lf/a2a/v1/a2a_pb.js";
-import { A2AError, userMessage } from "../../../src/index.js";
+import { A2AClient, A2AError, connect as connectFetch, createGrpcWebTransport, textOf, userMessage } from "../../../src/index.js";
 import { connect } from "../../../src/node.js";
 import { createTestAgent, steps, TEST_ERROR_KINDS, type TestAgent, type TestErrorKind } from "../../../src/testing.js";
 
@@ -235,6 +235,20 @@ it("serves gRPC-web in memory, the trailers in a frame of their own", async () =
   const frames = framesOf(new Uint8Array(await res.arrayBuffer()));
   expect(frames.map((f) => f.flags)).toEqual([0, 0, 0, 0x80]);
   expect(new TextDecoder().decode(frames.at(-1)!.bytes)).toBe("grpc-status: 0\r\n");
+});
+
+it('serves the GRPC interface as gRPC-web on the loopback server\'s HTTP/1.1 side, and in memory to agent.transport("GRPC")', async () => {
+  agent = createTestAgent({ bindings: ["GRPC"], script: [steps.reply("gRPC-web")] });
+  const server = await agent.listen();
+  const { client } = await connectFetch(server.url, { grpcWeb: createGrpcWebTransport });
+  expect(textOf(await client.sendMessage({ message: userMessage("over HTTP/1.1") }))).toBe("gRPC-web");
+  const direct = new A2AClient(agent.transport("GRPC"));
+  expect(textOf(await direct.sendMessage({ message: userMessage("in memory") }))).toBe("gRPC-web");
+  const calls = agent.requests.filter((r) => r.binding === "GRPC");
+  expect(calls.map((r) => [r.method, r.headers["content-type"]])).toEqual([
+    ["SendMessage", "application/grpc-web+proto"],
+    ["SendMessage", "application/grpc-web+proto"],
+  ]);
 });
 
 it("close() ends a gRPC stream that waits on the agent, and the server's HTTP/2 connections", async () => {
