@@ -44,7 +44,8 @@ export interface TestAgentOptions {
    */
   bindings?: readonly TestBinding[] | undefined;
   /**
-   * The protocol versions it speaks, each on every binding, the card listing them in this order.
+   * The protocol versions it speaks, each on every binding (0.3 on JSON-RPC and HTTP+JSON only: gRPC is
+   * served at 1.0), the card listing them in this order.
    * Default `["1.0"]`; `["0.3"]` is an agent on A2A 0.3 (its card, methods, shapes and error codes),
    * `["1.0", "0.3"]` one that serves both, as the official SDKs' servers can.
    */

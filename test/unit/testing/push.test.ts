@@ -25,7 +25,7 @@ import {
 } from "../../../src/index.js";
 import { createNodePushHandler } from "../../../src/node.js";
 import { createTestAgent, MASK, steps, type TestAgent } from "../../../src/testing.js";
-import { CASES, sessionWith } from "./ways.js";
+import { agentOnAll, CASES, sessionWith } from "./ways.js";
 
 let agent: TestAgent;
 let server: Server | undefined;
@@ -48,7 +48,7 @@ function receiverWith(token: string) {
 describe.each(CASES)("in %s, on %s", (way, binding) => {
   it("delivers every event of a task whose message carried a config, in order, with its token, into our receiver", async () => {
     const { receiver, events } = receiverWith("t0ken");
-    agent = createTestAgent({
+    agent = agentOnAll({
       push: { fetch: receiver.handle },
       script: [steps.working(), steps.artifact("forty-two"), steps.complete("done")],
     });
@@ -84,7 +84,7 @@ describe.each(CASES)("in %s, on %s", (way, binding) => {
         return constantTimeEqual(authorization ?? "", "Bearer s3cret");
       },
     });
-    agent = createTestAgent({
+    agent = agentOnAll({
       push: { fetch: receiver.handle },
       script: [steps.inputRequired("which city?"), steps.artifact("sunny"), steps.complete()],
     });
