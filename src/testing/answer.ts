@@ -62,6 +62,11 @@ async function faultAnswer(fault: Fault, writer: BindingWriter, signal: AbortSig
   }
 }
 
+/** An A2A error of `kind` written as the binding writes errors. */
+export function writeError(kind: TestErrorKind, message: string, writer: BindingWriter, signal: AbortSignal): Promise<AgentResponse> {
+  return writeReply({ kind: "fault", fault: { kind: "error", error: kind, message } }, writer, signal);
+}
+
 /** The HTTP answer of `reply`; `signal` ends what waits on the caller (a hang). */
 export async function writeReply(reply: Reply, writer: BindingWriter, signal: AbortSignal): Promise<AgentResponse> {
   if (reply.kind === "result") return json(200, writer.result(reply.schema, reply.message));

@@ -46,3 +46,13 @@ export function untilAborted(signal: AbortSignal): Promise<never> {
 export async function* bodyOf(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
   if (bytes.byteLength > 0) yield bytes;
 }
+
+/** A Node request's headers (node:http's, or node:http2's without its pseudo-headers) as `Headers`. */
+export function headersFrom(raw: Record<string, string | string[] | number | undefined>): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(raw)) {
+    if (name.startsWith(":")) continue;
+    for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, String(v));
+  }
+  return headers;
+}

@@ -15,7 +15,8 @@
  * the connection's other calls be; a caller that resets its stream (its
  * deadline, its signal) ends what waits on the agent for it.
  */
-import type { AgentRequest } from "./exchange.js";
+import { concatBytes } from "../base/bytes.js";
+import { headersFrom, type AgentRequest } from "./exchange.js";
 import type { GrpcHandler } from "./grpc-handler.js";
 
 // The members of node:net and node:http2 this file uses (typed here: the browser typecheck has no Node types).
@@ -106,32 +107,6 @@ function h2Headers(headers: Headers, into: H2Headers = {}): H2Headers {
   return into;
 }
 
-/** A request's HTTP/2 headers as `Headers`, without the pseudo-headers. */
-function requestHeaders(raw: H2Headers): Headers {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(raw)) {
-    if (name.startsWith(":")) continue;
-    for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, String(v));
-  }
-  return headers;
-}
-
-async function readAll(stream: ServerStream): Promise<Uint8Array> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of stream) {
-    chunks.push(chunk);
-    size += chunk.byteLength;
-  }
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.byteLength;
-  }
-  return out;
-}
-
 /** Writes `chunk`, resolving once it is handed to the connection (a drop that follows cuts after it). */
 function write(stream: ServerStream, chunk: Uint8Array): Promise<void> {
   return new Promise((resolve, reject) => stream.write(chunk, (e) => (e ? reject(e) : resolve())));
@@ -169,11 +144,11 @@ export function sharedPort(http1: Http1Server, grpc: GrpcHandler, origin: () => 
   });
 
   async function serve(stream: ServerStream, headers: H2Headers, signal: AbortSignal): Promise<void> {
-    const body = await readAll(stream);
+    const body = await concatBytes(stream);
     const request: AgentRequest = {
       method: String(headers[":method"] ?? "POST"),
       url: new URL(String(headers[":path"] ?? "/"), origin()),
-      headers: requestHeaders(headers),
+      headers: headersFrom(headers),
       body,
       signal,
     };

@@ -19,14 +19,14 @@
  * What carries the answer is not this file's business: HTTP/2 on loopback
  * (grpc-h2.ts), or gRPC-web over HTTP/1.1 and in memory (grpc-web.ts).
  */
-import { fromBinary, toBinary, toJson } from "@bufbuild/protobuf";
+import { fromBinary, toBinary } from "@bufbuild/protobuf";
 import { A2AService, StreamResponseSchema } from "../../gen/lf/a2a/v1/a2a_pb.js";
-import { AgentAnswerError, type TestErrorKind } from "./errors.js";
+import type { TestErrorKind } from "./errors.js";
 import { bodyOf, ConnectionCut, untilAborted } from "./exchange.js";
 import { errorStatus, GRPC_CODES, GRPC_CONTENT_TYPE, grpcFrame, okStatus, plainStatus, requestMessage } from "./grpc-wire.js";
 import { OPERATIONS, type Frame, type Reply } from "./operations.js";
 import type { Fault } from "./run.js";
-import type { SurfaceCall } from "./surface.js";
+import { runOperation, type SurfaceCall } from "./surface.js";
 
 /** The path prefix of the service's methods. */
 export const GRPC_SERVICE_PATH = `/${A2AService.typeName}/`;
@@ -68,7 +68,7 @@ function framed(frames: Uint8Array[], status: Headers): GrpcAnswer {
 
 /** Answers one gRPC call; throws ConnectionCut where the script drops it. */
 export async function answerGrpc(call: SurfaceCall): Promise<GrpcAnswer> {
-  const { request, agent } = call;
+  const { request } = call;
   if (request.method !== "POST")
     return { kind: "http", status: 405, headers: new Headers({ allow: "POST" }), body: bodyOf(new Uint8Array()) };
   const type = request.headers.get("content-type") ?? "";
@@ -96,15 +96,9 @@ export async function answerGrpc(call: SurfaceCall): Promise<GrpcAnswer> {
     call.note("GRPC", name, undefined);
     return refusal("INVALID_PARAMS", `not a ${method.input.typeName}: ${e instanceof Error ? e.message : String(e)}`);
   }
-  call.note("GRPC", name, toJson(method.input, message));
-  try {
-    // No Last-Event-ID on gRPC: a subscription opens with the task as it stands.
-    const reply = await operation(agent, message, { lastEventId: undefined, signal: request.signal });
-    return await grpcReply(reply, request.signal);
-  } catch (e) {
-    if (e instanceof AgentAnswerError) return refusal(e.kind, e.message);
-    throw e;
-  }
+  // No Last-Event-ID on gRPC: a subscription opens with the task as it stands.
+  const context = { lastEventId: undefined, signal: request.signal };
+  return runOperation(call, "GRPC", method, message, context, (reply) => grpcReply(reply, request.signal), refusal);
 }
 
 /** The answer of a fault where no message has been sent. */

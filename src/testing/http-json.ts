@@ -13,11 +13,11 @@ import { A2AService, StreamResponseSchema } from "../../gen/lf/a2a/v1/a2a_pb.js"
 import { messageFromJson } from "../protocol/proto-json.js";
 import { isRecord } from "../base/is-record.js";
 import { routesOf, type Route } from "../bindings/http-json/routes.js";
-import { writeReply, type BindingWriter } from "./answer.js";
-import { AgentAnswerError, httpJsonError, type TestErrorKind } from "./errors.js";
+import { writeError, writeReply, type BindingWriter } from "./answer.js";
+import { httpJsonError, type TestErrorKind } from "./errors.js";
 import type { AgentResponse } from "./exchange.js";
-import { OPERATIONS } from "./operations.js";
-import { bodyJson, callContext, type SurfaceCall } from "./surface.js";
+import type { Reply } from "./operations.js";
+import { bodyJson, callContext, runOperation, type SurfaceCall } from "./surface.js";
 
 const WRITER: BindingWriter = {
   result: (schema, message) => toJson(schema, message),
@@ -72,17 +72,26 @@ function queryValue(field: DescField | undefined, value: string): JsonValue {
   return value;
 }
 
+/**
+ * The answer to an HTTP+JSON request no route takes: 405 with the verbs its
+ * path is routed under, or METHOD_NOT_FOUND where no route has its path.
+ */
+export function unrouted(
+  call: SurfaceCall,
+  allowed: readonly string[],
+  refuse: (kind: TestErrorKind, message: string) => Promise<AgentResponse>,
+): Promise<AgentResponse> {
+  call.note("HTTP+JSON", "", undefined);
+  if (allowed.length === 0) return refuse("METHOD_NOT_FOUND", `no route ${call.request.method} ${call.path}`);
+  return Promise.resolve({ status: 405, headers: new Headers({ allow: allowed.join(", ") }), body: (async function* () {})() });
+}
+
 /** Answers one HTTP+JSON request. */
 export async function answerHttpJson(call: SurfaceCall): Promise<AgentResponse> {
-  const { request, agent } = call;
-  const refuse = (kind: TestErrorKind, message: string) =>
-    writeReply({ kind: "fault", fault: { kind: "error", error: kind, message } }, WRITER, request.signal);
+  const { request } = call;
+  const refuse = (kind: TestErrorKind, message: string) => writeError(kind, message, WRITER, request.signal);
   const matched = match(call.path, request.method);
-  if ("allowed" in matched) {
-    call.note("HTTP+JSON", "", undefined);
-    if (matched.allowed.length === 0) return refuse("METHOD_NOT_FOUND", `no route ${request.method} ${call.path}`);
-    return { status: 405, headers: new Headers({ allow: matched.allowed.join(", ") }), body: (async function* () {})() };
-  }
+  if ("allowed" in matched) return unrouted(call, matched.allowed, refuse);
   const { found, values } = matched;
   const json: JsonObject = {};
   if (request.method === "POST") {
@@ -108,13 +117,6 @@ export async function answerHttpJson(call: SurfaceCall): Promise<AgentResponse> 
     call.note("HTTP+JSON", found.method.name, undefined);
     return refuse("INVALID_PARAMS", `not a ${found.method.input.typeName}: ${e instanceof Error ? e.message : String(e)}`);
   }
-  call.note("HTTP+JSON", found.method.name, toJson(found.method.input, message));
-  try {
-    const operation = OPERATIONS[found.method.name]!;
-    const reply = await operation(agent, message, callContext(request));
-    return await writeReply(reply, WRITER, request.signal);
-  } catch (e) {
-    if (e instanceof AgentAnswerError) return refuse(e.kind, e.message);
-    throw e;
-  }
+  const write = (reply: Reply) => writeReply(reply, WRITER, request.signal);
+  return runOperation(call, "HTTP+JSON", found.method, message, callContext(request), write, refuse);
 }

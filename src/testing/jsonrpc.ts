@@ -16,11 +16,11 @@ import {
 import { A2AService, StreamResponseSchema, type StreamResponse } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { messageFromJson } from "../protocol/proto-json.js";
 import { isRecord } from "../base/is-record.js";
-import { writeReply, type BindingWriter } from "./answer.js";
-import { AgentAnswerError, jsonRpcErrorObject, type TestErrorKind } from "./errors.js";
+import { writeError, writeReply, type BindingWriter } from "./answer.js";
+import { jsonRpcErrorObject, type TestErrorKind } from "./errors.js";
 import type { AgentResponse } from "./exchange.js";
-import { OPERATIONS } from "./operations.js";
-import { bodyJson, callContext, type SurfaceCall } from "./surface.js";
+import { OPERATIONS, type Reply } from "./operations.js";
+import { bodyJson, callContext, runOperation, type SurfaceCall } from "./surface.js";
 
 type Id = string | number | null;
 
@@ -70,9 +70,8 @@ export function answerJsonRpc(call: SurfaceCall): Promise<AgentResponse> {
 
 /** Answers one JSON-RPC request in `dialect`. */
 export async function answerJsonRpcIn(call: SurfaceCall, dialect: JsonRpcDialect): Promise<AgentResponse> {
-  const { request, agent } = call;
-  const refuse = (id: Id, kind: TestErrorKind, message: string) =>
-    writeReply({ kind: "fault", fault: { kind: "error", error: kind, message } }, writerFor(id, dialect), request.signal);
+  const { request } = call;
+  const refuse = (id: Id, kind: TestErrorKind, message: string) => writeError(kind, message, writerFor(id, dialect), request.signal);
   if (request.method !== "POST") return { status: 405, headers: new Headers({ allow: "POST" }), body: (async function* () {})() };
   const parsed = bodyJson(request.body);
   if (!parsed || !isRecord(parsed.json)) {
@@ -98,12 +97,6 @@ export async function answerJsonRpcIn(call: SurfaceCall, dialect: JsonRpcDialect
     const what = dialect.version === "1.0" ? `a ${method.input.typeName}` : `a ${dialect.version} ${name} request`;
     return refuse(id, "INVALID_PARAMS", `params are not ${what}: ${e instanceof Error ? e.message : String(e)}`);
   }
-  call.note("JSONRPC", method.name, toJson(method.input, message));
-  try {
-    const reply = await OPERATIONS[method.name]!(agent, message, callContext(request));
-    return await writeReply(reply, writerFor(id, dialect), request.signal);
-  } catch (e) {
-    if (e instanceof AgentAnswerError) return refuse(id, e.kind, e.message);
-    throw e;
-  }
+  const write = (reply: Reply) => writeReply(reply, writerFor(id, dialect), request.signal);
+  return runOperation(call, "JSONRPC", method, message, callContext(request), write, (kind, text) => refuse(id, kind, text));
 }

@@ -9,7 +9,8 @@
  * connection destroys the socket; `close()` ends every connection and
  * every call waiting on the agent, so a test leaves no handle behind.
  */
-import { ConnectionCut, type AgentHandler } from "./exchange.js";
+import { concatBytes } from "../base/bytes.js";
+import { ConnectionCut, headersFrom, type AgentHandler } from "./exchange.js";
 import type { GrpcHandler } from "./grpc-handler.js";
 import { sharedPort } from "./grpc-h2.js";
 
@@ -63,31 +64,6 @@ function nodeHttp(): NodeHttp {
   return http;
 }
 
-/** The request's headers as `Headers`. */
-function headersOf(raw: IncomingMessage["headers"]): Headers {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(raw)) {
-    for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, v);
-  }
-  return headers;
-}
-
-async function readBody(req: IncomingMessage): Promise<Uint8Array> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    chunks.push(chunk);
-    size += chunk.byteLength;
-  }
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.byteLength;
-  }
-  return out;
-}
-
 /**
  * Starts a loopback server for `handle`; `closing` ends the calls that wait
  * on the agent when it closes. With `grpc`, the same port serves gRPC over
@@ -107,10 +83,10 @@ export async function listenLoopback(handle: AgentHandler, closing: AbortSignal,
     serve(req, res, gone.signal).catch(() => res.destroy());
   });
   async function serve(req: IncomingMessage, res: ServerResponse, signal: AbortSignal): Promise<void> {
-    const body = await readBody(req);
+    const body = await concatBytes(req);
     const url = new URL(req.url ?? "/", origin);
     try {
-      const answer = await handle({ method: req.method ?? "GET", url, headers: headersOf(req.headers), body, signal });
+      const answer = await handle({ method: req.method ?? "GET", url, headers: headersFrom(req.headers), body, signal });
       const headers: Record<string, string> = {};
       answer.headers.forEach((value, name) => (headers[name] = value));
       res.writeHead(answer.status, headers);

@@ -9,14 +9,15 @@
  * route says `task/` for `tasks/` (bindings/http-json/v0_3.ts); subscribe
  * is routed on GET, as the proto says, and on POST, as the table says.
  */
-import { create, toJson, type DescMessage, type JsonValue, type MessageShape } from "@bufbuild/protobuf";
+import { create, type DescMessage, type JsonValue, type MessageShape } from "@bufbuild/protobuf";
 import { A2AService } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import * as V1 from "../../gen/lf/a2a/v1/a2a_pb.js";
-import { writeReply, type BindingWriter } from "./answer.js";
-import { AgentAnswerError, type TestErrorKind } from "./errors.js";
+import { writeError, writeReply, type BindingWriter } from "./answer.js";
+import { unrouted } from "./http-json.js";
+import type { TestErrorKind } from "./errors.js";
 import type { AgentRequest, AgentResponse } from "./exchange.js";
-import { OPERATIONS } from "./operations.js";
-import { bodyJson, callContext, type SurfaceCall } from "./surface.js";
+import type { Reply } from "./operations.js";
+import { bodyJson, callContext, runOperation, type SurfaceCall } from "./surface.js";
 import { errorObjectV03, httpJsonErrorV03 } from "./v0_3-errors.js";
 import { createPushConfigV1, eventV03, getTaskRequestV1, resultV03, sendRequestV1 } from "./v0_3-proto.js";
 
@@ -78,15 +79,10 @@ function match(path: string, verb: string): { found: Route; ids: string[] } | { 
 
 /** Answers one HTTP+JSON 0.3 request. */
 export async function answerHttpJsonV03(call: SurfaceCall): Promise<AgentResponse> {
-  const { request, agent } = call;
-  const refuse = (kind: TestErrorKind, message: string) =>
-    writeReply({ kind: "fault", fault: { kind: "error", error: kind, message } }, WRITER, request.signal);
+  const { request } = call;
+  const refuse = (kind: TestErrorKind, message: string) => writeError(kind, message, WRITER, request.signal);
   const matched = match(call.path, request.method);
-  if ("allowed" in matched) {
-    call.note("HTTP+JSON", "", undefined);
-    if (matched.allowed.length === 0) return refuse("METHOD_NOT_FOUND", `no route ${request.method} ${call.path}`);
-    return { status: 405, headers: new Headers({ allow: matched.allowed.join(", ") }), body: (async function* () {})() };
-  }
+  if ("allowed" in matched) return unrouted(call, matched.allowed, refuse);
   const { found, ids } = matched;
   const method = A2AService.methods.find((m) => m.name === found.operation)!;
   const parsed = request.method === "POST" ? bodyJson(request.body) : { json: undefined };
@@ -101,12 +97,6 @@ export async function answerHttpJsonV03(call: SurfaceCall): Promise<AgentRespons
     call.note("HTTP+JSON", method.name, undefined);
     return refuse("INVALID_PARAMS", `not a 0.3 ${method.name} request: ${e instanceof Error ? e.message : String(e)}`);
   }
-  call.note("HTTP+JSON", method.name, toJson(method.input, message));
-  try {
-    const reply = await OPERATIONS[method.name]!(agent, message, callContext(request));
-    return await writeReply(reply, WRITER, request.signal);
-  } catch (e) {
-    if (e instanceof AgentAnswerError) return refuse(e.kind, e.message);
-    throw e;
-  }
+  const write = (reply: Reply) => writeReply(reply, WRITER, request.signal);
+  return runOperation(call, "HTTP+JSON", method, message, callContext(request), write, refuse);
 }
