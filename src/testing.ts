@@ -33,6 +33,7 @@ export {
   type OnceStep,
 } from "./testing/steps.js";
 export { TEST_ERROR_KINDS, type TestErrorKind } from "./testing/errors.js";
+export type { FaultStep, OperationFaults, TestOperation } from "./testing/operation-faults.js";
 export type { TestBinding } from "./testing/card.js";
 export type { TestVersion } from "./testing/v0_3-card.js";
 export type { LoopbackServer } from "./testing/loopback.js";

@@ -20,6 +20,7 @@ import { createGrpcHandler } from "./grpc-handler.js";
 import { createHandler, type HandlerParts } from "./handler.js";
 import { listenLoopback, type LoopbackServer } from "./loopback.js";
 import { memoryFetch, memoryHttpClient } from "./memory.js";
+import type { OperationFaults } from "./operation-faults.js";
 import type { AgentState } from "./operations.js";
 import { PushNotifier, type PushDelivery, type TestPushOptions } from "./push.js";
 import type { ReceivedRequest } from "./request-log.js";
@@ -54,6 +55,11 @@ export interface TestAgentOptions {
   card?: Partial<AgentCardJson> | undefined;
   /** An extended card (members laid over the public card's): the card then says it has one, and GetExtendedAgentCard returns it. */
   extendedCard?: Partial<AgentCardJson> | undefined;
+  /**
+   * Steps run before the agent answers each request of an operation: waits, and faults that answer
+   * it instead (a `once` fault, the first request only), e.g. `{ GetTask: [steps.once(steps.drop())] }`.
+   */
+  faults?: OperationFaults | undefined;
   /** The origin the agent answers on in memory. Default `http://localhost`. */
   url?: string | undefined;
   /**
@@ -151,6 +157,7 @@ export function createTestAgent(options: TestAgentOptions = {}): TestAgent {
     signer,
     closing: closing.signal,
     onceRan: new WeakSet(),
+    faults: options.faults ?? {},
     scriptFor(message, task) {
       const next = queue.shift();
       if (next) return next;

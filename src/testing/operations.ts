@@ -29,6 +29,7 @@ import { AgentAnswerError } from "./errors.js";
 import type { PushNotifier } from "./push.js";
 import type { CardSigner } from "./sign.js";
 import { notifierOf, PUSH_OPERATIONS, refuseUnlessValid } from "./push-operations.js";
+import type { OperationFaults } from "./operation-faults.js";
 import { runTurn, type Fault, type RunContext, type Turn } from "./run.js";
 import type { Script } from "./steps.js";
 import { endsStream, snapshot, stateOf, type LoggedEvent, type TaskRecord } from "./store.js";
@@ -70,6 +71,8 @@ export interface AgentState extends RunContext {
   push: PushNotifier | undefined;
   /** Signs the extended card as served at an origin, when the agent signs its cards. */
   signer: Pick<CardSigner, "extendedAt"> | undefined;
+  /** Steps run before each request of an operation is answered (operation-faults.ts). */
+  readonly faults: OperationFaults;
 }
 
 /** An operation of the agent, by its proto method name. */

@@ -7,6 +7,7 @@ import { toJson, type DescMethod, type JsonValue, type Message as ProtoMessage }
 import type { AgentRequest } from "./exchange.js";
 import { LAST_EVENT_ID } from "../protocol/headers.js";
 import { AgentAnswerError, type TestErrorKind } from "./errors.js";
+import { answerOperation } from "./operation-faults.js";
 import { OPERATIONS, type AgentState, type CallContext, type Reply } from "./operations.js";
 import type { ReceivedRequest } from "./request-log.js";
 
@@ -52,7 +53,7 @@ export async function runOperation<A>(
 ): Promise<A> {
   call.note(binding, method.name, toJson(method.input, message));
   try {
-    return await write(await OPERATIONS[method.name]!(call.agent, message, context));
+    return await write(await answerOperation(method.name, OPERATIONS[method.name]!, call.agent, message, context));
   } catch (e) {
     if (e instanceof AgentAnswerError) return refuse(e.kind, e.message);
     throw e;
