@@ -1,7 +1,7 @@
 /**
- * Retries as the agent sees them, over JSON-RPC and HTTP+JSON to fake
- * servers on 127.0.0.1: a 503 with Retry-After is waited out and the same
- * message sent again, a refused connection is tried again, a server that
+ * Retries as the agent sees them, over JSON-RPC and HTTP+JSON to the test
+ * agent on 127.0.0.1: a 503 with Retry-After is waited out and the same
+ * message sent again, a refused connection is tried again, an agent that
  * took the message and then failed never gets it twice, and errors that
  * are not transient end the call.
  */
@@ -17,37 +17,36 @@ import {
   userMessage,
   type RetryPolicy,
 } from "../../../src/index.js";
-import { sendJson, startFakeServer, type FakeServer } from "../../support/fake-server.js";
+import { createTestAgent, steps, type LoopbackServer, type TestAgent, type TestAgentOptions } from "../../../src/testing.js";
+import { INTERFACE_PATHS } from "../../../src/testing/card.js";
 
 type HttpBinding = "JSONRPC" | "HTTP+JSON";
-const TASK = { id: "t1", contextId: "c1", status: { state: "TASK_STATE_COMPLETED" } };
 
-let srv: FakeServer;
-beforeEach(async () => {
-  srv = await startFakeServer();
+let agent: TestAgent | undefined;
+let server: LoopbackServer;
+/** The test agent of the test, on loopback. */
+async function agentOf(options: TestAgentOptions): Promise<TestAgent> {
+  agent = createTestAgent(options);
+  server = await agent.listen();
+  return agent;
+}
+beforeEach(() => {
+  agent = undefined;
 });
 afterEach(async () => {
   vi.restoreAllMocks();
   vi.useRealTimers();
-  await srv.close();
+  await agent?.close();
 });
 
-function clientOf(binding: HttpBinding, retry: RetryPolicy, baseUrl = srv.url, interceptors: Interceptor[] = []): A2AClient {
-  const options = { baseUrl, interceptors };
+function clientOf(binding: HttpBinding, retry: RetryPolicy, origin = server.url, interceptors: Interceptor[] = []): A2AClient {
+  const options = { baseUrl: origin + INTERFACE_PATHS[binding], interceptors };
   return new A2AClient(binding === "JSONRPC" ? createJsonRpcTransport(options) : createRestTransport(options), { retry });
 }
 
-/** A successful answer carrying `result` as the binding lays it out. */
-function ok(binding: HttpBinding, body: string, result: unknown): unknown {
-  return binding === "JSONRPC" ? { jsonrpc: "2.0", id: (JSON.parse(body) as { id: number }).id, result } : result;
-}
-
-/** The messageId of each SendMessage the server received. */
-function messageIds(binding: HttpBinding): string[] {
-  return srv.requests.map((r) => {
-    const body = JSON.parse(r.body) as { params?: { message: { messageId: string } }; message?: { messageId: string } };
-    return (binding === "JSONRPC" ? body.params : body)!.message!.messageId;
-  });
+/** The messageId of each SendMessage the agent received. */
+function messageIds(a: TestAgent): string[] {
+  return a.requests.map((r) => (r.request as { message: { messageId: string } }).message.messageId);
 }
 
 /** Waits, on the real clock, for the I/O that `done` describes. */
@@ -61,13 +60,10 @@ async function until(done: () => boolean, what: string): Promise<void> {
 
 describe.each(["JSONRPC", "HTTP+JSON"] as const)("%s", (binding) => {
   it("a 503 with Retry-After is waited out, then the same message (same messageId) is sent again", async () => {
-    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
-    srv.handle((_req, res, body) => {
-      if (srv.requests.length === 1) {
-        res.writeHead(503, { "Retry-After": "2", "Content-Type": "text/plain" });
-        res.end("busy");
-      } else sendJson(res, 200, ok(binding, body, { task: TASK }));
+    const a = await agentOf({
+      script: [steps.once(steps.httpStatus(503, { "Retry-After": "2", "Content-Type": "text/plain" }, "busy")), steps.complete()],
     });
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
     // The waits asked for, to tell when the client has started waiting.
     const fakeSetTimeout = globalThis.setTimeout;
     const waits: number[] = [];
@@ -81,18 +77,20 @@ describe.each(["JSONRPC", "HTTP+JSON"] as const)("%s", (binding) => {
     await until(() => waits.includes(2_000), "the wait of Retry-After: 2");
     await vi.advanceTimersByTimeAsync(1_999);
     for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
-    expect(srv.requests).toHaveLength(1);
+    expect(a.requests).toHaveLength(1);
     await vi.advanceTimersByTimeAsync(1);
     await until(() => result !== undefined, "the answer");
     await call;
-    const ids = messageIds(binding);
+    const ids = messageIds(a);
     expect(ids).toHaveLength(2);
     expect(ids[0]).toMatch(/\S/);
     expect(ids[1]).toBe(ids[0]);
   });
 
   it("a refused connection is tried again, each attempt with the same messageId", async () => {
-    const closed = await startFakeServer();
+    const a = await agentOf({});
+    // A server of the agent's that has gone: its port refuses.
+    const closed = await a.listen();
     await closed.close();
     const sent: string[] = [];
     const record: Interceptor = (next) => (req) => {
@@ -108,53 +106,38 @@ describe.each(["JSONRPC", "HTTP+JSON"] as const)("%s", (binding) => {
   });
 
   it("a server that took the message and then failed (connection cut, 502) does not get it again", async () => {
+    const a = await agentOf({
+      scripts: [[steps.drop()], [steps.raw(JSON.stringify({ error: "upstream failed" }), { status: 502 })]],
+      faults: { GetTask: [steps.drop()] },
+    });
     const c = clientOf(binding, { attempts: 5, initialDelayMs: 1 });
-    srv.handle((req) => req.socket.destroy());
+    let seen = a.requests.length;
     expect(await c.sendMessage({ message: userMessage("hi") }).catch((e: unknown) => e)).toBeInstanceOf(ConnectionError);
-    expect(srv.requests).toHaveLength(1);
-    srv.requests.length = 0;
-    srv.handle((_req, res) => sendJson(res, 502, { error: "upstream failed" }));
+    expect(a.requests.slice(seen)).toHaveLength(1);
+    seen = a.requests.length;
     expect(await c.sendMessage({ message: userMessage("hi") }).catch((e: unknown) => e)).toBeInstanceOf(ServerError);
-    expect(srv.requests).toHaveLength(1);
+    expect(a.requests.slice(seen)).toHaveLength(1);
     // The same failures on a read are tried again.
-    srv.requests.length = 0;
-    srv.handle((req) => req.socket.destroy());
+    seen = a.requests.length;
     expect(await c.getTask({ id: "t1" }).catch((e: unknown) => e)).toBeInstanceOf(ConnectionError);
-    expect(srv.requests).toHaveLength(5);
+    expect(a.requests.slice(seen)).toHaveLength(5);
   });
 
   it('retryWrites: "transient" sends it again after the cut, with the same messageId on the wire', async () => {
-    srv.handle((req, res, body) => {
-      if (srv.requests.length === 1) req.socket.destroy();
-      else sendJson(res, 200, ok(binding, body, { task: TASK }));
-    });
+    const a = await agentOf({ script: [steps.once(steps.drop()), steps.complete()] });
     const c = clientOf(binding, { initialDelayMs: 1, retryWrites: "transient" });
     const res = await c.sendMessage({ message: userMessage("hi") });
     expect(res.payload.case).toBe("task");
-    const ids = messageIds(binding);
+    const ids = messageIds(a);
     expect(ids).toHaveLength(2);
     expect(ids[1]).toBe(ids[0]);
   });
 
   it("an error that is not transient (TaskNotFound, even with 503 but no Retry-After) ends the call", async () => {
-    srv.handle((_req, res, body) =>
-      binding === "JSONRPC"
-        ? sendJson(res, 200, {
-            jsonrpc: "2.0",
-            id: (JSON.parse(body) as { id: number }).id,
-            error: { code: -32001, message: "no such task" },
-          })
-        : sendJson(res, 404, {
-            error: {
-              code: 404,
-              status: "NOT_FOUND",
-              message: "no such task",
-              details: [{ "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: "TASK_NOT_FOUND", domain: "a2a-protocol.org" }],
-            },
-          }),
-    );
+    // The agent has no task t1: it answers TaskNotFound in the binding's shape.
+    const a = await agentOf({});
     const c = clientOf(binding, { attempts: 5, initialDelayMs: 1 });
     expect(await c.getTask({ id: "t1" }).catch((e: unknown) => e)).toBeInstanceOf(TaskNotFoundError);
-    expect(srv.requests).toHaveLength(1);
+    expect(a.requests).toHaveLength(1);
   });
 });
