@@ -24,6 +24,7 @@ export function noteReceived(log: ReceivedRequest[], card: AgentCardJson, reques
     path: maskedPath(request.url, named),
     headers: maskedHeaders(request.headers, named),
     request: undefined,
+    receivedAt: Date.now(),
   };
   log.push(entry);
   return entry;

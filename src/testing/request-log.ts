@@ -27,6 +27,8 @@ export interface ReceivedRequest {
   readonly headers: Readonly<Record<string, string>>;
   /** The request message as the specification's JSON (`SendMessageRequest` for SendMessage), when it could be read. */
   readonly request: JsonValue | undefined;
+  /** When it arrived, as `Date.now()` (a fake clock's time under fake timers): how far apart a client's polls or retries were. */
+  readonly receivedAt: number;
 }
 
 /** What a masked credential shows in `agent.requests`. @category Testing */

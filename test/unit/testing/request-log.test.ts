@@ -4,8 +4,8 @@
  * credentials it carried masked (an Authorization keeps its scheme), on
  * every binding (gRPC's metadata too), in memory and on loopback.
  */
-import { afterEach, describe, expect, it } from "vitest";
-import { userMessage } from "../../../src/index.js";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { connect, userMessage } from "../../../src/index.js";
 import { createTestAgent, MASK, type TestAgent } from "../../../src/testing.js";
 import { agentOnAll, CASES, sessionWith } from "./ways.js";
 
@@ -61,4 +61,21 @@ it("masks a credential in the query, and notes a request that names no operation
   const [noted] = agent.requests;
   expect([noted!.binding, noted!.method, noted!.httpMethod]).toEqual(["HTTP+JSON", "", "GET"]);
   expect(noted!.path).toBe("/rest/nothing/here?api_key=***&page=2");
+});
+
+it("notes when each request arrived, on the test's clock, a fake one included", async () => {
+  vi.useFakeTimers({ toFake: ["Date"] });
+  try {
+    vi.setSystemTime(1_000);
+    agent = createTestAgent();
+    const { client } = await connect(agent.url, agent.connectOptions());
+    vi.setSystemTime(5_000);
+    await client.listTasks({});
+    expect(agent.requests.map((r) => [r.method, r.receivedAt])).toEqual([
+      ["AgentCard", 1_000],
+      ["ListTasks", 5_000],
+    ]);
+  } finally {
+    vi.useRealTimers();
+  }
 });
