@@ -23,6 +23,7 @@ export {
   type StatusStep,
   type ArtifactStep,
   type UntilCancelledStep,
+  type UntilSubscribedStep,
   type WaitStep,
   type HangStep,
   type DropStep,

@@ -33,6 +33,7 @@ import type { OperationFaults } from "./operation-faults.js";
 import { runTurn, type Fault, type RunContext, type Turn } from "./run.js";
 import type { Script } from "./steps.js";
 import { endsStream, snapshot, stateOf, type LoggedEvent, type TaskRecord } from "./store.js";
+import { subscribed } from "./subscriptions.js";
 
 /** What one event of a stream is: a logged event (with its SSE id), a direct reply, or a fault. */
 export type Frame = { kind: "event"; logged: LoggedEvent } | { kind: "fault"; fault: Fault };
@@ -220,6 +221,7 @@ async function subscribeToTask(agent: AgentState, request: ProtoMessage, context
     const live = new Channel<LoggedEvent>();
     const listen = (e: LoggedEvent) => live.push(e);
     record.listeners.add(listen);
+    subscribed(record);
     const unlink = closedOnAbort(live, context.signal);
     try {
       for (const logged of first) {

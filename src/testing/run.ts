@@ -25,6 +25,7 @@ import {
   type Script,
 } from "./steps.js";
 import { snapshot, type LoggedEvent, type TaskRecord, type TaskStore } from "./store.js";
+import { untilSubscribed } from "./subscriptions.js";
 
 /** A step that acts on the connection rather than on the task. */
 export type Fault = DropStep | HangStep | HttpStatusStep | ErrorStep | RawStep | MalformedStep;
@@ -94,6 +95,9 @@ export function runTurn(agent: RunContext, message: Message, script: Script, exi
       switch (step.kind) {
         case "wait":
           await sleep(step.ms, stopped(), ended);
+          break;
+        case "untilSubscribed":
+          await untilSubscribed(taskOf(), stopped());
           break;
         case "reply": {
           const contextId = record?.task.contextId || message.contextId || uuid();

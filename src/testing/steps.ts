@@ -61,6 +61,17 @@ export interface UntilCancelledStep {
   readonly kind: "untilCancelled";
 }
 
+/**
+ * The task stays as it is until a SubscribeToTask begins following it (a
+ * client resuming after a drop), then the script goes on: what follows
+ * reaches the client by its subscription, however long it took to resume.
+ * @category Testing
+ */
+export interface UntilSubscribedStep {
+  /** What the step is. */
+  readonly kind: "untilSubscribed";
+}
+
 /** Waits `ms` before the next step. @category Testing */
 export interface WaitStep {
   /** What the step is. */
@@ -161,6 +172,7 @@ export type Step =
   | StatusStep
   | ArtifactStep
   | UntilCancelledStep
+  | UntilSubscribedStep
   | WaitStep
   | HangStep
   | DropStep
@@ -219,6 +231,8 @@ export const steps = {
   artifact: (content: StepContent, options: ArtifactOptions = {}): ArtifactStep => ({ kind: "artifact", parts: partsOf(content), options }),
   /** The task stays WORKING until it is cancelled. */
   untilCancelled: (): UntilCancelledStep => ({ kind: "untilCancelled" }),
+  /** The script goes on once a SubscribeToTask follows the task, e.g. after `steps.once(steps.drop())`. */
+  untilSubscribed: (): UntilSubscribedStep => ({ kind: "untilSubscribed" }),
   /** A pause of `ms` milliseconds. */
   wait: (ms: number): WaitStep => ({ kind: "wait", ms }),
   /** No answer, ever: the call's deadline must end it. */
