@@ -1,7 +1,9 @@
+// Keeps its fake server: streams ended cleanly early, SSE retry: hints and id checkpoints, ids of the server's choosing, subscriptions cut after their snapshot, another task's events, lookups by ListTasks and exact timings are no step of the test agent.
 /**
  * Resumption of dropped streams against fake servers: what is sent on the
  * reconnection, how long the client waits, when it gives up, and what the
- * consumer sees.
+ * consumer sees, where the server does what the test agent cannot
+ * (resume-agent.test.ts has the rest, on the test agent).
  */
 import type { IncomingHttpHeaders, ServerResponse } from "node:http";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -11,7 +13,6 @@ import {
   CallTimeoutError,
   ConnectionError,
   InvalidAgentResponseError,
-  ServerError,
   StreamResumeError,
   TaskNotFoundError,
   TaskState,
@@ -27,6 +28,7 @@ import {
   type StreamResponse,
 } from "../../../src/index.js";
 import { closed, sendJson, sseFrame, startFakeServer, startSse, within, type FakeServer } from "../../support/fake-server.js";
+import { recordBackoff } from "../../support/resume-backoff.js";
 import { trackTimers } from "../../support/timers.js";
 
 type HttpBinding = Extract<Binding, "JSONRPC" | "HTTP+JSON">;
@@ -197,22 +199,6 @@ const stateOf = (e: StreamResponse | undefined) =>
       ? e.payload.value.status?.state
       : undefined;
 
-/** The delays the resumption's backoff asked for, in order. */
-function recordBackoff(): number[] {
-  const delays: number[] = [];
-  const real = globalThis.setTimeout;
-  vi.spyOn(globalThis, "setTimeout").mockImplementation(((fn: () => void, ms?: number, ...rest: unknown[]) => {
-    // Only the timers resume.ts sets itself (through base/timers.ts's sleep), not those of the calls it makes.
-    const caller = (new Error().stack ?? "")
-      .split("\n")
-      .slice(1)
-      .find((l) => !/resume\.test\.ts|node_modules|[/\\]src[/\\]base[/\\]timers\.ts|new Promise/.test(l));
-    if (caller && /[/\\]src[/\\]client[/\\]resume\.ts/.test(caller)) delays.push(ms ?? 0);
-    return real(fn, ms, ...rest);
-  }) as typeof setTimeout);
-  return delays;
-}
-
 /** The common shape: the first stream drops after a snapshot; GetTask says WORKING; the resubscribe completes. */
 const dropOnce = (first: StreamScript["then"] = "end"): Script => ({
   send: (_c, r) => r.stream([snapshotEvent("SUBMITTED"), statusEvent("WORKING"), chunkEvent("1", false)], { then: first }),
@@ -233,24 +219,6 @@ describe.each(HTTP_BINDINGS)("resumption (%s)", (binding) => {
     const sub = calls[2]!;
     if (binding === "JSONRPC") expect(JSON.parse(sub.body)).toMatchObject({ method: "SubscribeToTask", params: { id: "t1" } });
     else expect(sub.url).toBe("/tasks/t1:subscribe");
-  });
-
-  it("a cut connection is resumed the same way", async () => {
-    serve(binding, dropOnce("cut"));
-    const { items, error } = await drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: FAST }));
-    expect(error).toBeUndefined();
-    expect(kinds()).toEqual(["send", "get", "subscribe"]);
-    expect(stateOf(items.at(-1))).toBe(TaskState.COMPLETED);
-  });
-
-  it("an idle stream is resumed", async () => {
-    serve(binding, dropOnce("hold"));
-    const { items, error } = await drain(
-      clientOf(binding, { idleTimeoutMs: 100 }).sendStreamingMessage({ message: userMessage("go") }, { resume: FAST }),
-    );
-    expect(error).toBeUndefined();
-    expect(kinds()).toEqual(["send", "get", "subscribe"]);
-    expect(stateOf(items.at(-1))).toBe(TaskState.COMPLETED);
   });
 
   it("a task that works quietly for longer than the budget is followed to its end: each resumed stream's idle timeout starts it again", async () => {
@@ -314,32 +282,6 @@ describe.each(HTTP_BINDINGS)("resumption (%s)", (binding) => {
     expect(error).toBeUndefined();
     expect(kinds()).toEqual(["subscribe", "get", "subscribe"]);
     expect(items.map(isResumeSnapshot)).toEqual([false, true, false]);
-  });
-
-  it("a task found ended by GetTask after a drop is the last event, marked as a snapshot; no resubscribe", async () => {
-    serve(binding, {
-      send: (_c, r) => r.stream([snapshotEvent("SUBMITTED"), chunkEvent("1", false)], { then: "cut" }),
-      get: (_c, r) => r.json(task("COMPLETED", ["1", "2"])),
-    });
-    const { items, error } = await drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: FAST }));
-    expect(error).toBeUndefined();
-    expect(kinds()).toEqual(["send", "get"]);
-    const last = items.at(-1)!;
-    expect(last.payload.case).toBe("task");
-    expect(stateOf(last)).toBe(TaskState.COMPLETED);
-    expect(isResumeSnapshot(last)).toBe(true);
-    expect(last.payload.case === "task" && last.payload.value.artifacts[0]!.parts.map((p) => p.content.value)).toEqual(["1", "2"]);
-  });
-
-  it("a task found waiting for input by GetTask ends the stream the same way", async () => {
-    serve(binding, {
-      send: (_c, r) => r.stream([snapshotEvent("WORKING")], { then: "end" }),
-      get: (_c, r) => r.json(task("INPUT_REQUIRED")),
-    });
-    const { items, error } = await drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: FAST }));
-    expect(error).toBeUndefined();
-    expect(kinds()).toEqual(["send", "get"]);
-    expect(stateOf(items.at(-1))).toBe(TaskState.INPUT_REQUIRED);
   });
 
   it("Last-Event-ID is sent on the resubscribe when the server numbered its events", async () => {
@@ -491,17 +433,6 @@ describe.each(HTTP_BINDINGS)("resumption (%s)", (binding) => {
     expect(kinds().filter((k) => k === "subscribe")).toHaveLength(5);
   });
 
-  it("GetTask failing to connect counts as an attempt", async () => {
-    serve(binding, {
-      send: (_c, r) => r.stream([snapshotEvent("SUBMITTED")], { then: "cut" }),
-      get: (c, r) => (c.n === 0 ? c.res.socket?.destroy() : r.json(task("COMPLETED"))),
-    });
-    const { items, error } = await drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: FAST }));
-    expect(error).toBeUndefined();
-    expect(kinds()).toEqual(["send", "get", "get"]);
-    expect(stateOf(items.at(-1))).toBe(TaskState.COMPLETED);
-  });
-
   it("GetTask cut in the middle of its body counts as an attempt", async () => {
     serve(binding, {
       send: (_c, r) => r.stream([snapshotEvent("SUBMITTED")], { then: "cut" }),
@@ -515,30 +446,6 @@ describe.each(HTTP_BINDINGS)("resumption (%s)", (binding) => {
     expect(error).toBeUndefined();
     expect(kinds()).toEqual(["send", "get", "get"]);
     expect(stateOf(items.at(-1))).toBe(TaskState.COMPLETED);
-  });
-
-  it("GetTask that outlives its timeout counts as an attempt", async () => {
-    serve(binding, {
-      send: (_c, r) => r.stream([snapshotEvent("SUBMITTED")], { then: "cut" }),
-      // The first GetTask gets no answer at all.
-      get: (c, r) => (c.n > 0 ? r.json(task("COMPLETED")) : undefined),
-    });
-    const { items, error } = await drain(
-      clientOf(binding, { timeoutMs: 150 }).sendStreamingMessage({ message: userMessage("go") }, { resume: FAST }),
-    );
-    expect(error).toBeUndefined();
-    expect(kinds()).toEqual(["send", "get", "get"]);
-    expect(stateOf(items.at(-1))).toBe(TaskState.COMPLETED);
-  });
-
-  it("GetTask timing out every time runs out of attempts", async () => {
-    serve(binding, { send: (_c, r) => r.stream([snapshotEvent("SUBMITTED")], { then: "cut" }), get: () => undefined });
-    const { error } = await drain(
-      clientOf(binding, { timeoutMs: 50 }).sendStreamingMessage({ message: userMessage("go") }, { resume: { ...FAST, maxAttempts: 2 } }),
-    );
-    expect(error).toBeInstanceOf(StreamResumeError);
-    expect((error as StreamResumeError).cause).toBeInstanceOf(CallTimeoutError);
-    expect(kinds()).toEqual(["send", "get", "get"]);
   });
 
   it("a resubscribe refused because the task ended meanwhile: GetTask again, its final task is the last event", async () => {
@@ -1007,36 +914,6 @@ describe.each(HTTP_BINDINGS)("resumption (%s)", (binding) => {
     expect(new Set(ids).size).toBe(1);
   });
 
-  it("a server-reported error on the resubscribe is not retried", async () => {
-    serve(binding, {
-      ...dropOnce("cut"),
-      subscribe: (_c, r) =>
-        r.error({ code: -32001, httpStatus: binding === "JSONRPC" ? 200 : 404, reason: "TASK_NOT_FOUND", message: "gone" }),
-    });
-    const { error } = await drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: FAST }));
-    expect(error).toBeInstanceOf(TaskNotFoundError);
-    // GetTask is asked once more, whether the task ended meanwhile (a2a-go's answer then); it goes on, so the error stands.
-    expect(kinds()).toEqual(["send", "get", "subscribe", "get"]);
-  });
-
-  it("a server-reported error from GetTask is not retried", async () => {
-    serve(binding, {
-      ...dropOnce("cut"),
-      get: (_c, r) => r.error({ code: -32001, httpStatus: binding === "JSONRPC" ? 200 : 404, reason: "TASK_NOT_FOUND", message: "gone" }),
-    });
-    const { error } = await drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: FAST }));
-    expect(error).toBeInstanceOf(TaskNotFoundError);
-    expect(kinds()).toEqual(["send", "get"]);
-  });
-
-  it("resume: false reports the drop as an error", async () => {
-    serve(binding, dropOnce("cut"));
-    const { items, error } = await drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: false }));
-    expect(items.map((e) => e.payload.case)).toEqual(["task", "statusUpdate", "artifactUpdate"]);
-    expect(error).toBeInstanceOf(ConnectionError);
-    expect(kinds()).toEqual(["send"]);
-  });
-
   it("resume: false: a stream that ends before a final or interrupted state is reported, naming the task and its state", async () => {
     serve(binding, {
       send: (_c, r) => r.stream([snapshotEvent("SUBMITTED"), statusEvent("WORKING"), chunkEvent("1", false)], { then: "end" }),
@@ -1103,75 +980,6 @@ describe.each(HTTP_BINDINGS)("resumption (%s)", (binding) => {
     expect(items).toHaveLength(1);
     expect(error).toBeInstanceOf(CallTimeoutError);
     expect(kinds()).toEqual(["subscribe"]);
-  });
-});
-
-describe("Retry-After is a floor for the backoff", () => {
-  it("JSON-RPC: a resubscribe answered 503 with Retry-After is retried after that long", async () => {
-    const delays = recordBackoff();
-    let refusedAt = 0;
-    serve("JSONRPC", {
-      ...dropOnce("cut"),
-      subscribe: (c, r) => {
-        if (c.n > 0) return r.stream([snapshotEvent("WORKING"), statusEvent("COMPLETED")], { then: "end" });
-        refusedAt = performance.now();
-        r.error({ code: -32603, httpStatus: 503, reason: "", message: "busy" }, { "Retry-After": "1" });
-      },
-    });
-    const { items, error } = await drain(clientOf("JSONRPC").sendStreamingMessage({ message: userMessage("go") }, { resume: HINTED }));
-    expect(error).toBeUndefined();
-    expect(stateOf(items.at(-1))).toBe(TaskState.COMPLETED);
-    expect(kinds()).toEqual(["send", "get", "subscribe", "get", "subscribe"]);
-    expect(delays).toHaveLength(2);
-    expect(delays[0]).toBeLessThanOrEqual(1);
-    expect(delays[1]).toBe(1000);
-    expect(calls[3]!.at - refusedAt).toBeGreaterThanOrEqual(980);
-  });
-
-  it("HTTP+JSON: GetTask answered 503 with Retry-After is retried after that long", async () => {
-    const delays = recordBackoff();
-    serve("HTTP+JSON", {
-      ...dropOnce("cut"),
-      get: (c, r) =>
-        c.n === 0
-          ? r.error({ code: 503, httpStatus: 503, reason: "", message: "busy" }, { "Retry-After": "1" })
-          : r.json(task("COMPLETED")),
-    });
-    const { items, error } = await drain(clientOf("HTTP+JSON").sendStreamingMessage({ message: userMessage("go") }, { resume: HINTED }));
-    expect(error).toBeUndefined();
-    expect(stateOf(items.at(-1))).toBe(TaskState.COMPLETED);
-    expect(kinds()).toEqual(["send", "get", "get"]);
-    expect(delays[1]).toBe(1000);
-    expect(calls[2]!.at - calls[1]!.at).toBeGreaterThanOrEqual(980);
-  });
-
-  it("a Retry-After longer than backoff.maxMs ends the stream with the server's error: a day's Retry-After with maxMs 100", async () => {
-    const delays = recordBackoff();
-    serve("HTTP+JSON", {
-      ...dropOnce("cut"),
-      get: (c, r) =>
-        c.n === 0
-          ? r.error({ code: 503, httpStatus: 503, reason: "", message: "busy" }, { "Retry-After": "86400" })
-          : r.json(task("COMPLETED")),
-    });
-    const { error } = await drain(
-      clientOf("HTTP+JSON").sendStreamingMessage({ message: userMessage("go") }, { resume: { backoff: { initialMs: 1, maxMs: 100 } } }),
-    );
-    expect(error).toBeInstanceOf(ServerError);
-    expect(error).toMatchObject({ httpStatus: 503, retryAfterMs: 86_400_000 });
-    expect(kinds()).toEqual(["send", "get"]);
-    expect(delays).toHaveLength(1);
-  });
-
-  it("a 503 without Retry-After is a server error, not retried", async () => {
-    serve("HTTP+JSON", {
-      ...dropOnce("cut"),
-      get: (_c, r) => r.error({ code: 503, httpStatus: 503, reason: "", message: "busy" }),
-    });
-    const { error } = await drain(clientOf("HTTP+JSON").sendStreamingMessage({ message: userMessage("go") }, { resume: HINTED }));
-    expect(error).toMatchObject({ httpStatus: 503 });
-    expect(error).not.toBeInstanceOf(StreamResumeError);
-    expect(kinds()).toEqual(["send", "get"]);
   });
 });
 
