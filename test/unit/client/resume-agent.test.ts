@@ -196,6 +196,35 @@ describe.each(HTTP_BINDINGS)("resumption (%s)", (binding) => {
     expect(kinds()).toEqual(["send", "get"]);
   });
 
+  /** The parameters of a ListTasks the agent received, as the specification's JSON. */
+  const listParams = (i: number): Record<string, unknown> => agent!.requests[i]!.request as Record<string, unknown>;
+
+  it("the task the message started is found by ListTasks (messageId in its history) and resumed, not run again", async () => {
+    // Cut before the first event; the task the message started goes on.
+    await serve({ script: [steps.once(steps.drop()), steps.working(), steps.artifact("1"), steps.untilSubscribed(), steps.complete()] });
+    const { items, error } = await drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: FAST }));
+    expect(error).toBeUndefined();
+    expect(kinds()).toEqual(["send", "list", "get", "subscribe"]);
+    expect(stateOf(items.at(-1))).toBe(TaskState.COMPLETED);
+    expect(items.map(isResumeSnapshot)).toEqual([true, false]);
+    // No contextId is invented; the lookup is bounded and asks for history.
+    const asked = listParams(1);
+    expect(asked.contextId).toBeUndefined();
+    expect(Number(asked.pageSize)).toBe(50);
+    expect(Number(asked.historyLength)).toBe(50);
+  });
+
+  it("a message with a contextId is looked for among that context's tasks only", async () => {
+    await serve({ script: [steps.once(steps.drop()), steps.artifact("1"), steps.complete()] });
+    const { items, error } = await drain(
+      clientOf(binding).sendStreamingMessage({ message: userMessage("go", { contextId: "c1" }) }, { resume: FAST }),
+    );
+    expect(error).toBeUndefined();
+    expect(kinds()).toEqual(["send", "list", "get"]);
+    expect(listParams(1).contextId).toBe("c1");
+    expect(stateOf(items.at(-1))).toBe(TaskState.COMPLETED);
+  });
+
   it("resume: false reports the drop as an error", async () => {
     await serve({ script: cutOnce() });
     const { items, error } = await drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: false }));

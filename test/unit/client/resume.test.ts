@@ -731,40 +731,6 @@ describe.each(HTTP_BINDINGS)("resumption (%s)", (binding) => {
     expect(kinds()).toEqual(["send", "list"]);
   });
 
-  it("the task the message started is found by ListTasks (messageId in its history) and resumed, not run again", async () => {
-    serve(binding, {
-      send: (c) => c.res.socket?.destroy(),
-      list: (_c, r) => r.json(page([{ ...task("COMPLETED"), id: "other", history: [] }, startedBy(calls[0]!.body)])),
-      get: (_c, r) => r.json(task("WORKING", ["1"])),
-      subscribe: (_c, r) => r.stream([snapshotEvent("WORKING", ["1"]), statusEvent("COMPLETED")], { then: "end" }),
-    });
-    const { items, error } = await drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: FAST }));
-    expect(error).toBeUndefined();
-    expect(kinds()).toEqual(["send", "list", "get", "subscribe"]);
-    expect(stateOf(items.at(-1))).toBe(TaskState.COMPLETED);
-    expect(items.map(isResumeSnapshot)).toEqual([true, false]);
-    // No contextId is invented; the lookup is bounded and asks for history.
-    const asked = listParams(calls[1]!);
-    expect(asked.contextId).toBeUndefined();
-    expect(Number(asked.pageSize)).toBe(50);
-    expect(Number(asked.historyLength)).toBe(50);
-  });
-
-  it("a message with a contextId is looked for among that context's tasks only", async () => {
-    serve(binding, {
-      send: (c) => c.res.socket?.destroy(),
-      list: (_c, r) => r.json(page([startedBy(calls[0]!.body, "COMPLETED")])),
-      get: (_c, r) => r.json(task("COMPLETED", ["1"])),
-    });
-    const { items, error } = await drain(
-      clientOf(binding).sendStreamingMessage({ message: userMessage("go", { contextId: "c1" }) }, { resume: FAST }),
-    );
-    expect(error).toBeUndefined();
-    expect(kinds()).toEqual(["send", "list", "get"]);
-    expect(listParams(calls[1]!).contextId).toBe("c1");
-    expect(stateOf(items.at(-1))).toBe(TaskState.COMPLETED);
-  });
-
   it("no task holds the message: it is sent again, once, with the same messageId", async () => {
     serve(binding, {
       send: (c, r) =>
