@@ -225,6 +225,38 @@ describe.each(HTTP_BINDINGS)("resumption (%s)", (binding) => {
     expect(stateOf(items.at(-1))).toBe(TaskState.COMPLETED);
   });
 
+  /** ListTasks refused, as an agent that does not list tasks answers it. */
+  const noListTasks = [steps.error("UNSUPPORTED_OPERATION", "not here")];
+
+  it("a drop before the task id is known, on an agent without ListTasks: reported, not sent again", async () => {
+    await serve({ faults: { SendStreamingMessage: [steps.drop()], ListTasks: noListTasks } });
+    const { items, error } = await drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: FAST }));
+    expect(items).toEqual([]);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(kinds()).toEqual(["send", "list"]);
+  });
+
+  it("a lookup that cannot reach the agent counts as an attempt, and is made again", async () => {
+    await serve({ script: [steps.once(steps.drop()), steps.complete()], faults: { ListTasks: [steps.once(steps.drop())] } });
+    const { error } = await drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: FAST }));
+    expect(error).toBeUndefined();
+    expect(kinds()).toEqual(["send", "list", "list", "get"]);
+  });
+
+  it("resendBeforeTask: a message without an id gets one, the same on every send", async () => {
+    // The first two sends are cut before the agent takes the message; the third completes.
+    await serve({ faults: { SendStreamingMessage: [steps.once(steps.drop()), steps.once(steps.drop())], ListTasks: noListTasks } });
+    const message = { role: userMessage("x").role, parts: [{ content: { case: "text" as const, value: "go" } }] };
+    const { error } = await drain(clientOf(binding).sendStreamingMessage({ message }, { resume: { ...FAST, resendBeforeTask: true } }));
+    expect(error).toBeUndefined();
+    const ids = agent!.requests
+      .filter((r) => r.method === "SendStreamingMessage")
+      .map((r) => (r.request as { message: { messageId: string } }).message.messageId);
+    expect(ids).toHaveLength(3);
+    expect(ids[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(new Set(ids).size).toBe(1);
+  });
+
   it("resume: false reports the drop as an error", async () => {
     await serve({ script: cutOnce() });
     const { items, error } = await drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: false }));

@@ -715,14 +715,6 @@ describe.each(HTTP_BINDINGS)("resumption (%s)", (binding) => {
   });
   const page = (tasks: unknown[], nextPageToken = "") => ({ tasks, nextPageToken, pageSize: tasks.length, totalSize: tasks.length });
 
-  it("a drop before the task id is known, on an agent without ListTasks: reported, not sent again", async () => {
-    serve(binding, { send: (c) => c.res.socket?.destroy(), list: (_c, r) => unsupported(r) });
-    const { items, error } = await drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: FAST }));
-    expect(items).toEqual([]);
-    expect(error).toBeInstanceOf(ConnectionError);
-    expect(kinds()).toEqual(["send", "list"]);
-  });
-
   it("a stream that ends before naming its task, on an agent without ListTasks: StreamResumeError", async () => {
     serve(binding, { send: (_c, r) => r.stream([], { then: "end" }), list: (_c, r) => unsupported(r) });
     const { error } = await drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: FAST }));
@@ -828,17 +820,6 @@ describe.each(HTTP_BINDINGS)("resumption (%s)", (binding) => {
     expect(stateOf(items.at(-1))).toBe(TaskState.COMPLETED);
   });
 
-  it("a lookup that cannot reach the agent counts as an attempt, and is made again", async () => {
-    serve(binding, {
-      send: (c) => c.res.socket?.destroy(),
-      list: (c, r) => (c.n === 0 ? c.res.socket?.destroy() : r.json(page([startedBy(calls[0]!.body, "COMPLETED")]))),
-      get: (_c, r) => r.json(task("COMPLETED")),
-    });
-    const { error } = await drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: FAST }));
-    expect(error).toBeUndefined();
-    expect(kinds()).toEqual(["send", "list", "list", "get"]);
-  });
-
   it("resendBeforeTask, on an agent without ListTasks: the same message, with the same messageId, is sent again", async () => {
     serve(binding, {
       send: (c, r) =>
@@ -863,21 +844,6 @@ describe.each(HTTP_BINDINGS)("resumption (%s)", (binding) => {
     }
     expect(items.map(isResumeSnapshot)).toEqual([true, false]);
     expect(stateOf(items.at(-1))).toBe(TaskState.COMPLETED);
-  });
-
-  it("resendBeforeTask: a message without an id gets one, the same on every send", async () => {
-    serve(binding, {
-      send: (c, r) =>
-        c.n < 2 ? c.res.socket?.destroy() : r.stream([snapshotEvent("SUBMITTED"), statusEvent("COMPLETED")], { then: "end" }),
-      list: (_c, r) => unsupported(r),
-    });
-    const message = { role: userMessage("x").role, parts: [{ content: { case: "text" as const, value: "go" } }] };
-    const { error } = await drain(clientOf(binding).sendStreamingMessage({ message }, { resume: { ...FAST, resendBeforeTask: true } }));
-    expect(error).toBeUndefined();
-    const ids = calls.filter((c) => c.kind === "send").map((c) => messageIdOf(binding, c.body));
-    expect(ids).toHaveLength(3);
-    expect(ids[0]).toMatch(/^[0-9a-f-]{36}$/);
-    expect(new Set(ids).size).toBe(1);
   });
 
   it("resume: false: a stream that ends before a final or interrupted state is reported, naming the task and its state", async () => {
