@@ -7,8 +7,8 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { CallTimeoutError, ConnectionError, ServerError, TaskNotFoundError, TaskState, userMessage } from "../../../src/index.js";
-import { steps, type TestAgent } from "../../../src/testing.js";
-import { agentOnAll, CASES, sessionWith } from "./ways.js";
+import { createTestAgent, steps, type TestAgent } from "../../../src/testing.js";
+import { agentOnAll, CASES, SSE_CASES, sessionWith } from "./ways.js";
 
 let agent: TestAgent;
 afterEach(() => agent?.close());
@@ -68,5 +68,16 @@ describe.each(CASES)("in %s, on %s", (way, binding) => {
     const seen: string[] = [];
     for await (const e of client.sendStreamingMessage({ message: userMessage("now") })) seen.push(e.payload.case ?? "");
     expect(seen).toEqual(["task", "statusUpdate", "statusUpdate"]);
+  });
+});
+
+describe.each(SSE_CASES)("on the 0.3 wire, in %s, on %s", (way, binding) => {
+  it("the faults of an operation run there too: a GetTask cut once is tried again by the retry policy", async () => {
+    agent = createTestAgent({ versions: ["0.3"], faults: { GetTask: [steps.once(steps.drop())] } });
+    const { client } = await sessionWith(agent, way, binding, { retry: { attempts: 2, initialDelayMs: 1 } });
+    const task = await client.sendMessage({ message: userMessage("hi") });
+    const id = task.payload.case === "task" ? task.payload.value.id : "";
+    expect((await client.getTask({ id })).id).toBe(id);
+    expect(agent.requests.filter((r) => r.method === "GetTask").map((r) => r.version)).toEqual(["0.3", "0.3"]);
   });
 });
