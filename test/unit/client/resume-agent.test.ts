@@ -15,6 +15,7 @@ import {
   StreamResumeError,
   TaskNotFoundError,
   TaskState,
+  UnsupportedOperationError,
   createJsonRpcTransport,
   createRestTransport,
   isResumeSnapshot,
@@ -176,6 +177,28 @@ describe.each(HTTP_BINDINGS)("resumption (%s)", (binding) => {
     expect(error).toBeInstanceOf(StreamResumeError);
     expect((error as StreamResumeError).cause).toBeInstanceOf(CallTimeoutError);
     expect(kinds()).toEqual(["send", "get", "get"]);
+  });
+
+  it("an agent with no SubscribeToTask whose task does not move runs the budget out, as a silent stream does", async () => {
+    await serve({
+      script: [steps.working(), steps.artifact("1"), steps.once(steps.drop()), steps.untilCancelled()],
+      faults: { SubscribeToTask: [steps.error("METHOD_NOT_FOUND", "Unknown method")] },
+    });
+    const { error } = await drain(
+      clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: { ...FAST, maxElapsedMs: 200 } }),
+    );
+    expect(error).toBeInstanceOf(StreamResumeError);
+  });
+
+  it("a resubscribe refused for a task that goes on is reported", async () => {
+    await serve({
+      script: [steps.working(), steps.artifact("1"), steps.once(steps.drop()), steps.untilCancelled()],
+      faults: { SubscribeToTask: [steps.error("UNSUPPORTED_OPERATION", "no resubscribing here")] },
+    });
+    const { error } = await drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: FAST }));
+    expect(error).toBeInstanceOf(UnsupportedOperationError);
+    expect(error).toMatchObject({ message: "no resubscribing here" });
+    expect(kinds()).toEqual(["send", "get", "subscribe", "get"]);
   });
 
   it("a server-reported error on the resubscribe is not retried", async () => {

@@ -539,35 +539,6 @@ describe.each(HTTP_BINDINGS)("resumption (%s)", (binding) => {
     expect(tracker.task?.status?.state).toBe(TaskState.COMPLETED);
   });
 
-  it("an agent with no SubscribeToTask whose task does not move runs the budget out, as a silent stream does", async () => {
-    serve(binding, {
-      ...dropOnce("cut"),
-      subscribe: (_c, r) =>
-        r.error({ code: -32601, httpStatus: binding === "JSONRPC" ? 200 : 404, reason: "METHOD_NOT_FOUND", message: "Unknown method" }),
-    });
-    const { error } = await drain(
-      clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: { ...FAST, maxElapsedMs: 200 } }),
-    );
-    expect(error).toBeInstanceOf(StreamResumeError);
-  });
-
-  it("a resubscribe refused for a task that goes on is reported", async () => {
-    serve(binding, {
-      ...dropOnce("cut"),
-      subscribe: (_c, r) =>
-        r.error({
-          code: -32004,
-          httpStatus: binding === "JSONRPC" ? 200 : 400,
-          reason: "UNSUPPORTED_OPERATION",
-          message: "no resubscribing here",
-        }),
-    });
-    const { error } = await drain(clientOf(binding).sendStreamingMessage({ message: userMessage("go") }, { resume: FAST }));
-    expect(error).toBeInstanceOf(UnsupportedOperationError);
-    expect(error).toMatchObject({ message: "no resubscribing here" });
-    expect(kinds()).toEqual(["send", "get", "subscribe", "get"]);
-  });
-
   // --- What a resumed stream's agent says that is not the task's progress ---
 
   it("an agent that answers every resubscribe with a message, not the task, is given up on: a message is no progress", async () => {
