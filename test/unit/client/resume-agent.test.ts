@@ -1,7 +1,8 @@
 /**
  * Resumption of dropped streams against the test agent on 127.0.0.1: the
  * agent's stream cut, gone idle, or its task found ended or waiting by
- * GetTask; GetTask cut, silent or refusing; a resubscribe refused; and
+ * GetTask; GetTask cut, silent or refusing; a resubscribe refused; a cut
+ * before the task is known, looked for by ListTasks or sent again; and
  * Retry-After as a floor for the backoff. The agent's task goes on after
  * the cut, with the steps that follow it. resume.test.ts has what the
  * agent cannot play.

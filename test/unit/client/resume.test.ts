@@ -1,4 +1,4 @@
-// Keeps its fake server: streams ended cleanly early, SSE retry: hints and id checkpoints, ids of the server's choosing, subscriptions cut after their snapshot, another task's events, lookups by ListTasks and exact timings are no step of the test agent.
+// Keeps its fake server: streams ended cleanly early, SSE retry: hints and id checkpoints, ids of the server's choosing, subscriptions cut after their snapshot, another task's events, listings of the server's choosing and a task that moves between two calls are no step of the test agent.
 /**
  * Resumption of dropped streams against fake servers: what is sent on the
  * reconnection, how long the client waits, when it gives up, and what the
