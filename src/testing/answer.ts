@@ -46,7 +46,7 @@ function sseEvent(data: string, id?: number, event?: string): Uint8Array {
 async function faultAnswer(fault: Fault, writer: BindingWriter, signal: AbortSignal): Promise<AgentResponse> {
   switch (fault.kind) {
     case "drop":
-      throw new ConnectionCut();
+      throw new ConnectionCut(fault.how);
     case "hang":
       return untilAborted(signal);
     case "httpStatus":
@@ -97,7 +97,7 @@ async function* streamBody(
       const fault = frame.fault;
       switch (fault.kind) {
         case "drop":
-          throw new ConnectionCut();
+          throw new ConnectionCut(fault.how);
         case "hang":
           await untilAborted(signal);
           return;

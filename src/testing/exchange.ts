@@ -28,8 +28,11 @@ export type AgentHandler = (request: AgentRequest) => Promise<AgentResponse>;
 
 /** Thrown by a handler or from an answer's body: the connection is cut there (a `drop` step). */
 export class ConnectionCut extends Error {
-  constructor() {
-    super("the test agent cut the connection");
+  constructor(
+    /** Closed (a FIN) or reset (an RST): see `DropStep`. */
+    readonly how: "close" | "reset" = "close",
+  ) {
+    super(`the test agent ${how === "reset" ? "reset" : "closed"} the connection`);
     this.name = "ConnectionCut";
   }
 }

@@ -105,7 +105,7 @@ export async function answerGrpc(call: SurfaceCall): Promise<GrpcAnswer> {
 async function faultAnswer(fault: Fault, signal: AbortSignal): Promise<GrpcAnswer> {
   switch (fault.kind) {
     case "drop":
-      throw new ConnectionCut();
+      throw new ConnectionCut(fault.how);
     case "hang":
       return untilAborted(signal);
     case "httpStatus":
@@ -153,7 +153,7 @@ async function* streamBody(
       const fault = frame.fault;
       switch (fault.kind) {
         case "drop":
-          throw new ConnectionCut();
+          throw new ConnectionCut(fault.how);
         case "hang":
           return await untilAborted(signal);
         case "httpStatus":

@@ -25,6 +25,7 @@ export interface LoopbackServer {
 // The members of node:http this file uses (typed here: the browser typecheck has no Node types).
 interface Socket {
   destroy(): void;
+  resetAndDestroy(): void;
 }
 interface IncomingMessage extends AsyncIterable<Uint8Array> {
   method?: string;
@@ -96,8 +97,10 @@ export async function listenLoopback(handle: AgentHandler, closing: AbortSignal,
         await new Promise<void>((resolve, reject) => res.write(chunk, (e) => (e ? reject(e) : resolve())));
       res.end();
     } catch (e) {
-      if (e instanceof ConnectionCut) req.socket.destroy();
-      else res.destroy();
+      // A reset aborts the socket (RST); a close ends it as a server closing its side does (FIN).
+      if (!(e instanceof ConnectionCut)) res.destroy();
+      else if (e.how === "reset") req.socket.resetAndDestroy();
+      else req.socket.destroy();
     }
   }
   const port: Pick<Server, "listen" | "once" | "address" | "close" | "closeAllConnections"> = grpc

@@ -11,14 +11,22 @@ import type { UniversalClientFn, UniversalClientRequest, UniversalClientResponse
 import { concatBytes } from "../base/bytes.js";
 import { ConnectionCut, untilAborted, type AgentHandler, type AgentRequest, type AgentResponse } from "./exchange.js";
 
-/** What a cut connection fails with, as `fetch` and node:http report it (the client sees a reset). */
-function cutError(e: ConnectionCut): TypeError {
-  const reset = Object.assign(new Error("read ECONNRESET", { cause: e }), { code: "ECONNRESET" });
-  return new TypeError("network error: the connection was reset", { cause: reset });
+/**
+ * What a cut connection fails with, as `fetch` reports a socket the server
+ * reset, or one it closed: before the response ("fetch failed") or in the
+ * middle of its body ("terminated").
+ */
+function cutError(e: ConnectionCut, inBody: boolean): TypeError {
+  if (e.how === "reset") {
+    const reset = Object.assign(new Error("read ECONNRESET", { cause: e }), { code: "ECONNRESET" });
+    return new TypeError("network error: the connection was reset", { cause: reset });
+  }
+  const closed = Object.assign(new Error("other side closed", { cause: e }), { code: "UND_ERR_SOCKET" });
+  return new TypeError(inBody ? "terminated" : "fetch failed", { cause: closed });
 }
 
-/** `e` as the caller sees it. */
-const seen = (e: unknown) => (e instanceof ConnectionCut ? cutError(e) : e);
+/** `e` as the caller sees it, before the response or in its body. */
+const seen = (e: unknown, inBody: boolean) => (e instanceof ConnectionCut ? cutError(e, inBody) : e);
 
 /**
  * The body of an answer, as the caller reads it: a cut connection fails
@@ -35,7 +43,7 @@ function bodyAsRead(body: AsyncIterable<Uint8Array>, stop: AbortController, abor
         return next;
       } catch (e) {
         stop.abort();
-        throw seen(e);
+        throw seen(e, true);
       }
     },
     async return() {
@@ -74,7 +82,7 @@ async function exchange(
     return { response, body: bodyAsRead(response.body, stop, aborted) };
   } catch (e) {
     stop.abort();
-    throw seen(e);
+    throw seen(e, false);
   }
 }
 

@@ -90,12 +90,22 @@ export interface HangStep {
  * Cuts the connection: before the response when none has started, else in
  * the middle of the stream. The task goes on with the steps that follow,
  * so a client that resumes finds them. On gRPC over HTTP/2 the call's
- * stream is reset (RST_STREAM), the connection's other calls left be.
+ * stream is reset (RST_STREAM), the connection's other calls left be,
+ * whichever way the step cuts.
  * @category Testing
  */
 export interface DropStep {
   /** What the step is. */
   readonly kind: "drop";
+  /**
+   * How the connection ends: `"close"` (the default) as a server that
+   * closes its socket (a TCP FIN: the client reads the end of the
+   * connection), `"reset"` as one that aborts it (a TCP RST: the client's
+   * read fails with ECONNRESET). In memory, the client's HTTP client fails
+   * as `fetch` does for each (`terminated`, other side closed; or
+   * ECONNRESET).
+   */
+  readonly how?: "close" | "reset" | undefined;
 }
 
 /**
@@ -237,8 +247,8 @@ export const steps = {
   wait: (ms: number): WaitStep => ({ kind: "wait", ms }),
   /** No answer, ever: the call's deadline must end it. */
   hang: (): HangStep => ({ kind: "hang" }),
-  /** The connection is cut (before the response, or mid-stream). */
-  drop: (): DropStep => ({ kind: "drop" }),
+  /** The connection is cut (before the response, or mid-stream): closed (FIN) by default, or `"reset"` (RST). */
+  drop: (how: "close" | "reset" = "close"): DropStep => ({ kind: "drop", how }),
   /** An HTTP status with headers, e.g. `steps.httpStatus(503, { "Retry-After": "1" })`. */
   httpStatus: (code: number, headers: Record<string, string> = {}, body = ""): HttpStatusStep => ({
     kind: "httpStatus",

@@ -72,8 +72,8 @@ describe.each(CASES)("in %s, on %s", (way, binding) => {
     expect((failure as CallTimeoutError).kind).toBe("idle");
   });
 
-  it("a drop before the answer is a reset connection; the task it started goes on", async () => {
-    agent = agentOnAll({ script: [steps.working(), steps.drop(), steps.complete()] });
+  it.each(["close", "reset"] as const)("a drop (%s) before the answer is a lost connection; the task it started goes on", async (how) => {
+    agent = agentOnAll({ script: [steps.working(), steps.drop(how), steps.complete()] });
     const { client } = await sessionWith(agent, way, binding);
     const failure = await client.sendMessage({ message: userMessage("cut") }).catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(ConnectionError);
@@ -170,32 +170,36 @@ describe.each(SSE_CASES)("in %s, on %s", (way, binding) => {
     expect(seen).toEqual(["task", "statusUpdate", "statusUpdate"]);
   });
 
-  it("a stream dropped mid-way is resumed with SubscribeToTask from its Last-Event-ID, and misses nothing", async () => {
-    agent = agentOnAll({
-      script: [
-        steps.working(),
-        steps.artifact("one"),
-        steps.once(steps.drop()),
-        steps.artifact(" two", { append: true }),
-        steps.untilCancelled(),
-      ],
-    });
-    const { client } = await sessionWith(agent, way, binding);
-    const seen: StreamResponse[] = [];
-    for await (const event of client.sendStreamingMessage({ message: userMessage("count") }, FAST_RESUME)) {
-      seen.push(event);
-      // The chunk sent after the drop reached the client through the resumption: the task may end.
-      if (event.payload.case === "artifactUpdate" && textOf(event) === " two") await client.cancelTask({ id: event.payload.value.taskId });
-    }
-    const chunks = seen.filter((e) => e.payload.case === "artifactUpdate").map((e) => textOf(e));
-    expect(chunks).toEqual(["one", " two"]);
-    const end = seen.at(-1)!.payload;
-    expect(end.case === "statusUpdate" && end.value.status?.state).toBe(TaskState.CANCELED);
-    const resumed = agent.requests.filter((r) => r.method === "SubscribeToTask");
-    expect(resumed).toHaveLength(1);
-    expect(resumed[0]!.headers["last-event-id"]).toBe("3");
-    expect(textOf(agent.tasks()[0])).toBe("one two");
-  });
+  it.each(["close", "reset"] as const)(
+    "a stream dropped (%s) mid-way is resumed with SubscribeToTask from its Last-Event-ID, and misses nothing",
+    async (how) => {
+      agent = agentOnAll({
+        script: [
+          steps.working(),
+          steps.artifact("one"),
+          steps.once(steps.drop(how)),
+          steps.artifact(" two", { append: true }),
+          steps.untilCancelled(),
+        ],
+      });
+      const { client } = await sessionWith(agent, way, binding);
+      const seen: StreamResponse[] = [];
+      for await (const event of client.sendStreamingMessage({ message: userMessage("count") }, FAST_RESUME)) {
+        seen.push(event);
+        // The chunk sent after the drop reached the client through the resumption: the task may end.
+        if (event.payload.case === "artifactUpdate" && textOf(event) === " two")
+          await client.cancelTask({ id: event.payload.value.taskId });
+      }
+      const chunks = seen.filter((e) => e.payload.case === "artifactUpdate").map((e) => textOf(e));
+      expect(chunks).toEqual(["one", " two"]);
+      const end = seen.at(-1)!.payload;
+      expect(end.case === "statusUpdate" && end.value.status?.state).toBe(TaskState.CANCELED);
+      const resumed = agent.requests.filter((r) => r.method === "SubscribeToTask");
+      expect(resumed).toHaveLength(1);
+      expect(resumed[0]!.headers["last-event-id"]).toBe("3");
+      expect(textOf(agent.tasks()[0])).toBe("one two");
+    },
+  );
 });
 
 describe.each(GRPC_CASES)("in %s, on %s", (way, binding) => {

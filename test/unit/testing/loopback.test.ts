@@ -39,3 +39,38 @@ it("close() ends a stream that waits on the agent and the server's connections",
   await server.close();
   await expect(connect(server.url, { timeoutMs: 2_000 })).rejects.toBeInstanceOf(A2AError);
 });
+
+/** What a bare socket sees of the answer to one JSON-RPC SendStreamingMessage: the bytes before the end, and how it ended. */
+async function rawExchange(url: string): Promise<{ bytes: string; end: string }> {
+  const { connect: dial } = await import("node:net");
+  const body = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "SendStreamingMessage",
+    params: { message: { messageId: "m1", role: "ROLE_USER", parts: [{ text: "go" }] } },
+  });
+  return new Promise((resolve) => {
+    let bytes = "";
+    const socket = dial(Number(new URL(url).port), "127.0.0.1", () => {
+      socket.write(
+        `POST /jsonrpc HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}`,
+      );
+    });
+    socket.on("data", (chunk: Buffer) => (bytes += chunk.toString("latin1")));
+    socket.on("end", () => resolve({ bytes, end: "closed" }));
+    socket.on("error", (e: NodeJS.ErrnoException) => resolve({ bytes, end: e.code ?? e.message }));
+  });
+}
+
+// Before the answer, so that nothing is left unread when the connection ends: Linux reports a
+// reset that arrives while bytes wait unread as the end of the stream (a client mid-stream may
+// see either), but one on an idle connection as ECONNRESET.
+it.each([
+  ["drop()", steps.drop(), "closed"],
+  ['drop("close")', steps.drop("close"), "closed"],
+  ['drop("reset")', steps.drop("reset"), "ECONNRESET"],
+])("%s ends the connection on the wire as it says: closed (FIN) or reset (RST)", async (_, drop, end) => {
+  agent = createTestAgent({ script: [drop, steps.complete()] });
+  const server = await agent.listen();
+  expect(await rawExchange(server.url)).toEqual({ bytes: "", end });
+});
