@@ -1,6 +1,7 @@
-// Descriptor facts and naming helpers shared by the ProtoJSON code generators
-// (protoc-gen-json-readers.ts and protoc-gen-json-writers.ts): what a field
-// holds, which types are well-known, and how generated names stay unique.
+// Descriptor facts and naming helpers shared by our code generators
+// (protoc-gen-json-readers.ts, protoc-gen-json-writers.ts, protoc-gen-facts.ts):
+// what a field holds, which types are well-known, what the REQUIRED markers
+// and HTTP rules say, and how generated names stay unique.
 
 import { BinaryReader, WireType } from "@bufbuild/protobuf/wire";
 import type { Schema } from "@bufbuild/protoplugin";
@@ -64,6 +65,90 @@ export function isRequiredField(field: DescField): boolean {
     while (packed.pos < packed.len) if (packed.int32() === FIELD_BEHAVIOR_REQUIRED) return true;
   }
   return false;
+}
+
+// The extension number of (google.api.http), an HttpRule on a method.
+const HTTP_EXTENSION = 72295728;
+
+/**
+ * A google.api.http rule in its ProtoJSON form (google.api.HttpRuleJson),
+ * with the fields a client routes by: the pattern, the body and the
+ * additional bindings.
+ */
+export interface HttpRuleJson {
+  get?: string;
+  put?: string;
+  post?: string;
+  delete?: string;
+  patch?: string;
+  body?: string;
+  custom?: { kind?: string; path?: string };
+  additionalBindings?: HttpRuleJson[];
+}
+
+type DescMethod = DescFile["services"][number]["methods"][number];
+
+/**
+ * The (google.api.http) rule of `method`, or undefined, read from the raw
+ * option as isRequiredField reads its own.
+ */
+export function httpRuleOf(method: DescMethod): HttpRuleJson | undefined {
+  const parts = (method.proto.options?.$unknown ?? []).filter((u) => u.no === HTTP_EXTENSION && u.wireType === WireType.LengthDelimited);
+  if (parts.length === 0) return undefined;
+  // A message field given more than once is the merge of its parts, which is
+  // what reading their concatenated bytes gives.
+  const bytes = parts.map((u) => new BinaryReader(u.data).bytes());
+  const joined = new Uint8Array(bytes.reduce((n, b) => n + b.length, 0));
+  let at = 0;
+  for (const b of bytes) {
+    joined.set(b, at);
+    at += b.length;
+  }
+  return readHttpRule(joined);
+}
+
+// HttpRule's field numbers (google/api/http.proto).
+const HTTP_RULE_PATTERNS = { 2: "get", 3: "put", 4: "post", 5: "delete", 6: "patch" } as const;
+const HTTP_RULE_BODY = 7;
+const HTTP_RULE_CUSTOM = 8;
+const HTTP_RULE_ADDITIONAL_BINDINGS = 11;
+const CUSTOM_PATTERN_KIND = 1;
+const CUSTOM_PATTERN_PATH = 2;
+
+function readHttpRule(data: Uint8Array): HttpRuleJson {
+  const rule: HttpRuleJson = {};
+  const bindings: HttpRuleJson[] = [];
+  const reader = new BinaryReader(data);
+  while (reader.pos < reader.len) {
+    const [no, wireType] = reader.tag();
+    if (no in HTTP_RULE_PATTERNS) {
+      // The pattern is a oneof: the last one read is the one set.
+      for (const other of Object.values(HTTP_RULE_PATTERNS)) delete rule[other];
+      delete rule.custom;
+      rule[HTTP_RULE_PATTERNS[no as keyof typeof HTTP_RULE_PATTERNS]] = reader.string();
+    } else if (no === HTTP_RULE_BODY) {
+      rule.body = reader.string();
+    } else if (no === HTTP_RULE_CUSTOM) {
+      for (const other of Object.values(HTTP_RULE_PATTERNS)) delete rule[other];
+      const custom: { kind?: string; path?: string } = {};
+      const inner = new BinaryReader(reader.bytes());
+      while (inner.pos < inner.len) {
+        const [n, w] = inner.tag();
+        if (n === CUSTOM_PATTERN_KIND) custom.kind = inner.string();
+        else if (n === CUSTOM_PATTERN_PATH) custom.path = inner.string();
+        else inner.skip(w);
+      }
+      rule.custom = custom;
+    } else if (no === HTTP_RULE_ADDITIONAL_BINDINGS) {
+      bindings.push(readHttpRule(reader.bytes()));
+    } else {
+      reader.skip(wireType);
+    }
+  }
+  // ProtoJSON leaves out an empty string and an empty list.
+  if (rule.body === "") delete rule.body;
+  if (bindings.length > 0) rule.additionalBindings = bindings;
+  return rule;
 }
 
 /** An enum value with a custom JSON name is read by another name: fromJson decides. */

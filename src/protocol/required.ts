@@ -1,10 +1,12 @@
 /**
- * Which fields the protocol marks REQUIRED, read from the
- * `google.api.field_behavior` options in the generated descriptors, so the
- * rule follows the proto rather than a hand-kept list.
+ * Which fields the protocol marks REQUIRED, from the proto's
+ * `google.api.field_behavior` options as generation writes them out
+ * (gen/lf/a2a/v1/a2a_facts.ts), so the rule follows the proto rather than a
+ * hand-kept list. The descriptors leave the options out: reading them there
+ * made every app load descriptor files and extension code.
  */
-import { getOption, type DescField, type DescMessage } from "@bufbuild/protobuf";
-import { FieldBehavior, field_behavior } from "../../gen/google/api/field_behavior_pb.js";
+import type { DescField, DescMessage } from "@bufbuild/protobuf";
+import { REQUIRED_FIELDS } from "../../gen/lf/a2a/v1/a2a_facts.js";
 import { isRecord } from "../base/is-record.js";
 
 const cache = new WeakMap<DescMessage, readonly DescField[]>();
@@ -13,7 +15,8 @@ const cache = new WeakMap<DescMessage, readonly DescField[]>();
 export function requiredFields(message: DescMessage): readonly DescField[] {
   let fields = cache.get(message);
   if (!fields) {
-    fields = message.fields.filter((f) => f.oneof === undefined && getOption(f, field_behavior).includes(FieldBehavior.REQUIRED));
+    const required = REQUIRED_FIELDS[message.typeName] ?? [];
+    fields = message.fields.filter((f) => f.oneof === undefined && required.includes(f.number));
     cache.set(message, fields);
   }
   return fields;

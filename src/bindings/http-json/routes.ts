@@ -1,12 +1,12 @@
 /**
- * HTTP+JSON routes, read from the `google.api.http` options that the proto
- * declares and protoc-gen-es embeds in the generated descriptors. A spec
+ * HTTP+JSON routes, from the `google.api.http` options that the proto
+ * declares, as generation writes them out (gen/lf/a2a/v1/a2a_facts.ts). A spec
  * change that moves a route reaches the client through `npm run generate`
  * alone.
  */
-import { getOption, type DescField, type DescMethod, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
-import { http } from "../../../gen/google/api/annotations_pb.js";
-import type { HttpRule } from "../../../gen/google/api/http_pb.js";
+import type { DescField, DescMethod, JsonObject, JsonValue } from "@bufbuild/protobuf";
+import type { HttpRuleJson } from "../../../gen/google/api/http_pb.js";
+import { HTTP_RULES } from "../../../gen/lf/a2a/v1/a2a_facts.js";
 import { InvalidParamsError } from "../../errors/family.js";
 
 /** The HTTP methods A2A's HTTP+JSON routes use. */
@@ -59,23 +59,23 @@ export interface MethodRoutes {
 
 const cache = new WeakMap<DescMethod, MethodRoutes>();
 
-/** The routes of a method, from its `google.api.http` option (compiled once per method). */
-export function routesOf(method: DescMethod): MethodRoutes {
+/**
+ * The routes of a method of the 1.0 service, from its `google.api.http`
+ * option (compiled once per method); `rules` are those of another schema's
+ * file (the 0.3 one's).
+ */
+export function routesOf(method: DescMethod, rules = HTTP_RULES): MethodRoutes {
   let routes = cache.get(method);
   if (!routes) {
-    routes = compileRoutes(method);
+    routes = routesFromRule(method, rules[`${method.parent.typeName}.${method.name}`]);
     cache.set(method, routes);
   }
   return routes;
 }
 
-function compileRoutes(method: DescMethod): MethodRoutes {
-  return routesFromRule(method, getOption(method, http));
-}
-
 /** The routes of one `google.api.http` rule and its additional bindings. */
-export function routesFromRule(method: DescMethod, rule: HttpRule): MethodRoutes {
-  const all = [rule, ...rule.additionalBindings].map((r) => compileRule(method, r));
+export function routesFromRule(method: DescMethod, rule: HttpRuleJson | undefined): MethodRoutes {
+  const all = rule ? [rule, ...(rule.additionalBindings ?? [])].map((r) => compileRule(method, r)) : [];
   const plain = all.find((r) => !r.pathFields.some(isTenant));
   if (!plain) throw new Error(`${method.parent.typeName}.${method.name} has no google.api.http route`);
   return {
@@ -89,11 +89,16 @@ function isTenant(f: DescField): boolean {
   return f.name === "tenant";
 }
 
-function compileRule(method: DescMethod, rule: HttpRule): Route {
-  const { case: verb, value: path } = rule.pattern;
-  if (verb !== "get" && verb !== "post" && verb !== "delete") {
-    throw new Error(`${method.name}: unsupported HTTP verb in route (${String(verb)})`);
+/** The patterns of a google.api.http rule that A2A's routes use. */
+const VERBS = ["get", "post", "delete"] as const;
+
+function compileRule(method: DescMethod, rule: HttpRuleJson): Route {
+  const verb = VERBS.find((v) => rule[v] !== undefined);
+  if (verb === undefined) {
+    const other = ["put", "patch", "custom"].find((v) => v in rule);
+    throw new Error(`${method.name}: unsupported HTTP verb in route (${String(other)})`);
   }
+  const path = rule[verb] ?? "";
   const segments: Array<string | PathVariable> = [];
   const pathFields: DescField[] = [];
   // `{field}`, `{field=*}` or `{field=some/*/template}`.
@@ -113,7 +118,7 @@ function compileRule(method: DescMethod, rule: HttpRule): Route {
     segments: segments.filter((s) => s !== ""),
     path: pathFields.length ? undefined : path,
     pathFields,
-    body: rule.body,
+    body: rule.body ?? "",
   };
 }
 

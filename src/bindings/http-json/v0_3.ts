@@ -4,9 +4,10 @@
  * `/v1/tasks/{id}`, ...), bodies in the ProtoJSON of the 0.3 messages, errors
  * as 0.3 servers send them (`{code, message, data?}` with JSON-RPC codes).
  */
-import { create, type DescMethod, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
+import type { DescMethod, JsonObject, JsonValue } from "@bufbuild/protobuf";
+import { HTTP_RULES } from "../../../gen/a2a/v1/a2a_facts.js";
 import * as V03 from "../../../gen/a2a/v1/a2a_pb.js";
-import { HttpRuleSchema } from "../../../gen/google/api/http_pb.js";
+import type { HttpRuleJson } from "../../../gen/google/api/http_pb.js";
 import type { HttpTransportOptions } from "../../call/options.js";
 import type { GeneratedJson } from "../../protocol/proto-json.js";
 import type { MethodRoutes } from "./routes.js";
@@ -47,16 +48,13 @@ export function createRestTransportV03(kit: V03Kit, options: HttpTransportOption
 // comment, every other route and the servers say `tasks/{id}`. Our proto
 // keeps the route as the specification wrote it (it is compared with it);
 // requests go where ListTaskPushNotificationConfig's route already points.
-const CREATE_PUSH_CONFIG_RULE = create(HttpRuleSchema, {
-  pattern: { case: "post", value: "/v1/{parent=tasks/*}/pushNotificationConfigs" },
-  body: "config",
-});
+const CREATE_PUSH_CONFIG_RULE: HttpRuleJson = { post: "/v1/{parent=tasks/*}/pushNotificationConfigs", body: "config" };
 
 let createPushConfigRoutes: MethodRoutes | undefined;
 
 function routesV03(kit: V03Kit, method: DescMethod): MethodRoutes {
   const create = V03.A2AService.method.createTaskPushNotificationConfig;
-  if (method !== create) return kit.routesOf(method);
+  if (method !== create) return kit.routesOf(method, HTTP_RULES);
   if (createPushConfigRoutes === undefined) {
     const { plain, tenant, ...routes } = kit.routesFromRule(create, CREATE_PUSH_CONFIG_RULE);
     createPushConfigRoutes = {

@@ -4,12 +4,12 @@
  * interoperation with the official @a2a-js/sdk.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { create, fromJson, getOption, toJson, type JsonValue } from "@bufbuild/protobuf";
+import { create, fromJson, toJson, type JsonValue } from "@bufbuild/protobuf";
 import * as sdk from "@a2a-js/sdk";
 import canonicalize from "canonicalize";
 import { base64url, exportJWK, FlattenedSign, type JWK } from "jose";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { field_behavior, FieldBehavior } from "../../../gen/google/api/field_behavior_pb.js";
+import { REQUIRED_FIELDS } from "../../../gen/lf/a2a/v1/a2a_facts.js";
 import { AgentCardSchema, AgentCardSignatureSchema, type AgentCard } from "../../../gen/lf/a2a/v1/a2a_pb.js";
 import { AbortedError, AgentCardVerificationError } from "../../../src/index.js";
 import {
@@ -164,7 +164,7 @@ describe("canonical form (section 8.4.1)", () => {
     const text = canonicalCardJson(parse(FRAGMENT));
     const canon = JSON.parse(text) as Record<string, unknown>;
     const required = AgentCardSchema.fields
-      .filter((f) => getOption(f, field_behavior).includes(FieldBehavior.REQUIRED))
+      .filter((f) => REQUIRED_FIELDS[AgentCardSchema.typeName]?.includes(f.number))
       .map((f) => f.jsonName);
     // Every field of the fragment is REQUIRED, so the output's keys are exactly the REQUIRED set.
     expect(Object.keys(canon).sort()).toEqual([...required].sort());
