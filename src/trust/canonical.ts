@@ -5,9 +5,10 @@
  * holds its default, the top-level `signatures` removed, serialized with the
  * JSON Canonicalization Scheme (RFC 8785).
  *
- * Which fields are REQUIRED is read from the `google.api.field_behavior`
- * options in the generated descriptors, so the rule follows the schema
- * rather than a list kept by hand.
+ * Which fields are REQUIRED is read from the proto's
+ * `google.api.field_behavior` options, as generation writes them out
+ * (protocol/required.ts), so the rule follows the schema rather than a list
+ * kept by hand.
  *
  * The input is a parsed card. Fields the schema does not know were dropped
  * when it was parsed, so they are neither covered by a signature nor
