@@ -68,6 +68,13 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
   // are merged over the transport's and the Accept set again (the
   // transport's, whatever the call's say), as a stream's are.
   const unaryHeaders = withAccept(new Headers(defaults), codec.accept);
+  // A request with a body, of a call no interceptor sees (run-call.ts hands
+  // it straight to `next`) on a client of this package, shows its headers to
+  // that client only: such requests share these, Content-Type set, never
+  // changed, and the node:http client reads them once (`sharedHeader`). The
+  // headers of a caller's interceptors or client stay a copy: they may change them.
+  const sharedHeaders = lean && !options.interceptors?.length ? new Headers(unaryHeaders) : undefined;
+  sharedHeaders?.set("Content-Type", codec.contentType);
 
   /**
    * The call's HTTP request. What the request's values cannot be written as
@@ -101,14 +108,17 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
     let url = req.url;
     const exchange = (p: HttpPlan) => {
       url = !overridden ? p.url : p === plan ? req.url : withAddedQuery(p.url, firstPlan.url, req.url);
-      if (p.body !== undefined) req.header.set("Content-Type", codec.contentType);
-      // A retry with the other verb has no body where the first had one.
-      else if (p !== plan) req.header.delete("Content-Type");
+      const sharedHeader = req.header === sharedHeaders;
+      if (!sharedHeader) {
+        if (p.body !== undefined) req.header.set("Content-Type", codec.contentType);
+        // A retry with the other verb has no body where the first had one.
+        else if (p !== plan) req.header.delete("Content-Type");
+      }
       const body = p.body === undefined ? undefined : single(encoder.encode(JSON.stringify(p.body)));
       const request: CallAbortRequest =
         abort instanceof CallSignal
-          ? { url, method: p.method, header: req.header, callAbort: abort, body }
-          : { url, method: p.method, header: req.header, signal: abort, body };
+          ? { url, method: p.method, header: req.header, sharedHeader, callAbort: abort, body }
+          : { url, method: p.method, header: req.header, sharedHeader, signal: abort, body };
       return httpClient(request);
     };
     try {
@@ -312,7 +322,10 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
           method,
           requestMethod: firstPlan.method,
           url: firstPlan.url,
-          header: header === undefined ? new Headers(unaryHeaders) : withAccept(mergeHeaders(defaults, header), codec.accept),
+          header:
+            header !== undefined
+              ? withAccept(mergeHeaders(defaults, header), codec.accept)
+              : (firstPlan.body !== undefined && sharedHeaders) || new Headers(unaryHeaders),
           contextValues: contextValues ?? record,
           message: firstMessage,
         },

@@ -19,6 +19,11 @@ export interface AbortLike {
 /** A request to a client that takes an AbortLike: `callAbort` instead of `signal`. */
 export interface CallAbortRequest extends UniversalClientRequest {
   callAbort?: AbortLike | undefined;
+  /**
+   * Set when `header` is the transport's own, shared by its calls and never
+   * changed: a client may keep what it reads of it for the next request.
+   */
+  sharedHeader?: boolean | undefined;
 }
 
 const takers = new WeakSet<UniversalClientFn>();

@@ -79,8 +79,8 @@ export function createNodeHttpClient(options: NodeHttpClientOptions = {}): Unive
     const signal: AbortLike | undefined = req.callAbort ?? req.signal;
     if (signal?.aborted) throw signal.reason;
     const target = targets.of(req.url);
-    const headers: Record<string, string> = {};
-    req.header.forEach((value, key) => (headers[key] = value));
+    // Shared headers never change: read once (the first request), then copied.
+    const headers = req.sharedHeader ? { ...(sharedRecords.get(req.header) ?? keptRecord(req.header)) } : recordOf(req.header);
     if (body !== undefined) headers["content-length"] = String(body.byteLength);
     const secure = target.protocol === "https:";
     const options = { ...target, method: req.method, headers, agent: secure ? httpsAgent : httpAgent };
@@ -93,6 +93,23 @@ export function createNodeHttpClient(options: NodeHttpClientOptions = {}): Unive
       if (answer !== CLOSED_WHILE_IDLE) return answer;
     }
   });
+}
+
+/** The records of transports' shared headers (`sharedHeader`), made when first sent. */
+const sharedRecords = new WeakMap<Headers, Readonly<Record<string, string>>>();
+
+/** A record of shared headers, kept for their next requests. */
+function keptRecord(header: Headers): Readonly<Record<string, string>> {
+  const record = recordOf(header);
+  sharedRecords.set(header, record);
+  return record;
+}
+
+/** Headers as `http.request` takes them. */
+function recordOf(header: Headers): Record<string, string> {
+  const record: Record<string, string> = {};
+  header.forEach((value, key) => (record[key] = value));
+  return record;
 }
 
 /** What `exchange` gives for a reused connection the server had closed. */

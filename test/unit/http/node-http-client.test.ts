@@ -115,6 +115,50 @@ describe("createNodeHttpClient", () => {
     expect((e as ConnectionError).kind).toBe("refused");
   });
 
+  it("sends each call the transport's headers, unchanged by another call's headers or interceptors", async () => {
+    const seen: Record<string, string | undefined>[] = [];
+    const echo = createServer((req, res) => {
+      const { accept, "content-type": type, "content-length": length, "x-key": key, "x-call": call } = req.headers;
+      seen.push({ accept, type, length, key, call } as Record<string, string | undefined>);
+      let body = "";
+      req.on("data", (c: Buffer) => (body += c.toString()));
+      req.on("end", () => {
+        res.writeHead(200, { "Content-Type": "application/json" });
+        res.end(JSON.stringify({ jsonrpc: "2.0", id: (JSON.parse(body) as { id: unknown }).id, result: { task: TASK } }));
+      });
+    });
+    await new Promise<void>((r) => echo.listen(0, "127.0.0.1", r));
+    const url = `http://127.0.0.1:${(echo.address() as AddressInfo).port}/rpc`;
+    const httpClient = createNodeHttpClient();
+    const tagging: Interceptor = (next) => (req) => {
+      req.header.set("X-Call", "tagged");
+      req.header.set("Content-Type", "text/plain");
+      return next(req);
+    };
+    const plain = new A2AClient(createJsonRpcTransport({ baseUrl: url, httpClient, headers: { "X-Key": "k" } }));
+    const intercepted = new A2AClient(
+      createJsonRpcTransport({ baseUrl: url, httpClient, headers: { "X-Key": "k" }, interceptors: [tagging] }),
+    );
+    try {
+      await plain.sendMessage({ message: userMessage("hi") });
+      await plain.sendMessage({ message: userMessage("hi") }, { headers: { "X-Call": "own" } });
+      await intercepted.sendMessage({ message: userMessage("hi") });
+      await plain.sendMessage({ message: userMessage("a longer text") });
+      const sent = { accept: "application/json", type: "application/json", key: "k" };
+      expect(seen.map(({ length: _, ...h }) => h)).toEqual([
+        { ...sent, call: undefined },
+        { ...sent, call: "own" },
+        { ...sent, call: "tagged" },
+        { ...sent, call: undefined },
+      ]);
+      // Each request's own length.
+      expect(Number(seen[3]!.length)).toBeGreaterThan(Number(seen[0]!.length));
+    } finally {
+      echo.closeAllConnections();
+      await new Promise((r) => echo.close(r));
+    }
+  });
+
   it("sends each request to its URL's host, path and query, with user info as Basic credentials", async () => {
     // Listening on the IPv6 loopback: its literal comes bracketed in URLs and bare to node:http.
     const echo = createServer((req, res) => res.end(JSON.stringify({ url: req.url, auth: req.headers.authorization ?? null })));
