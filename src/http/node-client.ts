@@ -72,26 +72,35 @@ export function createNodeHttpClient(options: NodeHttpClientOptions = {}): Unive
 
   IncomingHeaders ??= incomingHeadersClass();
   const targets = new TargetCache();
-  return takingCallAbort(async (req: CallAbortRequest): Promise<UniversalClientResponse> => {
-    // A body in one chunk (the bindings' JSON) is sent as it is, without reading it as a stream.
-    const body = req.body === undefined ? undefined : (singleValue(req.body) ?? (await concatBytes(req.body)));
+  // Not async: the answer is exchange's own promise, without a turn more to pass it on.
+  const send = (req: CallAbortRequest, body: Uint8Array | undefined): Promise<UniversalClientResponse> => {
     // The bindings give the call itself to watch where they can (call-abort.ts).
     const signal: AbortLike | undefined = req.callAbort ?? req.signal;
-    if (signal?.aborted) throw signal.reason;
-    const target = targets.of(req.url);
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    const t = targets.of(req.url);
     // Shared headers never change: read once (the first request), then copied.
     const headers = req.sharedHeader ? { ...(sharedRecords.get(req.header) ?? keptRecord(req.header)) } : recordOf(req.header);
     if (body !== undefined) headers["content-length"] = String(body.byteLength);
-    const secure = target.protocol === "https:";
-    const options = { ...target, method: req.method, headers, agent: secure ? httpsAgent : httpAgent };
-    // Each failed pooled connection is destroyed, so this ends: at the
-    // latest on a new connection, whose failure is final.
-    for (;;) {
-      const request = (secure ? https : http).request(options);
-      request.end(body);
-      const answer = await exchange(request, signal, req.url);
-      if (answer !== CLOSED_WHILE_IDLE) return answer;
-    }
+    const secure = t.protocol === "https:";
+    // Written out, not spread from the target: an object of one shape, made in one step.
+    const options: http.RequestOptions = {
+      protocol: t.protocol,
+      hostname: t.hostname,
+      port: t.port,
+      path: t.path,
+      auth: t.auth,
+      method: req.method,
+      headers,
+      agent: secure ? httpsAgent : httpAgent,
+    };
+    const module = secure ? https : http;
+    return exchange(() => module.request(options).end(body), signal, req.url);
+  };
+  return takingCallAbort((req: CallAbortRequest): Promise<UniversalClientResponse> => {
+    if (req.body === undefined) return send(req, undefined);
+    // A body in one chunk (the bindings' JSON) is sent as it is, without reading it as a stream.
+    const body = singleValue(req.body);
+    return body === undefined ? concatBytes(req.body).then((b) => send(req, b)) : send(req, body);
   });
 }
 
@@ -112,9 +121,6 @@ function recordOf(header: Headers): Record<string, string> {
   return record;
 }
 
-/** What `exchange` gives for a reused connection the server had closed. */
-const CLOSED_WHILE_IDLE = Symbol("closed while idle");
-
 /** A reset or close, not an abort, of a pooled connection before any answer. */
 function closedWhileIdle(request: http.ClientRequest, e: Error, answered: boolean, signal: AbortLike | undefined): boolean {
   const code = (e as NodeJS.ErrnoException).code;
@@ -122,27 +128,31 @@ function closedWhileIdle(request: http.ClientRequest, e: Error, answered: boolea
 }
 
 /**
- * The response to a request already sent. A function of its own so that
+ * The response to the request `sent` sends. A function of its own so that
  * the listeners it leaves for the life of a response (on the signal and the
  * response) hold the request and the signal only, not the call's request
  * object, headers and body: a thousand open streams would keep those too.
+ * A request on a pooled connection the server had closed (`closedWhileIdle`)
+ * is sent again; each failed pooled connection is destroyed, so this ends:
+ * at the latest on a new connection, whose failure is final.
  */
-function exchange(
-  request: http.ClientRequest,
-  signal: AbortLike | undefined,
-  url: string,
-): Promise<UniversalClientResponse | typeof CLOSED_WHILE_IDLE> {
+function exchange(sent: () => http.ClientRequest, signal: AbortLike | undefined, url: string): Promise<UniversalClientResponse> {
   return new Promise((resolve, reject) => {
+    const request = sent();
+    // What sends the request again, given up once answered: an open stream holds neither its headers nor its body.
+    let again: (() => http.ClientRequest) | undefined = sent;
     let response: http.IncomingMessage | undefined;
     // An abort after the whole body has arrived has nothing left to stop.
     const onAbort = () => {
       if (!response?.complete) request.destroy(signal?.reason instanceof Error ? signal.reason : abortError(signal?.reason));
     };
     const unlink = () => signal?.removeEventListener("abort", onAbort);
-    request.once("response", (res: http.IncomingMessage) => {
+    // 'response' and 'close' come once: plain listeners, without `once`'s wrappers.
+    request.on("response", (res: http.IncomingMessage) => {
       response = res;
+      again = undefined;
       // After its end too: a response closes once read (or given up).
-      res.once("close", unlink);
+      res.on("close", unlink);
       // An error after the body was read or given up (an abort that
       // comes late) has nobody to go to; the reader sees one before.
       res.on("error", ignore);
@@ -161,7 +171,7 @@ function exchange(
       // reaches the request only; the body would report a bare "aborted".
       // The reader hears what went wrong instead.
       if (response !== undefined && !response.destroyed) response.destroy(e);
-      if (closedWhileIdle(request, e, response !== undefined, signal)) return resolve(CLOSED_WHILE_IDLE);
+      if (again !== undefined && closedWhileIdle(request, e, response !== undefined, signal)) return resolve(exchange(again, signal, url));
       reject(signal?.aborted ? (signal.reason ?? e) : e);
     };
     request.on("error", fail);
