@@ -118,8 +118,8 @@ describe("createNodeHttpClient", () => {
   it("sends each call the transport's headers, unchanged by another call's headers or interceptors", async () => {
     const seen: Record<string, string | undefined>[] = [];
     const echo = createServer((req, res) => {
-      const { accept, "content-type": type, "content-length": length, "x-key": key, "x-call": call } = req.headers;
-      seen.push({ accept, type, length, key, call } as Record<string, string | undefined>);
+      const { accept, "content-type": type, "content-length": length, "x-key": key, "x-call": call, host } = req.headers;
+      seen.push({ accept, type, length, key, call, host } as Record<string, string | undefined>);
       let body = "";
       req.on("data", (c: Buffer) => (body += c.toString()));
       req.on("end", () => {
@@ -144,7 +144,7 @@ describe("createNodeHttpClient", () => {
       await plain.sendMessage({ message: userMessage("hi") }, { headers: { "X-Call": "own" } });
       await intercepted.sendMessage({ message: userMessage("hi") });
       await plain.sendMessage({ message: userMessage("a longer text") });
-      const sent = { accept: "application/json", type: "application/json", key: "k" };
+      const sent = { accept: "application/json", type: "application/json", key: "k", host: new URL(url).host };
       expect(seen.map(({ length: _, ...h }) => h)).toEqual([
         { ...sent, call: undefined },
         { ...sent, call: "own" },
@@ -153,6 +153,46 @@ describe("createNodeHttpClient", () => {
       ]);
       // Each request's own length.
       expect(Number(seen[3]!.length)).toBeGreaterThan(Number(seen[0]!.length));
+    } finally {
+      echo.closeAllConnections();
+      await new Promise((r) => echo.close(r));
+    }
+  });
+
+  it("sends a request with a body the Host and credentials node:http gives one without, unless its headers have them", async () => {
+    const echo = createServer((req, res) => {
+      req.resume();
+      req.on("end", () =>
+        res.end(
+          JSON.stringify({
+            host: req.headers.host,
+            auth: req.headers.authorization ?? null,
+            length: req.headers["content-length"] ?? null,
+          }),
+        ),
+      );
+    });
+    await new Promise<void>((r) => echo.listen(0, "::1", r));
+    const port = (echo.address() as AddressInfo).port;
+    const http = createNodeHttpClient();
+    const seen = async (url: string, method: string, header = new Headers()) => {
+      const body = method === "GET" ? undefined : single(new TextEncoder().encode("{}"));
+      const res = await http({ url, method, header, body, signal: undefined });
+      let text = "";
+      for await (const chunk of res.body) text += new TextDecoder().decode(chunk);
+      return JSON.parse(text) as { host: string; auth: string | null; length: string | null };
+    };
+    try {
+      for (const url of [`http://[::1]:${port}/a`, `http://ann:p%40ss@[::1]:${port}/a`]) {
+        const without = await seen(url, "GET");
+        expect(await seen(url, "POST")).toEqual({ ...without, length: "2" });
+      }
+      const own = new Headers({ Host: "agent.example", Authorization: "Bearer t", "Content-Length": "99" });
+      expect(await seen(`http://ann:p%40ss@[::1]:${port}/a`, "POST", own)).toEqual({
+        host: "agent.example",
+        auth: "Bearer t",
+        length: "2",
+      });
     } finally {
       echo.closeAllConnections();
       await new Promise((r) => echo.close(r));
