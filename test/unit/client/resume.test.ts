@@ -232,9 +232,11 @@ describe.each(HTTP_BINDINGS)("resumption (%s)", (binding) => {
           : r.stream([snapshotEvent("WORKING"), statusEvent("COMPLETED")], { then: "end" }),
     });
     const { items, error } = await drain(
-      clientOf(binding, { idleTimeoutMs: 60 }).sendStreamingMessage(
+      // Four quiet spells of the idle timeout (600 ms) outlast the budget (250 ms) together, not one by one;
+      // the budget leaves room for a resumption's own round trips on a loaded machine.
+      clientOf(binding, { idleTimeoutMs: 150 }).sendStreamingMessage(
         { message: userMessage("go") },
-        { resume: { maxElapsedMs: 100, backoff: { initialMs: 1, maxMs: 1 } } },
+        { resume: { maxElapsedMs: 250, backoff: { initialMs: 1, maxMs: 1 } } },
       ),
     );
     expect(error).toBeUndefined();
