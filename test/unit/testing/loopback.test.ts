@@ -1,10 +1,11 @@
 /**
  * The loopback server: the card names its interfaces on the server's own
  * origin, and closing the agent ends a call that waits on it and the
- * server's connections, leaving nothing to hold the process.
+ * server's connections (HTTP/1.1 and HTTP/2), leaving nothing to hold the process.
  */
 import { afterEach, expect, it } from "vitest";
 import { A2AError, connect, userMessage } from "../../../src/index.js";
+import { connect as connectNode } from "../../../src/node.js";
 import { createTestAgent, steps, type TestAgent } from "../../../src/testing.js";
 
 let agent: TestAgent;
@@ -21,10 +22,11 @@ it("serves the card with its JSON-RPC and HTTP+JSON interfaces on its own origin
   ]);
 });
 
-it("close() ends a stream that waits on the agent and the server's connections", async () => {
-  agent = createTestAgent({ script: [steps.working(), steps.untilCancelled()] });
+it.each(["JSONRPC", "GRPC"] as const)("close() ends a %s stream that waits on the agent and the server's connections", async (binding) => {
+  agent = createTestAgent({ bindings: [binding], script: [steps.working(), steps.untilCancelled()] });
   const server = await agent.listen();
-  const { client } = await connect(server.url, { bindings: ["JSONRPC"] });
+  // gRPC over HTTP/2 is the Node entry's.
+  const { client } = await (binding === "GRPC" ? connectNode : connect)(server.url, { bindings: [binding] });
   const events: string[] = [];
   const reading = (async () => {
     for await (const e of client.sendStreamingMessage({ message: userMessage("forever") }, { resume: false })) {
