@@ -24,6 +24,7 @@ import {
   type ClientOptions,
   type RetryPolicy,
 } from "../../../src/index.js";
+import { settle } from "../../support/fake-clock.js";
 
 interface Attempt {
   method: string;
@@ -61,23 +62,6 @@ const badGateway = () => new ServerError("502 Bad Gateway", { httpStatus: 502 })
 const refused = () => new ConnectionError("connection refused", { kind: "refused" });
 const reset = () => new ConnectionError("connection reset", { kind: "reset" });
 const timedOut = () => new CallTimeoutError("timed out");
-
-/** Runs `call` to its end on the fake clock: its result or error, and when it ended. */
-async function settle<T>(call: Promise<T>): Promise<{ value?: T; error?: unknown; ms: number }> {
-  const start = Date.now();
-  let out: { value?: T; error?: unknown } | undefined;
-  void call.then(
-    (value) => (out = { value }),
-    (error: unknown) => (out = { error }),
-  );
-  // Real turns of the event loop in between, for what the call loads on demand.
-  for (let i = 0; i < 1000 && !out; i++) {
-    await vi.advanceTimersByTimeAsync(10);
-    await new Promise((r) => setImmediate(r));
-  }
-  if (!out) throw new Error("the call did not settle in 10 s of fake time");
-  return { ...out, ms: Date.now() - start };
-}
 
 function client(failures: A2AError[], retry: RetryPolicy | undefined, options: Omit<ClientOptions, "retry"> = {}, takesMs = 0) {
   const { transport, attempts } = scripted(failures, takesMs);

@@ -18,28 +18,12 @@ import {
   type RetryPolicy,
 } from "../../../src/index.js";
 import { createTestAgent, steps, type OperationFaults, type TestAgent } from "../../../src/testing.js";
+import { settle } from "../../support/fake-clock.js";
 
 let agent: TestAgent | undefined;
 
 /** A 503, asking to be called again after `retryAfter` seconds when given. */
 const unavailable = (retryAfter?: string) => steps.httpStatus(503, retryAfter === undefined ? {} : { "Retry-After": retryAfter });
-
-/** Runs `call` to its end on the fake clock: its result or error, and when it ended. */
-async function settle<T>(call: Promise<T>): Promise<{ value?: T; error?: unknown; ms: number }> {
-  const start = Date.now();
-  let out: { value?: T; error?: unknown } | undefined;
-  void call.then(
-    (value) => (out = { value }),
-    (error: unknown) => (out = { error }),
-  );
-  // Real turns of the event loop in between, for what the call loads on demand.
-  for (let i = 0; i < 1000 && !out; i++) {
-    await vi.advanceTimersByTimeAsync(10);
-    await new Promise((r) => setImmediate(r));
-  }
-  if (!out) throw new Error("the call did not settle in 10 s of fake time");
-  return { ...out, ms: Date.now() - start };
-}
 
 /** A client of a test agent in memory whose operations fail with `faults`; `attempts(method)` are the requests it received, with when (fake ms since now). */
 function client(faults: OperationFaults, retry: RetryPolicy | undefined, options: Omit<ClientOptions, "retry"> = {}) {
