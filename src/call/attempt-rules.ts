@@ -48,8 +48,9 @@ export function asksLongerThan(askedMs: number | undefined, maxMs: number): bool
 }
 
 /**
- * The rules as one value, which the client gives the retry loop (loaded on
- * demand) rather than the loop importing them: imported by it too, this
+ * The rules as one value, which the client gives the retry and resumption
+ * loops (loaded on demand, in retry-kit.ts's `RETRY_KIT` and
+ * resume-start.ts's `LOOP_KIT`) rather than the loops importing them: imported by it too, this
  * module would be reached by a set of chunks no other module is, and
  * bundlers would give it a chunk of its own, which every app would load
  * (see docs/size.md).

@@ -34,15 +34,13 @@ import type { DescMessage, DescMethodUnary, MessageInitShape, MessageShape } fro
 import type { A2AErrorCode } from "../errors/codes.js";
 import { toA2AError } from "../errors/classify.js";
 import { type A2AError, AbortedError, CallTimeoutError, InvalidParamsError } from "../errors/family.js";
-import { shownValue } from "./option-checks.js";
 import type { Binding } from "../base/bindings.js";
 import type { MethodTraits } from "./method-traits.js";
-import type { AttemptRules, ResendWrites } from "./attempt-rules.js";
+import type { ResendWrites } from "./attempt-rules.js";
+import type { RetryKit } from "./retry-kit.js";
 import type { A2ATransport } from "./transport.js";
 import type { CallDeadline } from "./deadline.js";
 import type { CallRecord } from "./record.js";
-import { followSignal } from "../base/abort.js";
-import { sleep } from "../base/timers.js";
 
 /**
  * When and how a unary call is tried again (see the retries guide, docs/retries.md).
@@ -115,9 +113,10 @@ const WRITES = ["unprocessed", "transient", "never"] as const;
 
 /**
  * The policy with its defaults, or InvalidParamsError naming the field
- * (`retry.attempts`) that would make the loop spin, stall or retry an abort.
+ * (`retry.attempts`) that would make the loop spin, stall or retry an abort;
+ * `kit`: retry-kit.ts's `RETRY_KIT`, whose `shownValue` shows what was given.
  */
-export function checkRetryPolicy(policy: RetryPolicy): CheckedRetryPolicy {
+export function checkRetryPolicy(policy: RetryPolicy, { shownValue }: RetryKit): CheckedRetryPolicy {
   const where = "retry";
   if (typeof policy !== "object" || policy === null) throw new InvalidParamsError(`${where} must be an object, got ${shownValue(policy)}`);
   const bad = (field: string, rule: string, value: unknown, words = false) =>
@@ -153,7 +152,7 @@ export function checkRetryPolicy(policy: RetryPolicy): CheckedRetryPolicy {
 /** Whether a failure of `call` is worth another attempt under `policy` (the module comment's rule). */
 function isRetried(call: RetriedCall<unknown>, error: A2AError, policy: CheckedRetryPolicy): boolean {
   if (!(policy.retryOn ? policy.retryOn.includes(error.code) : error.transient)) return false;
-  return call.rules.maySendAgain(error, call.traits, policy.retryWrites);
+  return call.kit.maySendAgain(error, call.traits, policy.retryWrites);
 }
 
 /** The wait before attempt `n + 1`, given the previous wait (decorrelated jitter reads it). */
@@ -170,12 +169,12 @@ function backoff(n: number, previousMs: number, policy: CheckedRetryPolicy): num
  * A unary call of `transport` under `policy`: the call prepared in `record`
  * (prepare.ts: its method, what it does, its signal, its headers, and its
  * deadline, which every attempt carries), with `request`, its request
- * read; `rules`: attempt-rules.ts's.
+ * read; `kit`: retry-kit.ts's `RETRY_KIT`.
  */
 export function retryUnary<I extends DescMessage, O extends DescMessage>(
   policy: RetryPolicy,
   transport: A2ATransport,
-  rules: AttemptRules,
+  kit: RetryKit,
   record: CallRecord & { method: DescMethodUnary<I, O> },
   request: MessageInitShape<I>,
 ): Promise<MessageShape<O>> {
@@ -183,7 +182,7 @@ export function retryUnary<I extends DescMessage, O extends DescMessage>(
   return withRetries(policy, {
     method: method.name,
     traits: record.traits!,
-    rules,
+    kit,
     signal: record.signal,
     deadline: record,
     binding: () => transport.binding,
@@ -197,8 +196,12 @@ export interface RetriedCall<R> {
   method: string;
   /** What the operation does (call/method-traits.ts): a read is tried again where a write may not be. */
   traits: MethodTraits;
-  /** The rules of another attempt (call/attempt-rules.ts's `ATTEMPT_RULES`). */
-  rules: AttemptRules;
+  /**
+   * The code of the start the loop uses (retry-kit.ts's `RETRY_KIT`): the
+   * rules of another attempt (attempt-rules.ts), and the helpers of values,
+   * signals and timers.
+   */
+  kit: RetryKit;
   /** The caller's signal: it ends the attempt under way, or the wait. */
   signal: AbortSignal | undefined;
   /**
@@ -223,7 +226,8 @@ export interface RetriedCall<R> {
  * attempts' signal.
  */
 export async function withRetries<R>(given: RetryPolicy, call: RetriedCall<R>): Promise<R> {
-  const policy = checkRetryPolicy(given);
+  const { kit } = call;
+  const policy = checkRetryPolicy(given, kit);
   const deadline = call.deadline.fix();
   const limitMs = deadline.limitMs;
   let made = 0;
@@ -234,7 +238,7 @@ export async function withRetries<R>(given: RetryPolicy, call: RetriedCall<R>): 
       { binding: call.binding() },
     ));
   // The attempts' signal: the caller's, and the deadline's cut (a request may overrun its own timeout).
-  const guard = limitMs === undefined ? undefined : followSignal(call.signal);
+  const guard = limitMs === undefined ? undefined : kit.followSignal(call.signal);
   const timer = guard && deadline.abortAt(guard.controller, expire);
   const signal = guard?.controller.signal ?? call.signal;
   try {
@@ -253,11 +257,11 @@ export async function withRetries<R>(given: RetryPolicy, call: RetriedCall<R>): 
         }
         if (made >= policy.attempts || signal?.aborted || !isRetried(call, error, policy)) throw error;
         // A server that asks for more patience than the policy has is not called early.
-        if (call.rules.asksLongerThan(error.retryAfterMs, policy.maxDelayMs)) throw error;
+        if (kit.asksLongerThan(error.retryAfterMs, policy.maxDelayMs)) throw error;
         previousMs = Math.max(backoff(made, previousMs, policy), error.retryAfterMs ?? 0);
         // A wait that would outlast the deadline only delays the same failure.
         if (deadline.leftMs() <= previousMs) throw error;
-        await sleep(
+        await kit.sleep(
           previousMs,
           signal,
           () => new AbortedError("the call was aborted while waiting to retry", { binding: call.binding(), cause: signal?.reason }),

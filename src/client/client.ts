@@ -33,7 +33,7 @@ import type { ResumeOptions } from "./resume-policy.js";
 import type { RequestInput } from "../call/request.js";
 import type { A2ATransport } from "../call/transport.js";
 import type { RetryPolicy } from "../call/retry.js";
-import { ATTEMPT_RULES } from "../call/attempt-rules.js";
+import { RETRY_KIT } from "../call/retry-kit.js";
 import { keepNames } from "../base/keep-names.js";
 
 /** The retry loop, loaded when a call first runs under a policy. */
@@ -402,7 +402,7 @@ export class A2AClient implements ServiceOperations<M> {
         this.binding,
       );
       if (!policy || !retry) return (await this.transport.unary(method, signal, record.timeoutMs(), headers, req, record)).message;
-      return await retry.retryUnary(policy, this.transport, ATTEMPT_RULES, record, req);
+      return await retry.retryUnary(policy, this.transport, RETRY_KIT, record, req);
     } catch (e) {
       throw await this.failed(e, bounds);
     }

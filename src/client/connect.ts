@@ -38,6 +38,7 @@ import { FailoverTransport, type VersionFallback } from "../call/failover.js";
 import { bindingList, rankInterfaces, type SelectionRules } from "./select.js";
 import { AgentSession } from "./session.js";
 import type { RetryPolicy } from "../call/retry.js";
+import { RETRY_KIT } from "../call/retry-kit.js";
 
 /**
  * Options of `connect()`: discovery and verification, interface choice, and transport settings.
@@ -209,7 +210,7 @@ export function createConnect(defaultFactories: TransportFactories) {
       throw new InvalidParamsError(`timeoutMs must be 0 or more (0 or Infinity: no limit for calls), got ${shownValue(options.timeoutMs)}`);
     }
     // Loaded only by apps that retry; a bad policy fails before any request.
-    if (options.retry) (await loading(import("../call/retry.js"), "its retry policy", options)).checkRetryPolicy(options.retry);
+    if (options.retry) (await loading(import("../call/retry.js"), "its retry policy", options)).checkRetryPolicy(options.retry, RETRY_KIT);
     // So does a limit or timeout of the transports that could not work.
     if (options.transport) checkTransportNumbers(options.transport, "transport.");
 

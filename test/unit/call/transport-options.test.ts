@@ -26,6 +26,7 @@ import { grpcBaseUrl } from "../../../src/bindings/grpc/url.js";
 import { checkPageSize } from "../../../src/client/paginate.js";
 import { checkOptions as checkResumeOptions } from "../../../src/client/resume-policy.js";
 import { checkRetryPolicy } from "../../../src/call/retry.js";
+import { RETRY_KIT } from "../../../src/call/retry-kit.js";
 import { waitForTask } from "../../../src/client/wait.js";
 import { createPushReceiver } from "../../../src/push/receiver.js";
 import { cardJson } from "../../support/cards.js";
@@ -242,7 +243,7 @@ describe("a string where a number belongs, in the options beside the transports,
   // A string in a number's place may be a secret pasted into the wrong field.
   const SECRET = "sk-live-0123456789";
   const checks: ReadonlyArray<[string, () => unknown, RegExp]> = [
-    ["retry.attempts", () => checkRetryPolicy({ attempts: SECRET as never }), /^retry\.attempts must be .*, got a string$/],
+    ["retry.attempts", () => checkRetryPolicy({ attempts: SECRET as never }, RETRY_KIT), /^retry\.attempts must be .*, got a string$/],
     ["resume.maxElapsedMs", () => checkResumeOptions({ maxElapsedMs: SECRET as never }), /^resume\.maxElapsedMs must be .*, got a string$/],
     ["pageSize", () => checkPageSize(SECRET as never), /^pageSize must be .*, got a string$/],
     ["createPushReceiver maxBytes", () => createPushReceiver({ maxBytes: SECRET as never }), /maxBytes must be .*, got a string$/],
@@ -268,6 +269,6 @@ describe("a string where a number belongs, in the options beside the transports,
   });
 
   it("an option whose values are words shows the word it refuses", () => {
-    expect(() => checkRetryPolicy({ jitter: "equal" as never })).toThrow(/^retry\.jitter must be one of .*, got "equal"$/);
+    expect(() => checkRetryPolicy({ jitter: "equal" as never }, RETRY_KIT)).toThrow(/^retry\.jitter must be one of .*, got "equal"$/);
   });
 });
