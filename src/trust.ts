@@ -8,7 +8,8 @@
  *
  * @module a2a-connect/trust
  */
-export { verifyAgentCard, applyVerifyPolicy, assertVerified } from "./trust/verify.js";
+export { verifyAgentCard, applyVerifyPolicy, canonicalCardBytes, canonicalCardJson } from "./trust/public.js";
+export { assertVerified } from "./trust/verify.js";
 export { signAgentCard } from "./trust/sign.js";
 export { JwksCache, type JwksCacheOptions } from "./trust/jwks-cache.js";
 export { DEFAULT_ALGORITHMS } from "./trust/algorithms.js";
@@ -23,4 +24,3 @@ export type {
   SignOptions,
 } from "./trust/options.js";
 export type { VerificationResult, VerificationFailure, VerificationFailureCode } from "./errors/verification-result.js";
-export { canonicalCardBytes, canonicalCardJson } from "./trust/canonical.js";

@@ -14,8 +14,8 @@ import { toBinary } from "@bufbuild/protobuf";
 import { AgentCardSchema, type AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import type { VerifyOptions, VerifyPolicy } from "../trust/options.js";
 import type { VerificationResult } from "../errors/verification-result.js";
-import { applyVerifyPolicy } from "../trust/verify.js";
-import { findDuplicateKey } from "../base/duplicate-keys.js";
+import { applyPolicyWith } from "../trust/verify.js";
+import type { VerifyKit } from "../trust/verify-kit.js";
 import { InvalidAgentCardError } from "../errors/family.js";
 import type { ReceivedJson } from "../http/received-json.js";
 
@@ -25,25 +25,27 @@ export { callLimits } from "./extended-limits.js";
  * The card to adopt and how it verified, from the message and the JSON its
  * transport kept (`receivedJsonOf`); throws AgentCardVerificationError
  * when the policy is not met, InvalidAgentCardError for a JSON body that
- * repeats a key.
+ * repeats a key. `kit`: trust/verify-kit.ts's `VERIFY_KIT`, the start's code
+ * this module and the verifier use, handed by the session.
  */
 export async function verifyExtendedCard(
   message: AgentCard,
   sent: ReceivedJson<AgentCard> | undefined,
   policy: VerifyPolicy,
   options: VerifyOptions,
+  kit: VerifyKit,
 ): Promise<{ card: AgentCard; verification: VerificationResult }> {
   // A repeated key would let readers disagree on what was signed.
-  const duplicate = sent && findDuplicateKey(sent.text);
+  const duplicate = sent && kit.findDuplicateKey(sent.text);
   if (duplicate) throw new InvalidAgentCardError(`the extended Agent Card repeats the key ${duplicate}`, { problem: "duplicate-key" });
   const fromSent = sent?.reparse();
   // A message that no longer reads as its JSON does (an interceptor changed
   // it) is not described by that JSON: it is checked as it is. Compared as
   // bytes: `equals` would be bundled with every app, not loaded here.
   if (sent !== undefined && fromSent !== undefined && sameBytes(toBinary(AgentCardSchema, fromSent), toBinary(AgentCardSchema, message))) {
-    return { card: fromSent, verification: await applyVerifyPolicy(sent.json, policy, options) };
+    return { card: fromSent, verification: await applyPolicyWith(kit, sent.json, policy, options) };
   }
-  return { card: message, verification: await applyVerifyPolicy(message, policy, options) };
+  return { card: message, verification: await applyPolicyWith(kit, message, policy, options) };
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {

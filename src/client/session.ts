@@ -12,6 +12,7 @@ import { checkDuration } from "../call/option-checks.js";
 import { optionsKey } from "../base/options-key.js";
 import type { ResolvedAgentCard } from "../discovery/resolve.js";
 import { checkCardLocalUrls, type LocalUrlPolicy } from "../trust/local-urls.js";
+import { VERIFY_KIT } from "../trust/verify-kit.js";
 import { receivedJsonOf } from "../http/received-json.js";
 import type { VerifyOptions, VerifyPolicy } from "../trust/options.js";
 import type { VerificationResult } from "../errors/verification-result.js";
@@ -194,12 +195,18 @@ export class AgentSession {
       // the agent names and may never answer.
       const limits = callLimits(options, deadline, LIMITS_KIT);
       try {
-        const verifying = verifyExtendedCard(message, receivedJsonOf(message), policy, {
-          ...this.options.verification,
-          ...(limits.bounded ? { signal: limits.signal } : {}),
-          // A card in hand came from no URL (""): no origin to trust key sets on by default.
-          ...(this.cardUrl ? { cardUrl: this.cardUrl } : {}),
-        });
+        const verifying = verifyExtendedCard(
+          message,
+          receivedJsonOf(message),
+          policy,
+          {
+            ...this.options.verification,
+            ...(limits.bounded ? { signal: limits.signal } : {}),
+            // A card in hand came from no URL (""): no origin to trust key sets on by default.
+            ...(this.cardUrl ? { cardUrl: this.cardUrl } : {}),
+          },
+          VERIFY_KIT,
+        );
         ({ card, verification: result } = await unlessAborted(verifying, limits.signal));
       } catch (e) {
         throw limits.signal.aborted ? limits.signal.reason : e;

@@ -11,10 +11,10 @@
  *   serving an unsigned card reads as the downgrade it may be.
  */
 import { AgentCardVerificationError } from "../errors/family.js";
-import { identityOf, optionsKey } from "../base/options-key.js";
 import type { VerifyPolicy } from "../trust/options.js";
 import type { VerificationResult } from "../errors/verification-result.js";
-import { applyVerifyPolicy, verifiedUntil } from "../trust/verify.js";
+import { applyPolicyWith, verifiedUntil } from "../trust/verify.js";
+import type { VerifyKit } from "../trust/verify-kit.js";
 import type { AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { safeUrl } from "../base/urls.js";
 import type { Exchange } from "./resolve-options.js";
@@ -45,30 +45,35 @@ const MAX_KEPT_PER_CARD = 8;
 const signedOrigins = new Set<string>();
 const MAX_SIGNED_ORIGINS = 1024;
 
-/** Verifies a resolved card under the caller's policy and options, or throws AgentCardVerificationError. */
+/**
+ * Verifies a resolved card under the caller's policy and options, or throws
+ * AgentCardVerificationError. `kit`: trust/verify-kit.ts's `VERIFY_KIT`, the
+ * start's code this module and the verifier use, handed by discovery.
+ */
 export async function verifyResolved(
   received: ReceivedCard,
   url: string,
   policy: VerifyPolicy,
   request: Exchange,
+  kit: VerifyKit,
 ): Promise<VerificationResult | undefined> {
   const verification = request.verification ?? {};
   const asked = [...new Headers(request.headers)].join("\n");
-  const origin = `${new URL(url).origin}\n${asked}${request.fetch === undefined ? "" : `\n#${identityOf(request.fetch)}`}`;
+  const origin = `${new URL(url).origin}\n${asked}${request.fetch === undefined ? "" : `\n#${kit.identityOf(request.fetch)}`}`;
   if (!received.signed && policy === "if-present") {
     if (request.downgrade !== "allow" && signedOrigins.has(origin)) throw downgraded(url);
     return undefined;
   }
   const now = (verification.now ?? Date.now)();
   // Everything that could change the outcome, the signal aside.
-  const key = optionsKey({ policy, url, verification: { ...verification, signal: undefined }, fetch: request.fetch });
+  const key = kit.optionsKey({ policy, url, verification: { ...verification, signal: undefined }, fetch: request.fetch });
   let byOptions = kept.get(received.json);
   const hit = byOptions?.get(key);
   // A kept result is used only while the key that verified it may be (section 8.4.3).
   if (hit && now >= hit.at && now < hit.until) return hit.result;
   // What is left of the resolve's time; none left to count (a resolve without a limit): the verifier's default.
   const left = Math.min(verification.timeoutMs ?? Infinity, request.deadline - Date.now());
-  const result = await applyVerifyPolicy(received.signed ? received.json : received.card, policy, {
+  const result = await applyPolicyWith(kit, received.signed ? received.json : received.card, policy, {
     ...verification,
     fetch: verification.fetch ?? request.fetch,
     signal: request.signal,

@@ -34,6 +34,7 @@ import { identityOf, optionsKey } from "../base/options-key.js";
 import { DESCRIPTIVE_CARD_FIELDS, missingRequired } from "../protocol/required.js";
 import { resolveRelativeInterfaces } from "./relative-urls.js";
 import { carriesSignatures } from "../trust/signed.js";
+import { VERIFY_KIT } from "../trust/verify-kit.js";
 import type { VerifyOptions, VerifyPolicy } from "../trust/options.js";
 import type { VerificationResult } from "../errors/verification-result.js";
 import { messageFromJson } from "../protocol/proto-json.js";
@@ -361,7 +362,7 @@ async function finish(entry: StoredCard, cache: ResolvedAgentCard["cache"], opti
   if (policy !== "off" && (p.signed || policy !== "if-present" || verifiedBefore)) {
     // Loaded on demand: code that never verifies does not carry jose.
     const { verifyResolved } = await import("./resolve-verify.js");
-    verification = await verifyResolved(p, entry.url, policy, options);
+    verification = await verifyResolved(p, entry.url, policy, options, VERIFY_KIT);
     if (verification?.verified) verifiedBefore = true;
   }
   return { card: p.card, url: entry.url, shape: p.shape, cache, verification, warnings: p.warnings };
@@ -417,8 +418,8 @@ export async function verifyWithPolicy(
   const signed = json ? carriesSignatures(json) : card.signatures.length > 0;
   if (policy === "off" || (policy === "if-present" && !signed)) return undefined;
   // Loaded on demand: code that never verifies does not carry jose.
-  const { applyVerifyPolicy } = await import("../trust/verify.js");
-  return applyVerifyPolicy(json && signed ? json : card, policy, options);
+  const { applyPolicyWith } = await import("../trust/verify.js");
+  return applyPolicyWith(VERIFY_KIT, json && signed ? json : card, policy, options);
 }
 
 /**

@@ -8,7 +8,9 @@
  * Which fields are REQUIRED is read from the proto's
  * `google.api.field_behavior` options, as generation writes them out
  * (protocol/required.ts), so the rule follows the schema rather than a list
- * kept by hand.
+ * kept by hand. That reading is the start's code, handed in by the caller
+ * (trust/verify-kit.ts's `VERIFY_KIT`), as this module loads on demand with
+ * the verifier; public.ts gives the public functions their kit.
  *
  * The input is a parsed card. Fields the schema does not know were dropped
  * when it was parsed, so they are neither covered by a signature nor
@@ -16,20 +18,23 @@
  */
 import { create, ScalarType, toJson, type DescField, type DescMessage, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
 import canonicalize from "canonicalize";
-import { requiredFields } from "../protocol/required.js";
 import { isPlainObject } from "./values.js";
 import { AgentCardSchema, type AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
+import type { VerifyKit } from "./verify-kit.js";
 
-/** The RFC 8785 text of a card's signed content. @category Discovery and trust */
-export function canonicalCardJson(card: AgentCard): string {
-  return canonicalText(normalisedCardJson(card));
+/** What this module needs of the start's code (verify-kit.ts): which fields are REQUIRED. */
+export type CanonicalKit = Pick<VerifyKit, "requiredFields">;
+
+/** The RFC 8785 text of a card's signed content (public.ts's `canonicalCardJson`). */
+export function canonicalJsonWith(kit: CanonicalKit, card: AgentCard): string {
+  return canonicalText(normalisedCardJson(card, kit));
 }
 
-/** The normalised form of section 8.4.1 as a JSON object, before RFC 8785: what {@link canonicalCardJson} serializes. */
-export function normalisedCardJson(card: AgentCard): JsonObject {
+/** The normalised form of section 8.4.1 as a JSON object, before RFC 8785: what {@link canonicalJsonWith} serializes. */
+export function normalisedCardJson(card: AgentCard, kit: CanonicalKit): JsonObject {
   const json = toJson(AgentCardSchema, card, TO_JSON) as JsonValue;
   if (!isPlainObject(json)) throw new TypeError("an Agent Card must serialize to a JSON object");
-  addRequiredDefaults(json, AgentCardSchema, 0);
+  addRequiredDefaults(json, AgentCardSchema, kit, 0);
   delete json[AgentCardSchema.field.signatures!.jsonName];
   return json;
 }
@@ -79,9 +84,9 @@ export function withUnknownMembers(
   return normalised;
 }
 
-/** The bytes a card signature covers: UTF-8 of {@link canonicalCardJson}. @category Discovery and trust */
-export function canonicalCardBytes(card: AgentCard): Uint8Array {
-  return new TextEncoder().encode(canonicalCardJson(card));
+/** The bytes a card signature covers: UTF-8 of {@link canonicalJsonWith} (public.ts's `canonicalCardBytes`). */
+export function canonicalBytesWith(kit: CanonicalKit, card: AgentCard): Uint8Array {
+  return new TextEncoder().encode(canonicalJsonWith(kit, card));
 }
 
 /**
@@ -89,22 +94,22 @@ export function canonicalCardBytes(card: AgentCard): Uint8Array {
  * a message of type `desc`) with its JSON default, in this object and every
  * message nested in it.
  */
-export function addRequiredDefaults(json: JsonObject, desc: DescMessage, depth = 0): JsonObject {
+export function addRequiredDefaults(json: JsonObject, desc: DescMessage, kit: CanonicalKit, depth = 0): JsonObject {
   if (depth > MAX_DEPTH) throw new TypeError(`message nesting deeper than ${MAX_DEPTH} levels`);
-  const plan = planFor(desc);
+  const plan = planFor(desc, kit);
   for (const field of plan.required) {
-    if (!(field.jsonName in json)) json[field.jsonName] = defaultJson(field, depth);
+    if (!(field.jsonName in json)) json[field.jsonName] = defaultJson(field, kit, depth);
   }
   for (const field of plan.nested) {
     const value = json[field.jsonName];
     if (value === undefined || value === null) continue;
     const child = field.message!;
     if (field.fieldKind === "message") {
-      if (isPlainObject(value)) addRequiredDefaults(value, child, depth + 1);
+      if (isPlainObject(value)) addRequiredDefaults(value, child, kit, depth + 1);
     } else if (field.fieldKind === "list") {
-      if (Array.isArray(value)) for (const v of value) if (isPlainObject(v)) addRequiredDefaults(v, child, depth + 1);
+      if (Array.isArray(value)) for (const v of value) if (isPlainObject(v)) addRequiredDefaults(v, child, kit, depth + 1);
     } else if (isPlainObject(value)) {
-      for (const v of Object.values(value)) if (isPlainObject(v)) addRequiredDefaults(v, child, depth + 1);
+      for (const v of Object.values(value)) if (isPlainObject(v)) addRequiredDefaults(v, child, kit, depth + 1);
     }
   }
   return json;
@@ -124,7 +129,7 @@ interface Plan {
 
 const plans = new WeakMap<DescMessage, Plan>();
 
-function planFor(desc: DescMessage): Plan {
+function planFor(desc: DescMessage, kit: CanonicalKit): Plan {
   let plan = plans.get(desc);
   if (plan) return plan;
   const nested: DescField[] = [];
@@ -134,13 +139,13 @@ function planFor(desc: DescMessage): Plan {
     // not one key per field, so there is nothing to fill inside them.
     if (child !== undefined && !isWellKnown(child)) nested.push(field);
   }
-  plan = { required: requiredFields(desc), nested };
+  plan = { required: kit.requiredFields(desc), nested };
   plans.set(desc, plan);
   return plan;
 }
 
 /** The JSON a REQUIRED field takes when it is absent. */
-function defaultJson(field: DescField, depth: number): JsonValue {
+function defaultJson(field: DescField, kit: CanonicalKit, depth: number): JsonValue {
   switch (field.fieldKind) {
     case "list":
       return [];
@@ -161,7 +166,7 @@ function defaultJson(field: DescField, depth: number): JsonValue {
           return null;
         }
       }
-      return addRequiredDefaults({}, child, depth + 1);
+      return addRequiredDefaults({}, child, kit, depth + 1);
     }
     case "scalar":
       return scalarDefault(field.scalar);

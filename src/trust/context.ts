@@ -3,7 +3,7 @@
  * filled in: the context every step of the verifier reads. Invalid options
  * throw a TypeError here, before anything is fetched.
  */
-import { identityOf } from "../base/options-key.js";
+import type { VerifyKit } from "./verify-kit.js";
 import { ALGORITHMS, DEFAULT_ALGORITHMS } from "./algorithms.js";
 import { JwksCache } from "./jwks-cache.js";
 import { isLoopbackUrl } from "./loopback.js";
@@ -50,10 +50,12 @@ export interface Context {
   timeoutMs: number;
   now: () => number;
   maxSignatures: number;
+  /** The start's code that verification uses (verify-kit.ts's `VERIFY_KIT`), handed by the caller. */
+  kit: VerifyKit;
 }
 
-/** Checks `options` and fills in their defaults; throws a TypeError naming an invalid option. */
-export function prepare(options: VerifyOptions): Context {
+/** Checks `options` and fills in their defaults; throws a TypeError naming an invalid option. `kit`: verify-kit.ts's `VERIFY_KIT`. */
+export function prepare(options: VerifyOptions, kit: VerifyKit): Context {
   const algorithms = new Set(options.algorithms ?? DEFAULT_ALGORITHMS);
   for (const alg of algorithms) {
     if (!(alg in ALGORITHMS)) {
@@ -90,12 +92,13 @@ export function prepare(options: VerifyOptions): Context {
     jku,
     algorithms,
     fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
-    fetchId: options.fetch === undefined ? 0 : identityOf(options.fetch),
-    clockId: options.now === undefined ? 0 : identityOf(options.now),
+    fetchId: options.fetch === undefined ? 0 : kit.identityOf(options.fetch),
+    clockId: options.now === undefined ? 0 : kit.identityOf(options.now),
     signal: options.signal,
     timeoutMs: positive(options.timeoutMs, DEFAULT_TIMEOUT_MS, "timeoutMs"),
     now: options.now ?? Date.now,
     maxSignatures: positive(options.maxSignatures, DEFAULT_MAX_SIGNATURES, "maxSignatures"),
+    kit,
   };
 }
 

@@ -6,7 +6,6 @@
  */
 import type { JWK } from "jose";
 import { fetchJsonDocument } from "./fetch-document.js";
-import { optionsKey } from "../base/options-key.js";
 import { AbortedError, CallTimeoutError, RedirectRefusedError } from "../errors/family.js";
 import type { Context, JkuRules } from "./context.js";
 import { isLoopbackUrl } from "./loopback.js";
@@ -152,7 +151,7 @@ function keySetRequest(rules: JkuRules, ctx: Context, signal: AbortSignal): KeyS
     fetchId: ctx.fetchId,
     clockId: ctx.clockId,
     signal,
-    rulesKey: optionsKey({ origins: [...rules.allowedOrigins].sort(), http: rules.http, maxBytes: rules.maxBytes }),
+    rulesKey: ctx.kit.optionsKey({ origins: [...rules.allowedOrigins].sort(), http: rules.http, maxBytes: rules.maxBytes }),
     allows: (fetched) => {
       if (fetched.bytes > rules.maxBytes || fetched.redirects.length > MAX_REDIRECTS) return false;
       try {

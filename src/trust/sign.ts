@@ -1,14 +1,17 @@
 /**
  * Signing an Agent Card (A2A 1.0, section 8.4): a flattened JWS over the
- * card's canonical form ({@link canonicalCardBytes}), its payload detached,
- * added to the card's signatures.
+ * card's canonical form (public.ts's `canonicalCardBytes`), its payload
+ * detached, added to the card's signatures. Signing is not loaded on demand
+ * by the client, so it takes the start's code it needs (verify-kit.ts)
+ * itself.
  */
 import { clone, create, type JsonObject } from "@bufbuild/protobuf";
 import type { JWK } from "jose";
 import { FlattenedSign } from "jose/jws/flattened/sign";
 import { AgentCardSchema, AgentCardSignatureSchema, type AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { ALGORITHMS, DEFAULT_ALGORITHMS, servesAlgorithm, type KeyAlgorithm } from "./algorithms.js";
-import { canonicalCardBytes } from "./canonical.js";
+import { canonicalBytesWith } from "./canonical.js";
+import { VERIFY_KIT } from "./verify-kit.js";
 import type { SignOptions } from "./options.js";
 import { isCryptoKey, isPlainObject } from "./values.js";
 
@@ -61,7 +64,7 @@ export async function signAgentCard(card: AgentCard, key: CryptoKey | JWK, optio
       }
     }
   }
-  const signer = new FlattenedSign(canonicalCardBytes(card)).setProtectedHeader(protectedHeader);
+  const signer = new FlattenedSign(canonicalBytesWith(VERIFY_KIT, card)).setProtectedHeader(protectedHeader);
   if (header !== undefined && Object.keys(header).length > 0) signer.setUnprotectedHeader(header);
   const jws = await signer.sign(signingKey);
   const signed = clone(AgentCardSchema, card);

@@ -18,10 +18,8 @@ import { fromJson, isMessage, type JsonValue } from "@bufbuild/protobuf";
 import canonicalize from "canonicalize";
 import * as base64url from "jose/base64url";
 import { AgentCardSchema, type AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
-import { findDuplicateKey } from "../base/duplicate-keys.js";
-import { carriesSignatures } from "./signed.js";
-import { isV03Card } from "../v0_3/card-version.js";
-import { canonicalCardBytes, canonicalText, normalisedCardJson, withUnknownMembers } from "./canonical.js";
+import { canonicalBytesWith, canonicalText, normalisedCardJson, withUnknownMembers } from "./canonical.js";
+import type { VerifyKit } from "./verify-kit.js";
 import type { ReceivedAgentCard } from "./options.js";
 import { clip, errorMessage } from "./rejection.js";
 import type { VerificationFailure } from "../errors/verification-result.js";
@@ -40,10 +38,10 @@ export type SignedContent =
       note?: string | undefined;
     };
 
-/** The signatures of a card and the payloads they may sign. */
-export function signedContent(card: AgentCard | ReceivedAgentCard): SignedContent {
+/** The signatures of a card and the payloads they may sign; `kit`: verify-kit.ts's `VERIFY_KIT`. */
+export function signedContent(card: AgentCard | ReceivedAgentCard, kit: VerifyKit): SignedContent {
   if (isMessage(card, AgentCardSchema)) {
-    const normalised = payloadOf(() => canonicalCardBytes(card));
+    const normalised = payloadOf(() => canonicalBytesWith(kit, card));
     return {
       signatures: card.signatures,
       payloads: "error" in normalised ? [] : [normalised.payload],
@@ -60,7 +58,7 @@ export function signedContent(card: AgentCard | ReceivedAgentCard): SignedConten
     } catch {
       return { failure: { index: -1, code: "canonicalization_failed", reason: "the card text is not valid JSON" } };
     }
-    const duplicate = findDuplicateKey(card);
+    const duplicate = kit.findDuplicateKey(card);
     if (duplicate !== undefined) {
       return { failure: { index: -1, code: "canonicalization_failed", reason: `the card repeats the key ${clip(duplicate)}` } };
     }
@@ -79,8 +77,8 @@ export function signedContent(card: AgentCard | ReceivedAgentCard): SignedConten
   });
   if (!("error" in received)) payloads.push(received.payload);
   // The normalised forms exist for 1.0 cards only: no 0.3 signer produced them.
-  if (!isV03Card(json)) {
-    const known = () => normalisedCardJson(fromJson(AgentCardSchema, members as JsonValue, { ignoreUnknownFields: true }));
+  if (!kit.isV03Card(json)) {
+    const known = () => normalisedCardJson(fromJson(AgentCardSchema, members as JsonValue, { ignoreUnknownFields: true }), kit);
     for (const form of [known, () => withUnknownMembers(known(), members, AgentCardSchema)]) {
       const normalised = payloadOf(() => new TextEncoder().encode(canonicalText(form())));
       if (!("error" in normalised) && !payloads.includes(normalised.payload)) payloads.push(normalised.payload);
@@ -108,8 +106,8 @@ function payloadOf(bytes: () => Uint8Array): { payload: string; error?: undefine
   }
 }
 
-/** Whether a card, parsed or as received, carries any signature. */
-export function isSigned(card: AgentCard | ReceivedAgentCard): boolean {
+/** Whether a card, parsed or as received, carries any signature; `kit`: verify-kit.ts's `VERIFY_KIT`. */
+export function isSigned(card: AgentCard | ReceivedAgentCard, kit: VerifyKit): boolean {
   if (isMessage(card, AgentCardSchema)) return card.signatures.length > 0;
   let json: unknown = card;
   if (typeof card === "string") {
@@ -120,5 +118,5 @@ export function isSigned(card: AgentCard | ReceivedAgentCard): boolean {
       return true;
     }
   }
-  return !isPlainObject(json) || carriesSignatures(json);
+  return !isPlainObject(json) || kit.carriesSignatures(json);
 }

@@ -21,37 +21,21 @@ import type { ReceivedAgentCard, VerifyOptions, VerifyPolicy } from "./options.j
 import { clip, Rejection } from "./rejection.js";
 import type { VerificationFailure, VerificationResult } from "../errors/verification-result.js";
 import { isSigned, signedContent } from "./signed-content.js";
+import type { VerifyKit } from "./verify-kit.js";
 
 /**
- * Verifies a card's signatures. Resolves with a result whether or not any
- * signature verified (see {@link assertVerified}); rejects only for invalid
- * options (TypeError) and for an abort through `signal` (AbortedError).
- *
- * `card` is either the card as received (JSON text or its parsed object: a
- * signature over the members sent, over the normalised form, or over the
- * normalised form with the members this schema does not know as sent, verifies)
- * or a parsed `AgentCard` (only the normalised form can be checked, since
- * parsing dropped the fields the schema does not know: a newer agent's card
- * verifies only in its received form).
- *
- * Every signature is checked, so the result also names the stale or broken
- * ones next to the one that verified.
- * @example
- * ```ts
- * import { verifyAgentCard, assertVerified } from "a2a-connect/trust";
- *
- * const cardUrl = "https://agent.example.com/.well-known/agent-card.json";
- * const received = await (await fetch(cardUrl)).text();
- * const result = await verifyAgentCard(received, { cardUrl }); // keys from the signature's jku, on the card's origin
- * for (const f of result.failures) console.log(f.index, f.code, f.reason);
- * assertVerified(result); // throws AgentCardVerificationError unless one signature verified
- * ```
- * @category Discovery and trust
+ * Verifies a card's signatures (public.ts's `verifyAgentCard`, which says
+ * how), with `kit`, verify-kit.ts's `VERIFY_KIT`: the start's code this
+ * module uses, handed by its caller since it loads on demand.
  */
-export async function verifyAgentCard(card: AgentCard | ReceivedAgentCard, options: VerifyOptions = {}): Promise<VerificationResult> {
-  const ctx = prepare(options);
+export async function verifyWith(
+  kit: VerifyKit,
+  card: AgentCard | ReceivedAgentCard,
+  options: VerifyOptions = {},
+): Promise<VerificationResult> {
+  const ctx = prepare(options, kit);
   throwIfAborted(options.signal);
-  const content = signedContent(card);
+  const content = signedContent(card, kit);
   if ("failure" in content) return { verified: false, failures: [content.failure] };
   if (content.signatures.length === 0) return { verified: false, failures: [noSignatures()] };
   if (content.payloads.length === 0) {
@@ -103,16 +87,11 @@ export function assertVerified(result: VerificationResult): void {
 }
 
 /**
- * Applies a verification policy to a card:
- * - `off`: nothing is checked; resolves `{ verified: false, skipped: true }`.
- * - `if-present`: an unsigned card passes unchecked (`skipped: true`); a
- *   signed card must have a signature that verifies.
- * - `required`: the card must have a signature that verifies.
- *
- * Throws {@link AgentCardVerificationError} when the policy is not met.
- * @category Discovery and trust
+ * Applies a verification policy to a card (public.ts's `applyVerifyPolicy`,
+ * which says how), with `kit` as {@link verifyWith} takes it.
  */
-export async function applyVerifyPolicy(
+export async function applyPolicyWith(
+  kit: VerifyKit,
   card: AgentCard | ReceivedAgentCard,
   policy: VerifyPolicy,
   options: VerifyOptions = {},
@@ -121,11 +100,11 @@ export async function applyVerifyPolicy(
     throw new TypeError(`unknown verification policy "${String(policy)}": use "off", "if-present" or "required"`);
   }
   if (policy === "off") return { verified: false, skipped: true, failures: [] };
-  if (!isSigned(card) && policy === "if-present") {
-    prepare(options);
+  if (!isSigned(card, kit) && policy === "if-present") {
+    prepare(options, kit);
     return { verified: false, skipped: true, failures: [] };
   }
-  const result = await verifyAgentCard(card, options);
+  const result = await verifyWith(kit, card, options);
   assertVerified(result);
   return result;
 }

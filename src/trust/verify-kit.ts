@@ -1,0 +1,20 @@
+/**
+ * The code of the start that verification (verify.ts and its modules,
+ * discovery/resolve-verify.ts, client/extended-card.ts, all loaded on
+ * demand) uses, handed to it by its callers (discovery, the session, and
+ * the public functions of a2a-connect/trust) rather than imported: a module
+ * that the verifier imported too would leave the start's chunk for a chunk
+ * shared with it, which every app loads at start (docs/size.md, "Where the
+ * bytes go").
+ */
+import { requiredFields } from "../protocol/required.js";
+import { findDuplicateKey } from "../base/duplicate-keys.js";
+import { identityOf, optionsKey } from "../base/options-key.js";
+import { carriesSignatures } from "./signed.js";
+import { isV03Card } from "../v0_3/card-version.js";
+
+/** The REQUIRED fields of a message, the repeated-key scanner, the option keys, and what tells signed and 0.3 cards. */
+export const VERIFY_KIT = { requiredFields, findDuplicateKey, identityOf, optionsKey, carriesSignatures, isV03Card } as const;
+
+/** The type of `VERIFY_KIT`. */
+export type VerifyKit = typeof VERIFY_KIT;
