@@ -12,7 +12,7 @@
 import type { Interceptor, StreamRequest, UnaryRequest } from "@connectrpc/connect";
 import { AuthenticationError } from "../errors/family.js";
 import { toA2AError } from "../errors/classify.js";
-import { base64 } from "../base/bytes.js";
+import { base64 } from "../base/base64.js";
 import { opaque, redactSecrets } from "../errors/redact.js";
 
 /** Supplies access tokens and can be told that one was rejected. @category Auth */

@@ -12,7 +12,7 @@ import { leadsHere, type LocalUrlPolicy } from "../trust/local-urls.js";
 import { isLocalUrl, isLoopbackUrl } from "../trust/loopback.js";
 import { isRedirectStatus } from "../http/redirect-target.js";
 import { unlessAborted } from "../base/abort.js";
-import { base64 } from "../base/bytes.js";
+import { base64 } from "../base/base64.js";
 import { isJsonContentType } from "../base/media-type.js";
 import { onDemand } from "../base/on-demand.js";
 import { startTimer } from "../base/timers.js";

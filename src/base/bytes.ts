@@ -1,4 +1,4 @@
-/** Bytes: gathering a body under a limit, base64, SHA-256. */
+/** Bytes: gathering a body under a limit, SHA-256 (base64 is base64.ts). */
 /**
  * Chunks gathered into one buffer as they arrive, under a limit. One chunk
  * is kept as it is until a second one comes; more are copied into one
@@ -77,18 +77,6 @@ async function iterated(chunks: AsyncIterable<Uint8Array>, maxBytes: number, too
   // Leaving the loop early cancels the source (and frees its connection).
   for await (const c of chunks) if (!sink.add(c)) throw tooLarge();
   return sink.bytes();
-}
-
-/** One character per byte (the "binary string" that `btoa` takes, and a way to search bytes as text). */
-export function binaryString(bytes: Uint8Array): string {
-  let text = "";
-  for (const b of bytes) text += String.fromCharCode(b);
-  return text;
-}
-
-/** Standard base64 of `bytes`, without `Buffer` (browsers have none). */
-export function base64(bytes: Uint8Array): string {
-  return btoa(binaryString(bytes));
 }
 
 /** The SHA-256 digest of `bytes` (text: of its UTF-8), in lowercase hex, by Web Crypto. */

@@ -12,7 +12,7 @@
  *
  * Only errors pay for this: nothing is computed for a call that succeeds.
  */
-import { base64, binaryString } from "../base/bytes.js";
+import { base64, binaryString } from "../base/base64.js";
 
 const MASK = "***";
 /** Shorter values are not treated as secrets: masking them would mask ordinary text. */

@@ -4,7 +4,7 @@
  * failure (transient, retried, and in a page a possible CORS refusal). The
  * user info is sent as node:http sends it (node-client.ts) instead.
  */
-import { base64 } from "../base/bytes.js";
+import { base64 } from "../base/base64.js";
 import { parsedUrl } from "../base/urls.js";
 
 /**

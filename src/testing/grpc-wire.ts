@@ -11,7 +11,7 @@ import { create, toBinary } from "@bufbuild/protobuf";
 import { anyPack } from "@bufbuild/protobuf/wkt";
 import { ErrorInfoSchema } from "../../gen/google/rpc/error_details_pb.js";
 import { StatusSchema } from "../../gen/google/rpc/status_pb.js";
-import { base64 } from "../base/bytes.js";
+import { base64 } from "../base/base64.js";
 import { grpcStatusName, type TestErrorKind } from "./errors.js";
 
 /** The content type of the agent's gRPC answers. */
