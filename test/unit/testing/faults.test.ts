@@ -61,7 +61,9 @@ describe.each(CASES)("in %s, on %s", (way, binding) => {
 
   it("a hang in the middle of a stream is ended by the stream's idle timeout", async () => {
     agent = agentOnAll({ script: [steps.working(), steps.hang()] });
-    const { client } = await sessionWith(agent, way, binding, { transport: { idleTimeoutMs: 60 } });
+    // Long enough that the two events before the hang always arrive first on a loaded machine
+    // (at 60 ms the first event itself came after the timeout now and then).
+    const { client } = await sessionWith(agent, way, binding, { transport: { idleTimeoutMs: 200 } });
     const seen: string[] = [];
     const failure = await (async () => {
       for await (const e of client.sendStreamingMessage({ message: userMessage("then nothing") }, { resume: false }))
