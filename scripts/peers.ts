@@ -5,16 +5,17 @@
  * environments of their own from requirements.txt (PyPI), the npm framework
  * peers (@a2a-js/sdk 0.3.14, VoltAgent, Mastra) from their own lockfile
  * (the npm registry), the Go peer built
- * against go.sum (the Go module proxy), and for the Java peer whether its
- * artifacts resolve (Maven Central). Idempotent and quick when nothing
- * changed: `npm test` runs it first.
+ * against go.sum (the Go module proxy), the Java 0.3 peer built by Maven
+ * from its pom.xml (Maven Central), and for the Java 1.x peer whether its
+ * artifacts resolve. Idempotent and quick when nothing changed: `npm test`
+ * runs it first.
  *
  *   npm run peers            all of them (the Rust peer too with A2A_RUST_PEER=1)
  *   npm run peers -- python  only those named
  */
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("../test/peers/", import.meta.url));
@@ -66,11 +67,36 @@ function go(): void {
   run("Go peer: go build", "go", ["build", "-o", "peer", "."], `${ROOT}go/`, { GOFLAGS: "-mod=readonly" });
 }
 
-/** The Java reference servers' artifact that decides whether the Java peer can be built here. */
+/** Every file under `dir` (relative paths, sorted), for a stamp over a source tree. */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => `${e.parentPath}/${e.name}`.slice(dir.length))
+    .sort();
+}
+
+/**
+ * The Java 0.3 peer (test/peers/java: our Quarkus app on the Java SDK's 0.3.3
+ * reference servers): `mvn package`, whenever its pom.xml or sources changed
+ * since the last build (the build takes 20 s even when nothing changed).
+ */
+function java03(): void {
+  const dir = `${ROOT}java/`;
+  const stamp = `${dir}target/sources.sha256`;
+  const hash = createHash("sha256");
+  for (const file of ["pom.xml", ...filesUnder(`${dir}src/`).map((f) => `src/${f}`)])
+    hash.update(`${file}\0`).update(readFileSync(`${dir}${file}`));
+  const wanted = hash.digest("hex");
+  if (existsSync(`${dir}target/quarkus-app/quarkus-run.jar`) && existsSync(stamp) && readFileSync(stamp, "utf8") === wanted) return;
+  run("Java 0.3 peer: mvn package", "mvn", ["-q", "-B", "package"], dir);
+  writeFileSync(stamp, wanted);
+}
+
+/** The Java reference servers' artifact that decides whether the Java 1.x peer can be built here. */
 const JAVA_ARTIFACT = "org.a2aproject.sdk:a2a-java-sdk-reference-jsonrpc:1.2.0.Final:pom";
 
 /**
- * The Java peer (the official reference servers, on Quarkus) is required as
+ * The Java 1.x peer (the official reference servers, on Quarkus) is required as
  * soon as its artifacts resolve. Until they do, the reason is recorded in
  * test/peers/java/UNAVAILABLE, word for word from Maven, and its suite skips
  * with it (so it does on a machine without Maven, saying so: docs/interop.md,
@@ -78,29 +104,34 @@ const JAVA_ARTIFACT = "org.a2aproject.sdk:a2a-java-sdk-reference-jsonrpc:1.2.0.F
  * for the other); any other failure (no network) fails the install.
  */
 function java(): void {
+  java1();
+  java03();
+}
+
+function java1(): void {
   const dir = `${ROOT}java/`;
-  process.stderr.write(`peers: Java peer: does ${JAVA_ARTIFACT} resolve ...\n`);
+  process.stderr.write(`peers: Java 1.x peer: does ${JAVA_ARTIFACT} resolve ...\n`);
   const r = spawnSync("mvn", ["-B", "-U", "dependency:get", `-Dartifact=${JAVA_ARTIFACT}`, "-Dtransitive=false"], { encoding: "utf8" });
   if ((r.error as NodeJS.ErrnoException | undefined)?.code === "ENOENT") {
     // No Maven, no answer either way: said so, and the matrix check (which names the reason) tells CI apart.
     writeFileSync(`${dir}UNAVAILABLE`, "Maven (mvn) is not installed on this machine\n");
-    process.stderr.write("peers: Java peer: not checked: mvn is not installed\n");
+    process.stderr.write("peers: Java 1.x peer: not checked: mvn is not installed\n");
     return;
   }
-  if (r.error) throw new StepFailed(`Java peer: could not run mvn: ${r.error.message}`);
+  if (r.error) throw new StepFailed(`Java 1.x peer: could not run mvn: ${r.error.message}`);
   if (r.status === 0) {
     rmSync(`${dir}UNAVAILABLE`, { force: true });
-    process.stderr.write("peers: Java peer: the artifact resolves, so the Java peer is required\n");
+    process.stderr.write("peers: Java 1.x peer: the artifact resolves, so the Java 1.x peer is required\n");
     return;
   }
   const missing = /(?:Couldn't download artifact|Could not find artifact)[^\n]*/.exec(r.stdout)?.[0];
   if (missing === undefined) {
     const error = r.stdout.split("\n").find((l) => l.startsWith("[ERROR]")) ?? `exit ${r.status}`;
-    throw new StepFailed(`Java peer: mvn dependency:get failed: ${error}`);
+    throw new StepFailed(`Java 1.x peer: mvn dependency:get failed: ${error}`);
   }
   const reason = `Maven Central as reached from this machine does not serve ${JAVA_ARTIFACT} (mvn dependency:get: ${missing.replace(/ during a previous attempt.*$/, "").replace(/ \(https?:[^)]*\)/g, "")})`;
   writeFileSync(`${dir}UNAVAILABLE`, `${reason}\n`);
-  process.stderr.write(`peers: Java peer: not installable: ${reason}\n`);
+  process.stderr.write(`peers: Java 1.x peer: not installable: ${reason}\n`);
 }
 
 /** The env variable that builds (and runs the suite of) the optional Rust peer. */

@@ -2,7 +2,7 @@
  * The official A2A servers of every SDK we can install here, and framework
  * servers users run, as test peers: the installed TypeScript SDK in-process
  * (demo/agent.ts), and the others as small programs of ours under
- * test/peers/<name>/ (Python, Go and Java SDKs; @a2a-js/sdk 0.3.14, FastA2A,
+ * test/peers/<name>/ (Python, Go and Java 0.3 SDKs; @a2a-js/sdk 0.3.14, FastA2A,
  * Google ADK, VoltAgent and Mastra), each serving the same scripted agent
  * (the script is described at the top of demo/agent.ts) on 127.0.0.1, on
  * every binding and version it offers.
@@ -11,7 +11,7 @@
  * everything listens, and exits on SIGTERM or when its stdin closes (so a
  * peer whose test process died does not linger). `npm run peers` (run by
  * `npm test` first) installs them; a peer that is not installed fails its
- * tests with the command that installs it, except Java, whose install
+ * tests with the command that installs it, except Java 1.x, whose install
  * records why it could not be had (test/peers/java/UNAVAILABLE), and whose
  * tests then skip with that reason.
  */
@@ -22,7 +22,18 @@ import { startLocalAgent } from "../../demo/agent.js";
 import type { Binding } from "../../src/index.js";
 import { deadPort } from "./ports.js";
 
-export type PeerId = "typescript" | "typescript-0.3" | "python" | "go" | "java" | "rust" | "fasta2a" | "adk" | "voltagent" | "mastra";
+export type PeerId =
+  | "typescript"
+  | "typescript-0.3"
+  | "python"
+  | "go"
+  | "java"
+  | "java-0.3"
+  | "rust"
+  | "fasta2a"
+  | "adk"
+  | "voltagent"
+  | "mastra";
 export type PeerVersion = "1.0" | "0.3";
 
 /** One interface a peer serves: what its card must list and the tests run on. */
@@ -177,13 +188,38 @@ export const GO_PEER: PeerSpec = {
 
 const JAVA_UNAVAILABLE = inPeers("java", "UNAVAILABLE");
 
+/**
+ * The Java SDK 1.x's reference servers: required once Maven Central serves
+ * them here; until then its suite skips with the reason its install recorded.
+ * Its program (java/v1/run) is to be written then: till it is, the suite
+ * fails, saying it is missing.
+ */
 export const JAVA_PEER: PeerSpec = {
   id: "java",
   label: "a2a-java 1.2.0.Final (Java)",
   serves: ALL.filter((s) => s.version === "1.0"),
   signsCard: false,
   unavailable: () => (existsSync(JAVA_UNAVAILABLE) ? readFileSync(JAVA_UNAVAILABLE, "utf8").trim() : undefined),
-  start: () => startProgram("the Java peer", inPeers("java", "run"), []),
+  start: () => startProgram("the Java 1.x peer", inPeers("java", "v1", "run"), []),
+};
+
+/**
+ * The Java SDK's A2A 0.3 line (io.github.a2asdk 0.3.3.Final, on Quarkus):
+ * its JSON-RPC, HTTP+JSON and gRPC reference servers (the gRPC glue at
+ * 0.3.2.Final, the same code, as Maven Central has no 0.3.3.Final of it).
+ * `run` starts the JVM on the app `mvn package` built.
+ */
+export const JAVA_03_PEER: PeerSpec = {
+  id: "java-0.3",
+  label: "a2a-java 0.3.3.Final (Java)",
+  serves: [
+    { binding: "JSONRPC", version: "0.3" },
+    { binding: "HTTP+JSON", version: "0.3" },
+    { binding: "GRPC", version: "0.3" },
+  ],
+  signsCard: false,
+  unavailable: () => undefined,
+  start: () => startProgram("the Java 0.3 peer", inPeers("java", "run"), [], inPeers("java", "target", "quarkus-app", "quarkus-run.jar")),
 };
 
 /**
@@ -220,7 +256,15 @@ export const TYPESCRIPT_03_PEER: PeerSpec = {
 };
 
 /** Every official SDK's peer, the TypeScript one first (the one the rest of the suite runs against). */
-export const SDK_PEERS: readonly PeerSpec[] = [TYPESCRIPT_PEER, TYPESCRIPT_03_PEER, PYTHON_PEER, GO_PEER, JAVA_PEER, RUST_PEER];
+export const SDK_PEERS: readonly PeerSpec[] = [
+  TYPESCRIPT_PEER,
+  TYPESCRIPT_03_PEER,
+  PYTHON_PEER,
+  GO_PEER,
+  JAVA_PEER,
+  JAVA_03_PEER,
+  RUST_PEER,
+];
 
 /**
  * Framework servers users run: FastA2A (Pydantic AI's A2A server), Google
