@@ -89,7 +89,7 @@ describe("connect()'s timeoutMs: the deadline of discovery and of every call of 
   it("a SendMessage that is never answered fails with CallTimeoutError by connect()'s timeoutMs, not the transport's minute", async () => {
     await withHangingAgent(async (url) => {
       const { client } = await connect(url, { timeoutMs: 200, cache: false });
-      const { error, ms } = await settle(client.sendMessage({ message: userMessage("hi") }));
+      const { error, ms } = await settle(() => client.sendMessage({ message: userMessage("hi") }));
       expect(error).toBeInstanceOf(CallTimeoutError);
       expect((error as CallTimeoutError).kind).toBe("deadline");
       expect((error as Error).message).toContain("200 ms");
