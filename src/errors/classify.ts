@@ -42,7 +42,7 @@ import { foundA2AError } from "./classification.js";
 // --- Classification ------------------------------------------------------------
 
 /** An error class the server names; `code` is the ErrorInfo reason it is sent with. */
-interface ErrorClass {
+export interface ErrorClass {
   new (message: string, init: A2AErrorInit): A2AError;
   readonly code: A2AErrorCode;
 }
@@ -174,6 +174,13 @@ export interface ServerErrorFacts extends A2AErrorInit {
    * the errors that share a stated status (FAILED_PRECONDITION).
    */
   method?: string | undefined;
+  /**
+   * The A2A error the server named without a reason or a code, as our class
+   * of it: a 0.3 Java server's HTTP+JSON body names the error's Java class
+   * (`io.a2a.spec.TaskNotFoundError`), which the 0.3 wire reads
+   * (v0_3/error-names.ts). Decides after a reason, before a code or status.
+   */
+  named?: ErrorClass | undefined;
 }
 
 /**
@@ -181,7 +188,7 @@ export interface ServerErrorFacts extends A2AErrorInit {
  * funnels its error responses through here, so one table decides.
  */
 export function errorFromServer(facts: ServerErrorFacts): A2AError {
-  const { message: said, problemType, challenge, rpcStatus, url, method, ...rest } = facts;
+  const { message: said, problemType, challenge, rpcStatus, url, method, named, ...rest } = facts;
   const init: A2AErrorInit = {
     ...rest,
     reason: facts.reason ?? reasonFromDetails(facts.details ?? []),
@@ -189,10 +196,12 @@ export function errorFromServer(facts: ServerErrorFacts): A2AError {
   };
   const message = said || "the server reported an error without a message";
 
-  // 1. What the error is, by name: the ErrorInfo reason (or problem type).
+  // 1. What the error is, by name: the ErrorInfo reason (or problem type),
+  // or the class the server named otherwise.
   const reason = init.reason ?? reasonFromProblemType(problemType);
   const byReason = reason === undefined ? undefined : KNOWN_ERRORS.find((k) => k.cls.code === reason);
   if (byReason) return new byReason.cls(message, { ...init, reason });
+  if (named) return new named(message, init);
 
   // 2. The JSON-RPC code.
   if (facts.jsonRpcCode !== undefined) {

@@ -2,10 +2,11 @@
  * The error an HTTP answer's body describes, as the HTTP bindings read
  * them: a `google.rpc.Status` (HTTP+JSON's error body, and gateways' in
  * front of any binding), a JSON-RPC error object (JSON-RPC's, and a 0.3
- * server's bare one on HTTP+JSON), or a body that is no A2A error at all.
+ * server's bare one on HTTP+JSON), an error a 0.3 server names in a form
+ * of its own, or a body that is no A2A error at all.
  */
 import type { A2AError } from "../errors/family.js";
-import { errorFromServer } from "../errors/classify.js";
+import { errorFromServer, type ErrorClass } from "../errors/classify.js";
 import { isRecord } from "../base/is-record.js";
 import { safeUrl } from "../base/urls.js";
 import type { ResponseFacts } from "./codec.js";
@@ -50,6 +51,37 @@ export function rpcStatusError(e: Readonly<Record<string, unknown>>, f: Response
     details: Array.isArray(e.details) ? e.details : [],
     rpcStatus: typeof e.status === "string" ? e.status : undefined,
   });
+}
+
+/**
+ * What tells the A2A error a body names in a form of its own, as our class
+ * of it: a 0.3 Java server's `{"error": "io.a2a.spec.TaskNotFoundError",
+ * "message"}` (v0_3/error-names.ts). Undefined for any other body.
+ */
+export type ErrorNames = (json: unknown) => ErrorClass | undefined;
+
+/**
+ * The error of an HTTP+JSON answer: `{"error": google.rpc.Status}` per spec
+ * 11.6, or an RFC 9457 problem document, or a 0.3 server's bare `{code,
+ * message, data?}` with a JSON-RPC error code, or, where `names` is given
+ * (the 0.3 wire), an error it names, or anything else a proxy may have sent.
+ */
+export function restError(json: unknown, f: ResponseFacts, names?: ErrorNames): A2AError {
+  if (!isRecord(json)) return genericHttpError(json, f);
+  if (isRecord(json.error)) return rpcStatusError(json.error, f);
+  if (isJsonRpcCode(json.code)) return jsonRpcError(json, f);
+  if (typeof json.type === "string" || typeof json.title === "string") {
+    return errorFromServer({
+      ...f,
+      message: String(json.detail ?? json.title ?? ""),
+      problemType: typeof json.type === "string" ? json.type : undefined,
+      details: Array.isArray(json.details) ? json.details : [],
+    });
+  }
+  // Its message is the server's: `names` knows the body has one.
+  const named = names?.(json);
+  if (named) return errorFromServer({ ...f, message: json.message as string, named });
+  return genericHttpError(json, f);
 }
 
 /**

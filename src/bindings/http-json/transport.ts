@@ -6,9 +6,9 @@
 import type { DescMessage, DescMethod, JsonObject, MessageShape } from "@bufbuild/protobuf";
 import { messageToJson, type GeneratedJson } from "../../protocol/proto-json.js";
 import { isRecord } from "../../base/is-record.js";
-import type { A2AError } from "../../errors/family.js";
 import { createHttpBindingTransport } from "../../http/binding-transport.js";
-import { UnreadError, type ErrorReading } from "../../http/failure-reading.js";
+import { UnreadError } from "../../http/failure-reading.js";
+import type { ErrorNames } from "../../http/error-bodies.js";
 import type { BindingCodec, HttpPlan, ResponseFacts, VerbChoice } from "../../http/codec.js";
 import type { HttpTransportOptions } from "../../call/options.js";
 import { expandPath, routesOf, type MethodRoutes, type Verb } from "./routes.js";
@@ -45,16 +45,18 @@ export function restTransport(options: RestTransportOptions, generated?: Generat
  * `subscribeVerb` is the verb tried first for a server-streaming method
  * routed as GET (SubscribeToTask), whose verb servers disagree on.
  * Requests are written and results read with the `generated` code where
- * given.
+ * given. `names` reads the errors a server names in a form of its own (the
+ * 0.3 wire's), in an error answer and as a stream's event.
  */
 export function createRestTransportWithRoutes(
   options: RestTransportOptions,
   routes: (method: DescMethod) => MethodRoutes,
   subscribeVerb: "GET" | "POST",
   generated?: GeneratedJson,
+  names?: ErrorNames,
 ): A2ATransport {
   checkTransportOptions(options, checkHttpBaseUrl);
-  return createHttpBindingTransport(options, restCodec(options.baseUrl, routes, subscribeVerb, generated?.writers), generated);
+  return createHttpBindingTransport(options, restCodec(options.baseUrl, routes, subscribeVerb, generated?.writers, names), generated);
 }
 
 /** How many tenants' learned subscribe settleVerbs one transport keeps; the oldest goes beyond that. */
@@ -65,6 +67,7 @@ function restCodec(
   routesOf: (method: DescMethod) => MethodRoutes,
   subscribeVerb: Verb,
   writers: GeneratedJson["writers"] | undefined,
+  names: ErrorNames | undefined,
 ): BindingCodec {
   // A base URL may carry a query (an API key a gateway asks for): routes go
   // under its path, and its query goes in front of the route's own.
@@ -130,11 +133,14 @@ function restCodec(
     // Loaded on demand: only a server that refuses the verb tried first needs it.
     verbFallback: () => import("./verb-fallback.js"),
     result(json: unknown, _plan: HttpPlan, facts: ResponseFacts): unknown {
-      // Some servers put an error object into a stream frame.
-      if (isRecord(json) && isRecord(json.error) && Object.keys(json).length === 1) throw new UnreadError((m) => restError(json, facts, m));
+      // Some servers put an error object into a stream frame; a 0.3 Java server, the error it names.
+      if ((isRecord(json) && isRecord(json.error) && Object.keys(json).length === 1) || names?.(json)) {
+        throw new UnreadError((m) => m.restError(json, facts, names));
+      }
       return json;
     },
-    error: restError,
+    // Read with the code loaded on failure (http/error-bodies.ts).
+    error: (json, facts, m) => m.restError(json, facts, names),
   };
   return codec;
 }
@@ -153,23 +159,4 @@ function toQuery(json: JsonObject): string {
     }
   }
   return q.toString();
-}
-
-/**
- * `{"error": google.rpc.Status}` per spec 11.6, or an RFC 9457 problem
- * document, or a 0.3 server's bare `{code, message, data?}` with a JSON-RPC
- * error code, or anything else a proxy may have sent.
- */
-function restError(json: unknown, facts: ResponseFacts, m: ErrorReading): A2AError {
-  if (isRecord(json) && isRecord(json.error)) return m.rpcStatusError(json.error, facts);
-  if (isRecord(json) && m.isJsonRpcCode(json.code)) return m.jsonRpcError(json, facts);
-  if (isRecord(json) && (typeof json.type === "string" || typeof json.title === "string")) {
-    return m.errorFromServer({
-      ...facts,
-      message: String(json.detail ?? json.title ?? ""),
-      problemType: typeof json.type === "string" ? json.type : undefined,
-      details: Array.isArray(json.details) ? json.details : [],
-    });
-  }
-  return m.genericHttpError(json, facts);
 }

@@ -2,7 +2,8 @@
  * The HTTP+JSON binding of A2A 0.3 behind the 1.0 service's interface:
  * routes from the 0.3 proto's `google.api.http` options (`/v1/message:send`,
  * `/v1/tasks/{id}`, ...), bodies in the ProtoJSON of the 0.3 messages, errors
- * as 0.3 servers send them (`{code, message, data?}` with JSON-RPC codes).
+ * as 0.3 servers send them (`{code, message, data?}` with JSON-RPC codes, or
+ * the Java SDK's `{error: <class name>, message}`).
  */
 import type { DescMethod, JsonObject, JsonValue } from "@bufbuild/protobuf";
 import { HTTP_RULES } from "../../../gen/a2a/v1/a2a_facts.js";
@@ -16,6 +17,7 @@ import { adaptV03Transport } from "../../v0_3/adapter.js";
 import type { Interceptor } from "@connectrpc/connect";
 import type { V03Kit } from "../v0_3-kit.js";
 import { isRecord } from "../../base/is-record.js";
+import { javaErrorClass } from "../../v0_3/error-names.js";
 
 /**
  * A transport for 1.0 calls to an agent that speaks A2A 0.3 over HTTP+JSON.
@@ -34,7 +36,8 @@ export function createRestTransportV03(kit: V03Kit, options: HttpTransportOption
   // applied to it, and the URL it went to is noted for them (call/target.ts), when there are any.
   const below = options.interceptors?.length ? [routeUrlFromAbove(kit, options.baseUrl), kit.noteSentUrl] : undefined;
   const routes = (method: DescMethod) => routesV03(kit, method);
-  const inner = kit.createRestTransportWithRoutes({ ...settings, interceptors: below }, routes, "GET", generated);
+  // Errors as the Java SDK's 0.3 servers name them are read too (v0_3/error-names.ts).
+  const inner = kit.createRestTransportWithRoutes({ ...settings, interceptors: below }, routes, "GET", generated, javaErrorClass);
   const base = options.baseUrl.replace(/\/+$/, "");
   return adaptV03Transport(kit, inner, {
     interceptors: options.interceptors,

@@ -795,11 +795,42 @@ describe("JSON-RPC envelopes must answer this request in JSON-RPC 2.0", () => {
     expect(e.message).toMatch(/id absent/);
   });
 
-  it("a result with a null id, or the id as a string", async () => {
+  it("a result with a null id, or another string than the id's decimal", async () => {
     srv.handle((_req, res) => sendJson(res, 200, { jsonrpc: "2.0", id: null, result: TASK }));
     await expect(clientOf("JSONRPC").getTask({ id: "t1" })).rejects.toThrow(ProtocolError);
+    // Only exactly String(id) is ours: not "01", " 1", "1.0", "2", nor [1].
+    for (const other of [
+      (n: number) => `0${n}`,
+      (n: number) => ` ${n}`,
+      (n: number) => `${n}.0`,
+      (n: number) => `${n + 1}`,
+      (n: number) => [n],
+    ]) {
+      srv.handle((_req, res, body) => sendJson(res, 200, { jsonrpc: "2.0", id: other(rpcId(body)), result: TASK }));
+      const e = await failure(clientOf("JSONRPC").getTask({ id: "t1" }));
+      expect(e).toBeInstanceOf(ProtocolError);
+      expect(e.message).toMatch(/does not match the request id 1$/);
+    }
+  });
+
+  it('the id as the decimal string of ours (2 as "2") answers this request: a result, an error, a stream\'s events', async () => {
     srv.handle((_req, res, body) => sendJson(res, 200, { jsonrpc: "2.0", id: String(rpcId(body)), result: TASK }));
-    await expect(clientOf("JSONRPC").getTask({ id: "t1" })).rejects.toThrow(ProtocolError);
+    const client = clientOf("JSONRPC");
+    await expect(client.getTask({ id: "t1" })).resolves.toMatchObject({ id: "t1" });
+    // The next request's id is 2, answered as "2".
+    await expect(client.getTask({ id: "t1" })).resolves.toMatchObject({ id: "t1" });
+    srv.handle((_req, res, body) =>
+      sendJson(res, 200, { jsonrpc: "2.0", id: String(rpcId(body)), error: { code: -32001, message: "gone" } }),
+    );
+    await expect(client.getTask({ id: "t1" })).rejects.toThrow(TaskNotFoundError);
+    srv.handle((_req, res, body) => {
+      startSse(res);
+      res.write(sseFrame({ jsonrpc: "2.0", id: String(rpcId(body)), result: { task: TASK } }));
+      res.end(sseFrame({ jsonrpc: "2.0", id: String(rpcId(body)), result: STATUS_UPDATE }));
+    });
+    const { items, error } = await drain(client.subscribeToTask({ id: "t1" }, RAW));
+    expect(error).toBeUndefined();
+    expect(items).toHaveLength(2);
   });
 
   it("another jsonrpc version, or none", async () => {

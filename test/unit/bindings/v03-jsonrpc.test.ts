@@ -714,6 +714,20 @@ describe("results: 0.3 JSON as 1.0 messages", () => {
     srv.handle((_req, res, body) => sendJson(res, 200, { jsonrpc: "2.0", id: rpc(body).id + 100, result: TASK_03 }));
     expect(await failure(client().getTask({ id: "t1" }))).toBeInstanceOf(ProtocolError);
   });
+
+  it('tasks/pushNotificationConfig/set answered with our id as a string (2 as "2", the Java SDK 0.3.3) is its answer; "02" is not', async () => {
+    const c = client();
+    const config03 = { taskId: "t1", pushNotificationConfig: { id: "cfg-1", url: "https://hooks.example.com/a2a" } };
+    srv.handle((_req, res, body) => sendJson(res, 200, { jsonrpc: "2.0", id: String(rpc(body).id), result: config03 }));
+    await c.getTask({ id: "t1" }).catch(() => undefined);
+    const created = await c.createTaskPushNotificationConfig({ taskId: "t1", url: "https://hooks.example.com/a2a" });
+    expect(sent(1).id).toBe(2);
+    expect(created).toMatchObject({ taskId: "t1", id: "cfg-1", url: "https://hooks.example.com/a2a" });
+    srv.handle((_req, res, body) => sendJson(res, 200, { jsonrpc: "2.0", id: `0${rpc(body).id}`, result: config03 }));
+    const e = await failure(c.createTaskPushNotificationConfig({ taskId: "t1", url: "https://hooks.example.com/a2a" }));
+    expect(e).toBeInstanceOf(ProtocolError);
+    expect(e.message).toContain('the JSON-RPC response id "03" does not match the request id 3');
+  });
 });
 
 // ---------------------------------------------------------------------------

@@ -6,9 +6,18 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   A2AClient,
+  type A2AError,
+  ContentTypeNotSupportedError,
+  createRestTransport,
+  ExtendedAgentCardNotConfiguredError,
+  InternalError,
+  InvalidAgentResponseError,
   InvalidParamsError,
+  InvalidRequestError,
+  JsonRpcParseError,
   MethodNotFoundError,
   ProtocolError,
+  PushNotificationNotSupportedError,
   ServerError,
   TaskNotCancelableError,
   TaskNotFoundError,
@@ -20,6 +29,7 @@ import { createRestTransportV03 } from "../../../src/bindings/http-json/v0_3.js"
 import { V03_KIT } from "../../../src/bindings/v0_3-kit.js";
 import { GENERATED_JSON, onNodeHttp } from "../../../src/node-runtime.js";
 import { collect } from "../../support/bindings.js";
+import { failure } from "../../support/failure.js";
 import { sendJson, sseFrame, startFakeServer, startSse, type FakeServer } from "../../support/fake-server.js";
 
 let srv: FakeServer;
@@ -257,6 +267,101 @@ describe("HTTP+JSON over 0.3: errors", () => {
     const e = await client.getTask({ id: "t 1" }).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(ServerError);
     expect((e as ServerError).jsonRpcCode).toBeUndefined();
+  });
+});
+
+describe("HTTP+JSON over 0.3: errors named by their Java class (the Java SDK 0.3.3's servers)", () => {
+  /** The body its REST handler writes: the error's class name and its message, no A2A code. */
+  const javaError = (name: string, message: string) => ({ error: `io.a2a.spec.${name}`, message });
+  const classes: [string, number, new (...args: never[]) => A2AError][] = [
+    ["TaskNotFoundError", 404, TaskNotFoundError],
+    ["TaskNotCancelableError", 409, TaskNotCancelableError],
+    ["PushNotificationNotSupportedError", 501, PushNotificationNotSupportedError],
+    ["UnsupportedOperationError", 501, UnsupportedOperationError],
+    ["ContentTypeNotSupportedError", 415, ContentTypeNotSupportedError],
+    ["InvalidAgentResponseError", 502, InvalidAgentResponseError],
+    ["AuthenticatedExtendedCardNotConfiguredError", 404, ExtendedAgentCardNotConfiguredError],
+    ["JSONParseError", 400, JsonRpcParseError],
+    ["InvalidRequestError", 400, InvalidRequestError],
+    ["MethodNotFoundError", 404, MethodNotFoundError],
+    ["InvalidParamsError", 422, InvalidParamsError],
+    ["InternalError", 500, InternalError],
+  ];
+
+  it.each(classes)("%s with HTTP %i is that error, with the server's message and status", async (name, status, cls) => {
+    answer(status, javaError(name, "said by the agent"));
+    const e = await failure(client.getTask({ id: "t 1" }));
+    expect(e).toBeInstanceOf(cls);
+    expect(e.constructor).toBe(cls);
+    expect(e).toMatchObject({ message: "said by the agent", httpStatus: status, binding: "HTTP+JSON" });
+    expect(e).toMatchObject({ jsonRpcCode: undefined, reason: undefined, details: [] });
+  });
+
+  it("a class name without its package is read the same", async () => {
+    answer(409, { error: "TaskNotCancelableError", message: "Task cannot be canceled" });
+    expect(await failure(client.cancelTask({ id: "t 1" }))).toBeInstanceOf(TaskNotCancelableError);
+  });
+
+  it("an unknown class (its JSONRPCError, a member of every object) or a message that is no string: by the HTTP status, as before", async () => {
+    answer(404, javaError("JSONRPCError", "Task not found"));
+    const e = await failure(client.getTask({ id: "t 1" }));
+    expect(e).toBeInstanceOf(MethodNotFoundError);
+    expect(e.message).toContain(`${srv.url}/a2a/v1/tasks/t%201`);
+    answer(409, javaError("SomethingElseError", "no"));
+    expect(await failure(client.cancelTask({ id: "t 1" }))).toBeInstanceOf(ServerError);
+    answer(409, { error: "io.a2a.spec.TaskNotCancelableError", message: null });
+    expect(await failure(client.cancelTask({ id: "t 1" }))).toBeInstanceOf(ServerError);
+    answer(409, { error: "io.a2a.spec.constructor", message: "no" });
+    expect(await failure(client.cancelTask({ id: "t 1" }))).toBeInstanceOf(ServerError);
+  });
+
+  it("a subscribe answered with TaskNotFoundError as a 200 stream's only event: GetTask, and a finished task is UnsupportedOperationError", async () => {
+    let state = "TASK_STATE_COMPLETED";
+    srv.handle((req, res) => {
+      if (req.url?.endsWith(":subscribe")) {
+        startSse(res);
+        res.end(sseFrame(javaError("TaskNotFoundError", "Task not found")));
+      } else sendJson(res, 200, { ...TASK, status: { state } });
+    });
+    const e = await failure(collect(client.subscribeToTask({ id: "t 1" }, { resume: false })));
+    expect(e).toBeInstanceOf(UnsupportedOperationError);
+    expect(e.cause).toBeInstanceOf(TaskNotFoundError);
+    expect(e.cause).toMatchObject({ message: "Task not found", httpStatus: 200, binding: "HTTP+JSON" });
+    expect(srv.requests.map((r) => `${r.method} ${r.url.replace(/\?.*/, "")}`)).toEqual([
+      "GET /a2a/v1/tasks/t%201:subscribe",
+      "GET /a2a/v1/tasks/t%201",
+    ]);
+    // A task that has not ended: the agent's TaskNotFoundError, as it came.
+    state = "TASK_STATE_WORKING";
+    const working = await failure(collect(client.subscribeToTask({ id: "t 1" }, { resume: false })));
+    expect(working).toBeInstanceOf(TaskNotFoundError);
+  });
+
+  it("in a stream after its first event, the error it names ends the stream; an unknown class is a malformed event, as before", async () => {
+    let named = "TaskNotFoundError";
+    srv.handle((_req, res) => {
+      startSse(res);
+      res.write(sseFrame({ task: TASK }));
+      res.end(sseFrame(javaError(named, "gone")));
+    });
+    const seen: string[] = [];
+    const run = async () => {
+      for await (const e of client.sendStreamingMessage({ message: userMessage("x") })) seen.push(e.payload.case ?? "");
+    };
+    await expect(run()).rejects.toThrow(TaskNotFoundError);
+    expect(seen).toEqual(["task"]);
+    named = "JSONRPCError";
+    const e = await failure(run());
+    expect(e).toBeInstanceOf(ProtocolError);
+    expect(e.message).toContain("a2a.v1.StreamResponse");
+  });
+
+  it("on a 1.0 HTTP+JSON interface the same bodies are read by the HTTP status, as before", async () => {
+    const v1 = new A2AClient(createRestTransport(onNodeHttp({ baseUrl: `${srv.url}/a2a/` })));
+    answer(404, javaError("TaskNotFoundError", "Task not found"));
+    expect(await failure(v1.getTask({ id: "t 1" }))).toBeInstanceOf(MethodNotFoundError);
+    answer(409, javaError("TaskNotCancelableError", "Task cannot be canceled"));
+    expect(await failure(v1.cancelTask({ id: "t 1" }))).toBeInstanceOf(ServerError);
   });
 });
 
