@@ -232,7 +232,7 @@ export const DEVIATIONS: readonly Deviation[] = [
     does: 'answers SubscribeToTask for a finished task with TaskNotFoundError ("Task not found"): -32001 inside a 200 event stream on JSON-RPC, NOT_FOUND on gRPC, and on HTTP+JSON in the form java03-rest-error-body names',
     spec: "1.0 3.1.6: UnsupportedOperationError for a task in a final state; 0.3 7.9 names none",
     client:
-      "asks GetTask after such an answer before the first event: a task in a final state is reported as UnsupportedOperationError, with the agent's error as its cause (as for go-subscribe-ended); on HTTP+JSON, see java03-rest-error-body",
+      "asks GetTask after such an answer before the first event: a task in a final state is reported as UnsupportedOperationError, with the agent's error as its cause (as for go-subscribe-ended), on HTTP+JSON too, where the error is read from the class the event names (java03-rest-error-body)",
   },
   {
     id: "java03-rest-error-body",
@@ -244,7 +244,7 @@ export const DEVIATIONS: readonly Deviation[] = [
     does: 'writes its HTTP+JSON errors as {"error": "<Java class name>", "message"} (io.a2a.spec.TaskNotFoundError with 404, TaskNotCancelableError with 409, and, for a subscribe to a task it does not have or that has finished, TaskNotFoundError as the only event of a 200 stream), with no A2A error code',
     spec: "0.3 3.2.3 and 8.2 (HTTP+JSON errors carry the A2A error: code and message); 1.0 11.6 (google.rpc.Status with an ErrorInfo)",
     client:
-      "classifies by what it can read, the HTTP status: a 404 is MethodNotFoundError naming the URL and the server's message, a 409 a ServerError; a stream's error event is refused as a malformed event",
+      "on 0.3 HTTP+JSON, reads a body whose error is a string naming one of the SDK's twelve A2A error classes (the name after the last \".\") and whose message is a string as that error, with the server's message and the HTTP status it came with (200 in a stream): a 404 is TaskNotFoundError, a 409 TaskNotCancelableError, a stream's only event ends the stream with its error; a class of no A2A name (its JSONRPCError) or a message that is no string is read by the HTTP status as before (a 404 MethodNotFoundError naming the URL, a 409 ServerError), and as a stream's event refused as malformed; on a 1.0 interface, such bodies are read by the status alone",
   },
   {
     id: "java03-jsonrpc-push-set-id",
@@ -256,7 +256,7 @@ export const DEVIATIONS: readonly Deviation[] = [
     does: 'answers tasks/pushNotificationConfig/set with the request\'s id as a string (id 2 comes back "2"); its other methods echo the id as sent',
     spec: "JSON-RPC 2.0 section 5 (the response id is the same as the request's)",
     client:
-      "refuses the answer, since one with another id could be meant for another request: ProtocolError naming both ids; the config was created, and get, list and delete work on it",
+      'reads the answer as this request\'s: an id that is exactly the decimal string of the request\'s numeric id (String(id)) names it unmistakably, on every JSON-RPC method, 0.3 and 1.0; any other id ("02", "2.0", another number) is still a ProtocolError naming both ids',
   },
   {
     id: "java03-rest-push-body",
@@ -268,7 +268,7 @@ export const DEVIATIONS: readonly Deviation[] = [
     does: 'reads the body of POST /v1/tasks/{id}/pushNotificationConfigs as the whole CreateTaskPushNotificationConfigRequest and refuses any field it does not know: HTTP 422, "Cannot find field: name"',
     spec: "0.3: the proto's google.api.http rule says body: config; the specification's text shows { config }",
     client:
-      "sends the config's fields and, beside them, parent and config (see py-rest03-push-body), which this server refuses: ServerError with its message; no config is created",
+      "sends the config's fields and, beside them, parent and config (see py-rest03-push-body), which this server refuses: InvalidParamsError with its message and the 422, read from the class its body names (java03-rest-error-body); no config is created",
   },
   {
     id: "java03-send-push-config",
