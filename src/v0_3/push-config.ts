@@ -57,8 +57,13 @@ export function createPushConfigRequestToV03(c: V1.TaskPushNotificationConfig): 
     parent,
     configId: c.id,
     config: {
-      // Without an id yet (the agent assigns one), the name is the task's.
-      name: c.id === "" ? parent : pushConfigName(c.taskId, c.id),
+      // Without an id yet (the agent assigns one), the name is the task's
+      // collection of configs, `tasks/{id}/pushNotificationConfigs`: what the
+      // Java SDK's client sends, and its 0.3 servers refuse the task's own
+      // name (`tasks/{id}`) there as a config name. The other SDKs' servers
+      // take the task from `parent` (a2a-js 1.3's HTTP+JSON from this name,
+      // by its `tasks/{id}` prefix).
+      name: c.id === "" ? `${parent}/pushNotificationConfigs` : pushConfigName(c.taskId, c.id),
       pushNotificationConfig: pushConfigToV03(c),
     },
   });

@@ -103,7 +103,7 @@ export const DEVIATIONS: readonly Deviation[] = [
     does: "reads the body of POST /v1/tasks/{id}/pushNotificationConfigs as the whole CreateTaskPushNotificationConfigRequest (parent, config), not as the config the 0.3 proto's http rule names as body",
     spec: "0.3: the proto's google.api.http rule says body: config; the specification's text shows { config }",
     client:
-      "sends the config's fields and, beside them, parent and config: each reading finds what it needs, on every 0.3 server, and the config is created",
+      "sends the config's fields and, beside them, parent and config: each reading finds what it needs (this server's, a2a-js 0.3.14's, and a2a-js 1.3's, which reads the config), and the config is created; only the Java SDK's 0.3 servers refuse the fields beside (java03-rest-push-body)",
   },
   {
     id: "py-rest03-no-delete",
@@ -268,7 +268,7 @@ export const DEVIATIONS: readonly Deviation[] = [
     does: 'reads the body of POST /v1/tasks/{id}/pushNotificationConfigs as the whole CreateTaskPushNotificationConfigRequest and refuses any field it does not know: HTTP 422, "Cannot find field: name"',
     spec: "0.3: the proto's google.api.http rule says body: config; the specification's text shows { config }",
     client:
-      "sends the config's fields and, beside them, parent and config (see py-rest03-push-body), which this server refuses: InvalidParamsError with its message and the 422, read from the class its body names (java03-rest-error-body); no config is created",
+      "sends the config's fields and, beside them, parent and config (see py-rest03-push-body) first; on this refusal exactly (422, Cannot find field: ... in message a2a.v1.CreateTaskPushNotificationConfigRequest), where nothing was created, it sends the request alone (parent, config) once more, which creates the config, and sends the request alone from then on on that transport; get, list and delete follow as on every peer",
   },
   {
     id: "java03-send-push-config",
@@ -298,9 +298,10 @@ export const DEVIATIONS: readonly Deviation[] = [
     binding: "GRPC",
     version: "0.3",
     feature: "push-config",
-    does: 'answers CreateTaskPushNotificationConfig with INTERNAL "Invalid name format for TaskPushNotificationConfig: tasks/{id}": it reads the request\'s parent (tasks/{id}) as a config name (tasks/{id}/pushNotificationConfigs/{config id})',
-    spec: "0.3 proto: CreateTaskPushNotificationConfigRequest.parent is tasks/{task_id}",
-    client: "reports the agent's error, InternalError with its message; no config is created",
+    does: "takes the task of CreateTaskPushNotificationConfig from config.name, read as a config name (tasks/{id}/pushNotificationConfigs[/{config id}]), not from parent: the task's own name there (tasks/{id}) is INTERNAL \"Invalid name format for TaskPushNotificationConfig: tasks/{id}\" (a 500 on HTTP+JSON); without a config id in it, the config gets the task's id",
+    spec: "0.3 proto: CreateTaskPushNotificationConfigRequest.parent is tasks/{task_id}; the config's name is the resource's own",
+    client:
+      "names a config the caller gives no id tasks/{id}/pushNotificationConfigs, on gRPC and HTTP+JSON, as the Java SDK's own client does (every other 0.3 server takes the task from parent, a2a-js 1.3's HTTP+JSON from this name's tasks/{id}): the config is created, with the task's id as its id, and read, listed and deleted as on every peer",
   },
   {
     id: "java03-grpc-extended-card",

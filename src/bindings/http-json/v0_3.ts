@@ -34,8 +34,11 @@ export function createRestTransportV03(kit: V03Kit, options: HttpTransportOption
   // send, and all some 0.3 servers route; POST is tried once where it fails.
   // The route is chosen below the caller's interceptors: a URL they change (a key in the query) is
   // applied to it, and the URL it went to is noted for them (call/target.ts), when there are any.
-  const below = options.interceptors?.length ? [routeUrlFromAbove(kit, options.baseUrl), kit.noteSentUrl] : undefined;
-  const routes = (method: DescMethod) => routesV03(kit, method);
+  const routing = options.interceptors?.length ? [routeUrlFromAbove(kit, options.baseUrl), kit.noteSentUrl] : [];
+  // The body CreateTaskPushNotificationConfig is sent with, learned per transport (see wholeRequestOnRefusal).
+  const shape: ConfigBodyShape = { wholeRequest: false };
+  const below = [wholeRequestOnRefusal(shape), ...routing];
+  const routes = (method: DescMethod) => routesV03(kit, method, shape);
   // Errors as the Java SDK's 0.3 servers name them are read too (v0_3/error-names.ts).
   const inner = kit.createRestTransportWithRoutes({ ...settings, interceptors: below }, routes, "GET", generated, javaErrorClass);
   const base = options.baseUrl.replace(/\/+$/, "");
@@ -55,30 +58,63 @@ const CREATE_PUSH_CONFIG_RULE: HttpRuleJson = { post: "/v1/{parent=tasks/*}/push
 
 let createPushConfigRoutes: MethodRoutes | undefined;
 
-function routesV03(kit: V03Kit, method: DescMethod): MethodRoutes {
+/** Which body a transport sends CreateTaskPushNotificationConfig with. */
+interface ConfigBodyShape {
+  /** The request alone (`parent`, `config`), once the server refused the config's fields beside it. */
+  wholeRequest: boolean;
+}
+
+function routesV03(kit: V03Kit, method: DescMethod, shape: ConfigBodyShape): MethodRoutes {
   const create = V03.A2AService.method.createTaskPushNotificationConfig;
   if (method !== create) return kit.routesOf(method, HTTP_RULES);
-  if (createPushConfigRoutes === undefined) {
-    const { plain, tenant, ...routes } = kit.routesFromRule(create, CREATE_PUSH_CONFIG_RULE);
-    createPushConfigRoutes = {
-      ...routes,
-      plain: { ...plain, writeBody: bothConfigBodies },
-      tenant: tenant && { ...tenant, writeBody: bothConfigBodies },
-    };
-  }
-  return createPushConfigRoutes;
+  // The routes are shared; the body is written as the transport has learned.
+  createPushConfigRoutes ??= kit.routesFromRule(create, CREATE_PUSH_CONFIG_RULE);
+  const { plain, tenant } = createPushConfigRoutes;
+  const writeBody = (request: JsonObject) => configBody(request, shape.wholeRequest);
+  return { ...createPushConfigRoutes, plain: { ...plain, writeBody }, tenant: tenant && { ...tenant, writeBody } };
 }
 
 /**
- * The 0.3 proto has the config itself as the body (`body: "config"`); the
- * 0.3 specification's text shows `{ config }`, and the Python SDK's server
- * reads the whole request (`parent` and `config`). The body carries both:
- * the config's fields, and `parent` and `config` beside them. Their names
- * differ, and each of these servers ignores the fields it does not read.
+ * The 0.3 proto has the config itself as the body (`body: "config"`), and
+ * a2a-js 1.3's 0.3 server reads it so; the 0.3 specification's text shows
+ * `{ config }`, and the Python and a2a-js 0.3 servers read the whole request
+ * (`parent` and `config`). The body carries both: the config's fields, and
+ * `parent` and `config` beside them. Their names differ, and each of these
+ * servers ignores the fields it does not read. The Java SDK's 0.3 servers
+ * read the whole request and refuse any other field: to them, once they
+ * have said so, the request alone (`wholeRequest`).
  */
-function bothConfigBodies(request: JsonObject): JsonValue {
+function configBody(request: JsonObject, wholeRequest: boolean): JsonValue {
   const config = request.config;
-  return isRecord(config) && !Array.isArray(config) ? { ...config, ...request } : request;
+  return !wholeRequest && isRecord(config) && !Array.isArray(config) ? { ...config, ...request } : request;
+}
+
+/**
+ * The Java SDK's refusal of a field beside the request's own (`name`, the
+ * config's first): 422, "Failed to parse request body: Cannot find field:
+ * name in message a2a.v1.CreateTaskPushNotificationConfigRequest".
+ */
+const REFUSED_FIELD = /Cannot find field: \w+ in message [\w.]*CreateTaskPushNotificationConfigRequest\b/;
+
+/**
+ * Below the caller's interceptors: where the server refuses the config's
+ * fields beside the request (REFUSED_FIELD), the create is sent once more
+ * with the request alone, and this transport sends that from then on. The
+ * one resend is safe: the server parsed nothing, so created nothing. The
+ * message handed on is a copy, which has the transport write the request
+ * again (http/binding-transport.ts), now with the body learned.
+ */
+function wholeRequestOnRefusal(shape: ConfigBodyShape): Interceptor {
+  return (next) => async (req) => {
+    if (req.stream || req.method !== V03.A2AService.method.createTaskPushNotificationConfig || shape.wholeRequest) return next(req);
+    try {
+      return await next(req);
+    } catch (e) {
+      if (!(e instanceof Error) || (e as { httpStatus?: unknown }).httpStatus !== 422 || !REFUSED_FIELD.test(e.message)) throw e;
+      shape.wholeRequest = true;
+      return next({ ...req, message: { ...req.message } });
+    }
+  };
 }
 
 /**

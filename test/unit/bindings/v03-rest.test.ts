@@ -107,6 +107,93 @@ describe("HTTP+JSON over 0.3: requests", () => {
     });
   });
 
+  it("push configs: a create without an id names the task's collection of configs, tasks/{id}/pushNotificationConfigs", async () => {
+    answer(201, CONFIG);
+    await client.createTaskPushNotificationConfig({ taskId: "t 1", url: "https://h.example" });
+    const config = { name: "tasks/t 1/pushNotificationConfigs", pushNotificationConfig: { url: "https://h.example" } };
+    expect(last().body).toEqual({ ...config, parent: "tasks/t 1", config });
+  });
+
+  // The Java SDK's 0.3 servers (0.3.3.Final) read the whole request and refuse any other field.
+  const JAVA_REFUSAL = {
+    error: "io.a2a.spec.InvalidParamsError",
+    message: "Failed to parse request body: Cannot find field: name in message a2a.v1.CreateTaskPushNotificationConfigRequest",
+  };
+
+  it("push configs: where the server refuses the config's fields beside the request, the request alone is sent once more, and from then on", async () => {
+    srv.handle((_req, res, text) => {
+      const body = JSON.parse(text) as Record<string, unknown>;
+      if ("name" in body) sendJson(res, 422, JAVA_REFUSAL);
+      else sendJson(res, 201, CONFIG);
+    });
+    const created = await client.createTaskPushNotificationConfig({ taskId: "t 1", id: "p1", url: "https://h.example" });
+    expect(created.id).toBe("p1");
+    const config = { name: "tasks/t 1/pushNotificationConfigs/p1", pushNotificationConfig: { id: "p1", url: "https://h.example" } };
+    expect(srv.requests.map((r) => [r.method, r.url, JSON.parse(r.body)])).toEqual([
+      ["POST", "/a2a/v1/tasks/t%201/pushNotificationConfigs", { ...config, parent: "tasks/t 1", configId: "p1", config }],
+      ["POST", "/a2a/v1/tasks/t%201/pushNotificationConfigs", { parent: "tasks/t 1", configId: "p1", config }],
+    ]);
+    // Learned: the next create goes as the request alone, in one request.
+    await client.createTaskPushNotificationConfig({ taskId: "t 1", url: "https://h.example" });
+    expect(srv.requests).toHaveLength(3);
+    expect(last().body).toEqual({
+      parent: "tasks/t 1",
+      config: { name: "tasks/t 1/pushNotificationConfigs", pushNotificationConfig: { url: "https://h.example" } },
+    });
+    // Another transport has learned nothing: it sends both, then the request alone.
+    const other = new A2AClient(createRestTransportV03(V03_KIT, onNodeHttp({ baseUrl: `${srv.url}/a2a/` }), GENERATED_JSON));
+    await other.createTaskPushNotificationConfig({ taskId: "t 1", url: "https://h.example" });
+    expect(srv.requests).toHaveLength(5);
+  });
+
+  it("push configs: the caller's interceptors see the create once, and the second request goes where they sent the first", async () => {
+    srv.handle((_req, res, text) => {
+      if ("name" in (JSON.parse(text) as Record<string, unknown>)) sendJson(res, 422, JAVA_REFUSAL);
+      else sendJson(res, 201, CONFIG);
+    });
+    let seen = 0;
+    const keyed = new A2AClient(
+      createRestTransportV03(
+        V03_KIT,
+        onNodeHttp({
+          baseUrl: `${srv.url}/a2a/`,
+          interceptors: [
+            (next) => (req) => {
+              seen++;
+              return next({ ...req, url: `${req.url}?key=k` });
+            },
+          ],
+        }),
+        GENERATED_JSON,
+      ),
+    );
+    await keyed.createTaskPushNotificationConfig({ taskId: "t 1", id: "p1", url: "https://h.example" });
+    expect(seen).toBe(1);
+    expect(srv.requests.map((r) => r.url)).toEqual([
+      "/a2a/v1/tasks/t%201/pushNotificationConfigs?key=k",
+      "/a2a/v1/tasks/t%201/pushNotificationConfigs?key=k",
+    ]);
+  });
+
+  it("push configs: a refusal refused again, or another 422, is the call's error, with no more requests", async () => {
+    answer(422, JAVA_REFUSAL);
+    const e = await failure(client.createTaskPushNotificationConfig({ taskId: "t 1", url: "https://h.example" }));
+    expect(e).toBeInstanceOf(InvalidParamsError);
+    expect(e).toMatchObject({ httpStatus: 422 });
+    expect(srv.requests).toHaveLength(2);
+
+    const fresh = () => new A2AClient(createRestTransportV03(V03_KIT, onNodeHttp({ baseUrl: `${srv.url}/a2a/` }), GENERATED_JSON));
+    for (const [status, body] of [
+      [422, { error: "io.a2a.spec.InvalidParamsError", message: "url is required" }],
+      [400, JAVA_REFUSAL],
+    ] as const) {
+      answer(status, body);
+      const before = srv.requests.length;
+      await failure(fresh().createTaskPushNotificationConfig({ taskId: "t 1", url: "https://h.example" }));
+      expect(srv.requests).toHaveLength(before + 1);
+    }
+  });
+
   it("push configs: get, list and delete address them by name", async () => {
     answer(200, CONFIG);
     await client.getTaskPushNotificationConfig({ taskId: "t 1", id: "p1" });

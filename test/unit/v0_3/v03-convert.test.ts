@@ -223,10 +223,10 @@ describe("requests, 1.0 -> 0.3", () => {
         },
       },
     });
-    // No id yet: the agent assigns one, and the name is the task's.
+    // No id yet: the agent assigns one, and the name is the task's collection of configs.
     expect(requestJson("createTaskPushNotificationConfig", { taskId: "t-1", url: "https://h.example" })).toEqual({
       parent: "tasks/t-1",
-      config: { name: "tasks/t-1", pushNotificationConfig: { url: "https://h.example" } },
+      config: { name: "tasks/t-1/pushNotificationConfigs", pushNotificationConfig: { url: "https://h.example" } },
     });
     expect(requestJson("getTaskPushNotificationConfig", { taskId: "t-1", id: "p-1" })).toEqual({
       name: "tasks/t-1/pushNotificationConfigs/p-1",
