@@ -212,11 +212,7 @@ export const JAVA_PEER: PeerSpec = {
 export const JAVA_03_PEER: PeerSpec = {
   id: "java-0.3",
   label: "a2a-java 0.3.3.Final (Java)",
-  serves: [
-    { binding: "JSONRPC", version: "0.3" },
-    { binding: "HTTP+JSON", version: "0.3" },
-    { binding: "GRPC", version: "0.3" },
-  ],
+  serves: ALL.filter((s) => s.version === "0.3"),
   signsCard: false,
   unavailable: () => undefined,
   start: () => startProgram("the Java 0.3 peer", inPeers("java", "run"), [], inPeers("java", "target", "quarkus-app", "quarkus-run.jar")),
