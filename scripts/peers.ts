@@ -33,33 +33,36 @@ function run(what: string, command: string, args: readonly string[], cwd: string
 
 const sha256 = (path: string) => createHash("sha256").update(readFileSync(path)).digest("hex");
 
+/** Runs `build` unless `stamp` holds `wanted` (the hash of what it was last built from), then records it there. */
+function unlessBuiltFrom(stamp: string, wanted: string, build: () => void): void {
+  if (existsSync(stamp) && readFileSync(stamp, "utf8") === wanted) return;
+  build();
+  writeFileSync(stamp, wanted);
+}
+
 /** A Python peer: a virtual environment of its own, made anew whenever its requirements.txt changes. */
 function pythonPeer(folder: string, label: string): () => void {
   return () => {
     const dir = `${ROOT}${folder}/`;
-    const stamp = `${dir}.venv/requirements.sha256`;
-    const wanted = sha256(`${dir}requirements.txt`);
-    if (existsSync(stamp) && readFileSync(stamp, "utf8") === wanted) return;
-    run(`${label}: virtual environment`, "python3", ["-m", "venv", "--clear", ".venv"], dir);
-    run(
-      `${label}: pip install -r requirements.txt`,
-      `${dir}.venv/bin/pip`,
-      ["install", "--quiet", "--disable-pip-version-check", "--no-input", "--only-binary", ":all:", "-r", "requirements.txt"],
-      dir,
-    );
-    writeFileSync(stamp, wanted);
+    unlessBuiltFrom(`${dir}.venv/requirements.sha256`, sha256(`${dir}requirements.txt`), () => {
+      run(`${label}: virtual environment`, "python3", ["-m", "venv", "--clear", ".venv"], dir);
+      run(
+        `${label}: pip install -r requirements.txt`,
+        `${dir}.venv/bin/pip`,
+        ["install", "--quiet", "--disable-pip-version-check", "--no-input", "--only-binary", ":all:", "-r", "requirements.txt"],
+        dir,
+      );
+    });
   };
 }
 
 /** The npm framework peers (test/peers/npm-frameworks): their own lockfile, installed anew whenever it changes. */
 function npmFrameworks(): void {
   const dir = `${ROOT}npm-frameworks/`;
-  const stamp = `${dir}node_modules/package-lock.sha256`;
-  const wanted = sha256(`${dir}package-lock.json`);
-  if (existsSync(stamp) && readFileSync(stamp, "utf8") === wanted) return;
-  // No install scripts: none of these servers needs one, and none is run from a registry package here.
-  run("npm framework peers: npm ci", "npm", ["ci", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error"], dir);
-  writeFileSync(stamp, wanted);
+  unlessBuiltFrom(`${dir}node_modules/package-lock.sha256`, sha256(`${dir}package-lock.json`), () =>
+    // No install scripts: none of these servers needs one, and none is run from a registry package here.
+    run("npm framework peers: npm ci", "npm", ["ci", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error"], dir),
+  );
 }
 
 /** The Go peer: `go build` is incremental, so it always runs. */
@@ -86,10 +89,9 @@ function java03(): void {
   const hash = createHash("sha256");
   for (const file of ["pom.xml", ...filesUnder(`${dir}src/`).map((f) => `src/${f}`)])
     hash.update(`${file}\0`).update(readFileSync(`${dir}${file}`));
-  const wanted = hash.digest("hex");
-  if (existsSync(`${dir}target/quarkus-app/quarkus-run.jar`) && existsSync(stamp) && readFileSync(stamp, "utf8") === wanted) return;
-  run("Java 0.3 peer: mvn package", "mvn", ["-q", "-B", "package"], dir);
-  writeFileSync(stamp, wanted);
+  // A stamp without the app it stamps (a target/ cleaned in part) builds again.
+  if (!existsSync(`${dir}target/quarkus-app/quarkus-run.jar`)) rmSync(stamp, { force: true });
+  unlessBuiltFrom(stamp, hash.digest("hex"), () => run("Java 0.3 peer: mvn package", "mvn", ["-q", "-B", "package"], dir));
 }
 
 /** The Java reference servers' artifact that decides whether the Java 1.x peer can be built here. */
