@@ -15,20 +15,21 @@
  * copied only where something had to be read differently.
  */
 import type { DescEnum, DescField, DescMessage, JsonValue } from "@bufbuild/protobuf";
-import type { fromJson as FromJson, isMessage as IsMessage } from "@bufbuild/protobuf";
+import type { isMessage as IsMessage } from "@bufbuild/protobuf";
+import type { messageFromJson as MessageFromJson } from "../protocol/proto-json.js";
 import type { base64Decode as Base64Decode } from "@bufbuild/protobuf/wire";
 import type { InvalidParamsError } from "../errors/family.js";
 
 type Plain = Record<string, unknown>;
 
 /**
- * What this module needs of protobuf-es and of the error family, given by
+ * What this module needs of protobuf-es, of the ProtoJSON reader and of the error family, given by
  * its one caller (call/request.ts) instead of imported: the module loads
  * on demand, and imports it shared with the core bundle would split that
  * bundle into more chunks, each gzipped on its own.
  */
 export interface PlainInputTools {
-  fromJson: typeof FromJson;
+  messageFromJson: typeof MessageFromJson;
   isMessage: typeof IsMessage;
   base64Decode: typeof Base64Decode;
   invalid: (message: string) => InvalidParamsError;
@@ -269,7 +270,7 @@ const INTEGER_RANGES: Readonly<Record<number, readonly [bigint, bigint]>> = {
 
 function fromJsonAt(schema: DescMessage, v: unknown, at: string): unknown {
   try {
-    return tools.fromJson(schema, v as JsonValue);
+    return tools.messageFromJson(schema, v as JsonValue);
   } catch {
     throw wrong(at, `is not a ${schema.typeName} in the spec's JSON`);
   }

@@ -7,9 +7,10 @@
  * request the tenant of the interface it goes to. Headers: options.ts.
  */
 import type { DescMessage, MessageInitShape, MessageJsonType } from "@bufbuild/protobuf";
-import { fromJson, isMessage, ScalarType } from "@bufbuild/protobuf";
+import { isMessage, ScalarType } from "@bufbuild/protobuf";
 import { base64Decode } from "@bufbuild/protobuf/wire";
 import { InvalidParamsError } from "../errors/family.js";
+import { messageFromJson } from "../protocol/proto-json.js";
 import { isRecord } from "../base/is-record.js";
 import { onDemand } from "../base/on-demand.js";
 import { uuid } from "../base/uuid.js";
@@ -99,7 +100,12 @@ type ReadonlyJson<T> = T extends readonly (infer E)[]
 
 // The reader of requests of other shapes, loaded by the first call that has one.
 const plainInput = onDemand(async () =>
-  (await import("./plain-input.js")).plainInputWith({ fromJson, isMessage, base64Decode, invalid: (m) => new InvalidParamsError(m) }),
+  (await import("./plain-input.js")).plainInputWith({
+    messageFromJson,
+    isMessage,
+    base64Decode,
+    invalid: (m) => new InvalidParamsError(m),
+  }),
 );
 
 /**

@@ -1,6 +1,6 @@
 /** Human-readable renderings of cards, tasks, messages and stream events. */
-import { toJson } from "@bufbuild/protobuf";
 import { ValueSchema } from "@bufbuild/protobuf/wkt";
+import { protoJsonOf } from "../protocol/proto-json.js";
 import {
   Role,
   TaskState,
@@ -45,7 +45,7 @@ export function partText(part: Part): string {
     case "text":
       return c.value;
     case "data":
-      return JSON.stringify(toJson(ValueSchema, c.value));
+      return JSON.stringify(protoJsonOf(ValueSchema, c.value));
     case "url":
       return `[file ${part.filename || c.value}${part.mediaType ? ` ${part.mediaType}` : ""}]`;
     case "raw":

@@ -2,8 +2,9 @@
  * Small builders for the messages people write by hand. Each returns a real
  * generated type, so it goes anywhere the protocol's types go.
  */
-import { create, fromJson, isMessage, type JsonValue } from "@bufbuild/protobuf";
+import { create, isMessage, type JsonValue } from "@bufbuild/protobuf";
 import { ValueSchema } from "@bufbuild/protobuf/wkt";
+import { messageFromJson } from "./proto-json.js";
 import {
   MessageSchema,
   PartSchema,
@@ -38,7 +39,7 @@ export function text(value: string, options: PartOptions = {}): Part {
 
 /** A structured-data part holding any JSON value. @category Messages and results */
 export function data(value: JsonValue, options: PartOptions = {}): Part {
-  return create(PartSchema, { content: { case: "data", value: fromJson(ValueSchema, value) }, ...options });
+  return create(PartSchema, { content: { case: "data", value: messageFromJson(ValueSchema, value) }, ...options });
 }
 
 /** A file part that points at a URL. @category Messages and results */

@@ -1,40 +1,42 @@
 /**
  * Messages from ProtoJSON and requests to it, the one way this package
- * reads and writes them: through protobuf-es `fromJson` (unknown fields
- * ignored, so that newer servers do not break older clients) and `toJson`,
- * or through generated readers and writers where the caller passes them.
+ * reads and writes them: through our reflective reader and writer
+ * (json-read.ts, json-write.ts: what protobuf-es `fromJson` with unknown
+ * fields ignored, so that newer servers do not break older clients, and
+ * `toJson` give, for the field kinds our schemas use), or through generated
+ * readers and writers where the caller passes them. protobuf-es's own
+ * `fromJson` and `toJson` are called nowhere outside src/testing/: a call
+ * anywhere in an app, code on demand included, keeps them and the
+ * well-known types' descriptors in its bundle at start (docs/size.md).
  *
  * The generated readers (gen/lf/a2a/v1/a2a_json_readers.ts) cover every
  * response a client reads and the Agent Card, stream events first:
  * straight-line code for the plain, common case, several times faster than
- * `fromJson` and with a fraction of its garbage. What a reader does not take
- * on goes to `fromJson`, which the readers are tested to agree with, so that
- * edge cases and errors are always its own. The Node entry's HTTP transports
- * are given them (src/node-runtime.ts); the browser entry's are not, as they
- * would add about 5.5 KB gzip to every bundle at start, more than loading
- * `fromJson` on demand could save (see docs/size.md), for a speed that
- * matters only at many events per second.
+ * reflection and with a fraction of its garbage. What a reader does not
+ * take on goes to json-read.ts, so that edge cases and errors are always
+ * the reflective reader's. The Node entry's HTTP transports are given them
+ * (src/node-runtime.ts); the browser entry's are not, as they would add
+ * about 5.5 KB gzip to every bundle at start for a speed that matters only
+ * at many events per second.
  *
  * The generated writers (gen/lf/a2a/v1/a2a_json_writers.ts) write every
- * request of the service about four times faster than `toJson`, and give
+ * request of the service about four times faster than reflection, and give
  * the rest (a value of the wrong type, a timestamp out of range) to
- * `toJson`, so that its errors stay its own; those are reported as an
- * InvalidParamsError naming the field, without the value protobuf-es
- * quotes (a request may carry credentials). The Node entry's transports
- * are given them too. The browser entry's are not: `toJson` stays in its
- * bundle at start whatever the transports do, as verification and the 0.3
- * wire use it from chunks that share protobuf-es's with the start
- * (measured in docs/size.md), so the writers would only add to it.
+ * json-write.ts, so that its errors stay its own; those are reported as an
+ * InvalidParamsError naming the field, never its value (a request may carry
+ * credentials). The Node entry's transports are given them too; the
+ * browser entry's are not, as the reflective writer, which the card's
+ * canonical form and the 0.3 wire use too, is in every bundle anyway.
  */
-import { fromJson, toJson, type DescMessage, type JsonObject, type JsonValue, type Message, type MessageShape } from "@bufbuild/protobuf";
+import type { DescMessage, JsonObject, JsonValue, Message, MessageShape } from "@bufbuild/protobuf";
 import { InvalidParamsError } from "../errors/family.js";
+import { readJson } from "./json-read.js";
+import { writeJson } from "./json-write.js";
 
-const READ_OPTIONS = { ignoreUnknownFields: true } as const;
-
-/** Reads a message from a value of `JSON.parse`, or returns undefined for `fromJson` to read it. */
+/** Reads a message from a value of `JSON.parse`, or returns undefined for json-read.ts to read it. */
 type JsonReader = (json: unknown) => Message | undefined;
 
-/** Writes a request as ProtoJSON, or returns undefined for `toJson` to write it. */
+/** Writes a request as ProtoJSON, or returns undefined for json-write.ts to write it. */
 type JsonWriter = (message: unknown) => JsonObject | undefined;
 
 /** Generated readers and writers, by full type name (gen/lf/a2a/v1/a2a_json_readers.ts, a2a_json_writers.ts). */
@@ -45,17 +47,18 @@ export interface GeneratedJson {
 
 /**
  * The message of type `schema` that `json` (a value from `JSON.parse`)
- * describes, read by `fromJson`; where that refuses, read again without the
- * timestamps that name no time zone (see below). Throws as `fromJson` does.
+ * describes, read as `fromJson` reads it with unknown fields ignored; where
+ * that refuses, read again without the timestamps that name no time zone
+ * (see below). Throws where `fromJson` throws, naming the field's path.
  * (A response the generated readers read is read by `responseFromJson`.)
  */
 export function messageFromJson<S extends DescMessage>(schema: S, json: JsonValue): MessageShape<S> {
   try {
-    return fromJson(schema, json, READ_OPTIONS);
+    return readJson(schema, json);
   } catch (e) {
     const zoned = withoutZonelessTimes(schema, json);
     if (zoned === undefined) throw e;
-    return fromJson(schema, zoned, READ_OPTIONS);
+    return readJson(schema, zoned);
   }
 }
 
@@ -157,17 +160,28 @@ function isWellKnown(message: DescMessage): boolean {
  */
 export function messageToJson<S extends DescMessage>(schema: S, message: MessageShape<S>, writers?: GeneratedJson["writers"]): JsonValue {
   try {
-    return writers?.[schema.typeName]?.(message) ?? toJson(schema, message);
+    return writers?.[schema.typeName]?.(message) ?? writeJson(schema, message);
   } catch (e) {
     throw new InvalidParamsError(`the request cannot be written as ProtoJSON (${failedField(e)})`);
   }
 }
 
 /**
- * Which field protobuf-es could not read or write, without the value it
- * quotes after it (a push config's token, a credential): neither the
- * message nor a `cause` carries what was in the field. Its reason is kept
- * only where it quotes nothing (a NaN in a Value, a timestamp out of range).
+ * `message` (of type `schema`) as ProtoJSON, as protobuf-es `toJson` writes
+ * it with its default options: for results, cards and values that are not
+ * a request. Throws as `toJson` does, naming the field but not its value.
+ */
+export function protoJsonOf<S extends DescMessage>(schema: S, message: MessageShape<S>): JsonValue {
+  return writeJson(schema, message);
+}
+
+/**
+ * Which field could not be read or written (by json-read.ts, json-write.ts
+ * or protobuf-es's binary code, whose messages begin alike), without the
+ * value protobuf-es quotes after it (a push config's token, a credential):
+ * neither the message nor a `cause` carries what was in the field. Its
+ * reason is kept only where it quotes nothing (a NaN in a Value, a
+ * timestamp out of range).
  */
 export function failedField(e: unknown): string {
   const text = e instanceof Error ? e.message : "";

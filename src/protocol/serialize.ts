@@ -8,18 +8,10 @@
  * Nothing here runs until called, so an app that never serializes bundles
  * none of it.
  */
-import {
-  createRegistry,
-  toJson,
-  type DescMessage,
-  type JsonValue,
-  type Message,
-  type MessageShape,
-  type Registry,
-} from "@bufbuild/protobuf";
+import { createRegistry, type DescMessage, type JsonValue, type Message, type MessageShape, type Registry } from "@bufbuild/protobuf";
 import { file_lf_a2a_v1_a2a, RoleSchema, TaskStateSchema, type Role, type TaskState } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { InvalidParamsError } from "../errors/family.js";
-import { failedField as where, messageFromJson, unreadableAt } from "./proto-json.js";
+import { failedField as where, messageFromJson, protoJsonOf, unreadableAt } from "./proto-json.js";
 
 // Every message type of the A2A schema, by full name; built on first use.
 let registry: Registry | undefined;
@@ -56,7 +48,7 @@ export function toProtoJson(value: Message): JsonValue {
     throw new InvalidParamsError(`toProtoJson: not a message of the A2A schema (${what})`);
   }
   try {
-    return toJson(schema, value);
+    return protoJsonOf(schema, value);
   } catch (e) {
     throw new InvalidParamsError(`toProtoJson: ${schema.typeName} cannot be written as ProtoJSON (${where(e)})`);
   }

@@ -11,14 +11,19 @@ import { create, fromJson, toJson, type DescMessage, type JsonObject, type JsonV
 import * as V03 from "../../gen/a2a/v1/a2a_pb.js";
 import * as V1 from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { isRecord } from "../base/is-record.js";
+import { messageFromJson, protoJsonOf } from "../protocol/proto-json.js";
 import { messageFromV03, messageToV03, partToV03 } from "../v0_3/messages.js";
 import { pushConfigName } from "../v0_3/names.js";
 import { pushConfigFromV03, pushConfigToV03 } from "../v0_3/push-config.js";
 import { taskStateFromV03 } from "../v0_3/states.js";
 import { endsStream, stateOf } from "./store.js";
 import { cardJsonV03 } from "./v0_3-card.js";
+import type { V03JsonKit } from "../v0_3/runner-kit.js";
 
 const LENIENT = { ignoreUnknownFields: true } as const;
+
+/** What the client's 0.3 conversions are handed for data parts (v0_3/runner-kit.ts). */
+const JSON_KIT: V03JsonKit = { messageFromJson, protoJsonOf };
 
 /** A 0.3 history cap as 1.0's: 0.3's int32 cannot be left out, and its 0 is "no cap" (0.3's own proto comment). */
 const capV1 = (historyLength: number | undefined) => (historyLength ? historyLength : undefined);
@@ -29,7 +34,7 @@ export function sendRequestV1(body: JsonValue): V1.SendMessageRequest {
   const c = r.configuration;
   const push = c?.pushNotification;
   return create(V1.SendMessageRequestSchema, {
-    message: r.request && messageFromV03(r.request),
+    message: r.request && messageFromV03(r.request, JSON_KIT),
     configuration: {
       acceptedOutputModes: c?.acceptedOutputModes ?? [],
       historyLength: capV1(c?.historyLength),
@@ -67,7 +72,7 @@ function statusV03(s: V1.TaskStatus | undefined): V03.TaskStatus | undefined {
   if (!s) return undefined;
   return create(V03.TaskStatusSchema, {
     state: STATE_V03.get(s.state) ?? V03.TaskState.UNSPECIFIED,
-    update: s.message && messageToV03(s.message),
+    update: s.message && messageToV03(s.message, JSON_KIT),
     timestamp: s.timestamp,
   });
 }
@@ -77,7 +82,7 @@ function artifactV03(a: V1.Artifact): V03.Artifact {
     artifactId: a.artifactId,
     name: a.name,
     description: a.description,
-    parts: a.parts.map(partToV03),
+    parts: a.parts.map((p) => partToV03(p, JSON_KIT)),
     metadata: a.metadata,
     extensions: a.extensions,
   });
@@ -89,7 +94,7 @@ function taskV03(t: V1.Task): V03.Task {
     contextId: t.contextId,
     status: statusV03(t.status),
     artifacts: t.artifacts.map(artifactV03),
-    history: t.history.map(messageToV03),
+    history: t.history.map((m) => messageToV03(m, JSON_KIT)),
     metadata: t.metadata,
   });
 }
@@ -107,7 +112,7 @@ export function resultV03(schema: DescMessage, message: MessageShape<DescMessage
         p.case === "task"
           ? { case: "task", value: taskV03(p.value) }
           : p.case === "message"
-            ? { case: "msg", value: messageToV03(p.value) }
+            ? { case: "msg", value: messageToV03(p.value, JSON_KIT) }
             : { case: undefined };
       return toJson(V03.SendMessageResponseSchema, create(V03.SendMessageResponseSchema, { payload }));
     }
@@ -136,7 +141,7 @@ export function eventV03(event: V1.StreamResponse): JsonValue {
   const p = event.payload;
   let payload: V03.StreamResponse["payload"] = { case: undefined };
   if (p.case === "task") payload = { case: "task", value: taskV03(p.value) };
-  else if (p.case === "message") payload = { case: "msg", value: messageToV03(p.value) };
+  else if (p.case === "message") payload = { case: "msg", value: messageToV03(p.value, JSON_KIT) };
   else if (p.case === "statusUpdate") {
     const { taskId, contextId, status, metadata } = p.value;
     const final = endsStream(stateOf(event));

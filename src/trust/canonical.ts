@@ -8,22 +8,23 @@
  * Which fields are REQUIRED is read from the proto's
  * `google.api.field_behavior` options, as generation writes them out
  * (protocol/required.ts), so the rule follows the schema rather than a list
- * kept by hand. That reading is the start's code, handed in by the caller
- * (trust/verify-kit.ts's `VERIFY_KIT`), as this module loads on demand with
- * the verifier; public.ts gives the public functions their kit.
+ * kept by hand. That reading, and the ProtoJSON writing of the card
+ * (protocol/proto-json.ts's `protoJsonOf`), are the start's code, handed in
+ * by the caller (trust/verify-kit.ts's `VERIFY_KIT`), as this module loads
+ * on demand with the verifier; public.ts gives the public functions their kit.
  *
  * The input is a parsed card. Fields the schema does not know were dropped
  * when it was parsed, so they are neither covered by a signature nor
  * returned to the caller.
  */
-import { create, ScalarType, toJson, type DescField, type DescMessage, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
+import { create, ScalarType, type DescField, type DescMessage, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
 import canonicalize from "canonicalize";
 import { isPlainObject } from "./values.js";
 import { AgentCardSchema, type AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import type { VerifyKit } from "./verify-kit.js";
 
-/** What this module needs of the start's code (verify-kit.ts): which fields are REQUIRED. */
-export type CanonicalKit = Pick<VerifyKit, "requiredFields">;
+/** What this module needs of the start's code (verify-kit.ts): which fields are REQUIRED, and ProtoJSON's writing. */
+export type CanonicalKit = Pick<VerifyKit, "requiredFields" | "protoJsonOf">;
 
 /** The RFC 8785 text of a card's signed content (public.ts's `canonicalCardJson`). */
 export function canonicalJsonWith(kit: CanonicalKit, card: AgentCard): string {
@@ -32,7 +33,7 @@ export function canonicalJsonWith(kit: CanonicalKit, card: AgentCard): string {
 
 /** The normalised form of section 8.4.1 as a JSON object, before RFC 8785: what {@link canonicalJsonWith} serializes. */
 export function normalisedCardJson(card: AgentCard, kit: CanonicalKit): JsonObject {
-  const json = toJson(AgentCardSchema, card, TO_JSON) as JsonValue;
+  const json = kit.protoJsonOf(AgentCardSchema, card) as JsonValue;
   if (!isPlainObject(json)) throw new TypeError("an Agent Card must serialize to a JSON object");
   addRequiredDefaults(json, AgentCardSchema, kit, 0);
   delete json[AgentCardSchema.field.signatures!.jsonName];
@@ -115,8 +116,6 @@ export function addRequiredDefaults(json: JsonObject, desc: DescMessage, kit: Ca
   return json;
 }
 
-const TO_JSON = { alwaysEmitImplicit: false, enumAsInteger: false, useProtoFieldName: false } as const;
-
 // Far deeper than any card; a bound keeps a REQUIRED message field that
 // refers back to its own type from recursing without end.
 const MAX_DEPTH = 64;
@@ -160,7 +159,7 @@ function defaultJson(field: DescField, kit: CanonicalKit, depth: number): JsonVa
       const child = field.message;
       if (isWellKnown(child)) {
         try {
-          return toJson(child, create(child), TO_JSON);
+          return kit.protoJsonOf(child, create(child));
         } catch {
           // google.protobuf.Value has no JSON form while empty.
           return null;

@@ -14,7 +14,7 @@
  * Whichever verifies, the card a caller gets (parsed from the same JSON,
  * unknown fields dropped) is a projection of bytes that were verified.
  */
-import { fromJson, isMessage, type JsonValue } from "@bufbuild/protobuf";
+import { isMessage, type JsonValue } from "@bufbuild/protobuf";
 import canonicalize from "canonicalize";
 import * as base64url from "jose/base64url";
 import { AgentCardSchema, type AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
@@ -78,7 +78,7 @@ export function signedContent(card: AgentCard | ReceivedAgentCard, kit: VerifyKi
   if (!("error" in received)) payloads.push(received.payload);
   // The normalised forms exist for 1.0 cards only: no 0.3 signer produced them.
   if (!kit.isV03Card(json)) {
-    const known = () => normalisedCardJson(fromJson(AgentCardSchema, members as JsonValue, { ignoreUnknownFields: true }), kit);
+    const known = () => normalisedCardJson(kit.messageFromJson(AgentCardSchema, members as JsonValue), kit);
     for (const form of [known, () => withUnknownMembers(known(), members, AgentCardSchema)]) {
       const normalised = payloadOf(() => new TextEncoder().encode(canonicalText(form())));
       if (!("error" in normalised) && !payloads.includes(normalised.payload)) payloads.push(normalised.payload);

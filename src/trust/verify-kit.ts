@@ -12,9 +12,23 @@ import { findDuplicateKey } from "../base/duplicate-keys.js";
 import { identityOf, optionsKey } from "../base/options-key.js";
 import { carriesSignatures } from "./signed.js";
 import { isV03Card } from "../v0_3/card-version.js";
+import { messageFromJson, protoJsonOf } from "../protocol/proto-json.js";
 
-/** The REQUIRED fields of a message, the repeated-key scanner, the option keys, and what tells signed and 0.3 cards. */
-export const VERIFY_KIT = { requiredFields, findDuplicateKey, identityOf, optionsKey, carriesSignatures, isV03Card } as const;
+/**
+ * The REQUIRED fields of a message, the repeated-key scanner, the option
+ * keys, what tells signed and 0.3 cards, and the reading and writing of
+ * ProtoJSON (a card's, for its canonical form).
+ */
+export const VERIFY_KIT = {
+  requiredFields,
+  findDuplicateKey,
+  identityOf,
+  optionsKey,
+  carriesSignatures,
+  isV03Card,
+  messageFromJson,
+  protoJsonOf,
+} as const;
 
 /** The type of `VERIFY_KIT`. */
 export type VerifyKit = typeof VERIFY_KIT;

@@ -92,7 +92,7 @@ export function adaptV03Transport(kit: V03RunnerKit, inner: A2ATransport, option
             req.signal,
             timeoutMs,
             req.header,
-            inV03(binding, () => op.request(request)),
+            inV03(binding, () => op.request(request, kit)),
             req.contextValues,
           );
           const translate = (m: MessageShape<DescMessage>) =>
@@ -133,7 +133,7 @@ export function adaptV03Transport(kit: V03RunnerKit, inner: A2ATransport, option
             req.signal,
             timeoutMs,
             req.header,
-            single(inV03(binding, () => op.request(request))),
+            single(inV03(binding, () => op.request(request, kit))),
             req.contextValues,
           );
           const message = mapAsync(res.message, (e) =>

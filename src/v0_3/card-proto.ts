@@ -10,19 +10,19 @@
  * security schemes, which ProtoJSON already writes in the 1.0 form (one
  * member per kind) and card.ts passes on as they are.
  */
-import { create, toJson, type JsonObject } from "@bufbuild/protobuf";
+import { create, type JsonObject } from "@bufbuild/protobuf";
 import * as V03 from "../../gen/a2a/v1/a2a_pb.js";
 import * as V1 from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { isRecord } from "../base/is-record.js";
 import { cardV03ToV1 } from "./card.js";
-import type { V03RunnerKit } from "./runner-kit.js";
+import type { V03JsonKit } from "./runner-kit.js";
 
 /**
  * A 0.3 Agent Card (from GetExtendedAgentCard) as a 1.0 card, read with
  * the start's `messageFromJson` (runner-kit.ts), as every card is.
  */
-export function agentCardFromV03(c: V03.AgentCard, kit: Pick<V03RunnerKit, "messageFromJson">): V1.AgentCard {
-  const json = toJson(V03.AgentCardSchema, c) as JsonObject;
+export function agentCardFromV03(c: V03.AgentCard, kit: V03JsonKit): V1.AgentCard {
+  const json = kit.protoJsonOf(V03.AgentCardSchema, c) as JsonObject;
   if (Array.isArray(json.security)) json.security = json.security.map(requirementJson);
   if (Array.isArray(json.skills)) {
     for (const skill of json.skills) {

@@ -4,15 +4,16 @@
  * What the 0.3 proto cannot hold is dropped, each drop noted where it
  * happens (the list is in translate.ts).
  */
-import { create, fromJson, toJson } from "@bufbuild/protobuf";
+import { create } from "@bufbuild/protobuf";
 import { ValueSchema } from "@bufbuild/protobuf/wkt";
 import * as V03 from "../../gen/a2a/v1/a2a_pb.js";
 import * as V1 from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { cannotExpress as cannot } from "./methods.js";
 import { roleFromV03, roleToV03, taskStateFromV03 } from "./states.js";
+import type { V03JsonKit } from "./runner-kit.js";
 
 /** A 1.0 part as a 0.3 part; a data part that is not a JSON object cannot be one. */
-export function partToV03(part: V1.Part): V03.Part {
+export function partToV03(part: V1.Part, kit: V03JsonKit): V03.Part {
   // Dropped: metadata and filename (0.3.0's Part and FilePart have neither),
   // and media_type on text and data parts.
   const c = part.content;
@@ -29,7 +30,7 @@ export function partToV03(part: V1.Part): V03.Part {
       });
     case "data": {
       // 0.3 data parts are JSON objects; 1.0 allows any JSON value.
-      const json = toJson(ValueSchema, c.value);
+      const json = kit.protoJsonOf(ValueSchema, c.value);
       if (json === null || typeof json !== "object" || Array.isArray(json)) {
         const kind = json === null ? "null" : Array.isArray(json) ? "a list" : `a ${typeof json}`;
         throw cannot(`a data part holding ${kind} (0.3 data parts are JSON objects)`);
@@ -42,7 +43,7 @@ export function partToV03(part: V1.Part): V03.Part {
 }
 
 /** A 0.3 part as a 1.0 part. */
-export function partFromV03(part: V03.Part): V1.Part {
+export function partFromV03(part: V03.Part, kit: V03JsonKit): V1.Part {
   const p = part.part;
   switch (p.case) {
     case "text":
@@ -59,7 +60,7 @@ export function partFromV03(part: V03.Part): V1.Part {
     }
     case "data":
       // A data part without data is read as an empty object.
-      return create(V1.PartSchema, { content: { case: "data", value: fromJson(ValueSchema, p.value.data ?? {}) } });
+      return create(V1.PartSchema, { content: { case: "data", value: kit.messageFromJson(ValueSchema, p.value.data ?? {}) } });
     case undefined:
       return create(V1.PartSchema);
   }
@@ -91,27 +92,27 @@ export function historyLengthToV03(historyLength: number | undefined): number {
 }
 
 /** A 1.0 message as a 0.3 message, without its `referenceTaskIds`. */
-export function messageToV03(m: V1.Message): V03.Message {
+export function messageToV03(m: V1.Message, kit: V03JsonKit): V03.Message {
   // Dropped: reference_task_ids (not in 0.3's proto).
   return create(V03.MessageSchema, {
     messageId: m.messageId,
     contextId: m.contextId,
     taskId: m.taskId,
     role: roleToV03(m.role),
-    content: m.parts.map(partToV03),
+    content: m.parts.map((p) => partToV03(p, kit)),
     metadata: m.metadata,
     extensions: m.extensions,
   });
 }
 
 /** A 0.3 message as a 1.0 message. */
-export function messageFromV03(m: V03.Message): V1.Message {
+export function messageFromV03(m: V03.Message, kit: V03JsonKit): V1.Message {
   return create(V1.MessageSchema, {
     messageId: m.messageId,
     contextId: m.contextId,
     taskId: m.taskId,
     role: roleFromV03(m.role),
-    parts: m.content.map(partFromV03),
+    parts: m.content.map((p) => partFromV03(p, kit)),
     metadata: m.metadata,
     extensions: m.extensions,
   });
@@ -121,21 +122,21 @@ export function messageFromV03(m: V03.Message): V1.Message {
 // Tasks and stream events, 0.3 -> 1.0
 
 /** A 0.3 task status as a 1.0 one. */
-export function taskStatusFromV03(s: V03.TaskStatus): V1.TaskStatus {
+export function taskStatusFromV03(s: V03.TaskStatus, kit: V03JsonKit): V1.TaskStatus {
   return create(V1.TaskStatusSchema, {
     state: taskStateFromV03(s.state),
-    message: s.update && messageFromV03(s.update),
+    message: s.update && messageFromV03(s.update, kit),
     timestamp: s.timestamp,
   });
 }
 
 /** A 0.3 artifact as a 1.0 one. */
-export function artifactFromV03(a: V03.Artifact): V1.Artifact {
+export function artifactFromV03(a: V03.Artifact, kit: V03JsonKit): V1.Artifact {
   return create(V1.ArtifactSchema, {
     artifactId: a.artifactId,
     name: a.name,
     description: a.description,
-    parts: a.parts.map(partFromV03),
+    parts: a.parts.map((p) => partFromV03(p, kit)),
     metadata: a.metadata,
     extensions: a.extensions,
   });
@@ -146,37 +147,37 @@ export function artifactFromV03(a: V03.Artifact): V1.Artifact {
  * caps the history here too: 1.0 reads 0 as "none" where 0.3 reads it as
  * "no cap", and not every 0.3 server applies the cap it is sent.
  */
-export function taskFromV03(t: V03.Task, historyLength?: number): V1.Task {
-  const history = t.history.map(messageFromV03);
+export function taskFromV03(t: V03.Task, kit: V03JsonKit, historyLength?: number): V1.Task {
+  const history = t.history.map((m) => messageFromV03(m, kit));
   // The last `historyLength` messages: a cap above the history's length keeps it whole.
   const kept = historyLength === undefined || historyLength < 0 ? history : history.slice(Math.max(0, history.length - historyLength));
   return create(V1.TaskSchema, {
     id: t.id,
     contextId: t.contextId,
-    status: t.status && taskStatusFromV03(t.status),
-    artifacts: t.artifacts.map(artifactFromV03),
+    status: t.status && taskStatusFromV03(t.status, kit),
+    artifacts: t.artifacts.map((a) => artifactFromV03(a, kit)),
     history: kept,
     metadata: t.metadata,
   });
 }
 
 /** A 0.3 status update event as a 1.0 one, without `final`. */
-export function statusUpdateFromV03(e: V03.TaskStatusUpdateEvent): V1.TaskStatusUpdateEvent {
+export function statusUpdateFromV03(e: V03.TaskStatusUpdateEvent, kit: V03JsonKit): V1.TaskStatusUpdateEvent {
   // Dropped: final (1.0 ends the stream instead).
   return create(V1.TaskStatusUpdateEventSchema, {
     taskId: e.taskId,
     contextId: e.contextId,
-    status: e.status && taskStatusFromV03(e.status),
+    status: e.status && taskStatusFromV03(e.status, kit),
     metadata: e.metadata,
   });
 }
 
 /** A 0.3 artifact update event as a 1.0 one. */
-export function artifactUpdateFromV03(e: V03.TaskArtifactUpdateEvent): V1.TaskArtifactUpdateEvent {
+export function artifactUpdateFromV03(e: V03.TaskArtifactUpdateEvent, kit: V03JsonKit): V1.TaskArtifactUpdateEvent {
   return create(V1.TaskArtifactUpdateEventSchema, {
     taskId: e.taskId,
     contextId: e.contextId,
-    artifact: e.artifact && artifactFromV03(e.artifact),
+    artifact: e.artifact && artifactFromV03(e.artifact, kit),
     append: e.append,
     lastChunk: e.lastChunk,
     metadata: e.metadata,
@@ -184,30 +185,30 @@ export function artifactUpdateFromV03(e: V03.TaskArtifactUpdateEvent): V1.TaskAr
 }
 
 /** A 0.3 stream event as a 1.0 `StreamResponse`. */
-export function streamResponseFromV03(r: V03.StreamResponse, historyLength?: number): V1.StreamResponse {
+export function streamResponseFromV03(r: V03.StreamResponse, kit: V03JsonKit, historyLength?: number): V1.StreamResponse {
   const p = r.payload;
   switch (p.case) {
     case "task":
-      return create(V1.StreamResponseSchema, { payload: { case: "task", value: taskFromV03(p.value, historyLength) } });
+      return create(V1.StreamResponseSchema, { payload: { case: "task", value: taskFromV03(p.value, kit, historyLength) } });
     case "msg":
-      return create(V1.StreamResponseSchema, { payload: { case: "message", value: messageFromV03(p.value) } });
+      return create(V1.StreamResponseSchema, { payload: { case: "message", value: messageFromV03(p.value, kit) } });
     case "statusUpdate":
-      return create(V1.StreamResponseSchema, { payload: { case: "statusUpdate", value: statusUpdateFromV03(p.value) } });
+      return create(V1.StreamResponseSchema, { payload: { case: "statusUpdate", value: statusUpdateFromV03(p.value, kit) } });
     case "artifactUpdate":
-      return create(V1.StreamResponseSchema, { payload: { case: "artifactUpdate", value: artifactUpdateFromV03(p.value) } });
+      return create(V1.StreamResponseSchema, { payload: { case: "artifactUpdate", value: artifactUpdateFromV03(p.value, kit) } });
     case undefined:
       return create(V1.StreamResponseSchema);
   }
 }
 
 /** A 0.3 SendMessage response (task or message) as a 1.0 one. */
-export function sendMessageResponseFromV03(r: V03.SendMessageResponse, historyLength?: number): V1.SendMessageResponse {
+export function sendMessageResponseFromV03(r: V03.SendMessageResponse, kit: V03JsonKit, historyLength?: number): V1.SendMessageResponse {
   const p = r.payload;
   switch (p.case) {
     case "task":
-      return create(V1.SendMessageResponseSchema, { payload: { case: "task", value: taskFromV03(p.value, historyLength) } });
+      return create(V1.SendMessageResponseSchema, { payload: { case: "task", value: taskFromV03(p.value, kit, historyLength) } });
     case "msg":
-      return create(V1.SendMessageResponseSchema, { payload: { case: "message", value: messageFromV03(p.value) } });
+      return create(V1.SendMessageResponseSchema, { payload: { case: "message", value: messageFromV03(p.value, kit) } });
     case undefined:
       return create(V1.SendMessageResponseSchema);
   }

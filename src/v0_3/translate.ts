@@ -33,7 +33,7 @@ import type * as V1 from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { UnsupportedOperationError } from "../errors/family.js";
 import type { Binding } from "../base/bindings.js";
 import { agentCardFromV03 } from "./card-proto.js";
-import type { V03RunnerKit } from "./runner-kit.js";
+import type { V03JsonKit, V03RunnerKit } from "./runner-kit.js";
 import {
   blockingV03,
   historyLengthToV03,
@@ -69,8 +69,8 @@ export type V03Operation =
       readonly supported: true;
       /** The 0.3 method that carries it. */
       readonly method: DescMethod;
-      /** The 1.0 request as the 0.3 method's request. */
-      request(request: MessageShape<DescMessage>): MessageShape<DescMessage>;
+      /** The 1.0 request as the 0.3 method's request; `kit` the code of the start the adapter is handed. */
+      request(request: MessageShape<DescMessage>, kit: V03JsonKit): MessageShape<DescMessage>;
       /**
        * A 0.3 response (or stream event) as the 1.0 method's; `request` is
        * the 1.0 request, `kit` the code of the start the adapter is handed.
@@ -107,13 +107,13 @@ type Row<K extends A2AMethodName> = Carried & {
 function via<K extends keyof M1, L extends keyof M03>(
   _v1: K,
   v03: L,
-  request: (request: In1<K>) => In03<L>,
+  request: (request: In1<K>, kit: V03JsonKit) => In03<L>,
   response: (response: Out03<L>, request: In1<K>, kit: V03RunnerKit) => Out1<K>,
 ): Row<K> {
   return {
     supported: true,
     method: V03.A2AService.method[v03],
-    request: request as unknown as (r: MessageShape<DescMessage>) => MessageShape<DescMessage>,
+    request: request as unknown as Carried["request"],
     response: response as unknown as Carried["response"],
   };
 }
@@ -121,15 +121,15 @@ function via<K extends keyof M1, L extends keyof M03>(
 // One row per method 0.3 carries, each filed under its own method; the
 // compiler holds the table to the 1.0 service (V03MethodTable, methods.ts).
 const CARRIED = {
-  sendMessage: via("sendMessage", "sendMessage", sendMessageRequestToV03, (r, q) =>
-    sendMessageResponseFromV03(r, q.configuration?.historyLength),
+  sendMessage: via("sendMessage", "sendMessage", sendMessageRequestToV03, (r, q, kit) =>
+    sendMessageResponseFromV03(r, kit, q.configuration?.historyLength),
   ),
-  sendStreamingMessage: via("sendStreamingMessage", "sendStreamingMessage", sendMessageRequestToV03, (r, q) =>
-    streamResponseFromV03(r, q.configuration?.historyLength),
+  sendStreamingMessage: via("sendStreamingMessage", "sendStreamingMessage", sendMessageRequestToV03, (r, q, kit) =>
+    streamResponseFromV03(r, kit, q.configuration?.historyLength),
   ),
-  getTask: via("getTask", "getTask", getTaskRequestToV03, (r, q) => taskFromV03(r, q.historyLength)),
-  cancelTask: via("cancelTask", "cancelTask", cancelTaskRequestToV03, (r) => taskFromV03(r)),
-  subscribeToTask: via("subscribeToTask", "taskSubscription", subscribeToTaskRequestToV03, (r) => streamResponseFromV03(r)),
+  getTask: via("getTask", "getTask", getTaskRequestToV03, (r, q, kit) => taskFromV03(r, kit, q.historyLength)),
+  cancelTask: via("cancelTask", "cancelTask", cancelTaskRequestToV03, (r, _q, kit) => taskFromV03(r, kit)),
+  subscribeToTask: via("subscribeToTask", "taskSubscription", subscribeToTaskRequestToV03, (r, _q, kit) => streamResponseFromV03(r, kit)),
   createTaskPushNotificationConfig: via(
     "createTaskPushNotificationConfig",
     "createTaskPushNotificationConfig",
@@ -188,10 +188,10 @@ export function v03OperationFor(method: DescMethod, binding?: Binding): Carried 
 // Requests, 1.0 -> 0.3 (every request's tenant is dropped)
 
 /** A 1.0 SendMessage request as a 0.3 one. */
-export function sendMessageRequestToV03(r: V1.SendMessageRequest): V03.SendMessageRequest {
+export function sendMessageRequestToV03(r: V1.SendMessageRequest, kit: V03JsonKit): V03.SendMessageRequest {
   const c = r.configuration;
   return create(V03.SendMessageRequestSchema, {
-    request: r.message && messageToV03(r.message),
+    request: r.message && messageToV03(r.message, kit),
     configuration: {
       acceptedOutputModes: c?.acceptedOutputModes ?? [],
       pushNotification: c?.taskPushNotificationConfig && pushConfigToV03(c.taskPushNotificationConfig),

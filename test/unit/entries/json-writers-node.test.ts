@@ -1,21 +1,22 @@
 /**
  * The Node entry's JSON-RPC and HTTP+JSON transports write requests with
- * the generated writers, and protobuf-es `toJson` only writes what a writer
- * gives up on, with its own error. `toJson` is counted through a module
- * mock that calls the real one.
+ * the generated writers, and the reflective `writeJson`
+ * (protocol/json-write.ts) only writes what a writer gives up on, with its
+ * own error. `writeJson` is counted through a module mock that calls the
+ * real one; protobuf-es `toJson` is the reference for what is sent.
  */
 import { create } from "@bufbuild/protobuf";
 import type { UniversalClientFn } from "@connectrpc/connect/protocol";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 
-const calls = vi.hoisted(() => ({ toJson: 0 }));
-vi.mock("@bufbuild/protobuf", async (importOriginal) => {
-  const real = await importOriginal<typeof import("@bufbuild/protobuf")>();
+const calls = vi.hoisted(() => ({ writeJson: 0 }));
+vi.mock("../../../src/protocol/json-write.js", async (importOriginal) => {
+  const real = await importOriginal<typeof import("../../../src/protocol/json-write.js")>();
   return {
     ...real,
-    toJson: (...args: Parameters<typeof real.toJson>) => {
-      calls.toJson++;
-      return real.toJson(...args);
+    writeJson: (...args: Parameters<typeof real.writeJson>) => {
+      calls.writeJson++;
+      return real.writeJson(...args);
     },
   };
 });
@@ -50,41 +51,41 @@ function recording(bodies: string[]): UniversalClientFn {
 }
 
 beforeEach(() => {
-  calls.toJson = 0;
+  calls.writeJson = 0;
 });
 
 describe("the Node entry's transports write requests with the generated writers", () => {
   it.each([
     ["JSON-RPC", (httpClient: UniversalClientFn) => createJsonRpcTransport({ baseUrl: "http://127.0.0.1:1/jsonrpc", httpClient })],
     ["HTTP+JSON", (httpClient: UniversalClientFn) => createRestTransport({ baseUrl: "http://127.0.0.1:1/rest", httpClient })],
-  ])("%s sends what toJson writes, without calling it", async (_, transport) => {
+  ])("%s sends what toJson writes, without calling writeJson", async (_, transport) => {
     const bodies: string[] = [];
     const client = new A2AClient(transport(recording(bodies)));
     const message = { ...userMessage("hello"), metadata: { n: 1, nested: { list: [true, null, "x"] } } };
     await client.sendMessage({ message });
     await client.getTask({ id: "t-1", historyLength: 2 });
-    expect(calls.toJson).toBe(0);
+    expect(calls.writeJson).toBe(0);
     const sent = JSON.parse(bodies[0]!) as { params?: unknown };
     const expected = toJson(SendMessageRequestSchema, create(SendMessageRequestSchema, { message }));
     expect(sent.params ?? sent).toEqual(expected);
   });
 
-  it("gives what a writer does not take on to toJson, whose error the call reports (the field, not its value), before sending", async () => {
+  it("gives what a writer does not take on to writeJson, whose error the call reports (the field, not its value), before sending", async () => {
     const bodies: string[] = [];
     const client = new A2AClient(createJsonRpcTransport({ baseUrl: "http://127.0.0.1:1/jsonrpc", httpClient: recording(bodies) }));
     const message = userMessage("hello");
-    // A Value holding NaN: the writer gives up, toJson refuses it.
+    // A Value holding NaN: the writer gives up, writeJson refuses it.
     const bad = { ...message, metadata: { n: Number.NaN } };
     await expect(client.sendMessage({ message: bad })).rejects.toThrow(
       /the request cannot be written as ProtoJSON \(at google\.protobuf\.Value: cannot be NaN or Infinity\)/,
     );
-    expect(calls.toJson).toBeGreaterThan(0);
+    expect(calls.writeJson).toBeGreaterThan(0);
     expect(bodies).toEqual([]);
   });
 
-  it("writes a message of a type without a writer with toJson", () => {
+  it("writes a message of a type without a writer with writeJson", () => {
     const task = create(TaskSchema, { id: "t-1" });
     expect(messageToJson(TaskSchema, task, jsonWriters)).toEqual({ id: "t-1" });
-    expect(calls.toJson).toBe(1);
+    expect(calls.writeJson).toBe(1);
   });
 });

@@ -1,32 +1,39 @@
 /**
  * The Node entry adds what it adds to its own functions, not to the root's:
  * in one process that imports both, the root's `connect`, transports and
- * registered factories stay the browser-safe set (fetch, no gRPC, protobuf-es
- * for ProtoJSON), and the Node entry's have gRPC, the keep-alive node:http
+ * registered factories stay the browser-safe set (fetch, no gRPC, the
+ * reflective ProtoJSON reader and writer), and the Node entry's have gRPC, the keep-alive node:http
  * client by default and the generated ProtoJSON readers and writers.
  *
  * The HTTP client is told apart by a header that Node's fetch sends and
  * node:http does not (`sec-fetch-mode`); the generated readers and writers
- * by protobuf-es `fromJson` and `toJson`, counted through a module mock that
- * calls the real ones (what the generated code takes on never reaches them).
+ * by the reflective `readJson` and `writeJson` (protocol/json-read.ts,
+ * json-write.ts), counted through a module mock that calls the real ones
+ * (what the generated code takes on never reaches them).
  */
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { UniversalClientFn } from "@connectrpc/connect/protocol";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 
-const calls = vi.hoisted(() => ({ fromJson: 0, toJson: 0 }));
-vi.mock("@bufbuild/protobuf", async (importOriginal) => {
-  const real = await importOriginal<typeof import("@bufbuild/protobuf")>();
+const calls = vi.hoisted(() => ({ readJson: 0, writeJson: 0 }));
+vi.mock("../../../src/protocol/json-read.js", async (importOriginal) => {
+  const real = await importOriginal<typeof import("../../../src/protocol/json-read.js")>();
   return {
     ...real,
-    fromJson: (...args: Parameters<typeof real.fromJson>) => {
-      calls.fromJson++;
-      return real.fromJson(...args);
+    readJson: (...args: Parameters<typeof real.readJson>) => {
+      calls.readJson++;
+      return real.readJson(...args);
     },
-    toJson: (...args: Parameters<typeof real.toJson>) => {
-      calls.toJson++;
-      return real.toJson(...args);
+  };
+});
+vi.mock("../../../src/protocol/json-write.js", async (importOriginal) => {
+  const real = await importOriginal<typeof import("../../../src/protocol/json-write.js")>();
+  return {
+    ...real,
+    writeJson: (...args: Parameters<typeof real.writeJson>) => {
+      calls.writeJson++;
+      return real.writeJson(...args);
     },
   };
 });
@@ -72,8 +79,8 @@ afterAll(async () => {
 });
 
 beforeEach(() => {
-  calls.fromJson = 0;
-  calls.toJson = 0;
+  calls.readJson = 0;
+  calls.writeJson = 0;
 });
 
 /** The headers of the one request `call` makes. */
@@ -125,20 +132,20 @@ describe("connect", () => {
     expect(headers["sec-fetch-mode"]).toBe(mode);
   });
 
-  it("of the root writes and reads ProtoJSON with protobuf-es", async () => {
+  it("of the root writes and reads ProtoJSON with the reflective writer and reader", async () => {
     const { client } = await root.connect(cardAt("JSONRPC", `${base}/rpc`));
-    calls.fromJson = calls.toJson = 0;
+    calls.readJson = calls.writeJson = 0;
     await client.sendMessage({ message: root.userMessage("hello") });
-    expect(calls.toJson).toBeGreaterThan(0);
-    expect(calls.fromJson).toBeGreaterThan(0);
+    expect(calls.writeJson).toBeGreaterThan(0);
+    expect(calls.readJson).toBeGreaterThan(0);
   });
 
   it("of the Node entry writes and reads it with the generated writers and readers", async () => {
     const { client } = await node.connect(cardAt("JSONRPC", `${base}/rpc`));
-    calls.fromJson = calls.toJson = 0;
+    calls.readJson = calls.writeJson = 0;
     const result = await client.sendMessage({ message: node.userMessage("hello") });
     expect(result.payload.case).toBe("task");
-    expect(calls).toEqual({ fromJson: 0, toJson: 0 });
+    expect(calls).toEqual({ readJson: 0, writeJson: 0 });
   });
 });
 
@@ -173,10 +180,10 @@ describe("HTTP transports built by hand, given no client", () => {
     expect(headers["sec-fetch-mode"]).toBe("cors");
   });
 
-  it("read answers with the generated readers in the Node entry's, with fromJson in the root's", async () => {
+  it("read answers with the generated readers in the Node entry's, with readJson in the root's", async () => {
     await new node.A2AClient(node.createJsonRpcTransport({ baseUrl: `${base}/rpc` })).getTask({ id: "t-1" });
-    expect(calls.fromJson).toBe(0);
+    expect(calls.readJson).toBe(0);
     await new root.A2AClient(root.createJsonRpcTransport({ baseUrl: `${base}/rpc` })).getTask({ id: "t-1" });
-    expect(calls.fromJson).toBe(1);
+    expect(calls.readJson).toBe(1);
   });
 });

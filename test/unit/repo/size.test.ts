@@ -120,6 +120,12 @@ describe("bundle size", () => {
     expect(grpcWeb.atStart.gzip, `gRPC-web is ${grpcWeb.atStart.gzip} bytes gzip at start`).toBeLessThanOrEqual(GRPC_WEB_BUDGET_GZIP);
   });
 
+  it("core reads and writes ProtoJSON with its own code: protobuf-es's from-json.js and to-json.js are nowhere in it", () => {
+    const core = rows.get("core")!;
+    expect(core.largest.filter((i) => /(to|from)-json\.js$/.test(i.path))).toEqual([]);
+    expect(core.largest.map((i) => i.path)).toEqual(expect.arrayContaining(["src/protocol/json-read.ts", "src/protocol/json-write.ts"]));
+  });
+
   it("the floor row is protobuf-es with the A2A descriptors alone: none of the client, and below core", () => {
     const floor = rows.get("floor")!;
     expect(floor.largest.filter((i) => /^src\//.test(i.path))).toEqual([]);

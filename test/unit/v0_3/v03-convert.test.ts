@@ -40,7 +40,7 @@ const M = V1.A2AService.method;
 /** A 1.0 request through its table row, as the 0.3 ProtoJSON it becomes. */
 function requestJson(method: keyof typeof M, init: Record<string, unknown>): JsonValue {
   const op = v03OperationFor(M[method]);
-  const out = op.request(create(M[method].input, init as never) as MessageShape<DescMessage>);
+  const out = op.request(create(M[method].input, init as never) as MessageShape<DescMessage>, V03_RUNNER_KIT);
   expect(out.$typeName).toBe(op.method.input.typeName);
   // The binary form reads back the same with the 0.3 schema.
   const bytes = toBinary(op.method.input, out);
@@ -250,7 +250,7 @@ describe("parts", () => {
   const bytes = new Uint8Array([0, 1, 2, 250, 255]);
 
   it("text, raw bytes, URLs and data, 1.0 -> 0.3 (metadata, filename and non-file media types dropped)", () => {
-    const json = (p: V1.Part) => toJson(V03.PartSchema, partToV03(p));
+    const json = (p: V1.Part) => toJson(V03.PartSchema, partToV03(p, V03_RUNNER_KIT));
     expect(json(v1Part({ content: { case: "text", value: "hello" }, mediaType: "text/markdown", metadata: { a: 1 } }))).toEqual({
       text: "hello",
     });
@@ -270,9 +270,9 @@ describe("parts", () => {
   it("data parts keep nested values both ways", () => {
     const nested = { a: { b: [1, "two", true, null, { c: [] }] }, n: 1.5, s: "", empty: {} };
     const v1 = v1Part({ content: { case: "data", value: fromJson(ValueSchema, nested) }, mediaType: "application/json" });
-    const v03 = partToV03(v1);
+    const v03 = partToV03(v1, V03_RUNNER_KIT);
     expect(toJson(V03.PartSchema, v03)).toEqual({ data: { data: nested } });
-    const back = partFromV03(v03);
+    const back = partFromV03(v03, V03_RUNNER_KIT);
     expect(toJson(V1.PartSchema, back)).toEqual({ data: nested });
   });
 
@@ -285,32 +285,35 @@ describe("parts", () => {
       [null, "null"],
     ] as const) {
       const p = v1Part({ content: { case: "data", value: fromJson(ValueSchema, value as JsonValue) } });
-      expect(() => partToV03(p)).toThrow(UnsupportedOperationError);
-      expect(() => partToV03(p)).toThrow(
+      expect(() => partToV03(p, V03_RUNNER_KIT)).toThrow(UnsupportedOperationError);
+      expect(() => partToV03(p, V03_RUNNER_KIT)).toThrow(
         `the agent speaks A2A 0.3, which cannot express a data part holding ${what} (0.3 data parts are JSON objects)`,
       );
     }
   });
 
   it("0.3 -> 1.0: files become url/raw with mediaType; data objects become data values", () => {
-    const json = (p: JsonValue) => toJson(V1.PartSchema, partFromV03(fromJson(V03.PartSchema, p)));
+    const json = (p: JsonValue) => toJson(V1.PartSchema, partFromV03(fromJson(V03.PartSchema, p), V03_RUNNER_KIT));
     expect(json({ text: "hello" })).toEqual({ text: "hello" });
     expect(json({ file: { fileWithUri: "https://f.example/a", mimeType: "text/csv" } })).toEqual({
       url: "https://f.example/a",
       mediaType: "text/csv",
     });
     expect(json({ file: { fileWithBytes: "AAEC+v8=", mimeType: "image/png" } })).toEqual({ raw: "AAEC+v8=", mediaType: "image/png" });
-    expect(partFromV03(fromJson(V03.PartSchema, { file: { fileWithBytes: "AAEC+v8=" } })).content).toEqual({ case: "raw", value: bytes });
+    expect(partFromV03(fromJson(V03.PartSchema, { file: { fileWithBytes: "AAEC+v8=" } }), V03_RUNNER_KIT).content).toEqual({
+      case: "raw",
+      value: bytes,
+    });
     expect(json({ data: { data: { k: "v" } } })).toEqual({ data: { k: "v" } });
   });
 
   it("empty parts stay empty; a file without content keeps its media type; data without data is {}", () => {
-    expect(toJson(V03.PartSchema, partToV03(v1Part({})))).toEqual({});
-    expect(partFromV03(create(V03.PartSchema)).content.case).toBeUndefined();
-    const noFile = partFromV03(fromJson(V03.PartSchema, { file: { mimeType: "image/gif" } }));
+    expect(toJson(V03.PartSchema, partToV03(v1Part({}), V03_RUNNER_KIT))).toEqual({});
+    expect(partFromV03(create(V03.PartSchema), V03_RUNNER_KIT).content.case).toBeUndefined();
+    const noFile = partFromV03(fromJson(V03.PartSchema, { file: { mimeType: "image/gif" } }), V03_RUNNER_KIT);
     expect(noFile.content.case).toBeUndefined();
     expect(noFile.mediaType).toBe("image/gif");
-    const noData = partFromV03(fromJson(V03.PartSchema, { data: {} }));
+    const noData = partFromV03(fromJson(V03.PartSchema, { data: {} }), V03_RUNNER_KIT);
     expect(toJson(V1.PartSchema, noData)).toEqual({ data: {} });
   });
 });
@@ -350,7 +353,7 @@ describe("enums", () => {
     expect(roleToV03(7 as V1.Role)).toBe(V03.Role.UNSPECIFIED);
     // A whole task from the binary wire with an unknown state.
     const wire = toBinary(V03.TaskSchema, create(V03.TaskSchema, { id: "t", status: { state: 42 as V03.TaskState } }));
-    expect(taskFromV03(fromBinary(V03.TaskSchema, wire)).status?.state).toBe(V1.TaskState.UNSPECIFIED);
+    expect(taskFromV03(fromBinary(V03.TaskSchema, wire), V03_RUNNER_KIT).status?.state).toBe(V1.TaskState.UNSPECIFIED);
   });
 });
 
@@ -370,7 +373,7 @@ describe("messages both ways", () => {
       extensions: ["e1", "e2"],
       referenceTaskIds: ["gone"],
     });
-    const back = messageFromV03(messageToV03(m));
+    const back = messageFromV03(messageToV03(m, V03_RUNNER_KIT), V03_RUNNER_KIT);
     expect(toJson(V1.MessageSchema, back)).toEqual({
       messageId: "m",
       contextId: "c",
@@ -384,8 +387,8 @@ describe("messages both ways", () => {
 
   it("a message without parts stays without parts", () => {
     const m = create(V1.MessageSchema, { messageId: "m", role: V1.Role.USER });
-    expect(toJson(V03.MessageSchema, messageToV03(m))).toEqual({ messageId: "m", role: "ROLE_USER" });
-    expect(messageFromV03(messageToV03(m)).parts).toEqual([]);
+    expect(toJson(V03.MessageSchema, messageToV03(m, V03_RUNNER_KIT))).toEqual({ messageId: "m", role: "ROLE_USER" });
+    expect(messageFromV03(messageToV03(m, V03_RUNNER_KIT), V03_RUNNER_KIT).parts).toEqual([]);
   });
 });
 
@@ -453,12 +456,12 @@ describe("responses, 0.3 -> 1.0", () => {
     expect(ids(responseJson("getTask", task03, { id: "t1", historyLength: 9 }))).toEqual(["h1", "h2", "h3"]);
     expect(ids(responseJson("getTask", task03, { id: "t1" }))).toEqual(["h1", "h2", "h3"]);
     const send = (historyLength?: number) =>
-      sendMessageResponseFromV03(fromJson(V03.SendMessageResponseSchema, { task: task03 }), historyLength);
+      sendMessageResponseFromV03(fromJson(V03.SendMessageResponseSchema, { task: task03 }), V03_RUNNER_KIT, historyLength);
     expect((send(1).payload.value as V1.Task).history.map((m) => m.messageId)).toEqual(["h3"]);
     expect((send().payload.value as V1.Task).history).toHaveLength(3);
-    const stream = streamResponseFromV03(fromJson(V03.StreamResponseSchema, { task: task03 }), 0);
+    const stream = streamResponseFromV03(fromJson(V03.StreamResponseSchema, { task: task03 }), V03_RUNNER_KIT, 0);
     expect((stream.payload.value as V1.Task).history).toEqual([]);
-    expect(taskFromV03(fromJson(V03.TaskSchema, task03), -1).history).toHaveLength(3);
+    expect(taskFromV03(fromJson(V03.TaskSchema, task03), V03_RUNNER_KIT, -1).history).toHaveLength(3);
   });
 
   it("SendMessage: a task or a direct message", () => {
