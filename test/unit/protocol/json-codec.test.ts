@@ -442,3 +442,23 @@ describe("errors name the path and never the value", () => {
     expect(text).toBe("google.protobuf.Value cannot be NaN or Infinity (at metadata)");
   });
 });
+
+describe("kinds our schemas do not use (json-codec-kinds.test.ts) are refused, naming the field", () => {
+  it("a 64-bit integer and a Duration, read or written", async () => {
+    const { QuotaFailure_ViolationSchema, RetryInfoSchema } = await import("../../../gen/google/rpc/error_details_pb.js");
+    expect(() => readJson(QuotaFailure_ViolationSchema, { subject: "s", quotaValue: "5" })).toThrow(
+      "cannot decode field google.rpc.QuotaFailure.Violation.quota_value from JSON at quotaValue: this scalar type is not supported",
+    );
+    // Absent, or at its zero value, it is nothing to read or write.
+    expect(readJson(QuotaFailure_ViolationSchema, { subject: "s" })).toStrictEqual(
+      fromJson(QuotaFailure_ViolationSchema, { subject: "s" }),
+    );
+    expect(writeJson(QuotaFailure_ViolationSchema, create(QuotaFailure_ViolationSchema, { subject: "s" }))).toEqual({ subject: "s" });
+    expect(() => writeJson(QuotaFailure_ViolationSchema, create(QuotaFailure_ViolationSchema, { quotaValue: 5n }))).toThrow(
+      "cannot encode field google.rpc.QuotaFailure.Violation.quota_value to JSON at quotaValue: this scalar type is not supported",
+    );
+    expect(() => readJson(RetryInfoSchema, { retryDelay: "1s" })).toThrow(
+      "cannot decode message google.protobuf.Duration from JSON at retryDelay: this well-known type is not supported",
+    );
+  });
+});
