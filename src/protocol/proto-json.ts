@@ -26,7 +26,8 @@
  * InvalidParamsError naming the field, never its value (a request may carry
  * credentials). The Node entry's transports are given them too; the
  * browser entry's are not, as the reflective writer, which the card's
- * canonical form and the 0.3 wire use too, is in every bundle anyway.
+ * canonical form and the 0.3 wire use too, is in every bundle anyway, so
+ * the writers would only add to it.
  */
 import type { DescMessage, JsonObject, JsonValue, Message, MessageShape } from "@bufbuild/protobuf";
 import { InvalidParamsError } from "../errors/family.js";
