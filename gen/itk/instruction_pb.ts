@@ -14,14 +14,80 @@
 /* eslint-disable */
 
 import type { GenEnum, GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
-import { enumDesc, fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
+import { enumDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
+import * as $literal from "../descriptor_literal.js";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file itk/instruction.proto.
  */
 export const file_itk_instruction: GenFile = /*@__PURE__*/
-  fileDesc("ChVpdGsvaW5zdHJ1Y3Rpb24ucHJvdG8SA2l0ayKQAQoLSW5zdHJ1Y3Rpb24SJAoKY2FsbF9hZ2VudBgBIAEoCzIOLml0ay5DYWxsQWdlbnRIABIuCg9yZXR1cm5fcmVzcG9uc2UYAiABKAsyEy5pdGsuUmV0dXJuUmVzcG9uc2VIABIjCgVzdGVwcxgDIAEoCzISLml0ay5TZXJpZXNPZlN0ZXBzSABCBgoEc3RlcCIVChNTZW5kTWVzc2FnZUJlaGF2aW9yIicKGFB1c2hOb3RpZmljYXRpb25CZWhhdmlvchILCgN1cmwYASABKAkiFQoTUmVzdWJzY3JpYmVCZWhhdmlvciKbAgoJQ2FsbEFnZW50EhEKCXRyYW5zcG9ydBgBIAEoCRIWCg5hZ2VudF9jYXJkX3VyaRgCIAEoCRIlCgtpbnN0cnVjdGlvbhgDIAEoCzIQLml0ay5JbnN0cnVjdGlvbhIRCglzdHJlYW1pbmcYBCABKAgSMAoMc2VuZF9tZXNzYWdlGAUgASgLMhguaXRrLlNlbmRNZXNzYWdlQmVoYXZpb3JIABI6ChFwdXNoX25vdGlmaWNhdGlvbhgGIAEoCzIdLml0ay5QdXNoTm90aWZpY2F0aW9uQmVoYXZpb3JIABIvCgtyZXN1YnNjcmliZRgHIAEoCzIYLml0ay5SZXN1YnNjcmliZUJlaGF2aW9ySABCCgoIYmVoYXZpb3IiNQoOUmV0dXJuUmVzcG9uc2USEAoIcmVzcG9uc2UYASABKAkSEQoJaG9sZF90YXNrGAIgASgIItEBCg1TZXJpZXNPZlN0ZXBzEiYKDGluc3RydWN0aW9ucxgBIAMoCzIQLml0ay5JbnN0cnVjdGlvbhJAChJyZXNwb25zZV9nZW5lcmF0b3IYAiABKA4yJC5pdGsuU2VyaWVzT2ZTdGVwcy5SZXNwb25zZUdlbmVyYXRvciJWChFSZXNwb25zZUdlbmVyYXRvchIiCh5SRVNQT05TRV9HRU5FUkFUT1JfVU5TUEVDSUZJRUQQABIdChlSRVNQT05TRV9HRU5FUkFUT1JfQ09OQ0FUEAFiBnByb3RvMw");
+  $literal.fileDesc(
+    /*@__PURE__*/ $literal.FileDescriptorProto({
+      name: "itk/instruction.proto",
+      package: "itk",
+      syntax: "proto3",
+      messageType: [
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "Instruction",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "call_agent", number: 1, label: 1, type: 11, typeName: ".itk.CallAgent", oneofIndex: 0 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "return_response", number: 2, label: 1, type: 11, typeName: ".itk.ReturnResponse", oneofIndex: 0 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "steps", number: 3, label: 1, type: 11, typeName: ".itk.SeriesOfSteps", oneofIndex: 0 }),
+          ],
+          oneofDecl: [
+            /*@__PURE__*/ $literal.OneofDescriptorProto({ name: "step" }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({ name: "SendMessageBehavior" }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "PushNotificationBehavior",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "url", number: 1, label: 1, type: 9 }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({ name: "ResubscribeBehavior" }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "CallAgent",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "transport", number: 1, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "agent_card_uri", number: 2, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "instruction", number: 3, label: 1, type: 11, typeName: ".itk.Instruction" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "streaming", number: 4, label: 1, type: 8 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "send_message", number: 5, label: 1, type: 11, typeName: ".itk.SendMessageBehavior", oneofIndex: 0 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "push_notification", number: 6, label: 1, type: 11, typeName: ".itk.PushNotificationBehavior", oneofIndex: 0 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "resubscribe", number: 7, label: 1, type: 11, typeName: ".itk.ResubscribeBehavior", oneofIndex: 0 }),
+          ],
+          oneofDecl: [
+            /*@__PURE__*/ $literal.OneofDescriptorProto({ name: "behavior" }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "ReturnResponse",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "response", number: 1, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "hold_task", number: 2, label: 1, type: 8 }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "SeriesOfSteps",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "instructions", number: 1, label: 3, type: 11, typeName: ".itk.Instruction" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "response_generator", number: 2, label: 1, type: 14, typeName: ".itk.SeriesOfSteps.ResponseGenerator" }),
+          ],
+          enumType: [
+            /*@__PURE__*/ $literal.EnumDescriptorProto({
+              name: "ResponseGenerator",
+              value: [
+                /*@__PURE__*/ $literal.EnumValueDescriptorProto({ name: "RESPONSE_GENERATOR_UNSPECIFIED", number: 0 }),
+                /*@__PURE__*/ $literal.EnumValueDescriptorProto({ name: "RESPONSE_GENERATOR_CONCAT", number: 1 }),
+              ],
+            }),
+          ],
+        }),
+      ],
+    }),
+  );
 
 /**
  * One step of a test: answer, call another agent, or a series of steps.

@@ -14,16 +14,519 @@
 /* eslint-disable */
 
 import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
-import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import { enumDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import * as $literal from "../../descriptor_literal.js";
 import type { EmptySchema, StructJson, Timestamp, TimestampJson } from "@bufbuild/protobuf/wkt";
-import { file_google_protobuf_empty, file_google_protobuf_struct, file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
+import { file_google_protobuf_empty } from "../../google/protobuf/empty_pb.js";
+import { file_google_protobuf_struct } from "../../google/protobuf/struct_pb.js";
+import { file_google_protobuf_timestamp } from "../../google/protobuf/timestamp_pb.js";
 import type { JsonObject, Message as Message$1 } from "@bufbuild/protobuf";
 
 /**
  * Describes the file a2a/v1/a2a.proto.
  */
 export const file_a2a_v1_a2a: GenFile = /*@__PURE__*/
-  fileDesc("ChBhMmEvdjEvYTJhLnByb3RvEgZhMmEudjEingEKGFNlbmRNZXNzYWdlQ29uZmlndXJhdGlvbhIdChVhY2NlcHRlZF9vdXRwdXRfbW9kZXMYASADKAkSOQoRcHVzaF9ub3RpZmljYXRpb24YAiABKAsyHi5hMmEudjEuUHVzaE5vdGlmaWNhdGlvbkNvbmZpZxIWCg5oaXN0b3J5X2xlbmd0aBgDIAEoBRIQCghibG9ja2luZxgEIAEoCCK8AQoEVGFzaxIKCgJpZBgBIAEoCRISCgpjb250ZXh0X2lkGAIgASgJEiIKBnN0YXR1cxgDIAEoCzISLmEyYS52MS5UYXNrU3RhdHVzEiMKCWFydGlmYWN0cxgEIAMoCzIQLmEyYS52MS5BcnRpZmFjdBIgCgdoaXN0b3J5GAUgAygLMg8uYTJhLnYxLk1lc3NhZ2USKQoIbWV0YWRhdGEYBiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0IocBCgpUYXNrU3RhdHVzEiAKBXN0YXRlGAEgASgOMhEuYTJhLnYxLlRhc2tTdGF0ZRIoCgZ1cGRhdGUYAiABKAsyDy5hMmEudjEuTWVzc2FnZVIHbWVzc2FnZRItCgl0aW1lc3RhbXAYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wImIKBFBhcnQSDgoEdGV4dBgBIAEoCUgAEiAKBGZpbGUYAiABKAsyEC5hMmEudjEuRmlsZVBhcnRIABIgCgRkYXRhGAMgASgLMhAuYTJhLnYxLkRhdGFQYXJ0SABCBgoEcGFydCJZCghGaWxlUGFydBIXCg1maWxlX3dpdGhfdXJpGAEgASgJSAASGQoPZmlsZV93aXRoX2J5dGVzGAIgASgMSAASEQoJbWltZV90eXBlGAMgASgJQgYKBGZpbGUiMQoIRGF0YVBhcnQSJQoEZGF0YRgBIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QivAEKB01lc3NhZ2USEgoKbWVzc2FnZV9pZBgBIAEoCRISCgpjb250ZXh0X2lkGAIgASgJEg8KB3Rhc2tfaWQYAyABKAkSGgoEcm9sZRgEIAEoDjIMLmEyYS52MS5Sb2xlEh0KB2NvbnRlbnQYBSADKAsyDC5hMmEudjEuUGFydBIpCghtZXRhZGF0YRgGIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSEgoKZXh0ZW5zaW9ucxgHIAMoCSKeAQoIQXJ0aWZhY3QSEwoLYXJ0aWZhY3RfaWQYASABKAkSDAoEbmFtZRgDIAEoCRITCgtkZXNjcmlwdGlvbhgEIAEoCRIbCgVwYXJ0cxgFIAMoCzIMLmEyYS52MS5QYXJ0EikKCG1ldGFkYXRhGAYgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBISCgpleHRlbnNpb25zGAcgAygJIpoBChVUYXNrU3RhdHVzVXBkYXRlRXZlbnQSDwoHdGFza19pZBgBIAEoCRISCgpjb250ZXh0X2lkGAIgASgJEiIKBnN0YXR1cxgDIAEoCzISLmEyYS52MS5UYXNrU3RhdHVzEg0KBWZpbmFsGAQgASgIEikKCG1ldGFkYXRhGAUgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCKxAQoXVGFza0FydGlmYWN0VXBkYXRlRXZlbnQSDwoHdGFza19pZBgBIAEoCRISCgpjb250ZXh0X2lkGAIgASgJEiIKCGFydGlmYWN0GAMgASgLMhAuYTJhLnYxLkFydGlmYWN0Eg4KBmFwcGVuZBgEIAEoCBISCgpsYXN0X2NodW5rGAUgASgIEikKCG1ldGFkYXRhGAYgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCJ0ChZQdXNoTm90aWZpY2F0aW9uQ29uZmlnEgoKAmlkGAEgASgJEgsKA3VybBgCIAEoCRINCgV0b2tlbhgDIAEoCRIyCg5hdXRoZW50aWNhdGlvbhgEIAEoCzIaLmEyYS52MS5BdXRoZW50aWNhdGlvbkluZm8iOgoSQXV0aGVudGljYXRpb25JbmZvEg8KB3NjaGVtZXMYASADKAkSEwoLY3JlZGVudGlhbHMYAiABKAkiMAoOQWdlbnRJbnRlcmZhY2USCwoDdXJsGAEgASgJEhEKCXRyYW5zcG9ydBgCIAEoCSKiBQoJQWdlbnRDYXJkEhgKEHByb3RvY29sX3ZlcnNpb24YECABKAkSDAoEbmFtZRgBIAEoCRITCgtkZXNjcmlwdGlvbhgCIAEoCRILCgN1cmwYAyABKAkSGwoTcHJlZmVycmVkX3RyYW5zcG9ydBgOIAEoCRI1ChVhZGRpdGlvbmFsX2ludGVyZmFjZXMYDyADKAsyFi5hMmEudjEuQWdlbnRJbnRlcmZhY2USJwoIcHJvdmlkZXIYBCABKAsyFS5hMmEudjEuQWdlbnRQcm92aWRlchIPCgd2ZXJzaW9uGAUgASgJEhkKEWRvY3VtZW50YXRpb25fdXJsGAYgASgJEi8KDGNhcGFiaWxpdGllcxgHIAEoCzIZLmEyYS52MS5BZ2VudENhcGFiaWxpdGllcxJAChBzZWN1cml0eV9zY2hlbWVzGAggAygLMiYuYTJhLnYxLkFnZW50Q2FyZC5TZWN1cml0eVNjaGVtZXNFbnRyeRIiCghzZWN1cml0eRgJIAMoCzIQLmEyYS52MS5TZWN1cml0eRIbChNkZWZhdWx0X2lucHV0X21vZGVzGAogAygJEhwKFGRlZmF1bHRfb3V0cHV0X21vZGVzGAsgAygJEiIKBnNraWxscxgMIAMoCzISLmEyYS52MS5BZ2VudFNraWxsEiwKJHN1cHBvcnRzX2F1dGhlbnRpY2F0ZWRfZXh0ZW5kZWRfY2FyZBgNIAEoCBIuCgpzaWduYXR1cmVzGBEgAygLMhouYTJhLnYxLkFnZW50Q2FyZFNpZ25hdHVyZRpOChRTZWN1cml0eVNjaGVtZXNFbnRyeRILCgNrZXkYASABKAkSJQoFdmFsdWUYAiABKAsyFi5hMmEudjEuU2VjdXJpdHlTY2hlbWU6AjgBIjIKDUFnZW50UHJvdmlkZXISCwoDdXJsGAEgASgJEhQKDG9yZ2FuaXphdGlvbhgCIAEoCSJuChFBZ2VudENhcGFiaWxpdGllcxIRCglzdHJlYW1pbmcYASABKAgSGgoScHVzaF9ub3RpZmljYXRpb25zGAIgASgIEioKCmV4dGVuc2lvbnMYAyADKAsyFi5hMmEudjEuQWdlbnRFeHRlbnNpb24ibQoOQWdlbnRFeHRlbnNpb24SCwoDdXJpGAEgASgJEhMKC2Rlc2NyaXB0aW9uGAIgASgJEhAKCHJlcXVpcmVkGAMgASgIEicKBnBhcmFtcxgEIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QiqgEKCkFnZW50U2tpbGwSCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRITCgtkZXNjcmlwdGlvbhgDIAEoCRIMCgR0YWdzGAQgAygJEhAKCGV4YW1wbGVzGAUgAygJEhMKC2lucHV0X21vZGVzGAYgAygJEhQKDG91dHB1dF9tb2RlcxgHIAMoCRIiCghzZWN1cml0eRgIIAMoCzIQLmEyYS52MS5TZWN1cml0eSJjChJBZ2VudENhcmRTaWduYXR1cmUSEQoJcHJvdGVjdGVkGAEgASgJEhEKCXNpZ25hdHVyZRgCIAEoCRInCgZoZWFkZXIYAyABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0ImwKGlRhc2tQdXNoTm90aWZpY2F0aW9uQ29uZmlnEgwKBG5hbWUYASABKAkSQAoYcHVzaF9ub3RpZmljYXRpb25fY29uZmlnGAIgASgLMh4uYTJhLnYxLlB1c2hOb3RpZmljYXRpb25Db25maWciGgoKU3RyaW5nTGlzdBIMCgRsaXN0GAEgAygJIn4KCFNlY3VyaXR5Ei4KB3NjaGVtZXMYASADKAsyHS5hMmEudjEuU2VjdXJpdHkuU2NoZW1lc0VudHJ5GkIKDFNjaGVtZXNFbnRyeRILCgNrZXkYASABKAkSIQoFdmFsdWUYAiABKAsyEi5hMmEudjEuU3RyaW5nTGlzdDoCOAEi8QIKDlNlY3VyaXR5U2NoZW1lEj8KF2FwaV9rZXlfc2VjdXJpdHlfc2NoZW1lGAEgASgLMhwuYTJhLnYxLkFQSUtleVNlY3VyaXR5U2NoZW1lSAASQwoZaHR0cF9hdXRoX3NlY3VyaXR5X3NjaGVtZRgCIAEoCzIeLmEyYS52MS5IVFRQQXV0aFNlY3VyaXR5U2NoZW1lSAASPgoWb2F1dGgyX3NlY3VyaXR5X3NjaGVtZRgDIAEoCzIcLmEyYS52MS5PQXV0aDJTZWN1cml0eVNjaGVtZUgAEk4KH29wZW5faWRfY29ubmVjdF9zZWN1cml0eV9zY2hlbWUYBCABKAsyIy5hMmEudjEuT3BlbklkQ29ubmVjdFNlY3VyaXR5U2NoZW1lSAASPwoUbXRsc19zZWN1cml0eV9zY2hlbWUYBSABKAsyHy5hMmEudjEuTXV0dWFsVGxzU2VjdXJpdHlTY2hlbWVIAEIICgZzY2hlbWUiSwoUQVBJS2V5U2VjdXJpdHlTY2hlbWUSEwoLZGVzY3JpcHRpb24YASABKAkSEAoIbG9jYXRpb24YAiABKAkSDAoEbmFtZRgDIAEoCSJUChZIVFRQQXV0aFNlY3VyaXR5U2NoZW1lEhMKC2Rlc2NyaXB0aW9uGAEgASgJEg4KBnNjaGVtZRgCIAEoCRIVCg1iZWFyZXJfZm9ybWF0GAMgASgJImsKFE9BdXRoMlNlY3VyaXR5U2NoZW1lEhMKC2Rlc2NyaXB0aW9uGAEgASgJEiEKBWZsb3dzGAIgASgLMhIuYTJhLnYxLk9BdXRoRmxvd3MSGwoTb2F1dGgyX21ldGFkYXRhX3VybBgDIAEoCSJPChtPcGVuSWRDb25uZWN0U2VjdXJpdHlTY2hlbWUSEwoLZGVzY3JpcHRpb24YASABKAkSGwoTb3Blbl9pZF9jb25uZWN0X3VybBgCIAEoCSIuChdNdXR1YWxUbHNTZWN1cml0eVNjaGVtZRITCgtkZXNjcmlwdGlvbhgBIAEoCSL2AQoKT0F1dGhGbG93cxJAChJhdXRob3JpemF0aW9uX2NvZGUYASABKAsyIi5hMmEudjEuQXV0aG9yaXphdGlvbkNvZGVPQXV0aEZsb3dIABJAChJjbGllbnRfY3JlZGVudGlhbHMYAiABKAsyIi5hMmEudjEuQ2xpZW50Q3JlZGVudGlhbHNPQXV0aEZsb3dIABItCghpbXBsaWNpdBgDIAEoCzIZLmEyYS52MS5JbXBsaWNpdE9BdXRoRmxvd0gAEi0KCHBhc3N3b3JkGAQgASgLMhkuYTJhLnYxLlBhc3N3b3JkT0F1dGhGbG93SABCBgoEZmxvdyLOAQoaQXV0aG9yaXphdGlvbkNvZGVPQXV0aEZsb3cSGQoRYXV0aG9yaXphdGlvbl91cmwYASABKAkSEQoJdG9rZW5fdXJsGAIgASgJEhMKC3JlZnJlc2hfdXJsGAMgASgJEj4KBnNjb3BlcxgEIAMoCzIuLmEyYS52MS5BdXRob3JpemF0aW9uQ29kZU9BdXRoRmxvdy5TY29wZXNFbnRyeRotCgtTY29wZXNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIrMBChpDbGllbnRDcmVkZW50aWFsc09BdXRoRmxvdxIRCgl0b2tlbl91cmwYASABKAkSEwoLcmVmcmVzaF91cmwYAiABKAkSPgoGc2NvcGVzGAMgAygLMi4uYTJhLnYxLkNsaWVudENyZWRlbnRpYWxzT0F1dGhGbG93LlNjb3Blc0VudHJ5Gi0KC1Njb3Blc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiqQEKEUltcGxpY2l0T0F1dGhGbG93EhkKEWF1dGhvcml6YXRpb25fdXJsGAEgASgJEhMKC3JlZnJlc2hfdXJsGAIgASgJEjUKBnNjb3BlcxgDIAMoCzIlLmEyYS52MS5JbXBsaWNpdE9BdXRoRmxvdy5TY29wZXNFbnRyeRotCgtTY29wZXNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIqEBChFQYXNzd29yZE9BdXRoRmxvdxIRCgl0b2tlbl91cmwYASABKAkSEwoLcmVmcmVzaF91cmwYAiABKAkSNQoGc2NvcGVzGAMgAygLMiUuYTJhLnYxLlBhc3N3b3JkT0F1dGhGbG93LlNjb3Blc0VudHJ5Gi0KC1Njb3Blc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiowEKElNlbmRNZXNzYWdlUmVxdWVzdBIpCgdyZXF1ZXN0GAEgASgLMg8uYTJhLnYxLk1lc3NhZ2VSB21lc3NhZ2USNwoNY29uZmlndXJhdGlvbhgCIAEoCzIgLmEyYS52MS5TZW5kTWVzc2FnZUNvbmZpZ3VyYXRpb24SKQoIbWV0YWRhdGEYAyABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0IjYKDkdldFRhc2tSZXF1ZXN0EgwKBG5hbWUYASABKAkSFgoOaGlzdG9yeV9sZW5ndGgYAiABKAUiIQoRQ2FuY2VsVGFza1JlcXVlc3QSDAoEbmFtZRgBIAEoCSI0CiRHZXRUYXNrUHVzaE5vdGlmaWNhdGlvbkNvbmZpZ1JlcXVlc3QSDAoEbmFtZRgBIAEoCSI3CidEZWxldGVUYXNrUHVzaE5vdGlmaWNhdGlvbkNvbmZpZ1JlcXVlc3QSDAoEbmFtZRgBIAEoCSKAAQonQ3JlYXRlVGFza1B1c2hOb3RpZmljYXRpb25Db25maWdSZXF1ZXN0Eg4KBnBhcmVudBgBIAEoCRIRCgljb25maWdfaWQYAiABKAkSMgoGY29uZmlnGAMgASgLMiIuYTJhLnYxLlRhc2tQdXNoTm90aWZpY2F0aW9uQ29uZmlnIicKF1Rhc2tTdWJzY3JpcHRpb25SZXF1ZXN0EgwKBG5hbWUYASABKAkiXgolTGlzdFRhc2tQdXNoTm90aWZpY2F0aW9uQ29uZmlnUmVxdWVzdBIOCgZwYXJlbnQYASABKAkSEQoJcGFnZV9zaXplGAIgASgFEhIKCnBhZ2VfdG9rZW4YAyABKAkiFQoTR2V0QWdlbnRDYXJkUmVxdWVzdCJnChNTZW5kTWVzc2FnZVJlc3BvbnNlEhwKBHRhc2sYASABKAsyDC5hMmEudjEuVGFza0gAEicKA21zZxgCIAEoCzIPLmEyYS52MS5NZXNzYWdlSABSB21lc3NhZ2VCCQoHcGF5bG9hZCLWAQoOU3RyZWFtUmVzcG9uc2USHAoEdGFzaxgBIAEoCzIMLmEyYS52MS5UYXNrSAASJwoDbXNnGAIgASgLMg8uYTJhLnYxLk1lc3NhZ2VIAFIHbWVzc2FnZRI2Cg1zdGF0dXNfdXBkYXRlGAMgASgLMh0uYTJhLnYxLlRhc2tTdGF0dXNVcGRhdGVFdmVudEgAEjoKD2FydGlmYWN0X3VwZGF0ZRgEIAEoCzIfLmEyYS52MS5UYXNrQXJ0aWZhY3RVcGRhdGVFdmVudEgAQgkKB3BheWxvYWQidgomTGlzdFRhc2tQdXNoTm90aWZpY2F0aW9uQ29uZmlnUmVzcG9uc2USMwoHY29uZmlncxgBIAMoCzIiLmEyYS52MS5UYXNrUHVzaE5vdGlmaWNhdGlvbkNvbmZpZxIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkq+gEKCVRhc2tTdGF0ZRIaChZUQVNLX1NUQVRFX1VOU1BFQ0lGSUVEEAASGAoUVEFTS19TVEFURV9TVUJNSVRURUQQARIWChJUQVNLX1NUQVRFX1dPUktJTkcQAhIYChRUQVNLX1NUQVRFX0NPTVBMRVRFRBADEhUKEVRBU0tfU1RBVEVfRkFJTEVEEAQSGAoUVEFTS19TVEFURV9DQU5DRUxMRUQQBRIdChlUQVNLX1NUQVRFX0lOUFVUX1JFUVVJUkVEEAYSFwoTVEFTS19TVEFURV9SRUpFQ1RFRBAHEhwKGFRBU0tfU1RBVEVfQVVUSF9SRVFVSVJFRBAIKjsKBFJvbGUSFAoQUk9MRV9VTlNQRUNJRklFRBAAEg0KCVJPTEVfVVNFUhABEg4KClJPTEVfQUdFTlQQAjLzBgoKQTJBU2VydmljZRJGCgtTZW5kTWVzc2FnZRIaLmEyYS52MS5TZW5kTWVzc2FnZVJlcXVlc3QaGy5hMmEudjEuU2VuZE1lc3NhZ2VSZXNwb25zZRJMChRTZW5kU3RyZWFtaW5nTWVzc2FnZRIaLmEyYS52MS5TZW5kTWVzc2FnZVJlcXVlc3QaFi5hMmEudjEuU3RyZWFtUmVzcG9uc2UwARIvCgdHZXRUYXNrEhYuYTJhLnYxLkdldFRhc2tSZXF1ZXN0GgwuYTJhLnYxLlRhc2sSNQoKQ2FuY2VsVGFzaxIZLmEyYS52MS5DYW5jZWxUYXNrUmVxdWVzdBoMLmEyYS52MS5UYXNrEk0KEFRhc2tTdWJzY3JpcHRpb24SHy5hMmEudjEuVGFza1N1YnNjcmlwdGlvblJlcXVlc3QaFi5hMmEudjEuU3RyZWFtUmVzcG9uc2UwARJ3CiBDcmVhdGVUYXNrUHVzaE5vdGlmaWNhdGlvbkNvbmZpZxIvLmEyYS52MS5DcmVhdGVUYXNrUHVzaE5vdGlmaWNhdGlvbkNvbmZpZ1JlcXVlc3QaIi5hMmEudjEuVGFza1B1c2hOb3RpZmljYXRpb25Db25maWcScQodR2V0VGFza1B1c2hOb3RpZmljYXRpb25Db25maWcSLC5hMmEudjEuR2V0VGFza1B1c2hOb3RpZmljYXRpb25Db25maWdSZXF1ZXN0GiIuYTJhLnYxLlRhc2tQdXNoTm90aWZpY2F0aW9uQ29uZmlnEn8KHkxpc3RUYXNrUHVzaE5vdGlmaWNhdGlvbkNvbmZpZxItLmEyYS52MS5MaXN0VGFza1B1c2hOb3RpZmljYXRpb25Db25maWdSZXF1ZXN0Gi4uYTJhLnYxLkxpc3RUYXNrUHVzaE5vdGlmaWNhdGlvbkNvbmZpZ1Jlc3BvbnNlEj4KDEdldEFnZW50Q2FyZBIbLmEyYS52MS5HZXRBZ2VudENhcmRSZXF1ZXN0GhEuYTJhLnYxLkFnZW50Q2FyZBJrCiBEZWxldGVUYXNrUHVzaE5vdGlmaWNhdGlvbkNvbmZpZxIvLmEyYS52MS5EZWxldGVUYXNrUHVzaE5vdGlmaWNhdGlvbkNvbmZpZ1JlcXVlc3QaFi5nb29nbGUucHJvdG9idWYuRW1wdHlCPQoRY29tLmdvb2dsZS5hMmEudjFCA0EyQVABWhhnb29nbGUuZ29sYW5nLm9yZy9hMmEvdjGqAgZBMmEuVjFiBnByb3RvMw", [file_google_protobuf_empty, file_google_protobuf_struct, file_google_protobuf_timestamp]);
+  $literal.fileDesc(
+    /*@__PURE__*/ $literal.FileDescriptorProto({
+      name: "a2a/v1/a2a.proto",
+      package: "a2a.v1",
+      options: /*@__PURE__*/ $literal.FileOptions({ javaPackage: "com.google.a2a.v1", javaOuterClassname: "A2A", javaMultipleFiles: true, goPackage: "google.golang.org/a2a/v1", csharpNamespace: "A2a.V1" }),
+      syntax: "proto3",
+      messageType: [
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "SendMessageConfiguration",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "accepted_output_modes", number: 1, label: 3, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "push_notification", number: 2, label: 1, type: 11, typeName: ".a2a.v1.PushNotificationConfig" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "history_length", number: 3, label: 1, type: 5 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "blocking", number: 4, label: 1, type: 8 }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "Task",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "id", number: 1, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "context_id", number: 2, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "status", number: 3, label: 1, type: 11, typeName: ".a2a.v1.TaskStatus" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "artifacts", number: 4, label: 3, type: 11, typeName: ".a2a.v1.Artifact" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "history", number: 5, label: 3, type: 11, typeName: ".a2a.v1.Message" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "metadata", number: 6, label: 1, type: 11, typeName: ".google.protobuf.Struct" }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "TaskStatus",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "state", number: 1, label: 1, type: 14, typeName: ".a2a.v1.TaskState" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "update", number: 2, label: 1, type: 11, typeName: ".a2a.v1.Message", jsonName: "message" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "timestamp", number: 3, label: 1, type: 11, typeName: ".google.protobuf.Timestamp" }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "Part",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "text", number: 1, label: 1, type: 9, oneofIndex: 0 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "file", number: 2, label: 1, type: 11, typeName: ".a2a.v1.FilePart", oneofIndex: 0 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "data", number: 3, label: 1, type: 11, typeName: ".a2a.v1.DataPart", oneofIndex: 0 }),
+          ],
+          oneofDecl: [
+            /*@__PURE__*/ $literal.OneofDescriptorProto({ name: "part" }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "FilePart",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "file_with_uri", number: 1, label: 1, type: 9, oneofIndex: 0 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "file_with_bytes", number: 2, label: 1, type: 12, oneofIndex: 0 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "mime_type", number: 3, label: 1, type: 9 }),
+          ],
+          oneofDecl: [
+            /*@__PURE__*/ $literal.OneofDescriptorProto({ name: "file" }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "DataPart",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "data", number: 1, label: 1, type: 11, typeName: ".google.protobuf.Struct" }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "Message",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "message_id", number: 1, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "context_id", number: 2, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "task_id", number: 3, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "role", number: 4, label: 1, type: 14, typeName: ".a2a.v1.Role" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "content", number: 5, label: 3, type: 11, typeName: ".a2a.v1.Part" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "metadata", number: 6, label: 1, type: 11, typeName: ".google.protobuf.Struct" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "extensions", number: 7, label: 3, type: 9 }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "Artifact",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "artifact_id", number: 1, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "name", number: 3, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "description", number: 4, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "parts", number: 5, label: 3, type: 11, typeName: ".a2a.v1.Part" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "metadata", number: 6, label: 1, type: 11, typeName: ".google.protobuf.Struct" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "extensions", number: 7, label: 3, type: 9 }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "TaskStatusUpdateEvent",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "task_id", number: 1, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "context_id", number: 2, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "status", number: 3, label: 1, type: 11, typeName: ".a2a.v1.TaskStatus" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "final", number: 4, label: 1, type: 8 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "metadata", number: 5, label: 1, type: 11, typeName: ".google.protobuf.Struct" }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "TaskArtifactUpdateEvent",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "task_id", number: 1, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "context_id", number: 2, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "artifact", number: 3, label: 1, type: 11, typeName: ".a2a.v1.Artifact" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "append", number: 4, label: 1, type: 8 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "last_chunk", number: 5, label: 1, type: 8 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "metadata", number: 6, label: 1, type: 11, typeName: ".google.protobuf.Struct" }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "PushNotificationConfig",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "id", number: 1, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "url", number: 2, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "token", number: 3, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "authentication", number: 4, label: 1, type: 11, typeName: ".a2a.v1.AuthenticationInfo" }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "AuthenticationInfo",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "schemes", number: 1, label: 3, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "credentials", number: 2, label: 1, type: 9 }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "AgentInterface",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "url", number: 1, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "transport", number: 2, label: 1, type: 9 }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "AgentCard",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "protocol_version", number: 16, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "name", number: 1, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "description", number: 2, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "url", number: 3, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "preferred_transport", number: 14, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "additional_interfaces", number: 15, label: 3, type: 11, typeName: ".a2a.v1.AgentInterface" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "provider", number: 4, label: 1, type: 11, typeName: ".a2a.v1.AgentProvider" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "version", number: 5, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "documentation_url", number: 6, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "capabilities", number: 7, label: 1, type: 11, typeName: ".a2a.v1.AgentCapabilities" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "security_schemes", number: 8, label: 3, type: 11, typeName: ".a2a.v1.AgentCard.SecuritySchemesEntry" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "security", number: 9, label: 3, type: 11, typeName: ".a2a.v1.Security" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "default_input_modes", number: 10, label: 3, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "default_output_modes", number: 11, label: 3, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "skills", number: 12, label: 3, type: 11, typeName: ".a2a.v1.AgentSkill" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "supports_authenticated_extended_card", number: 13, label: 1, type: 8 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "signatures", number: 17, label: 3, type: 11, typeName: ".a2a.v1.AgentCardSignature" }),
+          ],
+          nestedType: [
+            /*@__PURE__*/ $literal.DescriptorProto({
+              name: "SecuritySchemesEntry",
+              options: /*@__PURE__*/ $literal.MessageOptions({ mapEntry: true }),
+              field: [
+                /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "key", number: 1, label: 1, type: 9 }),
+                /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "value", number: 2, label: 1, type: 11, typeName: ".a2a.v1.SecurityScheme" }),
+              ],
+            }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "AgentProvider",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "url", number: 1, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "organization", number: 2, label: 1, type: 9 }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "AgentCapabilities",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "streaming", number: 1, label: 1, type: 8 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "push_notifications", number: 2, label: 1, type: 8 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "extensions", number: 3, label: 3, type: 11, typeName: ".a2a.v1.AgentExtension" }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "AgentExtension",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "uri", number: 1, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "description", number: 2, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "required", number: 3, label: 1, type: 8 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "params", number: 4, label: 1, type: 11, typeName: ".google.protobuf.Struct" }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "AgentSkill",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "id", number: 1, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "name", number: 2, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "description", number: 3, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "tags", number: 4, label: 3, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "examples", number: 5, label: 3, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "input_modes", number: 6, label: 3, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "output_modes", number: 7, label: 3, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "security", number: 8, label: 3, type: 11, typeName: ".a2a.v1.Security" }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "AgentCardSignature",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "protected", number: 1, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "signature", number: 2, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "header", number: 3, label: 1, type: 11, typeName: ".google.protobuf.Struct" }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "TaskPushNotificationConfig",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "name", number: 1, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "push_notification_config", number: 2, label: 1, type: 11, typeName: ".a2a.v1.PushNotificationConfig" }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "StringList",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "list", number: 1, label: 3, type: 9 }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "Security",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "schemes", number: 1, label: 3, type: 11, typeName: ".a2a.v1.Security.SchemesEntry" }),
+          ],
+          nestedType: [
+            /*@__PURE__*/ $literal.DescriptorProto({
+              name: "SchemesEntry",
+              options: /*@__PURE__*/ $literal.MessageOptions({ mapEntry: true }),
+              field: [
+                /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "key", number: 1, label: 1, type: 9 }),
+                /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "value", number: 2, label: 1, type: 11, typeName: ".a2a.v1.StringList" }),
+              ],
+            }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "SecurityScheme",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "api_key_security_scheme", number: 1, label: 1, type: 11, typeName: ".a2a.v1.APIKeySecurityScheme", oneofIndex: 0 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "http_auth_security_scheme", number: 2, label: 1, type: 11, typeName: ".a2a.v1.HTTPAuthSecurityScheme", oneofIndex: 0 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "oauth2_security_scheme", number: 3, label: 1, type: 11, typeName: ".a2a.v1.OAuth2SecurityScheme", oneofIndex: 0 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "open_id_connect_security_scheme", number: 4, label: 1, type: 11, typeName: ".a2a.v1.OpenIdConnectSecurityScheme", oneofIndex: 0 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "mtls_security_scheme", number: 5, label: 1, type: 11, typeName: ".a2a.v1.MutualTlsSecurityScheme", oneofIndex: 0 }),
+          ],
+          oneofDecl: [
+            /*@__PURE__*/ $literal.OneofDescriptorProto({ name: "scheme" }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "APIKeySecurityScheme",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "description", number: 1, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "location", number: 2, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "name", number: 3, label: 1, type: 9 }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "HTTPAuthSecurityScheme",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "description", number: 1, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "scheme", number: 2, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "bearer_format", number: 3, label: 1, type: 9 }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "OAuth2SecurityScheme",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "description", number: 1, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "flows", number: 2, label: 1, type: 11, typeName: ".a2a.v1.OAuthFlows" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "oauth2_metadata_url", number: 3, label: 1, type: 9 }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "OpenIdConnectSecurityScheme",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "description", number: 1, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "open_id_connect_url", number: 2, label: 1, type: 9 }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "MutualTlsSecurityScheme",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "description", number: 1, label: 1, type: 9 }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "OAuthFlows",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "authorization_code", number: 1, label: 1, type: 11, typeName: ".a2a.v1.AuthorizationCodeOAuthFlow", oneofIndex: 0 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "client_credentials", number: 2, label: 1, type: 11, typeName: ".a2a.v1.ClientCredentialsOAuthFlow", oneofIndex: 0 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "implicit", number: 3, label: 1, type: 11, typeName: ".a2a.v1.ImplicitOAuthFlow", oneofIndex: 0 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "password", number: 4, label: 1, type: 11, typeName: ".a2a.v1.PasswordOAuthFlow", oneofIndex: 0 }),
+          ],
+          oneofDecl: [
+            /*@__PURE__*/ $literal.OneofDescriptorProto({ name: "flow" }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "AuthorizationCodeOAuthFlow",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "authorization_url", number: 1, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "token_url", number: 2, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "refresh_url", number: 3, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "scopes", number: 4, label: 3, type: 11, typeName: ".a2a.v1.AuthorizationCodeOAuthFlow.ScopesEntry" }),
+          ],
+          nestedType: [
+            /*@__PURE__*/ $literal.DescriptorProto({
+              name: "ScopesEntry",
+              options: /*@__PURE__*/ $literal.MessageOptions({ mapEntry: true }),
+              field: [
+                /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "key", number: 1, label: 1, type: 9 }),
+                /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "value", number: 2, label: 1, type: 9 }),
+              ],
+            }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "ClientCredentialsOAuthFlow",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "token_url", number: 1, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "refresh_url", number: 2, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "scopes", number: 3, label: 3, type: 11, typeName: ".a2a.v1.ClientCredentialsOAuthFlow.ScopesEntry" }),
+          ],
+          nestedType: [
+            /*@__PURE__*/ $literal.DescriptorProto({
+              name: "ScopesEntry",
+              options: /*@__PURE__*/ $literal.MessageOptions({ mapEntry: true }),
+              field: [
+                /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "key", number: 1, label: 1, type: 9 }),
+                /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "value", number: 2, label: 1, type: 9 }),
+              ],
+            }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "ImplicitOAuthFlow",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "authorization_url", number: 1, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "refresh_url", number: 2, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "scopes", number: 3, label: 3, type: 11, typeName: ".a2a.v1.ImplicitOAuthFlow.ScopesEntry" }),
+          ],
+          nestedType: [
+            /*@__PURE__*/ $literal.DescriptorProto({
+              name: "ScopesEntry",
+              options: /*@__PURE__*/ $literal.MessageOptions({ mapEntry: true }),
+              field: [
+                /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "key", number: 1, label: 1, type: 9 }),
+                /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "value", number: 2, label: 1, type: 9 }),
+              ],
+            }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "PasswordOAuthFlow",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "token_url", number: 1, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "refresh_url", number: 2, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "scopes", number: 3, label: 3, type: 11, typeName: ".a2a.v1.PasswordOAuthFlow.ScopesEntry" }),
+          ],
+          nestedType: [
+            /*@__PURE__*/ $literal.DescriptorProto({
+              name: "ScopesEntry",
+              options: /*@__PURE__*/ $literal.MessageOptions({ mapEntry: true }),
+              field: [
+                /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "key", number: 1, label: 1, type: 9 }),
+                /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "value", number: 2, label: 1, type: 9 }),
+              ],
+            }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "SendMessageRequest",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "request", number: 1, label: 1, type: 11, typeName: ".a2a.v1.Message", jsonName: "message" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "configuration", number: 2, label: 1, type: 11, typeName: ".a2a.v1.SendMessageConfiguration" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "metadata", number: 3, label: 1, type: 11, typeName: ".google.protobuf.Struct" }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "GetTaskRequest",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "name", number: 1, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "history_length", number: 2, label: 1, type: 5 }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "CancelTaskRequest",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "name", number: 1, label: 1, type: 9 }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "GetTaskPushNotificationConfigRequest",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "name", number: 1, label: 1, type: 9 }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "DeleteTaskPushNotificationConfigRequest",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "name", number: 1, label: 1, type: 9 }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "CreateTaskPushNotificationConfigRequest",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "parent", number: 1, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "config_id", number: 2, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "config", number: 3, label: 1, type: 11, typeName: ".a2a.v1.TaskPushNotificationConfig" }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "TaskSubscriptionRequest",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "name", number: 1, label: 1, type: 9 }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "ListTaskPushNotificationConfigRequest",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "parent", number: 1, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "page_size", number: 2, label: 1, type: 5 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "page_token", number: 3, label: 1, type: 9 }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({ name: "GetAgentCardRequest" }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "SendMessageResponse",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "task", number: 1, label: 1, type: 11, typeName: ".a2a.v1.Task", oneofIndex: 0 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "msg", number: 2, label: 1, type: 11, typeName: ".a2a.v1.Message", oneofIndex: 0, jsonName: "message" }),
+          ],
+          oneofDecl: [
+            /*@__PURE__*/ $literal.OneofDescriptorProto({ name: "payload" }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "StreamResponse",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "task", number: 1, label: 1, type: 11, typeName: ".a2a.v1.Task", oneofIndex: 0 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "msg", number: 2, label: 1, type: 11, typeName: ".a2a.v1.Message", oneofIndex: 0, jsonName: "message" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "status_update", number: 3, label: 1, type: 11, typeName: ".a2a.v1.TaskStatusUpdateEvent", oneofIndex: 0 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "artifact_update", number: 4, label: 1, type: 11, typeName: ".a2a.v1.TaskArtifactUpdateEvent", oneofIndex: 0 }),
+          ],
+          oneofDecl: [
+            /*@__PURE__*/ $literal.OneofDescriptorProto({ name: "payload" }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "ListTaskPushNotificationConfigResponse",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "configs", number: 1, label: 3, type: 11, typeName: ".a2a.v1.TaskPushNotificationConfig" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "next_page_token", number: 2, label: 1, type: 9 }),
+          ],
+        }),
+      ],
+      enumType: [
+        /*@__PURE__*/ $literal.EnumDescriptorProto({
+          name: "TaskState",
+          value: [
+            /*@__PURE__*/ $literal.EnumValueDescriptorProto({ name: "TASK_STATE_UNSPECIFIED", number: 0 }),
+            /*@__PURE__*/ $literal.EnumValueDescriptorProto({ name: "TASK_STATE_SUBMITTED", number: 1 }),
+            /*@__PURE__*/ $literal.EnumValueDescriptorProto({ name: "TASK_STATE_WORKING", number: 2 }),
+            /*@__PURE__*/ $literal.EnumValueDescriptorProto({ name: "TASK_STATE_COMPLETED", number: 3 }),
+            /*@__PURE__*/ $literal.EnumValueDescriptorProto({ name: "TASK_STATE_FAILED", number: 4 }),
+            /*@__PURE__*/ $literal.EnumValueDescriptorProto({ name: "TASK_STATE_CANCELLED", number: 5 }),
+            /*@__PURE__*/ $literal.EnumValueDescriptorProto({ name: "TASK_STATE_INPUT_REQUIRED", number: 6 }),
+            /*@__PURE__*/ $literal.EnumValueDescriptorProto({ name: "TASK_STATE_REJECTED", number: 7 }),
+            /*@__PURE__*/ $literal.EnumValueDescriptorProto({ name: "TASK_STATE_AUTH_REQUIRED", number: 8 }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.EnumDescriptorProto({
+          name: "Role",
+          value: [
+            /*@__PURE__*/ $literal.EnumValueDescriptorProto({ name: "ROLE_UNSPECIFIED", number: 0 }),
+            /*@__PURE__*/ $literal.EnumValueDescriptorProto({ name: "ROLE_USER", number: 1 }),
+            /*@__PURE__*/ $literal.EnumValueDescriptorProto({ name: "ROLE_AGENT", number: 2 }),
+          ],
+        }),
+      ],
+      service: [
+        /*@__PURE__*/ $literal.ServiceDescriptorProto({
+          name: "A2AService",
+          method: [
+            /*@__PURE__*/ $literal.MethodDescriptorProto({ name: "SendMessage", inputType: ".a2a.v1.SendMessageRequest", outputType: ".a2a.v1.SendMessageResponse" }),
+            /*@__PURE__*/ $literal.MethodDescriptorProto({ name: "SendStreamingMessage", inputType: ".a2a.v1.SendMessageRequest", outputType: ".a2a.v1.StreamResponse", serverStreaming: true }),
+            /*@__PURE__*/ $literal.MethodDescriptorProto({ name: "GetTask", inputType: ".a2a.v1.GetTaskRequest", outputType: ".a2a.v1.Task" }),
+            /*@__PURE__*/ $literal.MethodDescriptorProto({ name: "CancelTask", inputType: ".a2a.v1.CancelTaskRequest", outputType: ".a2a.v1.Task" }),
+            /*@__PURE__*/ $literal.MethodDescriptorProto({ name: "TaskSubscription", inputType: ".a2a.v1.TaskSubscriptionRequest", outputType: ".a2a.v1.StreamResponse", serverStreaming: true }),
+            /*@__PURE__*/ $literal.MethodDescriptorProto({ name: "CreateTaskPushNotificationConfig", inputType: ".a2a.v1.CreateTaskPushNotificationConfigRequest", outputType: ".a2a.v1.TaskPushNotificationConfig" }),
+            /*@__PURE__*/ $literal.MethodDescriptorProto({ name: "GetTaskPushNotificationConfig", inputType: ".a2a.v1.GetTaskPushNotificationConfigRequest", outputType: ".a2a.v1.TaskPushNotificationConfig" }),
+            /*@__PURE__*/ $literal.MethodDescriptorProto({ name: "ListTaskPushNotificationConfig", inputType: ".a2a.v1.ListTaskPushNotificationConfigRequest", outputType: ".a2a.v1.ListTaskPushNotificationConfigResponse" }),
+            /*@__PURE__*/ $literal.MethodDescriptorProto({ name: "GetAgentCard", inputType: ".a2a.v1.GetAgentCardRequest", outputType: ".a2a.v1.AgentCard" }),
+            /*@__PURE__*/ $literal.MethodDescriptorProto({ name: "DeleteTaskPushNotificationConfig", inputType: ".a2a.v1.DeleteTaskPushNotificationConfigRequest", outputType: ".google.protobuf.Empty" }),
+          ],
+        }),
+      ],
+    }),
+    [file_google_protobuf_empty, file_google_protobuf_struct, file_google_protobuf_timestamp],
+  );
 
 /**
  * How the agent should treat one SendMessage call.

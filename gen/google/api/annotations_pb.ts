@@ -17,7 +17,8 @@
 /* eslint-disable */
 
 import type { GenExtension, GenFile } from "@bufbuild/protobuf/codegenv2";
-import { extDesc, fileDesc } from "@bufbuild/protobuf/codegenv2";
+import { extDesc } from "@bufbuild/protobuf/codegenv2";
+import * as $literal from "../../descriptor_literal.js";
 import type { HttpRule } from "./http_pb.js";
 import { file_google_api_http } from "./http_pb.js";
 import type { MethodOptions } from "@bufbuild/protobuf/wkt";
@@ -27,7 +28,18 @@ import { file_google_protobuf_descriptor } from "@bufbuild/protobuf/wkt";
  * Describes the file google/api/annotations.proto.
  */
 export const file_google_api_annotations: GenFile = /*@__PURE__*/
-  fileDesc("Chxnb29nbGUvYXBpL2Fubm90YXRpb25zLnByb3RvEgpnb29nbGUuYXBpOksKBGh0dHASHi5nb29nbGUucHJvdG9idWYuTWV0aG9kT3B0aW9ucxiwyrwiIAEoCzIULmdvb2dsZS5hcGkuSHR0cFJ1bGVSBGh0dHBCbgoOY29tLmdvb2dsZS5hcGlCEEFubm90YXRpb25zUHJvdG9QAVpBZ29vZ2xlLmdvbGFuZy5vcmcvZ2VucHJvdG8vZ29vZ2xlYXBpcy9hcGkvYW5ub3RhdGlvbnM7YW5ub3RhdGlvbnOiAgRHQVBJYgZwcm90bzM", [file_google_api_http, file_google_protobuf_descriptor]);
+  $literal.fileDesc(
+    /*@__PURE__*/ $literal.FileDescriptorProto({
+      name: "google/api/annotations.proto",
+      package: "google.api",
+      options: /*@__PURE__*/ $literal.FileOptions({ javaPackage: "com.google.api", javaOuterClassname: "AnnotationsProto", javaMultipleFiles: true, goPackage: "google.golang.org/genproto/googleapis/api/annotations;annotations", objcClassPrefix: "GAPI" }),
+      syntax: "proto3",
+      extension: [
+        /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "http", extendee: ".google.protobuf.MethodOptions", number: 72295728, label: 1, type: 11, typeName: ".google.api.HttpRule", jsonName: "http" }),
+      ],
+    }),
+    [file_google_api_http, file_google_protobuf_descriptor],
+  );
 
 /**
  * See `HttpRule`.

@@ -17,18 +17,275 @@
 /* eslint-disable */
 
 import type { GenEnum, GenExtension, GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
-import { enumDesc, extDesc, fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
+import { enumDesc, extDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
+import * as $literal from "../../descriptor_literal.js";
 import type { LaunchStage, LaunchStageJson } from "./launch_stage_pb.js";
 import { file_google_api_launch_stage } from "./launch_stage_pb.js";
 import type { Duration, DurationJson, MethodOptions, ServiceOptions } from "@bufbuild/protobuf/wkt";
-import { file_google_protobuf_descriptor, file_google_protobuf_duration } from "@bufbuild/protobuf/wkt";
+import { file_google_protobuf_descriptor } from "@bufbuild/protobuf/wkt";
+import { file_google_protobuf_duration } from "../protobuf/duration_pb.js";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file google/api/client.proto.
  */
 export const file_google_api_client: GenFile = /*@__PURE__*/
-  fileDesc("Chdnb29nbGUvYXBpL2NsaWVudC5wcm90bxIKZ29vZ2xlLmFwaSK+AQoWQ29tbW9uTGFuZ3VhZ2VTZXR0aW5ncxIeChJyZWZlcmVuY2VfZG9jc191cmkYASABKAlCAhgBEjoKDGRlc3RpbmF0aW9ucxgCIAMoDjIkLmdvb2dsZS5hcGkuQ2xpZW50TGlicmFyeURlc3RpbmF0aW9uEkgKGnNlbGVjdGl2ZV9nYXBpY19nZW5lcmF0aW9uGAMgASgLMiQuZ29vZ2xlLmFwaS5TZWxlY3RpdmVHYXBpY0dlbmVyYXRpb24i+wMKFUNsaWVudExpYnJhcnlTZXR0aW5ncxIPCgd2ZXJzaW9uGAEgASgJEi0KDGxhdW5jaF9zdGFnZRgCIAEoDjIXLmdvb2dsZS5hcGkuTGF1bmNoU3RhZ2USGgoScmVzdF9udW1lcmljX2VudW1zGAMgASgIEi8KDWphdmFfc2V0dGluZ3MYFSABKAsyGC5nb29nbGUuYXBpLkphdmFTZXR0aW5ncxItCgxjcHBfc2V0dGluZ3MYFiABKAsyFy5nb29nbGUuYXBpLkNwcFNldHRpbmdzEi0KDHBocF9zZXR0aW5ncxgXIAEoCzIXLmdvb2dsZS5hcGkuUGhwU2V0dGluZ3MSMwoPcHl0aG9uX3NldHRpbmdzGBggASgLMhouZ29vZ2xlLmFwaS5QeXRob25TZXR0aW5ncxIvCg1ub2RlX3NldHRpbmdzGBkgASgLMhguZ29vZ2xlLmFwaS5Ob2RlU2V0dGluZ3MSMwoPZG90bmV0X3NldHRpbmdzGBogASgLMhouZ29vZ2xlLmFwaS5Eb3RuZXRTZXR0aW5ncxIvCg1ydWJ5X3NldHRpbmdzGBsgASgLMhguZ29vZ2xlLmFwaS5SdWJ5U2V0dGluZ3MSKwoLZ29fc2V0dGluZ3MYHCABKAsyFi5nb29nbGUuYXBpLkdvU2V0dGluZ3MiqAMKClB1Ymxpc2hpbmcSMwoPbWV0aG9kX3NldHRpbmdzGAIgAygLMhouZ29vZ2xlLmFwaS5NZXRob2RTZXR0aW5ncxIVCg1uZXdfaXNzdWVfdXJpGGUgASgJEhkKEWRvY3VtZW50YXRpb25fdXJpGGYgASgJEhYKDmFwaV9zaG9ydF9uYW1lGGcgASgJEhQKDGdpdGh1Yl9sYWJlbBhoIAEoCRIeChZjb2Rlb3duZXJfZ2l0aHViX3RlYW1zGGkgAygJEhYKDmRvY190YWdfcHJlZml4GGogASgJEjsKDG9yZ2FuaXphdGlvbhhrIAEoDjIlLmdvb2dsZS5hcGkuQ2xpZW50TGlicmFyeU9yZ2FuaXphdGlvbhI7ChBsaWJyYXJ5X3NldHRpbmdzGG0gAygLMiEuZ29vZ2xlLmFwaS5DbGllbnRMaWJyYXJ5U2V0dGluZ3MSKQohcHJvdG9fcmVmZXJlbmNlX2RvY3VtZW50YXRpb25fdXJpGG4gASgJEigKIHJlc3RfcmVmZXJlbmNlX2RvY3VtZW50YXRpb25fdXJpGG8gASgJIuMBCgxKYXZhU2V0dGluZ3MSFwoPbGlicmFyeV9wYWNrYWdlGAEgASgJEkwKE3NlcnZpY2VfY2xhc3NfbmFtZXMYAiADKAsyLy5nb29nbGUuYXBpLkphdmFTZXR0aW5ncy5TZXJ2aWNlQ2xhc3NOYW1lc0VudHJ5EjIKBmNvbW1vbhgDIAEoCzIiLmdvb2dsZS5hcGkuQ29tbW9uTGFuZ3VhZ2VTZXR0aW5ncxo4ChZTZXJ2aWNlQ2xhc3NOYW1lc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiQQoLQ3BwU2V0dGluZ3MSMgoGY29tbW9uGAEgASgLMiIuZ29vZ2xlLmFwaS5Db21tb25MYW5ndWFnZVNldHRpbmdzIloKC1BocFNldHRpbmdzEjIKBmNvbW1vbhgBIAEoCzIiLmdvb2dsZS5hcGkuQ29tbW9uTGFuZ3VhZ2VTZXR0aW5ncxIXCg9saWJyYXJ5X3BhY2thZ2UYAiABKAkimwIKDlB5dGhvblNldHRpbmdzEjIKBmNvbW1vbhgBIAEoCzIiLmdvb2dsZS5hcGkuQ29tbW9uTGFuZ3VhZ2VTZXR0aW5ncxJOChVleHBlcmltZW50YWxfZmVhdHVyZXMYAiABKAsyLy5nb29nbGUuYXBpLlB5dGhvblNldHRpbmdzLkV4cGVyaW1lbnRhbEZlYXR1cmVzGoQBChRFeHBlcmltZW50YWxGZWF0dXJlcxIdChVyZXN0X2FzeW5jX2lvX2VuYWJsZWQYASABKAgSJwofcHJvdG9idWZfcHl0aG9uaWNfdHlwZXNfZW5hYmxlZBgCIAEoCBIkChx1bnZlcnNpb25lZF9wYWNrYWdlX2Rpc2FibGVkGAMgASgIIkIKDE5vZGVTZXR0aW5ncxIyCgZjb21tb24YASABKAsyIi5nb29nbGUuYXBpLkNvbW1vbkxhbmd1YWdlU2V0dGluZ3MiqgMKDkRvdG5ldFNldHRpbmdzEjIKBmNvbW1vbhgBIAEoCzIiLmdvb2dsZS5hcGkuQ29tbW9uTGFuZ3VhZ2VTZXR0aW5ncxJJChByZW5hbWVkX3NlcnZpY2VzGAIgAygLMi8uZ29vZ2xlLmFwaS5Eb3RuZXRTZXR0aW5ncy5SZW5hbWVkU2VydmljZXNFbnRyeRJLChFyZW5hbWVkX3Jlc291cmNlcxgDIAMoCzIwLmdvb2dsZS5hcGkuRG90bmV0U2V0dGluZ3MuUmVuYW1lZFJlc291cmNlc0VudHJ5EhkKEWlnbm9yZWRfcmVzb3VyY2VzGAQgAygJEiAKGGZvcmNlZF9uYW1lc3BhY2VfYWxpYXNlcxgFIAMoCRIeChZoYW5kd3JpdHRlbl9zaWduYXR1cmVzGAYgAygJGjYKFFJlbmFtZWRTZXJ2aWNlc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEaNwoVUmVuYW1lZFJlc291cmNlc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiQgoMUnVieVNldHRpbmdzEjIKBmNvbW1vbhgBIAEoCzIiLmdvb2dsZS5hcGkuQ29tbW9uTGFuZ3VhZ2VTZXR0aW5ncyK/AQoKR29TZXR0aW5ncxIyCgZjb21tb24YASABKAsyIi5nb29nbGUuYXBpLkNvbW1vbkxhbmd1YWdlU2V0dGluZ3MSRQoQcmVuYW1lZF9zZXJ2aWNlcxgCIAMoCzIrLmdvb2dsZS5hcGkuR29TZXR0aW5ncy5SZW5hbWVkU2VydmljZXNFbnRyeRo2ChRSZW5hbWVkU2VydmljZXNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIoIDCg5NZXRob2RTZXR0aW5ncxIQCghzZWxlY3RvchgBIAEoCRI8Cgxsb25nX3J1bm5pbmcYAiABKAsyJi5nb29nbGUuYXBpLk1ldGhvZFNldHRpbmdzLkxvbmdSdW5uaW5nEh0KFWF1dG9fcG9wdWxhdGVkX2ZpZWxkcxgDIAMoCRIxCghiYXRjaGluZxgEIAEoCzIfLmdvb2dsZS5hcGkuQmF0Y2hpbmdDb25maWdQcm90bxrNAQoLTG9uZ1J1bm5pbmcSNQoSaW5pdGlhbF9wb2xsX2RlbGF5GAEgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uEh0KFXBvbGxfZGVsYXlfbXVsdGlwbGllchgCIAEoAhIxCg5tYXhfcG9sbF9kZWxheRgDIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhI1ChJ0b3RhbF9wb2xsX3RpbWVvdXQYBCABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24iUQoYU2VsZWN0aXZlR2FwaWNHZW5lcmF0aW9uEg8KB21ldGhvZHMYASADKAkSJAocZ2VuZXJhdGVfb21pdHRlZF9hc19pbnRlcm5hbBgCIAEoCCKLAQoTQmF0Y2hpbmdDb25maWdQcm90bxI1Cgp0aHJlc2hvbGRzGAEgASgLMiEuZ29vZ2xlLmFwaS5CYXRjaGluZ1NldHRpbmdzUHJvdG8SPQoQYmF0Y2hfZGVzY3JpcHRvchgCIAEoCzIjLmdvb2dsZS5hcGkuQmF0Y2hpbmdEZXNjcmlwdG9yUHJvdG8i6wIKFUJhdGNoaW5nU2V0dGluZ3NQcm90bxIfChdlbGVtZW50X2NvdW50X3RocmVzaG9sZBgBIAEoBRIeChZyZXF1ZXN0X2J5dGVfdGhyZXNob2xkGAIgASgDEjIKD2RlbGF5X3RocmVzaG9sZBgDIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhIbChNlbGVtZW50X2NvdW50X2xpbWl0GAQgASgFEhoKEnJlcXVlc3RfYnl0ZV9saW1pdBgFIAEoBRIiChpmbG93X2NvbnRyb2xfZWxlbWVudF9saW1pdBgGIAEoBRIfChdmbG93X2NvbnRyb2xfYnl0ZV9saW1pdBgHIAEoBRJfCiRmbG93X2NvbnRyb2xfbGltaXRfZXhjZWVkZWRfYmVoYXZpb3IYCCABKA4yMS5nb29nbGUuYXBpLkZsb3dDb250cm9sTGltaXRFeGNlZWRlZEJlaGF2aW9yUHJvdG8iaQoXQmF0Y2hpbmdEZXNjcmlwdG9yUHJvdG8SFQoNYmF0Y2hlZF9maWVsZBgBIAEoCRIcChRkaXNjcmltaW5hdG9yX2ZpZWxkcxgCIAMoCRIZChFzdWJyZXNwb25zZV9maWVsZBgDIAEoCSqjAQoZQ2xpZW50TGlicmFyeU9yZ2FuaXphdGlvbhIrCidDTElFTlRfTElCUkFSWV9PUkdBTklaQVRJT05fVU5TUEVDSUZJRUQQABIJCgVDTE9VRBABEgcKA0FEUxACEgoKBlBIT1RPUxADEg8KC1NUUkVFVF9WSUVXEAQSDAoIU0hPUFBJTkcQBRIHCgNHRU8QBhIRCg1HRU5FUkFUSVZFX0FJEAcqZwoYQ2xpZW50TGlicmFyeURlc3RpbmF0aW9uEioKJkNMSUVOVF9MSUJSQVJZX0RFU1RJTkFUSU9OX1VOU1BFQ0lGSUVEEAASCgoGR0lUSFVCEAoSEwoPUEFDS0FHRV9NQU5BR0VSEBQqZwolRmxvd0NvbnRyb2xMaW1pdEV4Y2VlZGVkQmVoYXZpb3JQcm90bxISCg5VTlNFVF9CRUhBVklPUhAAEhMKD1RIUk9XX0VYQ0VQVElPThABEgkKBUJMT0NLEAISCgoGSUdOT1JFEAM6SgoQbWV0aG9kX3NpZ25hdHVyZRIeLmdvb2dsZS5wcm90b2J1Zi5NZXRob2RPcHRpb25zGJsIIAMoCVIPbWV0aG9kU2lnbmF0dXJlOkMKDGRlZmF1bHRfaG9zdBIfLmdvb2dsZS5wcm90b2J1Zi5TZXJ2aWNlT3B0aW9ucxiZCCABKAlSC2RlZmF1bHRIb3N0OkMKDG9hdXRoX3Njb3BlcxIfLmdvb2dsZS5wcm90b2J1Zi5TZXJ2aWNlT3B0aW9ucxiaCCABKAlSC29hdXRoU2NvcGVzOkQKC2FwaV92ZXJzaW9uEh8uZ29vZ2xlLnByb3RvYnVmLlNlcnZpY2VPcHRpb25zGMG6q/oBIAEoCVIKYXBpVmVyc2lvbkJpCg5jb20uZ29vZ2xlLmFwaUILQ2xpZW50UHJvdG9QAVpBZ29vZ2xlLmdvbGFuZy5vcmcvZ2VucHJvdG8vZ29vZ2xlYXBpcy9hcGkvYW5ub3RhdGlvbnM7YW5ub3RhdGlvbnOiAgRHQVBJYgZwcm90bzM", [file_google_api_launch_stage, file_google_protobuf_descriptor, file_google_protobuf_duration]);
+  $literal.fileDesc(
+    /*@__PURE__*/ $literal.FileDescriptorProto({
+      name: "google/api/client.proto",
+      package: "google.api",
+      options: /*@__PURE__*/ $literal.FileOptions({ javaPackage: "com.google.api", javaOuterClassname: "ClientProto", javaMultipleFiles: true, goPackage: "google.golang.org/genproto/googleapis/api/annotations;annotations", objcClassPrefix: "GAPI" }),
+      syntax: "proto3",
+      messageType: [
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "CommonLanguageSettings",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({
+              name: "reference_docs_uri",
+              number: 1,
+              label: 1,
+              type: 9,
+              options: /*@__PURE__*/ $literal.FieldOptions({ deprecated: true }),
+            }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "destinations", number: 2, label: 3, type: 14, typeName: ".google.api.ClientLibraryDestination" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "selective_gapic_generation", number: 3, label: 1, type: 11, typeName: ".google.api.SelectiveGapicGeneration" }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "ClientLibrarySettings",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "version", number: 1, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "launch_stage", number: 2, label: 1, type: 14, typeName: ".google.api.LaunchStage" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "rest_numeric_enums", number: 3, label: 1, type: 8 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "java_settings", number: 21, label: 1, type: 11, typeName: ".google.api.JavaSettings" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "cpp_settings", number: 22, label: 1, type: 11, typeName: ".google.api.CppSettings" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "php_settings", number: 23, label: 1, type: 11, typeName: ".google.api.PhpSettings" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "python_settings", number: 24, label: 1, type: 11, typeName: ".google.api.PythonSettings" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "node_settings", number: 25, label: 1, type: 11, typeName: ".google.api.NodeSettings" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "dotnet_settings", number: 26, label: 1, type: 11, typeName: ".google.api.DotnetSettings" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "ruby_settings", number: 27, label: 1, type: 11, typeName: ".google.api.RubySettings" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "go_settings", number: 28, label: 1, type: 11, typeName: ".google.api.GoSettings" }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "Publishing",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "method_settings", number: 2, label: 3, type: 11, typeName: ".google.api.MethodSettings" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "new_issue_uri", number: 101, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "documentation_uri", number: 102, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "api_short_name", number: 103, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "github_label", number: 104, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "codeowner_github_teams", number: 105, label: 3, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "doc_tag_prefix", number: 106, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "organization", number: 107, label: 1, type: 14, typeName: ".google.api.ClientLibraryOrganization" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "library_settings", number: 109, label: 3, type: 11, typeName: ".google.api.ClientLibrarySettings" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "proto_reference_documentation_uri", number: 110, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "rest_reference_documentation_uri", number: 111, label: 1, type: 9 }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "JavaSettings",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "library_package", number: 1, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "service_class_names", number: 2, label: 3, type: 11, typeName: ".google.api.JavaSettings.ServiceClassNamesEntry" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "common", number: 3, label: 1, type: 11, typeName: ".google.api.CommonLanguageSettings" }),
+          ],
+          nestedType: [
+            /*@__PURE__*/ $literal.DescriptorProto({
+              name: "ServiceClassNamesEntry",
+              options: /*@__PURE__*/ $literal.MessageOptions({ mapEntry: true }),
+              field: [
+                /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "key", number: 1, label: 1, type: 9 }),
+                /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "value", number: 2, label: 1, type: 9 }),
+              ],
+            }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "CppSettings",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "common", number: 1, label: 1, type: 11, typeName: ".google.api.CommonLanguageSettings" }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "PhpSettings",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "common", number: 1, label: 1, type: 11, typeName: ".google.api.CommonLanguageSettings" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "library_package", number: 2, label: 1, type: 9 }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "PythonSettings",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "common", number: 1, label: 1, type: 11, typeName: ".google.api.CommonLanguageSettings" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "experimental_features", number: 2, label: 1, type: 11, typeName: ".google.api.PythonSettings.ExperimentalFeatures" }),
+          ],
+          nestedType: [
+            /*@__PURE__*/ $literal.DescriptorProto({
+              name: "ExperimentalFeatures",
+              field: [
+                /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "rest_async_io_enabled", number: 1, label: 1, type: 8 }),
+                /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "protobuf_pythonic_types_enabled", number: 2, label: 1, type: 8 }),
+                /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "unversioned_package_disabled", number: 3, label: 1, type: 8 }),
+              ],
+            }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "NodeSettings",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "common", number: 1, label: 1, type: 11, typeName: ".google.api.CommonLanguageSettings" }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "DotnetSettings",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "common", number: 1, label: 1, type: 11, typeName: ".google.api.CommonLanguageSettings" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "renamed_services", number: 2, label: 3, type: 11, typeName: ".google.api.DotnetSettings.RenamedServicesEntry" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "renamed_resources", number: 3, label: 3, type: 11, typeName: ".google.api.DotnetSettings.RenamedResourcesEntry" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "ignored_resources", number: 4, label: 3, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "forced_namespace_aliases", number: 5, label: 3, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "handwritten_signatures", number: 6, label: 3, type: 9 }),
+          ],
+          nestedType: [
+            /*@__PURE__*/ $literal.DescriptorProto({
+              name: "RenamedServicesEntry",
+              options: /*@__PURE__*/ $literal.MessageOptions({ mapEntry: true }),
+              field: [
+                /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "key", number: 1, label: 1, type: 9 }),
+                /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "value", number: 2, label: 1, type: 9 }),
+              ],
+            }),
+            /*@__PURE__*/ $literal.DescriptorProto({
+              name: "RenamedResourcesEntry",
+              options: /*@__PURE__*/ $literal.MessageOptions({ mapEntry: true }),
+              field: [
+                /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "key", number: 1, label: 1, type: 9 }),
+                /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "value", number: 2, label: 1, type: 9 }),
+              ],
+            }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "RubySettings",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "common", number: 1, label: 1, type: 11, typeName: ".google.api.CommonLanguageSettings" }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "GoSettings",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "common", number: 1, label: 1, type: 11, typeName: ".google.api.CommonLanguageSettings" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "renamed_services", number: 2, label: 3, type: 11, typeName: ".google.api.GoSettings.RenamedServicesEntry" }),
+          ],
+          nestedType: [
+            /*@__PURE__*/ $literal.DescriptorProto({
+              name: "RenamedServicesEntry",
+              options: /*@__PURE__*/ $literal.MessageOptions({ mapEntry: true }),
+              field: [
+                /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "key", number: 1, label: 1, type: 9 }),
+                /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "value", number: 2, label: 1, type: 9 }),
+              ],
+            }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "MethodSettings",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "selector", number: 1, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "long_running", number: 2, label: 1, type: 11, typeName: ".google.api.MethodSettings.LongRunning" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "auto_populated_fields", number: 3, label: 3, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "batching", number: 4, label: 1, type: 11, typeName: ".google.api.BatchingConfigProto" }),
+          ],
+          nestedType: [
+            /*@__PURE__*/ $literal.DescriptorProto({
+              name: "LongRunning",
+              field: [
+                /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "initial_poll_delay", number: 1, label: 1, type: 11, typeName: ".google.protobuf.Duration" }),
+                /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "poll_delay_multiplier", number: 2, label: 1, type: 2 }),
+                /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "max_poll_delay", number: 3, label: 1, type: 11, typeName: ".google.protobuf.Duration" }),
+                /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "total_poll_timeout", number: 4, label: 1, type: 11, typeName: ".google.protobuf.Duration" }),
+              ],
+            }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "SelectiveGapicGeneration",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "methods", number: 1, label: 3, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "generate_omitted_as_internal", number: 2, label: 1, type: 8 }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "BatchingConfigProto",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "thresholds", number: 1, label: 1, type: 11, typeName: ".google.api.BatchingSettingsProto" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "batch_descriptor", number: 2, label: 1, type: 11, typeName: ".google.api.BatchingDescriptorProto" }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "BatchingSettingsProto",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "element_count_threshold", number: 1, label: 1, type: 5 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "request_byte_threshold", number: 2, label: 1, type: 3 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "delay_threshold", number: 3, label: 1, type: 11, typeName: ".google.protobuf.Duration" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "element_count_limit", number: 4, label: 1, type: 5 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "request_byte_limit", number: 5, label: 1, type: 5 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "flow_control_element_limit", number: 6, label: 1, type: 5 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "flow_control_byte_limit", number: 7, label: 1, type: 5 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "flow_control_limit_exceeded_behavior", number: 8, label: 1, type: 14, typeName: ".google.api.FlowControlLimitExceededBehaviorProto" }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "BatchingDescriptorProto",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "batched_field", number: 1, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "discriminator_fields", number: 2, label: 3, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "subresponse_field", number: 3, label: 1, type: 9 }),
+          ],
+        }),
+      ],
+      enumType: [
+        /*@__PURE__*/ $literal.EnumDescriptorProto({
+          name: "ClientLibraryOrganization",
+          value: [
+            /*@__PURE__*/ $literal.EnumValueDescriptorProto({ name: "CLIENT_LIBRARY_ORGANIZATION_UNSPECIFIED", number: 0 }),
+            /*@__PURE__*/ $literal.EnumValueDescriptorProto({ name: "CLOUD", number: 1 }),
+            /*@__PURE__*/ $literal.EnumValueDescriptorProto({ name: "ADS", number: 2 }),
+            /*@__PURE__*/ $literal.EnumValueDescriptorProto({ name: "PHOTOS", number: 3 }),
+            /*@__PURE__*/ $literal.EnumValueDescriptorProto({ name: "STREET_VIEW", number: 4 }),
+            /*@__PURE__*/ $literal.EnumValueDescriptorProto({ name: "SHOPPING", number: 5 }),
+            /*@__PURE__*/ $literal.EnumValueDescriptorProto({ name: "GEO", number: 6 }),
+            /*@__PURE__*/ $literal.EnumValueDescriptorProto({ name: "GENERATIVE_AI", number: 7 }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.EnumDescriptorProto({
+          name: "ClientLibraryDestination",
+          value: [
+            /*@__PURE__*/ $literal.EnumValueDescriptorProto({ name: "CLIENT_LIBRARY_DESTINATION_UNSPECIFIED", number: 0 }),
+            /*@__PURE__*/ $literal.EnumValueDescriptorProto({ name: "GITHUB", number: 10 }),
+            /*@__PURE__*/ $literal.EnumValueDescriptorProto({ name: "PACKAGE_MANAGER", number: 20 }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.EnumDescriptorProto({
+          name: "FlowControlLimitExceededBehaviorProto",
+          value: [
+            /*@__PURE__*/ $literal.EnumValueDescriptorProto({ name: "UNSET_BEHAVIOR", number: 0 }),
+            /*@__PURE__*/ $literal.EnumValueDescriptorProto({ name: "THROW_EXCEPTION", number: 1 }),
+            /*@__PURE__*/ $literal.EnumValueDescriptorProto({ name: "BLOCK", number: 2 }),
+            /*@__PURE__*/ $literal.EnumValueDescriptorProto({ name: "IGNORE", number: 3 }),
+          ],
+        }),
+      ],
+      extension: [
+        /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "method_signature", extendee: ".google.protobuf.MethodOptions", number: 1051, label: 3, type: 9, jsonName: "methodSignature" }),
+        /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "default_host", extendee: ".google.protobuf.ServiceOptions", number: 1049, label: 1, type: 9, jsonName: "defaultHost" }),
+        /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "oauth_scopes", extendee: ".google.protobuf.ServiceOptions", number: 1050, label: 1, type: 9, jsonName: "oauthScopes" }),
+        /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "api_version", extendee: ".google.protobuf.ServiceOptions", number: 525000001, label: 1, type: 9, jsonName: "apiVersion" }),
+      ],
+    }),
+    [file_google_api_launch_stage, file_google_protobuf_descriptor, file_google_protobuf_duration],
+  );
 
 /**
  * Required information for every language.

@@ -17,7 +17,8 @@
 /* eslint-disable */
 
 import type { GenEnum, GenExtension, GenFile } from "@bufbuild/protobuf/codegenv2";
-import { enumDesc, extDesc, fileDesc } from "@bufbuild/protobuf/codegenv2";
+import { enumDesc, extDesc } from "@bufbuild/protobuf/codegenv2";
+import * as $literal from "../../descriptor_literal.js";
 import type { FieldOptions } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_descriptor } from "@bufbuild/protobuf/wkt";
 
@@ -25,7 +26,43 @@ import { file_google_protobuf_descriptor } from "@bufbuild/protobuf/wkt";
  * Describes the file google/api/field_behavior.proto.
  */
 export const file_google_api_field_behavior: GenFile = /*@__PURE__*/
-  fileDesc("Ch9nb29nbGUvYXBpL2ZpZWxkX2JlaGF2aW9yLnByb3RvEgpnb29nbGUuYXBpKrYBCg1GaWVsZEJlaGF2aW9yEh4KGkZJRUxEX0JFSEFWSU9SX1VOU1BFQ0lGSUVEEAASDAoIT1BUSU9OQUwQARIMCghSRVFVSVJFRBACEg8KC09VVFBVVF9PTkxZEAMSDgoKSU5QVVRfT05MWRAEEg0KCUlNTVVUQUJMRRAFEhIKDlVOT1JERVJFRF9MSVNUEAYSFQoRTk9OX0VNUFRZX0RFRkFVTFQQBxIOCgpJREVOVElGSUVSEAg6ZAoOZmllbGRfYmVoYXZpb3ISHS5nb29nbGUucHJvdG9idWYuRmllbGRPcHRpb25zGJwIIAMoDjIZLmdvb2dsZS5hcGkuRmllbGRCZWhhdmlvckICEABSDWZpZWxkQmVoYXZpb3JCcAoOY29tLmdvb2dsZS5hcGlCEkZpZWxkQmVoYXZpb3JQcm90b1ABWkFnb29nbGUuZ29sYW5nLm9yZy9nZW5wcm90by9nb29nbGVhcGlzL2FwaS9hbm5vdGF0aW9uczthbm5vdGF0aW9uc6ICBEdBUEliBnByb3RvMw", [file_google_protobuf_descriptor]);
+  $literal.fileDesc(
+    /*@__PURE__*/ $literal.FileDescriptorProto({
+      name: "google/api/field_behavior.proto",
+      package: "google.api",
+      options: /*@__PURE__*/ $literal.FileOptions({ javaPackage: "com.google.api", javaOuterClassname: "FieldBehaviorProto", javaMultipleFiles: true, goPackage: "google.golang.org/genproto/googleapis/api/annotations;annotations", objcClassPrefix: "GAPI" }),
+      syntax: "proto3",
+      enumType: [
+        /*@__PURE__*/ $literal.EnumDescriptorProto({
+          name: "FieldBehavior",
+          value: [
+            /*@__PURE__*/ $literal.EnumValueDescriptorProto({ name: "FIELD_BEHAVIOR_UNSPECIFIED", number: 0 }),
+            /*@__PURE__*/ $literal.EnumValueDescriptorProto({ name: "OPTIONAL", number: 1 }),
+            /*@__PURE__*/ $literal.EnumValueDescriptorProto({ name: "REQUIRED", number: 2 }),
+            /*@__PURE__*/ $literal.EnumValueDescriptorProto({ name: "OUTPUT_ONLY", number: 3 }),
+            /*@__PURE__*/ $literal.EnumValueDescriptorProto({ name: "INPUT_ONLY", number: 4 }),
+            /*@__PURE__*/ $literal.EnumValueDescriptorProto({ name: "IMMUTABLE", number: 5 }),
+            /*@__PURE__*/ $literal.EnumValueDescriptorProto({ name: "UNORDERED_LIST", number: 6 }),
+            /*@__PURE__*/ $literal.EnumValueDescriptorProto({ name: "NON_EMPTY_DEFAULT", number: 7 }),
+            /*@__PURE__*/ $literal.EnumValueDescriptorProto({ name: "IDENTIFIER", number: 8 }),
+          ],
+        }),
+      ],
+      extension: [
+        /*@__PURE__*/ $literal.FieldDescriptorProto({
+          name: "field_behavior",
+          extendee: ".google.protobuf.FieldOptions",
+          number: 1052,
+          label: 3,
+          type: 14,
+          typeName: ".google.api.FieldBehavior",
+          options: /*@__PURE__*/ $literal.FieldOptions({ packed: false }),
+          jsonName: "fieldBehavior",
+        }),
+      ],
+    }),
+    [file_google_protobuf_descriptor],
+  );
 
 /**
  * An indicator of the behavior of a given field (for example, that a field

@@ -17,14 +17,56 @@
 /* eslint-disable */
 
 import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
+import { messageDesc } from "@bufbuild/protobuf/codegenv2";
+import * as $literal from "../../descriptor_literal.js";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file google/api/http.proto.
  */
 export const file_google_api_http: GenFile = /*@__PURE__*/
-  fileDesc("ChVnb29nbGUvYXBpL2h0dHAucHJvdG8SCmdvb2dsZS5hcGkiVAoESHR0cBIjCgVydWxlcxgBIAMoCzIULmdvb2dsZS5hcGkuSHR0cFJ1bGUSJwofZnVsbHlfZGVjb2RlX3Jlc2VydmVkX2V4cGFuc2lvbhgCIAEoCCKBAgoISHR0cFJ1bGUSEAoIc2VsZWN0b3IYASABKAkSDQoDZ2V0GAIgASgJSAASDQoDcHV0GAMgASgJSAASDgoEcG9zdBgEIAEoCUgAEhAKBmRlbGV0ZRgFIAEoCUgAEg8KBXBhdGNoGAYgASgJSAASLwoGY3VzdG9tGAggASgLMh0uZ29vZ2xlLmFwaS5DdXN0b21IdHRwUGF0dGVybkgAEgwKBGJvZHkYByABKAkSFQoNcmVzcG9uc2VfYm9keRgMIAEoCRIxChNhZGRpdGlvbmFsX2JpbmRpbmdzGAsgAygLMhQuZ29vZ2xlLmFwaS5IdHRwUnVsZUIJCgdwYXR0ZXJuIi8KEUN1c3RvbUh0dHBQYXR0ZXJuEgwKBGtpbmQYASABKAkSDAoEcGF0aBgCIAEoCUJnCg5jb20uZ29vZ2xlLmFwaUIJSHR0cFByb3RvUAFaQWdvb2dsZS5nb2xhbmcub3JnL2dlbnByb3RvL2dvb2dsZWFwaXMvYXBpL2Fubm90YXRpb25zO2Fubm90YXRpb25zogIER0FQSWIGcHJvdG8z");
+  $literal.fileDesc(
+    /*@__PURE__*/ $literal.FileDescriptorProto({
+      name: "google/api/http.proto",
+      package: "google.api",
+      options: /*@__PURE__*/ $literal.FileOptions({ javaPackage: "com.google.api", javaOuterClassname: "HttpProto", javaMultipleFiles: true, goPackage: "google.golang.org/genproto/googleapis/api/annotations;annotations", objcClassPrefix: "GAPI" }),
+      syntax: "proto3",
+      messageType: [
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "Http",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "rules", number: 1, label: 3, type: 11, typeName: ".google.api.HttpRule" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "fully_decode_reserved_expansion", number: 2, label: 1, type: 8 }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "HttpRule",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "selector", number: 1, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "get", number: 2, label: 1, type: 9, oneofIndex: 0 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "put", number: 3, label: 1, type: 9, oneofIndex: 0 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "post", number: 4, label: 1, type: 9, oneofIndex: 0 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "delete", number: 5, label: 1, type: 9, oneofIndex: 0 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "patch", number: 6, label: 1, type: 9, oneofIndex: 0 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "custom", number: 8, label: 1, type: 11, typeName: ".google.api.CustomHttpPattern", oneofIndex: 0 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "body", number: 7, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "response_body", number: 12, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "additional_bindings", number: 11, label: 3, type: 11, typeName: ".google.api.HttpRule" }),
+          ],
+          oneofDecl: [
+            /*@__PURE__*/ $literal.OneofDescriptorProto({ name: "pattern" }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "CustomHttpPattern",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "kind", number: 1, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "path", number: 2, label: 1, type: 9 }),
+          ],
+        }),
+      ],
+    }),
+  );
 
 /**
  * Defines the HTTP configuration for an API service. It contains a list of

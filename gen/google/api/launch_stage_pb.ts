@@ -17,13 +17,36 @@
 /* eslint-disable */
 
 import type { GenEnum, GenFile } from "@bufbuild/protobuf/codegenv2";
-import { enumDesc, fileDesc } from "@bufbuild/protobuf/codegenv2";
+import { enumDesc } from "@bufbuild/protobuf/codegenv2";
+import * as $literal from "../../descriptor_literal.js";
 
 /**
  * Describes the file google/api/launch_stage.proto.
  */
 export const file_google_api_launch_stage: GenFile = /*@__PURE__*/
-  fileDesc("Ch1nb29nbGUvYXBpL2xhdW5jaF9zdGFnZS5wcm90bxIKZ29vZ2xlLmFwaSqMAQoLTGF1bmNoU3RhZ2USHAoYTEFVTkNIX1NUQUdFX1VOU1BFQ0lGSUVEEAASEQoNVU5JTVBMRU1FTlRFRBAGEg0KCVBSRUxBVU5DSBAHEhAKDEVBUkxZX0FDQ0VTUxABEgkKBUFMUEhBEAISCAoEQkVUQRADEgYKAkdBEAQSDgoKREVQUkVDQVRFRBAFQloKDmNvbS5nb29nbGUuYXBpQhBMYXVuY2hTdGFnZVByb3RvUAFaLWdvb2dsZS5nb2xhbmcub3JnL2dlbnByb3RvL2dvb2dsZWFwaXMvYXBpO2FwaaICBEdBUEliBnByb3RvMw");
+  $literal.fileDesc(
+    /*@__PURE__*/ $literal.FileDescriptorProto({
+      name: "google/api/launch_stage.proto",
+      package: "google.api",
+      options: /*@__PURE__*/ $literal.FileOptions({ javaPackage: "com.google.api", javaOuterClassname: "LaunchStageProto", javaMultipleFiles: true, goPackage: "google.golang.org/genproto/googleapis/api;api", objcClassPrefix: "GAPI" }),
+      syntax: "proto3",
+      enumType: [
+        /*@__PURE__*/ $literal.EnumDescriptorProto({
+          name: "LaunchStage",
+          value: [
+            /*@__PURE__*/ $literal.EnumValueDescriptorProto({ name: "LAUNCH_STAGE_UNSPECIFIED", number: 0 }),
+            /*@__PURE__*/ $literal.EnumValueDescriptorProto({ name: "UNIMPLEMENTED", number: 6 }),
+            /*@__PURE__*/ $literal.EnumValueDescriptorProto({ name: "PRELAUNCH", number: 7 }),
+            /*@__PURE__*/ $literal.EnumValueDescriptorProto({ name: "EARLY_ACCESS", number: 1 }),
+            /*@__PURE__*/ $literal.EnumValueDescriptorProto({ name: "ALPHA", number: 2 }),
+            /*@__PURE__*/ $literal.EnumValueDescriptorProto({ name: "BETA", number: 3 }),
+            /*@__PURE__*/ $literal.EnumValueDescriptorProto({ name: "GA", number: 4 }),
+            /*@__PURE__*/ $literal.EnumValueDescriptorProto({ name: "DEPRECATED", number: 5 }),
+          ],
+        }),
+      ],
+    }),
+  );
 
 /**
  * The launch stage as defined by [Google Cloud Platform

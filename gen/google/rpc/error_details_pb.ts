@@ -17,16 +17,163 @@
 /* eslint-disable */
 
 import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
+import { messageDesc } from "@bufbuild/protobuf/codegenv2";
+import * as $literal from "../../descriptor_literal.js";
 import type { Duration, DurationJson } from "@bufbuild/protobuf/wkt";
-import { file_google_protobuf_duration } from "@bufbuild/protobuf/wkt";
+import { file_google_protobuf_duration } from "../protobuf/duration_pb.js";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file google/rpc/error_details.proto.
  */
 export const file_google_rpc_error_details: GenFile = /*@__PURE__*/
-  fileDesc("Ch5nb29nbGUvcnBjL2Vycm9yX2RldGFpbHMucHJvdG8SCmdvb2dsZS5ycGMikwEKCUVycm9ySW5mbxIOCgZyZWFzb24YASABKAkSDgoGZG9tYWluGAIgASgJEjUKCG1ldGFkYXRhGAMgAygLMiMuZ29vZ2xlLnJwYy5FcnJvckluZm8uTWV0YWRhdGFFbnRyeRovCg1NZXRhZGF0YUVudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiOwoJUmV0cnlJbmZvEi4KC3JldHJ5X2RlbGF5GAEgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uIjIKCURlYnVnSW5mbxIVCg1zdGFja19lbnRyaWVzGAEgAygJEg4KBmRldGFpbBgCIAEoCSKPAwoMUXVvdGFGYWlsdXJlEjYKCnZpb2xhdGlvbnMYASADKAsyIi5nb29nbGUucnBjLlF1b3RhRmFpbHVyZS5WaW9sYXRpb24axgIKCVZpb2xhdGlvbhIPCgdzdWJqZWN0GAEgASgJEhMKC2Rlc2NyaXB0aW9uGAIgASgJEhMKC2FwaV9zZXJ2aWNlGAMgASgJEhQKDHF1b3RhX21ldHJpYxgEIAEoCRIQCghxdW90YV9pZBgFIAEoCRJRChBxdW90YV9kaW1lbnNpb25zGAYgAygLMjcuZ29vZ2xlLnJwYy5RdW90YUZhaWx1cmUuVmlvbGF0aW9uLlF1b3RhRGltZW5zaW9uc0VudHJ5EhMKC3F1b3RhX3ZhbHVlGAcgASgDEh8KEmZ1dHVyZV9xdW90YV92YWx1ZRgIIAEoA0gAiAEBGjYKFFF1b3RhRGltZW5zaW9uc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAFCFQoTX2Z1dHVyZV9xdW90YV92YWx1ZSKVAQoTUHJlY29uZGl0aW9uRmFpbHVyZRI9Cgp2aW9sYXRpb25zGAEgAygLMikuZ29vZ2xlLnJwYy5QcmVjb25kaXRpb25GYWlsdXJlLlZpb2xhdGlvbho/CglWaW9sYXRpb24SDAoEdHlwZRgBIAEoCRIPCgdzdWJqZWN0GAIgASgJEhMKC2Rlc2NyaXB0aW9uGAMgASgJIswBCgpCYWRSZXF1ZXN0Ej8KEGZpZWxkX3Zpb2xhdGlvbnMYASADKAsyJS5nb29nbGUucnBjLkJhZFJlcXVlc3QuRmllbGRWaW9sYXRpb24afQoORmllbGRWaW9sYXRpb24SDQoFZmllbGQYASABKAkSEwoLZGVzY3JpcHRpb24YAiABKAkSDgoGcmVhc29uGAMgASgJEjcKEWxvY2FsaXplZF9tZXNzYWdlGAQgASgLMhwuZ29vZ2xlLnJwYy5Mb2NhbGl6ZWRNZXNzYWdlIjcKC1JlcXVlc3RJbmZvEhIKCnJlcXVlc3RfaWQYASABKAkSFAoMc2VydmluZ19kYXRhGAIgASgJImAKDFJlc291cmNlSW5mbxIVCg1yZXNvdXJjZV90eXBlGAEgASgJEhUKDXJlc291cmNlX25hbWUYAiABKAkSDQoFb3duZXIYAyABKAkSEwoLZGVzY3JpcHRpb24YBCABKAkiVgoESGVscBIkCgVsaW5rcxgBIAMoCzIVLmdvb2dsZS5ycGMuSGVscC5MaW5rGigKBExpbmsSEwoLZGVzY3JpcHRpb24YASABKAkSCwoDdXJsGAIgASgJIjMKEExvY2FsaXplZE1lc3NhZ2USDgoGbG9jYWxlGAEgASgJEg8KB21lc3NhZ2UYAiABKAlCbAoOY29tLmdvb2dsZS5ycGNCEUVycm9yRGV0YWlsc1Byb3RvUAFaP2dvb2dsZS5nb2xhbmcub3JnL2dlbnByb3RvL2dvb2dsZWFwaXMvcnBjL2VycmRldGFpbHM7ZXJyZGV0YWlsc6ICA1JQQ2IGcHJvdG8z", [file_google_protobuf_duration]);
+  $literal.fileDesc(
+    /*@__PURE__*/ $literal.FileDescriptorProto({
+      name: "google/rpc/error_details.proto",
+      package: "google.rpc",
+      options: /*@__PURE__*/ $literal.FileOptions({ javaPackage: "com.google.rpc", javaOuterClassname: "ErrorDetailsProto", javaMultipleFiles: true, goPackage: "google.golang.org/genproto/googleapis/rpc/errdetails;errdetails", objcClassPrefix: "RPC" }),
+      syntax: "proto3",
+      messageType: [
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "ErrorInfo",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "reason", number: 1, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "domain", number: 2, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "metadata", number: 3, label: 3, type: 11, typeName: ".google.rpc.ErrorInfo.MetadataEntry" }),
+          ],
+          nestedType: [
+            /*@__PURE__*/ $literal.DescriptorProto({
+              name: "MetadataEntry",
+              options: /*@__PURE__*/ $literal.MessageOptions({ mapEntry: true }),
+              field: [
+                /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "key", number: 1, label: 1, type: 9 }),
+                /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "value", number: 2, label: 1, type: 9 }),
+              ],
+            }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "RetryInfo",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "retry_delay", number: 1, label: 1, type: 11, typeName: ".google.protobuf.Duration" }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "DebugInfo",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "stack_entries", number: 1, label: 3, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "detail", number: 2, label: 1, type: 9 }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "QuotaFailure",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "violations", number: 1, label: 3, type: 11, typeName: ".google.rpc.QuotaFailure.Violation" }),
+          ],
+          nestedType: [
+            /*@__PURE__*/ $literal.DescriptorProto({
+              name: "Violation",
+              field: [
+                /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "subject", number: 1, label: 1, type: 9 }),
+                /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "description", number: 2, label: 1, type: 9 }),
+                /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "api_service", number: 3, label: 1, type: 9 }),
+                /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "quota_metric", number: 4, label: 1, type: 9 }),
+                /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "quota_id", number: 5, label: 1, type: 9 }),
+                /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "quota_dimensions", number: 6, label: 3, type: 11, typeName: ".google.rpc.QuotaFailure.Violation.QuotaDimensionsEntry" }),
+                /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "quota_value", number: 7, label: 1, type: 3 }),
+                /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "future_quota_value", number: 8, label: 1, type: 3, oneofIndex: 0, proto3Optional: true }),
+              ],
+              nestedType: [
+                /*@__PURE__*/ $literal.DescriptorProto({
+                  name: "QuotaDimensionsEntry",
+                  options: /*@__PURE__*/ $literal.MessageOptions({ mapEntry: true }),
+                  field: [
+                    /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "key", number: 1, label: 1, type: 9 }),
+                    /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "value", number: 2, label: 1, type: 9 }),
+                  ],
+                }),
+              ],
+              oneofDecl: [
+                /*@__PURE__*/ $literal.OneofDescriptorProto({ name: "_future_quota_value" }),
+              ],
+            }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "PreconditionFailure",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "violations", number: 1, label: 3, type: 11, typeName: ".google.rpc.PreconditionFailure.Violation" }),
+          ],
+          nestedType: [
+            /*@__PURE__*/ $literal.DescriptorProto({
+              name: "Violation",
+              field: [
+                /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "type", number: 1, label: 1, type: 9 }),
+                /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "subject", number: 2, label: 1, type: 9 }),
+                /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "description", number: 3, label: 1, type: 9 }),
+              ],
+            }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "BadRequest",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "field_violations", number: 1, label: 3, type: 11, typeName: ".google.rpc.BadRequest.FieldViolation" }),
+          ],
+          nestedType: [
+            /*@__PURE__*/ $literal.DescriptorProto({
+              name: "FieldViolation",
+              field: [
+                /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "field", number: 1, label: 1, type: 9 }),
+                /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "description", number: 2, label: 1, type: 9 }),
+                /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "reason", number: 3, label: 1, type: 9 }),
+                /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "localized_message", number: 4, label: 1, type: 11, typeName: ".google.rpc.LocalizedMessage" }),
+              ],
+            }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "RequestInfo",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "request_id", number: 1, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "serving_data", number: 2, label: 1, type: 9 }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "ResourceInfo",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "resource_type", number: 1, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "resource_name", number: 2, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "owner", number: 3, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "description", number: 4, label: 1, type: 9 }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "Help",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "links", number: 1, label: 3, type: 11, typeName: ".google.rpc.Help.Link" }),
+          ],
+          nestedType: [
+            /*@__PURE__*/ $literal.DescriptorProto({
+              name: "Link",
+              field: [
+                /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "description", number: 1, label: 1, type: 9 }),
+                /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "url", number: 2, label: 1, type: 9 }),
+              ],
+            }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "LocalizedMessage",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "locale", number: 1, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "message", number: 2, label: 1, type: 9 }),
+          ],
+        }),
+      ],
+    }),
+    [file_google_protobuf_duration],
+  );
 
 /**
  * Describes the cause of the error with structured details.

@@ -17,16 +17,35 @@
 /* eslint-disable */
 
 import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
+import { messageDesc } from "@bufbuild/protobuf/codegenv2";
+import * as $literal from "../../descriptor_literal.js";
 import type { Any, AnyJson } from "@bufbuild/protobuf/wkt";
-import { file_google_protobuf_any } from "@bufbuild/protobuf/wkt";
+import { file_google_protobuf_any } from "../protobuf/any_pb.js";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file google/rpc/status.proto.
  */
 export const file_google_rpc_status: GenFile = /*@__PURE__*/
-  fileDesc("Chdnb29nbGUvcnBjL3N0YXR1cy5wcm90bxIKZ29vZ2xlLnJwYyJOCgZTdGF0dXMSDAoEY29kZRgBIAEoBRIPCgdtZXNzYWdlGAIgASgJEiUKB2RldGFpbHMYAyADKAsyFC5nb29nbGUucHJvdG9idWYuQW55Ql4KDmNvbS5nb29nbGUucnBjQgtTdGF0dXNQcm90b1ABWjdnb29nbGUuZ29sYW5nLm9yZy9nZW5wcm90by9nb29nbGVhcGlzL3JwYy9zdGF0dXM7c3RhdHVzogIDUlBDYgZwcm90bzM", [file_google_protobuf_any]);
+  $literal.fileDesc(
+    /*@__PURE__*/ $literal.FileDescriptorProto({
+      name: "google/rpc/status.proto",
+      package: "google.rpc",
+      options: /*@__PURE__*/ $literal.FileOptions({ javaPackage: "com.google.rpc", javaOuterClassname: "StatusProto", javaMultipleFiles: true, goPackage: "google.golang.org/genproto/googleapis/rpc/status;status", objcClassPrefix: "RPC" }),
+      syntax: "proto3",
+      messageType: [
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "Status",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "code", number: 1, label: 1, type: 5 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "message", number: 2, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "details", number: 3, label: 3, type: 11, typeName: ".google.protobuf.Any" }),
+          ],
+        }),
+      ],
+    }),
+    [file_google_protobuf_any],
+  );
 
 /**
  * The `Status` type defines a logical error model that is suitable for

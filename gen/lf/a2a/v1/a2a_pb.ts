@@ -11,16 +11,588 @@
 /* eslint-disable */
 
 import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
-import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import { enumDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import * as $literal from "../../../descriptor_literal.js";
 import type { EmptySchema, StructJson, Timestamp, TimestampJson, Value, ValueJson } from "@bufbuild/protobuf/wkt";
-import { file_google_protobuf_empty, file_google_protobuf_struct, file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
+import { file_google_protobuf_empty } from "../../../google/protobuf/empty_pb.js";
+import { file_google_protobuf_struct } from "../../../google/protobuf/struct_pb.js";
+import { file_google_protobuf_timestamp } from "../../../google/protobuf/timestamp_pb.js";
 import type { JsonObject, Message as Message$1 } from "@bufbuild/protobuf";
 
 /**
  * Describes the file lf/a2a/v1/a2a.proto.
  */
 export const file_lf_a2a_v1_a2a: GenFile = /*@__PURE__*/
-  fileDesc("ChNsZi9hMmEvdjEvYTJhLnByb3RvEglsZi5hMmEudjEi0wEKGFNlbmRNZXNzYWdlQ29uZmlndXJhdGlvbhIdChVhY2NlcHRlZF9vdXRwdXRfbW9kZXMYASADKAkSTAoddGFza19wdXNoX25vdGlmaWNhdGlvbl9jb25maWcYAiABKAsyJS5sZi5hMmEudjEuVGFza1B1c2hOb3RpZmljYXRpb25Db25maWcSGwoOaGlzdG9yeV9sZW5ndGgYAyABKAVIAIgBARIaChJyZXR1cm5faW1tZWRpYXRlbHkYBCABKAhCEQoPX2hpc3RvcnlfbGVuZ3RoIsUBCgRUYXNrEgoKAmlkGAEgASgJEhIKCmNvbnRleHRfaWQYAiABKAkSJQoGc3RhdHVzGAMgASgLMhUubGYuYTJhLnYxLlRhc2tTdGF0dXMSJgoJYXJ0aWZhY3RzGAQgAygLMhMubGYuYTJhLnYxLkFydGlmYWN0EiMKB2hpc3RvcnkYBSADKAsyEi5sZi5hMmEudjEuTWVzc2FnZRIpCghtZXRhZGF0YRgGIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QihQEKClRhc2tTdGF0dXMSIwoFc3RhdGUYASABKA4yFC5sZi5hMmEudjEuVGFza1N0YXRlEiMKB21lc3NhZ2UYAiABKAsyEi5sZi5hMmEudjEuTWVzc2FnZRItCgl0aW1lc3RhbXAYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIrgBCgRQYXJ0Eg4KBHRleHQYASABKAlIABINCgNyYXcYAiABKAxIABINCgN1cmwYAyABKAlIABImCgRkYXRhGAQgASgLMhYuZ29vZ2xlLnByb3RvYnVmLlZhbHVlSAASKQoIbWV0YWRhdGEYBSABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhAKCGZpbGVuYW1lGAYgASgJEhIKCm1lZGlhX3R5cGUYByABKAlCCQoHY29udGVudCLcAQoHTWVzc2FnZRISCgptZXNzYWdlX2lkGAEgASgJEhIKCmNvbnRleHRfaWQYAiABKAkSDwoHdGFza19pZBgDIAEoCRIdCgRyb2xlGAQgASgOMg8ubGYuYTJhLnYxLlJvbGUSHgoFcGFydHMYBSADKAsyDy5sZi5hMmEudjEuUGFydBIpCghtZXRhZGF0YRgGIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSEgoKZXh0ZW5zaW9ucxgHIAMoCRIaChJyZWZlcmVuY2VfdGFza19pZHMYCCADKAkioQEKCEFydGlmYWN0EhMKC2FydGlmYWN0X2lkGAEgASgJEgwKBG5hbWUYAiABKAkSEwoLZGVzY3JpcHRpb24YAyABKAkSHgoFcGFydHMYBCADKAsyDy5sZi5hMmEudjEuUGFydBIpCghtZXRhZGF0YRgFIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSEgoKZXh0ZW5zaW9ucxgGIAMoCSKOAQoVVGFza1N0YXR1c1VwZGF0ZUV2ZW50Eg8KB3Rhc2tfaWQYASABKAkSEgoKY29udGV4dF9pZBgCIAEoCRIlCgZzdGF0dXMYAyABKAsyFS5sZi5hMmEudjEuVGFza1N0YXR1cxIpCghtZXRhZGF0YRgEIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QitAEKF1Rhc2tBcnRpZmFjdFVwZGF0ZUV2ZW50Eg8KB3Rhc2tfaWQYASABKAkSEgoKY29udGV4dF9pZBgCIAEoCRIlCghhcnRpZmFjdBgDIAEoCzITLmxmLmEyYS52MS5BcnRpZmFjdBIOCgZhcHBlbmQYBCABKAgSEgoKbGFzdF9jaHVuaxgFIAEoCBIpCghtZXRhZGF0YRgGIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QiOQoSQXV0aGVudGljYXRpb25JbmZvEg4KBnNjaGVtZRgBIAEoCRITCgtjcmVkZW50aWFscxgCIAEoCSJhCg5BZ2VudEludGVyZmFjZRILCgN1cmwYASABKAkSGAoQcHJvdG9jb2xfYmluZGluZxgCIAEoCRIOCgZ0ZW5hbnQYAyABKAkSGAoQcHJvdG9jb2xfdmVyc2lvbhgEIAEoCSKeBQoJQWdlbnRDYXJkEgwKBG5hbWUYASABKAkSEwoLZGVzY3JpcHRpb24YAiABKAkSNwoUc3VwcG9ydGVkX2ludGVyZmFjZXMYAyADKAsyGS5sZi5hMmEudjEuQWdlbnRJbnRlcmZhY2USKgoIcHJvdmlkZXIYBCABKAsyGC5sZi5hMmEudjEuQWdlbnRQcm92aWRlchIPCgd2ZXJzaW9uGAUgASgJEh4KEWRvY3VtZW50YXRpb25fdXJsGAYgASgJSACIAQESMgoMY2FwYWJpbGl0aWVzGAcgASgLMhwubGYuYTJhLnYxLkFnZW50Q2FwYWJpbGl0aWVzEkMKEHNlY3VyaXR5X3NjaGVtZXMYCCADKAsyKS5sZi5hMmEudjEuQWdlbnRDYXJkLlNlY3VyaXR5U2NoZW1lc0VudHJ5Ej0KFXNlY3VyaXR5X3JlcXVpcmVtZW50cxgJIAMoCzIeLmxmLmEyYS52MS5TZWN1cml0eVJlcXVpcmVtZW50EhsKE2RlZmF1bHRfaW5wdXRfbW9kZXMYCiADKAkSHAoUZGVmYXVsdF9vdXRwdXRfbW9kZXMYCyADKAkSJQoGc2tpbGxzGAwgAygLMhUubGYuYTJhLnYxLkFnZW50U2tpbGwSMQoKc2lnbmF0dXJlcxgNIAMoCzIdLmxmLmEyYS52MS5BZ2VudENhcmRTaWduYXR1cmUSFQoIaWNvbl91cmwYDiABKAlIAYgBARpRChRTZWN1cml0eVNjaGVtZXNFbnRyeRILCgNrZXkYASABKAkSKAoFdmFsdWUYAiABKAsyGS5sZi5hMmEudjEuU2VjdXJpdHlTY2hlbWU6AjgBQhQKEl9kb2N1bWVudGF0aW9uX3VybEILCglfaWNvbl91cmwiMgoNQWdlbnRQcm92aWRlchILCgN1cmwYASABKAkSFAoMb3JnYW5pemF0aW9uGAIgASgJItoBChFBZ2VudENhcGFiaWxpdGllcxIWCglzdHJlYW1pbmcYASABKAhIAIgBARIfChJwdXNoX25vdGlmaWNhdGlvbnMYAiABKAhIAYgBARItCgpleHRlbnNpb25zGAMgAygLMhkubGYuYTJhLnYxLkFnZW50RXh0ZW5zaW9uEiAKE2V4dGVuZGVkX2FnZW50X2NhcmQYBCABKAhIAogBAUIMCgpfc3RyZWFtaW5nQhUKE19wdXNoX25vdGlmaWNhdGlvbnNCFgoUX2V4dGVuZGVkX2FnZW50X2NhcmQibQoOQWdlbnRFeHRlbnNpb24SCwoDdXJpGAEgASgJEhMKC2Rlc2NyaXB0aW9uGAIgASgJEhAKCHJlcXVpcmVkGAMgASgIEicKBnBhcmFtcxgEIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QixQEKCkFnZW50U2tpbGwSCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRITCgtkZXNjcmlwdGlvbhgDIAEoCRIMCgR0YWdzGAQgAygJEhAKCGV4YW1wbGVzGAUgAygJEhMKC2lucHV0X21vZGVzGAYgAygJEhQKDG91dHB1dF9tb2RlcxgHIAMoCRI9ChVzZWN1cml0eV9yZXF1aXJlbWVudHMYCCADKAsyHi5sZi5hMmEudjEuU2VjdXJpdHlSZXF1aXJlbWVudCJjChJBZ2VudENhcmRTaWduYXR1cmUSEQoJcHJvdGVjdGVkGAEgASgJEhEKCXNpZ25hdHVyZRgCIAEoCRInCgZoZWFkZXIYAyABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0IpwBChpUYXNrUHVzaE5vdGlmaWNhdGlvbkNvbmZpZxIOCgZ0ZW5hbnQYASABKAkSCgoCaWQYAiABKAkSDwoHdGFza19pZBgDIAEoCRILCgN1cmwYBCABKAkSDQoFdG9rZW4YBSABKAkSNQoOYXV0aGVudGljYXRpb24YBiABKAsyHS5sZi5hMmEudjEuQXV0aGVudGljYXRpb25JbmZvIhoKClN0cmluZ0xpc3QSDAoEbGlzdBgBIAMoCSKaAQoTU2VjdXJpdHlSZXF1aXJlbWVudBI8CgdzY2hlbWVzGAEgAygLMisubGYuYTJhLnYxLlNlY3VyaXR5UmVxdWlyZW1lbnQuU2NoZW1lc0VudHJ5GkUKDFNjaGVtZXNFbnRyeRILCgNrZXkYASABKAkSJAoFdmFsdWUYAiABKAsyFS5sZi5hMmEudjEuU3RyaW5nTGlzdDoCOAEigAMKDlNlY3VyaXR5U2NoZW1lEkIKF2FwaV9rZXlfc2VjdXJpdHlfc2NoZW1lGAEgASgLMh8ubGYuYTJhLnYxLkFQSUtleVNlY3VyaXR5U2NoZW1lSAASRgoZaHR0cF9hdXRoX3NlY3VyaXR5X3NjaGVtZRgCIAEoCzIhLmxmLmEyYS52MS5IVFRQQXV0aFNlY3VyaXR5U2NoZW1lSAASQQoWb2F1dGgyX3NlY3VyaXR5X3NjaGVtZRgDIAEoCzIfLmxmLmEyYS52MS5PQXV0aDJTZWN1cml0eVNjaGVtZUgAElEKH29wZW5faWRfY29ubmVjdF9zZWN1cml0eV9zY2hlbWUYBCABKAsyJi5sZi5hMmEudjEuT3BlbklkQ29ubmVjdFNlY3VyaXR5U2NoZW1lSAASQgoUbXRsc19zZWN1cml0eV9zY2hlbWUYBSABKAsyIi5sZi5hMmEudjEuTXV0dWFsVGxzU2VjdXJpdHlTY2hlbWVIAEIICgZzY2hlbWUiSwoUQVBJS2V5U2VjdXJpdHlTY2hlbWUSEwoLZGVzY3JpcHRpb24YASABKAkSEAoIbG9jYXRpb24YAiABKAkSDAoEbmFtZRgDIAEoCSJUChZIVFRQQXV0aFNlY3VyaXR5U2NoZW1lEhMKC2Rlc2NyaXB0aW9uGAEgASgJEg4KBnNjaGVtZRgCIAEoCRIVCg1iZWFyZXJfZm9ybWF0GAMgASgJIm4KFE9BdXRoMlNlY3VyaXR5U2NoZW1lEhMKC2Rlc2NyaXB0aW9uGAEgASgJEiQKBWZsb3dzGAIgASgLMhUubGYuYTJhLnYxLk9BdXRoRmxvd3MSGwoTb2F1dGgyX21ldGFkYXRhX3VybBgDIAEoCSJPChtPcGVuSWRDb25uZWN0U2VjdXJpdHlTY2hlbWUSEwoLZGVzY3JpcHRpb24YASABKAkSGwoTb3Blbl9pZF9jb25uZWN0X3VybBgCIAEoCSIuChdNdXR1YWxUbHNTZWN1cml0eVNjaGVtZRITCgtkZXNjcmlwdGlvbhgBIAEoCSLBAgoKT0F1dGhGbG93cxJDChJhdXRob3JpemF0aW9uX2NvZGUYASABKAsyJS5sZi5hMmEudjEuQXV0aG9yaXphdGlvbkNvZGVPQXV0aEZsb3dIABJDChJjbGllbnRfY3JlZGVudGlhbHMYAiABKAsyJS5sZi5hMmEudjEuQ2xpZW50Q3JlZGVudGlhbHNPQXV0aEZsb3dIABI0CghpbXBsaWNpdBgDIAEoCzIcLmxmLmEyYS52MS5JbXBsaWNpdE9BdXRoRmxvd0ICGAFIABI0CghwYXNzd29yZBgEIAEoCzIcLmxmLmEyYS52MS5QYXNzd29yZE9BdXRoRmxvd0ICGAFIABI1CgtkZXZpY2VfY29kZRgFIAEoCzIeLmxmLmEyYS52MS5EZXZpY2VDb2RlT0F1dGhGbG93SABCBgoEZmxvdyLoAQoaQXV0aG9yaXphdGlvbkNvZGVPQXV0aEZsb3cSGQoRYXV0aG9yaXphdGlvbl91cmwYASABKAkSEQoJdG9rZW5fdXJsGAIgASgJEhMKC3JlZnJlc2hfdXJsGAMgASgJEkEKBnNjb3BlcxgEIAMoCzIxLmxmLmEyYS52MS5BdXRob3JpemF0aW9uQ29kZU9BdXRoRmxvdy5TY29wZXNFbnRyeRIVCg1wa2NlX3JlcXVpcmVkGAUgASgIGi0KC1Njb3Blc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEitgEKGkNsaWVudENyZWRlbnRpYWxzT0F1dGhGbG93EhEKCXRva2VuX3VybBgBIAEoCRITCgtyZWZyZXNoX3VybBgCIAEoCRJBCgZzY29wZXMYAyADKAsyMS5sZi5hMmEudjEuQ2xpZW50Q3JlZGVudGlhbHNPQXV0aEZsb3cuU2NvcGVzRW50cnkaLQoLU2NvcGVzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASKsAQoRSW1wbGljaXRPQXV0aEZsb3cSGQoRYXV0aG9yaXphdGlvbl91cmwYASABKAkSEwoLcmVmcmVzaF91cmwYAiABKAkSOAoGc2NvcGVzGAMgAygLMigubGYuYTJhLnYxLkltcGxpY2l0T0F1dGhGbG93LlNjb3Blc0VudHJ5Gi0KC1Njb3Blc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEipAEKEVBhc3N3b3JkT0F1dGhGbG93EhEKCXRva2VuX3VybBgBIAEoCRITCgtyZWZyZXNoX3VybBgCIAEoCRI4CgZzY29wZXMYAyADKAsyKC5sZi5hMmEudjEuUGFzc3dvcmRPQXV0aEZsb3cuU2NvcGVzRW50cnkaLQoLU2NvcGVzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASLKAQoTRGV2aWNlQ29kZU9BdXRoRmxvdxIgChhkZXZpY2VfYXV0aG9yaXphdGlvbl91cmwYASABKAkSEQoJdG9rZW5fdXJsGAIgASgJEhMKC3JlZnJlc2hfdXJsGAMgASgJEjoKBnNjb3BlcxgEIAMoCzIqLmxmLmEyYS52MS5EZXZpY2VDb2RlT0F1dGhGbG93LlNjb3Blc0VudHJ5Gi0KC1Njb3Blc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEisAEKElNlbmRNZXNzYWdlUmVxdWVzdBIOCgZ0ZW5hbnQYASABKAkSIwoHbWVzc2FnZRgCIAEoCzISLmxmLmEyYS52MS5NZXNzYWdlEjoKDWNvbmZpZ3VyYXRpb24YAyABKAsyIy5sZi5hMmEudjEuU2VuZE1lc3NhZ2VDb25maWd1cmF0aW9uEikKCG1ldGFkYXRhGAQgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCJcCg5HZXRUYXNrUmVxdWVzdBIOCgZ0ZW5hbnQYASABKAkSCgoCaWQYAiABKAkSGwoOaGlzdG9yeV9sZW5ndGgYAyABKAVIAIgBAUIRCg9faGlzdG9yeV9sZW5ndGgiuAIKEExpc3RUYXNrc1JlcXVlc3QSDgoGdGVuYW50GAEgASgJEhIKCmNvbnRleHRfaWQYAiABKAkSJAoGc3RhdHVzGAMgASgOMhQubGYuYTJhLnYxLlRhc2tTdGF0ZRIWCglwYWdlX3NpemUYBCABKAVIAIgBARISCgpwYWdlX3Rva2VuGAUgASgJEhsKDmhpc3RvcnlfbGVuZ3RoGAYgASgFSAGIAQESOgoWc3RhdHVzX3RpbWVzdGFtcF9hZnRlchgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASHgoRaW5jbHVkZV9hcnRpZmFjdHMYCCABKAhIAogBAUIMCgpfcGFnZV9zaXplQhEKD19oaXN0b3J5X2xlbmd0aEIUChJfaW5jbHVkZV9hcnRpZmFjdHMicwoRTGlzdFRhc2tzUmVzcG9uc2USHgoFdGFza3MYASADKAsyDy5sZi5hMmEudjEuVGFzaxIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkSEQoJcGFnZV9zaXplGAMgASgFEhIKCnRvdGFsX3NpemUYBCABKAUiWgoRQ2FuY2VsVGFza1JlcXVlc3QSDgoGdGVuYW50GAEgASgJEgoKAmlkGAIgASgJEikKCG1ldGFkYXRhGAMgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCJTCiRHZXRUYXNrUHVzaE5vdGlmaWNhdGlvbkNvbmZpZ1JlcXVlc3QSDgoGdGVuYW50GAEgASgJEg8KB3Rhc2tfaWQYAiABKAkSCgoCaWQYAyABKAkiVgonRGVsZXRlVGFza1B1c2hOb3RpZmljYXRpb25Db25maWdSZXF1ZXN0Eg4KBnRlbmFudBgBIAEoCRIPCgd0YXNrX2lkGAIgASgJEgoKAmlkGAMgASgJIjQKFlN1YnNjcmliZVRvVGFza1JlcXVlc3QSDgoGdGVuYW50GAEgASgJEgoKAmlkGAIgASgJInAKJkxpc3RUYXNrUHVzaE5vdGlmaWNhdGlvbkNvbmZpZ3NSZXF1ZXN0Eg4KBnRlbmFudBgEIAEoCRIPCgd0YXNrX2lkGAEgASgJEhEKCXBhZ2Vfc2l6ZRgCIAEoBRISCgpwYWdlX3Rva2VuGAMgASgJIi0KG0dldEV4dGVuZGVkQWdlbnRDYXJkUmVxdWVzdBIOCgZ0ZW5hbnQYASABKAkiaAoTU2VuZE1lc3NhZ2VSZXNwb25zZRIfCgR0YXNrGAEgASgLMg8ubGYuYTJhLnYxLlRhc2tIABIlCgdtZXNzYWdlGAIgASgLMhIubGYuYTJhLnYxLk1lc3NhZ2VIAEIJCgdwYXlsb2FkIt0BCg5TdHJlYW1SZXNwb25zZRIfCgR0YXNrGAEgASgLMg8ubGYuYTJhLnYxLlRhc2tIABIlCgdtZXNzYWdlGAIgASgLMhIubGYuYTJhLnYxLk1lc3NhZ2VIABI5Cg1zdGF0dXNfdXBkYXRlGAMgASgLMiAubGYuYTJhLnYxLlRhc2tTdGF0dXNVcGRhdGVFdmVudEgAEj0KD2FydGlmYWN0X3VwZGF0ZRgEIAEoCzIiLmxmLmEyYS52MS5UYXNrQXJ0aWZhY3RVcGRhdGVFdmVudEgAQgkKB3BheWxvYWQiegonTGlzdFRhc2tQdXNoTm90aWZpY2F0aW9uQ29uZmlnc1Jlc3BvbnNlEjYKB2NvbmZpZ3MYASADKAsyJS5sZi5hMmEudjEuVGFza1B1c2hOb3RpZmljYXRpb25Db25maWcSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJKvkBCglUYXNrU3RhdGUSGgoWVEFTS19TVEFURV9VTlNQRUNJRklFRBAAEhgKFFRBU0tfU1RBVEVfU1VCTUlUVEVEEAESFgoSVEFTS19TVEFURV9XT1JLSU5HEAISGAoUVEFTS19TVEFURV9DT01QTEVURUQQAxIVChFUQVNLX1NUQVRFX0ZBSUxFRBAEEhcKE1RBU0tfU1RBVEVfQ0FOQ0VMRUQQBRIdChlUQVNLX1NUQVRFX0lOUFVUX1JFUVVJUkVEEAYSFwoTVEFTS19TVEFURV9SRUpFQ1RFRBAHEhwKGFRBU0tfU1RBVEVfQVVUSF9SRVFVSVJFRBAIKjsKBFJvbGUSFAoQUk9MRV9VTlNQRUNJRklFRBAAEg0KCVJPTEVfVVNFUhABEg4KClJPTEVfQUdFTlQQAjL5BwoKQTJBU2VydmljZRJMCgtTZW5kTWVzc2FnZRIdLmxmLmEyYS52MS5TZW5kTWVzc2FnZVJlcXVlc3QaHi5sZi5hMmEudjEuU2VuZE1lc3NhZ2VSZXNwb25zZRJSChRTZW5kU3RyZWFtaW5nTWVzc2FnZRIdLmxmLmEyYS52MS5TZW5kTWVzc2FnZVJlcXVlc3QaGS5sZi5hMmEudjEuU3RyZWFtUmVzcG9uc2UwARI1CgdHZXRUYXNrEhkubGYuYTJhLnYxLkdldFRhc2tSZXF1ZXN0Gg8ubGYuYTJhLnYxLlRhc2sSRgoJTGlzdFRhc2tzEhsubGYuYTJhLnYxLkxpc3RUYXNrc1JlcXVlc3QaHC5sZi5hMmEudjEuTGlzdFRhc2tzUmVzcG9uc2USOwoKQ2FuY2VsVGFzaxIcLmxmLmEyYS52MS5DYW5jZWxUYXNrUmVxdWVzdBoPLmxmLmEyYS52MS5UYXNrElEKD1N1YnNjcmliZVRvVGFzaxIhLmxmLmEyYS52MS5TdWJzY3JpYmVUb1Rhc2tSZXF1ZXN0GhkubGYuYTJhLnYxLlN0cmVhbVJlc3BvbnNlMAEScAogQ3JlYXRlVGFza1B1c2hOb3RpZmljYXRpb25Db25maWcSJS5sZi5hMmEudjEuVGFza1B1c2hOb3RpZmljYXRpb25Db25maWcaJS5sZi5hMmEudjEuVGFza1B1c2hOb3RpZmljYXRpb25Db25maWcSdwodR2V0VGFza1B1c2hOb3RpZmljYXRpb25Db25maWcSLy5sZi5hMmEudjEuR2V0VGFza1B1c2hOb3RpZmljYXRpb25Db25maWdSZXF1ZXN0GiUubGYuYTJhLnYxLlRhc2tQdXNoTm90aWZpY2F0aW9uQ29uZmlnEogBCh9MaXN0VGFza1B1c2hOb3RpZmljYXRpb25Db25maWdzEjEubGYuYTJhLnYxLkxpc3RUYXNrUHVzaE5vdGlmaWNhdGlvbkNvbmZpZ3NSZXF1ZXN0GjIubGYuYTJhLnYxLkxpc3RUYXNrUHVzaE5vdGlmaWNhdGlvbkNvbmZpZ3NSZXNwb25zZRJUChRHZXRFeHRlbmRlZEFnZW50Q2FyZBImLmxmLmEyYS52MS5HZXRFeHRlbmRlZEFnZW50Q2FyZFJlcXVlc3QaFC5sZi5hMmEudjEuQWdlbnRDYXJkEm4KIERlbGV0ZVRhc2tQdXNoTm90aWZpY2F0aW9uQ29uZmlnEjIubGYuYTJhLnYxLkRlbGV0ZVRhc2tQdXNoTm90aWZpY2F0aW9uQ29uZmlnUmVxdWVzdBoWLmdvb2dsZS5wcm90b2J1Zi5FbXB0eUJGChRjb20uZ29vZ2xlLmxmLmEyYS52MUIDQTJBUAFaG2dvb2dsZS5nb2xhbmcub3JnL2xmL2EyYS92MaoCCUxmLkEyYS5WMWIGcHJvdG8z", [file_google_protobuf_empty, file_google_protobuf_struct, file_google_protobuf_timestamp]);
+  $literal.fileDesc(
+    /*@__PURE__*/ $literal.FileDescriptorProto({
+      name: "lf/a2a/v1/a2a.proto",
+      package: "lf.a2a.v1",
+      options: /*@__PURE__*/ $literal.FileOptions({ javaPackage: "com.google.lf.a2a.v1", javaOuterClassname: "A2A", javaMultipleFiles: true, goPackage: "google.golang.org/lf/a2a/v1", csharpNamespace: "Lf.A2a.V1" }),
+      syntax: "proto3",
+      messageType: [
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "SendMessageConfiguration",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "accepted_output_modes", number: 1, label: 3, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "task_push_notification_config", number: 2, label: 1, type: 11, typeName: ".lf.a2a.v1.TaskPushNotificationConfig" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "history_length", number: 3, label: 1, type: 5, oneofIndex: 0, proto3Optional: true }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "return_immediately", number: 4, label: 1, type: 8 }),
+          ],
+          oneofDecl: [
+            /*@__PURE__*/ $literal.OneofDescriptorProto({ name: "_history_length" }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "Task",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "id", number: 1, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "context_id", number: 2, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "status", number: 3, label: 1, type: 11, typeName: ".lf.a2a.v1.TaskStatus" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "artifacts", number: 4, label: 3, type: 11, typeName: ".lf.a2a.v1.Artifact" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "history", number: 5, label: 3, type: 11, typeName: ".lf.a2a.v1.Message" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "metadata", number: 6, label: 1, type: 11, typeName: ".google.protobuf.Struct" }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "TaskStatus",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "state", number: 1, label: 1, type: 14, typeName: ".lf.a2a.v1.TaskState" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "message", number: 2, label: 1, type: 11, typeName: ".lf.a2a.v1.Message" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "timestamp", number: 3, label: 1, type: 11, typeName: ".google.protobuf.Timestamp" }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "Part",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "text", number: 1, label: 1, type: 9, oneofIndex: 0 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "raw", number: 2, label: 1, type: 12, oneofIndex: 0 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "url", number: 3, label: 1, type: 9, oneofIndex: 0 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "data", number: 4, label: 1, type: 11, typeName: ".google.protobuf.Value", oneofIndex: 0 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "metadata", number: 5, label: 1, type: 11, typeName: ".google.protobuf.Struct" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "filename", number: 6, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "media_type", number: 7, label: 1, type: 9 }),
+          ],
+          oneofDecl: [
+            /*@__PURE__*/ $literal.OneofDescriptorProto({ name: "content" }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "Message",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "message_id", number: 1, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "context_id", number: 2, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "task_id", number: 3, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "role", number: 4, label: 1, type: 14, typeName: ".lf.a2a.v1.Role" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "parts", number: 5, label: 3, type: 11, typeName: ".lf.a2a.v1.Part" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "metadata", number: 6, label: 1, type: 11, typeName: ".google.protobuf.Struct" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "extensions", number: 7, label: 3, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "reference_task_ids", number: 8, label: 3, type: 9 }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "Artifact",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "artifact_id", number: 1, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "name", number: 2, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "description", number: 3, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "parts", number: 4, label: 3, type: 11, typeName: ".lf.a2a.v1.Part" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "metadata", number: 5, label: 1, type: 11, typeName: ".google.protobuf.Struct" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "extensions", number: 6, label: 3, type: 9 }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "TaskStatusUpdateEvent",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "task_id", number: 1, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "context_id", number: 2, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "status", number: 3, label: 1, type: 11, typeName: ".lf.a2a.v1.TaskStatus" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "metadata", number: 4, label: 1, type: 11, typeName: ".google.protobuf.Struct" }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "TaskArtifactUpdateEvent",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "task_id", number: 1, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "context_id", number: 2, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "artifact", number: 3, label: 1, type: 11, typeName: ".lf.a2a.v1.Artifact" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "append", number: 4, label: 1, type: 8 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "last_chunk", number: 5, label: 1, type: 8 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "metadata", number: 6, label: 1, type: 11, typeName: ".google.protobuf.Struct" }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "AuthenticationInfo",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "scheme", number: 1, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "credentials", number: 2, label: 1, type: 9 }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "AgentInterface",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "url", number: 1, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "protocol_binding", number: 2, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "tenant", number: 3, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "protocol_version", number: 4, label: 1, type: 9 }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "AgentCard",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "name", number: 1, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "description", number: 2, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "supported_interfaces", number: 3, label: 3, type: 11, typeName: ".lf.a2a.v1.AgentInterface" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "provider", number: 4, label: 1, type: 11, typeName: ".lf.a2a.v1.AgentProvider" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "version", number: 5, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "documentation_url", number: 6, label: 1, type: 9, oneofIndex: 0, proto3Optional: true }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "capabilities", number: 7, label: 1, type: 11, typeName: ".lf.a2a.v1.AgentCapabilities" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "security_schemes", number: 8, label: 3, type: 11, typeName: ".lf.a2a.v1.AgentCard.SecuritySchemesEntry" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "security_requirements", number: 9, label: 3, type: 11, typeName: ".lf.a2a.v1.SecurityRequirement" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "default_input_modes", number: 10, label: 3, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "default_output_modes", number: 11, label: 3, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "skills", number: 12, label: 3, type: 11, typeName: ".lf.a2a.v1.AgentSkill" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "signatures", number: 13, label: 3, type: 11, typeName: ".lf.a2a.v1.AgentCardSignature" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "icon_url", number: 14, label: 1, type: 9, oneofIndex: 1, proto3Optional: true }),
+          ],
+          nestedType: [
+            /*@__PURE__*/ $literal.DescriptorProto({
+              name: "SecuritySchemesEntry",
+              options: /*@__PURE__*/ $literal.MessageOptions({ mapEntry: true }),
+              field: [
+                /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "key", number: 1, label: 1, type: 9 }),
+                /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "value", number: 2, label: 1, type: 11, typeName: ".lf.a2a.v1.SecurityScheme" }),
+              ],
+            }),
+          ],
+          oneofDecl: [
+            /*@__PURE__*/ $literal.OneofDescriptorProto({ name: "_documentation_url" }),
+            /*@__PURE__*/ $literal.OneofDescriptorProto({ name: "_icon_url" }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "AgentProvider",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "url", number: 1, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "organization", number: 2, label: 1, type: 9 }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "AgentCapabilities",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "streaming", number: 1, label: 1, type: 8, oneofIndex: 0, proto3Optional: true }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "push_notifications", number: 2, label: 1, type: 8, oneofIndex: 1, proto3Optional: true }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "extensions", number: 3, label: 3, type: 11, typeName: ".lf.a2a.v1.AgentExtension" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "extended_agent_card", number: 4, label: 1, type: 8, oneofIndex: 2, proto3Optional: true }),
+          ],
+          oneofDecl: [
+            /*@__PURE__*/ $literal.OneofDescriptorProto({ name: "_streaming" }),
+            /*@__PURE__*/ $literal.OneofDescriptorProto({ name: "_push_notifications" }),
+            /*@__PURE__*/ $literal.OneofDescriptorProto({ name: "_extended_agent_card" }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "AgentExtension",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "uri", number: 1, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "description", number: 2, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "required", number: 3, label: 1, type: 8 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "params", number: 4, label: 1, type: 11, typeName: ".google.protobuf.Struct" }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "AgentSkill",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "id", number: 1, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "name", number: 2, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "description", number: 3, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "tags", number: 4, label: 3, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "examples", number: 5, label: 3, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "input_modes", number: 6, label: 3, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "output_modes", number: 7, label: 3, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "security_requirements", number: 8, label: 3, type: 11, typeName: ".lf.a2a.v1.SecurityRequirement" }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "AgentCardSignature",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "protected", number: 1, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "signature", number: 2, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "header", number: 3, label: 1, type: 11, typeName: ".google.protobuf.Struct" }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "TaskPushNotificationConfig",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "tenant", number: 1, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "id", number: 2, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "task_id", number: 3, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "url", number: 4, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "token", number: 5, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "authentication", number: 6, label: 1, type: 11, typeName: ".lf.a2a.v1.AuthenticationInfo" }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "StringList",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "list", number: 1, label: 3, type: 9 }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "SecurityRequirement",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "schemes", number: 1, label: 3, type: 11, typeName: ".lf.a2a.v1.SecurityRequirement.SchemesEntry" }),
+          ],
+          nestedType: [
+            /*@__PURE__*/ $literal.DescriptorProto({
+              name: "SchemesEntry",
+              options: /*@__PURE__*/ $literal.MessageOptions({ mapEntry: true }),
+              field: [
+                /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "key", number: 1, label: 1, type: 9 }),
+                /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "value", number: 2, label: 1, type: 11, typeName: ".lf.a2a.v1.StringList" }),
+              ],
+            }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "SecurityScheme",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "api_key_security_scheme", number: 1, label: 1, type: 11, typeName: ".lf.a2a.v1.APIKeySecurityScheme", oneofIndex: 0 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "http_auth_security_scheme", number: 2, label: 1, type: 11, typeName: ".lf.a2a.v1.HTTPAuthSecurityScheme", oneofIndex: 0 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "oauth2_security_scheme", number: 3, label: 1, type: 11, typeName: ".lf.a2a.v1.OAuth2SecurityScheme", oneofIndex: 0 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "open_id_connect_security_scheme", number: 4, label: 1, type: 11, typeName: ".lf.a2a.v1.OpenIdConnectSecurityScheme", oneofIndex: 0 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "mtls_security_scheme", number: 5, label: 1, type: 11, typeName: ".lf.a2a.v1.MutualTlsSecurityScheme", oneofIndex: 0 }),
+          ],
+          oneofDecl: [
+            /*@__PURE__*/ $literal.OneofDescriptorProto({ name: "scheme" }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "APIKeySecurityScheme",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "description", number: 1, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "location", number: 2, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "name", number: 3, label: 1, type: 9 }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "HTTPAuthSecurityScheme",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "description", number: 1, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "scheme", number: 2, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "bearer_format", number: 3, label: 1, type: 9 }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "OAuth2SecurityScheme",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "description", number: 1, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "flows", number: 2, label: 1, type: 11, typeName: ".lf.a2a.v1.OAuthFlows" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "oauth2_metadata_url", number: 3, label: 1, type: 9 }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "OpenIdConnectSecurityScheme",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "description", number: 1, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "open_id_connect_url", number: 2, label: 1, type: 9 }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "MutualTlsSecurityScheme",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "description", number: 1, label: 1, type: 9 }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "OAuthFlows",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "authorization_code", number: 1, label: 1, type: 11, typeName: ".lf.a2a.v1.AuthorizationCodeOAuthFlow", oneofIndex: 0 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "client_credentials", number: 2, label: 1, type: 11, typeName: ".lf.a2a.v1.ClientCredentialsOAuthFlow", oneofIndex: 0 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({
+              name: "implicit",
+              number: 3,
+              label: 1,
+              type: 11,
+              typeName: ".lf.a2a.v1.ImplicitOAuthFlow",
+              options: /*@__PURE__*/ $literal.FieldOptions({ deprecated: true }),
+              oneofIndex: 0,
+            }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({
+              name: "password",
+              number: 4,
+              label: 1,
+              type: 11,
+              typeName: ".lf.a2a.v1.PasswordOAuthFlow",
+              options: /*@__PURE__*/ $literal.FieldOptions({ deprecated: true }),
+              oneofIndex: 0,
+            }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "device_code", number: 5, label: 1, type: 11, typeName: ".lf.a2a.v1.DeviceCodeOAuthFlow", oneofIndex: 0 }),
+          ],
+          oneofDecl: [
+            /*@__PURE__*/ $literal.OneofDescriptorProto({ name: "flow" }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "AuthorizationCodeOAuthFlow",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "authorization_url", number: 1, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "token_url", number: 2, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "refresh_url", number: 3, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "scopes", number: 4, label: 3, type: 11, typeName: ".lf.a2a.v1.AuthorizationCodeOAuthFlow.ScopesEntry" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "pkce_required", number: 5, label: 1, type: 8 }),
+          ],
+          nestedType: [
+            /*@__PURE__*/ $literal.DescriptorProto({
+              name: "ScopesEntry",
+              options: /*@__PURE__*/ $literal.MessageOptions({ mapEntry: true }),
+              field: [
+                /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "key", number: 1, label: 1, type: 9 }),
+                /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "value", number: 2, label: 1, type: 9 }),
+              ],
+            }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "ClientCredentialsOAuthFlow",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "token_url", number: 1, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "refresh_url", number: 2, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "scopes", number: 3, label: 3, type: 11, typeName: ".lf.a2a.v1.ClientCredentialsOAuthFlow.ScopesEntry" }),
+          ],
+          nestedType: [
+            /*@__PURE__*/ $literal.DescriptorProto({
+              name: "ScopesEntry",
+              options: /*@__PURE__*/ $literal.MessageOptions({ mapEntry: true }),
+              field: [
+                /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "key", number: 1, label: 1, type: 9 }),
+                /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "value", number: 2, label: 1, type: 9 }),
+              ],
+            }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "ImplicitOAuthFlow",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "authorization_url", number: 1, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "refresh_url", number: 2, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "scopes", number: 3, label: 3, type: 11, typeName: ".lf.a2a.v1.ImplicitOAuthFlow.ScopesEntry" }),
+          ],
+          nestedType: [
+            /*@__PURE__*/ $literal.DescriptorProto({
+              name: "ScopesEntry",
+              options: /*@__PURE__*/ $literal.MessageOptions({ mapEntry: true }),
+              field: [
+                /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "key", number: 1, label: 1, type: 9 }),
+                /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "value", number: 2, label: 1, type: 9 }),
+              ],
+            }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "PasswordOAuthFlow",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "token_url", number: 1, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "refresh_url", number: 2, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "scopes", number: 3, label: 3, type: 11, typeName: ".lf.a2a.v1.PasswordOAuthFlow.ScopesEntry" }),
+          ],
+          nestedType: [
+            /*@__PURE__*/ $literal.DescriptorProto({
+              name: "ScopesEntry",
+              options: /*@__PURE__*/ $literal.MessageOptions({ mapEntry: true }),
+              field: [
+                /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "key", number: 1, label: 1, type: 9 }),
+                /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "value", number: 2, label: 1, type: 9 }),
+              ],
+            }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "DeviceCodeOAuthFlow",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "device_authorization_url", number: 1, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "token_url", number: 2, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "refresh_url", number: 3, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "scopes", number: 4, label: 3, type: 11, typeName: ".lf.a2a.v1.DeviceCodeOAuthFlow.ScopesEntry" }),
+          ],
+          nestedType: [
+            /*@__PURE__*/ $literal.DescriptorProto({
+              name: "ScopesEntry",
+              options: /*@__PURE__*/ $literal.MessageOptions({ mapEntry: true }),
+              field: [
+                /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "key", number: 1, label: 1, type: 9 }),
+                /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "value", number: 2, label: 1, type: 9 }),
+              ],
+            }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "SendMessageRequest",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "tenant", number: 1, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "message", number: 2, label: 1, type: 11, typeName: ".lf.a2a.v1.Message" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "configuration", number: 3, label: 1, type: 11, typeName: ".lf.a2a.v1.SendMessageConfiguration" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "metadata", number: 4, label: 1, type: 11, typeName: ".google.protobuf.Struct" }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "GetTaskRequest",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "tenant", number: 1, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "id", number: 2, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "history_length", number: 3, label: 1, type: 5, oneofIndex: 0, proto3Optional: true }),
+          ],
+          oneofDecl: [
+            /*@__PURE__*/ $literal.OneofDescriptorProto({ name: "_history_length" }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "ListTasksRequest",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "tenant", number: 1, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "context_id", number: 2, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "status", number: 3, label: 1, type: 14, typeName: ".lf.a2a.v1.TaskState" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "page_size", number: 4, label: 1, type: 5, oneofIndex: 0, proto3Optional: true }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "page_token", number: 5, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "history_length", number: 6, label: 1, type: 5, oneofIndex: 1, proto3Optional: true }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "status_timestamp_after", number: 7, label: 1, type: 11, typeName: ".google.protobuf.Timestamp" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "include_artifacts", number: 8, label: 1, type: 8, oneofIndex: 2, proto3Optional: true }),
+          ],
+          oneofDecl: [
+            /*@__PURE__*/ $literal.OneofDescriptorProto({ name: "_page_size" }),
+            /*@__PURE__*/ $literal.OneofDescriptorProto({ name: "_history_length" }),
+            /*@__PURE__*/ $literal.OneofDescriptorProto({ name: "_include_artifacts" }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "ListTasksResponse",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "tasks", number: 1, label: 3, type: 11, typeName: ".lf.a2a.v1.Task" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "next_page_token", number: 2, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "page_size", number: 3, label: 1, type: 5 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "total_size", number: 4, label: 1, type: 5 }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "CancelTaskRequest",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "tenant", number: 1, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "id", number: 2, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "metadata", number: 3, label: 1, type: 11, typeName: ".google.protobuf.Struct" }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "GetTaskPushNotificationConfigRequest",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "tenant", number: 1, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "task_id", number: 2, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "id", number: 3, label: 1, type: 9 }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "DeleteTaskPushNotificationConfigRequest",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "tenant", number: 1, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "task_id", number: 2, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "id", number: 3, label: 1, type: 9 }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "SubscribeToTaskRequest",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "tenant", number: 1, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "id", number: 2, label: 1, type: 9 }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "ListTaskPushNotificationConfigsRequest",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "tenant", number: 4, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "task_id", number: 1, label: 1, type: 9 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "page_size", number: 2, label: 1, type: 5 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "page_token", number: 3, label: 1, type: 9 }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "GetExtendedAgentCardRequest",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "tenant", number: 1, label: 1, type: 9 }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "SendMessageResponse",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "task", number: 1, label: 1, type: 11, typeName: ".lf.a2a.v1.Task", oneofIndex: 0 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "message", number: 2, label: 1, type: 11, typeName: ".lf.a2a.v1.Message", oneofIndex: 0 }),
+          ],
+          oneofDecl: [
+            /*@__PURE__*/ $literal.OneofDescriptorProto({ name: "payload" }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "StreamResponse",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "task", number: 1, label: 1, type: 11, typeName: ".lf.a2a.v1.Task", oneofIndex: 0 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "message", number: 2, label: 1, type: 11, typeName: ".lf.a2a.v1.Message", oneofIndex: 0 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "status_update", number: 3, label: 1, type: 11, typeName: ".lf.a2a.v1.TaskStatusUpdateEvent", oneofIndex: 0 }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "artifact_update", number: 4, label: 1, type: 11, typeName: ".lf.a2a.v1.TaskArtifactUpdateEvent", oneofIndex: 0 }),
+          ],
+          oneofDecl: [
+            /*@__PURE__*/ $literal.OneofDescriptorProto({ name: "payload" }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.DescriptorProto({
+          name: "ListTaskPushNotificationConfigsResponse",
+          field: [
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "configs", number: 1, label: 3, type: 11, typeName: ".lf.a2a.v1.TaskPushNotificationConfig" }),
+            /*@__PURE__*/ $literal.FieldDescriptorProto({ name: "next_page_token", number: 2, label: 1, type: 9 }),
+          ],
+        }),
+      ],
+      enumType: [
+        /*@__PURE__*/ $literal.EnumDescriptorProto({
+          name: "TaskState",
+          value: [
+            /*@__PURE__*/ $literal.EnumValueDescriptorProto({ name: "TASK_STATE_UNSPECIFIED", number: 0 }),
+            /*@__PURE__*/ $literal.EnumValueDescriptorProto({ name: "TASK_STATE_SUBMITTED", number: 1 }),
+            /*@__PURE__*/ $literal.EnumValueDescriptorProto({ name: "TASK_STATE_WORKING", number: 2 }),
+            /*@__PURE__*/ $literal.EnumValueDescriptorProto({ name: "TASK_STATE_COMPLETED", number: 3 }),
+            /*@__PURE__*/ $literal.EnumValueDescriptorProto({ name: "TASK_STATE_FAILED", number: 4 }),
+            /*@__PURE__*/ $literal.EnumValueDescriptorProto({ name: "TASK_STATE_CANCELED", number: 5 }),
+            /*@__PURE__*/ $literal.EnumValueDescriptorProto({ name: "TASK_STATE_INPUT_REQUIRED", number: 6 }),
+            /*@__PURE__*/ $literal.EnumValueDescriptorProto({ name: "TASK_STATE_REJECTED", number: 7 }),
+            /*@__PURE__*/ $literal.EnumValueDescriptorProto({ name: "TASK_STATE_AUTH_REQUIRED", number: 8 }),
+          ],
+        }),
+        /*@__PURE__*/ $literal.EnumDescriptorProto({
+          name: "Role",
+          value: [
+            /*@__PURE__*/ $literal.EnumValueDescriptorProto({ name: "ROLE_UNSPECIFIED", number: 0 }),
+            /*@__PURE__*/ $literal.EnumValueDescriptorProto({ name: "ROLE_USER", number: 1 }),
+            /*@__PURE__*/ $literal.EnumValueDescriptorProto({ name: "ROLE_AGENT", number: 2 }),
+          ],
+        }),
+      ],
+      service: [
+        /*@__PURE__*/ $literal.ServiceDescriptorProto({
+          name: "A2AService",
+          method: [
+            /*@__PURE__*/ $literal.MethodDescriptorProto({ name: "SendMessage", inputType: ".lf.a2a.v1.SendMessageRequest", outputType: ".lf.a2a.v1.SendMessageResponse" }),
+            /*@__PURE__*/ $literal.MethodDescriptorProto({ name: "SendStreamingMessage", inputType: ".lf.a2a.v1.SendMessageRequest", outputType: ".lf.a2a.v1.StreamResponse", serverStreaming: true }),
+            /*@__PURE__*/ $literal.MethodDescriptorProto({ name: "GetTask", inputType: ".lf.a2a.v1.GetTaskRequest", outputType: ".lf.a2a.v1.Task" }),
+            /*@__PURE__*/ $literal.MethodDescriptorProto({ name: "ListTasks", inputType: ".lf.a2a.v1.ListTasksRequest", outputType: ".lf.a2a.v1.ListTasksResponse" }),
+            /*@__PURE__*/ $literal.MethodDescriptorProto({ name: "CancelTask", inputType: ".lf.a2a.v1.CancelTaskRequest", outputType: ".lf.a2a.v1.Task" }),
+            /*@__PURE__*/ $literal.MethodDescriptorProto({ name: "SubscribeToTask", inputType: ".lf.a2a.v1.SubscribeToTaskRequest", outputType: ".lf.a2a.v1.StreamResponse", serverStreaming: true }),
+            /*@__PURE__*/ $literal.MethodDescriptorProto({ name: "CreateTaskPushNotificationConfig", inputType: ".lf.a2a.v1.TaskPushNotificationConfig", outputType: ".lf.a2a.v1.TaskPushNotificationConfig" }),
+            /*@__PURE__*/ $literal.MethodDescriptorProto({ name: "GetTaskPushNotificationConfig", inputType: ".lf.a2a.v1.GetTaskPushNotificationConfigRequest", outputType: ".lf.a2a.v1.TaskPushNotificationConfig" }),
+            /*@__PURE__*/ $literal.MethodDescriptorProto({ name: "ListTaskPushNotificationConfigs", inputType: ".lf.a2a.v1.ListTaskPushNotificationConfigsRequest", outputType: ".lf.a2a.v1.ListTaskPushNotificationConfigsResponse" }),
+            /*@__PURE__*/ $literal.MethodDescriptorProto({ name: "GetExtendedAgentCard", inputType: ".lf.a2a.v1.GetExtendedAgentCardRequest", outputType: ".lf.a2a.v1.AgentCard" }),
+            /*@__PURE__*/ $literal.MethodDescriptorProto({ name: "DeleteTaskPushNotificationConfig", inputType: ".lf.a2a.v1.DeleteTaskPushNotificationConfigRequest", outputType: ".google.protobuf.Empty" }),
+          ],
+        }),
+      ],
+    }),
+    [file_google_protobuf_empty, file_google_protobuf_struct, file_google_protobuf_timestamp],
+  );
 
 /**
  * How the agent should treat one SendMessage call.
