@@ -1,5 +1,5 @@
 /** Human-readable renderings of cards, tasks, messages and stream events. */
-import { ValueSchema } from "@bufbuild/protobuf/wkt";
+import { ValueSchema } from "../../gen/google/protobuf/struct_pb.js";
 import { protoJsonOf } from "../protocol/proto-json.js";
 import {
   Role,

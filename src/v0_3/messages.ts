@@ -5,7 +5,7 @@
  * happens (the list is in translate.ts).
  */
 import { create } from "@bufbuild/protobuf";
-import { ValueSchema } from "@bufbuild/protobuf/wkt";
+import { ValueSchema } from "../../gen/google/protobuf/struct_pb.js";
 import * as V03 from "../../gen/a2a/v1/a2a_pb.js";
 import * as V1 from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { cannotExpress as cannot } from "./methods.js";
