@@ -217,7 +217,8 @@ describe.each(FILES)("the descriptor of gen/%s", (path) => {
   async function both(): Promise<{ ours: GenFile; theirs: GenFile; base64: string }> {
     const found = embedded.get(path);
     if (!found) throw new Error(`${path}: protoc-gen-es-lean with descriptors=base64 did not generate it with a fileDesc call`);
-    const module = (await import(`../../../gen/${path.replace(/\.ts$/, ".js")}`)) as Record<string, GenFile>;
+    // Each generated file, by the path buf.gen.yaml writes it to.
+    const module = (await import(/* @vite-ignore */ join(repoRoot, "gen", path))) as Record<string, GenFile>;
     const ours = module[found.exported]!;
     return { ours, theirs: fileDesc(found.base64, ours.dependencies), base64: found.base64 };
   }
