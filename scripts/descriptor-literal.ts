@@ -58,8 +58,11 @@ function descriptorMessages(): DescMessage[] {
 /** A value of a descriptor.proto field as TypeScript. */
 function scalarLiteral(value: unknown, where: string): string {
   switch (typeof value) {
-    case "string":
     case "number":
+      // JSON has no NaN or Infinity (a double field's value could be one).
+      if (!Number.isFinite(value)) throw new Error(`${where}: no literal for ${value}`);
+      return JSON.stringify(value);
+    case "string":
     case "boolean":
       return JSON.stringify(value);
     case "bigint":
