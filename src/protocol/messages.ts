@@ -3,7 +3,7 @@
  * generated type, so it goes anywhere the protocol's types go.
  */
 import { create, isMessage, type JsonValue } from "@bufbuild/protobuf";
-import { ValueSchema } from "@bufbuild/protobuf/wkt";
+import { ValueSchema } from "../../gen/google/protobuf/struct_pb.js";
 import { messageFromJson } from "./proto-json.js";
 import {
   MessageSchema,

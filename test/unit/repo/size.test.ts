@@ -123,6 +123,8 @@ describe("bundle size", () => {
   it("core reads and writes ProtoJSON with its own code: protobuf-es's from-json.js and to-json.js are nowhere in it", () => {
     const core = rows.get("core")!;
     expect(core.largest.filter((i) => /(to|from)-json\.js$/.test(i.path))).toEqual([]);
+    // With them went protobuf-es's own Struct and Value schemas, and so descriptor.proto's.
+    expect(core.largest.filter((i) => /descriptor_pb\.js$/.test(i.path))).toEqual([]);
     expect(core.largest.map((i) => i.path)).toEqual(expect.arrayContaining(["src/protocol/json-read.ts", "src/protocol/json-write.ts"]));
   });
 
