@@ -55,8 +55,8 @@ export interface GrpcCallTarget {
   /**
    * The transport runs its calls through run-call.ts, which ends a unary
    * call by its deadline and signal whatever the server does. Otherwise
-   * (connect's gRPC-web transport, over a fetch that may ignore its signal)
-   * unary calls are raced here.
+   * (gRPC-web's, run by connect's runner over a fetch that may ignore its
+   * signal) unary calls are raced here.
    */
   guarded: boolean;
 }
@@ -154,8 +154,8 @@ export function a2aGrpcTransport(inner: Transport, options: TransportOptions, cu
  * failed read. What the caller did not abort is a dropped connection, which
  * a resumption can recover from; what the server said is classified. A
  * stream that ends, or whose reader stops early, ends its call: the stream
- * iterables of connect-web's gRPC-web transport cannot be closed any other
- * way.
+ * iterables of connect's streaming runner (gRPC-web's) cannot be closed any
+ * other way.
  */
 async function* streamErrors<T extends object>(
   method: DescMethod,

@@ -27,8 +27,9 @@ export function decodeGrpcMessage(raw: string): string {
 /**
  * Makes the status fields of a gRPC-web answer (its trailers, or the
  * headers of a trailers-only answer) read as HTTP/2 gRPC reads them, in
- * place; returns whether anything changed. connect-web fails on a
- * `grpc-message` with a malformed escape (a bare URIError, the status
+ * place; returns whether anything changed. The gRPC-web wire reads a
+ * status as connect's gRPC-web client does (web-status.ts), which fails on
+ * a `grpc-message` with a malformed escape (a bare URIError, the status
  * lost), and takes the status from `grpc-status-details-bin` over
  * `grpc-status`: undecodable details failed the call as DATA_LOSS, and
  * details of code 0 beside `grpc-status: 5` passed it as a success. Such

@@ -1,14 +1,14 @@
 /**
  * gRPC-web: the gRPC binding for browsers, which cannot speak HTTP/2 gRPC.
  * Calls go through a gRPC-web (or Connect) proxy in front of the agent's
- * gRPC server, such as Envoy's grpc_web filter, on connect-web's gRPC-web
- * transport over fetch. What the binding adds to connect's transport is
- * shared with HTTP/2 gRPC (common.ts).
+ * gRPC server, such as Envoy's grpc_web filter, on our gRPC-web transport
+ * over fetch (web-transport.ts, binary only). What the binding adds to
+ * connect's transport is shared with HTTP/2 gRPC (common.ts).
  */
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
-import { createGrpcWebTransport as createConnectGrpcWebTransport } from "@connectrpc/connect-web";
 import { A2AError, ConnectionError, InvalidParamsError, ProtocolError, RedirectRefusedError } from "../../errors/family.js";
 import { a2aGrpcTransport, namedFailure } from "./common.js";
+import { createGrpcWebWire } from "./web-transport.js";
 import { grpcBaseUrl, type GrpcTlsOptions } from "./url.js";
 import { parseRetryAfter } from "../../errors/retry-after.js";
 import { readableStatusFields } from "./status-fields.js";
@@ -64,7 +64,7 @@ export function createGrpcWebTransport(options: GrpcWebTransportOptions): A2ATra
     );
   }
   const baseUrl = grpcBaseUrl(options.baseUrl, options.tls);
-  const inner = createConnectGrpcWebTransport({
+  const inner = createGrpcWebWire({
     baseUrl,
     // Innermost, so that it sees the request as sent.
     interceptors: [...(options.interceptors ?? []), withoutSentCredentials],
@@ -115,23 +115,23 @@ async function* cleanFailures<T>(messages: AsyncIterable<T>, clean: (e: unknown)
   }
 }
 
-/** What a gRPC-web response's content type is (connect-web does not look: it reads any body as frames). */
+/** What a gRPC-web response's content type is (the transport does not look: it reads any body as frames). */
 const GRPC_WEB_CONTENT_TYPE = /^application\/grpc-web(\+proto)?\s*(;|$)/i;
 
 /**
- * connect-web asks fetch for `redirect: "error"`, which fails as a bare
+ * The transport asks fetch for `redirect: "error"`, which fails as a bare
  * TypeError ("fetch failed"). Asked for "manual", a redirect is refused by
  * name, as on the other HTTP bindings; none is followed, since a gRPC-web
  * call goes to its proxy's URL only. A successful answer that is not
  * gRPC-web (a proxy's HTML page) is refused by its content type before
- * connect-web reads its bytes as frames; the others are read within
+ * the transport reads its bytes as frames; the others are read within
  * `readMaxBytes`. Any other status but 2xx, without a gRPC status, is what
  * the proxy, or something in front of it, said (http-answer.ts), and fails
  * the call as that.
  */
 function refusingRedirects(fetchFn: typeof fetch, readMaxBytes: number): typeof fetch {
   return async (input, init) => {
-    // connect-web passes the URL as a string; one with user info cannot be a Request.
+    // The transport passes the URL as a string; one with user info cannot be a Request.
     const given = input instanceof Request ? input.url : String(input);
     const { url, header } = given.includes("@")
       ? withoutUserInfo(given, new Headers(init?.headers))
@@ -177,11 +177,11 @@ function refusingRedirects(fetchFn: typeof fetch, readMaxBytes: number): typeof 
 /**
  * The response with its body read frame by frame, each frame handed on
  * whole: a frame (a message or the trailers) whose length prefix is over
- * `maxBytes` fails the body there, and cancels it, before connect-web
- * buffers it (it takes frames of up to 4 GiB); and a frame arriving in
- * many chunks is gathered here, in one buffer grown by doubling, because
- * connect-web keeps a list of the chunks and sums their lengths on every
- * chunk: a frame sent a byte per chunk cost it an object per byte and time
+ * `maxBytes` fails the body there, and cancels it, before connect's
+ * envelope reader buffers it (it takes frames of up to 4 GiB); and a frame
+ * arriving in many chunks is gathered here, in one buffer grown by
+ * doubling, because that reader keeps a list of the chunks and sums their
+ * lengths on every chunk: a frame sent a byte per chunk cost it an object per byte and time
  * in the square of their number. A frame whole in its chunk is handed on
  * as a view into it. Trailers are made readable on the way (status-fields.ts).
  */
@@ -266,7 +266,7 @@ function withFrameLimit(res: Response, maxBytes: number, url: string): Response 
       }
     },
     flush(controller) {
-      // A body that ends inside a frame: what there is goes on, for connect-web to find it incomplete.
+      // A body that ends inside a frame: what there is goes on, for the transport to find it incomplete.
       if (headAt > 0) controller.enqueue(head.slice(0, headAt));
       if (partial !== undefined) controller.enqueue(partial.subarray(0, partialAt));
     },
@@ -277,8 +277,8 @@ function withFrameLimit(res: Response, maxBytes: number, url: string): Response 
 /**
  * `body`, its read failures (fetch's TypeErrors: the connection cut
  * mid-body) turned into ConnectionErrors here, where they are known to be
- * the network's: connect-web passes them on as the cause of its error, as
- * it does what an interceptor throws.
+ * the network's: connect's runner passes them on as the cause of its
+ * error, as it does what an interceptor throws.
  */
 function networkFailuresNamed(body: ReadableStream<Uint8Array>, url: string): ReadableStream<Uint8Array> {
   const reader = body.getReader();
@@ -300,7 +300,7 @@ function networkFailuresNamed(body: ReadableStream<Uint8Array>, url: string): Re
 
 /** A whole trailers frame (prefix included), with its status fields made readable (status-fields.ts). */
 function readableTrailers(frame: Uint8Array): Uint8Array {
-  // The trailers are HTTP/1 header lines; a line that is not one is left to connect-web to refuse.
+  // The trailers are HTTP/1 header lines; a line that is not one is left to the transport to refuse.
   const fields = new Headers();
   try {
     for (const line of utf8.decode(frame.subarray(5)).split("\r\n")) {
@@ -336,7 +336,7 @@ function cutConnection(e: unknown): A2AError | undefined {
   if (!(e instanceof ConnectError) || e.metadata.has("grpc-status")) return undefined;
   // What the fetch wrapper refused (a redirect, a content type) is reported as it said.
   if (e.cause instanceof A2AError) return e.cause;
-  // connect-web's code for a body that ends inside a frame is INVALID_ARGUMENT, which would read as the caller's error.
+  // connect's envelope reader's code for a body that ends inside a frame is INVALID_ARGUMENT, which would read as the caller's error.
   if (e.rawMessage === "protocol error: incomplete envelope") {
     return new ProtocolError("malformed gRPC response: the gRPC-web response ended inside a message frame", {
       binding: "GRPC",

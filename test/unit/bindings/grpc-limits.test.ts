@@ -179,7 +179,7 @@ describe("gRPC-web through a proxy", () => {
     });
     const fetch = async () => new Response(body, { headers: { "Content-Type": "application/grpc-web+proto" } });
     const client = new A2AClient(createGrpcWebTransport({ baseUrl: proxy.url, fetch }));
-    // connect-web alone sums its list of chunks on each chunk: 300,000 chunks took it minutes.
+    // connect's envelope reader alone sums its list of chunks on each chunk: 300,000 chunks took it minutes.
     const task = await client.getTask({ id: "t1" }, { timeoutMs: 10_000 });
     expect(task.contextId).toHaveLength(300_000);
     expect(held).toBeLessThan(8 * 1024 * 1024);

@@ -117,6 +117,9 @@ describe("bundle size", () => {
       expect(inputs, module).not.toContain(module);
     }
     expect(grpcWeb.loadedOnDemand).toContain("src/bindings/grpc/failures.ts");
+    // Binary only (web-transport.ts), its status read with our google.rpc.Status (web-status.ts):
+    // no ProtoJSON of protobuf-es's, and no descriptor.proto's schemas, which connect's own Status needs.
+    expect(grpcWeb.largest.filter((i) => /(to|from)-json\.js$|descriptor_pb\.js$/.test(i.path))).toEqual([]);
     expect(grpcWeb.atStart.gzip, `gRPC-web is ${grpcWeb.atStart.gzip} bytes gzip at start`).toBeLessThanOrEqual(GRPC_WEB_BUDGET_GZIP);
   });
 
