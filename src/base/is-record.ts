@@ -12,3 +12,8 @@ export function setOwn(obj: Record<string, unknown>, key: string, value: unknown
   if (key === "__proto__") Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
   else obj[key] = value;
 }
+
+/** A JSON object: a non-null object that is not an array. */
+export function isJsonObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}

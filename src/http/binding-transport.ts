@@ -28,7 +28,8 @@ import { readFailure, UnreadError } from "./failure-reading.js";
 import { foundA2AError } from "../errors/classification.js";
 import { unlessAborted } from "../base/abort.js";
 import { callRecordKey, CallRecord, recordFor } from "../call/record.js";
-import { failedField, unreadableAt, type GeneratedJson } from "../protocol/proto-json.js";
+import { failedField, unreadablePath, type GeneratedJson } from "../protocol/proto-json.js";
+import type { JsonReadError } from "../protocol/json-read.js";
 import { onlyValue, single } from "../base/iterables.js";
 import { concatBytes } from "../base/bytes.js";
 import { isJsonContentType, mediaTypeOf } from "../base/media-type.js";
@@ -247,10 +248,10 @@ export function createHttpBindingTransport(options: HttpTransportOptions, codec:
       return responseFromJson(method, json as JsonValue, readers, { binding, httpStatus });
     } catch (e) {
       if (e instanceof A2AError) throw e;
-      // Where the ProtoJSON the server sent went wrong (a codec's own reading names its paths itself).
-      const at = codec.toProtoJson ? undefined : unreadableAt(schema, result);
-      const where = at === undefined ? "" : ` at ${at}`;
-      throw new ProtocolError(`the response is not a valid ${schema.typeName}${where}: ${(e as Error).message}`, {
+      // Where the ProtoJSON went wrong (its JSON path, from the reader), never the value.
+      const at = unreadablePath(e);
+      const problem = at === undefined ? (e as Error).message : (e as JsonReadError).problem;
+      throw new ProtocolError(`the response is not a valid ${schema.typeName}${at === undefined ? "" : ` at ${at}`}: ${problem}`, {
         binding,
         httpStatus,
         cause: e,

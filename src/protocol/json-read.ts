@@ -21,7 +21,7 @@
  */
 import { create, ScalarType, type DescEnum, type DescField, type DescMessage, type MessageShape } from "@bufbuild/protobuf";
 import { base64Decode } from "@bufbuild/protobuf/wire";
-import { setOwn } from "../base/is-record.js";
+import { isJsonObject, setOwn } from "../base/is-record.js";
 
 type Fields = Record<string, unknown>;
 
@@ -40,16 +40,31 @@ interface Ctx {
   depth: number;
 }
 
-function fail(what: unknown, path: string, reason: string): Error {
-  return new Error(`cannot decode ${String(what)} from JSON${path === "" ? "" : ` at ${path}`}: ${reason}`);
+/**
+ * Why a JSON value could not be read, and where: `path` is the JSON path
+ * reading stopped at ("" for the whole value), which the message names too;
+ * `problem` is the message without it, for a caller that names the path
+ * itself.
+ */
+export class JsonReadError extends Error {
+  readonly problem: string;
+
+  constructor(
+    what: unknown,
+    readonly path: string,
+    reason: string,
+  ) {
+    super(`cannot decode ${String(what)} from JSON${path === "" ? "" : ` at ${path}`}: ${reason}`);
+    this.problem = `cannot decode ${String(what)} from JSON: ${reason}`;
+  }
+}
+
+function fail(what: unknown, path: string, reason: string): JsonReadError {
+  return new JsonReadError(what, path, reason);
 }
 
 function deeper(ctx: Ctx, what: string, path: string): void {
   if (++ctx.depth > MAX_DEPTH) throw fail(what, path, `maximum recursion depth of ${MAX_DEPTH} reached`);
-}
-
-function isObject(v: unknown): v is Fields {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 function readMessage(desc: DescMessage, json: unknown, ctx: Ctx, path: string): Fields {
@@ -85,7 +100,7 @@ function nullable(f: DescField): boolean {
 }
 
 function readFields(desc: DescMessage, m: Fields, json: unknown, ctx: Ctx, path: string): void {
-  if (!isObject(json)) throw fail(desc, path, "expected an object");
+  if (!isJsonObject(json)) throw fail(desc, path, "expected an object");
   const fields = fieldsByKey(desc);
   const seen = new Set<DescField>();
   let oneofs: Map<unknown, DescField> | undefined;
@@ -113,7 +128,7 @@ function readFields(desc: DescMessage, m: Fields, json: unknown, ctx: Ctx, path:
         if (item !== IGNORED) items.push(item);
       }
     } else if (f.fieldKind === "map") {
-      if (!isObject(v)) throw fail(f, at, "expected an object");
+      if (!isJsonObject(v)) throw fail(f, at, "expected an object");
       if (f.mapKey !== ScalarType.STRING) throw fail(f, at, "map keys other than strings are not supported");
       const record = m[f.localName] as Fields;
       for (const k of Object.keys(v)) {
@@ -258,7 +273,7 @@ export function isStructJson(f: DescField): boolean {
 
 function readStructJson(json: unknown, ctx: Ctx, path: string): Fields {
   deeper(ctx, `message ${WKT}Struct`, path);
-  if (!isObject(json)) throw fail(`message ${WKT}Struct`, path, "expected an object");
+  if (!isJsonObject(json)) throw fail(`message ${WKT}Struct`, path, "expected an object");
   const out: Fields = {};
   for (const key of Object.keys(json)) setOwn(out, key, copyValue(json[key], ctx, path));
   ctx.depth--;
@@ -269,7 +284,7 @@ function copyValue(json: unknown, ctx: Ctx, path: string): unknown {
   deeper(ctx, `${WKT}Value`, path);
   let out: unknown = json;
   if (Array.isArray(json)) out = json.map((item) => copyValue(item, ctx, path));
-  else if (isObject(json)) {
+  else if (isJsonObject(json)) {
     const copy: Fields = {};
     for (const key of Object.keys(json)) setOwn(copy, key, copyValue(json[key], ctx, path));
     out = copy;
@@ -281,7 +296,7 @@ function copyValue(json: unknown, ctx: Ctx, path: string): unknown {
 }
 
 function readStruct(desc: DescMessage, m: Fields, json: unknown, ctx: Ctx, path: string): void {
-  if (!isObject(json)) throw fail(desc, path, "expected an object");
+  if (!isJsonObject(json)) throw fail(desc, path, "expected an object");
   const value = desc.field.fields!.message!;
   const fields = m.fields as Fields;
   for (const key of Object.keys(json)) {

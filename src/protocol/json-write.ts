@@ -17,7 +17,7 @@
  */
 import { ScalarType, type DescField, type DescMessage, type JsonObject, type JsonValue, type MessageShape } from "@bufbuild/protobuf";
 import { base64Encode } from "@bufbuild/protobuf/wire";
-import { isRecord, setOwn } from "../base/is-record.js";
+import { isJsonObject, setOwn } from "../base/is-record.js";
 import { isStructJson } from "./json-read.js";
 
 type Fields = Record<string, unknown>;
@@ -166,7 +166,7 @@ function writeValue(m: Fields, path: string): JsonValue {
 /** A Struct field's JSON object (see json-read.ts's `isStructJson`), as toJson writes it: anything else is an empty Struct. */
 function writeStructJson(v: unknown, path: string): JsonObject {
   const json: JsonObject = {};
-  if (isRecord(v) && !Array.isArray(v)) for (const key of Object.keys(v)) setOwn(json, key, writeJsonValue(v[key], path));
+  if (isJsonObject(v)) for (const key of Object.keys(v)) setOwn(json, key, writeJsonValue(v[key], path));
   return json;
 }
 

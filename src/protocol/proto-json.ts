@@ -30,8 +30,9 @@
  * the writers would only add to it.
  */
 import type { DescMessage, JsonObject, JsonValue, Message, MessageShape } from "@bufbuild/protobuf";
+import { isJsonObject } from "../base/is-record.js";
 import { InvalidParamsError } from "../errors/family.js";
-import { readJson } from "./json-read.js";
+import { JsonReadError, readJson } from "./json-read.js";
 import { writeJson } from "./json-write.js";
 
 /** Reads a message from a value of `JSON.parse`, or returns undefined for json-read.ts to read it. */
@@ -73,7 +74,7 @@ const ZONELESS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?$/;
  * absent rather than guessed at; the rest of the message stands.
  */
 function withoutZonelessTimes(schema: DescMessage, json: unknown): JsonValue | undefined {
-  if (!isObject(json)) return undefined;
+  if (!isJsonObject(json)) return undefined;
   let out: Record<string, unknown> | undefined;
   const put = (key: string, value: unknown) => {
     out ??= { ...json };
@@ -108,44 +109,12 @@ function withoutZonelessTimes(schema: DescMessage, json: unknown): JsonValue | u
 }
 
 /**
- * The JSON path (`status.timestamp`, `artifacts[0].parts[1].text`) of the
- * field of `json`, a document of `schema`'s type, whose value cannot be read
- * (of the wrong type, a list that is not one, a null item, a bad timestamp),
- * as deep as it can be told; undefined when `json` is not an object or every
- * field of it reads. For the error of a document `messageFromJson` refused,
- * whose own message names a type but not where it is: found by reading
- * field by field, so for an error's message only.
+ * The JSON path (`status.timestamp`, `artifacts[0].parts[1].text`) at which
+ * `messageFromJson` stopped reading, from the error it threw; undefined
+ * when the value as a whole was refused, or for another error.
  */
-export function unreadableAt(schema: DescMessage, json: unknown, path = ""): string | undefined {
-  if (!isObject(json)) return undefined;
-  for (const f of schema.fields) {
-    const key = f.jsonName in json ? f.jsonName : f.name in json ? f.name : undefined;
-    if (key === undefined || reads(schema, { [key]: json[key] })) continue;
-    const value = json[key];
-    const at = path === "" ? f.jsonName : `${path}.${f.jsonName}`;
-    if (f.fieldKind === "message" && !isWellKnown(f.message)) return unreadableAt(f.message, value, at) ?? at;
-    if (f.fieldKind === "list" && Array.isArray(value)) {
-      const i = value.findIndex((item) => !reads(schema, { [key]: [item] }));
-      if (i < 0) return at;
-      const item = `${at}[${i}]`;
-      return f.listKind === "message" && !isWellKnown(f.message) ? (unreadableAt(f.message, value[i], item) ?? item) : item;
-    }
-    return at;
-  }
-  return undefined;
-}
-
-function reads(schema: DescMessage, json: Record<string, unknown>): boolean {
-  try {
-    messageFromJson(schema, json as JsonValue);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
+export function unreadablePath(e: unknown): string | undefined {
+  return e instanceof JsonReadError && e.path !== "" ? e.path : undefined;
 }
 
 function isWellKnown(message: DescMessage): boolean {

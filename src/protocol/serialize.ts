@@ -11,7 +11,7 @@
 import { createRegistry, type DescMessage, type JsonValue, type Message, type MessageShape, type Registry } from "@bufbuild/protobuf";
 import { file_lf_a2a_v1_a2a, RoleSchema, TaskStateSchema, type Role, type TaskState } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { InvalidParamsError } from "../errors/family.js";
-import { failedField as where, messageFromJson, protoJsonOf, unreadableAt } from "./proto-json.js";
+import { failedField as where, messageFromJson, protoJsonOf, unreadablePath } from "./proto-json.js";
 
 // Every message type of the A2A schema, by full name; built on first use.
 let registry: Registry | undefined;
@@ -75,8 +75,8 @@ export function fromProtoJson<S extends DescMessage>(schema: S, json: JsonValue)
   try {
     return messageFromJson(schema, json);
   } catch (e) {
-    // The field's path where it can be found (status.timestamp), else the type protobuf-es names; never the value.
-    const at = unreadableAt(schema, json);
+    // The field's path where reading stopped (status.timestamp), else the type; never the value.
+    const at = unreadablePath(e);
     throw new InvalidParamsError(`fromProtoJson: not a ${schema.typeName} (${at === undefined ? where(e) : `at ${at}`})`);
   }
 }

@@ -19,7 +19,7 @@
  */
 import { create, ScalarType, type DescField, type DescMessage, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
 import canonicalize from "canonicalize";
-import { isPlainObject } from "./values.js";
+import { isJsonObject } from "../base/is-record.js";
 import { AgentCardSchema, type AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import type { VerifyKit } from "./verify-kit.js";
 
@@ -34,7 +34,7 @@ export function canonicalJsonWith(kit: CanonicalKit, card: AgentCard): string {
 /** The normalised form of section 8.4.1 as a JSON object, before RFC 8785: what {@link canonicalJsonWith} serializes. */
 export function normalisedCardJson(card: AgentCard, kit: CanonicalKit): JsonObject {
   const json = kit.protoJsonOf(AgentCardSchema, card) as JsonValue;
-  if (!isPlainObject(json)) throw new TypeError("an Agent Card must serialize to a JSON object");
+  if (!isJsonObject(json)) throw new TypeError("an Agent Card must serialize to a JSON object");
   addRequiredDefaults(json, AgentCardSchema, kit, 0);
   delete json[AgentCardSchema.field.signatures!.jsonName];
   return json;
@@ -77,10 +77,10 @@ export function withUnknownMembers(
         ? [[into, value]]
         : Array.isArray(into) && Array.isArray(value)
           ? into.map((v, i) => [v, value[i]])
-          : isPlainObject(into) && isPlainObject(value)
+          : isJsonObject(into) && isJsonObject(value)
             ? Object.keys(into).map((k) => [into[k], value[k]])
             : [];
-    for (const [n, r] of pairs) if (isPlainObject(n) && isPlainObject(r)) withUnknownMembers(n, r, child);
+    for (const [n, r] of pairs) if (isJsonObject(n) && isJsonObject(r)) withUnknownMembers(n, r, child);
   }
   return normalised;
 }
@@ -106,11 +106,11 @@ export function addRequiredDefaults(json: JsonObject, desc: DescMessage, kit: Ca
     if (value === undefined || value === null) continue;
     const child = field.message!;
     if (field.fieldKind === "message") {
-      if (isPlainObject(value)) addRequiredDefaults(value, child, kit, depth + 1);
+      if (isJsonObject(value)) addRequiredDefaults(value, child, kit, depth + 1);
     } else if (field.fieldKind === "list") {
-      if (Array.isArray(value)) for (const v of value) if (isPlainObject(v)) addRequiredDefaults(v, child, kit, depth + 1);
-    } else if (isPlainObject(value)) {
-      for (const v of Object.values(value)) if (isPlainObject(v)) addRequiredDefaults(v, child, kit, depth + 1);
+      if (Array.isArray(value)) for (const v of value) if (isJsonObject(v)) addRequiredDefaults(v, child, kit, depth + 1);
+    } else if (isJsonObject(value)) {
+      for (const v of Object.values(value)) if (isJsonObject(v)) addRequiredDefaults(v, child, kit, depth + 1);
     }
   }
   return json;

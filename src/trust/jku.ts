@@ -12,7 +12,7 @@ import { isLoopbackUrl } from "./loopback.js";
 import { areLoopbackAliases } from "./loopback-names.js";
 import type { FetchedKeySet, KeySetRequest } from "./jwks-cache.js";
 import { clip, errorMessage, Rejection } from "./rejection.js";
-import { isPlainObject } from "./values.js";
+import { isJsonObject } from "../base/is-record.js";
 import { followSignal } from "../base/abort.js";
 import { startTimer } from "../base/timers.js";
 
@@ -136,9 +136,9 @@ async function fetchJwks(url: string, rules: JkuRules, ctx: Context): Promise<Fe
   } catch {
     throw new Rejection("jku_invalid_response", "the key set is not valid JSON");
   }
-  if (!isPlainObject(json) || !Array.isArray(json.keys)) throw new Rejection("jku_invalid_response", "the key set has no keys array");
+  if (!isJsonObject(json) || !Array.isArray(json.keys)) throw new Rejection("jku_invalid_response", "the key set has no keys array");
   return {
-    keys: json.keys.filter((k): k is JWK => isPlainObject(k) && typeof k.kty === "string"),
+    keys: json.keys.filter((k): k is JWK => isJsonObject(k) && typeof k.kty === "string"),
     redirects: doc.redirects,
     bytes: new TextEncoder().encode(doc.text).byteLength,
   };

@@ -15,7 +15,7 @@ import * as joseErrors from "jose/errors";
 import { flattenedVerify } from "jose/jws/flattened/verify";
 import type { AgentCardSignature } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import { clip, errorMessage, Rejection } from "./rejection.js";
-import { isPlainObject } from "./values.js";
+import { isJsonObject } from "../base/is-record.js";
 
 /** A signature as it appears in a card: flattened JWS members without payload. */
 export interface SignatureMembers {
@@ -26,10 +26,10 @@ export interface SignatureMembers {
 
 /** The members of one entry of a received `signatures` array, checked for shape. */
 export function signatureOf(raw: unknown): SignatureMembers {
-  if (!isPlainObject(raw)) throw new Rejection("malformed_header", "the signature is not a JSON object");
+  if (!isJsonObject(raw)) throw new Rejection("malformed_header", "the signature is not a JSON object");
   if (typeof raw.protected !== "string") throw new Rejection("malformed_header", "the signature has no protected header string");
   if (typeof raw.signature !== "string") throw new Rejection("malformed_signature", "the signature member is not a string");
-  if (raw.header !== undefined && !isPlainObject(raw.header))
+  if (raw.header !== undefined && !isJsonObject(raw.header))
     throw new Rejection("malformed_header", "the unprotected header is not an object");
   return { protected: raw.protected, signature: raw.signature, header: raw.header as JsonObject | undefined };
 }
@@ -116,7 +116,7 @@ function decodeProtectedHeader(encoded: string): Record<string, unknown> {
   } catch {
     throw new Rejection("malformed_header", "the protected header is not UTF-8 JSON");
   }
-  if (!isPlainObject(parsed)) throw new Rejection("malformed_header", "the protected header is not a JSON object");
+  if (!isJsonObject(parsed)) throw new Rejection("malformed_header", "the protected header is not a JSON object");
   return parsed;
 }
 

@@ -10,7 +10,8 @@ import type { Context } from "./context.js";
 import { keySetAt } from "./jku.js";
 import type { KeyStore } from "./options.js";
 import { clip, errorMessage, Rejection } from "./rejection.js";
-import { isCryptoKey, isPlainObject } from "./values.js";
+import { isJsonObject } from "../base/is-record.js";
+import { isCryptoKey } from "./values.js";
 
 /** The keys that may have made a signature, and what vouches for them. */
 export interface Found {
@@ -23,7 +24,7 @@ export interface Found {
 
 /** When a JWK's own `exp` ends its use, in epoch ms; Infinity without one. */
 export function keyExpiry(key: unknown): number {
-  return isPlainObject(key) && typeof key.exp === "number" ? key.exp * 1000 : Infinity;
+  return isJsonObject(key) && typeof key.exp === "number" ? key.exp * 1000 : Infinity;
 }
 
 /** The keys under `kid`: from the store, else from the key set at the header's `jku`; a Rejection when there are none. */
@@ -65,7 +66,7 @@ async function fromStore(store: KeyStore, kid: string, header: Record<string, un
     return key === undefined || key === null ? [] : [key];
   }
   const keys = (store as { keys?: unknown }).keys;
-  if (Array.isArray(keys)) return keys.filter((k) => isPlainObject(k) && k.kid === kid);
+  if (Array.isArray(keys)) return keys.filter((k) => isJsonObject(k) && k.kid === kid);
   return Object.hasOwn(store, kid) ? [(store as Record<string, unknown>)[kid]] : [];
 }
 
@@ -81,7 +82,7 @@ export function usableKey(candidate: unknown, kid: string, alg: string, now: num
       throw new Rejection("key_alg_mismatch", `the CryptoKey for kid "${clip(kid)}" is a ${a.name} key, not one for ${alg}`);
     return candidate;
   }
-  if (!isPlainObject(candidate) || typeof candidate.kty !== "string") {
+  if (!isJsonObject(candidate) || typeof candidate.kty !== "string") {
     throw new Rejection("key_invalid", `the key for kid "${clip(kid)}" is neither a JWK nor a CryptoKey`);
   }
   const jwk = candidate as JWK & { exp?: unknown; nbf?: unknown };

@@ -13,7 +13,8 @@ import { ALGORITHMS, DEFAULT_ALGORITHMS, servesAlgorithm, type KeyAlgorithm } fr
 import { canonicalBytesWith } from "./canonical.js";
 import { VERIFY_KIT } from "./verify-kit.js";
 import type { SignOptions } from "./options.js";
-import { isCryptoKey, isPlainObject } from "./values.js";
+import { isJsonObject } from "../base/is-record.js";
+import { isCryptoKey } from "./values.js";
 
 /**
  * Returns a copy of `card` with one more signature: a JWS over the card's
@@ -42,7 +43,7 @@ export async function signAgentCard(card: AgentCard, key: CryptoKey | JWK, optio
     if (key.type !== "private") throw new TypeError("signing needs a private key");
     signingKey = key;
   } else {
-    if (!isPlainObject(key) || typeof key.d !== "string") throw new TypeError("signing needs a private JWK (with d)");
+    if (!isJsonObject(key) || typeof key.d !== "string") throw new TypeError("signing needs a private JWK (with d)");
     if (key.kty !== spec.kty || (spec.crv !== undefined && key.crv !== spec.crv))
       throw new TypeError(`a ${String(key.kty)} key cannot sign ${alg}`);
     // jose freezes the JWK objects it is given; the caller's stays untouched.

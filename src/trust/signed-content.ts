@@ -23,7 +23,7 @@ import type { VerifyKit } from "./verify-kit.js";
 import type { ReceivedAgentCard } from "./options.js";
 import { clip, errorMessage } from "./rejection.js";
 import type { VerificationFailure } from "../errors/verification-result.js";
-import { isPlainObject } from "./values.js";
+import { isJsonObject } from "../base/is-record.js";
 
 /** A card's signatures and the payloads they may sign, or why the card as a whole cannot be checked. */
 export type SignedContent =
@@ -63,7 +63,7 @@ export function signedContent(card: AgentCard | ReceivedAgentCard, kit: VerifyKi
       return { failure: { index: -1, code: "canonicalization_failed", reason: `the card repeats the key ${clip(duplicate)}` } };
     }
   }
-  if (!isPlainObject(json)) return { failure: { index: -1, code: "canonicalization_failed", reason: "the card is not a JSON object" } };
+  if (!isJsonObject(json)) return { failure: { index: -1, code: "canonicalization_failed", reason: "the card is not a JSON object" } };
   const { signatures, ...members } = json;
   if (signatures !== undefined && signatures !== null && !Array.isArray(signatures)) {
     return { failure: { index: -1, code: "malformed_header", reason: "the card's signatures member is not a list" } };
@@ -118,5 +118,5 @@ export function isSigned(card: AgentCard | ReceivedAgentCard, kit: VerifyKit): b
       return true;
     }
   }
-  return !isPlainObject(json) || kit.carriesSignatures(json);
+  return !isJsonObject(json) || kit.carriesSignatures(json);
 }

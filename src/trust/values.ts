@@ -1,12 +1,7 @@
 /**
- * What the trust modules take values to be: a JSON object, a Web Crypto key,
+ * What the trust modules take values to be: a Web Crypto key,
  * a positive number option (checked, or its default).
  */
-
-/** A JSON object: not null, not an array. */
-export function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /** A Web Crypto key, also one from another realm (a worker's, Node's `webcrypto`). */
 export function isCryptoKey(v: unknown): v is CryptoKey {

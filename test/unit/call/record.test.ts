@@ -108,12 +108,13 @@ describe("the call record", () => {
         throw new Error("stop before the request");
       };
       const transport = make([stop]);
-      await expect(transport.unary(A2AService.method.getTask, undefined, 250, undefined, { id: "t1" })).rejects.toThrow();
+      // Deadlines long enough for a loaded machine to load the 0.3 wire on demand within them.
+      await expect(transport.unary(A2AService.method.getTask, undefined, 2500, undefined, { id: "t1" })).rejects.toThrow();
       const events = await transport
         .stream(
           A2AService.method.subscribeToTask,
           undefined,
-          400,
+          4000,
           undefined,
           (async function* () {
             yield { id: "t1" };
@@ -124,9 +125,9 @@ describe("the call record", () => {
       expect(records).toHaveLength(2);
       const [unary, stream] = records as CallRecord[];
       expect(unary).toBeInstanceOf(CallRecord);
-      expect(unary!.limitMs).toBe(250);
+      expect(unary!.limitMs).toBe(2500);
       expect(stream).toBeInstanceOf(CallRecord);
-      expect(stream!.limitMs).toBe(400);
+      expect(stream!.limitMs).toBe(4000);
     },
   );
 });
