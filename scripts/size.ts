@@ -35,13 +35,13 @@ export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
 /**
  * The core row may not exceed this many gzipped bytes: a regression guard,
- * just above core as last measured (53,762 bytes; docs/size.md says where
+ * just above core as last measured (51,360 bytes; docs/size.md says where
  * they go, and what the last changes saved). It follows core: when a change shrinks core, set it again just
  * above the new figure, so that growth shows up in review rather than
  * accumulating. The "floor" row (protobuf-es with the A2A descriptors, about
  * 11 KB) is what no change to the client can remove.
  */
-export const CORE_BUDGET_GZIP = 53_860;
+export const CORE_BUDGET_GZIP = 51_460;
 
 /**
  * The gRPC-web row's guard at start (59,889 bytes as last measured), set

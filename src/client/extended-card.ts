@@ -10,7 +10,6 @@
  *   replaced or changed the message: the message itself, in its normalised
  *   form only.
  */
-import { toBinary } from "@bufbuild/protobuf";
 import { AgentCardSchema, type AgentCard } from "../../gen/lf/a2a/v1/a2a_pb.js";
 import type { VerifyOptions, VerifyPolicy } from "../trust/options.js";
 import type { VerificationResult } from "../errors/verification-result.js";
@@ -41,13 +40,19 @@ export async function verifyExtendedCard(
   const fromSent = sent?.reparse();
   // A message that no longer reads as its JSON does (an interceptor changed
   // it) is not described by that JSON: it is checked as it is. Compared as
-  // bytes: `equals` would be bundled with every app, not loaded here.
-  if (sent !== undefined && fromSent !== undefined && sameBytes(toBinary(AgentCardSchema, fromSent), toBinary(AgentCardSchema, message))) {
+  // the ProtoJSON the start writes anyway: `equals`, or `toBinary`, called
+  // here would keep its code in every app's start (docs/size.md).
+  if (sent !== undefined && fromSent !== undefined && sameJson(kit, fromSent, message)) {
     return { card: fromSent, verification: await applyPolicyWith(kit, sent.json, policy, options) };
   }
   return { card: message, verification: await applyPolicyWith(kit, message, policy, options) };
 }
 
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && a.every((x, i) => x === b[i]);
+/** Whether two cards write the same ProtoJSON (fields in number order); false where one cannot be written. */
+function sameJson(kit: VerifyKit, a: AgentCard, b: AgentCard): boolean {
+  try {
+    return JSON.stringify(kit.protoJsonOf(AgentCardSchema, a)) === JSON.stringify(kit.protoJsonOf(AgentCardSchema, b));
+  } catch {
+    return false;
+  }
 }
