@@ -35,16 +35,16 @@ export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
 /**
  * The core row may not exceed this many gzipped bytes: a regression guard,
- * just above core as last measured (51,360 bytes; docs/size.md says where
+ * just above core as last measured (48,400 bytes; docs/size.md says where
  * they go, and what the last changes saved). It follows core: when a change shrinks core, set it again just
  * above the new figure, so that growth shows up in review rather than
  * accumulating. The "floor" row (protobuf-es with the A2A descriptors, about
  * 11 KB) is what no change to the client can remove.
  */
-export const CORE_BUDGET_GZIP = 51_460;
+export const CORE_BUDGET_GZIP = 48_500;
 
 /**
- * The gRPC-web row's guard at start (59,889 bytes as last measured), set
+ * The gRPC-web row's guard at start (59,188 bytes as last measured), set
  * the same way: its failures are named with code loaded when a call first
  * fails, and a static import of that code would bring about 5 KB back.
  * Its transport is ours (bindings/grpc/web-transport.ts), binary only, and
@@ -52,7 +52,7 @@ export const CORE_BUDGET_GZIP = 51_460;
  * ProtoJSON serializer for every call, and connect's Status schema is
  * built from descriptor.proto's, which together cost this row 15,920 bytes.
  */
-export const GRPC_WEB_BUDGET_GZIP = 59_990;
+export const GRPC_WEB_BUDGET_GZIP = 59_290;
 
 function sdkVersion(): string {
   const pkg = JSON.parse(readFileSync(join(repoRoot, "node_modules/@a2a-js/sdk/package.json"), "utf8")) as { version: string };

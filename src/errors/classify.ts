@@ -5,7 +5,7 @@
  * stated, and only then the HTTP status. Failures below the protocol (socket
  * errors, parser errors, aborts) are classified from their cause chain.
  */
-import { Code, ConnectError } from "@connectrpc/connect";
+import type { ConnectError } from "@connectrpc/connect";
 import type { ErrorInfo } from "../../gen/google/rpc/error_details_pb.js";
 import type { Binding } from "../base/bindings.js";
 import { isRecord } from "../base/is-record.js";
@@ -90,6 +90,7 @@ const GRPC: Readonly<Record<string, number>> = {
   DEADLINE_EXCEEDED: 4,
   NOT_FOUND: 5,
   PERMISSION_DENIED: 7,
+  RESOURCE_EXHAUSTED: 8,
   FAILED_PRECONDITION: 9,
   UNIMPLEMENTED: 12,
   INTERNAL: 13,
@@ -304,7 +305,7 @@ function parserFailure(e: unknown): string | undefined {
 export function toA2AError(e: unknown, binding?: Binding, url?: string): A2AError {
   const found = foundA2AError(e);
   if (found) return found;
-  if (e instanceof ConnectError) return fromConnectError(e, binding);
+  if (isConnectError(e)) return fromConnectError(e, binding);
   if (isRecord(e) && (e.name === "AbortError" || e.name === "TimeoutError")) {
     return e.name === "TimeoutError"
       ? new CallTimeoutError("the call timed out", { binding, cause: e })
@@ -359,7 +360,7 @@ export function toA2AError(e: unknown, binding?: Binding, url?: string): A2AErro
  * its causes (an interceptor's own request that failed), and `undefined`.
  */
 export function clientFault(e: unknown): unknown {
-  if (e === undefined || e instanceof A2AError || e instanceof ConnectError || socketFailure(e) || parserFailure(e)) return e;
+  if (e === undefined || e instanceof A2AError || isConnectError(e) || socketFailure(e) || parserFailure(e)) return e;
   if (isRecord(e) && (e.name === "AbortError" || e.name === "TimeoutError")) return e;
   if (e instanceof Error) withoutRefusedHeader(e);
   const what = e instanceof Error ? `${e.name}: ${e.message}` : typeof e === "string" ? e : describeThrown(e);
@@ -403,6 +404,30 @@ function corsHint(url: string | undefined): string {
 }
 
 /**
+ * Whether `e` is a ConnectError, told by its shape (an Error named
+ * "ConnectError" with a numeric code, metadata, details, its raw message and
+ * a cause), which is how connect's own `instanceof ConnectError` tells one
+ * made by another copy of connect. The classification tells it so rather
+ * than with the class: importing the class would bring connect's error
+ * module and, through its `findDetails`, protobuf-es's binary reader into
+ * the chunk that every app's start shares with the classification, where
+ * only the gRPC transports, which load them themselves, make ConnectErrors.
+ * The gRPC binding's naming of failures (bindings/grpc/failures.ts), which
+ * every app's bundle holds as a chunk of its own, tells it so too.
+ */
+export function isConnectError(e: unknown): e is ConnectError {
+  return (
+    e instanceof Error &&
+    e.name === "ConnectError" &&
+    typeof (e as { code?: unknown }).code === "number" &&
+    "metadata" in e &&
+    Array.isArray((e as { details?: unknown }).details) &&
+    typeof (e as { rawMessage?: unknown }).rawMessage === "string" &&
+    "cause" in e
+  );
+}
+
+/**
  * gRPC errors arrive as ConnectErrors, as do the aborts and deadlines of
  * connect's own call runner (gRPC-web's) and an interceptor's own word. `info` is the `google.rpc.ErrorInfo` of
  * a gRPC error status: the gRPC transports decode it from the status details
@@ -423,8 +448,8 @@ export function fromConnectError(
   // every other status is (its ErrorInfo reason first, its message kept).
   if (!stated) {
     // The cause is what aborted the call, as the runners keep it (the caller's signal's reason).
-    if (e.code === Code.Canceled) return new AbortedError("the call was aborted", { binding, grpcCode: e.code, cause: e.cause ?? e });
-    if (e.code === Code.DeadlineExceeded) {
+    if (e.code === GRPC.CANCELLED) return new AbortedError("the call was aborted", { binding, grpcCode: e.code, cause: e.cause ?? e });
+    if (e.code === GRPC.DEADLINE_EXCEEDED) {
       // The runners' message names the URL and the deadline.
       return new CallTimeoutError(e.rawMessage || "the call timed out", { binding, kind: "deadline", cause: e });
     }
@@ -433,8 +458,8 @@ export function fromConnectError(
   // type) as Internal or Unknown errors without a grpc-status from the server.
   // RESOURCE_EXHAUSTED without a status is the client's own readMaxBytes: a
   // size limit exceeded, as on the HTTP bindings, and no use trying again.
-  const limit = e.code === Code.ResourceExhausted;
-  if (binding === "GRPC" && (limit || e.code === Code.Internal || e.code === Code.Unknown) && !stated) {
+  const limit = e.code === GRPC.RESOURCE_EXHAUSTED;
+  if (binding === "GRPC" && (limit || e.code === GRPC.INTERNAL || e.code === GRPC.UNKNOWN) && !stated) {
     return new ProtocolError(`${limit ? "gRPC response refused" : "malformed gRPC response"}: ${e.rawMessage}`, {
       binding,
       grpcCode: e.code,
@@ -442,7 +467,7 @@ export function fromConnectError(
     });
   }
   const socket = socketFailure(e.cause);
-  if (socket && e.code === Code.Unavailable) {
+  if (socket && e.code === GRPC.UNAVAILABLE) {
     return new ConnectionError(connectionFailed(socket.kind, socket.code), { binding, kind: socket.kind, grpcCode: e.code, cause: e });
   }
   return errorFromServer({

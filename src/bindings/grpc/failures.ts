@@ -6,10 +6,10 @@
  * (common.ts's `grpcFailures`): a call that succeeds never runs it.
  */
 import type { DescMethod } from "@bufbuild/protobuf";
-import { ConnectError } from "@connectrpc/connect";
+import type { ConnectError } from "@connectrpc/connect";
 import { ErrorInfoSchema, RetryInfoSchema } from "../../../gen/google/rpc/error_details_pb.js";
 import { A2AError, ConnectionError } from "../../errors/family.js";
-import { clientFault, fromConnectError, toA2AError } from "../../errors/classify.js";
+import { clientFault, fromConnectError, isConnectError, toA2AError } from "../../errors/classify.js";
 import type { CutConnection } from "./common.js";
 import { answeredOverHttp } from "./http-answer.js";
 
@@ -47,7 +47,7 @@ export function connectionFailure(cause: unknown, url: string): ConnectionError 
  */
 function statusError(method: DescMethod, e: unknown): unknown {
   // Thrown before connect's runner made it a ConnectError (an interceptor that throws at once).
-  if (!(e instanceof ConnectError)) return clientFault(e);
+  if (!isConnectError(e)) return clientFault(e);
   if (!e.metadata.has("grpc-status")) {
     if (e.cause instanceof A2AError) return e.cause;
     // What connect wrapped before any status: a fault in the client (an interceptor's TypeError), not the server's.

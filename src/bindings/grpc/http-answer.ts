@@ -9,8 +9,8 @@
  * a 429, a 503 or a 401 is the same error, with the same facts, whatever
  * the binding.
  */
-import { ConnectError } from "@connectrpc/connect";
 import { A2AError } from "../../errors/family.js";
+import { isConnectError } from "../../errors/classify.js";
 import { statusOnlyError } from "../../http/error-bodies.js";
 
 /**
@@ -35,5 +35,5 @@ export function httpAnswerError(status: number, header: Headers, url: string, re
  * `httpAnswerError`; undefined for any other failure.
  */
 export function answeredOverHttp(e: unknown): A2AError | undefined {
-  return e instanceof ConnectError && !e.metadata.has("grpc-status") && e.cause instanceof A2AError ? e.cause : undefined;
+  return isConnectError(e) && !e.metadata.has("grpc-status") && e.cause instanceof A2AError ? e.cause : undefined;
 }

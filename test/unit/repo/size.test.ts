@@ -61,6 +61,14 @@ describe("bundle size", () => {
     expect(rows.get("core")!.loadedOnDemand).toEqual(expect.arrayContaining(["src/errors/classify.ts", "src/http/error-reading.ts"]));
   });
 
+  it("core's start holds neither connect's error class nor protobuf-es's binary reader: only the gRPC transports make ConnectErrors", () => {
+    // The classification and the gRPC binding's naming of failures, which share chunks with the start,
+    // tell a ConnectError by its shape (errors/classify.ts's isConnectError): the class, and the binary
+    // reader its findDetails brings, cost the start 2,960 gzip bytes when they imported it.
+    const inputs = rows.get("core")!.largest.map((i) => i.path);
+    expect(inputs.filter((p) => /\/(from-binary|connect-error)\.js$/.test(p))).toEqual([]);
+  });
+
   it("the resumption loop, loaded on demand, is handed the start's code: its modules stay in the start's own chunk", () => {
     const own = rows.get("core")!.startChunks.each.find((c) => c.alsoLoadedBy.length === 0)!;
     for (const module of [
