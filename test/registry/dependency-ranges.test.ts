@@ -3,16 +3,25 @@
  * ranges: the packed tarball installed by npm from the registry into an
  * empty app with each of them pinned to its lowest allowed version, then to
  * its latest, each app making real calls (every binding, a stream) to the
- * local agent on 127.0.0.1. Needs the npm registry: run by
+ * local agent on 127.0.0.1, and gRPC-web calls (a call, a stream, an error
+ * status) to a fake gRPC-web proxy on 127.0.0.1: the gRPC-web wire is ours,
+ * on connect's call runners, and must hold with each connect the range
+ * lets an app install. Needs the npm registry: run by
  * `npm run test:ranges` (CI does), not by `npm test`; without the registry it
  * fails, it never passes for want of it.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { create, toBinary } from "@bufbuild/protobuf";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLocalAgent, type LocalAgent } from "../../demo/agent.js";
+import { StreamResponseSchema, TaskSchema, TaskState } from "../../gen/lf/a2a/v1/a2a_pb.js";
+import { StatusSchema } from "../../gen/google/rpc/status_pb.js";
 import { repoRoot } from "../../scripts/size.js";
+import { startFakeServer, type FakeServer } from "../support/fake-server.js";
+import { frame } from "../support/fake-grpc-server.js";
 import { nodeIn, packPackage, run, type PackedPackage } from "../support/packed.js";
 
 /** The dependencies an app is likely to have too, whose ranges must hold at both ends. */
@@ -24,14 +33,16 @@ const ranges = (JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8"))
 let scratch: string;
 let pack: PackedPackage;
 let agent: LocalAgent;
+let proxy: FakeServer;
 
 beforeAll(async () => {
   scratch = mkdtempSync(join(tmpdir(), "a2a-connect-ranges-"));
-  [pack, agent] = await Promise.all([packPackage(scratch), startLocalAgent()]);
+  [pack, agent, proxy] = await Promise.all([packPackage(scratch), startLocalAgent(), startFakeServer(answerGrpcWeb)]);
 }, 120_000);
 
 afterAll(async () => {
   await agent?.close();
+  await proxy?.close();
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
 
@@ -60,9 +71,34 @@ async function latest(name: string, range: string): Promise<string> {
   return versions.at(-1)!;
 }
 
-/** The script the app runs: every binding once, and a stream. */
+/** A gRPC-web trailers frame of `fields`. */
+const trailers = (fields: string) => frame(Buffer.from(fields), 0x80);
+const TASK = toBinary(TaskSchema, create(TaskSchema, { id: "t1", contextId: "c1", status: { state: TaskState.WORKING } }));
+const EVENT = toBinary(
+  StreamResponseSchema,
+  create(StreamResponseSchema, { payload: { case: "task", value: { id: "t1", contextId: "c1", status: { state: TaskState.COMPLETED } } } }),
+);
+const NOT_FOUND = Buffer.from(toBinary(StatusSchema, create(StatusSchema, { code: 5, message: "no such task" }))).toString("base64");
+
+/**
+ * The fake gRPC-web proxy: a task for GetTask, a completed task then OK for
+ * SubscribeToTask, and NOT_FOUND in the headers (trailers-only, with its
+ * google.rpc.Status) for CancelTask; what it was sent is checked by the test.
+ */
+function answerGrpcWeb(req: IncomingMessage, res: ServerResponse): void {
+  const headers = { "content-type": "application/grpc-web+proto" };
+  if (req.url?.endsWith("/CancelTask")) {
+    res.writeHead(200, { ...headers, "grpc-status": "5", "grpc-message": "no%20such%20task", "grpc-status-details-bin": NOT_FOUND });
+    res.end();
+    return;
+  }
+  res.writeHead(200, headers);
+  res.end(Buffer.concat([frame(req.url?.endsWith("/GetTask") ? TASK : EVENT), trailers("grpc-status: 0\r\n")]));
+}
+
+/** The script the app runs: every binding once, a stream, and gRPC-web (argv[3], the fake proxy). */
 const CALLS = `
-import { connect, textOf, toProtoJson, userMessage, createGrpcWebTransport } from "a2a-connect/node";
+import { A2AClient, connect, textOf, toProtoJson, userMessage, createGrpcWebTransport } from "a2a-connect/node";
 const origin = process.argv[2];
 const out = {};
 for (const binding of ["JSONRPC", "HTTP+JSON", "GRPC"]) {
@@ -74,7 +110,12 @@ const session = await connect(origin, { cache: false });
 const events = [];
 for await (const event of session.client.sendStreamingMessage({ message: userMessage("count 2") })) events.push(event.payload.case);
 out.stream = events.at(-1);
-out.grpcWeb = typeof createGrpcWebTransport({ baseUrl: origin }).unary;
+const web = new A2AClient(createGrpcWebTransport({ baseUrl: process.argv[3] }));
+const task = await web.getTask({ id: "t1" }, { timeoutMs: 5000 });
+const webEvents = [];
+for await (const event of web.subscribeToTask({ id: "t1" }, { resume: false })) webEvents.push(event.payload.case);
+const refused = await web.cancelTask({ id: "t1" }).then(() => "succeeded", (e) => [e.name, e.message]);
+out.grpcWeb = [task.id, webEvents, refused];
 console.log(JSON.stringify(out));
 `;
 
@@ -82,7 +123,7 @@ describe.each([
   ["lowest", async (name: string) => lowest(ranges[name]!)],
   ["latest", async (name: string) => latest(name, ranges[name]!)],
 ])("the packed package with the shared dependencies at their %s allowed versions", (_end, versionOf) => {
-  it("installs with one copy of each, at that version, and calls the local agent on every binding", async () => {
+  it("installs with one copy of each, at that version, calls the local agent on every binding and gRPC-web through a proxy", async () => {
     const pins = Object.fromEntries(await Promise.all(SHARED.map(async (name) => [name, await versionOf(name)] as const)));
     const app = join(scratch, `app-${_end}`);
     mkdirSync(app);
@@ -104,14 +145,25 @@ describe.each([
       expect(existsSync(join(app, "node_modules/a2a-connect/node_modules", name)), `${name} deduped`).toBe(false);
     }
     writeFileSync(join(app, "calls.mjs"), CALLS);
-    const out = JSON.parse(await nodeIn(app, ["calls.mjs", agent.origin])) as Record<string, unknown>;
+    proxy.requests.length = 0;
+    const out = JSON.parse(await nodeIn(app, ["calls.mjs", agent.origin, proxy.url])) as Record<string, unknown>;
     expect(out).toEqual({
       JSONRPC: ["hi JSONRPC", "ROLE_AGENT"],
       "HTTP+JSON": ["hi HTTP+JSON", "ROLE_AGENT"],
       GRPC: ["hi GRPC", "ROLE_AGENT"],
       stream: "statusUpdate",
-      grpcWeb: "function",
+      grpcWeb: ["t1", ["task"], ["TaskNotFoundError", "no such task"]],
     });
+    // The gRPC-web requests as sent: gRPC-web's headers, and the call's deadline.
+    expect(proxy.requests.map((r) => r.url)).toEqual([
+      "/lf.a2a.v1.A2AService/GetTask",
+      "/lf.a2a.v1.A2AService/SubscribeToTask",
+      "/lf.a2a.v1.A2AService/CancelTask",
+    ]);
+    for (const { headers } of proxy.requests) {
+      expect(headers).toMatchObject({ "content-type": "application/grpc-web+proto", "x-grpc-web": "1" });
+    }
+    expect(proxy.requests[0]!.headers["grpc-timeout"]).toMatch(/^\d+m$/);
     console.log(
       `tested at the ${_end} versions: ${Object.entries(pins)
         .map(([n, v]) => `${n}@${v}`)

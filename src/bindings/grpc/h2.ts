@@ -27,7 +27,8 @@ import { SessionKeeper, nodeHttp2 } from "./h2-session.js";
 import type { GrpcTlsOptions } from "./url.js";
 import { mapRequests, onlyValue } from "../../base/iterables.js";
 import { parsedUrl } from "../../base/urls.js";
-import { encodeFrame, metadataOf } from "./wire.js";
+import { encodeFrame } from "./frames.js";
+import { metadataOf } from "./wire.js";
 import { StreamReply, decode, readUnary } from "./reply.js";
 
 export interface H2GrpcTransportOptions {
@@ -67,7 +68,7 @@ export function createH2GrpcTransport(options: H2GrpcTransportOptions): Transpor
     signal.aborted ? signal.reason : classify ? classify(e, method) : e;
 
   /** Opens the call's stream and sends its one request message. */
-  async function send(reqUrl: string, header: Headers, body: Buffer, signal: AbortSignal): Promise<ClientHttp2Stream> {
+  async function send(reqUrl: string, header: Headers, body: Uint8Array, signal: AbortSignal): Promise<ClientHttp2Stream> {
     if (!reqUrl.startsWith(originSlash)) {
       throw new ConnectError(`cannot call ${reqUrl}: the transport is for ${origin}`, Code.InvalidArgument);
     }

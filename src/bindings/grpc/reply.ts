@@ -8,7 +8,8 @@ import { fromBinary, type DescMessage, type MessageShape } from "@bufbuild/proto
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { ClientHttp2Stream, IncomingHttpHeaders } from "node:http2";
 import { nodeHttp2 } from "./h2-session.js";
-import { FrameReader, connectionLost, metadataOf, responseError, statusError } from "./wire.js";
+import { FrameReader } from "./frames.js";
+import { connectionLost, metadataOf, responseError, statusError } from "./wire.js";
 
 /** Bytes that do not decode are the server's protocol error, not a cut connection. */
 export function decode<O extends DescMessage>(schema: O, bytes: Uint8Array): MessageShape<O> {

@@ -11,25 +11,25 @@
  * Errors are ConnectErrors, for web.ts to name as the binding does: the
  * server's status (web-status.ts) carries `grpc-status` in its metadata;
  * what this reader refuses does not, and says what it refused.
+ *
+ * Of connect, only what it keeps to semantic versioning is used (the call
+ * runners, createMethodUrl): the frames (frames.ts, shared with HTTP/2
+ * gRPC), the request's headers and the trailers are read and written here,
+ * as connect's gRPC-web parts are internal and may change in any 2.x.
  */
 import { fromBinary, toBinary, type DescMessage, type DescMethod, type MessageShape } from "@bufbuild/protobuf";
 import { Code, ConnectError, createContextValues, type Interceptor, type Transport } from "@connectrpc/connect";
-import {
-  compressedFlag,
-  createEnvelopeReadableStream,
-  createMethodUrl,
-  encodeEnvelope,
-  runStreamingCall,
-  runUnaryCall,
-} from "@connectrpc/connect/protocol";
-import { requestHeader, trailerFlag, trailerParse } from "@connectrpc/connect/protocol-grpc-web";
+import { createMethodUrl, runStreamingCall, runUnaryCall } from "@connectrpc/connect/protocol";
+import { FrameReader, encodeFrame } from "./frames.js";
+import { readableStatusFields } from "./status-fields.js";
 import { answerStatus, checkTrailer } from "./web-status.js";
 
-/** What the wire needs: where calls go, the fetch that sends them, and the interceptors around each. */
+/** What the wire needs: where calls go, the fetch that sends them, the interceptors around each, the largest frame read. */
 export interface GrpcWebWireOptions {
   baseUrl: string;
   fetch: typeof fetch;
   interceptors: Interceptor[];
+  readMaxBytes: number;
 }
 
 /** What a call's `next` sends: the request as the interceptors left it. */
@@ -40,9 +40,10 @@ interface Sent {
   signal: AbortSignal;
 }
 
-/** The answer's headers, and whether they hold its status (a trailers-only answer: no frames follow). */
+/** The answer, its headers (its status fields made readable), and whether they hold its status (a trailers-only answer: no frames follow). */
 interface Answer {
   response: Response;
+  header: Headers;
   trailersOnly: boolean;
 }
 
@@ -57,17 +58,21 @@ export function createGrpcWebWire(options: GrpcWebWireOptions): Transport {
       body,
       redirect: "error",
     });
+    // A status in the headers (trailers-only) is read as HTTP/2 gRPC reads it (status-fields.ts),
+    // in a copy: a fetched response's headers cannot be changed.
+    const header = new Headers(response.headers);
+    if (header.has("grpc-status")) readableStatusFields(header);
     // Throws on a status other than 2xx; an error status in the headers ends the call here.
-    const { error, trailersOnly } = answerStatus(response.status, response.headers);
+    const { error, trailersOnly } = answerStatus(response.status, header);
     if (error !== undefined) throw error;
     if (!trailersOnly && response.body === null) throw new ConnectError("missing response body", Code.Unknown);
-    return { response, trailersOnly };
+    return { response, header, trailersOnly };
   };
   const request = (method: DescMethod, timeoutMs: number | undefined, header: HeadersInit | undefined) => ({
     service: method.parent,
     requestMethod: "POST",
     url: createMethodUrl(options.baseUrl, method),
-    header: requestHeader(true, timeoutMs, header, false),
+    header: requestHeader(timeoutMs, header),
   });
   return {
     async unary(method, signal, timeoutMs, header, input, contextValues) {
@@ -84,17 +89,17 @@ export function createGrpcWebWire(options: GrpcWebWireOptions): Transport {
           message: input,
         },
         next: async (req) => {
-          const { response, trailersOnly } = await send(req, frameOf(method.input, req.message));
+          const answer = await send(req, frameOf(method.input, req.message));
           // A trailers-only answer's headers are its trailers.
-          const trailer = trailersOnly ? response.headers : new Headers();
+          const trailer = answer.trailersOnly ? answer.header : new Headers();
           let message: MessageShape<typeof method.output> | undefined;
           // A unary answer of other than one message is malformed, as over HTTP/2 (reply.ts), whatever its status says.
-          for await (const bytes of framesOf(response, trailersOnly, trailer, req.signal)) {
+          for await (const bytes of framesOf(answer, trailer, req, options.readMaxBytes)) {
             if (message !== undefined) throw new ConnectError("protocol error: more than one message for a unary method", Code.Internal);
             message = decoded(method.output, bytes);
           }
           if (message === undefined) throw new ConnectError("protocol error: no message for a unary method", Code.Internal);
-          return { stream: false, service: method.parent, method, header: response.headers, message, trailer };
+          return { stream: false, service: method.parent, method, header: answer.header, message, trailer };
         },
       });
     },
@@ -118,13 +123,13 @@ export function createGrpcWebWire(options: GrpcWebWireOptions): Transport {
           }
           const first = await req.message[Symbol.asyncIterator]().next();
           if (first.done === true) throw new ConnectError("missing request message", Code.Unknown);
-          const { response, trailersOnly } = await send(req, frameOf(method.input, first.value));
+          const answer = await send(req, frameOf(method.input, first.value));
           // Filled when the trailers frame arrives.
           const trailer = new Headers();
           const messages = async function* () {
-            for await (const bytes of framesOf(response, trailersOnly, trailer, req.signal)) yield decoded(method.output, bytes);
+            for await (const bytes of framesOf(answer, trailer, req, options.readMaxBytes)) yield decoded(method.output, bytes);
           };
-          return { stream: true, service: method.parent, method, header: response.headers, trailer, message: messages() };
+          return { stream: true, service: method.parent, method, header: answer.header, trailer, message: messages() };
         },
       });
     },
@@ -144,8 +149,7 @@ function frameOf<I extends DescMessage>(schema: I, message: MessageShape<I>): Ui
   } catch (e) {
     throw new ConnectError(`serialize binary: ${e instanceof Error ? e.message : String(e)}`, Code.Internal);
   }
-  // A new array of its own (typed as any Uint8Array), which fetch takes as a body.
-  return encodeEnvelope(0, bytes) as Uint8Array<ArrayBuffer>;
+  return encodeFrame(bytes);
 }
 
 /** A message's bytes decoded; bytes that do not decode are the server's protocol error. */
@@ -161,34 +165,91 @@ function decoded<O extends DescMessage>(schema: O, bytes: Uint8Array): MessageSh
  * The message frames of an answer, as they arrive; its trailers frame,
  * once read, fills `trailer` and is checked for the server's status (an
  * error status throws). A trailers-only answer may carry no frame at all.
- * A compressed frame is refused (none was asked for), as are a second
- * trailers frame, a message after the trailers, and a body that ends
- * before them: its status never came.
+ * A frame over `readMaxBytes` is refused from its prefix; a compressed
+ * frame is refused (none was asked for), as are a second trailers frame, a
+ * message after the trailers, and a body that ends before them: its status
+ * never came. Frames read before a refused one in the same chunk are
+ * handed on first, in order.
  */
-async function* framesOf(response: Response, trailersOnly: boolean, trailer: Headers, signal: AbortSignal): AsyncGenerator<Uint8Array> {
-  const reader = response.body === null ? undefined : createEnvelopeReadableStream(response.body).getReader();
+async function* framesOf(
+  { response, header, trailersOnly }: Answer,
+  trailer: Headers,
+  { signal, url }: Sent,
+  readMaxBytes: number,
+): AsyncGenerator<Uint8Array> {
+  const reader = response.body?.getReader();
+  // The call's URL, which an error over readMaxBytes names (origin and path).
+  const frames = new FrameReader(readMaxBytes, url);
   let trailed = false;
   for (;;) {
     const next = await reader?.read();
     if (next === undefined || next.done) break;
-    if (trailersOnly) throw new ConnectError("extra data for trailers-only", Code.Unknown);
-    const { flags, data } = next.value;
-    if ((flags & compressedFlag) === compressedFlag) {
-      throw new ConnectError("protocol error: received unsupported compressed output", Code.Internal);
+    const out: Uint8Array[] = [];
+    const flags: number[] = [];
+    let refused: unknown;
+    try {
+      frames.push(next.value, out, flags);
+    } catch (e) {
+      refused = e;
     }
-    if ((flags & trailerFlag) === trailerFlag) {
-      if (trailed) throw new ConnectError("extra trailer", Code.Unknown);
-      trailed = true;
-      const fields = trailerParse(data);
-      checkTrailer(fields, response.headers);
-      fields.forEach((value, key) => trailer.set(key, value));
-      continue;
+    for (let i = 0; i < out.length; i++) {
+      if (trailersOnly) throw new ConnectError("extra data for trailers-only", Code.Unknown);
+      const data = out[i]!;
+      if ((flags[i]! & COMPRESSED) === COMPRESSED) {
+        throw new ConnectError("protocol error: received unsupported compressed output", Code.Internal);
+      }
+      if ((flags[i]! & TRAILERS) === TRAILERS) {
+        if (trailed) throw new ConnectError("extra trailer", Code.Unknown);
+        trailed = true;
+        const fields = parseTrailers(data);
+        // Read as HTTP/2 gRPC reads a status (status-fields.ts).
+        readableStatusFields(fields);
+        checkTrailer(fields, header);
+        fields.forEach((value, key) => trailer.set(key, value));
+        continue;
+      }
+      if (trailed) throw new ConnectError("extra message", Code.Unknown);
+      yield data;
     }
-    if (trailed) throw new ConnectError("extra message", Code.Unknown);
-    yield data;
+    if (refused !== undefined) {
+      await reader?.cancel().catch(() => {});
+      throw refused;
+    }
   }
+  const cut = frames.end();
+  if (cut !== undefined) throw cut;
   // A body read after its call was aborted can end quietly (undici, when the abort came before the read began);
   // connect's runner reports an aborted call by its signal's reason, whatever is thrown here.
   if (signal.aborted) throw new ConnectError("the call was aborted", Code.Canceled);
   if (!trailed && !trailersOnly) throw new ConnectError("missing trailer", Code.Unknown);
+}
+
+/** The flags of a gRPC-web frame (PROTOCOL-WEB.md): bit 0 a compressed one, bit 7 the trailers. */
+const COMPRESSED = 0x01;
+const TRAILERS = 0x80;
+
+/**
+ * A gRPC-web request's headers, as connect's gRPC-web client wrote them
+ * (and so as proxies have been given them): the caller's, the binary
+ * content type, `x-grpc-web: 1`, an `x-user-agent` (the caller's user
+ * agent, or connect's as at the lowest version this package allows), and
+ * the deadline in milliseconds as `grpc-timeout`.
+ */
+function requestHeader(timeoutMs: number | undefined, header: HeadersInit | undefined): Headers {
+  const h = new Headers(header);
+  h.set("content-type", "application/grpc-web+proto");
+  h.set("x-grpc-web", "1");
+  h.set("x-user-agent", h.get("user-agent") ?? h.get("x-user-agent") ?? "connect-es/2.1.2");
+  if (timeoutMs !== undefined) h.set("grpc-timeout", `${timeoutMs}m`);
+  return h;
+}
+
+/** A trailers frame's fields: HTTP/1-style `name: value` lines, CRLF between them; a line without a name is skipped. */
+function parseTrailers(data: Uint8Array): Headers {
+  const fields = new Headers();
+  for (const line of new TextDecoder().decode(data).split("\r\n")) {
+    const colon = line.indexOf(":");
+    if (colon > 0) fields.append(line.slice(0, colon).trim(), line.slice(colon + 1).trim());
+  }
+  return fields;
 }

@@ -5,13 +5,13 @@
  * over fetch (web-transport.ts, binary only). What the binding adds to
  * connect's transport is shared with HTTP/2 gRPC (common.ts).
  */
-import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
+import { ConnectError, type Interceptor } from "@connectrpc/connect";
 import { A2AError, ConnectionError, InvalidParamsError, ProtocolError, RedirectRefusedError } from "../../errors/family.js";
 import { a2aGrpcTransport, namedFailure } from "./common.js";
 import { createGrpcWebWire } from "./web-transport.js";
 import { grpcBaseUrl, type GrpcTlsOptions } from "./url.js";
 import { parseRetryAfter } from "../../errors/retry-after.js";
-import { readableStatusFields } from "./status-fields.js";
+import { ENDED_INSIDE } from "./frames.js";
 import { checkGrpcBaseUrl, checkTlsOption, checkTransportOptions } from "../../call/option-checks.js";
 import { isRedirectStatus, redirectTarget } from "../../http/redirect-target.js";
 import { rejectWithoutSent } from "../../http/run-call.js";
@@ -69,7 +69,8 @@ export function createGrpcWebTransport(options: GrpcWebTransportOptions): A2ATra
     // Innermost, so that it sees the request as sent.
     interceptors: [...(options.interceptors ?? []), withoutSentCredentials],
     // Looked up at call time, so a fetch replaced later is used.
-    fetch: refusingRedirects(options.fetch ?? ((input, init) => globalThis.fetch(input, init)), options.readMaxBytes ?? 16 * 1024 * 1024),
+    fetch: refusingRedirects(options.fetch ?? ((input, init) => globalThis.fetch(input, init))),
+    readMaxBytes: options.readMaxBytes ?? 16 * 1024 * 1024,
   });
   // connect runs these calls, over a fetch that may ignore its signal: the binding races them.
   return a2aGrpcTransport(inner, options, cutConnection, { url: baseUrl, guarded: false });
@@ -124,12 +125,12 @@ const GRPC_WEB_CONTENT_TYPE = /^application\/grpc-web(\+proto)?\s*(;|$)/i;
  * name, as on the other HTTP bindings; none is followed, since a gRPC-web
  * call goes to its proxy's URL only. A successful answer that is not
  * gRPC-web (a proxy's HTML page) is refused by its content type before
- * the transport reads its bytes as frames; the others are read within
- * `readMaxBytes`. Any other status but 2xx, without a gRPC status, is what
+ * the transport reads its bytes as frames (within `readMaxBytes`, in
+ * web-transport.ts). Any other status but 2xx, without a gRPC status, is what
  * the proxy, or something in front of it, said (http-answer.ts), and fails
  * the call as that.
  */
-function refusingRedirects(fetchFn: typeof fetch, readMaxBytes: number): typeof fetch {
+function refusingRedirects(fetchFn: typeof fetch): typeof fetch {
   return async (input, init) => {
     // The transport passes the URL as a string; one with user info cannot be a Request.
     const given = input instanceof Request ? input.url : String(input);
@@ -157,7 +158,8 @@ function refusingRedirects(fetchFn: typeof fetch, readMaxBytes: number): typeof 
           httpStatus: res.status,
         });
       }
-      return withFrameLimit(res, readMaxBytes, url);
+      if (res.body === null) return res;
+      return new Response(networkFailuresNamed(res.body, url), { status: res.status, statusText: res.statusText, headers: res.headers });
     }
     await res.body?.cancel().catch(() => {});
     if (!redirect) {
@@ -172,106 +174,6 @@ function refusingRedirects(fetchFn: typeof fetch, readMaxBytes: number): typeof 
       httpStatus: res.status || undefined,
     });
   };
-}
-
-/**
- * The response with its body read frame by frame, each frame handed on
- * whole: a frame (a message or the trailers) whose length prefix is over
- * `maxBytes` fails the body there, and cancels it, before connect's
- * envelope reader buffers it (it takes frames of up to 4 GiB); and a frame
- * arriving in many chunks is gathered here, in one buffer grown by
- * doubling, because that reader keeps a list of the chunks and sums their
- * lengths on every chunk: a frame sent a byte per chunk cost it an object per byte and time
- * in the square of their number. A frame whole in its chunk is handed on
- * as a view into it. Trailers are made readable on the way (status-fields.ts).
- */
-function withFrameLimit(res: Response, maxBytes: number, url: string): Response {
-  // A trailers-only answer carries its status in the headers.
-  const headers = new Headers(res.headers);
-  const statusChanged = headers.has("grpc-status") && readableStatusFields(headers);
-  if (res.body === null) return statusChanged ? new Response(null, { status: res.status, statusText: res.statusText, headers }) : res;
-  // A prefix cut short by a chunk's end, and how much of it has arrived.
-  const head = new Uint8Array(5);
-  let headAt = 0;
-  // The frame spanning chunks, prefix included: its length, and its bytes so far.
-  let frameLength = 0;
-  let partial: Uint8Array | undefined;
-  let partialAt = 0;
-  const lengthOf = (bytes: Uint8Array, at: number): number => {
-    // Bytes 1 to 4 of a prefix: the length, big-endian.
-    const length = new DataView(bytes.buffer, bytes.byteOffset + at + 1, 4).getUint32(0);
-    if (length > maxBytes) {
-      throw new ConnectError(
-        `message size ${length} from ${safeUrl(url)} is larger than the configured readMaxBytes ${maxBytes}`,
-        Code.ResourceExhausted,
-      );
-    }
-    return length;
-  };
-  const append = (bytes: Uint8Array) => {
-    const need = partialAt + bytes.length;
-    if (partial === undefined || need > partial.length) {
-      const grown = new Uint8Array(Math.min(frameLength, Math.max(need, (partial?.length ?? 0) * 2, 16 * 1024)));
-      if (partial !== undefined) grown.set(partial.subarray(0, partialAt));
-      partial = grown;
-    }
-    partial.set(bytes, partialAt);
-    partialAt = need;
-  };
-  const watch = new TransformStream<Uint8Array, Uint8Array>({
-    transform(chunk, controller) {
-      // Byte 0 of a prefix holds the flags; 0x80 marks the trailers.
-      const handOn = (frame: Uint8Array) => controller.enqueue((frame[0]! & 0x80) !== 0 ? readableTrailers(frame) : frame);
-      try {
-        for (let pos = 0; pos < chunk.length; ) {
-          if (partial !== undefined || headAt > 0 || chunk.length - pos < 5) {
-            if (frameLength === 0) {
-              // Still in a prefix.
-              const n = Math.min(5 - headAt, chunk.length - pos);
-              head.set(chunk.subarray(pos, pos + n), headAt);
-              headAt += n;
-              pos += n;
-              if (headAt < 5) break;
-              frameLength = 5 + lengthOf(head, 0);
-              headAt = 0;
-              partialAt = 0;
-              partial = undefined;
-              append(head);
-            } else {
-              const n = Math.min(frameLength - partialAt, chunk.length - pos);
-              append(chunk.subarray(pos, pos + n));
-              pos += n;
-            }
-            if (partialAt === frameLength) {
-              handOn(partial!);
-              partial = undefined;
-              frameLength = 0;
-            }
-            continue;
-          }
-          const end = pos + 5 + lengthOf(chunk, pos);
-          if (end <= chunk.length) {
-            handOn(chunk.subarray(pos, end));
-            pos = end;
-            continue;
-          }
-          frameLength = end - pos;
-          partialAt = 0;
-          partial = undefined;
-          append(chunk.subarray(pos));
-          pos = chunk.length;
-        }
-      } catch (e) {
-        controller.error(e);
-      }
-    },
-    flush(controller) {
-      // A body that ends inside a frame: what there is goes on, for the transport to find it incomplete.
-      if (headAt > 0) controller.enqueue(head.slice(0, headAt));
-      if (partial !== undefined) controller.enqueue(partial.subarray(0, partialAt));
-    },
-  });
-  return new Response(networkFailuresNamed(res.body, url).pipeThrough(watch), { status: res.status, statusText: res.statusText, headers });
 }
 
 /**
@@ -298,34 +200,6 @@ function networkFailuresNamed(body: ReadableStream<Uint8Array>, url: string): Re
   });
 }
 
-/** A whole trailers frame (prefix included), with its status fields made readable (status-fields.ts). */
-function readableTrailers(frame: Uint8Array): Uint8Array {
-  // The trailers are HTTP/1 header lines; a line that is not one is left to the transport to refuse.
-  const fields = new Headers();
-  try {
-    for (const line of utf8.decode(frame.subarray(5)).split("\r\n")) {
-      const colon = line.indexOf(":");
-      if (colon > 0) fields.append(line.slice(0, colon).trim(), line.slice(colon + 1).trim());
-    }
-  } catch {
-    return frame;
-  }
-  if (!readableStatusFields(fields)) return frame;
-  let text = "";
-  fields.forEach((value, key) => {
-    text += `${key}: ${value}\r\n`;
-  });
-  const payload = utf8Encoder.encode(text);
-  const out = new Uint8Array(5 + payload.length);
-  out[0] = frame[0]!;
-  new DataView(out.buffer).setUint32(1, payload.length);
-  out.set(payload, 5);
-  return out;
-}
-
-const utf8 = new TextDecoder();
-const utf8Encoder = new TextEncoder();
-
 /**
  * A connection that failed or broke, as the fetch wrapper and the body
  * reader named it (connect passes it on as the cause of an error without a
@@ -336,8 +210,8 @@ function cutConnection(e: unknown): A2AError | undefined {
   if (!(e instanceof ConnectError) || e.metadata.has("grpc-status")) return undefined;
   // What the fetch wrapper refused (a redirect, a content type) is reported as it said.
   if (e.cause instanceof A2AError) return e.cause;
-  // connect's envelope reader's code for a body that ends inside a frame is INVALID_ARGUMENT, which would read as the caller's error.
-  if (e.rawMessage === "protocol error: incomplete envelope") {
+  // The frame reader's error for a body cut inside a frame (frames.ts), named as the gRPC-web answer's.
+  if (e.rawMessage === ENDED_INSIDE) {
     return new ProtocolError("malformed gRPC response: the gRPC-web response ended inside a message frame", {
       binding: "GRPC",
       grpcCode: e.code,
