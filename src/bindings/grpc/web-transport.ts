@@ -232,14 +232,16 @@ const TRAILERS = 0x80;
  * A gRPC-web request's headers, as connect's gRPC-web client wrote them
  * (and so as proxies have been given them): the caller's, the binary
  * content type, `x-grpc-web: 1`, an `x-user-agent` (the caller's user
- * agent, or connect's as at the lowest version this package allows), and
- * the deadline in milliseconds as `grpc-timeout`.
+ * agent, else this package's name: a browser does not let a page set
+ * `user-agent`, and the proxy's logs should name the client that called
+ * rather than the library beneath it), and the deadline in milliseconds as
+ * `grpc-timeout`.
  */
 function requestHeader(timeoutMs: number | undefined, header: HeadersInit | undefined): Headers {
   const h = new Headers(header);
   h.set("content-type", "application/grpc-web+proto");
   h.set("x-grpc-web", "1");
-  h.set("x-user-agent", h.get("user-agent") ?? h.get("x-user-agent") ?? "connect-es/2.1.2");
+  h.set("x-user-agent", h.get("user-agent") ?? h.get("x-user-agent") ?? "a2a-connect");
   if (timeoutMs !== undefined) h.set("grpc-timeout", `${timeoutMs}m`);
   return h;
 }

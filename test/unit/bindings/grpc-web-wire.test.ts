@@ -97,6 +97,8 @@ describe("the request", () => {
     const headers = new Headers(sent!.init.headers);
     expect(headers.get("content-type")).toBe("application/grpc-web+proto");
     expect(headers.get("x-grpc-web")).toBe("1");
+    // The client named as this package, not as the library beneath it.
+    expect(headers.get("x-user-agent")).toBe("a2a-connect");
     // What is left of the deadline, in milliseconds, as connect writes it.
     expect(headers.get("grpc-timeout")).toMatch(/^\d+m$/);
     expect(Number.parseInt(headers.get("grpc-timeout")!, 10)).toBeLessThanOrEqual(5000);
