@@ -11,6 +11,7 @@
  */
 import { Code, ConnectError, decodeBinaryHeader } from "@connectrpc/connect";
 import { StatusSchema } from "../../../gen/google/rpc/status_pb.js";
+import { codeOfHttpStatus } from "./http-status-code.js";
 
 /** The server's error in `fields`, or undefined for none (OK, or no status at all). */
 export function statusError(fields: Headers): ConnectError | undefined {
@@ -55,26 +56,5 @@ export function checkTrailer(trailer: Headers, header: Headers): void {
   }
   if (!trailer.has("grpc-status") && !header.has("grpc-status")) {
     throw new ConnectError("protocol error: missing status", Code.Internal);
-  }
-}
-
-/** gRPC's code for an HTTP status other than 2xx (http-grpc-status-mapping.md). */
-function codeOfHttpStatus(status: number): Code {
-  switch (status) {
-    case 400:
-      return Code.Internal;
-    case 401:
-      return Code.Unauthenticated;
-    case 403:
-      return Code.PermissionDenied;
-    case 404:
-      return Code.Unimplemented;
-    case 429:
-    case 502:
-    case 503:
-    case 504:
-      return Code.Unavailable;
-    default:
-      return Code.Unknown;
   }
 }

@@ -9,6 +9,7 @@ import { fromBinary } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { IncomingHttpHeaders, IncomingHttpStatusHeader } from "node:http2";
 import { StatusSchema } from "../../../gen/google/rpc/status_pb.js";
+import { codeOfHttpStatus } from "./http-status-code.js";
 import { httpAnswerError } from "./http-answer.js";
 import { parseRetryAfter } from "../../errors/retry-after.js";
 import { decodeGrpcMessage } from "./status-fields.js";
@@ -33,7 +34,7 @@ export function responseError(headers: IncomingHttpHeaders & IncomingHttpStatusH
     metadata.delete("grpc-status");
     return new ConnectError(
       `HTTP ${status}`,
-      codeFromHttpStatus(status),
+      codeOfHttpStatus(status),
       metadata,
       undefined,
       httpAnswerError(status, metadata, url, parseRetryAfter(metadata.get("retry-after"))),
@@ -102,23 +103,4 @@ export function connectionLost(cause: unknown): ConnectError {
 /** A field that should occur once; Node gives a repeated one as an array. */
 function one(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
-}
-
-/** The gRPC code for an HTTP status other than 200 (http-grpc-status-mapping.md). */
-function codeFromHttpStatus(status: number): Code {
-  switch (status) {
-    case 401:
-      return Code.Unauthenticated;
-    case 403:
-      return Code.PermissionDenied;
-    case 404:
-      return Code.Unimplemented;
-    case 429:
-    case 502:
-    case 503:
-    case 504:
-      return Code.Unavailable;
-    default:
-      return Code.Unknown;
-  }
 }
