@@ -210,6 +210,14 @@ function wellFormed(s: string): boolean {
   }
 }
 
+/** Why a timestamp outside what RFC 3339 can write is refused, read or written (protobuf-es's words). */
+export const TIMESTAMP_RANGE = "must be from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z inclusive";
+
+/** Whether `ms` (since the epoch) is within 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z. */
+export function inTimestampRange(ms: number): boolean {
+  return ms >= -62135596800000 && ms <= 253402300799000;
+}
+
 // RFC 3339 with a zone (Z or an offset) and up to 9 fraction digits, as fromJson takes it.
 const RFC3339 = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d{1,9}))?(Z|[+-]\d\d:\d\d)$/;
 
@@ -219,8 +227,7 @@ function readTimestamp(m: Fields, json: unknown, path: string): void {
   const parts = RFC3339.exec(json);
   const ms = parts === null ? NaN : Date.parse(parts[1]! + parts[3]!);
   if (Number.isNaN(ms)) throw fail(what, path, "invalid RFC 3339 string");
-  if (ms < -62135596800000 || ms > 253402300799000)
-    throw fail(what, path, "must be from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z inclusive");
+  if (!inTimestampRange(ms)) throw fail(what, path, TIMESTAMP_RANGE);
   m.seconds = BigInt(ms / 1000);
   if (parts![2] !== undefined) m.nanos = Number(parts![2].padEnd(9, "0"));
 }

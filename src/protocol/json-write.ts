@@ -18,7 +18,7 @@
 import { ScalarType, type DescField, type DescMessage, type JsonObject, type JsonValue, type MessageShape } from "@bufbuild/protobuf";
 import { base64Encode } from "@bufbuild/protobuf/wire";
 import { isJsonObject, setOwn } from "../base/is-record.js";
-import { isStructJson } from "./json-read.js";
+import { inTimestampRange, isStructJson, TIMESTAMP_RANGE } from "./json-read.js";
 
 type Fields = Record<string, unknown>;
 
@@ -148,8 +148,7 @@ function writeValue(m: Fields, path: string): JsonValue {
     case "nullValue":
       return null;
     case "numberValue":
-      // toJson's own words, which failedField reads.
-      if (!Number.isFinite(kind.value)) throw new Error(`${WKT}Value cannot be NaN or Infinity (at ${path || "the top"})`);
+      if (!Number.isFinite(kind.value)) throw valueError("cannot be NaN or Infinity", path);
       return kind.value as number;
     case "boolValue":
     case "stringValue":
@@ -159,8 +158,13 @@ function writeValue(m: Fields, path: string): JsonValue {
     case "listValue":
       return writeList(kind.value as Fields, path);
     default:
-      throw new Error(`${WKT}Value must have a value (at ${path || "the top"})`);
+      throw valueError("must have a value", path);
   }
+}
+
+/** What a Value cannot be written for, in toJson's own words, which failedField reads. */
+function valueError(reason: string, path: string): Error {
+  return new Error(`${WKT}Value ${reason} (at ${path || "the top"})`);
 }
 
 /** A Struct field's JSON object (see json-read.ts's `isStructJson`), as toJson writes it: anything else is an empty Struct. */
@@ -173,7 +177,7 @@ function writeStructJson(v: unknown, path: string): JsonObject {
 function writeJsonValue(v: unknown, path: string): JsonValue {
   switch (typeof v) {
     case "number":
-      if (!Number.isFinite(v)) throw new Error(`${WKT}Value cannot be NaN or Infinity (at ${path || "the top"})`);
+      if (!Number.isFinite(v)) throw valueError("cannot be NaN or Infinity", path);
       return v;
     case "string":
     case "boolean":
@@ -183,7 +187,7 @@ function writeJsonValue(v: unknown, path: string): JsonValue {
       if (Array.isArray(v)) return v.map((item) => writeJsonValue(item, path));
       return writeStructJson(v, path);
     default:
-      throw new Error(`${WKT}Value must have a value (at ${path || "the top"})`);
+      throw valueError("must have a value", path);
   }
 }
 
@@ -202,8 +206,7 @@ function writeList(m: Fields, path: string): JsonValue[] {
 function writeTimestamp(m: Fields, path: string): string {
   const what = `message ${WKT}Timestamp`;
   const ms = Number(m.seconds) * 1000;
-  if (ms < -62135596800000 || ms > 253402300799000)
-    throw fail(what, path, "must be from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z inclusive");
+  if (!inTimestampRange(ms)) throw fail(what, path, TIMESTAMP_RANGE);
   const nanos = m.nanos as number;
   if (nanos < 0) throw fail(what, path, "nanos must not be negative");
   if (nanos > 999999999) throw fail(what, path, "nanos must not be greater than 999999999");
