@@ -34,6 +34,7 @@ import { createGrpcTransport, createJsonRpcTransport, createRestTransport } from
 import { BINDINGS } from "../support/bindings.js";
 import { startChaosProxy, type ChaosProxy, type ConnectionPlan, type Fault } from "../../demo/chaos-proxy.js";
 import { trackTimers, type TimerTracker } from "../support/timers.js";
+import { seededRandom } from "../support/seeded-random.js";
 
 const TASKS = positive(process.env.SOAK_TASKS, 200);
 const CONCURRENCY = positive(process.env.SOAK_CONCURRENCY, 20);
@@ -75,21 +76,9 @@ function positive(value: string | undefined, fallback: number): number {
 
 // --- Reproducible randomness ----------------------------------------------------
 
-/** mulberry32: a small seeded PRNG. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Each task draws from its own generator, so its plan does not depend on scheduling. */
 function taskRandom(binding: Binding, index: number): () => number {
-  return prng(SEED ^ Math.imul(BINDINGS.indexOf(binding) + 1, 0x9e3779b1) ^ Math.imul(index + 1, 0x85ebca6b));
+  return seededRandom(SEED ^ Math.imul(BINDINGS.indexOf(binding) + 1, 0x9e3779b1) ^ Math.imul(index + 1, 0x85ebca6b));
 }
 
 const pick = <T>(rnd: () => number, items: readonly T[]): T => items[Math.floor(rnd() * items.length)]!;

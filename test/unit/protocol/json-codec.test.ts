@@ -11,6 +11,7 @@ import * as V1 from "../../../gen/lf/a2a/v1/a2a_pb.js";
 import * as V03 from "../../../gen/a2a/v1/a2a_pb.js";
 import { readJson } from "../../../src/protocol/json-read.js";
 import { writeJson } from "../../../src/protocol/json-write.js";
+import { seededRandom } from "../../support/seeded-random.js";
 
 /** Every message type of a file, nested ones included. */
 function messagesOf(file: { messages: DescMessage[] }): DescMessage[] {
@@ -32,18 +33,6 @@ const SCHEMAS = [
   TimestampSchema,
   EmptySchema,
 ];
-
-/** mulberry32: a small seeded generator, so that every run walks the same messages. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Rand = () => number;
 const pick = <T>(r: Rand, items: readonly T[]): T => items[Math.floor(r() * items.length)]!;
@@ -200,7 +189,7 @@ function outcome(f: () => unknown): { value?: unknown; threw?: true } {
 const READ = { ignoreUnknownFields: true } as const;
 
 describe("writeJson and readJson against toJson and fromJson", () => {
-  const r = random(20261204);
+  const r = seededRandom(20261204);
   const PER_TYPE = 12;
 
   it.each(SCHEMAS.map((s) => [s.typeName, s] as const))("%s: the same JSON written, the same message read", (_, schema) => {

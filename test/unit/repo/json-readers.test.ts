@@ -34,6 +34,7 @@ import {
   readTaskPushNotificationConfig,
   type JsonReader,
 } from "../../../gen/lf/a2a/v1/a2a_json_readers.js";
+import { seededRandom } from "../../support/seeded-random.js";
 
 type Outcome = "matched" | "gave up" | "both rejected";
 
@@ -663,18 +664,6 @@ describe("generated JSON readers on edge cases", () => {
 
 // ---------------------------------------------------------------------------
 // Random mutations of the corpus.
-
-/** mulberry32: a small seeded generator, so that failures reproduce. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type JsonContainer = Record<string, unknown> | unknown[];
 
