@@ -71,6 +71,15 @@ function frames(events: unknown[], wrap: (e: unknown) => unknown): Buffer {
   return Buffer.from(events.map((e) => `data: ${JSON.stringify(wrap(e))}\n\n`).join(""));
 }
 
+/**
+ * The whole body of a stream of `n` events, byte for byte what `stream`
+ * writes (its blocks hold an even number of events, so they repeat the same
+ * turns): for measuring a client on these bytes without a server.
+ */
+export function streamBody(n: number, wrap: (e: unknown) => unknown): Buffer {
+  return frames([...Array.from({ length: n - 1 }, (_, i) => eventAt(i)), DONE], wrap);
+}
+
 /** Writes `n` events in blocks, respecting back-pressure; the last one is DONE. */
 function stream(res: ServerResponse, n: number, wrap: (e: unknown) => unknown): void {
   res.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" });
