@@ -15,19 +15,18 @@
  * where they are met, before the interceptors, which see what the caller
  * gets; an aborted call fails with its abort's error.
  */
-import { create, toBinary, type DescMessage, type DescMethod, type MessageShape } from "@bufbuild/protobuf";
+import { create, type DescMethod } from "@bufbuild/protobuf";
 import { Code, ConnectError, type Interceptor, type Transport } from "@connectrpc/connect";
 import type { ClientHttp2Stream, OutgoingHttpHeaders } from "node:http2";
 import type { SecureContext, SecureContextOptions } from "node:tls";
 import { InvalidParamsError } from "../../errors/family.js";
-import { failedField } from "../../protocol/proto-json.js";
 import { runStreaming, runUnary } from "../../http/run-call.js";
 import { callRequest } from "../../http/call-request.js";
 import { SessionKeeper, nodeHttp2 } from "./h2-session.js";
 import type { GrpcTlsOptions } from "./url.js";
 import { mapRequests, onlyValue } from "../../base/iterables.js";
 import { parsedUrl } from "../../base/urls.js";
-import { encodeFrame } from "./frames.js";
+import { requestFrame } from "./request-frame.js";
 import { metadataOf } from "./wire.js";
 import { StreamReply, decode, readUnary } from "./reply.js";
 
@@ -107,7 +106,7 @@ export function createH2GrpcTransport(options: H2GrpcTransportOptions): Transpor
         ),
         next: async (req) => {
           try {
-            const body = encodeFrame(requestBytes(method, req.message));
+            const body = requestFrame(method.input, req.message);
             const reply = await unlessRefused(
               () => send(req.url, req.header, body, req.signal),
               (stream) => readUnary(stream, readMaxBytes, req.url),
@@ -147,7 +146,7 @@ export function createH2GrpcTransport(options: H2GrpcTransportOptions): Transpor
           try {
             // A2A's streaming methods are server-streaming: one request message.
             const only = await onlyValue(req.message);
-            const body = encodeFrame(requestBytes(method, create(method.input, only)));
+            const body = requestFrame(method.input, create(method.input, only));
             const { reply, headers } = await unlessRefused(
               () => send(req.url, req.header, body, req.signal),
               async (stream) => {
@@ -209,20 +208,6 @@ function tlsSettings(tls: GrpcTlsOptions | undefined): { secureContext?: SecureC
   } catch (e) {
     const reason = (e as { reason?: unknown }).reason;
     throw new InvalidParamsError(`tls: the certificates or key cannot be used${typeof reason === "string" ? ` (${reason})` : ""}`);
-  }
-}
-
-/**
- * The request in binary.
- *
- * @throws InvalidParamsError naming the field that cannot be written (a
- * value of the wrong type), never its value.
- */
-function requestBytes(method: DescMethod, message: MessageShape<DescMessage>): Uint8Array {
-  try {
-    return toBinary(method.input, message);
-  } catch (e) {
-    throw new InvalidParamsError(`the request cannot be written as protobuf (${failedField(e)})`);
   }
 }
 

@@ -17,10 +17,11 @@
  * gRPC), the request's headers and the trailers are read and written here,
  * as connect's gRPC-web parts are internal and may change in any 2.x.
  */
-import { fromBinary, toBinary, type DescMessage, type DescMethod, type MessageShape } from "@bufbuild/protobuf";
+import { fromBinary, type DescMessage, type DescMethod, type MessageShape } from "@bufbuild/protobuf";
 import { Code, ConnectError, createContextValues, type Interceptor, type Transport } from "@connectrpc/connect";
 import { createMethodUrl, runStreamingCall, runUnaryCall } from "@connectrpc/connect/protocol";
-import { FrameReader, encodeFrame } from "./frames.js";
+import { FrameReader } from "./frames.js";
+import { requestFrame } from "./request-frame.js";
 import { readableStatusFields } from "./status-fields.js";
 import { answerStatus, checkTrailer } from "./web-status.js";
 
@@ -89,7 +90,7 @@ export function createGrpcWebWire(options: GrpcWebWireOptions): Transport {
           message: input,
         },
         next: async (req) => {
-          const answer = await send(req, frameOf(method.input, req.message));
+          const answer = await send(req, requestFrame(method.input, req.message));
           // A trailers-only answer's headers are its trailers.
           const trailer = answer.trailersOnly ? answer.header : new Headers();
           let message: MessageShape<typeof method.output> | undefined;
@@ -123,7 +124,7 @@ export function createGrpcWebWire(options: GrpcWebWireOptions): Transport {
           }
           const first = await req.message[Symbol.asyncIterator]().next();
           if (first.done === true) throw new ConnectError("missing request message", Code.Unknown);
-          const answer = await send(req, frameOf(method.input, first.value));
+          const answer = await send(req, requestFrame(method.input, first.value));
           // Filled when the trailers frame arrives.
           const trailer = new Headers();
           const messages = async function* () {
@@ -139,17 +140,6 @@ export function createGrpcWebWire(options: GrpcWebWireOptions): Transport {
 /** connect's convention: no timeout, or one of 0 or less, sends no deadline. */
 function callTimeout(timeoutMs: number | undefined): number | undefined {
   return timeoutMs === undefined || timeoutMs <= 0 ? undefined : timeoutMs;
-}
-
-/** The request's one message frame. */
-function frameOf<I extends DescMessage>(schema: I, message: MessageShape<I>): Uint8Array<ArrayBuffer> {
-  let bytes: Uint8Array;
-  try {
-    bytes = toBinary(schema, message);
-  } catch (e) {
-    throw new ConnectError(`serialize binary: ${e instanceof Error ? e.message : String(e)}`, Code.Internal);
-  }
-  return encodeFrame(bytes);
 }
 
 /** A message's bytes decoded; bytes that do not decode are the server's protocol error. */

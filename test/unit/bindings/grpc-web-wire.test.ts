@@ -12,12 +12,20 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   A2AService,
   GetTaskRequestSchema,
+  SendMessageRequestSchema,
   StreamResponseSchema,
   SubscribeToTaskRequestSchema,
   TaskSchema,
   TaskState,
 } from "../../../gen/lf/a2a/v1/a2a_pb.js";
-import { A2AClient, ConnectionError, ProtocolError, TaskNotFoundError, createGrpcWebTransport } from "../../../src/node.js";
+import {
+  A2AClient,
+  ConnectionError,
+  InvalidParamsError,
+  ProtocolError,
+  TaskNotFoundError,
+  createGrpcWebTransport,
+} from "../../../src/node.js";
 import { closed, startFakeServer, type FakeServer } from "../../support/fake-server.js";
 import { frame } from "../../support/fake-grpc-server.js";
 
@@ -122,6 +130,33 @@ describe("the request", () => {
     expect(got).toEqual(["task"]);
     expect(fromBinary(SubscribeToTaskRequestSchema, body!.subarray(5)).id).toBe("t1");
     expect(res.trailer.get("grpc-status")).toBe("0");
+  });
+
+  it("that cannot be written (an int32 of NaN) is the caller's InvalidParamsError naming the field, on a call and on a stream, and nothing is sent", async () => {
+    let sent = 0;
+    const fetch = (async () => {
+      sent++;
+      return new Response(Buffer.concat([frame(TASK), OK]), { headers: GRPC_WEB });
+    }) as unknown as typeof globalThis.fetch;
+    const transport = createGrpcWebTransport({ baseUrl: "http://127.0.0.1:9", fetch });
+    const call = await new A2AClient(transport)
+      .getTask(create(GetTaskRequestSchema, { id: "t1", historyLength: Number.NaN }))
+      .catch((e: unknown) => e);
+    expect(call).toBeInstanceOf(InvalidParamsError);
+    // As over HTTP/2 (grpc-h2.test.ts): named by the field, never by its value.
+    expect((call as Error).message).toBe("the request cannot be written as protobuf (at lf.a2a.v1.GetTaskRequest.history_length)");
+    // A stream's request, as the transport takes it (the client's own checks would refuse this one first).
+    async function* unwritable() {
+      yield create(SendMessageRequestSchema, { configuration: { historyLength: Number.NaN } });
+    }
+    const stream = await transport
+      .stream(A2AService.method.sendStreamingMessage, undefined, undefined, undefined, unwritable())
+      .catch((e: unknown) => e);
+    expect(stream).toBeInstanceOf(InvalidParamsError);
+    expect((stream as Error).message).toBe(
+      "the request cannot be written as protobuf (at lf.a2a.v1.SendMessageConfiguration.history_length)",
+    );
+    expect(sent).toBe(0);
   });
 });
 
