@@ -4,8 +4,22 @@
  * big-endian in four bytes, then that many bytes. Browser-safe: no Node
  * import, no Buffer, as gRPC-web runs in browsers.
  */
+import { fromBinary, type DescMessage, type MessageShape } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { safeUrl } from "../../base/urls.js";
+
+/**
+ * A frame's message decoded. Bytes that do not decode are the server's
+ * protocol error (an INTERNAL status, which the bindings name
+ * ProtocolError), not a cut connection.
+ */
+export function decodeMessage<O extends DescMessage>(schema: O, bytes: Uint8Array): MessageShape<O> {
+  try {
+    return fromBinary(schema, bytes);
+  } catch (e) {
+    throw new ConnectError(`cannot decode ${schema.typeName}: ${e instanceof Error ? e.message : String(e)}`, Code.Internal);
+  }
+}
 
 /** One uncompressed message frame: flag byte 0, big-endian length, the message. */
 export function encodeFrame(message: Uint8Array): Uint8Array<ArrayBuffer> {

@@ -26,9 +26,10 @@ import { SessionKeeper, nodeHttp2 } from "./h2-session.js";
 import type { GrpcTlsOptions } from "./url.js";
 import { mapRequests, onlyValue } from "../../base/iterables.js";
 import { parsedUrl } from "../../base/urls.js";
+import { decodeMessage } from "./frames.js";
 import { requestFrame } from "./request-frame.js";
 import { metadataOf } from "./wire.js";
-import { StreamReply, decode, readUnary } from "./reply.js";
+import { StreamReply, readUnary } from "./reply.js";
 
 export interface H2GrpcTransportOptions {
   /** `http(s)://host:port`, maybe with a path prefix. */
@@ -117,7 +118,7 @@ export function createH2GrpcTransport(options: H2GrpcTransportOptions): Transpor
               method,
               header: metadataOf(reply.header),
               trailer: metadataOf(reply.trailer ?? {}),
-              message: decode(method.output, reply.message),
+              message: decodeMessage(method.output, reply.message),
             };
           } catch (e) {
             throw failed(req.signal, method, e);

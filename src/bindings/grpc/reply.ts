@@ -4,21 +4,12 @@
  * response shows is told apart as wire.ts says: the server's status,
  * a response that is not gRPC, or a stream lost before its status.
  */
-import { fromBinary, type DescMessage, type MessageShape } from "@bufbuild/protobuf";
+import type { DescMessage, MessageShape } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { ClientHttp2Stream, IncomingHttpHeaders } from "node:http2";
 import { nodeHttp2 } from "./h2-session.js";
-import { FrameReader } from "./frames.js";
+import { FrameReader, decodeMessage } from "./frames.js";
 import { connectionLost, metadataOf, responseError, statusError } from "./wire.js";
-
-/** Bytes that do not decode are the server's protocol error, not a cut connection. */
-export function decode<O extends DescMessage>(schema: O, bytes: Uint8Array): MessageShape<O> {
-  try {
-    return fromBinary(schema, bytes);
-  } catch (e) {
-    throw new ConnectError(`cannot decode ${schema.typeName}: ${e instanceof Error ? e.message : String(e)}`, Code.Internal);
-  }
-}
 
 /**
  * The outcome of a response that has ended: its error status, or the error
@@ -152,7 +143,7 @@ export class StreamReply {
           throw connectionLost(this.error ?? e);
         }
         if (next.done) break;
-        for (const bytes of frames.push(next.value)) yield decode(schema, bytes);
+        for (const bytes of frames.push(next.value)) yield decodeMessage(schema, bytes);
       }
       complete = true;
     } catch (e) {

@@ -17,10 +17,10 @@
  * gRPC), the request's headers and the trailers are read and written here,
  * as connect's gRPC-web parts are internal and may change in any 2.x.
  */
-import { fromBinary, type DescMessage, type DescMethod, type MessageShape } from "@bufbuild/protobuf";
+import type { DescMethod, MessageShape } from "@bufbuild/protobuf";
 import { Code, ConnectError, createContextValues, type Interceptor, type Transport } from "@connectrpc/connect";
 import { createMethodUrl, runStreamingCall, runUnaryCall } from "@connectrpc/connect/protocol";
-import { FrameReader } from "./frames.js";
+import { FrameReader, decodeMessage } from "./frames.js";
 import { requestFrame } from "./request-frame.js";
 import { readableStatusFields } from "./status-fields.js";
 import { answerStatus, checkTrailer } from "./web-status.js";
@@ -97,7 +97,7 @@ export function createGrpcWebWire(options: GrpcWebWireOptions): Transport {
           // A unary answer of other than one message is malformed, as over HTTP/2 (reply.ts), whatever its status says.
           for await (const bytes of framesOf(answer, trailer, req, options.readMaxBytes)) {
             if (message !== undefined) throw new ConnectError("protocol error: more than one message for a unary method", Code.Internal);
-            message = decoded(method.output, bytes);
+            message = decodeMessage(method.output, bytes);
           }
           if (message === undefined) throw new ConnectError("protocol error: no message for a unary method", Code.Internal);
           return { stream: false, service: method.parent, method, header: answer.header, message, trailer };
@@ -128,7 +128,7 @@ export function createGrpcWebWire(options: GrpcWebWireOptions): Transport {
           // Filled when the trailers frame arrives.
           const trailer = new Headers();
           const messages = async function* () {
-            for await (const bytes of framesOf(answer, trailer, req, options.readMaxBytes)) yield decoded(method.output, bytes);
+            for await (const bytes of framesOf(answer, trailer, req, options.readMaxBytes)) yield decodeMessage(method.output, bytes);
           };
           return { stream: true, service: method.parent, method, header: answer.header, trailer, message: messages() };
         },
@@ -140,15 +140,6 @@ export function createGrpcWebWire(options: GrpcWebWireOptions): Transport {
 /** connect's convention: no timeout, or one of 0 or less, sends no deadline. */
 function callTimeout(timeoutMs: number | undefined): number | undefined {
   return timeoutMs === undefined || timeoutMs <= 0 ? undefined : timeoutMs;
-}
-
-/** A message's bytes decoded; bytes that do not decode are the server's protocol error. */
-function decoded<O extends DescMessage>(schema: O, bytes: Uint8Array): MessageShape<O> {
-  try {
-    return fromBinary(schema, bytes);
-  } catch (e) {
-    throw new ConnectError(`parse binary: ${e instanceof Error ? e.message : String(e)}`, Code.Internal);
-  }
 }
 
 /**

@@ -93,6 +93,7 @@ describe("gRPC against a raw HTTP/2 server", () => {
     srv.handler = (stream) => reply(stream, GARBAGE);
     const e = await failure(client().getTask({ id: "t1" }));
     expect(e).toBeInstanceOf(ProtocolError);
+    expect(e.message).toMatch(/^malformed gRPC response: cannot decode lf\.a2a\.v1\.Task: /);
   });
 
   it("a non-gRPC content type -> ProtocolError", async () => {
