@@ -22,12 +22,12 @@
 import { create, ScalarType, type DescEnum, type DescField, type DescMessage, type MessageShape } from "@bufbuild/protobuf";
 import { base64Decode } from "@bufbuild/protobuf/wire";
 import { isJsonObject, setOwn } from "../base/is-record.js";
+import { WKT } from "./well-known.js";
 
 type Fields = Record<string, unknown>;
 
 /** fromJson's recursionLimit: messages and Values nested deeper are refused. */
 const MAX_DEPTH = 100;
-const WKT = "google.protobuf.";
 /** What an unknown enum name reads as: nothing, as fromJson ignores it with ignoreUnknownFields. */
 const IGNORED = Symbol();
 

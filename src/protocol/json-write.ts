@@ -19,10 +19,10 @@ import { ScalarType, type DescField, type DescMessage, type JsonObject, type Jso
 import { base64Encode } from "@bufbuild/protobuf/wire";
 import { isJsonObject, setOwn } from "../base/is-record.js";
 import { inTimestampRange, isStructJson, TIMESTAMP_RANGE } from "./json-read.js";
+import { WKT } from "./well-known.js";
 
 type Fields = Record<string, unknown>;
 
-const WKT = "google.protobuf.";
 /** protobuf-es's FeatureSet.FieldPresence.IMPLICIT. */
 const IMPLICIT = 2;
 

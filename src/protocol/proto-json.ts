@@ -34,6 +34,7 @@ import { isJsonObject } from "../base/is-record.js";
 import { InvalidParamsError } from "../errors/family.js";
 import { JsonReadError, readJson } from "./json-read.js";
 import { writeJson } from "./json-write.js";
+import { isWellKnown } from "./well-known.js";
 
 /** Reads a message from a value of `JSON.parse`, or returns undefined for json-read.ts to read it. */
 type JsonReader = (json: unknown) => Message | undefined;
@@ -115,10 +116,6 @@ function withoutZonelessTimes(schema: DescMessage, json: unknown): JsonValue | u
  */
 export function unreadablePath(e: unknown): string | undefined {
   return e instanceof JsonReadError && e.path !== "" ? e.path : undefined;
-}
-
-function isWellKnown(message: DescMessage): boolean {
-  return message.typeName.startsWith("google.protobuf.");
 }
 
 /**

@@ -191,6 +191,11 @@ function scalarDefault(scalar: ScalarType): JsonValue {
   }
 }
 
+/**
+ * As protocol/well-known.ts's: written again here because this module is
+ * loaded on demand and takes the start's code only through its kit; an
+ * import would split a chunk of its own off the start (some 100 bytes gzip).
+ */
 function isWellKnown(desc: DescMessage): boolean {
   return desc.typeName.startsWith("google.protobuf.");
 }
