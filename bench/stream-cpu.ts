@@ -21,7 +21,8 @@
  * each layer adds, as the steps between the rows show.
  *
  * The code measured is the sources bundled by esbuild as `npm run build`
- * bundles them (the internal modules are not in the package's entries).
+ * bundles them (scripts/build.ts's BUNDLING; the internal modules are not
+ * in the package's entries).
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
@@ -30,7 +31,9 @@ import { resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { UniversalClientFn } from "@connectrpc/connect/protocol";
 import { build } from "esbuild";
+import { BUNDLING } from "../scripts/build.js";
 import { streamBody } from "./canned-server.js";
+import type { BindingName as BenchBinding } from "./clients.js";
 import type * as Internals from "./stream-cpu-entry.js";
 
 const WARM_UP = 2;
@@ -47,19 +50,14 @@ async function loadInternals(): Promise<typeof Internals> {
   await build({
     entryPoints: [fileURLToPath(new URL("./stream-cpu-entry.ts", import.meta.url))],
     outfile,
-    bundle: true,
-    format: "esm",
-    platform: "neutral",
-    target: "es2022",
-    packages: "external",
-    external: ["node:*"],
-    minify: false,
+    ...BUNDLING,
     logLevel: "error",
   });
   return (await import(pathToFileURL(outfile).href)) as typeof Internals;
 }
 
-export type BindingName = "JSONRPC" | "HTTP+JSON";
+/** The HTTP bindings, whose streams are SSE. */
+export type BindingName = Exclude<BenchBinding, "GRPC">;
 export type Case = "floor" | "parsed" | "decoded" | "client";
 export const CASES: readonly Case[] = ["floor", "parsed", "decoded", "client"];
 

@@ -76,6 +76,21 @@ function fromRootEntry(root: string, modules: readonly string[]): Plugin {
   };
 }
 
+/**
+ * How the package's code is bundled, which `npm run bench:stream` bundles
+ * the same way. The browser-safe entries must run anywhere; the Node entry
+ * and the CLI import Node's modules by their node: names, which stay imports.
+ */
+export const BUNDLING = {
+  bundle: true,
+  format: "esm",
+  platform: "neutral",
+  target: "es2022",
+  packages: "external",
+  external: ["node:*"],
+  minify: false,
+} as const satisfies BuildOptions;
+
 /** esbuild's options for the package's JavaScript but the entries built apart, written under `outdir` (dist/src). */
 function packageBuildOptions(root: string, outdir: string): BuildOptions {
   return {
@@ -87,16 +102,8 @@ function packageBuildOptions(root: string, outdir: string): BuildOptions {
     outdir,
     // Shared and on-demand code beside the entries.
     chunkNames: "[name]-[hash]",
-    bundle: true,
+    ...BUNDLING,
     splitting: true,
-    format: "esm",
-    // The browser-safe entries must run anywhere; the Node entry and the CLI
-    // import Node's modules by their node: names, which stay imports.
-    platform: "neutral",
-    target: "es2022",
-    packages: "external",
-    external: ["node:*"],
-    minify: false,
     sourcemap: false,
     metafile: true,
     logLevel: "warning",
