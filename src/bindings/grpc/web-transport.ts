@@ -10,7 +10,9 @@
  *
  * Errors are ConnectErrors, for web.ts to name as the binding does: the
  * server's status (web-status.ts) carries `grpc-status` in its metadata;
- * what this reader refuses does not, and says what it refused.
+ * what this reader refuses does not, and says what it refused. A request
+ * that cannot be written is the caller's InvalidParamsError already
+ * (request-frame.ts), as on every binding.
  *
  * Of connect, only what it keeps to semantic versioning is used (the call
  * runners, createMethodUrl): the frames (frames.ts, shared with HTTP/2
