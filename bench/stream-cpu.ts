@@ -26,9 +26,8 @@
  * in the package's entries).
  */
 import { mkdirSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { StringDecoder } from "node:string_decoder";
-import { resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { UniversalClientFn } from "@connectrpc/connect/protocol";
 import { build } from "esbuild";
@@ -96,7 +95,10 @@ function casesFor(binding: BindingName, lib: typeof Internals, events: number): 
   const read = lib.jsonReaders["lf.a2a.v1.StreamResponse"]!;
   const message = (data: string) => {
     const json = JSON.parse(data) as { result?: unknown };
-    return read(rpc ? json.result : json);
+    const got = read(rpc ? json.result : json);
+    // A reader that gave up would leave the work to ProtoJSON in the client, and this row would not measure it.
+    if (got === undefined) throw new Error("the generated reader gave up on a B2 event");
+    return got;
   };
   const sseOptions = { maxEventBytes: 16 * 1024 * 1024, binding };
   const httpClient: UniversalClientFn = async (req) => {
