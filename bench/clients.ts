@@ -12,6 +12,7 @@ import { Role, type SendMessageRequest as SdkSendMessageRequest } from "@a2a-js/
 import { SendMessageRequestSchema, SendMessageResponseSchema, StreamResponseSchema, Role as ProtoRole } from "../gen/lf/a2a/v1/a2a_pb.js";
 import type { A2ATransport } from "../src/node.js";
 import { lib } from "./library.js";
+import { countEvents, splitEvents } from "./stream-events.js";
 
 const {
   A2AClient,
@@ -47,16 +48,6 @@ export function cannedUrl(ports: { port: number; grpcPort: number }, binding: Bi
   if (binding === "GRPC") return `127.0.0.1:${ports.grpcPort}`;
   const pace = everyMs > 0 ? `/every/${everyMs}` : "";
   return `http://127.0.0.1:${ports.port}/n/${n}${pace}/${binding === "JSONRPC" ? "jsonrpc" : "rest"}`;
-}
-
-/** Counts the events of `events`, stopping early when `onEvent` says so. */
-async function countEvents(events: AsyncIterable<unknown>, onEvent?: () => boolean): Promise<number> {
-  let count = 0;
-  for await (const _ of events) {
-    count++;
-    if (onEvent && !onEvent()) break;
-  }
-  return count;
 }
 
 function oursTransport(name: ClientName, binding: BindingName, url: string): A2ATransport {
@@ -154,31 +145,6 @@ function rawRequests(url: string, binding: BindingName) {
     "A2A-Version": "1.0",
   });
   return { target, request, headers };
-}
-
-/**
- * The floors' stream reading: text chunks split on blank lines, JSON.parse
- * of each event's data, nothing else. Returns the number of events, or
- * stops early when `onEvent` says so (after calling `stop`).
- */
-async function splitEvents(chunks: AsyncIterable<string>, onEvent: (() => boolean) | undefined, stop: () => void): Promise<number> {
-  let buffered = "";
-  let count = 0;
-  for await (const chunk of chunks) {
-    buffered += chunk;
-    let start = 0;
-    for (let end = buffered.indexOf("\n\n"); end >= 0; end = buffered.indexOf("\n\n", start)) {
-      JSON.parse(buffered.slice(start + 6, end)); // after "data: "
-      count++;
-      start = end + 2;
-      if (onEvent && !onEvent()) {
-        stop();
-        return count;
-      }
-    }
-    buffered = buffered.slice(start);
-  }
-  return count;
 }
 
 /**

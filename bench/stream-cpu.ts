@@ -35,6 +35,7 @@ import { BUNDLING } from "../scripts/build.js";
 import { streamBody } from "./canned-server.js";
 import type { BindingName as BenchBinding } from "./clients.js";
 import type * as Internals from "./stream-cpu-entry.js";
+import { countEvents, splitEvents } from "./stream-events.js";
 
 const WARM_UP = 2;
 /** What node:http hands a reader at a time, here, for a body this size. */
@@ -112,69 +113,42 @@ function casesFor(binding: BindingName, lib: typeof Internals, events: number): 
       body: delivered(chunks),
     };
   };
-  return {
-    async floor() {
-      // As `res.setEncoding("utf8")` and bench/clients.ts's splitEvents.
-      const decoder = new StringDecoder("utf8");
-      let buffered = "";
-      let count = 0;
-      for await (const chunk of delivered(chunks)) {
-        buffered += decoder.write(chunk);
-        let start = 0;
-        for (let end = buffered.indexOf("\n\n"); end >= 0; end = buffered.indexOf("\n\n", start)) {
-          sink = JSON.parse(buffered.slice(start + 6, end));
-          count++;
-          start = end + 2;
-        }
-        buffered = buffered.slice(start);
-      }
-      return count;
-    },
-    async sse() {
-      const sse = lib.sseDecoder(sseOptions);
-      let count = 0;
-      for await (const chunk of delivered(chunks)) {
-        for (const event of sse.absorb(chunk)) {
-          sink = JSON.parse(event.data);
-          count++;
-        }
-      }
-      return count;
-    },
-    async parsed() {
-      const sse = lib.sseDecoder(sseOptions);
-      let count = 0;
-      for await (const chunk of delivered(chunks)) {
-        for (const event of sse.absorb(chunk)) {
-          sink = message(event.data);
-          count++;
-        }
-      }
-      return count;
-    },
-    async decoded() {
-      const events = new lib.DecodedEvents(
-        delivered(chunks),
-        lib.sseDecoder(sseOptions),
-        (e) => message(e.data),
-        (e) => e,
-      );
-      let count = 0;
-      for await (const event of events) {
-        sink = event;
+  /** Our SSE decoder over the chunks, each event's data handed to `use` in a plain loop. */
+  const eachSseEvent = async (use: (data: string) => unknown): Promise<number> => {
+    const sse = lib.sseDecoder(sseOptions);
+    let count = 0;
+    for await (const chunk of delivered(chunks)) {
+      for (const event of sse.absorb(chunk)) {
+        sink = use(event.data);
         count++;
       }
-      return count;
+    }
+    return count;
+  };
+  return {
+    floor() {
+      // What B2's node:http floor reads: `res.setEncoding("utf8")`'s text, split as bench/clients.ts splits it.
+      const decoder = new StringDecoder("utf8");
+      const text = async function* () {
+        for await (const chunk of delivered(chunks)) yield decoder.write(chunk);
+      };
+      return splitEvents(text(), undefined, () => {});
     },
-    async client() {
+    sse: () => eachSseEvent((data) => JSON.parse(data)),
+    parsed: () => eachSseEvent(message),
+    decoded: () =>
+      countEvents(
+        new lib.DecodedEvents(
+          delivered(chunks),
+          lib.sseDecoder(sseOptions),
+          (e) => message(e.data),
+          (e) => e,
+        ),
+      ),
+    client: () => {
       const options = { baseUrl: "http://127.0.0.1:1/a2a", httpClient };
       const client = new lib.A2AClient(rpc ? lib.createJsonRpcTransport(options) : lib.createRestTransport(options));
-      let count = 0;
-      for await (const event of client.sendStreamingMessage({ message: lib.userMessage("hello") })) {
-        sink = event;
-        count++;
-      }
-      return count;
+      return countEvents(client.sendStreamingMessage({ message: lib.userMessage("hello") }));
     },
   };
 }
