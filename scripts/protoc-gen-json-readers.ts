@@ -276,6 +276,11 @@ const HELPER_INNER_NAMES = [
   "nativeIsWellFormed",
   "LONE_SURROGATE",
   "int64Supported",
+  "lastHour",
+  "lastHourSeconds",
+  "lastSeconds",
+  "lastSecondsBigInt",
+  "readHour",
   "readTwoDigits",
   "daysInMonth",
   "daysSinceEpoch",
@@ -387,25 +392,12 @@ function printHelper(f: GeneratedFile, name: HelperName): void {
       f.print`  if (typeof json !== "string" || depth > RECURSION_LIMIT || !int64Supported) return undefined;`;
       f.print`  const length = json.length;`;
       f.print`  if (length !== 20 && (length < 22 || length > 30)) return undefined;`;
-      f.print`  if (`;
-      f.print`    json.charCodeAt(4) !== 0x2d || // -`;
-      f.print`    json.charCodeAt(7) !== 0x2d ||`;
-      f.print`    json.charCodeAt(10) !== 0x54 || // T`;
-      f.print`    json.charCodeAt(13) !== 0x3a || // :`;
-      f.print`    json.charCodeAt(16) !== 0x3a ||`;
-      f.print`    json.charCodeAt(length - 1) !== 0x5a // Z`;
-      f.print`  ) {`;
-      f.print`    return undefined;`;
-      f.print`  }`;
+      f.print`  if (json.charCodeAt(16) !== 0x3a || json.charCodeAt(length - 1) !== 0x5a) return undefined; // : Z`;
+      f.print`  const hourSeconds = json.startsWith(lastHour) ? lastHourSeconds : readHour(json);`;
       f.print`  // NaN for a non-digit, which fails every range check below.`;
-      f.print`  const year = readTwoDigits(json, 0) * 100 + readTwoDigits(json, 2);`;
-      f.print`  const month = readTwoDigits(json, 5);`;
-      f.print`  const day = readTwoDigits(json, 8);`;
-      f.print`  const hour = readTwoDigits(json, 11);`;
       f.print`  const minute = readTwoDigits(json, 14);`;
       f.print`  const second = readTwoDigits(json, 17);`;
-      f.print`  if (!(year >= 1 && month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month))) return undefined;`;
-      f.print`  if (!(hour <= 23 && minute <= 59 && second <= 59)) return undefined;`;
+      f.print`  if (!(minute <= 59 && second <= 59) || Number.isNaN(hourSeconds)) return undefined;`;
       f.print`  let nanos = 0;`;
       f.print`  if (length > 20) {`;
       f.print`    if (json.charCodeAt(19) !== 0x2e) return undefined; // .`;
@@ -416,8 +408,43 @@ function printHelper(f: GeneratedFile, name: HelperName): void {
       f.print`      nanos = nanos * 10 + digit;`;
       f.print`    }`;
       f.print`  }`;
-      f.print`  const seconds = daysSinceEpoch(year, month, day) * 86400 + hour * 3600 + minute * 60 + second;`;
-      f.print`  return { $typeName: "google.protobuf.Timestamp", seconds: BigInt(seconds), nanos };`;
+      f.print`  const seconds = hourSeconds + minute * 60 + second;`;
+      f.print`  if (seconds !== lastSeconds) {`;
+      f.print`    lastSeconds = seconds;`;
+      f.print`    lastSecondsBigInt = BigInt(seconds);`;
+      f.print`  }`;
+      f.print`  return { $typeName: "google.protobuf.Timestamp", seconds: lastSecondsBigInt, nanos };`;
+      f.print`}`;
+      f.print``;
+      f.print`// The timestamps of one stream mostly share their hour, and often their second.`;
+      f.print`// Reading the date takes most of a timestamp's time, so the last hour read is`;
+      f.print`// kept ("2026-01-01T10:", as written, and its seconds since the epoch), and the`;
+      f.print`// last seconds' bigint, which is immutable. What they hold is a function of`;
+      f.print`// the text alone: a reader's result never depends on what it read before.`;
+      f.print`// Until a first hour is read, no timestamp starts with a NUL.`;
+      f.print`let lastHour = "\\0";`;
+      f.print`let lastHourSeconds = NaN;`;
+      f.print`let lastSeconds = NaN;`;
+      f.print`let lastSecondsBigInt = BigInt(0);`;
+      f.print``;
+      f.print`/** Seconds since the epoch at the hour that begins \`text\` ("2026-01-01T10:"), or NaN; kept as the last hour. */`;
+      f.print`function readHour(text: string): number {`;
+      f.print`  if (`;
+      f.print`    text.charCodeAt(4) !== 0x2d || // -`;
+      f.print`    text.charCodeAt(7) !== 0x2d ||`;
+      f.print`    text.charCodeAt(10) !== 0x54 || // T`;
+      f.print`    text.charCodeAt(13) !== 0x3a // :`;
+      f.print`  ) {`;
+      f.print`    return NaN;`;
+      f.print`  }`;
+      f.print`  const year = readTwoDigits(text, 0) * 100 + readTwoDigits(text, 2);`;
+      f.print`  const month = readTwoDigits(text, 5);`;
+      f.print`  const day = readTwoDigits(text, 8);`;
+      f.print`  const hour = readTwoDigits(text, 11);`;
+      f.print`  if (!(year >= 1 && month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month) && hour <= 23)) return NaN;`;
+      f.print`  lastHour = text.slice(0, 14);`;
+      f.print`  lastHourSeconds = daysSinceEpoch(year, month, day) * 86400 + hour * 3600;`;
+      f.print`  return lastHourSeconds;`;
       f.print`}`;
       f.print``;
       f.print`function readTwoDigits(text: string, start: number): number {`;
@@ -603,7 +630,7 @@ class ReaderFile {
   private readonly usedHelpers = new Set<HelperName>();
   private readonly moduleNames: NameScope;
   private readonly readerNames = new Map<DescMessage, { readonly exported: string; readonly atDepth: string }>();
-  private readonly enumTables = new Map<DescEnum, string>();
+  private readonly enumReaders = new Map<DescEnum, string>();
   private readonly lateKeyLists: { name: string; keys: string[] }[] = [];
 
   constructor(
@@ -640,7 +667,7 @@ class ReaderFile {
 
   generate(): void {
     const f = this.f;
-    // Generated before printing, so that the enum tables and helpers they use are known.
+    // Generated before printing, so that the enum readers and helpers they use are known.
     const readers = this.messages.map((message) => this.messageReader(message));
 
     f.preamble(this.file);
@@ -663,7 +690,7 @@ class ReaderFile {
       f.print``;
       for (const line of reader) f.print(...line);
     }
-    this.printEnumTables();
+    this.printEnumReaders();
     this.printLateKeyLists();
     this.printHelpers();
   }
@@ -905,7 +932,7 @@ class ReaderFile {
         }
         throw new Error(`unexpected scalar type ${kind.scalar}`);
       case "enum":
-        return call([`${this.enumTable(kind.desc)}.get(${json})`]);
+        return call([`${this.enumReader(kind.desc)}(${json})`]);
       case "message": {
         const depth = "depth + 1";
         switch (kind.desc.typeName) {
@@ -1002,27 +1029,32 @@ class ReaderFile {
     return this.f.import(shape.name, shape.from);
   }
 
-  private enumTable(desc: DescEnum): string {
-    let name = this.enumTables.get(desc);
+  private enumReader(desc: DescEnum): string {
+    let name = this.enumReaders.get(desc);
     if (name === undefined) {
-      name = this.moduleNames.claim(`${lowerFirst(typeNameInFile(desc, this.file))}ByName`);
-      this.enumTables.set(desc, name);
+      name = this.moduleNames.claim(`${lowerFirst(typeNameInFile(desc, this.file))}FromName`);
+      this.enumReaders.set(desc, name);
     }
     return name;
   }
 
-  private printEnumTables(): void {
+  private printEnumReaders(): void {
     const f = this.f;
-    for (const [desc, name] of this.enumTables) {
+    for (const [desc, name] of this.enumReaders) {
       const enumValue = this.enumValue(desc);
       f.print``;
-      f.print`// ${desc.typeName} by name. Numbers, unknown names and null are left to fromJson.`;
-      const shape = f.importShape(desc);
-      f.print`const ${name}: ReadonlyMap<unknown, ${shape}> = new Map<unknown, ${shape}>([`;
+      // A switch rather than a Map: a name fresh from JSON.parse has no hash yet,
+      // and comparing it with each name is cheaper than hashing it.
+      f.print`/** ${desc.typeName} by name. Numbers, unknown names and null are left to fromJson. */`;
+      f.print`function ${name}(json: unknown): ${f.importShape(desc)} | undefined {`;
+      f.print`  switch (json) {`;
       for (const value of desc.values) {
-        f.print`  [${JSON.stringify(value.name)}, ${enumValue}.${value.localName}],`;
+        f.print`    case ${JSON.stringify(value.name)}:`;
+        f.print`      return ${enumValue}.${value.localName};`;
       }
-      f.print`]);`;
+      f.print`  }`;
+      f.print`  return undefined;`;
+      f.print`}`;
     }
   }
 

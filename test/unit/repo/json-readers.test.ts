@@ -640,6 +640,46 @@ describe("generated JSON readers on edge cases", () => {
     }
   });
 
+  it("read each timestamp like fromJson whatever timestamp came before it (the reader keeps the last hour and second)", () => {
+    // Pairs that share an hour or a second, where the second text is wrong after the shared
+    // prefix, or right with another hour, second or fraction.
+    const texts = [
+      "2026-01-01T10:00:00Z",
+      "2026-01-01T10:00:00.5Z",
+      "2026-01-01T10:59:59.999999999Z",
+      "2026-01-01T10:60:00Z",
+      "2026-01-01T10:00:60Z",
+      "2026-01-01T10:0a:00Z",
+      "2026-01-01T10:00:00+01:00",
+      "2026-01-01T10:00:00.Z",
+      "2026-01-01T10-00:00Z",
+      "2026-01-01T11:00:00Z",
+      "2026-01-01T24:00:00Z",
+      "2026-01-02T10:00:00Z",
+      "2026-02-29T10:00:00Z",
+      "2024-02-29T10:00:00Z",
+      "1969-12-31T23:59:59Z",
+      "\u00002026-01-01T10:00:00Z".slice(0, 20),
+      "0000-01-01T10:00:00Z",
+    ];
+    // checkContract fails on any value that differs from fromJson's; here, each text must also
+    // have one outcome (read, given up, rejected) whatever was read before it.
+    const outcomes = new Map<string, Outcome>();
+    const random = seededRandom(2026);
+    for (let round = 0; round < 20; round++) {
+      // Every ordered pair once, then random orders.
+      const order = round === 0 ? texts.flatMap((a) => texts.flatMap((b) => [a, b])) : [...texts].sort(() => random() - 0.5);
+      let before = "(none)";
+      for (const text of order) {
+        const outcome = check(timestamped(text), `timestamp after ${before}`);
+        expect(outcome, `${text} after ${before}`).toBe(outcomes.get(text) ?? outcome);
+        outcomes.set(text, outcome);
+        before = text;
+      }
+    }
+    expect([...outcomes.values()].filter((o) => o === "matched").length).toBeGreaterThan(5);
+  });
+
   it("count depth like fromJson: give up exactly where it throws", () => {
     const nested = (levels: number, leaf: unknown): unknown => {
       let value = leaf;

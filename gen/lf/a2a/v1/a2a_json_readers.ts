@@ -339,7 +339,7 @@ function readTaskStatusAtDepth(json: unknown, depth: number): TaskStatus | undef
   const stateJson = json.state;
   let state: TaskState = TaskState.UNSPECIFIED;
   if (stateJson !== undefined) {
-    const value = taskStateByName.get(stateJson);
+    const value = taskStateFromName(stateJson);
     if (value === undefined) return undefined;
     state = value;
     keys++;
@@ -481,7 +481,7 @@ function readMessageAtDepth(json: unknown, depth: number): Message$1 | undefined
   const roleJson = json.role;
   let role: Role = Role.UNSPECIFIED;
   if (roleJson !== undefined) {
-    const value = roleByName.get(roleJson);
+    const value = roleFromName(roleJson);
     if (value === undefined) return undefined;
     role = value;
     keys++;
@@ -2147,25 +2147,43 @@ function readListTaskPushNotificationConfigsResponseAtDepth(json: unknown, depth
   };
 }
 
-// lf.a2a.v1.TaskState by name. Numbers, unknown names and null are left to fromJson.
-const taskStateByName: ReadonlyMap<unknown, TaskState> = new Map<unknown, TaskState>([
-  ["TASK_STATE_UNSPECIFIED", TaskState.UNSPECIFIED],
-  ["TASK_STATE_SUBMITTED", TaskState.SUBMITTED],
-  ["TASK_STATE_WORKING", TaskState.WORKING],
-  ["TASK_STATE_COMPLETED", TaskState.COMPLETED],
-  ["TASK_STATE_FAILED", TaskState.FAILED],
-  ["TASK_STATE_CANCELED", TaskState.CANCELED],
-  ["TASK_STATE_INPUT_REQUIRED", TaskState.INPUT_REQUIRED],
-  ["TASK_STATE_REJECTED", TaskState.REJECTED],
-  ["TASK_STATE_AUTH_REQUIRED", TaskState.AUTH_REQUIRED],
-]);
+/** lf.a2a.v1.TaskState by name. Numbers, unknown names and null are left to fromJson. */
+function taskStateFromName(json: unknown): TaskState | undefined {
+  switch (json) {
+    case "TASK_STATE_UNSPECIFIED":
+      return TaskState.UNSPECIFIED;
+    case "TASK_STATE_SUBMITTED":
+      return TaskState.SUBMITTED;
+    case "TASK_STATE_WORKING":
+      return TaskState.WORKING;
+    case "TASK_STATE_COMPLETED":
+      return TaskState.COMPLETED;
+    case "TASK_STATE_FAILED":
+      return TaskState.FAILED;
+    case "TASK_STATE_CANCELED":
+      return TaskState.CANCELED;
+    case "TASK_STATE_INPUT_REQUIRED":
+      return TaskState.INPUT_REQUIRED;
+    case "TASK_STATE_REJECTED":
+      return TaskState.REJECTED;
+    case "TASK_STATE_AUTH_REQUIRED":
+      return TaskState.AUTH_REQUIRED;
+  }
+  return undefined;
+}
 
-// lf.a2a.v1.Role by name. Numbers, unknown names and null are left to fromJson.
-const roleByName: ReadonlyMap<unknown, Role> = new Map<unknown, Role>([
-  ["ROLE_UNSPECIFIED", Role.UNSPECIFIED],
-  ["ROLE_USER", Role.USER],
-  ["ROLE_AGENT", Role.AGENT],
-]);
+/** lf.a2a.v1.Role by name. Numbers, unknown names and null are left to fromJson. */
+function roleFromName(json: unknown): Role | undefined {
+  switch (json) {
+    case "ROLE_UNSPECIFIED":
+      return Role.UNSPECIFIED;
+    case "ROLE_USER":
+      return Role.USER;
+    case "ROLE_AGENT":
+      return Role.AGENT;
+  }
+  return undefined;
+}
 
 const taskLateKeys: readonly string[] = ["status", "metadata"];
 
@@ -2247,25 +2265,12 @@ function readTimestampAtDepth(json: unknown, depth: number): Timestamp | undefin
   if (typeof json !== "string" || depth > RECURSION_LIMIT || !int64Supported) return undefined;
   const length = json.length;
   if (length !== 20 && (length < 22 || length > 30)) return undefined;
-  if (
-    json.charCodeAt(4) !== 0x2d || // -
-    json.charCodeAt(7) !== 0x2d ||
-    json.charCodeAt(10) !== 0x54 || // T
-    json.charCodeAt(13) !== 0x3a || // :
-    json.charCodeAt(16) !== 0x3a ||
-    json.charCodeAt(length - 1) !== 0x5a // Z
-  ) {
-    return undefined;
-  }
+  if (json.charCodeAt(16) !== 0x3a || json.charCodeAt(length - 1) !== 0x5a) return undefined; // : Z
+  const hourSeconds = json.startsWith(lastHour) ? lastHourSeconds : readHour(json);
   // NaN for a non-digit, which fails every range check below.
-  const year = readTwoDigits(json, 0) * 100 + readTwoDigits(json, 2);
-  const month = readTwoDigits(json, 5);
-  const day = readTwoDigits(json, 8);
-  const hour = readTwoDigits(json, 11);
   const minute = readTwoDigits(json, 14);
   const second = readTwoDigits(json, 17);
-  if (!(year >= 1 && month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month))) return undefined;
-  if (!(hour <= 23 && minute <= 59 && second <= 59)) return undefined;
+  if (!(minute <= 59 && second <= 59) || Number.isNaN(hourSeconds)) return undefined;
   let nanos = 0;
   if (length > 20) {
     if (json.charCodeAt(19) !== 0x2e) return undefined; // .
@@ -2276,8 +2281,43 @@ function readTimestampAtDepth(json: unknown, depth: number): Timestamp | undefin
       nanos = nanos * 10 + digit;
     }
   }
-  const seconds = daysSinceEpoch(year, month, day) * 86400 + hour * 3600 + minute * 60 + second;
-  return { $typeName: "google.protobuf.Timestamp", seconds: BigInt(seconds), nanos };
+  const seconds = hourSeconds + minute * 60 + second;
+  if (seconds !== lastSeconds) {
+    lastSeconds = seconds;
+    lastSecondsBigInt = BigInt(seconds);
+  }
+  return { $typeName: "google.protobuf.Timestamp", seconds: lastSecondsBigInt, nanos };
+}
+
+// The timestamps of one stream mostly share their hour, and often their second.
+// Reading the date takes most of a timestamp's time, so the last hour read is
+// kept ("2026-01-01T10:", as written, and its seconds since the epoch), and the
+// last seconds' bigint, which is immutable. What they hold is a function of
+// the text alone: a reader's result never depends on what it read before.
+// Until a first hour is read, no timestamp starts with a NUL.
+let lastHour = "\0";
+let lastHourSeconds = NaN;
+let lastSeconds = NaN;
+let lastSecondsBigInt = BigInt(0);
+
+/** Seconds since the epoch at the hour that begins `text` ("2026-01-01T10:"), or NaN; kept as the last hour. */
+function readHour(text: string): number {
+  if (
+    text.charCodeAt(4) !== 0x2d || // -
+    text.charCodeAt(7) !== 0x2d ||
+    text.charCodeAt(10) !== 0x54 || // T
+    text.charCodeAt(13) !== 0x3a // :
+  ) {
+    return NaN;
+  }
+  const year = readTwoDigits(text, 0) * 100 + readTwoDigits(text, 2);
+  const month = readTwoDigits(text, 5);
+  const day = readTwoDigits(text, 8);
+  const hour = readTwoDigits(text, 11);
+  if (!(year >= 1 && month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month) && hour <= 23)) return NaN;
+  lastHour = text.slice(0, 14);
+  lastHourSeconds = daysSinceEpoch(year, month, day) * 86400 + hour * 3600;
+  return lastHourSeconds;
 }
 
 function readTwoDigits(text: string, start: number): number {
