@@ -13,6 +13,7 @@ import { isLocalUrl, isLoopbackUrl } from "../trust/loopback.js";
 import { isRedirectStatus } from "../http/redirect-target.js";
 import { unlessAborted } from "../base/abort.js";
 import { base64 } from "../base/base64.js";
+import { isJsonObject } from "../base/is-record.js";
 import { isJsonContentType } from "../base/media-type.js";
 import { onDemand } from "../base/on-demand.js";
 import { startTimer } from "../base/timers.js";
@@ -331,7 +332,7 @@ async function requestToken(
   let json: Record<string, unknown> | undefined;
   try {
     const parsed: unknown = JSON.parse(text);
-    if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)) json = parsed as Record<string, unknown>;
+    if (isJsonObject(parsed)) json = parsed;
   } catch {
     // Reported below.
   }

@@ -22,7 +22,7 @@
 import { create, ScalarType, type DescEnum, type DescField, type DescMessage, type MessageShape } from "@bufbuild/protobuf";
 import { base64Decode } from "@bufbuild/protobuf/wire";
 import { isJsonObject, setOwn } from "../base/is-record.js";
-import { WKT } from "./well-known.js";
+import { isWellKnown, WKT } from "./well-known.js";
 
 type Fields = Record<string, unknown>;
 
@@ -75,7 +75,7 @@ function readMessage(desc: DescMessage, json: unknown, ctx: Ctx, path: string): 
   else if (type === `${WKT}Value`) readValue(desc, m, json, ctx, path);
   else if (type === `${WKT}Struct`) readStruct(desc, m, json, ctx, path);
   else if (type === `${WKT}ListValue`) readList(desc, m, json, ctx, path);
-  else if (type.startsWith(WKT) && type !== `${WKT}Empty`) throw fail(desc, path, "this well-known type is not supported");
+  else if (isWellKnown(desc) && type !== `${WKT}Empty`) throw fail(desc, path, "this well-known type is not supported");
   else readFields(desc, m, json, ctx, path);
   ctx.depth--;
   return m;

@@ -19,7 +19,7 @@ import { ScalarType, type DescField, type DescMessage, type JsonObject, type Jso
 import { base64Encode } from "@bufbuild/protobuf/wire";
 import { isJsonObject, setOwn } from "../base/is-record.js";
 import { inTimestampRange, isStructJson, TIMESTAMP_RANGE } from "./json-read.js";
-import { WKT } from "./well-known.js";
+import { isWellKnown, WKT } from "./well-known.js";
 
 type Fields = Record<string, unknown>;
 
@@ -51,7 +51,7 @@ function writeMessage(desc: DescMessage, m: Fields, path: string): JsonValue {
   if (type === `${WKT}Value`) return writeValue(m, path);
   if (type === `${WKT}Struct`) return writeStruct(m, path);
   if (type === `${WKT}ListValue`) return writeList(m, path);
-  if (type.startsWith(WKT) && type !== `${WKT}Empty`) throw fail(desc, path, "this well-known type is not supported");
+  if (isWellKnown(desc) && type !== `${WKT}Empty`) throw fail(desc, path, "this well-known type is not supported");
   const json: JsonObject = {};
   for (const f of fieldsOf(desc)) {
     const at = path === "" ? f.jsonName : `${path}.${f.jsonName}`;

@@ -10,6 +10,7 @@
  */
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
 import type { Binding } from "../base/bindings.js";
+import { isJsonObject } from "../base/is-record.js";
 
 /** One request the test agent received. @category Testing */
 export interface ReceivedRequest {
@@ -82,7 +83,7 @@ export function maskedRequest(method: string, json: JsonValue | undefined): Json
   return json;
 }
 
-const isObject = (v: JsonValue | undefined): v is JsonObject => typeof v === "object" && v !== null && !Array.isArray(v);
+const isObject = (v: JsonValue | undefined): v is JsonObject => isJsonObject(v);
 
 function maskedPushConfig(config: JsonObject): JsonObject {
   const masked: JsonObject = { ...config };

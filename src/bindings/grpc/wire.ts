@@ -14,9 +14,6 @@ import { httpAnswerError } from "./http-answer.js";
 import { parseRetryAfter } from "../../errors/retry-after.js";
 import { decodeGrpcMessage } from "./status-fields.js";
 
-/** The frame reader, which gRPC-web shares (frames.ts), where readers of this module have found it. */
-export { FrameReader } from "./frames.js";
-
 const GRPC_CONTENT_TYPE = /^application\/grpc(\+proto)?\s*(;|$)/i;
 
 /**

@@ -35,7 +35,7 @@ import {
   userMessage,
 } from "../../../src/node.js";
 import { createH2GrpcTransport, type H2GrpcTransportOptions } from "../../../src/bindings/grpc/h2.js";
-import { FrameReader } from "../../../src/bindings/grpc/wire.js";
+import { FrameReader } from "../../../src/bindings/grpc/frames.js";
 import { within } from "../../support/fake-server.js";
 import { failure as a2aFailure } from "../../support/failure.js";
 import { frame, useFakeGrpcServer } from "../../support/fake-grpc-server.js";
