@@ -14,7 +14,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Interceptor } from "@connectrpc/connect";
-import type { UniversalClientFn } from "@connectrpc/connect/protocol";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startChaosProxy } from "../../demo/chaos-proxy.js";
 import {
@@ -42,7 +41,7 @@ import {
   type StreamResponse,
   type Task,
 } from "../../src/node.js";
-import { connect, createNodeHttpClient, createNodePushHandler, registeredTransports } from "../../src/node.js";
+import { connect, createNodePushHandler, registeredTransports } from "../../src/node.js";
 import { collect } from "../support/bindings.js";
 import { afterFirstEvent } from "../support/first-event.js";
 import type { PeerSpec, RunningPeer, Served } from "../support/sdk-peers.js";
@@ -81,35 +80,6 @@ function eventLabel(e: StreamResponse): string {
   const p = e.payload;
   if (p.case === "statusUpdate") return TaskState[p.value.status!.state];
   return p.case === "artifactUpdate" ? textOf(p.value.artifact!) : String(p.case);
-}
-
-/**
- * `body` passed on as it is, `sent` kept as the labels (see `eventLabel`) of
- * the events its SSE bytes have carried so far, in their order: updated
- * before each chunk is handed on, so that a reader that stops at the final
- * state finds every event before it. Reads A2A 0.3 HTTP+JSON's events.
- */
-async function* sentEvents(body: AsyncIterable<Uint8Array>, sent: string[]): AsyncGenerator<Uint8Array> {
-  const decoder = new TextDecoder();
-  let text = "";
-  for await (const bytes of body) {
-    text += decoder.decode(bytes, { stream: true });
-    const events = text.split("\n\n").slice(0, -1);
-    const labels = events.flatMap((event) => {
-      const data = event.split("\n").find((line) => line.startsWith("data:"));
-      if (data === undefined) return [];
-      const json = JSON.parse(data.slice(5)) as {
-        task?: unknown;
-        statusUpdate?: { status: { state: string } };
-        artifactUpdate?: { artifact: { parts: { text: string }[] } };
-      };
-      if (json.statusUpdate) return [json.statusUpdate.status.state.replace("TASK_STATE_", "")];
-      if (json.artifactUpdate) return [json.artifactUpdate.artifact.parts.map((part) => part.text).join("")];
-      return json.task ? ["task"] : ["?"];
-    });
-    sent.splice(0, sent.length, ...labels);
-    yield bytes;
-  }
 }
 
 /** Registers the suite for one peer: started once for the file, every interface it serves. */
@@ -192,15 +162,23 @@ export function interopSuite(spec: PeerSpec): void {
           return new A2AClient(create({ interface: { ...iface, url }, binding, version }, settings), { tenant });
         }
         const targetPort = () => (binding === "GRPC" ? peer.grpcPort : Number(new URL(peer.origin).port));
-        /** A client of this interface over node:http whose response bodies keep in `sent` the events they carried (see `sentEvents`). */
+        /**
+         * A client of this interface whose streams keep in `sent` the labels (see `eventLabel`) of
+         * the messages the binding read, in its order: what the client got, before its own steps.
+         */
         function tapped(sent: string[]): A2AClient {
-          const base = createNodeHttpClient();
-          const httpClient: UniversalClientFn = async (req) => {
-            const res = await base(req);
-            return { ...res, body: sentEvents(res.body, sent) };
+          const tap: Interceptor = (next) => async (req) => {
+            const res = await next(req);
+            if (!res.stream) return res;
+            const read = async function* () {
+              for await (const m of res.message) {
+                sent.push(eventLabel(m as StreamResponse));
+                yield m;
+              }
+            };
+            return { ...res, message: read() };
           };
-          const create = registeredTransports()[`${binding}@${version}`]!;
-          return new A2AClient(create({ interface: session.interface!.interface, binding, version }, { timeoutMs: 10_000, httpClient }));
+          return via(targetPort(), [tap]);
         }
 
         it(title("discovery", "connect() picks the interface, verified where the SDK signs its card"), () => {
@@ -228,10 +206,10 @@ export function interopSuite(spec: PeerSpec): void {
         });
 
         it(title("stream", "SendStreamingMessage delivers the events in order and ends at the terminal state"), async () => {
-          if (has("stream", "java03-rest-stream-order")) {
-            // The events in the order the peer's bytes carry them, which may not be its agent's: the
-            // client's are those, up to the final state, where it ends the stream (a chunk sent after
-            // the final state is not passed on).
+          if (has("stream", "java03-stream-order")) {
+            // The events in the order the binding read them from the peer, which may not be its
+            // agent's: the client's are those, up to the final state, where it ends the stream (a
+            // chunk sent after the final state is not passed on).
             const sent: string[] = [];
             const events = await collect(tapped(sent).sendStreamingMessage({ message: userMessage("count 3") }));
             expect(sent.slice(0, sent.indexOf("COMPLETED") + 1)).toEqual(events.map(eventLabel));
